@@ -1,0 +1,60 @@
+//! The CloudEvents naming and format rules, each with a stable rule id.
+//!
+//! This crate is the single source of truth for every rule in `DESIGN.md`'s table that
+//! concerns a name or a format. The derive calls these functions at compile time, the runtime
+//! at run time and codegen on schema files, so a rule is written exactly once.
+//!
+//! Every check returns the [`Violation`]s it found (empty when the value is fine). A violation
+//! names the rule id, whether it is an error (a MUST) or a warning (a SHOULD), the attribute,
+//! the offending part, and how to fix it.
+//!
+//! ```
+//! use cloudevent_rules::{check_type, Policy, Profile, Severity};
+//!
+//! let policy = Policy::new(Profile::IntgStd015);
+//! assert!(check_type("com.example.order.created", &policy).is_empty());
+//!
+//! let found = check_type("com.Example.order", &policy);
+//! assert_eq!(found[0].severity, Severity::Error);
+//! assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-4");
+//! ```
+//!
+//! The crate uses `std` only.
+
+mod violation;
+pub use violation::{RuleId, Severity, Violation};
+
+mod profile;
+pub use profile::{Policy, Profile, UnknownProfile};
+
+/// Stable rule ids quoted in every violation, error and document.
+pub mod rule;
+
+mod type_name;
+pub use type_name::check_type;
+
+mod extension;
+pub use extension::{
+    CORE_ATTRIBUTES, DocumentedExtension, check_extension_name, documented_extension,
+};
+
+mod source;
+pub use source::check_source;
+
+mod dataschema;
+pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major, type_version};
+
+mod time;
+pub use time::check_time;
+
+mod media_type;
+pub use media_type::{check_media_type, is_json_media_type};
+
+mod value;
+pub use value::{
+    AttributeKind, check_id, check_specversion, check_string_value, check_uri,
+    check_uri_reference,
+};
+
+mod trace;
+pub use trace::{check_traceparent, check_tracestate};

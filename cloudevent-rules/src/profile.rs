@@ -1,0 +1,118 @@
+use std::fmt;
+use std::str::FromStr;
+
+/// The document an event is checked against.
+///
+/// ```
+/// use cloudevent_rules::Profile;
+///
+/// assert_eq!("nl-gov".parse::<Profile>(), Ok(Profile::NlGov));
+/// assert_eq!(Profile::default(), Profile::IntgStd015);
+/// assert_eq!(Profile::IntgStd015.to_string(), "intg-std-015");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    /// CloudEvents 1.0.2 core and JSON format: the spec's MUSTs only.
+    CloudEvents,
+    /// INTG-STD-015 "Event Envelope", the strictest profile and the default.
+    #[default]
+    IntgStd015,
+    /// The NL GOV profile for CloudEvents.
+    NlGov,
+}
+
+impl Profile {
+    /// Every profile, in documentation order.
+    pub const ALL: [Profile; 3] = [Profile::CloudEvents, Profile::IntgStd015, Profile::NlGov];
+
+    /// The name used in `Cargo.toml`, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::CloudEvents => "cloudevents",
+            Profile::IntgStd015 => "intg-std-015",
+            Profile::NlGov => "nl-gov",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A profile name that is not one of `cloudevents`, `intg-std-015`, `nl-gov`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown profile `{}`: expected one of `cloudevents`, `intg-std-015`, `nl-gov`",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| UnknownProfile(s.to_owned()))
+    }
+}
+
+/// A profile plus the organisation's settings, as read from
+/// `[package.metadata.cloudevent]` or given to the validator.
+///
+/// ```
+/// use cloudevent_rules::{Policy, Profile};
+///
+/// let policy = Policy::new(Profile::IntgStd015).with_type_prefix("com.example");
+/// assert_eq!(policy.type_prefix(), Some("com.example"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Policy {
+    profile: Profile,
+    type_prefix: Option<String>,
+}
+
+impl Policy {
+    /// The policy of a profile with no organisation prefix.
+    pub fn new(profile: Profile) -> Self {
+        Policy {
+            profile,
+            type_prefix: None,
+        }
+    }
+
+    /// Requires every `type` to start with this reverse-DNS prefix (INTG-STD-015 R-4:
+    /// "rooted at the organization domain").
+    #[must_use]
+    pub fn with_type_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.type_prefix = Some(prefix.into());
+        self
+    }
+
+    /// The profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The required type prefix, if any.
+    pub fn type_prefix(&self) -> Option<&str> {
+        self.type_prefix.as_deref()
+    }
+}
+
+impl From<Profile> for Policy {
+    fn from(profile: Profile) -> Self {
+        Policy::new(profile)
+    }
+}

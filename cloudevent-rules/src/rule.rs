@@ -1,0 +1,74 @@
+//! The rule ids. Each constant is quoted verbatim in violations, compile errors and docs.
+//!
+//! `INTG-STD-015 R-n` are the standard's rules, `INTG-STD-015 gateway n` its gateway
+//! enforcement list, `CE 1.0.2 ...` the core spec, `CE-JSON n.n` the JSON event format,
+//! `NL-GOV ...` the Dutch government profile, `ADR-0003` the traceability decision and
+//! `W3C trace-context` the trace headers.
+
+use crate::RuleId;
+
+/// INTG-STD-015 R-1: `specversion` is exactly `"1.0"`.
+pub const INTG_R1: RuleId = RuleId("INTG-STD-015 R-1");
+/// INTG-STD-015 R-2: required context attributes and their constraints.
+pub const INTG_R2: RuleId = RuleId("INTG-STD-015 R-2");
+/// INTG-STD-015 R-4: event type naming.
+pub const INTG_R4: RuleId = RuleId("INTG-STD-015 R-4");
+/// INTG-STD-015 R-5: source formatting.
+pub const INTG_R5: RuleId = RuleId("INTG-STD-015 R-5");
+/// INTG-STD-015 R-6: extension attribute names.
+pub const INTG_R6: RuleId = RuleId("INTG-STD-015 R-6");
+/// INTG-STD-015 R-7: structured content mode (`data` vs `data_base64`).
+pub const INTG_R7: RuleId = RuleId("INTG-STD-015 R-7");
+/// INTG-STD-015 R-8: binary content mode.
+pub const INTG_R8: RuleId = RuleId("INTG-STD-015 R-8");
+/// INTG-STD-015 R-10: batch delivery.
+pub const INTG_R10: RuleId = RuleId("INTG-STD-015 R-10");
+/// INTG-STD-015 R-11: event size constraints and claim-check.
+pub const INTG_R11: RuleId = RuleId("INTG-STD-015 R-11");
+/// INTG-STD-015 R-12: HTTP protocol binding.
+pub const INTG_R12: RuleId = RuleId("INTG-STD-015 R-12");
+/// INTG-STD-015 R-13: Kafka protocol binding.
+pub const INTG_R13: RuleId = RuleId("INTG-STD-015 R-13");
+/// INTG-STD-015 R-14: metadata hygiene (no infrastructure details, no credentials or PII).
+pub const INTG_R14: RuleId = RuleId("INTG-STD-015 R-14");
+/// INTG-STD-015 R-15: auditability (consumer logging).
+pub const INTG_R15: RuleId = RuleId("INTG-STD-015 R-15");
+/// INTG-STD-015 gateway enforcement rule 4: `time` in RFC 3339 UTC.
+pub const INTG_GATEWAY_4: RuleId = RuleId("INTG-STD-015 gateway 4");
+/// INTG-STD-015 gateway enforcement rule 5: `^[a-z][a-z0-9]{0,19}$` extension names.
+pub const INTG_GATEWAY_5: RuleId = RuleId("INTG-STD-015 gateway 5");
+
+/// CloudEvents 1.0.2 attribute naming: `[a-z0-9]` only.
+pub const CE_NAMING: RuleId = RuleId("CE 1.0.2 naming");
+/// CloudEvents 1.0.2 type system: Boolean, Integer (i32), String, Binary, URI,
+/// URI-reference, Timestamp.
+pub const CE_TYPE_SYSTEM: RuleId = RuleId("CE 1.0.2 type system");
+/// CloudEvents 1.0.2 REQUIRED attributes (`id`, `source`, `specversion`, `type`).
+pub const CE_REQUIRED: RuleId = RuleId("CE 1.0.2 required");
+/// CloudEvents 1.0.2 `type`: non-empty, SHOULD be prefixed with a reverse-DNS name.
+pub const CE_TYPE: RuleId = RuleId("CE 1.0.2 type");
+/// CloudEvents 1.0.2 `source`: non-empty URI-reference.
+pub const CE_SOURCE: RuleId = RuleId("CE 1.0.2 source");
+/// CloudEvents 1.0.2 `dataschema`: non-empty absolute URI.
+pub const CE_DATASCHEMA: RuleId = RuleId("CE 1.0.2 dataschema");
+/// CloudEvents 1.0.2 `datacontenttype`: RFC 2046 media type.
+pub const CE_DATACONTENTTYPE: RuleId = RuleId("CE 1.0.2 datacontenttype");
+/// CloudEvents 1.0.2 `time`: RFC 3339.
+pub const CE_TIME: RuleId = RuleId("CE 1.0.2 time");
+/// CloudEvents 1.0.2 `specversion`.
+pub const CE_SPECVERSION: RuleId = RuleId("CE 1.0.2 specversion");
+
+/// CloudEvents JSON format 3.1: `data` and `data_base64` handling.
+pub const CE_JSON_3_1: RuleId = RuleId("CE-JSON 3.1");
+/// CloudEvents JSON format 4: batch format.
+pub const CE_JSON_4: RuleId = RuleId("CE-JSON 4");
+
+/// NL GOV profile, `type`: reverse domain name notation, semver version suffix.
+pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");
+/// NL GOV profile, `source`: SHOULD be a URN with the `nld` namespace.
+pub const NL_GOV_SOURCE: RuleId = RuleId("NL-GOV source");
+
+/// ADR-0003: `correlationid` and `causationid` on every event, new `id` per emission.
+pub const ADR_0003: RuleId = RuleId("ADR-0003");
+/// W3C Trace Context: `traceparent` / `tracestate` formats.
+pub const W3C_TRACE_CONTEXT: RuleId = RuleId("W3C trace-context");

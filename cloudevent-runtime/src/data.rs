@@ -1,0 +1,44 @@
+use crate::extension::ExtensionVisitor;
+
+/// A payload type that knows its CloudEvents metadata.
+///
+/// Implemented by `#[derive(CloudEvent)]`; the derive has already checked every name against
+/// `cloudevent-rules` when the code compiled, so the constants here are valid for the crate's
+/// profile.
+///
+/// ```
+/// use cloudevent_runtime::{CloudEvent, CloudEventData};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com/checkout")]
+/// struct OrderCreated {
+///     #[cloudevent(subject)]
+///     order_id: String,
+/// }
+///
+/// assert_eq!(OrderCreated::TYPE, "com.example.order.created");
+/// let order = OrderCreated { order_id: "order-1".into() };
+/// assert_eq!(order.subject(), Some("order-1"));
+/// ```
+pub trait CloudEventData {
+    /// The event `type`.
+    const TYPE: &'static str;
+    /// The `dataschema` URI, when the derive named one.
+    const DATASCHEMA: Option<&'static str>;
+    /// The default `source`, when the derive named one.
+    const SOURCE: Option<&'static str>;
+    /// The `datacontenttype`; `application/json` unless the derive said otherwise.
+    const DATACONTENTTYPE: &'static str;
+    /// The names of the extensions this type fills from its fields, in declaration order.
+    const EXTENSIONS: &'static [&'static str];
+
+    /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
+    fn subject(&self) -> Option<&str>;
+
+    /// Hands each extension value taken from a marked field to the visitor, in declaration
+    /// order. A field holding `None` is skipped (the extension is absent).
+    ///
+    /// # Errors
+    /// Whatever the visitor returns.
+    fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error>;
+}

@@ -1,0 +1,170 @@
+//! Extension attribute values and the field types allowed to carry them.
+
+use std::borrow::Cow;
+
+use crate::value::{Binary, Timestamp, Uri, UriRef};
+
+/// A borrowed extension value, typed per the CloudEvents type system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtensionValue<'a> {
+    /// Boolean.
+    Boolean(bool),
+    /// Integer, in the i32 range.
+    Integer(i32),
+    /// String.
+    String(&'a str),
+    /// Binary; base64 in the JSON format.
+    Binary(&'a [u8]),
+    /// URI (absolute).
+    Uri(&'a str),
+    /// URI-reference.
+    UriReference(&'a str),
+    /// Timestamp, as its RFC 3339 string.
+    Timestamp(&'a str),
+}
+
+/// Receives the extension values of a [`crate::CloudEventData`] payload.
+pub trait ExtensionVisitor {
+    /// What visiting can fail with (a serializer's error, for instance).
+    type Error;
+
+    /// Called once per present extension.
+    ///
+    /// # Errors
+    /// Implementation-defined.
+    fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), Self::Error>;
+}
+
+/// A field type that can be copied into an extension attribute: the CloudEvents type system.
+///
+/// `bool`; `i8`, `i16`, `i32`, `u8`, `u16` (they fit an Integer); `String`, `&str`,
+/// `Cow<str>`; [`Timestamp`]; [`Uri`]; [`UriRef`]; [`Binary`]; and `Option` of any of these
+/// (absent when `None`). Wider integers, floats, maps and vectors are not in the type system.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a CloudEvents extension value (CE 1.0.2 type system)",
+    label = "not a CloudEvents extension type",
+    note = "allowed: bool, i8, i16, i32, u8, u16, String, &str, Cow<str>, Timestamp, Uri, UriRef, Binary, or an Option of one of these"
+)]
+pub trait ExtensionField {
+    /// The value, or `None` when the extension is absent.
+    fn extension_value(&self) -> Option<ExtensionValue<'_>>;
+}
+
+/// A field type for an extension that its documenting spec types as String
+/// (`partitionkey`, `sequence`, `sequencetype`, `traceparent`, `tracestate`, `correlationid`,
+/// `causationid`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot carry this documented extension, which is a String",
+    label = "must be String, &str, Cow<str> or an Option of one",
+    note = "documented extensions keep their documented type (INTG-STD-015 R-6: custom extensions MUST NOT redefine semantics of documented extensions)"
+)]
+pub trait StringExtensionField: ExtensionField {}
+
+/// A field type for an extension documented as URI-reference (`dataref`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot carry `dataref`, which is a URI-reference",
+    label = "must be UriRef, Uri, String, &str or an Option of one",
+    note = "documented extensions keep their documented type (INTG-STD-015 R-6)"
+)]
+pub trait UriReferenceExtensionField: ExtensionField {}
+
+/// A field type that can be the event's `subject`: a string.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the event's subject, which is a String (CE 1.0.2 subject)",
+    label = "must be String, &str, Cow<str> or an Option of one"
+)]
+pub trait SubjectField {
+    /// The subject, or `None` when absent.
+    fn subject(&self) -> Option<&str>;
+}
+
+macro_rules! integer_field {
+    ($($t:ty),*) => {$(
+        impl ExtensionField for $t {
+            fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+                Some(ExtensionValue::Integer(i32::from(*self)))
+            }
+        }
+    )*};
+}
+integer_field!(i8, i16, i32, u8, u16);
+
+impl ExtensionField for bool {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        Some(ExtensionValue::Boolean(*self))
+    }
+}
+
+macro_rules! string_field {
+    ($($t:ty),*) => {$(
+        impl ExtensionField for $t {
+            fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+                Some(ExtensionValue::String(self.as_ref()))
+            }
+        }
+        impl StringExtensionField for $t {}
+        impl UriReferenceExtensionField for $t {}
+        impl SubjectField for $t {
+            fn subject(&self) -> Option<&str> {
+                Some(self.as_ref())
+            }
+        }
+    )*};
+}
+string_field!(String, &str, Cow<'_, str>, Box<str>);
+
+impl ExtensionField for Timestamp {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        Some(ExtensionValue::Timestamp(self.as_str()))
+    }
+}
+
+impl ExtensionField for Uri {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        Some(ExtensionValue::Uri(self.as_str()))
+    }
+}
+impl UriReferenceExtensionField for Uri {}
+
+impl ExtensionField for UriRef {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        Some(ExtensionValue::UriReference(self.as_str()))
+    }
+}
+impl UriReferenceExtensionField for UriRef {}
+
+impl ExtensionField for Binary {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        Some(ExtensionValue::Binary(self.as_bytes()))
+    }
+}
+
+impl<T: ExtensionField> ExtensionField for Option<T> {
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        self.as_ref().and_then(ExtensionField::extension_value)
+    }
+}
+impl<T: StringExtensionField> StringExtensionField for Option<T> {}
+impl<T: UriReferenceExtensionField> UriReferenceExtensionField for Option<T> {}
+impl<T: SubjectField> SubjectField for Option<T> {
+    fn subject(&self) -> Option<&str> {
+        self.as_ref().and_then(SubjectField::subject)
+    }
+}
+
+impl<T: ExtensionField + ?Sized> ExtensionField for &T
+where
+    T: NotStr,
+{
+    fn extension_value(&self) -> Option<ExtensionValue<'_>> {
+        (**self).extension_value()
+    }
+}
+
+/// Keeps the blanket `&T` impl from overlapping `&str`.
+#[doc(hidden)]
+pub trait NotStr {}
+impl NotStr for Timestamp {}
+impl NotStr for Uri {}
+impl NotStr for UriRef {}
+impl NotStr for Binary {}
