@@ -31,6 +31,12 @@ pub trait CloudEventData {
     const DATACONTENTTYPE: &'static str;
     /// The names of the extensions this type fills from its fields, in declaration order.
     const EXTENSIONS: &'static [&'static str];
+    /// The payload property (as serialized, after serde renames) that fills `subject`.
+    /// Schema export writes it as `x-cloudevent.subject`.
+    const SUBJECT_PROPERTY: Option<&'static str> = None;
+    /// `(extension name, payload property)` pairs, in declaration order. Schema export
+    /// writes them as `x-cloudevent.extensions`.
+    const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &[];
 
     /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
     fn subject(&self) -> Option<&str>;

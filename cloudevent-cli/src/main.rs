@@ -1,0 +1,42 @@
+//! `cloudevent`: validate CloudEvents in build pipelines and gateways.
+//!
+//! Exit codes: 0 when no event has an error (warnings allowed), 1 when any has, 2 for usage
+//! errors or unreadable input.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod validate;
+
+/// Typed CloudEvents tooling.
+#[derive(Debug, Parser)]
+#[command(name = "cloudevent", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate events (JSON, HTTP messages, Kafka records) against a profile.
+    Validate(validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout with success; usage errors exit 2.
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Validate(args) => validate::run(args),
+    }
+}
