@@ -30,7 +30,8 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         test      fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
+         test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
+                   then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
     );
 }
 
@@ -62,7 +63,41 @@ fn run(mut command: Command) -> Result<(), String> {
     }
 }
 
+/// Debian packages the integration tests start or link against: a real NATS server with
+/// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
+const TEST_PACKAGES: [(&str, &str); 3] = [
+    ("nats-server", "/usr/bin/nats-server"),
+    ("mosquitto", "/usr/sbin/mosquitto"),
+    ("librdkafka-dev", "/usr/include/librdkafka/rdkafka.h"),
+];
+
+/// Installs what the tests need when it is missing, so a fresh machine passes with one command.
+fn install_test_packages() -> Result<(), String> {
+    let missing: Vec<&str> = TEST_PACKAGES
+        .iter()
+        .filter(|(_, probe)| !Path::new(probe).exists())
+        .map(|(package, _)| *package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("xtask: installing {}", missing.join(" "));
+    let mut update = Command::new("apt-get");
+    update.args(["update", "-qq"]);
+    run(update)?;
+    let mut install = Command::new("apt-get");
+    install
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(&missing)
+        .env("DEBIAN_FRONTEND", "noninteractive");
+    run(install).map_err(|e| {
+        format!("{e}; install {} by hand (as root) and run again", missing.join(" "))
+    })
+}
+
 fn test() -> Result<(), String> {
+    install_test_packages()?;
+
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--check"]);
     run(fmt)?;
