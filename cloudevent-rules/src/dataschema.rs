@@ -14,12 +14,6 @@ pub fn schema_major(dataschema: &str) -> Option<u64> {
     None
 }
 
-/// The `N` of a type's `.vN` suffix, e.g. `2` for `com.example.order.created.v2`.
-pub fn type_version(event_type: &str) -> Option<u64> {
-    let _ = event_type;
-    None
-}
-
 /// Checks that a type's `.vN` suffix and its dataschema's major version agree: a type ending
 /// `.vN` requires major N; a schema of major 2 or more requires the type's `.vN` suffix.
 pub fn check_type_schema_agreement(event_type: &str, dataschema: &str) -> Vec<Violation> {

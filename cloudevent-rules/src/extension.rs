@@ -1,4 +1,5 @@
-use crate::{AttributeKind, Profile, Violation};
+use crate::uri::describe_char;
+use crate::{AttributeKind, Profile, Violation, rule};
 
 /// The core context attribute names an extension may not take.
 pub const CORE_ATTRIBUTES: [&str; 8] = [
@@ -12,6 +13,13 @@ pub const CORE_ATTRIBUTES: [&str; 8] = [
     "time",
 ];
 
+/// Names the JSON event format keeps for the payload (CE-JSON 3.1); never extensions.
+pub const RESERVED_NAMES: [&str; 2] = ["data", "data_base64"];
+
+/// The recommended maximum length of an extension name (CE 1.0.2 naming, INTG-STD-015 R-6);
+/// a MUST in `intg-std-015` (gateway 5: `^[a-z][a-z0-9]{0,19}$`).
+pub const MAX_EXTENSION_NAME_LEN: usize = 20;
+
 /// An extension documented by CloudEvents or ADR-0003, with the type it must keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DocumentedExtension {
@@ -23,12 +31,185 @@ pub struct DocumentedExtension {
     pub documented_by: &'static str,
 }
 
+/// Every documented extension, in the order [`documented_extension`] knows them.
+pub const DOCUMENTED_EXTENSIONS: [DocumentedExtension; 8] = [
+    documented(
+        "partitionkey",
+        AttributeKind::String,
+        "CloudEvents Partitioning extension",
+    ),
+    documented(
+        "sequence",
+        AttributeKind::String,
+        "CloudEvents Sequence extension",
+    ),
+    documented(
+        "sequencetype",
+        AttributeKind::String,
+        "CloudEvents Sequence extension",
+    ),
+    documented(
+        "traceparent",
+        AttributeKind::String,
+        "CloudEvents Distributed Tracing extension",
+    ),
+    documented(
+        "tracestate",
+        AttributeKind::String,
+        "CloudEvents Distributed Tracing extension",
+    ),
+    documented("correlationid", AttributeKind::String, "ADR-0003"),
+    documented("causationid", AttributeKind::String, "ADR-0003"),
+    documented(
+        "dataref",
+        AttributeKind::UriReference,
+        "CloudEvents Dataref extension",
+    ),
+];
+
+const fn documented(
+    name: &'static str,
+    kind: AttributeKind,
+    documented_by: &'static str,
+) -> DocumentedExtension {
+    DocumentedExtension {
+        name,
+        kind,
+        documented_by,
+    }
+}
+
 /// The documented extension of that name: `partitionkey`, `sequence`, `sequencetype`,
 /// `traceparent`, `tracestate`, `correlationid`, `causationid` (strings) and `dataref`
 /// (URI-reference).
+///
+/// ```
+/// use cloudevent_rules::{documented_extension, AttributeKind};
+///
+/// assert_eq!(documented_extension("dataref").map(|e| e.kind), Some(AttributeKind::UriReference));
+/// assert_eq!(documented_extension("partitionkey").map(|e| e.kind), Some(AttributeKind::String));
+/// assert!(documented_extension("region").is_none());
+/// ```
 pub fn documented_extension(name: &str) -> Option<DocumentedExtension> {
-    let _ = name;
-    None
+    DOCUMENTED_EXTENSIONS.into_iter().find(|e| e.name == name)
+}
+
+/// How a refused word must appear in a name for R-14 to apply.
+#[derive(Clone, Copy)]
+enum Match {
+    /// Anywhere in the name: long, distinctive words (`token`, `password`).
+    Anywhere,
+    /// The whole name, its start or its end: short abbreviations that hide inside innocent
+    /// words when matched anywhere (`ssn` in `classname`).
+    Affix,
+    /// The whole name only: abbreviations that are ordinary words elsewhere (`pin` in
+    /// `shipping`, `auth` in `author`, `sid` in `inside`).
+    Whole,
+}
+
+/// The words INTG-STD-015 R-14 refuses in an extension name, because the name announces a
+/// credential, a token, a session identifier or personal data.
+///
+/// Names are `[a-z0-9]` without separators, so words cannot be split out; each word is
+/// matched in the way that catches real names without refusing absurd ones. The accepted
+/// false positives are `secretary` (`secret`) and `possession` (`session`), rare as
+/// extension names and easy to rename.
+const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
+    // Credentials and tokens.
+    ("token", Match::Anywhere, "a token"),
+    ("password", Match::Anywhere, "a credential"),
+    ("passwd", Match::Anywhere, "a credential"),
+    ("passphrase", Match::Anywhere, "a credential"),
+    ("pwd", Match::Anywhere, "a credential"),
+    ("secret", Match::Anywhere, "a credential"),
+    ("apikey", Match::Anywhere, "a credential"),
+    ("accesskey", Match::Anywhere, "a credential"),
+    ("privatekey", Match::Anywhere, "a credential"),
+    ("signingkey", Match::Anywhere, "a credential"),
+    ("credential", Match::Anywhere, "a credential"),
+    ("bearer", Match::Anywhere, "a token"),
+    ("jwt", Match::Anywhere, "a token"),
+    ("authorization", Match::Anywhere, "a credential"),
+    ("authheader", Match::Anywhere, "a credential"),
+    ("authcode", Match::Anywhere, "a credential"),
+    ("auth", Match::Whole, "a credential"),
+    ("authn", Match::Whole, "a credential"),
+    ("authz", Match::Whole, "a credential"),
+    ("otp", Match::Affix, "a credential"),
+    ("pin", Match::Whole, "a credential"),
+    ("csrf", Match::Anywhere, "a token"),
+    ("xsrf", Match::Anywhere, "a token"),
+    // Session identifiers.
+    ("session", Match::Anywhere, "a session identifier"),
+    ("cookie", Match::Anywhere, "a session identifier"),
+    ("sid", Match::Whole, "a session identifier"),
+    // Personal data.
+    ("email", Match::Anywhere, "personal data"),
+    ("mailaddress", Match::Anywhere, "personal data"),
+    ("phone", Match::Whole, "personal data"),
+    ("phonenumber", Match::Anywhere, "personal data"),
+    ("telephone", Match::Anywhere, "personal data"),
+    ("mobilephone", Match::Anywhere, "personal data"),
+    ("mobilenumber", Match::Anywhere, "personal data"),
+    ("msisdn", Match::Anywhere, "personal data"),
+    ("ssn", Match::Affix, "personal data"),
+    ("bsn", Match::Affix, "personal data"),
+    ("socialsecurity", Match::Anywhere, "personal data"),
+    ("nationalid", Match::Anywhere, "personal data"),
+    ("passport", Match::Anywhere, "personal data"),
+    ("driverslicense", Match::Anywhere, "personal data"),
+    ("iban", Match::Affix, "personal data"),
+    ("creditcard", Match::Anywhere, "personal data"),
+    ("cardnumber", Match::Anywhere, "personal data"),
+    ("cvv", Match::Anywhere, "personal data"),
+    ("firstname", Match::Anywhere, "personal data"),
+    ("lastname", Match::Anywhere, "personal data"),
+    ("surname", Match::Anywhere, "personal data"),
+    ("fullname", Match::Anywhere, "personal data"),
+    ("givenname", Match::Anywhere, "personal data"),
+    ("familyname", Match::Anywhere, "personal data"),
+    ("birthdate", Match::Anywhere, "personal data"),
+    ("dateofbirth", Match::Anywhere, "personal data"),
+    ("dob", Match::Affix, "personal data"),
+    ("homeaddress", Match::Anywhere, "personal data"),
+    ("streetaddress", Match::Anywhere, "personal data"),
+    ("ipaddress", Match::Anywhere, "personal data"),
+    ("clientip", Match::Anywhere, "personal data"),
+];
+
+/// The refused word a name announces, and what it announces (R-14). Case-insensitive, so a
+/// name already refused for its case is still checked for its meaning.
+pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+    SENSITIVE_WORDS
+        .iter()
+        .find(|(word, how, _)| match how {
+            Match::Anywhere => contains_ignore_case(name, word),
+            Match::Affix => {
+                starts_with_ignore_case(name, word) || ends_with_ignore_case(name, word)
+            }
+            Match::Whole => name.eq_ignore_ascii_case(word),
+        })
+        .map(|&(word, _, what)| (word, what))
+}
+
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+fn starts_with_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .get(..needle.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
+    let bytes = haystack.as_bytes();
+    bytes.len() >= needle.len()
+        && bytes[bytes.len() - needle.len()..].eq_ignore_ascii_case(needle.as_bytes())
 }
 
 /// Checks an extension attribute name.
@@ -37,7 +218,349 @@ pub fn documented_extension(name: &str) -> Option<DocumentedExtension> {
 /// `data_base64`, not a core attribute name; a name over 20 characters warns.
 /// `intg-std-015` (INTG-STD-015 R-6, gateway 5): `^[a-z][a-z0-9]{0,19}$`, and R-14: names that
 /// announce credentials, tokens, session identifiers or personal data are refused.
+///
+/// The R-14 words, matched case-insensitively:
+/// - anywhere in the name: `token`, `password`, `passwd`, `passphrase`, `pwd`, `secret`,
+///   `apikey`, `accesskey`, `privatekey`, `signingkey`, `credential`, `bearer`, `jwt`,
+///   `authorization`, `authheader`, `authcode`, `csrf`, `xsrf`, `session`, `cookie`, `email`,
+///   `mailaddress`, `phonenumber`, `telephone`, `mobilephone`, `mobilenumber`, `msisdn`,
+///   `socialsecurity`, `nationalid`, `passport`, `driverslicense`, `creditcard`, `cardnumber`,
+///   `cvv`, `firstname`, `lastname`, `surname`, `fullname`, `givenname`, `familyname`,
+///   `birthdate`, `dateofbirth`, `homeaddress`, `streetaddress`, `ipaddress`, `clientip`;
+/// - as the whole name, its start or its end: `ssn`, `bsn` (Dutch citizen service number),
+///   `iban`, `otp`, `dob` — anywhere they would hit innocent words (`classname`);
+/// - as the whole name only: `auth`, `authn`, `authz`, `pin`, `sid`, `phone` — elsewhere they
+///   are parts of `author`, `shipping`, `inside`, `microphone`.
+///
+/// So `accesstoken`, `userpassword`, `sessionid` and `customerssn` are refused while
+/// `author`, `shipping` and `classname` pass. A valid name returns an empty `Vec` without
+/// allocating.
+///
+/// ```
+/// use cloudevent_rules::{check_extension_name, Profile, Severity};
+///
+/// assert!(check_extension_name("region", Profile::IntgStd015).is_empty());
+/// assert!(check_extension_name("partitionkey", Profile::IntgStd015).is_empty());
+///
+/// let found = check_extension_name("tenant_id", Profile::CloudEvents);
+/// assert_eq!(
+///     found[0].to_string(),
+///     "extension `tenant_id` character `_` at byte 6: only lowercase `a-z` and `0-9` are allowed \
+///      (CE 1.0.2 naming); e.g. `tenantid`"
+/// );
+///
+/// let found = check_extension_name("accesstoken", Profile::IntgStd015);
+/// assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-14");
+///
+/// let long = "averyveryverylongextension";
+/// assert_eq!(check_extension_name(long, Profile::CloudEvents)[0].severity, Severity::Warning);
+/// assert_eq!(check_extension_name(long, Profile::IntgStd015)[0].severity, Severity::Error);
+/// ```
 pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
-    let _ = (name, profile);
-    Vec::new()
+    let mut found = Vec::new();
+    let error = |id, problem: &'static str| Violation::error(id, "extension", name, problem);
+    if name.is_empty() {
+        found.push(error(rule::CE_NAMING, "must not be empty").with_hint("e.g. `region`"));
+        return found;
+    }
+    if RESERVED_NAMES.contains(&name) {
+        found.push(
+            error(
+                rule::CE_NAMING,
+                "is reserved for the event payload and cannot name an extension",
+            )
+            .with_hint("choose another name, e.g. `payloadkind`"),
+        );
+        return found;
+    }
+    if CORE_ATTRIBUTES.contains(&name) {
+        found.push(
+            error(
+                rule::CE_NAMING,
+                "is a core context attribute, not an extension; set the attribute itself",
+            )
+            .with_hint(format!("e.g. `{name}ext` if this is a different value")),
+        );
+        return found;
+    }
+
+    if let Some((at, c)) = name
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+    {
+        let problem = if c.is_ascii_uppercase() {
+            "must be lowercase; only `a-z` and `0-9` are allowed"
+        } else {
+            "only lowercase `a-z` and `0-9` are allowed"
+        };
+        let mut violation = error(rule::CE_NAMING, problem)
+            .with_part(format!("character {} at byte {at}", describe_char(c)));
+        let fixed: String = name
+            .chars()
+            .map(|c| c.to_ascii_lowercase())
+            .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            .collect();
+        if !fixed.is_empty() {
+            violation = violation.with_hint(format!("e.g. `{fixed}`"));
+        }
+        found.push(violation);
+    }
+
+    let length = name.chars().count();
+    match profile {
+        Profile::IntgStd015 => {
+            if name.as_bytes()[0].is_ascii_digit() {
+                found.push(
+                    error(
+                        rule::INTG_GATEWAY_5,
+                        "must start with a letter (`^[a-z][a-z0-9]{0,19}$`)",
+                    )
+                    .with_part(format!("first character `{}`", &name[..1])),
+                );
+            }
+            if length > MAX_EXTENSION_NAME_LEN {
+                found.push(
+                    error(
+                        rule::INTG_GATEWAY_5,
+                        "must be at most 20 characters (`^[a-z][a-z0-9]{0,19}$`)",
+                    )
+                    .with_part(format!("{length} characters"))
+                    .with_hint("shorten it, e.g. drop filler words"),
+                );
+            }
+            if let Some((word, what)) = sensitive_word(name) {
+                found.push(
+                    Violation::error(
+                        rule::INTG_R14,
+                        "extension",
+                        name,
+                        format!("announces {what}; extensions must not carry credentials, tokens, session identifiers or personal data"),
+                    )
+                    .with_part(format!("word `{word}`"))
+                    .with_hint(
+                        "leave it out of the envelope: credentials belong to the transport's authentication, personal data to the access-controlled `data`",
+                    ),
+                );
+            }
+        }
+        Profile::CloudEvents | Profile::NlGov => {
+            if length > MAX_EXTENSION_NAME_LEN {
+                found.push(
+                    Violation::warning(
+                        rule::CE_NAMING,
+                        "extension",
+                        name,
+                        "should not exceed 20 characters",
+                    )
+                    .with_part(format!("{length} characters")),
+                );
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    fn summary(found: &[Violation]) -> Vec<(&'static str, Severity, Option<&str>)> {
+        found
+            .iter()
+            .map(|v| (v.rule.as_str(), v.severity, v.part.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn accepts_in_every_profile() {
+        for name in [
+            "region",
+            "a",
+            "x1",
+            "tenantid",
+            "abcdefghijklmnopqrst",
+            "author",
+            "shipping",
+            "classname",
+            "inside",
+            "microphone",
+            "partitionkey",
+            "dataref",
+            "correlationid",
+            "causationid",
+            "traceparent",
+            "tracestate",
+            "sequence",
+            "sequencetype",
+        ] {
+            for profile in Profile::ALL {
+                assert!(
+                    check_extension_name(name, profile).is_empty(),
+                    "{name} in {profile}: {:?}",
+                    check_extension_name(name, profile)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_characters_in_every_profile() {
+        for (name, part, hint) in [
+            (
+                "tenant_id",
+                "character `_` at byte 6",
+                Some("e.g. `tenantid`"),
+            ),
+            ("Region", "character `R` at byte 0", Some("e.g. `region`")),
+            ("région", "character `é` at byte 1", Some("e.g. `rgion`")),
+            ("x٣", "character `٣` at byte 1", Some("e.g. `x`")),
+            ("my-ext", "character `-` at byte 2", Some("e.g. `myext`")),
+            ("a b", "character ` ` (space) at byte 1", Some("e.g. `ab`")),
+            ("__", "character `_` at byte 0", None),
+        ] {
+            for profile in Profile::ALL {
+                let found = check_extension_name(name, profile);
+                assert_eq!(found[0].rule, rule::CE_NAMING, "{name}");
+                assert_eq!(found[0].severity, Severity::Error);
+                assert_eq!(found[0].part.as_deref(), Some(part), "{name}");
+                assert_eq!(found[0].hint.as_deref(), hint, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_reserved_and_core_names() {
+        for name in [
+            "data",
+            "data_base64",
+            "specversion",
+            "id",
+            "source",
+            "type",
+            "datacontenttype",
+            "dataschema",
+            "subject",
+            "time",
+        ] {
+            for profile in Profile::ALL {
+                let found = check_extension_name(name, profile);
+                assert_eq!(
+                    summary(&found),
+                    [("CE 1.0.2 naming", Severity::Error, None)],
+                    "{name}"
+                );
+            }
+        }
+        assert!(
+            check_extension_name("", Profile::CloudEvents)[0]
+                .problem
+                .contains("empty")
+        );
+    }
+
+    #[test]
+    fn length_and_first_character() {
+        let long = "abcdefghijklmnopqrstu";
+        assert_eq!(
+            summary(&check_extension_name(long, Profile::CloudEvents)),
+            [("CE 1.0.2 naming", Severity::Warning, Some("21 characters"))]
+        );
+        assert_eq!(
+            summary(&check_extension_name(long, Profile::NlGov)),
+            [("CE 1.0.2 naming", Severity::Warning, Some("21 characters"))]
+        );
+        assert_eq!(
+            summary(&check_extension_name(long, Profile::IntgStd015)),
+            [(
+                "INTG-STD-015 gateway 5",
+                Severity::Error,
+                Some("21 characters")
+            )]
+        );
+        assert!(check_extension_name("1region", Profile::CloudEvents).is_empty());
+        assert_eq!(
+            summary(&check_extension_name("1region", Profile::IntgStd015)),
+            [(
+                "INTG-STD-015 gateway 5",
+                Severity::Error,
+                Some("first character `1`")
+            )]
+        );
+    }
+
+    #[test]
+    fn r14_refuses_sensitive_names_in_intg_only() {
+        for (name, word) in [
+            ("token", "token"),
+            ("accesstoken", "token"),
+            ("userpassword", "password"),
+            ("passwd", "passwd"),
+            ("clientsecret", "secret"),
+            ("apikey", "apikey"),
+            ("credentials", "credential"),
+            ("sessionid", "session"),
+            ("cookie", "cookie"),
+            ("auth", "auth"),
+            ("ssn", "ssn"),
+            ("customerssn", "ssn"),
+            ("ssnlast4", "ssn"),
+            ("bsn", "bsn"),
+            ("email", "email"),
+            ("useremail", "email"),
+            ("phone", "phone"),
+            ("phonenumber", "phonenumber"),
+            ("sid", "sid"),
+            ("iban", "iban"),
+            ("dateofbirth", "dateofbirth"),
+            ("jwt", "jwt"),
+            ("bearer", "bearer"),
+            ("ipaddress", "ipaddress"),
+        ] {
+            let found = check_extension_name(name, Profile::IntgStd015);
+            let word_part = format!("word `{word}`");
+            assert_eq!(
+                summary(&found),
+                [(
+                    "INTG-STD-015 R-14",
+                    Severity::Error,
+                    Some(word_part.as_str())
+                )],
+                "{name}"
+            );
+            assert!(
+                check_extension_name(name, Profile::CloudEvents).is_empty(),
+                "{name}"
+            );
+        }
+        // Still caught when the name is also malformed.
+        let found = check_extension_name("Session_Token", Profile::IntgStd015);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[1].rule, rule::INTG_R14);
+    }
+
+    #[test]
+    fn documented_extensions() {
+        for (name, kind) in [
+            ("partitionkey", AttributeKind::String),
+            ("sequence", AttributeKind::String),
+            ("sequencetype", AttributeKind::String),
+            ("traceparent", AttributeKind::String),
+            ("tracestate", AttributeKind::String),
+            ("correlationid", AttributeKind::String),
+            ("causationid", AttributeKind::String),
+            ("dataref", AttributeKind::UriReference),
+        ] {
+            assert_eq!(
+                documented_extension(name).map(|e| e.kind),
+                Some(kind),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            documented_extension("correlationid").map(|e| e.documented_by),
+            Some("ADR-0003")
+        );
+        assert!(documented_extension("PartitionKey").is_none());
+    }
 }

@@ -30,19 +30,22 @@ pub use profile::{Policy, Profile, UnknownProfile};
 /// Stable rule ids quoted in every violation, error and document.
 pub mod rule;
 
+mod uri;
+
 mod type_name;
-pub use type_name::check_type;
+pub use type_name::{check_type, check_type_prefix, type_version};
 
 mod extension;
 pub use extension::{
-    CORE_ATTRIBUTES, DocumentedExtension, check_extension_name, documented_extension,
+    CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, MAX_EXTENSION_NAME_LEN,
+    RESERVED_NAMES, check_extension_name, documented_extension,
 };
 
 mod source;
 pub use source::check_source;
 
 mod dataschema;
-pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major, type_version};
+pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major};
 
 mod time;
 pub use time::check_time;
@@ -52,8 +55,7 @@ pub use media_type::{check_media_type, is_json_media_type};
 
 mod value;
 pub use value::{
-    AttributeKind, check_id, check_specversion, check_string_value, check_uri,
-    check_uri_reference,
+    AttributeKind, check_id, check_specversion, check_string_value, check_uri, check_uri_reference,
 };
 
 mod trace;

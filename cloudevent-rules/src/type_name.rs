@@ -1,15 +1,840 @@
-use crate::{Policy, Violation};
+use std::borrow::Cow;
+
+use crate::uri::describe_char;
+use crate::{Policy, Profile, RuleId, Violation, rule};
+
+/// A type every profile accepts, quoted in hints when no closer correction exists.
+const EXAMPLE: &str = "com.example.order.created";
+/// The INTG-STD-015 R-4 pattern, quoted in messages.
+const PATTERN: &str = "{reverse-dns}.{domain}.{entity}.{action}[.vN]";
+/// An NL GOV example from the profile itself.
+const NL_GOV_EXAMPLE: &str = "nl.brp.huwelijk-voltrokken.v0.1.0";
 
 /// Checks an event `type` against the policy's profile.
 ///
 /// - `intg-std-015` (INTG-STD-015 R-4, gateway 1): `^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*(-[a-z0-9]+)*){3,}$`,
 ///   pattern `{reverse-dns}.{domain}.{entity}.{action}[.vN]`, rooted at the policy's
-///   type prefix when one is set.
-/// - `cloudevents` (CE 1.0.2 type): non-empty (error); a reverse-DNS prefix of at least two
-///   labels (warning).
-/// - `nl-gov` (NL-GOV type): reverse-DNS; lowercase segments that may hold `-`; an optional
-///   semver version suffix `v1.2.3`.
+///   type prefix when one is set. Every broken segment is reported on its own (uppercase,
+///   `_`, a leading digit, an empty segment, a leading or trailing dot, a misplaced `-`), and
+///   so is a type of fewer than four segments.
+/// - `cloudevents` (CE 1.0.2 type): non-empty and free of control characters (error); a
+///   reverse-DNS prefix of at least two labels (warning).
+/// - `nl-gov` (NL-GOV type): reverse domain name notation of at least two labels; lowercase
+///   labels of `a-z`, `0-9` and inner `-` (errors); an optional version suffix `v1`,
+///   `v1.2` or semver `v1.2.3`, which spans several dot-separated segments
+///   (`nl.brp.huwelijk-voltrokken.v0.1.0`); a version without `v` or with leading zeros warns.
+///
+/// When the policy has a type prefix, the type must start with that prefix and a dot in every
+/// profile (INTG-STD-015 R-4 "rooted at the organization domain"; reported under the
+/// profile's own type rule outside `intg-std-015`).
+///
+/// A valid type returns an empty `Vec` without allocating.
+///
+/// ```
+/// use cloudevent_rules::{check_type, Policy, Profile, Severity};
+///
+/// let strict = Policy::new(Profile::IntgStd015).with_type_prefix("com.example");
+/// assert!(check_type("com.example.order.created.v2", &strict).is_empty());
+///
+/// let found = check_type("com.example.Order_Line.created", &strict);
+/// assert_eq!(
+///     found[0].to_string(),
+///     "type `com.example.Order_Line.created` segment `Order_Line`: must be lowercase \
+///      (INTG-STD-015 R-4); e.g. `com.example.order-line.created`"
+/// );
+///
+/// let found = check_type("com.other.order.created", &strict);
+/// assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-4");
+///
+/// let nl = Policy::new(Profile::NlGov);
+/// assert!(check_type("nl.brp.huwelijk-voltrokken.v0.1.0", &nl).is_empty());
+///
+/// let ce = Policy::new(Profile::CloudEvents);
+/// assert_eq!(check_type("OrderCreated", &ce)[0].severity, Severity::Warning);
+/// assert_eq!(check_type("", &ce)[0].severity, Severity::Error);
+/// ```
 pub fn check_type(value: &str, policy: &Policy) -> Vec<Violation> {
-    let _ = (value, policy);
-    Vec::new()
+    let mut found = match policy.profile() {
+        Profile::IntgStd015 => check_intg(value),
+        Profile::CloudEvents => check_cloudevents(value),
+        Profile::NlGov => check_nl_gov(value),
+    };
+    if let Some(prefix) = policy.type_prefix() {
+        let prefix = prefix.trim_end_matches('.');
+        if !value.is_empty() && !has_prefix(value, prefix) {
+            found.push(prefix_violation(value, prefix, policy.profile()));
+        }
+    }
+    found
+}
+
+/// Checks an organisation type prefix such as `com.example` (the `type-prefix` key of
+/// `[package.metadata.cloudevent]`): one or more segments that the profile accepts in a type.
+///
+/// ```
+/// use cloudevent_rules::{check_type_prefix, Profile};
+///
+/// assert!(check_type_prefix("com.example", Profile::IntgStd015).is_empty());
+/// let found = check_type_prefix("com.Example", Profile::IntgStd015);
+/// assert_eq!(found[0].part.as_deref(), Some("segment `Example`"));
+/// assert!(!check_type_prefix("", Profile::CloudEvents).is_empty());
+/// ```
+pub fn check_type_prefix(prefix: &str, profile: Profile) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let id = type_rule(profile);
+    if prefix.is_empty() {
+        found.push(
+            Violation::error(id, "type-prefix", prefix, "must not be empty")
+                .with_hint("e.g. `com.example`"),
+        );
+        return found;
+    }
+    let count = prefix.split('.').count();
+    for (index, segment) in prefix.split('.').enumerate() {
+        let problem = match profile {
+            Profile::IntgStd015 => strict_segment_problem(index, count, segment),
+            Profile::CloudEvents | Profile::NlGov => label_problem(index, count, segment),
+        };
+        if let Some((part, problem)) = problem {
+            found.push(
+                Violation::error(id, "type-prefix", prefix, problem)
+                    .with_part(part)
+                    .with_hint("e.g. `com.example`"),
+            );
+        }
+    }
+    found
+}
+
+/// The rule a profile's type checks are reported under.
+fn type_rule(profile: Profile) -> RuleId {
+    match profile {
+        Profile::IntgStd015 => rule::INTG_R4,
+        Profile::CloudEvents => rule::CE_TYPE,
+        Profile::NlGov => rule::NL_GOV_TYPE,
+    }
+}
+
+fn has_prefix(value: &str, prefix: &str) -> bool {
+    value
+        .strip_prefix(prefix)
+        .is_some_and(|rest| rest.starts_with('.') && rest.len() > 1)
+}
+
+fn prefix_violation(value: &str, prefix: &str, profile: Profile) -> Violation {
+    // Keep the type's own tail and swap its root for the prefix: `com.other.order.created`
+    // with prefix `com.example` becomes `com.example.order.created`.
+    let prefix_segments = prefix.split('.').count();
+    let tail: Vec<&str> = value.split('.').skip(prefix_segments).collect();
+    let hint = if tail.is_empty() || tail.iter().any(|s| s.is_empty()) {
+        format!("e.g. `{prefix}.order.created`")
+    } else {
+        format!("e.g. `{prefix}.{}`", tail.join("."))
+    };
+    Violation::error(
+        type_rule(profile),
+        "type",
+        value,
+        format!("must be rooted at the organisation prefix `{prefix}.`"),
+    )
+    .with_hint(hint)
+}
+
+fn check_intg(value: &str) -> Vec<Violation> {
+    let mut found = Vec::new();
+    if value.is_empty() {
+        found.push(
+            Violation::error(rule::INTG_R4, "type", value, "must not be empty")
+                .with_hint(format!("expected `{PATTERN}`, e.g. `{EXAMPLE}`")),
+        );
+        return found;
+    }
+    let count = value.split('.').count();
+    for (index, segment) in value.split('.').enumerate() {
+        if let Some((part, problem)) = strict_segment_problem(index, count, segment) {
+            found.push(
+                Violation::error(rule::INTG_R4, "type", value, problem)
+                    .with_part(part)
+                    .with_hint(strict_hint(value)),
+            );
+        }
+    }
+    if count < 4 {
+        found.push(
+            Violation::error(
+                rule::INTG_R4,
+                "type",
+                value,
+                format!("needs at least 4 dot-separated segments: `{PATTERN}`"),
+            )
+            .with_part(format!(
+                "{count} segment{}",
+                if count == 1 { "" } else { "s" }
+            ))
+            .with_hint(strict_hint(value)),
+        );
+    }
+    found
+}
+
+/// What is wrong with one segment under `^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*(-[a-z0-9]+)*){3,}$`:
+/// the part to name and the problem. `None` when the segment is fine.
+fn strict_segment_problem(
+    index: usize,
+    count: usize,
+    segment: &str,
+) -> Option<(String, Cow<'static, str>)> {
+    if segment.is_empty() {
+        return Some(empty_segment_problem(index, count));
+    }
+    let part = || format!("segment `{segment}`");
+    if segment.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some((part(), "must be lowercase".into()));
+    }
+    if let Some(c) = segment
+        .chars()
+        .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+    {
+        let problem: Cow<'static, str> = if c == '_' {
+            "`_` is not allowed; separate words with `-`".into()
+        } else {
+            format!(
+                "character {} is not allowed; use `a-z`, `0-9` and `-`",
+                describe_char(c)
+            )
+            .into()
+        };
+        return Some((part(), problem));
+    }
+    let first = segment.as_bytes()[0];
+    if first.is_ascii_digit() {
+        let problem = if index + 1 == count && segment.bytes().all(|b| b.is_ascii_digit()) {
+            "must start with a letter; write a version as `v<major>`"
+        } else {
+            "must start with a letter, not a digit"
+        };
+        return Some((part(), problem.into()));
+    }
+    if first == b'-' {
+        return Some((part(), "must start with a letter, not `-`".into()));
+    }
+    if index == 0 && segment.contains('-') {
+        return Some((
+            part(),
+            "the reverse-DNS root segment cannot hold `-`".into(),
+        ));
+    }
+    if segment.ends_with('-') || segment.contains("--") {
+        return Some((
+            part(),
+            "`-` must sit between letters or digits (single, not leading or trailing)".into(),
+        ));
+    }
+    None
+}
+
+fn empty_segment_problem(index: usize, count: usize) -> (String, Cow<'static, str>) {
+    if index == 0 {
+        ("leading `.`".to_owned(), "must not start with a dot".into())
+    } else if index + 1 == count {
+        ("trailing `.`".to_owned(), "must not end with a dot".into())
+    } else {
+        (
+            "empty segment `..`".to_owned(),
+            "segments are separated by a single dot".into(),
+        )
+    }
+}
+
+/// The hint for a strict type: the value with its case, `_` and stray characters fixed when
+/// that yields a valid type, otherwise the pattern and the standard's example.
+fn strict_hint(value: &str) -> String {
+    match strict_correction(value) {
+        Some(fixed) => format!("e.g. `{fixed}`"),
+        None => format!("expected `{PATTERN}`, e.g. `{EXAMPLE}`"),
+    }
+}
+
+fn strict_correction(value: &str) -> Option<String> {
+    let segments: Vec<&str> = value.split('.').filter(|s| !s.is_empty()).collect();
+    let last = segments.len().checked_sub(1)?;
+    let mut fixed = Vec::with_capacity(segments.len());
+    for (index, segment) in segments.iter().enumerate() {
+        let mut out = String::with_capacity(segment.len());
+        for c in segment.chars() {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                out.push(c);
+            } else if matches!(c, '-' | '_' | ' ') && index > 0 && !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+        let mut out = out.trim_matches('-').to_owned();
+        if index == last && index > 0 && !out.is_empty() && out.bytes().all(|b| b.is_ascii_digit())
+        {
+            out.insert(0, 'v');
+        }
+        if !out.is_empty() {
+            fixed.push(out);
+        }
+    }
+    let fixed = fixed.join(".");
+    let count = fixed.split('.').count();
+    let valid = count >= 4
+        && fixed
+            .split('.')
+            .enumerate()
+            .all(|(i, s)| strict_segment_problem(i, count, s).is_none());
+    (valid && fixed != value).then_some(fixed)
+}
+
+fn check_cloudevents(value: &str) -> Vec<Violation> {
+    let mut found = Vec::new();
+    if value.is_empty() {
+        found.push(
+            Violation::error(rule::CE_TYPE, "type", value, "must not be empty")
+                .with_hint(format!("e.g. `{EXAMPLE}`")),
+        );
+        return found;
+    }
+    if let Some(violation) = control_character(value) {
+        found.push(violation);
+    }
+    let mut labels = value.split('.');
+    let prefix_ok = matches!(
+        (labels.next(), labels.next(), labels.next()),
+        (Some(root), Some(second), Some(_))
+            if label_problem(0, 3, root).is_none() && label_problem(1, 3, second).is_none()
+    );
+    if !prefix_ok {
+        let hint = if value.contains('.') {
+            format!("e.g. `{EXAMPLE}`")
+        } else {
+            format!("e.g. `com.example.{value}`")
+        };
+        found.push(
+            Violation::warning(
+                rule::CE_TYPE,
+                "type",
+                value,
+                "should be prefixed with a reverse-DNS name of at least two labels, the organisation that defines the type",
+            )
+            .with_hint(hint),
+        );
+    }
+    found
+}
+
+fn control_character(value: &str) -> Option<Violation> {
+    let (at, c) = value
+        .char_indices()
+        .find(|&(_, c)| is_forbidden_control(c))?;
+    Some(
+        Violation::error(
+            rule::CE_TYPE_SYSTEM,
+            "type",
+            value,
+            "control characters are not allowed in a String",
+        )
+        .with_part(format!("character {} at byte {at}", describe_char(c))),
+    )
+}
+
+/// U+0000–001F and U+007F–009F, which the CloudEvents type system excludes from String.
+pub(crate) fn is_forbidden_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
+}
+
+/// A reverse-DNS label: `a-z`, `0-9` and inner `-`, lowercase; the root label starts with a
+/// letter (top-level domains are alphabetic).
+fn label_problem(index: usize, count: usize, label: &str) -> Option<(String, Cow<'static, str>)> {
+    if label.is_empty() {
+        return Some(empty_segment_problem(index, count));
+    }
+    let part = || format!("segment `{label}`");
+    if label.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some((part(), "must be lowercase".into()));
+    }
+    if let Some(c) = label
+        .chars()
+        .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+    {
+        let problem: Cow<'static, str> = if c == '_' {
+            "`_` is not allowed in a domain label; separate words with `-`".into()
+        } else {
+            format!(
+                "character {} is not allowed; use `a-z`, `0-9` and `-`",
+                describe_char(c)
+            )
+            .into()
+        };
+        return Some((part(), problem));
+    }
+    if label.starts_with('-') || label.ends_with('-') {
+        return Some((part(), "`-` must sit between letters or digits".into()));
+    }
+    if index == 0 && !label.as_bytes()[0].is_ascii_lowercase() {
+        return Some((
+            part(),
+            "the top-level label must start with a letter".into(),
+        ));
+    }
+    None
+}
+
+fn check_nl_gov(value: &str) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let hint = || format!("e.g. `{NL_GOV_EXAMPLE}`");
+    if value.is_empty() {
+        found.push(
+            Violation::error(rule::NL_GOV_TYPE, "type", value, "must not be empty")
+                .with_hint(hint()),
+        );
+        return found;
+    }
+    let (name, version) = split_version(value);
+    let count = name.split('.').count();
+    for (index, label) in name.split('.').enumerate() {
+        if let Some((part, problem)) = label_problem(index, count, label) {
+            found.push(
+                Violation::error(rule::NL_GOV_TYPE, "type", value, problem)
+                    .with_part(part)
+                    .with_hint(hint()),
+            );
+        }
+    }
+    if count < 2 {
+        found.push(
+            Violation::error(
+                rule::NL_GOV_TYPE,
+                "type",
+                value,
+                "must be in reverse domain name notation, at least two labels",
+            )
+            .with_hint(hint()),
+        );
+    }
+    match version {
+        Some(version) => {
+            let numbers = version[1..].split('.');
+            if numbers.clone().count() > 3 {
+                found.push(
+                    Violation::warning(
+                        rule::NL_GOV_TYPE,
+                        "type",
+                        value,
+                        "a semantic version has at most three numbers, `v<major>.<minor>.<patch>`",
+                    )
+                    .with_part(format!("version `{version}`"))
+                    .with_hint(hint()),
+                );
+            } else if numbers.clone().any(|n| n.len() > 1 && n.starts_with('0')) {
+                found.push(
+                    Violation::warning(
+                        rule::NL_GOV_TYPE,
+                        "type",
+                        value,
+                        "semantic version numbers have no leading zeros",
+                    )
+                    .with_part(format!("version `{version}`"))
+                    .with_hint(hint()),
+                );
+            }
+        }
+        None => {
+            let last = name.rsplit('.').next().unwrap_or(name);
+            if count > 2 && is_number(last) {
+                found.push(
+                    Violation::warning(
+                        rule::NL_GOV_TYPE,
+                        "type",
+                        value,
+                        "a version should be prefixed with `v`",
+                    )
+                    .with_part(format!("segment `{last}`"))
+                    .with_hint(hint()),
+                );
+            }
+        }
+    }
+    found
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_version_segment(s: &str) -> bool {
+    s.strip_prefix('v').is_some_and(is_number)
+}
+
+/// Splits a type into its name and its version suffix: `com.example.order.created.v2` gives
+/// `v2`, `nl.brp.huwelijk-voltrokken.v0.1.0` gives `v0.1.0` (semver spans segments).
+pub(crate) fn split_version(value: &str) -> (&str, Option<&str>) {
+    let mut end = value.len();
+    // Walk back over trailing all-digit segments (`.1.0`), then expect `v<digits>`.
+    loop {
+        let Some(dot) = value[..end].rfind('.') else {
+            return (value, None);
+        };
+        let segment = &value[dot + 1..end];
+        if is_version_segment(segment) {
+            return (&value[..dot], Some(&value[dot + 1..]));
+        }
+        if !is_number(segment) {
+            return (value, None);
+        }
+        end = dot;
+    }
+}
+
+/// The `N` of a type's version suffix: `2` for `com.example.order.created.v2`, `0` for the
+/// NL GOV semver suffix of `nl.brp.huwelijk-voltrokken.v0.1.0`; `None` without a suffix.
+///
+/// ```
+/// use cloudevent_rules::type_version;
+///
+/// assert_eq!(type_version("com.example.order.created.v2"), Some(2));
+/// assert_eq!(type_version("nl.brp.huwelijk-voltrokken.v1.2.3"), Some(1));
+/// assert_eq!(type_version("com.example.order.created"), None);
+/// assert_eq!(type_version("com.example.v2x"), None);
+/// ```
+pub fn type_version(event_type: &str) -> Option<u64> {
+    let (_, version) = split_version(event_type);
+    let version = version?;
+    let major = version[1..].split('.').next()?;
+    major.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    fn strict() -> Policy {
+        Policy::new(Profile::IntgStd015)
+    }
+
+    fn parts(found: &[Violation]) -> Vec<String> {
+        found
+            .iter()
+            .map(|v| format!("{} | {}", v.part.as_deref().unwrap_or("-"), v.problem))
+            .collect()
+    }
+
+    #[test]
+    fn strict_accepts() {
+        for ok in [
+            "com.example.order.created",
+            "com.example.order.created.v2",
+            "com.example.order-line.item-added",
+            "com.example.order.created2",
+            "io.a1.b-2-c.d.e.f",
+            "nl.brp.persoon.gehuwd",
+        ] {
+            assert!(
+                check_type(ok, &strict()).is_empty(),
+                "{ok}: {:?}",
+                parts(&check_type(ok, &strict()))
+            );
+        }
+    }
+
+    #[test]
+    fn strict_rejects_with_the_broken_segment() {
+        for (bad, expected) in [
+            (
+                "com.Example.order.created",
+                "segment `Example` | must be lowercase",
+            ),
+            (
+                "com.example.order_line.created",
+                "segment `order_line` | `_` is not allowed; separate words with `-`",
+            ),
+            (
+                "com.example.2order.created",
+                "segment `2order` | must start with a letter, not a digit",
+            ),
+            (
+                "com.example.order.created.2",
+                "segment `2` | must start with a letter; write a version as `v<major>`",
+            ),
+            (
+                "com.example..created.x",
+                "empty segment `..` | segments are separated by a single dot",
+            ),
+            (
+                ".com.example.order.created",
+                "leading `.` | must not start with a dot",
+            ),
+            (
+                "com.example.order.created.",
+                "trailing `.` | must not end with a dot",
+            ),
+            (
+                "com.example.order-.created",
+                "segment `order-` | `-` must sit between letters or digits (single, not leading or trailing)",
+            ),
+            (
+                "com.example.order--line.created",
+                "segment `order--line` | `-` must sit between letters or digits (single, not leading or trailing)",
+            ),
+            (
+                "com.example.-order.created",
+                "segment `-order` | must start with a letter, not `-`",
+            ),
+            (
+                "my-org.example.order.created",
+                "segment `my-org` | the reverse-DNS root segment cannot hold `-`",
+            ),
+            (
+                "com.example.order created.x",
+                "segment `order created` | character ` ` (space) is not allowed; use `a-z`, `0-9` and `-`",
+            ),
+            (
+                "com.example.ordér.created",
+                "segment `ordér` | character `é` is not allowed; use `a-z`, `0-9` and `-`",
+            ),
+            (
+                "com.example.created",
+                "3 segments | needs at least 4 dot-separated segments: `{reverse-dns}.{domain}.{entity}.{action}[.vN]`",
+            ),
+        ] {
+            let found = check_type(bad, &strict());
+            assert!(
+                parts(&found).contains(&expected.to_owned()),
+                "{bad}: {:?}",
+                parts(&found)
+            );
+            assert!(
+                found
+                    .iter()
+                    .all(|v| v.rule == rule::INTG_R4 && v.severity == Severity::Error)
+            );
+        }
+    }
+
+    #[test]
+    fn strict_reports_every_broken_segment_and_the_count() {
+        let found = check_type("OrderCreated", &strict());
+        assert_eq!(
+            parts(&found),
+            [
+                "segment `OrderCreated` | must be lowercase",
+                "1 segment | needs at least 4 dot-separated segments: `{reverse-dns}.{domain}.{entity}.{action}[.vN]`"
+            ]
+        );
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some(
+                "expected `{reverse-dns}.{domain}.{entity}.{action}[.vN]`, e.g. `com.example.order.created`"
+            )
+        );
+        assert_eq!(check_type("com.A.B.c", &strict()).len(), 2);
+        assert_eq!(check_type("", &strict())[0].problem, "must not be empty");
+    }
+
+    #[test]
+    fn strict_hints_a_corrected_type() {
+        for (bad, hint) in [
+            (
+                "com.Example.order.created",
+                "e.g. `com.example.order.created`",
+            ),
+            (
+                "com.example.order_line.created",
+                "e.g. `com.example.order-line.created`",
+            ),
+            (
+                "com.example.order.created.2",
+                "e.g. `com.example.order.created.v2`",
+            ),
+            (
+                "com.example..order.created.",
+                "e.g. `com.example.order.created`",
+            ),
+        ] {
+            assert_eq!(
+                check_type(bad, &strict())[0].hint.as_deref(),
+                Some(hint),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn display_matches_the_style_guide() {
+        let found = check_type("com.Example.order.created", &strict());
+        assert_eq!(
+            found[0].to_string(),
+            "type `com.Example.order.created` segment `Example`: must be lowercase (INTG-STD-015 R-4); \
+             e.g. `com.example.order.created`"
+        );
+    }
+
+    #[test]
+    fn prefix_is_enforced_on_whole_segments() {
+        let policy = strict().with_type_prefix("com.example");
+        assert!(check_type("com.example.order.created", &policy).is_empty());
+        let found = check_type("com.examplecorp.order.created", &policy);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].problem,
+            "must be rooted at the organisation prefix `com.example.`"
+        );
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("e.g. `com.example.order.created`")
+        );
+        assert_eq!(check_type("com.example", &policy).len(), 2);
+        let trailing_dot = strict().with_type_prefix("com.example.");
+        assert!(check_type("com.example.order.created", &trailing_dot).is_empty());
+        let ce = Policy::new(Profile::CloudEvents).with_type_prefix("com.example");
+        assert_eq!(check_type("org.other.created", &ce)[0].rule, rule::CE_TYPE);
+    }
+
+    #[test]
+    fn cloudevents_profile() {
+        let ce = Policy::new(Profile::CloudEvents);
+        for ok in [
+            "com.github.pull_request.opened",
+            "com.example.object.deleted.v2",
+            "com.example.x",
+        ] {
+            assert!(check_type(ok, &ce).is_empty(), "{ok}");
+        }
+        for warn in ["OrderCreated", "com.created", "1com.example.x", "com..x"] {
+            let found = check_type(warn, &ce);
+            assert_eq!(found.len(), 1, "{warn}");
+            assert_eq!(found[0].severity, Severity::Warning);
+            assert_eq!(found[0].rule, rule::CE_TYPE);
+        }
+        assert_eq!(
+            check_type("OrderCreated", &ce)[0].hint.as_deref(),
+            Some("e.g. `com.example.OrderCreated`")
+        );
+        let control = check_type("com.example.a\u{1}b", &ce);
+        assert_eq!(control[0].rule, rule::CE_TYPE_SYSTEM);
+        assert_eq!(
+            control[0].part.as_deref(),
+            Some("character U+0001 at byte 13")
+        );
+    }
+
+    #[test]
+    fn nl_gov_profile() {
+        let nl = Policy::new(Profile::NlGov);
+        for ok in [
+            "nl.brp.persoon-gehuwd",
+            "nl.brp.huwelijk-voltrokken.v0.1.0",
+            "nl.vng.zgw.zaken.status.create",
+            "nl.amsterdam.erfpacht.overdracht.v2",
+            "nl.brp.verhuizing.v1.2",
+        ] {
+            assert!(
+                check_type(ok, &nl).is_empty(),
+                "{ok}: {:?}",
+                parts(&check_type(ok, &nl))
+            );
+        }
+        for (bad, expected, severity) in [
+            (
+                "nl.BRP.persoon",
+                "segment `BRP` | must be lowercase",
+                Severity::Error,
+            ),
+            (
+                "nl.brp.persoon_gehuwd",
+                "segment `persoon_gehuwd` | `_` is not allowed in a domain label; separate words with `-`",
+                Severity::Error,
+            ),
+            (
+                "persoongehuwd",
+                "- | must be in reverse domain name notation, at least two labels",
+                Severity::Error,
+            ),
+            (
+                "nl.brp.-x",
+                "segment `-x` | `-` must sit between letters or digits",
+                Severity::Error,
+            ),
+            (
+                "1nl.brp.x",
+                "segment `1nl` | the top-level label must start with a letter",
+                Severity::Error,
+            ),
+            (
+                "nl.brp.x.v1.2.3.4",
+                "version `v1.2.3.4` | a semantic version has at most three numbers, `v<major>.<minor>.<patch>`",
+                Severity::Warning,
+            ),
+            (
+                "nl.brp.x.v01.0.0",
+                "version `v01.0.0` | semantic version numbers have no leading zeros",
+                Severity::Warning,
+            ),
+            (
+                "nl.brp.x.1",
+                "segment `1` | a version should be prefixed with `v`",
+                Severity::Warning,
+            ),
+        ] {
+            let found = check_type(bad, &nl);
+            let index = parts(&found).iter().position(|p| p == expected);
+            let index = index.unwrap_or_else(|| panic!("{bad}: {:?}", parts(&found)));
+            assert_eq!(found[index].severity, severity, "{bad}");
+            assert_eq!(found[index].rule, rule::NL_GOV_TYPE);
+        }
+    }
+
+    #[test]
+    fn versions() {
+        for (value, name, version, major) in [
+            (
+                "com.example.order.created.v2",
+                "com.example.order.created",
+                Some("v2"),
+                Some(2),
+            ),
+            (
+                "nl.brp.huwelijk-voltrokken.v0.1.0",
+                "nl.brp.huwelijk-voltrokken",
+                Some("v0.1.0"),
+                Some(0),
+            ),
+            (
+                "com.example.order.created",
+                "com.example.order.created",
+                None,
+                None,
+            ),
+            ("com.example.order.1.0", "com.example.order.1.0", None, None),
+            ("v2", "v2", None, None),
+            (
+                "com.example.v99999999999999999999999",
+                "com.example",
+                Some("v99999999999999999999999"),
+                None,
+            ),
+        ] {
+            assert_eq!(split_version(value), (name, version), "{value}");
+            assert_eq!(type_version(value), major, "{value}");
+        }
+    }
+
+    #[test]
+    fn prefix_check() {
+        assert!(check_type_prefix("com.example", Profile::IntgStd015).is_empty());
+        assert!(check_type_prefix("nl.brp", Profile::NlGov).is_empty());
+        assert_eq!(
+            check_type_prefix("com.example.", Profile::IntgStd015)[0]
+                .part
+                .as_deref(),
+            Some("trailing `.`")
+        );
+        assert_eq!(
+            check_type_prefix("com.my_org", Profile::NlGov)[0].rule,
+            rule::NL_GOV_TYPE
+        );
+    }
 }

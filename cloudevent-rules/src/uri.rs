@@ -1,0 +1,429 @@
+//! The one RFC 3986 parser behind `source`, `dataschema`, `dataref` and every URI or
+//! URI-reference value: the rules look at its parts (scheme, host, port, path) instead of
+//! matching the whole string with a pattern.
+
+use std::borrow::Cow;
+use std::net::Ipv6Addr;
+
+/// A URI-reference split into its RFC 3986 components. Every slice borrows the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UriRef<'a> {
+    pub scheme: Option<&'a str>,
+    pub authority: Option<Authority<'a>>,
+    pub path: &'a str,
+    pub query: Option<&'a str>,
+    pub fragment: Option<&'a str>,
+}
+
+/// `[ userinfo "@" ] host [ ":" port ]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Authority<'a> {
+    pub userinfo: Option<&'a str>,
+    pub host: Host<'a>,
+    /// The digits after `:`; `Some("")` when the `:` is there without digits.
+    pub port: Option<&'a str>,
+}
+
+/// The host of an authority.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Host<'a> {
+    /// A registered name or a dotted IPv4 address, still percent-encoded as written.
+    RegName(&'a str),
+    /// `[...]` holding an IPv6 address.
+    Ipv6(Ipv6Addr),
+    /// `[v1.xyz]`, a future IP literal format.
+    IpFuture(&'a str),
+}
+
+/// Why a string is not a URI-reference: the offending part and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UriError {
+    pub part: String,
+    pub problem: Cow<'static, str>,
+}
+
+impl UriError {
+    fn new(part: String, problem: impl Into<Cow<'static, str>>) -> Self {
+        UriError {
+            part,
+            problem: problem.into(),
+        }
+    }
+}
+
+/// Parses a URI-reference (RFC 3986 4.1). The empty string is a valid (empty) relative
+/// reference; callers that need a non-empty value check that first.
+pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
+    check_characters(s)?;
+
+    let (rest, fragment) = match s.find('#') {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let (rest, query) = match rest.find('?') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+
+    let (scheme, rest) = match rest.find([':', '/']) {
+        Some(i) if rest.as_bytes()[i] == b':' => {
+            let candidate = &rest[..i];
+            if candidate.is_empty() {
+                return Err(UriError::new(
+                    "character `:` at byte 0".to_owned(),
+                    "a URI cannot start with `:`; a scheme such as `https` must come before it",
+                ));
+            }
+            if let Some(bad) = scheme_error(candidate) {
+                return Err(bad);
+            }
+            (Some(candidate), &rest[i + 1..])
+        }
+        _ => (None, rest),
+    };
+
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(after) => {
+            let end = after.find('/').unwrap_or(after.len());
+            (Some(parse_authority(&after[..end])?), &after[end..])
+        }
+        None => (None, rest),
+    };
+
+    check_component(path, "path", s)?;
+    if let Some(query) = query {
+        check_component(query, "query", s)?;
+    }
+    if let Some(fragment) = fragment {
+        check_component(fragment, "fragment", s)?;
+        if let Some(i) = fragment.find('#') {
+            return Err(UriError::new(
+                format!("character `#` at byte {}", offset(s, fragment) + i),
+                "a URI holds at most one `#`; percent-encode it as `%23`",
+            ));
+        }
+    }
+
+    Ok(UriRef {
+        scheme,
+        authority,
+        path,
+        query,
+        fragment,
+    })
+}
+
+/// The byte offset of `part` (a sub-slice) inside `whole`.
+fn offset(whole: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, or the reason it is not one.
+fn scheme_error(candidate: &str) -> Option<UriError> {
+    let mut chars = candidate.char_indices();
+    let starts_with_letter = matches!(chars.next(), Some((_, c)) if c.is_ascii_alphabetic());
+    let bad = chars.find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')));
+    if starts_with_letter && bad.is_none() {
+        return None;
+    }
+    Some(UriError::new(
+        format!("`{candidate}:`"),
+        "is neither a scheme (a letter, then letters, digits, `+`, `-` or `.`) nor a relative path \
+         (whose first segment cannot hold `:`)",
+    ))
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_sub_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+fn is_gen_delim(b: u8) -> bool {
+    matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
+}
+
+/// Every character must be allowed somewhere in a URI, and every `%` must start `%HH`.
+fn check_characters(s: &str) -> Result<(), UriError> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                let escape: String = s[i..].chars().take(3).collect();
+                return Err(UriError::new(
+                    format!("`{escape}` at byte {i}"),
+                    "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
+                ));
+            }
+            i += 3;
+            continue;
+        }
+        if is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b) {
+            i += 1;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        let mut encoded = String::new();
+        for byte in c.to_string().bytes() {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+        let problem = if c.is_ascii() {
+            format!("is not allowed in a URI; percent-encode it as `{encoded}`")
+        } else {
+            format!(
+                "raw non-ASCII is not allowed in a URI; percent-encode its UTF-8 bytes as `{encoded}`"
+            )
+        };
+        return Err(UriError::new(
+            format!("character {} at byte {i}", describe_char(c)),
+            problem,
+        ));
+    }
+    Ok(())
+}
+
+/// A character as shown in messages: visible ones in backticks, the others as `U+XXXX`.
+pub(crate) fn describe_char(c: char) -> String {
+    if c == ' ' {
+        "` ` (space)".to_owned()
+    } else if c.is_control() {
+        format!("U+{:04X}", u32::from(c))
+    } else {
+        format!("`{c}`")
+    }
+}
+
+/// Path, query and fragment may hold any character that passed [`check_characters`] except
+/// `[` and `]`, which RFC 3986 keeps for IP literals in the host.
+fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriError> {
+    match component.find(['[', ']']) {
+        Some(i) => {
+            let c = &component[i..=i];
+            Err(UriError::new(
+                format!("character `{c}` at byte {}", offset(whole, component) + i),
+                format!(
+                    "`[` and `]` are only allowed around an IP literal host, not in the {name}; percent-encode them as `%5B` / `%5D`"
+                ),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
+    let (userinfo, host_port) = match authority.find('@') {
+        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
+        None => (None, authority),
+    };
+    if let Some(userinfo) = userinfo {
+        if let Some(i) = userinfo.find(['[', ']']) {
+            return Err(UriError::new(
+                format!("userinfo `{userinfo}`"),
+                format!(
+                    "character `{}` is not allowed in userinfo",
+                    &userinfo[i..=i]
+                ),
+            ));
+        }
+    }
+
+    if let Some(literal) = host_port.strip_prefix('[') {
+        let Some(close) = literal.find(']') else {
+            return Err(UriError::new(
+                format!("host `{host_port}`"),
+                "an IP literal opened with `[` must be closed with `]`",
+            ));
+        };
+        let inside = &literal[..close];
+        let after = &literal[close + 1..];
+        let port = match after.strip_prefix(':') {
+            Some(port) => Some(port),
+            None if after.is_empty() => None,
+            None => {
+                return Err(UriError::new(
+                    format!("`{after}` after host `[{inside}]`"),
+                    "only `:` and a port may follow an IP literal",
+                ));
+            }
+        };
+        check_port(port)?;
+        let host = if inside.starts_with(['v', 'V']) {
+            check_ip_future(inside)?;
+            Host::IpFuture(inside)
+        } else {
+            match inside.parse::<Ipv6Addr>() {
+                Ok(address) => Host::Ipv6(address),
+                Err(_) => {
+                    return Err(UriError::new(
+                        format!("host `[{inside}]`"),
+                        "is not an IPv6 address (RFC 4291 text form; zone ids are not allowed)",
+                    ));
+                }
+            }
+        };
+        return Ok(Authority {
+            userinfo,
+            host,
+            port,
+        });
+    }
+
+    let (host, port) = match host_port.find(':') {
+        Some(i) => (&host_port[..i], Some(&host_port[i + 1..])),
+        None => (host_port, None),
+    };
+    check_port(port)?;
+    if let Some(i) = host.find(['[', ']', '@']) {
+        return Err(UriError::new(
+            format!("host `{host}`"),
+            format!("character `{}` is not allowed in a host name", &host[i..=i]),
+        ));
+    }
+    Ok(Authority {
+        userinfo,
+        host: Host::RegName(host),
+        port,
+    })
+}
+
+fn check_port(port: Option<&str>) -> Result<(), UriError> {
+    match port {
+        Some(port) if !port.bytes().all(|b| b.is_ascii_digit()) => Err(UriError::new(
+            format!("port `{port}`"),
+            "a port holds digits only",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `"v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+fn check_ip_future(inside: &str) -> Result<(), UriError> {
+    let body = &inside[1..];
+    let valid = match body.split_once('.') {
+        Some((version, rest)) => {
+            !version.is_empty()
+                && version.bytes().all(|b| b.is_ascii_hexdigit())
+                && !rest.is_empty()
+                && rest
+                    .bytes()
+                    .all(|b| is_unreserved(b) || is_sub_delim(b) || b == b':')
+        }
+        None => false,
+    };
+    if valid {
+        Ok(())
+    } else {
+        Err(UriError::new(
+            format!("host `[{inside}]`"),
+            "is neither an IPv6 address nor an IPvFuture literal (`v<hex>.<text>`)",
+        ))
+    }
+}
+
+/// Percent-decodes a host for comparison, allocating only when it holds an escape.
+pub(crate) fn decode_host(host: &str) -> Cow<'_, str> {
+    if !host.contains('%') {
+        return Cow::Borrowed(host);
+    }
+    let bytes = host.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = host
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(byte) = hex {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_components() {
+        let uri = parse("https://user@orders.example.com:8080/a/b?x=1#top").unwrap();
+        assert_eq!(uri.scheme, Some("https"));
+        let authority = uri.authority.unwrap();
+        assert_eq!(authority.userinfo, Some("user"));
+        assert_eq!(authority.host, Host::RegName("orders.example.com"));
+        assert_eq!(authority.port, Some("8080"));
+        assert_eq!(uri.path, "/a/b");
+        assert_eq!(uri.query, Some("x=1"));
+        assert_eq!(uri.fragment, Some("top"));
+    }
+
+    #[test]
+    fn accepts_valid_references() {
+        for ok in [
+            "",
+            "/orders/checkout",
+            "orders/checkout",
+            "//orders.example.com/checkout",
+            "urn:nld:oin:00000001823288444000:systeem:BRP-component",
+            "urn:nld:gemeente-Bergen%20%28L%29.burgerzakensysteem",
+            "https://[2001:db8::1]/x",
+            "https://[v1.fe80::a+en1]/x",
+            "mailto:someone@example.com",
+            "file:///etc/hosts",
+            "?query",
+            "#fragment",
+        ] {
+            assert!(parse(ok).is_ok(), "{ok:?} should parse: {:?}", parse(ok));
+        }
+    }
+
+    #[test]
+    fn rejects_invalid_references() {
+        for (bad, part) in [
+            ("has space", "character ` ` (space) at byte 3"),
+            ("https://example.com/é", "character `é` at byte 20"),
+            ("https://example.com/%zz", "`%zz` at byte 20"),
+            ("https://example.com/%4", "`%4` at byte 20"),
+            ("a\u{7}b", "character U+0007 at byte 1"),
+            ("1abc:foo", "`1abc:`"),
+            (":foo", "character `:` at byte 0"),
+            ("https://example.com/a[b]", "character `[` at byte 21"),
+            ("https://[::1/x", "host `[::1`"),
+            ("https://[zz::1]/x", "host `[zz::1]`"),
+            ("https://host:80a/x", "port `80a`"),
+            ("https://a#b#c", "character `#` at byte 11"),
+            ("https://exa<mple.com", "character `<` at byte 11"),
+        ] {
+            match parse(bad) {
+                Ok(uri) => panic!("{bad:?} should fail, parsed as {uri:?}"),
+                Err(error) => assert_eq!(error.part, part, "{bad:?}: {}", error.problem),
+            }
+        }
+    }
+
+    #[test]
+    fn non_ascii_hint_shows_utf8_escape() {
+        let error = parse("https://example.com/é").unwrap_err();
+        assert!(error.problem.contains("%C3%A9"), "{}", error.problem);
+    }
+
+    #[test]
+    fn decodes_hosts() {
+        assert_eq!(decode_host("%6cocalhost"), "localhost");
+        assert_eq!(decode_host("example.com"), "example.com");
+        assert!(matches!(decode_host("example.com"), Cow::Borrowed(_)));
+    }
+}
