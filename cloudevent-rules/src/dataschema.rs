@@ -1,22 +1,415 @@
-use crate::{Profile, Violation};
+use crate::type_name::split_version;
+use crate::uri::{self, UriRef};
+use crate::{Profile, Violation, rule, type_version};
 
-/// Checks a `dataschema`: an absolute URI or URN without fragment; in `intg-std-015` it must
-/// hold a version token (INTG-STD-015 R-2: "MUST point to a versioned schema endpoint").
+/// The standard's own example dataschema, quoted in hints.
+const EXAMPLE: &str = "https://schemas.example.com/orders/created/v1.json";
+
+/// Checks a `dataschema`: an absolute URI or URN without fragment (CE 1.0.2 dataschema); in
+/// `intg-std-015` it must hold a version token (INTG-STD-015 R-2: "MUST point to a versioned
+/// schema endpoint").
+///
+/// A version token is `v<major>`, `v<major>.<minor>[.<patch>]` or `<major>.<minor>.<patch>`,
+/// found as
+/// - a whole path segment: `.../orders/created/v1/schema.json`, `.../orders/1.2.0/`;
+/// - a file stem, the segment without its alphabetic extension: `.../created/v1.json`;
+/// - the last `-` or `_` separated word of a stem, when it starts with `v` or is a full
+///   `x.y.z`: `.../order-created-v2.json`, `.../order_1.0.0.json` (a bare `-2` is not a
+///   version: it reads as a date or a counter);
+/// - a URN segment between `:`: `urn:example:schema:order:v1`.
+///
+/// The host, the query and the fragment are never searched, and `latest` is not a version.
+/// When several tokens appear, the last one (nearest the schema itself) counts.
+///
+/// ```
+/// use cloudevent_rules::{check_dataschema, Profile};
+///
+/// assert!(check_dataschema("https://schemas.example.com/orders/created/v1.json", Profile::IntgStd015).is_empty());
+/// assert!(check_dataschema("urn:example:schema:order:v1", Profile::IntgStd015).is_empty());
+///
+/// let found = check_dataschema("https://schemas.example.com/orders/latest.json", Profile::IntgStd015);
+/// assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-2");
+/// assert_eq!(found[0].part.as_deref(), Some("segment `latest.json`"));
+/// assert!(check_dataschema("https://schemas.example.com/orders/latest.json", Profile::CloudEvents).is_empty());
+///
+/// let found = check_dataschema("/orders/v1.json", Profile::CloudEvents);
+/// assert_eq!(found[0].rule.as_str(), "CE 1.0.2 dataschema");
+/// ```
 pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
-    let _ = (value, profile);
-    Vec::new()
+    let mut found = Vec::new();
+    let error = |problem: &'static str| {
+        Violation::error(rule::CE_DATASCHEMA, "dataschema", value, problem)
+            .with_hint(format!("e.g. `{EXAMPLE}`"))
+    };
+    if value.is_empty() {
+        found.push(error("must be a non-empty absolute URI"));
+        return found;
+    }
+    let parsed = match uri::parse(value) {
+        Ok(parsed) => parsed,
+        Err(bad) => {
+            found.push(
+                Violation::error(rule::CE_DATASCHEMA, "dataschema", value, bad.problem)
+                    .with_part(bad.part)
+                    .with_hint(format!("e.g. `{EXAMPLE}`")),
+            );
+            return found;
+        }
+    };
+    if parsed.scheme.is_none() {
+        found.push(error(
+            "must be an absolute URI or a URN, not a relative reference",
+        ));
+    }
+    if let Some(fragment) = parsed.fragment {
+        found.push(
+            error("an absolute URI has no fragment; put the version in the path")
+                .with_part(format!("fragment `#{fragment}`")),
+        );
+    }
+    if profile == Profile::IntgStd015 && last_version(&parsed).is_none() {
+        let latest = segments(&parsed).find(|s| {
+            let stem = file_stem(s);
+            stem.eq_ignore_ascii_case("latest")
+                || stem
+                    .rsplit(['-', '_'])
+                    .next()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("latest"))
+        });
+        let violation = Violation::error(
+            rule::INTG_R2,
+            "dataschema",
+            value,
+            match latest {
+                Some(_) => "`latest` is not a version; point to a versioned schema",
+                None => {
+                    "must point to a versioned schema: `v<major>`, `v<major>.<minor>[.<patch>]` or `<major>.<minor>.<patch>` in the path"
+                }
+            },
+        )
+        .with_hint(format!("e.g. `{EXAMPLE}`"));
+        found.push(match latest {
+            Some(segment) => violation.with_part(format!("segment `{segment}`")),
+            None => violation,
+        });
+    }
+    found
+}
+
+/// The path segments a version token may sit in: split on `/`, and on `:` too for a URI
+/// without authority such as a URN.
+fn segments<'a>(parsed: &UriRef<'a>) -> impl Iterator<Item = &'a str> {
+    let separators: &[char] = if parsed.authority.is_some() {
+        &['/']
+    } else {
+        &['/', ':']
+    };
+    parsed.path.split(separators).filter(|s| !s.is_empty())
+}
+
+/// A segment without its alphabetic file extension: `v1.json` → `v1`; `v1.2` stays.
+fn file_stem(segment: &str) -> &str {
+    match segment.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty()
+                && !ext.is_empty()
+                && ext.bytes().all(|b| b.is_ascii_alphabetic()) =>
+        {
+            stem
+        }
+        _ => segment,
+    }
+}
+
+fn number(s: &str) -> Option<u64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`.
+fn token_major(token: &str) -> Option<u64> {
+    let (numbers, prefixed) = match token.strip_prefix(['v', 'V']) {
+        Some(rest) => (rest, true),
+        None => (token, false),
+    };
+    let mut parts = numbers.split('.');
+    let major = number(parts.next()?)?;
+    let mut count = 1;
+    for part in parts {
+        number(part)?;
+        count += 1;
+    }
+    let valid = if prefixed { count <= 3 } else { count == 3 };
+    valid.then_some(major)
+}
+
+/// The major of the version token a segment holds, whole, as a file stem, or as its last
+/// `-`/`_` word.
+fn segment_major(segment: &str) -> Option<u64> {
+    if let Some(major) = token_major(segment) {
+        return Some(major);
+    }
+    let stem = file_stem(segment);
+    if let Some(major) = token_major(stem) {
+        return Some(major);
+    }
+    let word = stem.rsplit(['-', '_']).next()?;
+    if word.len() == stem.len() {
+        return None;
+    }
+    token_major(word)
+}
+
+fn last_version(parsed: &UriRef<'_>) -> Option<u64> {
+    segments(parsed).filter_map(segment_major).last()
 }
 
 /// The major version named by a dataschema's version token, e.g. `1` for
-/// `https://schemas.example.com/orders/created/v1.json`; `None` when it holds none.
+/// `https://schemas.example.com/orders/created/v1.json`; `None` when it holds none (see
+/// [`check_dataschema`] for where a token is found).
+///
+/// ```
+/// use cloudevent_rules::schema_major;
+///
+/// assert_eq!(schema_major("https://schemas.example.com/orders/created/v1.json"), Some(1));
+/// assert_eq!(schema_major("https://schemas.example.com/orders/2.1.0/created.json"), Some(2));
+/// assert_eq!(schema_major("urn:example:schema:order:v3"), Some(3));
+/// assert_eq!(schema_major("https://schemas.example.com/orders/latest.json"), None);
+/// ```
 pub fn schema_major(dataschema: &str) -> Option<u64> {
-    let _ = dataschema;
-    None
+    let parsed = uri::parse(dataschema).ok()?;
+    last_version(&parsed)
 }
 
 /// Checks that a type's `.vN` suffix and its dataschema's major version agree: a type ending
-/// `.vN` requires major N; a schema of major 2 or more requires the type's `.vN` suffix.
+/// `.vN` requires major N; a schema of major 2 or more requires the type's `.vN` suffix
+/// (INTG-STD-015 R-4: a version suffix marks a breaking schema change). A schema without a
+/// version token is [`check_dataschema`]'s concern and is not reported here.
+///
+/// ```
+/// use cloudevent_rules::check_type_schema_agreement;
+///
+/// let v2 = "https://schemas.example.com/orders/created/v2.json";
+/// assert!(check_type_schema_agreement("com.example.order.created.v2", v2).is_empty());
+/// assert!(check_type_schema_agreement("com.example.order.created", "https://schemas.example.com/orders/created/v1.json").is_empty());
+///
+/// let found = check_type_schema_agreement("com.example.order.created", v2);
+/// assert_eq!(found[0].hint.as_deref(), Some("e.g. `com.example.order.created.v2`"));
+/// let found = check_type_schema_agreement("com.example.order.created.v3", v2);
+/// assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-4");
+/// ```
 pub fn check_type_schema_agreement(event_type: &str, dataschema: &str) -> Vec<Violation> {
-    let _ = (event_type, dataschema);
-    Vec::new()
+    let mut found = Vec::new();
+    let Some(major) = schema_major(dataschema) else {
+        return found;
+    };
+    match type_version(event_type) {
+        Some(version) if version != major => {
+            let (name, suffix) = split_version(event_type);
+            found.push(
+                Violation::error(
+                    rule::INTG_R4,
+                    "type",
+                    event_type,
+                    format!(
+                        "its version disagrees with the dataschema `{dataschema}`, which is major version {major}"
+                    ),
+                )
+                .with_part(format!("version `{}`", suffix.unwrap_or_default()))
+                .with_hint(format!(
+                    "e.g. `{name}.v{major}`, or a dataschema of major version {version}"
+                )),
+            );
+        }
+        None if major >= 2 => found.push(
+            Violation::error(
+                rule::INTG_R4,
+                "type",
+                event_type,
+                format!(
+                    "needs the version suffix `.v{major}`: its dataschema `{dataschema}` is major version {major}"
+                ),
+            )
+            .with_hint(format!("e.g. `{event_type}.v{major}`")),
+        ),
+        _ => {}
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    #[test]
+    fn finds_version_tokens() {
+        for (schema, major) in [
+            (
+                "https://schemas.example.com/orders/created/v1.json",
+                Some(1),
+            ),
+            ("https://schemas.example.com/orders/created/v1", Some(1)),
+            (
+                "https://schemas.example.com/orders/created/V4.json",
+                Some(4),
+            ),
+            (
+                "https://schemas.example.com/orders/v2/created.json",
+                Some(2),
+            ),
+            (
+                "https://schemas.example.com/orders/v1.2/created.json",
+                Some(1),
+            ),
+            ("https://schemas.example.com/orders/v1.2.json", Some(1)),
+            (
+                "https://schemas.example.com/orders/3.1.4/created.json",
+                Some(3),
+            ),
+            ("https://schemas.example.com/orders/3.1.4.json", Some(3)),
+            (
+                "https://schemas.example.com/orders/order-created-v2.json",
+                Some(2),
+            ),
+            (
+                "https://schemas.example.com/orders/order_created_v5.json",
+                Some(5),
+            ),
+            (
+                "https://schemas.example.com/orders/order-1.0.0.json",
+                Some(1),
+            ),
+            ("https://schemas.example.com/v1/orders/v2.json", Some(2)),
+            ("urn:example:schema:order:v1", Some(1)),
+            ("urn:example:schema:order:2.0.0", Some(2)),
+            ("https://schemas.example.com/orders/latest.json", None),
+            ("https://schemas.example.com/orders/created.json", None),
+            ("https://schemas.example.com/orders/order-2.json", None),
+            ("https://schemas.example.com/orders/1.2/created.json", None),
+            (
+                "https://schemas.example.com/orders/v1.2.3.4/created.json",
+                None,
+            ),
+            ("https://schemas.example.com/orders/vx.json", None),
+            ("https://v1.schemas.example.com/orders.json", None),
+            ("https://schemas.example.com/orders.json?version=v1", None),
+            ("https://schemas.example.com/orders.json#v1", None),
+            ("not a uri", None),
+        ] {
+            assert_eq!(schema_major(schema), major, "{schema}");
+        }
+    }
+
+    #[test]
+    fn accepts_versioned_absolute_uris() {
+        for ok in [
+            "https://schemas.example.com/orders/created/v1.json",
+            "urn:example:schema:order:v1",
+            "https://schemas.example.com/orders/1.0.0/schema.json",
+        ] {
+            for profile in Profile::ALL {
+                assert!(check_dataschema(ok, profile).is_empty(), "{ok}");
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_relative_fragment_and_malformed() {
+        for (bad, problem, part) in [
+            ("", "must be a non-empty absolute URI", None),
+            (
+                "/orders/v1.json",
+                "must be an absolute URI or a URN, not a relative reference",
+                None,
+            ),
+            (
+                "//schemas.example.com/v1.json",
+                "must be an absolute URI or a URN, not a relative reference",
+                None,
+            ),
+            (
+                "https://schemas.example.com/v1.json#/defs/order",
+                "an absolute URI has no fragment; put the version in the path",
+                Some("fragment `#/defs/order`"),
+            ),
+            (
+                "https://schemas.example.com/v1 .json",
+                "is not allowed in a URI; percent-encode it as `%20`",
+                Some("character ` ` (space) at byte 30"),
+            ),
+        ] {
+            for profile in Profile::ALL {
+                let found = check_dataschema(bad, profile);
+                assert_eq!(found[0].rule, rule::CE_DATASCHEMA, "{bad}");
+                assert_eq!(found[0].severity, Severity::Error);
+                assert_eq!(found[0].problem, problem, "{bad}");
+                assert_eq!(found[0].part.as_deref(), part, "{bad}");
+            }
+        }
+    }
+
+    #[test]
+    fn intg_requires_a_version_token() {
+        for (bad, part) in [
+            ("https://schemas.example.com/orders/created.json", None),
+            (
+                "https://schemas.example.com/orders/latest.json",
+                Some("segment `latest.json`"),
+            ),
+            (
+                "https://schemas.example.com/orders/latest/created.json",
+                Some("segment `latest`"),
+            ),
+            (
+                "https://schemas.example.com/orders/created-latest.json",
+                Some("segment `created-latest.json`"),
+            ),
+            ("urn:example:schema:order", None),
+        ] {
+            let found = check_dataschema(bad, Profile::IntgStd015);
+            assert_eq!(found.len(), 1, "{bad}");
+            assert_eq!(found[0].rule, rule::INTG_R2);
+            assert_eq!(found[0].part.as_deref(), part, "{bad}");
+            assert!(check_dataschema(bad, Profile::CloudEvents).is_empty());
+            assert!(check_dataschema(bad, Profile::NlGov).is_empty());
+        }
+    }
+
+    #[test]
+    fn type_and_schema_agree() {
+        let schema = |v: &str| format!("https://schemas.example.com/orders/created/{v}.json");
+        for (event_type, version, ok) in [
+            ("com.example.order.created", "v1", true),
+            ("com.example.order.created.v1", "v1", true),
+            ("com.example.order.created.v2", "v2", true),
+            ("com.example.order.created", "v0", true),
+            ("com.example.order.created", "latest", true),
+            ("com.example.order.created.v2", "v1", false),
+            ("com.example.order.created", "v2", false),
+            ("com.example.order.created", "2.0.0", false),
+            ("nl.brp.huwelijk-voltrokken.v2.1.0", "v2", true),
+            ("nl.brp.huwelijk-voltrokken.v0.1.0", "v1", false),
+        ] {
+            let found = check_type_schema_agreement(event_type, &schema(version));
+            assert_eq!(
+                found.is_empty(),
+                ok,
+                "{event_type} with {version}: {found:?}"
+            );
+            assert!(
+                found
+                    .iter()
+                    .all(|v| v.rule == rule::INTG_R4 && v.is_error())
+            );
+        }
+        let found = check_type_schema_agreement("com.example.order.created.v2", &schema("v1"));
+        assert_eq!(found[0].part.as_deref(), Some("version `v2`"));
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("e.g. `com.example.order.created.v1`, or a dataschema of major version 2")
+        );
+    }
 }
