@@ -1,0 +1,320 @@
+use cloudevent_rules::{
+    Policy, Severity, Violation, check_dataschema, check_extension_name, check_media_type,
+    check_source, check_type, check_type_schema_agreement, schema_major, type_version,
+};
+use serde_json::Value;
+
+use crate::error::{Finding, pointer_segment};
+use crate::registry::SchemaFile;
+
+/// Checks a schema file before any code is generated: its names against `cloudevent-rules`
+/// (type, source, dataschema, extension names, datacontenttype, the `.vN` suffix against the
+/// schema's major), the registry layout, the properties named by `x-cloudevent`, and the
+/// keywords codegen cannot turn into Rust.
+///
+/// Returns the errors; warnings (broken SHOULDs) are left out, see [`check_warnings`].
+///
+/// ```
+/// use cloudevent_codegen::{check_schema, SchemaFile};
+/// use cloudevent_rules::{Policy, Profile};
+///
+/// let text = r#"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+///   "x-cloudevent": {"type": "com.example.order.created"},
+///   "type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}}"#;
+/// let file = SchemaFile::parse("schemas".as_ref(), "com.example.order.created/v1.json", text).unwrap();
+/// let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
+/// assert!(findings.iter().any(|f| f.pointer == "/if" && f.message.contains("`if`")));
+/// ```
+pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = rule_findings(file, policy)
+        .into_iter()
+        .filter(|(_, v)| v.is_error())
+        .map(|(pointer, v)| violation_finding(file, pointer, &v))
+        .collect();
+    findings.extend(layout_findings(file));
+    findings.extend(property_findings(file));
+    findings.extend(unsupported_keywords(file));
+    findings
+}
+
+/// The broken SHOULDs of a schema's names, reported but not fatal.
+pub fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
+    rule_findings(file, policy)
+        .into_iter()
+        .filter(|(_, v)| v.severity == Severity::Warning)
+        .map(|(pointer, v)| violation_finding(file, pointer, &v))
+        .collect()
+}
+
+fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)> {
+    let meta = &file.meta;
+    let profile = policy.profile();
+    let mut out = Vec::new();
+    let mut add = |pointer: &str, found: Vec<Violation>| {
+        out.extend(found.into_iter().map(|v| (pointer.to_owned(), v)));
+    };
+    add("/x-cloudevent/type", check_type(&meta.event_type, policy));
+    add("/$id", check_dataschema(&meta.dataschema, profile));
+    add(
+        "/x-cloudevent/type",
+        check_type_schema_agreement(&meta.event_type, &meta.dataschema),
+    );
+    if let Some(source) = &meta.source {
+        add("/x-cloudevent/source", check_source(source, profile));
+    }
+    if let Some(media_type) = &meta.datacontenttype {
+        add(
+            "/x-cloudevent/datacontenttype",
+            check_media_type(media_type),
+        );
+    }
+    for name in meta.extensions.keys() {
+        add(
+            &format!("/x-cloudevent/extensions/{}", pointer_segment(name)),
+            check_extension_name(name, profile),
+        );
+    }
+    out
+}
+
+fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Finding {
+    let mut message = format!("{} `{}`", v.attribute, v.value);
+    if let Some(part) = &v.part {
+        message.push(' ');
+        message.push_str(part);
+    }
+    message.push_str(": ");
+    message.push_str(&v.problem);
+    let fix = v
+        .hint
+        .clone()
+        .unwrap_or_else(|| format!("change `{}` to satisfy {}", v.attribute, v.rule));
+    Finding::new(&file.path, pointer, message)
+        .with_rule(v.rule)
+        .with_fix(fix)
+}
+
+/// The directory must be the type without its `.vN` suffix, and the file's major must match
+/// the type suffix and the dataschema's version token, so a v2 can never hide in `v1.json`.
+fn layout_findings(file: &SchemaFile) -> Vec<Finding> {
+    let meta = &file.meta;
+    let mut out = Vec::new();
+    if meta.base_type() != file.type_dir {
+        out.push(
+            Finding::new(
+                &file.path,
+                "/x-cloudevent/type",
+                format!(
+                    "type `{}` does not belong in directory `{}`",
+                    meta.event_type, file.type_dir
+                ),
+            )
+            .with_fix(format!("move the file to `{}/`", meta.base_type())),
+        );
+    }
+    let type_major = type_version(&meta.event_type).unwrap_or(1);
+    if type_major != file.major {
+        out.push(
+            Finding::new(
+                &file.path,
+                "/x-cloudevent/type",
+                format!(
+                    "file `v{}.json` holds type `{}` of version {type_major}",
+                    file.major, meta.event_type
+                ),
+            )
+            .with_rule(cloudevent_rules::rule::INTG_R4)
+            .with_fix(if file.major > 1 {
+                format!("name the type `{}.v{}`", meta.base_type(), file.major)
+            } else {
+                format!("name the type `{}`", meta.base_type())
+            }),
+        );
+    }
+    if let Some(schema) = schema_major(&meta.dataschema)
+        && schema != file.major
+    {
+        out.push(
+            Finding::new(
+                &file.path,
+                "/$id",
+                format!(
+                    "dataschema `{}` names version {schema} but the file is `v{}.json`",
+                    meta.dataschema, file.major
+                ),
+            )
+            .with_rule(cloudevent_rules::rule::INTG_R2)
+            .with_fix(format!("end `$id` with `/v{}.json`", file.major)),
+        );
+    }
+    out
+}
+
+/// `x-cloudevent.subject` and each extension must name a string property of the root object.
+fn property_findings(file: &SchemaFile) -> Vec<Finding> {
+    let meta = &file.meta;
+    let properties = file.schema.get("properties").and_then(Value::as_object);
+    let mut named: Vec<(String, &str)> = Vec::new();
+    if let Some(subject) = &meta.subject {
+        named.push(("/x-cloudevent/subject".to_owned(), subject));
+    }
+    for (name, property) in &meta.extensions {
+        named.push((
+            format!("/x-cloudevent/extensions/{}", pointer_segment(name)),
+            property,
+        ));
+    }
+    let mut out = Vec::new();
+    for (pointer, property) in named {
+        match properties.and_then(|p| p.get(property)) {
+            None => out.push(
+                Finding::new(
+                    &file.path,
+                    pointer,
+                    format!("names property `{property}`, which the schema does not define"),
+                )
+                .with_fix(format!("add `{property}` to `properties` or name an existing property")),
+            ),
+            Some(schema) if schema.get("type").and_then(Value::as_str) != Some("string") => out
+                .push(
+                    Finding::new(
+                        &file.path,
+                        format!("/properties/{}", pointer_segment(property)),
+                        format!(
+                            "property `{property}` fills a string attribute but is not `\"type\": \"string\"`"
+                        ),
+                    )
+                    .with_rule(cloudevent_rules::rule::CE_TYPE_SYSTEM)
+                    .with_fix("make it a plain string without `format` or `pattern`"),
+                ),
+            Some(schema) if schema.get("format").is_some() || schema.get("pattern").is_some() => out
+                .push(
+                    Finding::new(
+                        &file.path,
+                        format!("/properties/{}", pointer_segment(property)),
+                        format!(
+                            "property `{property}` fills an attribute, so it must generate a plain `String`"
+                        ),
+                    )
+                    .with_fix("drop `format`/`pattern` from it (check the value in the producer)"),
+                ),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// Keywords codegen refuses, each with the reason and a way around it.
+const UNSUPPORTED: [(&str, &str); 10] = [
+    (
+        "if",
+        "express the condition with `oneOf` of complete object schemas",
+    ),
+    (
+        "then",
+        "express the condition with `oneOf` of complete object schemas",
+    ),
+    (
+        "else",
+        "express the condition with `oneOf` of complete object schemas",
+    ),
+    ("not", "list the allowed values or shapes instead"),
+    ("$dynamicRef", "use a plain `$ref` to a `$defs` entry"),
+    ("$recursiveRef", "use a plain `$ref` to a `$defs` entry"),
+    (
+        "dependentSchemas",
+        "model the dependency as `oneOf` alternatives",
+    ),
+    (
+        "dependentRequired",
+        "model the dependency as `oneOf` alternatives",
+    ),
+    ("unevaluatedProperties", "use `additionalProperties`"),
+    ("unevaluatedItems", "use `items`"),
+];
+
+/// Walks every subschema position (not property names) looking for keywords typify cannot
+/// turn into Rust and for `$ref`s that leave the file: typify panics on those, so they are
+/// refused here with the file and the keyword named.
+fn unsupported_keywords(file: &SchemaFile) -> Vec<Finding> {
+    let mut out = Vec::new();
+    walk(file, &file.schema, String::new(), &mut out);
+    out
+}
+
+fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Finding>) {
+    let Some(object) = schema.as_object() else {
+        return;
+    };
+    for (keyword, fix) in UNSUPPORTED {
+        if object.contains_key(keyword) {
+            out.push(
+                Finding::new(
+                    &file.path,
+                    format!("{pointer}/{}", pointer_segment(keyword)),
+                    format!("`{keyword}` is not supported by codegen"),
+                )
+                .with_fix(fix),
+            );
+        }
+    }
+    if let Some(reference) = object.get("$ref") {
+        let at = format!("{pointer}/$ref");
+        match reference.as_str() {
+            Some(r) if r.starts_with("#/$defs/") || r.starts_with("#/definitions/") => {
+                if file.schema.pointer(&r[1..]).is_none() {
+                    out.push(
+                        Finding::new(&file.path, at, format!("`$ref` `{r}` points to nothing"))
+                            .with_fix("add the definition under `$defs`"),
+                    );
+                }
+            }
+            Some(r) => out.push(
+                Finding::new(
+                    &file.path,
+                    at,
+                    format!("`$ref` `{r}` is external or not a `$defs` entry; codegen needs self-contained schemas"),
+                )
+                .with_fix("copy the referenced schema into this file's `$defs` and use `#/$defs/<Name>`"),
+            ),
+            None => out.push(Finding::new(&file.path, at, "`$ref` must be a string")),
+        }
+    }
+    for keyword in ["properties", "$defs", "definitions", "patternProperties"] {
+        if let Some(map) = object.get(keyword).and_then(Value::as_object) {
+            for (name, sub) in map {
+                walk(
+                    file,
+                    sub,
+                    format!("{pointer}/{keyword}/{}", pointer_segment(name)),
+                    out,
+                );
+            }
+        }
+    }
+    for keyword in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+        if let Some(list) = object.get(keyword).and_then(Value::as_array) {
+            for (i, sub) in list.iter().enumerate() {
+                walk(file, sub, format!("{pointer}/{keyword}/{i}"), out);
+            }
+        }
+    }
+    for keyword in [
+        "items",
+        "additionalProperties",
+        "contains",
+        "propertyNames",
+        "additionalItems",
+    ] {
+        if let Some(sub) = object.get(keyword) {
+            match sub {
+                Value::Array(list) => {
+                    for (i, sub) in list.iter().enumerate() {
+                        walk(file, sub, format!("{pointer}/{keyword}/{i}"), out);
+                    }
+                }
+                sub => walk(file, sub, format!("{pointer}/{keyword}"), out),
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{CodegenError, Finding, pointer_segment};
+
+/// The key of the metadata object in a registry schema.
+pub const METADATA_KEY: &str = "x-cloudevent";
+
+/// How an event travels: the whole event as one JSON document, or the data as the message
+/// body with the attributes in headers (INTG-STD-015 R-9: producers MUST document it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContentMode {
+    /// The event is one JSON document (`application/cloudevents+json`).
+    #[default]
+    Structured,
+    /// The data is the body, attributes are `ce-`/`ce_` headers.
+    Binary,
+}
+
+impl ContentMode {
+    /// The name used in `x-cloudevent.contentmode` and the catalog.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContentMode::Structured => "structured",
+            ContentMode::Binary => "binary",
+        }
+    }
+}
+
+/// The CloudEvents metadata of one schema file: its `x-cloudevent` object plus `$id`.
+///
+/// ```
+/// use cloudevent_codegen::EventMeta;
+///
+/// let schema = serde_json::json!({
+///     "$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+///     "x-cloudevent": {"type": "com.example.order.created", "subject": "order_id"},
+/// });
+/// let meta = EventMeta::from_schema(&schema).unwrap();
+/// assert_eq!(meta.event_type, "com.example.order.created");
+/// assert_eq!(meta.subject.as_deref(), Some("order_id"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EventMeta {
+    /// `x-cloudevent.type`.
+    pub event_type: String,
+    /// `$id`, the event's `dataschema`.
+    pub dataschema: String,
+    /// `x-cloudevent.source`, the default source.
+    pub source: Option<String>,
+    /// `x-cloudevent.subject`: the payload property that fills `subject`.
+    pub subject: Option<String>,
+    /// `x-cloudevent.extensions`: extension name → payload property.
+    pub extensions: BTreeMap<String, String>,
+    /// `x-cloudevent.datacontenttype`; `application/json` when absent.
+    pub datacontenttype: Option<String>,
+    /// `x-cloudevent.contentmode`; structured when absent.
+    pub contentmode: ContentMode,
+}
+
+impl EventMeta {
+    /// Reads the metadata of a schema; each problem is reported with its JSON pointer.
+    ///
+    /// # Errors
+    /// A finding (with an empty file name) for every missing or mistyped member.
+    pub fn from_schema(schema: &Value) -> Result<EventMeta, Vec<Finding>> {
+        let mut findings = Vec::new();
+        let mut meta = EventMeta::default();
+        match schema.get("$id").and_then(Value::as_str) {
+            Some(id) => meta.dataschema = id.to_owned(),
+            None => findings.push(
+                Finding::new(
+                    "",
+                    "/$id",
+                    "`$id` is missing; it is the event's dataschema URI",
+                )
+                .with_fix("add `\"$id\": \"https://schemas.example.com/events/<type>/v1.json\"`"),
+            ),
+        }
+        let Some(object) = schema.get(METADATA_KEY).and_then(Value::as_object) else {
+            findings.push(
+                Finding::new(
+                    "",
+                    "/x-cloudevent",
+                    "the `x-cloudevent` metadata object is missing",
+                )
+                .with_fix("add `\"x-cloudevent\": {\"type\": \"com.example.<entity>.<action>\"}`"),
+            );
+            return Err(findings);
+        };
+        let string = |key: &str, findings: &mut Vec<Finding>| -> Option<String> {
+            match object.get(key) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(_) => {
+                    findings.push(Finding::new(
+                        "",
+                        format!("/x-cloudevent/{key}"),
+                        format!("`x-cloudevent.{key}` must be a string"),
+                    ));
+                    None
+                }
+            }
+        };
+        match string("type", &mut findings) {
+            Some(t) => meta.event_type = t,
+            None => findings.push(
+                Finding::new("", "/x-cloudevent/type", "`x-cloudevent.type` is missing")
+                    .with_fix("name the event type, e.g. `com.example.order.created`"),
+            ),
+        }
+        meta.source = string("source", &mut findings);
+        meta.subject = string("subject", &mut findings);
+        meta.datacontenttype = string("datacontenttype", &mut findings);
+        match string("contentmode", &mut findings).as_deref() {
+            None | Some("structured") => {}
+            Some("binary") => meta.contentmode = ContentMode::Binary,
+            Some(other) => findings.push(
+                Finding::new(
+                    "",
+                    "/x-cloudevent/contentmode",
+                    format!("content mode `{other}` is neither `structured` nor `binary`"),
+                )
+                .with_fix("write `structured` or `binary` (INTG-STD-015 R-9)"),
+            ),
+        }
+        match object.get("extensions") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) => {
+                for (name, property) in map {
+                    match property.as_str() {
+                        Some(p) => {
+                            meta.extensions.insert(name.clone(), p.to_owned());
+                        }
+                        None => findings.push(Finding::new(
+                            "",
+                            format!("/x-cloudevent/extensions/{}", pointer_segment(name)),
+                            format!("extension `{name}` must name a payload property (a string)"),
+                        )),
+                    }
+                }
+            }
+            Some(_) => findings.push(Finding::new(
+                "",
+                "/x-cloudevent/extensions",
+                "`x-cloudevent.extensions` must be an object of extension name → property",
+            )),
+        }
+        if findings.is_empty() {
+            Ok(meta)
+        } else {
+            Err(findings)
+        }
+    }
+
+    /// The metadata as the `x-cloudevent` object written into schemas.
+    pub fn to_value(&self) -> Value {
+        let mut object = serde_json::Map::new();
+        object.insert("type".into(), Value::String(self.event_type.clone()));
+        if let Some(source) = &self.source {
+            object.insert("source".into(), Value::String(source.clone()));
+        }
+        if let Some(subject) = &self.subject {
+            object.insert("subject".into(), Value::String(subject.clone()));
+        }
+        if !self.extensions.is_empty() {
+            let map = self
+                .extensions
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            object.insert("extensions".into(), Value::Object(map));
+        }
+        if let Some(datacontenttype) = &self.datacontenttype {
+            object.insert(
+                "datacontenttype".into(),
+                Value::String(datacontenttype.clone()),
+            );
+        }
+        object.insert(
+            "contentmode".into(),
+            Value::String(self.contentmode.name().into()),
+        );
+        Value::Object(object)
+    }
+
+    /// The type without its `.vN` suffix: the registry directory's name.
+    pub fn base_type(&self) -> &str {
+        match cloudevent_rules::type_version(&self.event_type) {
+            Some(n) => self
+                .event_type
+                .strip_suffix(&format!(".v{n}"))
+                .unwrap_or(&self.event_type),
+            None => &self.event_type,
+        }
+    }
+}
+
+/// One `schemas/<type>/v<major>.json` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaFile {
+    /// The file as found (the registry directory joined with `relative`).
+    pub path: PathBuf,
+    /// `<type>/v<major>.json`, with `/` separators, for links and messages.
+    pub relative: String,
+    /// The directory name: the event type without its version suffix.
+    pub type_dir: String,
+    /// The `<major>` of the file name.
+    pub major: u64,
+    /// The whole schema.
+    pub schema: Value,
+    /// Its CloudEvents metadata.
+    pub meta: EventMeta,
+}
+
+impl SchemaFile {
+    /// Parses a schema text found at `relative` (`<type>/v<major>.json`) below `root`.
+    ///
+    /// # Errors
+    /// [`CodegenError::Json`] for text that is not JSON, [`CodegenError::Findings`] for a file
+    /// name that is not `<type>/v<major>.json` or metadata that is missing or mistyped.
+    pub fn parse(root: &Path, relative: &str, text: &str) -> Result<SchemaFile, CodegenError> {
+        let path = root.join(relative);
+        let schema: Value = serde_json::from_str(text).map_err(|source| CodegenError::Json {
+            path: path.clone(),
+            source,
+        })?;
+        let (type_dir, major) = split_relative(relative).ok_or_else(|| {
+            CodegenError::Findings(vec![
+                Finding::new(
+                    &path,
+                    "",
+                    "a registry file must be named `<type>/v<major>.json`",
+                )
+                .with_fix("move it to e.g. `com.example.order.created/v1.json`"),
+            ])
+        })?;
+        let meta = EventMeta::from_schema(&schema).map_err(|findings| {
+            CodegenError::Findings(
+                findings
+                    .into_iter()
+                    .map(|f| Finding {
+                        file: path.clone(),
+                        ..f
+                    })
+                    .collect(),
+            )
+        })?;
+        Ok(SchemaFile {
+            path,
+            relative: relative.to_owned(),
+            type_dir,
+            major,
+            schema,
+            meta,
+        })
+    }
+}
+
+/// `("com.example.order.created", 1)` for `com.example.order.created/v1.json`.
+fn split_relative(relative: &str) -> Option<(String, u64)> {
+    let (dir, file) = relative.split_once('/')?;
+    let digits = file.strip_prefix('v')?.strip_suffix(".json")?;
+    if dir.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((dir.to_owned(), digits.parse().ok()?))
+}
+
+/// Every schema of a registry directory, sorted by type and major version.
+///
+/// ```
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+/// let registry = cloudevent_codegen::Registry::load(dir).unwrap();
+/// assert!(registry.files.iter().any(|f| f.meta.event_type == "com.example.order.created.v2"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Registry {
+    /// The registry directory.
+    pub root: PathBuf,
+    /// Its schema files.
+    pub files: Vec<SchemaFile>,
+}
+
+impl Registry {
+    /// Loads every `<type>/v<major>.json` below `root`. Other files at the top level (the
+    /// generated catalog) are ignored; any other file inside a type directory is an error, so
+    /// a misnamed schema is not silently skipped.
+    ///
+    /// # Errors
+    /// Unreadable files, invalid JSON, misnamed files and missing metadata.
+    pub fn load(root: impl AsRef<Path>) -> Result<Registry, CodegenError> {
+        let root = root.as_ref();
+        let mut files = Vec::new();
+        let mut findings = Vec::new();
+        for dir in sorted_entries(root)? {
+            if !dir.is_dir() {
+                continue;
+            }
+            let dir_name = file_name(&dir);
+            for file in sorted_entries(&dir)? {
+                let relative = format!("{dir_name}/{}", file_name(&file));
+                let text = fs::read_to_string(&file).map_err(|e| CodegenError::io(&file, e))?;
+                match SchemaFile::parse(root, &relative, &text) {
+                    Ok(schema) => files.push(schema),
+                    Err(CodegenError::Findings(found)) => findings.extend(found),
+                    Err(other) => return Err(other),
+                }
+            }
+        }
+        if !findings.is_empty() {
+            return Err(CodegenError::Findings(findings));
+        }
+        files.sort_by(|a, b| (&a.type_dir, a.major).cmp(&(&b.type_dir, b.major)));
+        Ok(Registry {
+            root: root.to_path_buf(),
+            files,
+        })
+    }
+}
+
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, CodegenError> {
+    let mut entries = fs::read_dir(dir)
+        .map_err(|e| CodegenError::io(dir, e))?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CodegenError::io(dir, e))?;
+    entries.sort();
+    Ok(entries)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
