@@ -1,0 +1,349 @@
+//! `#[cloudevent(...)]` parsing: one branch a key, each headed by the syntax it takes.
+//!
+//! Parsing only reads what was written; rules that look at the values (naming, formats) or
+//! at several attributes together live in `check.rs`.
+
+use proc_macro2::{Span, TokenTree};
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::{Attribute, LitStr};
+
+use crate::ctxt::Ctxt;
+
+/// Every key the derive understands, in one place.
+pub(crate) mod key {
+    /// The attribute itself: `#[cloudevent(...)]`.
+    pub(crate) const ATTRIBUTE: &str = "cloudevent";
+
+    /// `type = "com.example.order.created"` (container, required).
+    pub(crate) const TYPE: &str = "type";
+    /// `dataschema = "https://schemas.example.com/orders/created/v1.json"` (container).
+    pub(crate) const DATASCHEMA: &str = "dataschema";
+    /// `source = "https://orders.example.com/checkout"` (container).
+    pub(crate) const SOURCE: &str = "source";
+    /// `datacontenttype = "application/json"` (container).
+    pub(crate) const DATACONTENTTYPE: &str = "datacontenttype";
+    /// `crate = "::cloudevent_runtime"` (container).
+    pub(crate) const CRATE: &str = "crate";
+
+    /// `subject` (field).
+    pub(crate) const SUBJECT: &str = "subject";
+    /// `extension` or `extension = "name"` (field).
+    pub(crate) const EXTENSION: &str = "extension";
+
+    /// The keys of the container attribute.
+    pub(crate) const CONTAINER: [&str; 5] = [TYPE, DATASCHEMA, SOURCE, DATACONTENTTYPE, CRATE];
+    /// The keys of a field attribute.
+    pub(crate) const FIELD: [&str; 2] = [SUBJECT, EXTENSION];
+}
+
+/// What `#[cloudevent(...)]` on the struct or enum said.
+#[derive(Default)]
+pub(crate) struct Container {
+    pub(crate) type_: Option<LitStr>,
+    pub(crate) dataschema: Option<LitStr>,
+    pub(crate) source: Option<LitStr>,
+    pub(crate) datacontenttype: Option<LitStr>,
+    pub(crate) krate: Option<syn::Path>,
+}
+
+/// What `#[cloudevent(...)]` on a field said.
+#[derive(Default)]
+pub(crate) struct Field {
+    /// The span of the `subject` key, when present.
+    pub(crate) subject: Option<Span>,
+    pub(crate) extension: Option<Extension>,
+}
+
+/// How a field names its extension.
+pub(crate) enum Extension {
+    /// `extension`: named after the field; the span is the key's.
+    FromField(Span),
+    /// `extension = "partitionkey"`.
+    Named(LitStr),
+}
+
+/// Whether an attribute is ours.
+pub(crate) fn is_cloudevent(attr: &Attribute) -> bool {
+    attr.path().is_ident(key::ATTRIBUTE)
+}
+
+/// Reads every `#[cloudevent(...)]` on the container. Errors go to `ctxt`; parsing carries on
+/// after each so that all of them are reported together.
+pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
+    let mut found = Container::default();
+    for attr in attrs.iter().filter(|a| is_cloudevent(a)) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let Some(name) = key_name(&meta) else {
+                return recover(ctxt, &meta, Err(unknown_key(&meta, &key::CONTAINER, Place::Container)));
+            };
+            let result = match name.as_str() {
+                // type = "com.example.order.created"
+                key::TYPE => string_value(&meta, key::TYPE, "com.example.order.created")
+                    .map(|lit| set_once(ctxt, &meta, &mut found.type_, lit)),
+                // dataschema = "https://schemas.example.com/orders/created/v1.json"
+                key::DATASCHEMA => string_value(
+                    &meta,
+                    key::DATASCHEMA,
+                    "https://schemas.example.com/orders/created/v1.json",
+                )
+                .map(|lit| set_once(ctxt, &meta, &mut found.dataschema, lit)),
+                // source = "https://orders.example.com/checkout"
+                key::SOURCE => string_value(&meta, key::SOURCE, "https://orders.example.com/checkout")
+                    .map(|lit| set_once(ctxt, &meta, &mut found.source, lit)),
+                // datacontenttype = "application/json"
+                key::DATACONTENTTYPE => {
+                    string_value(&meta, key::DATACONTENTTYPE, "application/json")
+                        .map(|lit| set_once(ctxt, &meta, &mut found.datacontenttype, lit))
+                }
+                // crate = "::cloudevent_runtime"
+                key::CRATE => string_value(&meta, key::CRATE, "::cloudevent_runtime")
+                    .and_then(|lit| lit.parse::<syn::Path>().map_err(|_| {
+                        syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "`crate` must name a path to the runtime crate, found `{}`; e.g. `crate = \"::cloudevent_runtime\"`",
+                                lit.value()
+                            ),
+                        )
+                    }))
+                    .map(|path| set_once(ctxt, &meta, &mut found.krate, path)),
+                _ => Err(unknown_key(&meta, &key::CONTAINER, Place::Container)),
+            };
+            recover(ctxt, &meta, result)
+        });
+        if let Err(error) = parsed {
+            ctxt.push(error);
+        }
+    }
+    found
+}
+
+/// Reads every `#[cloudevent(...)]` on a field.
+pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
+    let mut found = Field::default();
+    for attr in attrs.iter().filter(|a| is_cloudevent(a)) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let Some(name) = key_name(&meta) else {
+                return recover(ctxt, &meta, Err(unknown_key(&meta, &key::FIELD, Place::Field)));
+            };
+            let result = match name.as_str() {
+                // subject
+                key::SUBJECT => {
+                    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+                        Err(meta.error(
+                            "`subject` takes no value: write `#[cloudevent(subject)]` on the field whose value is the subject",
+                        ))
+                    } else {
+                        let span = meta.path.span_ident();
+                        set_once(ctxt, &meta, &mut found.subject, span);
+                        Ok(())
+                    }
+                }
+                // extension
+                // extension = "partitionkey"
+                key::EXTENSION => {
+                    if meta.input.peek(syn::Token![=]) {
+                        string_value(&meta, key::EXTENSION, "partitionkey").map(|lit| {
+                            set_once(ctxt, &meta, &mut found.extension, Extension::Named(lit));
+                        })
+                    } else if meta.input.peek(syn::token::Paren) {
+                        Err(meta.error(
+                            "`extension` takes an optional name: `#[cloudevent(extension)]` or `#[cloudevent(extension = \"partitionkey\")]`",
+                        ))
+                    } else {
+                        let span = meta.path.span_ident();
+                        set_once(ctxt, &meta, &mut found.extension, Extension::FromField(span));
+                        Ok(())
+                    }
+                }
+                _ => Err(unknown_key(&meta, &key::FIELD, Place::Field)),
+            };
+            recover(ctxt, &meta, result)
+        });
+        if let Err(error) = parsed {
+            ctxt.push(error);
+        }
+    }
+    found
+}
+
+/// Where an attribute was written, for the unknown-key message.
+#[derive(Clone, Copy)]
+enum Place {
+    Container,
+    Field,
+}
+
+/// The key as written, or `None` for a path such as `a::b`.
+fn key_name(meta: &ParseNestedMeta<'_>) -> Option<String> {
+    meta.path.get_ident().map(ToString::to_string)
+}
+
+/// Records an error of one key and skips the rest of that key, so the keys after it are
+/// still read.
+fn recover(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>, result: syn::Result<()>) -> syn::Result<()> {
+    if let Err(error) = result {
+        ctxt.push(error);
+        skip_to_comma(meta.input)?;
+    }
+    Ok(())
+}
+
+fn skip_to_comma(input: ParseStream<'_>) -> syn::Result<()> {
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tree, next)) = rest.token_tree() {
+            if matches!(&tree, TokenTree::Punct(p) if p.as_char() == ',') {
+                break;
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    })
+}
+
+/// `key = "string"`; the message shows the key with an example value when the shape is wrong.
+fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Result<LitStr> {
+    let shape = || format!("`{key}` takes a string: `{key} = \"{example}\"`");
+    if !meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(shape()));
+    }
+    let value = meta.value()?;
+    value
+        .parse::<LitStr>()
+        .map_err(|error| syn::Error::new(error.span(), shape()))
+}
+
+/// Stores a key's value, or reports the key as given twice.
+fn set_once<T>(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<T>, value: T) {
+    if slot.is_some() {
+        ctxt.error_spanned(
+            meta.path.span_ident(),
+            format_args!(
+                "duplicate key `{}` in `#[cloudevent(...)]`: give it once",
+                meta.path.to_token_string()
+            ),
+        );
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn unknown_key(meta: &ParseNestedMeta<'_>, known: &[&str], place: Place) -> syn::Error {
+    let written = meta.path.to_token_string();
+    let (here, there, other_keys) = match place {
+        Place::Container => ("the type", "a field", &key::FIELD[..]),
+        Place::Field => ("a field", "the type", &key::CONTAINER[..]),
+    };
+    let message = if other_keys.contains(&written.as_str()) {
+        format!(
+            "`{written}` belongs on {there}, not on {here}: move it to {there}'s `#[cloudevent(...)]`"
+        )
+    } else {
+        let expected = known
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match did_you_mean(&written, known) {
+            Some(close) => {
+                format!(
+                    "unknown key `{written}` in `#[cloudevent(...)]`: did you mean `{close}`? expected one of {expected}"
+                )
+            }
+            None => format!(
+                "unknown key `{written}` in `#[cloudevent(...)]`: expected one of {expected}"
+            ),
+        }
+    };
+    syn::Error::new(meta.path.span_ident(), message)
+}
+
+/// The known word closest to `written`, when it is close enough to be a typo: at most one
+/// edit for short words, two for longer ones, or the same word in another case or spelling
+/// (`data_content_type`, `DataSchema`).
+pub(crate) fn did_you_mean<'k>(written: &str, known: &[&'k str]) -> Option<&'k str> {
+    let folded: String = written
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    known
+        .iter()
+        .map(|k| (edit_distance(&folded, k).min(edit_distance(written, k)), *k))
+        .filter(|(distance, k)| *distance <= if k.len() > 3 { 2 } else { 1 })
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// Small conveniences on `syn::Path` for messages and spans.
+trait PathExt {
+    /// The span of the key's identifier (or the whole path).
+    fn span_ident(&self) -> Span;
+    /// The key as written.
+    fn to_token_string(&self) -> String;
+}
+
+impl PathExt for syn::Path {
+    fn span_ident(&self) -> Span {
+        match self.get_ident() {
+            Some(ident) => ident.span(),
+            None => syn::spanned::Spanned::span(self),
+        }
+    }
+
+    fn to_token_string(&self) -> String {
+        quote::ToTokens::to_token_stream(self)
+            .to_string()
+            .replace(' ', "")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_finds_typos_and_other_spellings() {
+        assert_eq!(did_you_mean("tpye", &key::CONTAINER), Some("type"));
+        assert_eq!(
+            did_you_mean("datashema", &key::CONTAINER),
+            Some("dataschema")
+        );
+        assert_eq!(
+            did_you_mean("data_content_type", &key::CONTAINER),
+            Some("datacontenttype")
+        );
+        assert_eq!(
+            did_you_mean("DataSchema", &key::CONTAINER),
+            Some("dataschema")
+        );
+        assert_eq!(did_you_mean("extention", &key::FIELD), Some("extension"));
+        assert_eq!(did_you_mean("rename", &key::FIELD), None);
+        assert_eq!(did_you_mean("id", &key::CONTAINER), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("type", "type"), 0);
+        assert_eq!(edit_distance("tpye", "type"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("sorce", "source"), 1);
+    }
+}

@@ -1,0 +1,309 @@
+//! Code generation: the `CloudEventData` impl.
+//!
+//! The shape, for `#[cloudevent(type = "com.example.order.created")] struct OrderCreated`:
+//!
+//! ```text
+//! const _: () = {
+//!     use ::cloudevent_runtime as __cloudevent;          // the only path that `crate = ".."` swaps
+//!     fn __string_extension<..StringExtensionField>(..)  // one helper per trait bound in use
+//!     #[automatically_derived]
+//!     impl __cloudevent::__private::CloudEventData for OrderCreated {
+//!         const TYPE: &'static str = "com.example.order.created";
+//!         ...
+//!         fn subject(&self) -> Option<&str> { __subject(&self.order_id) }
+//!         fn visit_extensions(..) { if let Some(__value) = __extension(&self.region) { .. } }
+//!     }
+//! };
+//! ```
+//!
+//! Every path is absolute or goes through the alias, so a user's `Result`, `Option`, `Ok` or
+//! `Some` cannot change its meaning. The helper calls carry the field type's span: when the
+//! type is outside the CloudEvents type system, the compiler points at the field.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+use cloudevent_rules::AttributeKind;
+
+use crate::ast::{Container, Field};
+use crate::ctxt::Ctxt;
+use crate::{check, fallback, policy};
+
+/// The `application/json` default of `datacontenttype`.
+const DEFAULT_DATACONTENTTYPE: &str = "application/json";
+
+/// Parses, checks and expands one derive. On errors the output is every error plus a stub
+/// impl (see `fallback.rs`); `Err` is never returned for rule violations.
+pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let ctxt = Ctxt::new();
+    let policy = match policy::current() {
+        Ok(policy) => Some(policy),
+        Err(message) => {
+            for line in message.lines() {
+                ctxt.error_spanned(Span::call_site(), line);
+            }
+            None
+        }
+    };
+    let cont = Container::from_ast(&ctxt, input);
+    if let Some(cont) = &cont {
+        check::check(&ctxt, cont, policy.as_ref().map(|p| &p.policy));
+    }
+    let runtime = cont
+        .as_ref()
+        .and_then(|c| c.attrs.krate.clone())
+        .unwrap_or_else(default_runtime);
+    match (ctxt.finish(), cont) {
+        (Ok(()), Some(cont)) => {
+            let manifest = policy.and_then(|p| p.manifest);
+            Ok(impl_cloud_event_data(&cont, &runtime, manifest.as_deref()))
+        }
+        (Err(errors), _) => {
+            let mut out = errors.into_compile_error();
+            out.extend(fallback::stub(input, &runtime));
+            Ok(out)
+        }
+        (Ok(()), None) => Ok(fallback::stub(input, &runtime)),
+    }
+}
+
+/// `::cloudevent_runtime`, unless `#[cloudevent(crate = "...")]` says otherwise.
+pub(crate) fn default_runtime() -> syn::Path {
+    syn::parse_quote!(::cloudevent_runtime)
+}
+
+/// The trait bound a marked field's type must meet, and the helper that checks it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Bound {
+    Subject,
+    Extension,
+    StringExtension,
+    UriReferenceExtension,
+}
+
+impl Bound {
+    /// Documented extensions keep their documented type (`partitionkey` is a String,
+    /// `dataref` a URI-reference); any other extension takes the whole type system.
+    fn for_extension(name: &str) -> Self {
+        match cloudevent_rules::documented_extension(name).map(|d| d.kind) {
+            Some(AttributeKind::String) => Bound::StringExtension,
+            Some(AttributeKind::UriReference) => Bound::UriReferenceExtension,
+            _ => Bound::Extension,
+        }
+    }
+
+    fn trait_name(self) -> Ident {
+        let name = match self {
+            Bound::Subject => "SubjectField",
+            Bound::Extension => "ExtensionField",
+            Bound::StringExtension => "StringExtensionField",
+            Bound::UriReferenceExtension => "UriReferenceExtensionField",
+        };
+        Ident::new(name, Span::call_site())
+    }
+
+    fn helper_name(self) -> Ident {
+        let name = match self {
+            Bound::Subject => "__subject",
+            Bound::Extension => "__extension",
+            Bound::StringExtension => "__string_extension",
+            Bound::UriReferenceExtension => "__uri_reference_extension",
+        };
+        Ident::new(name, Span::call_site())
+    }
+
+    /// A generic function whose only job is to demand the bound where it is called.
+    fn helper(self) -> TokenStream {
+        let name = self.helper_name();
+        let bound = self.trait_name();
+        match self {
+            Bound::Subject => quote! {
+                #[inline]
+                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private::#bound>(
+                    __field: &__T,
+                ) -> ::core::option::Option<&str> {
+                    __cloudevent::__private::SubjectField::subject(__field)
+                }
+            },
+            _ => quote! {
+                #[inline]
+                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private::#bound>(
+                    __field: &__T,
+                ) -> ::core::option::Option<__cloudevent::__private::ExtensionValue<'_>> {
+                    __cloudevent::__private::ExtensionField::extension_value(__field)
+                }
+            },
+        }
+    }
+}
+
+/// A field that fills the envelope, with the bound its type must meet.
+struct Marked<'f, 'a> {
+    field: &'f Field<'a>,
+    bound: Bound,
+    /// The extension name; `None` for the subject.
+    extension: Option<&'f str>,
+}
+
+fn impl_cloud_event_data(
+    cont: &Container<'_>,
+    runtime: &syn::Path,
+    manifest: Option<&std::path::Path>,
+) -> TokenStream {
+    let input = cont.original;
+    let ident = &input.ident;
+
+    let subject = cont
+        .fields()
+        .iter()
+        .find(|f| f.subject.is_some())
+        .map(|field| Marked {
+            field,
+            bound: Bound::Subject,
+            extension: None,
+        });
+    let extensions: Vec<Marked<'_, '_>> = cont
+        .fields()
+        .iter()
+        .filter_map(|field| {
+            field.extension.as_ref().map(|e| Marked {
+                field,
+                bound: Bound::for_extension(&e.name),
+                extension: Some(e.name.as_str()),
+            })
+        })
+        .collect();
+
+    let mut generics = input.generics.clone();
+    let type_params: Vec<Ident> = input
+        .generics
+        .type_params()
+        .map(|p| p.ident.clone())
+        .collect();
+    for marked in subject.iter().chain(&extensions) {
+        let ty = &marked.field.original.ty;
+        if mentions_any(ty.to_token_stream(), &type_params) {
+            let bound = marked.bound.trait_name();
+            generics
+                .make_where_clause()
+                .predicates
+                .push(syn::parse_quote_spanned! {ty.span()=>
+                    #ty: __cloudevent::__private::#bound
+                });
+        }
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let helpers: BTreeSet<Bound> = subject.iter().chain(&extensions).map(|m| m.bound).collect();
+    let helpers = helpers.into_iter().map(Bound::helper);
+
+    let type_ = lit(cont
+        .attrs
+        .type_
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_default());
+    let dataschema = optional(cont.attrs.dataschema.as_ref().map(LitStr::value));
+    let source = optional(cont.attrs.source.as_ref().map(LitStr::value));
+    let datacontenttype = lit(cont
+        .attrs
+        .datacontenttype
+        .as_ref()
+        .map_or_else(|| DEFAULT_DATACONTENTTYPE.to_owned(), LitStr::value));
+    let extension_names = extensions.iter().filter_map(|m| m.extension).map(lit);
+    let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
+    let extension_properties = extensions.iter().filter_map(|m| {
+        let name = lit(m.extension?);
+        let property = lit(m.field.property.as_deref()?);
+        Some(quote!((#name, #property)))
+    });
+
+    let subject_body = match &subject {
+        Some(marked) => call_helper(marked),
+        None => quote!(::core::option::Option::None),
+    };
+    let visits = extensions.iter().map(|marked| {
+        let name = lit(marked.extension.unwrap_or_default());
+        let value = call_helper(marked);
+        quote! {
+            if let ::core::option::Option::Some(__value) = #value {
+                __cloudevent::__private::ExtensionVisitor::visit(__visitor, #name, __value)?;
+            }
+        }
+    });
+    // Makes the compiler track the Cargo.toml whose policy was applied, so editing
+    // `[package.metadata.cloudevent]` rebuilds the crate.
+    let track_manifest = manifest.and_then(|m| m.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#path);
+        )
+    });
+
+    quote! {
+        const _: () = {
+            use #runtime as __cloudevent;
+            #track_manifest
+            #(#helpers)*
+
+            #[automatically_derived]
+            impl #impl_generics __cloudevent::__private::CloudEventData for #ident #ty_generics #where_clause {
+                const TYPE: &'static str = #type_;
+                const DATASCHEMA: ::core::option::Option<&'static str> = #dataschema;
+                const SOURCE: ::core::option::Option<&'static str> = #source;
+                const DATACONTENTTYPE: &'static str = #datacontenttype;
+                const EXTENSIONS: &'static [&'static str] = &[#(#extension_names),*];
+                const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;
+                const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
+                    &[#(#extension_properties),*];
+
+                fn subject(&self) -> ::core::option::Option<&str> {
+                    #subject_body
+                }
+
+                fn visit_extensions<__V: __cloudevent::__private::ExtensionVisitor>(
+                    &self,
+                    __visitor: &mut __V,
+                ) -> ::core::result::Result<(), __V::Error> {
+                    #(#visits)*
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
+    }
+}
+
+/// `__helper(&self.field)`, spanned on the field's type so an unmet bound is reported there.
+fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
+    let ty = &marked.field.original.ty;
+    let helper = marked.bound.helper_name();
+    let member = &marked.field.member;
+    quote_spanned! {ty.span()=> #helper(&self.#member) }
+}
+
+fn lit(value: impl AsRef<str>) -> LitStr {
+    LitStr::new(value.as_ref(), Span::call_site())
+}
+
+fn optional(value: Option<String>) -> TokenStream {
+    match value {
+        Some(value) => {
+            let value = lit(value);
+            quote!(::core::option::Option::Some(#value))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// Whether a type's tokens name one of the type parameters (then its bound goes in the
+/// where clause, as serde does, and is checked where the type is used).
+fn mentions_any(tokens: TokenStream, params: &[Ident]) -> bool {
+    tokens.into_iter().any(|tree| match tree {
+        TokenTree::Ident(ident) => params.contains(&ident),
+        TokenTree::Group(group) => mentions_any(group.stream(), params),
+        _ => false,
+    })
+}
