@@ -36,6 +36,7 @@
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
 
 mod check;
+mod compat;
 mod diff;
 mod error;
 mod generate;
@@ -43,6 +44,9 @@ mod import;
 mod registry;
 
 pub use check::{check_schema, check_warnings};
+pub use compat::{
+    Baseline, Compatibility, CompatibilityRow, breaking_findings, check_compatibility, compare,
+};
 pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
