@@ -55,8 +55,11 @@ pub use media_type::{check_media_type, is_json_media_type};
 
 mod value;
 pub use value::{
-    AttributeKind, check_id, check_specversion, check_string_value, check_uri, check_uri_reference,
+    AttributeKind, check_id, check_integer_value, check_specversion, check_string_value,
+    check_subject, check_uri, check_uri_reference,
 };
 
 mod trace;
-pub use trace::{check_traceparent, check_tracestate};
+pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};
+
+pub mod limits;

@@ -55,6 +55,8 @@ pub const CE_DATASCHEMA: RuleId = RuleId("CE 1.0.2 dataschema");
 pub const CE_DATACONTENTTYPE: RuleId = RuleId("CE 1.0.2 datacontenttype");
 /// CloudEvents 1.0.2 `time`: RFC 3339.
 pub const CE_TIME: RuleId = RuleId("CE 1.0.2 time");
+/// CloudEvents 1.0.2 `subject`: non-empty when present.
+pub const CE_SUBJECT: RuleId = RuleId("CE 1.0.2 subject");
 /// CloudEvents 1.0.2 `specversion`.
 pub const CE_SPECVERSION: RuleId = RuleId("CE 1.0.2 specversion");
 

@@ -1,6 +1,8 @@
 use std::fmt;
 
-use crate::Violation;
+use crate::type_name::is_forbidden_control;
+use crate::uri::{self, describe_char};
+use crate::{Violation, rule};
 
 /// The CloudEvents type system (CE 1.0.2 type system).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -43,32 +45,272 @@ impl fmt::Display for AttributeKind {
 }
 
 /// Checks `specversion` is exactly `"1.0"` (INTG-STD-015 R-1, CE 1.0.2 specversion).
+///
+/// ```
+/// use cloudevent_rules::check_specversion;
+///
+/// assert!(check_specversion("1.0").is_empty());
+/// assert_eq!(check_specversion("1.0.2")[0].rule.as_str(), "INTG-STD-015 R-1");
+/// ```
 pub fn check_specversion(value: &str) -> Vec<Violation> {
-    let _ = value;
-    Vec::new()
+    let mut found = Vec::new();
+    if value != "1.0" {
+        found.push(
+            Violation::error(
+                rule::INTG_R1,
+                "specversion",
+                value,
+                "must be exactly `1.0`, the CloudEvents version in use",
+            )
+            .with_hint("e.g. `1.0`"),
+        );
+    }
+    found
 }
 
 /// Checks an `id` is a non-empty string (INTG-STD-015 R-2).
+///
+/// ```
+/// use cloudevent_rules::check_id;
+///
+/// assert!(check_id("01HZX3KQVB8E72GQJHF5RM6YWN").is_empty());
+/// assert_eq!(check_id("")[0].rule.as_str(), "INTG-STD-015 R-2");
+/// ```
 pub fn check_id(value: &str) -> Vec<Violation> {
-    let _ = value;
-    Vec::new()
+    let mut found = Vec::new();
+    if value.is_empty() {
+        found.push(
+            Violation::error(rule::INTG_R2, "id", value, "must be a non-empty string")
+                .with_hint("e.g. a ULID such as `01HZX3KQVB8E72GQJHF5RM6YWN`"),
+        );
+    }
+    found
+}
+
+/// Checks a `subject`, when present, is a non-empty string (CE 1.0.2 subject).
+///
+/// ```
+/// use cloudevent_rules::check_subject;
+///
+/// assert!(check_subject("order-8842").is_empty());
+/// assert_eq!(check_subject("")[0].rule.as_str(), "CE 1.0.2 subject");
+/// ```
+pub fn check_subject(value: &str) -> Vec<Violation> {
+    let mut found = Vec::new();
+    if value.is_empty() {
+        found.push(
+            Violation::error(
+                rule::CE_SUBJECT,
+                "subject",
+                value,
+                "must be a non-empty string when present; leave it out instead",
+            )
+            .with_hint("e.g. `order-8842`"),
+        );
+    }
+    found
 }
 
 /// Checks a String attribute value holds no control characters (U+0000–001F, U+007F–009F),
 /// which the CloudEvents type system does not allow.
+///
+/// ```
+/// use cloudevent_rules::check_string_value;
+///
+/// assert!(check_string_value("region", "eu-west · 1").is_empty());
+/// let found = check_string_value("region", "eu\nwest");
+/// assert_eq!(found[0].part.as_deref(), Some("character U+000A at byte 2"));
+/// assert_eq!(found[0].rule.as_str(), "CE 1.0.2 type system");
+/// ```
 pub fn check_string_value(attribute: &str, value: &str) -> Vec<Violation> {
-    let _ = (attribute, value);
-    Vec::new()
+    let mut found = Vec::new();
+    if let Some((at, c)) = value.char_indices().find(|&(_, c)| is_forbidden_control(c)) {
+        found.push(
+            Violation::error(
+                rule::CE_TYPE_SYSTEM,
+                attribute.to_owned(),
+                value,
+                "control characters (U+0000-001F, U+007F-009F) are not allowed in a String",
+            )
+            .with_part(format!("character {} at byte {at}", describe_char(c))),
+        );
+    }
+    found
 }
 
-/// Checks an absolute URI (RFC 3986 4.3).
+/// Checks an Integer attribute value fits the CloudEvents Integer, a signed 32-bit number
+/// (CE 1.0.2 type system).
+///
+/// ```
+/// use cloudevent_rules::check_integer_value;
+///
+/// assert!(check_integer_value("priority", 7).is_empty());
+/// assert!(!check_integer_value("priority", i64::from(i32::MAX) + 1).is_empty());
+/// ```
+pub fn check_integer_value(attribute: &str, value: i64) -> Vec<Violation> {
+    let mut found = Vec::new();
+    if i32::try_from(value).is_err() {
+        found.push(
+            Violation::error(
+                rule::CE_TYPE_SYSTEM,
+                attribute.to_owned(),
+                value.to_string(),
+                "an Integer must fit in a signed 32-bit number (-2147483648 to 2147483647)",
+            )
+            .with_hint("carry larger numbers as a String"),
+        );
+    }
+    found
+}
+
+/// Checks an absolute URI (RFC 3986 4.3): a scheme, and no fragment (CE 1.0.2 type system).
+///
+/// ```
+/// use cloudevent_rules::check_uri;
+///
+/// assert!(check_uri("claimcheck", "https://blobs.example.com/a/b").is_empty());
+/// assert!(check_uri("claimcheck", "urn:example:blob:1").is_empty());
+/// assert!(!check_uri("claimcheck", "/a/b").is_empty());
+/// assert!(!check_uri("claimcheck", "https://blobs.example.com/a#b").is_empty());
+/// ```
 pub fn check_uri(attribute: &str, value: &str) -> Vec<Violation> {
-    let _ = (attribute, value);
-    Vec::new()
+    let mut found = Vec::new();
+    let error = |problem: &'static str| {
+        Violation::error(rule::CE_TYPE_SYSTEM, attribute.to_owned(), value, problem)
+            .with_hint("e.g. `https://example.com/resource` or `urn:example:resource`")
+    };
+    match uri::parse(value) {
+        Err(bad) => found.push(
+            Violation::error(
+                rule::CE_TYPE_SYSTEM,
+                attribute.to_owned(),
+                value,
+                bad.problem,
+            )
+            .with_part(bad.part),
+        ),
+        Ok(parsed) => {
+            if parsed.scheme.is_none() {
+                found.push(error("must be an absolute URI with a scheme"));
+            }
+            if let Some(fragment) = parsed.fragment {
+                found.push(
+                    error("an absolute URI has no fragment")
+                        .with_part(format!("fragment `#{fragment}`")),
+                );
+            }
+        }
+    }
+    found
 }
 
-/// Checks a URI-reference (RFC 3986 4.1).
+/// Checks a URI-reference (RFC 3986 4.1): an absolute URI or a relative reference. The
+/// empty string is a valid (empty) relative reference; attributes that must not be empty
+/// check that themselves.
+///
+/// ```
+/// use cloudevent_rules::check_uri_reference;
+///
+/// assert!(check_uri_reference("dataref", "/blobs/1").is_empty());
+/// assert!(check_uri_reference("dataref", "https://blobs.example.com/1#part").is_empty());
+/// let found = check_uri_reference("dataref", "/blobs/a b");
+/// assert_eq!(found[0].part.as_deref(), Some("character ` ` (space) at byte 8"));
+/// ```
 pub fn check_uri_reference(attribute: &str, value: &str) -> Vec<Violation> {
-    let _ = (attribute, value);
-    Vec::new()
+    let mut found = Vec::new();
+    if let Err(bad) = uri::parse(value) {
+        found.push(
+            Violation::error(
+                rule::CE_TYPE_SYSTEM,
+                attribute.to_owned(),
+                value,
+                bad.problem,
+            )
+            .with_part(bad.part),
+        );
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    #[test]
+    fn specversion() {
+        assert!(check_specversion("1.0").is_empty());
+        for bad in ["", "1", "1.0.2", "1.0 ", "0.3", "v1.0"] {
+            let found = check_specversion(bad);
+            assert_eq!(found.len(), 1, "{bad}");
+            assert_eq!(found[0].rule, rule::INTG_R1);
+            assert_eq!(found[0].severity, Severity::Error);
+        }
+    }
+
+    #[test]
+    fn id_and_subject() {
+        assert!(check_id("a").is_empty());
+        assert_eq!(check_id("")[0].problem, "must be a non-empty string");
+        assert!(check_subject("x").is_empty());
+        assert_eq!(check_subject("").len(), 1);
+    }
+
+    #[test]
+    fn string_values() {
+        for ok in ["", "plain", "ünïcödé ✓", "tab-free", "\u{a0}nbsp"] {
+            assert!(check_string_value("x", ok).is_empty(), "{ok:?}");
+        }
+        for (bad, part) in [
+            ("\u{0}", "character U+0000 at byte 0"),
+            ("a\tb", "character U+0009 at byte 1"),
+            ("a\u{1f}", "character U+001F at byte 1"),
+            ("é\u{7f}", "character U+007F at byte 2"),
+            ("\u{85}", "character U+0085 at byte 0"),
+            ("\u{9f}", "character U+009F at byte 0"),
+        ] {
+            let found = check_string_value("region", bad);
+            assert_eq!(found.len(), 1, "{bad:?}");
+            assert_eq!(found[0].attribute, "region");
+            assert_eq!(found[0].part.as_deref(), Some(part), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn integers() {
+        for ok in [0, -1, i64::from(i32::MIN), i64::from(i32::MAX)] {
+            assert!(check_integer_value("n", ok).is_empty());
+        }
+        for bad in [i64::from(i32::MIN) - 1, i64::from(i32::MAX) + 1, i64::MAX] {
+            assert_eq!(check_integer_value("n", bad).len(), 1);
+        }
+    }
+
+    #[test]
+    fn uris() {
+        for ok in [
+            "https://example.com",
+            "urn:a:b",
+            "mailto:x@example.com",
+            "https://example.com/a?b",
+        ] {
+            assert!(check_uri("u", ok).is_empty(), "{ok}");
+            assert!(check_uri_reference("u", ok).is_empty(), "{ok}");
+        }
+        for relative in ["", "/a", "a/b", "//example.com/a", "#frag"] {
+            assert!(!check_uri("u", relative).is_empty(), "{relative}");
+            assert!(check_uri_reference("u", relative).is_empty(), "{relative}");
+        }
+        for bad in [
+            "a b",
+            "https://example.com/%",
+            "https://[::1/",
+            "https://e.com/ü",
+        ] {
+            assert_eq!(check_uri("u", bad).len(), 1, "{bad}");
+            assert_eq!(check_uri_reference("u", bad).len(), 1, "{bad}");
+        }
+        let found = check_uri("u", "https://example.com/a#b");
+        assert_eq!(found[0].part.as_deref(), Some("fragment `#b`"));
+    }
 }
