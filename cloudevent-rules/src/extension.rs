@@ -212,6 +212,20 @@ fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
         && bytes[bytes.len() - needle.len()..].eq_ignore_ascii_case(needle.as_bytes())
 }
 
+/// A name that starts with a letter: leading digits move to the end (`1abc` → `abc1`), and an
+/// all-digit name gets an `n` in front.
+fn letter_first(name: &str) -> String {
+    let split = name
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(name.len());
+    let (digits, rest) = name.split_at(split);
+    if rest.is_empty() {
+        format!("n{digits}")
+    } else {
+        format!("{rest}{digits}")
+    }
+}
+
 /// Checks an extension attribute name.
 ///
 /// All profiles (CE 1.0.2 naming): `[a-z0-9]` only (ASCII, not Unicode digits), not `data` or
@@ -315,7 +329,8 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
                         rule::INTG_GATEWAY_5,
                         "must start with a letter (`^[a-z][a-z0-9]{0,19}$`)",
                     )
-                    .with_part(format!("first character `{}`", &name[..1])),
+                    .with_part(format!("first character `{}`", &name[..1]))
+                    .with_hint(format!("e.g. `{}`", letter_first(name))),
                 );
             }
             if length > MAX_EXTENSION_NAME_LEN {
@@ -325,7 +340,12 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
                         "must be at most 20 characters (`^[a-z][a-z0-9]{0,19}$`)",
                     )
                     .with_part(format!("{length} characters"))
-                    .with_hint("shorten it, e.g. drop filler words"),
+                    .with_hint(format!(
+                        "e.g. `{}`",
+                        name.chars()
+                            .take(MAX_EXTENSION_NAME_LEN)
+                            .collect::<String>()
+                    )),
                 );
             }
             if let Some((word, what)) = sensitive_word(name) {
@@ -479,6 +499,24 @@ mod tests {
             )]
         );
         assert!(check_extension_name("1region", Profile::CloudEvents).is_empty());
+        assert_eq!(
+            check_extension_name("1region", Profile::IntgStd015)[0]
+                .hint
+                .as_deref(),
+            Some("e.g. `region1`")
+        );
+        assert_eq!(
+            check_extension_name("123", Profile::IntgStd015)[0]
+                .hint
+                .as_deref(),
+            Some("e.g. `n123`")
+        );
+        assert_eq!(
+            check_extension_name(long, Profile::IntgStd015)[0]
+                .hint
+                .as_deref(),
+            Some("e.g. `abcdefghijklmnopqrst`")
+        );
         assert_eq!(
             summary(&check_extension_name("1region", Profile::IntgStd015)),
             [(
