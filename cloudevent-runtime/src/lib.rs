@@ -4,6 +4,7 @@
 //! Depend on this crate alone: it re-exports `#[derive(CloudEvent)]` behind the default
 //! `derive` feature.
 
+pub mod binding;
 mod data;
 pub mod extension;
 mod value;

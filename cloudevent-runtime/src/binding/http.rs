@@ -1,0 +1,482 @@
+//! The CloudEvents HTTP Protocol Binding 1.0.2 on the `http` 1.x crate's types.
+//!
+//! - Binary mode (§3.1): every attribute but `datacontenttype` in a `ce-` header (§3.1.3.1),
+//!   values percent-encoded (§3.1.3.2, see [`percent`](super::percent)); `datacontenttype` in
+//!   `Content-Type` (§3.1.1); a `ce-datacontenttype` header is an error on receipt
+//!   (INTG-STD-015 R-8).
+//! - Structured mode (§3.2): the JSON event format with `Content-Type:
+//!   application/cloudevents+json; charset=utf-8` (INTG-STD-015 R-7). The default (R-9).
+//! - Batched mode (§3.3): the JSON batch format (INTG-STD-015 R-10).
+//!
+//! The receiver tells the modes apart by `Content-Type` ([`ContentMode::detect`]).
+
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
+
+use super::error::BindingError;
+use super::{BinaryParts, ContentMode, Detected, percent};
+
+/// The header prefix of binary mode (§3.1.3.1).
+pub const HEADER_PREFIX: &str = "ce-";
+
+/// Writes binary-mode headers: `ce-<name>` for every attribute, `Content-Type` for
+/// `datacontenttype`. Existing `ce-` headers are not removed.
+///
+/// # Errors
+/// An attribute name that is not a valid header name.
+///
+/// ```
+/// use cloudevent_runtime::binding::{BinaryParts, http::write_binary_headers};
+///
+/// let parts = BinaryParts {
+///     attributes: vec![("id".into(), "1".into()), ("subject".into(), "café ☕".into())],
+///     datacontenttype: Some("text/plain".into()),
+///     data: Some(b"hi".to_vec()),
+/// };
+/// let mut headers = http::HeaderMap::new();
+/// write_binary_headers(&parts, &mut headers).unwrap();
+/// assert_eq!(headers["ce-subject"], "caf%C3%A9%20%E2%98%95");
+/// assert_eq!(headers["content-type"], "text/plain");
+/// ```
+pub fn write_binary_headers(
+    parts: &BinaryParts,
+    headers: &mut HeaderMap,
+) -> Result<(), BindingError> {
+    for (name, value) in &parts.attributes {
+        let header = HeaderName::try_from(format!("{HEADER_PREFIX}{name}")).map_err(|e| {
+            BindingError::AttributeName {
+                attribute: name.clone(),
+                reason: e.to_string(),
+            }
+        })?;
+        // Percent-encoding leaves only visible ASCII, which is always a valid header value.
+        let value = HeaderValue::from_str(&percent::encode(value)).map_err(|_| {
+            BindingError::HeaderNotText {
+                header: header.to_string(),
+            }
+        })?;
+        headers.append(header, value);
+    }
+    if let Some(content_type) = &parts.datacontenttype {
+        let value =
+            HeaderValue::from_str(content_type).map_err(|_| BindingError::HeaderNotText {
+                header: CONTENT_TYPE.to_string(),
+            })?;
+        headers.insert(CONTENT_TYPE, value);
+    }
+    Ok(())
+}
+
+/// Reads binary-mode headers and body into [`BinaryParts`]: `ce-` headers (any case) become
+/// attributes, percent-decoded exactly once; `Content-Type` becomes `datacontenttype`; an
+/// empty body is an event without data.
+///
+/// # Errors
+/// A `ce-datacontenttype` header (R-8), a value that is not text or does not decode to UTF-8,
+/// an attribute given twice.
+///
+/// ```
+/// use cloudevent_runtime::binding::http::read_binary_headers;
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("CE-Subject", "caf%c3%a9".parse().unwrap());
+/// headers.insert("content-type", "text/plain".parse().unwrap());
+/// let parts = read_binary_headers(&headers, b"hi".to_vec()).unwrap();
+/// assert_eq!(parts.attribute("subject"), Some("café"));
+/// assert_eq!(parts.datacontenttype.as_deref(), Some("text/plain"));
+///
+/// headers.insert("ce-datacontenttype", "text/plain".parse().unwrap());
+/// assert!(read_binary_headers(&headers, Vec::new()).is_err());
+/// ```
+pub fn read_binary_headers(
+    headers: &HeaderMap,
+    body: Vec<u8>,
+) -> Result<BinaryParts, BindingError> {
+    let mut parts = BinaryParts::default();
+    for (name, value) in headers {
+        // `http` stores header names in lower case, so this match is case-insensitive.
+        let Some(attribute) = name.as_str().strip_prefix(HEADER_PREFIX) else {
+            continue;
+        };
+        if attribute == "datacontenttype" {
+            return Err(BindingError::DataContentTypeHeader {
+                header: name.to_string(),
+            });
+        }
+        let text = value.to_str().map_err(|_| BindingError::HeaderNotText {
+            header: name.to_string(),
+        })?;
+        let decoded = percent::decode(text).map_err(|source| BindingError::HeaderValue {
+            header: name.to_string(),
+            source,
+        })?;
+        if parts.attribute(attribute).is_some() {
+            return Err(BindingError::DuplicateAttribute {
+                attribute: attribute.to_owned(),
+                header: name.to_string(),
+            });
+        }
+        parts
+            .attributes
+            .push((attribute.to_owned(), decoded.into_owned()));
+    }
+    parts.datacontenttype = content_type(headers)?.map(str::to_owned);
+    parts.data = (!body.is_empty()).then_some(body);
+    Ok(parts)
+}
+
+/// The `Content-Type` header as text, if present.
+///
+/// # Errors
+/// A value that is not visible ASCII.
+pub fn content_type(headers: &HeaderMap) -> Result<Option<&str>, BindingError> {
+    headers
+        .get(CONTENT_TYPE)
+        .map(|value| {
+            value.to_str().map_err(|_| BindingError::HeaderNotText {
+                header: CONTENT_TYPE.to_string(),
+            })
+        })
+        .transpose()
+}
+
+/// The content mode a message's headers name (§3).
+///
+/// # Errors
+/// A CloudEvents format other than JSON, or a `Content-Type` that is not text.
+///
+/// ```
+/// use cloudevent_runtime::binding::{ContentMode, http::content_mode};
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("content-type", "application/cloudevents+json; charset=utf-8".parse().unwrap());
+/// assert_eq!(content_mode(&headers).unwrap(), ContentMode::Structured);
+/// ```
+pub fn content_mode(headers: &HeaderMap) -> Result<ContentMode, BindingError> {
+    let content_type = content_type(headers)?;
+    match ContentMode::detect(content_type) {
+        Detected::Mode(mode) => Ok(mode),
+        Detected::UnsupportedFormat => Err(BindingError::UnsupportedFormat {
+            content_type: content_type.unwrap_or_default().to_owned(),
+        }),
+    }
+}
+
+/// Why a raw HTTP/1.1 message could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpMessageError {
+    /// No blank line ends the header section within the limit.
+    #[error("no blank line ends the header section within {limit} bytes")]
+    HeaderSectionTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// More header lines than the limit.
+    #[error("more than {limit} header lines")]
+    TooManyHeaders {
+        /// The limit.
+        limit: usize,
+    },
+    /// A header line that is not `name: value`.
+    #[error("line {line}: not a header line `name: value` (RFC 7230 3.2)")]
+    BadHeaderLine {
+        /// The line number, from 1.
+        line: usize,
+    },
+    /// A request line with a method or target `http` refuses.
+    #[error("line 1: bad request line (RFC 7230 3.1.1)")]
+    BadRequestLine,
+    /// `Content-Length` larger than the body present.
+    #[error("Content-Length {announced} but only {found} body bytes follow")]
+    TruncatedBody {
+        /// Announced length.
+        announced: usize,
+        /// Bytes present.
+        found: usize,
+    },
+}
+
+/// The most bytes [`parse_http_message`] reads as header section.
+pub const MAX_HEADER_SECTION_BYTES: usize = 64 * 1024;
+/// The most header lines [`parse_http_message`] accepts.
+pub const MAX_HEADER_LINES: usize = 256;
+
+/// Whether the bytes look like an HTTP/1.1 message: a request or status line, or a first line
+/// `name: value`. For the CLI's `--format auto`.
+///
+/// ```
+/// use cloudevent_runtime::binding::http::looks_like_http_message;
+///
+/// assert!(looks_like_http_message(b"POST /events HTTP/1.1\r\nce-id: 1\r\n\r\n"));
+/// assert!(looks_like_http_message(b"Content-Type: application/json\n\n{}"));
+/// assert!(!looks_like_http_message(b"{\"specversion\": \"1.0\"}"));
+/// ```
+pub fn looks_like_http_message(bytes: &[u8]) -> bool {
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first = first.strip_suffix(b"\r").unwrap_or(first);
+    is_start_line(first) || split_header_line(first).is_some()
+}
+
+fn is_start_line(line: &[u8]) -> bool {
+    let Ok(line) = std::str::from_utf8(line) else {
+        return false;
+    };
+    let mut words = line.split(' ');
+    match (words.next(), words.next(), words.next()) {
+        // Request line: method SP request-target SP HTTP-version.
+        (Some(method), Some(_), Some(version)) if version.starts_with("HTTP/") => {
+            !method.is_empty() && method.bytes().all(is_token_byte)
+        }
+        // Status line: HTTP-version SP status-code SP reason-phrase (the binding is the same
+        // for responses, §3).
+        (Some(version), Some(status), _) if version.starts_with("HTTP/") => {
+            status.len() == 3 && status.bytes().all(|b| b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn split_header_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let (name, rest) = line.split_at(colon);
+    (!name.is_empty() && name.iter().copied().all(is_token_byte)).then(|| (name, &rest[1..]))
+}
+
+/// Reads a raw HTTP/1.1 message (an optional request or status line, header lines, a blank
+/// line, the body) into a request, for `cloudevent validate --format http`. Lines may end in
+/// CRLF or LF; folded header lines (obs-fold) are joined with a space. The header section is
+/// bounded ([`MAX_HEADER_SECTION_BYTES`], [`MAX_HEADER_LINES`]); the body is the rest of the
+/// input, cut to `Content-Length` when that is shorter. Never panics.
+///
+/// # Errors
+/// See [`HttpMessageError`].
+///
+/// ```
+/// use cloudevent_runtime::binding::http::parse_http_message;
+///
+/// let message = b"POST /events HTTP/1.1\r\nHost: example.com\r\nce-id: 1\r\n\r\n{\"a\":1}";
+/// let request = parse_http_message(message).unwrap();
+/// assert_eq!(request.method(), http::Method::POST);
+/// assert_eq!(request.headers()["ce-id"], "1");
+/// assert_eq!(request.body(), b"{\"a\":1}");
+///
+/// // No request line at all: just headers and a body.
+/// let request = parse_http_message(b"content-type: text/plain\n\nhello").unwrap();
+/// assert_eq!(request.body(), b"hello");
+/// ```
+pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageError> {
+    let mut request = Request::new(Vec::new());
+    *request.method_mut() = Method::POST;
+    let mut rest = bytes;
+    let mut line_number = 0;
+    let mut header_lines = 0;
+    let mut last_header: Option<HeaderName> = None;
+    loop {
+        let consumed = bytes.len() - rest.len();
+        let Some(newline) = rest.iter().position(|&b| b == b'\n') else {
+            // No blank line: the whole input is header section (an event without data).
+            if consumed + rest.len() > MAX_HEADER_SECTION_BYTES {
+                return Err(HttpMessageError::HeaderSectionTooLong {
+                    limit: MAX_HEADER_SECTION_BYTES,
+                });
+            }
+            let line = rest;
+            rest = &[];
+            if line.iter().all(u8::is_ascii_whitespace) {
+                break;
+            }
+            line_number += 1;
+            read_line(
+                line,
+                line_number,
+                &mut request,
+                &mut last_header,
+                &mut header_lines,
+            )?;
+            break;
+        };
+        if consumed + newline > MAX_HEADER_SECTION_BYTES {
+            return Err(HttpMessageError::HeaderSectionTooLong {
+                limit: MAX_HEADER_SECTION_BYTES,
+            });
+        }
+        let line = &rest[..newline];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        rest = &rest[newline + 1..];
+        line_number += 1;
+        if line.is_empty() {
+            if line_number == 1 {
+                // Leading blank line: no headers at all, the rest is the body.
+                continue;
+            }
+            break;
+        }
+        read_line(
+            line,
+            line_number,
+            &mut request,
+            &mut last_header,
+            &mut header_lines,
+        )?;
+    }
+    let mut body = rest;
+    if let Some(announced) = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        if announced > body.len() {
+            return Err(HttpMessageError::TruncatedBody {
+                announced,
+                found: body.len(),
+            });
+        }
+        body = &body[..announced];
+    }
+    *request.body_mut() = body.to_vec();
+    Ok(request)
+}
+
+fn read_line(
+    line: &[u8],
+    line_number: usize,
+    request: &mut Request<Vec<u8>>,
+    last_header: &mut Option<HeaderName>,
+    header_lines: &mut usize,
+) -> Result<(), HttpMessageError> {
+    if line_number == 1 && is_start_line(line) {
+        let text = std::str::from_utf8(line).map_err(|_| HttpMessageError::BadRequestLine)?;
+        let mut words = text.split(' ');
+        if let (Some(method), Some(target)) = (words.next(), words.next())
+            && !method.starts_with("HTTP/")
+        {
+            *request.method_mut() = Method::from_bytes(method.as_bytes())
+                .map_err(|_| HttpMessageError::BadRequestLine)?;
+            *request.uri_mut() =
+                Uri::try_from(target).map_err(|_| HttpMessageError::BadRequestLine)?;
+        }
+        return Ok(());
+    }
+    if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+        // obs-fold (RFC 7230 3.2.4): a continuation of the previous header's value.
+        let Some(name) = last_header.as_ref() else {
+            return Err(HttpMessageError::BadHeaderLine { line: line_number });
+        };
+        let headers = request.headers_mut();
+        let mut values: Vec<HeaderValue> = headers.get_all(name).iter().cloned().collect();
+        let mut joined = values
+            .pop()
+            .map(|v| v.as_bytes().to_vec())
+            .unwrap_or_default();
+        joined.push(b' ');
+        joined.extend_from_slice(trim_ows(line));
+        let value = HeaderValue::from_bytes(&joined)
+            .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
+        // Replace the last value of this name with the joined one.
+        values.push(value);
+        headers.remove(name);
+        for v in values {
+            headers.append(name.clone(), v);
+        }
+        return Ok(());
+    }
+    *header_lines += 1;
+    if *header_lines > MAX_HEADER_LINES {
+        return Err(HttpMessageError::TooManyHeaders {
+            limit: MAX_HEADER_LINES,
+        });
+    }
+    let (name, value) =
+        split_header_line(line).ok_or(HttpMessageError::BadHeaderLine { line: line_number })?;
+    let name = HeaderName::from_bytes(name)
+        .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
+    let value = HeaderValue::from_bytes(trim_ows(value))
+        .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
+    request.headers_mut().append(name.clone(), value);
+    *last_header = Some(name);
+    Ok(())
+}
+
+fn trim_ows(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(start, |i| i + 1);
+    &bytes[start..end.max(start)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_message_edge_cases_never_panic() {
+        for input in [
+            &b""[..],
+            b"\n",
+            b"\r\n\r\n",
+            b"POST",
+            b"POST / HTTP/1.1",
+            b"HTTP/1.1 200 OK\r\nce-id: 1\r\n\r\n",
+            b" folded-without-header\r\n\r\n",
+            b"\xff\xfe: x\r\n\r\n",
+            b"a: \xff\r\n\r\n",
+            b"content-length: 99\r\n\r\nshort",
+            b"content-length: nope\r\n\r\nbody",
+        ] {
+            let _ = parse_http_message(input);
+        }
+    }
+
+    #[test]
+    fn header_section_is_bounded() {
+        let mut input = b"x-a: ".to_vec();
+        input.extend(std::iter::repeat_n(b'a', MAX_HEADER_SECTION_BYTES + 1));
+        assert!(matches!(
+            parse_http_message(&input),
+            Err(HttpMessageError::HeaderSectionTooLong { .. })
+        ));
+        let many: Vec<u8> = (0..=MAX_HEADER_LINES)
+            .flat_map(|i| format!("x-{i}: v\n").into_bytes())
+            .collect();
+        assert!(matches!(
+            parse_http_message(&many),
+            Err(HttpMessageError::TooManyHeaders { .. })
+        ));
+    }
+
+    #[test]
+    fn folded_lines_join_and_content_length_cuts() {
+        let request =
+            parse_http_message(b"ce-subject: a\r\n  b\r\ncontent-length: 2\r\n\r\nxyz").unwrap();
+        assert_eq!(request.headers()["ce-subject"], "a b");
+        assert_eq!(request.body(), b"xy");
+        assert!(matches!(
+            parse_http_message(b"content-length: 9\r\n\r\nxy"),
+            Err(HttpMessageError::TruncatedBody {
+                announced: 9,
+                found: 2
+            })
+        ));
+    }
+
+    #[test]
+    fn status_line_is_accepted_and_bad_header_rejected() {
+        let request = parse_http_message(b"HTTP/1.1 200 OK\nce-id: 1\n\n").unwrap();
+        assert_eq!(request.headers()["ce-id"], "1");
+        assert_eq!(
+            parse_http_message(b"ce-id 1\n\n").err(),
+            Some(HttpMessageError::BadHeaderLine { line: 1 })
+        );
+    }
+}

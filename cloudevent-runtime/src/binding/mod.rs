@@ -1,0 +1,130 @@
+//! Protocol bindings: HTTP, Kafka, NATS, AMQP and MQTT, each behind its cargo feature so the
+//! core stays transport-free.
+//!
+//! Every binding shares two things defined here: how a receiver tells the content modes apart
+//! by the content type ([`ContentMode::detect`]) and the transport-neutral content of a
+//! binary-mode message ([`BinaryParts`]): every context attribute as its canonical string,
+//! the data's media type and the data bytes. A binding only maps [`BinaryParts`] to its own
+//! headers or properties.
+
+mod error;
+#[cfg(feature = "http")]
+pub mod http;
+pub mod percent;
+#[cfg(feature = "reqwest")]
+pub mod reqwest;
+
+pub use error::BindingError;
+
+/// The content type of a structured-mode JSON event (INTG-STD-015 R-7).
+pub const STRUCTURED_CONTENT_TYPE: &str = "application/cloudevents+json; charset=utf-8";
+/// The content type of a JSON batch (INTG-STD-015 R-10).
+pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charset=utf-8";
+
+/// How an event travels in a message (CloudEvents HTTP binding 1.0.2 §1.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContentMode {
+    /// Attributes in transport headers, `data` as the body.
+    Binary,
+    /// The whole event in the body, in an event format.
+    Structured,
+    /// Several events in the body, in a batch format.
+    Batch,
+}
+
+/// What a content type names, as a receiver reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Detected {
+    /// The mode.
+    Mode(ContentMode),
+    /// A CloudEvents media type whose format this crate cannot read (e.g.
+    /// `application/cloudevents+avro`); the binding spec lets a receiver forward it as-is.
+    UnsupportedFormat,
+}
+
+impl ContentMode {
+    /// Detects the mode from a content type, as CloudEvents HTTP binding 1.0.2 §3 prescribes
+    /// (the Kafka §3, AMQP §3 and MQTT §3 rules are the same minus batch): the
+    /// `application/cloudevents-batch` prefix is checked first, then `application/cloudevents`,
+    /// anything else (or no content type) is binary. Parameters such as `charset` are ignored
+    /// and the match is case-insensitive. Of the CloudEvents formats only JSON is supported.
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::{ContentMode, Detected};
+    ///
+    /// let detect = ContentMode::detect;
+    /// assert_eq!(detect(Some("application/cloudevents+json; charset=UTF-8")), Detected::Mode(ContentMode::Structured));
+    /// assert_eq!(detect(Some("Application/CloudEvents-Batch+JSON")), Detected::Mode(ContentMode::Batch));
+    /// assert_eq!(detect(Some("application/json")), Detected::Mode(ContentMode::Binary));
+    /// assert_eq!(detect(None), Detected::Mode(ContentMode::Binary));
+    /// assert_eq!(detect(Some("application/cloudevents+avro")), Detected::UnsupportedFormat);
+    /// ```
+    pub fn detect(content_type: Option<&str>) -> Detected {
+        let Some(content_type) = content_type else {
+            return Detected::Mode(ContentMode::Binary);
+        };
+        let essence = media_type_essence(content_type);
+        if starts_with_ignore_case(essence, "application/cloudevents-batch") {
+            if essence.eq_ignore_ascii_case("application/cloudevents-batch+json") {
+                Detected::Mode(ContentMode::Batch)
+            } else {
+                Detected::UnsupportedFormat
+            }
+        } else if starts_with_ignore_case(essence, "application/cloudevents") {
+            if essence.eq_ignore_ascii_case("application/cloudevents+json") {
+                Detected::Mode(ContentMode::Structured)
+            } else {
+                Detected::UnsupportedFormat
+            }
+        } else {
+            Detected::Mode(ContentMode::Binary)
+        }
+    }
+}
+
+/// The media type without parameters and surrounding whitespace: `type/subtype`.
+pub(crate) fn media_type_essence(content_type: &str) -> &str {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or(content_type)
+        .trim()
+}
+
+fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// The transport-neutral content of a binary-mode message.
+///
+/// `attributes` holds every context attribute except `datacontenttype`, in its canonical
+/// string form (CloudEvents 1.0.2 "Type System"), core attributes first; `datacontenttype`
+/// and `data` travel in the transport's own content-type field and body.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BinaryParts {
+    /// `(name, canonical string value)`, names without any transport prefix.
+    pub attributes: Vec<(String, String)>,
+    /// The `datacontenttype` attribute.
+    pub datacontenttype: Option<String>,
+    /// The data bytes; `None` for an event without data.
+    pub data: Option<Vec<u8>>,
+}
+
+impl BinaryParts {
+    /// The value of an attribute, by name.
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::BinaryParts;
+    ///
+    /// let parts = BinaryParts { attributes: vec![("id".into(), "1".into())], ..Default::default() };
+    /// assert_eq!(parts.attribute("id"), Some("1"));
+    /// assert_eq!(parts.attribute("subject"), None);
+    /// ```
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}

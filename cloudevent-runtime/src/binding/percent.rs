@@ -1,0 +1,209 @@
+//! Percent-encoding of header values, exactly as the CloudEvents HTTP Protocol Binding 1.0.2
+//! §3.1.3.2 "HTTP Header Values" requires.
+//!
+//! Encoding: space (U+0020), double-quote (U+0022), percent (U+0025) and every character
+//! outside U+0021–U+007E become `%XY` per UTF-8 byte, upper-case hex. Decoding: a quoted string
+//! (RFC 7230 §3.2.6) is unquoted first, then exactly one round of percent-decoding runs;
+//! lower-case hex and needless escapes are accepted, a byte sequence that is not UTF-8 (such as
+//! the overlong `%C0%A0`) is rejected.
+
+use std::borrow::Cow;
+
+/// Why a header value could not be decoded (CloudEvents HTTP binding 1.0.2 §3.1.3.2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PercentDecodeError {
+    /// A `%` not followed by two hexadecimal digits.
+    #[error(
+        "header value `{value}`: `%` at byte {at} is not followed by two hex digits (CE HTTP binding 3.1.3.2)"
+    )]
+    BadEscape {
+        /// The raw value.
+        value: String,
+        /// Byte offset of the `%`.
+        at: usize,
+    },
+    /// The decoded bytes are not UTF-8 (for example the overlong `%C0%A0`).
+    #[error(
+        "header value `{value}`: decoded bytes are not valid UTF-8 (CE HTTP binding 3.1.3.2 rejects e.g. the overlong `%C0%A0`)"
+    )]
+    InvalidUtf8 {
+        /// The raw value.
+        value: String,
+    },
+    /// A quoted string that does not end with its closing quote.
+    #[error("header value `{value}`: unterminated quoted string (RFC 7230 3.2.6)")]
+    UnterminatedQuote {
+        /// The raw value.
+        value: String,
+    },
+}
+
+/// Whether `c` passes through unencoded: printable ASCII U+0021–U+007E except `"` and `%`.
+fn is_unreserved(byte: u8) -> bool {
+    matches!(byte, 0x21..=0x7E) && byte != b'"' && byte != b'%'
+}
+
+/// Percent-encodes an attribute's canonical string for an HTTP header value.
+///
+/// Borrows when nothing needs encoding, which is the common case for ids, types and URIs.
+///
+/// ```
+/// use cloudevent_runtime::binding::percent::encode;
+///
+/// assert_eq!(encode("a b"), "a%20b");
+/// assert_eq!(encode("100%"), "100%25");
+/// assert_eq!(encode("\"q\""), "%22q%22");
+/// assert_eq!(encode("café ☕"), "caf%C3%A9%20%E2%98%95");
+/// assert_eq!(encode("Euro € 😀"), "Euro%20%E2%82%AC%20%F0%9F%98%80");
+/// assert_eq!(encode("com.example.order.created"), "com.example.order.created");
+/// ```
+pub fn encode(value: &str) -> Cow<'_, str> {
+    if value.bytes().all(is_unreserved) {
+        return Cow::Borrowed(value);
+    }
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(value.len() + 8);
+    for byte in value.bytes() {
+        if is_unreserved(byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0x0F)]));
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn hex_digit(byte: u8) -> Option<u8> {
+    match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'a'..=b'f' => Some(byte - b'a' + 10),
+        b'A'..=b'F' => Some(byte - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Removes one level of RFC 7230 §3.2.6 quoting (`"..."` with backslash escapes), which the
+/// binding requires receivers to support for senders of older spec versions.
+fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
+    let trimmed = raw.trim_matches([' ', '\t']);
+    let Some(inner) = trimmed.strip_prefix('"') else {
+        return Ok(Cow::Borrowed(trimmed));
+    };
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(escaped) => out.push(escaped),
+                None => break,
+            },
+            '"' => {
+                // Anything after the closing quote is not part of the value; CloudEvents
+                // headers carry no comments or parameters.
+                return Ok(Cow::Owned(out));
+            }
+            other => out.push(other),
+        }
+    }
+    Err(PercentDecodeError::UnterminatedQuote {
+        value: raw.to_owned(),
+    })
+}
+
+/// Decodes a header value: unquotes, then performs exactly one round of percent-decoding.
+///
+/// # Errors
+/// A malformed escape, an unterminated quoted string, or bytes that are not UTF-8.
+///
+/// ```
+/// use cloudevent_runtime::binding::percent::decode;
+///
+/// assert_eq!(decode("a%20b").unwrap(), "a b");
+/// assert_eq!(decode("caf%c3%a9").unwrap(), "café"); // lower-case hex is accepted
+/// assert_eq!(decode("%61bc").unwrap(), "abc"); // so is a needless escape
+/// assert_eq!(decode("100%2525").unwrap(), "100%25"); // one round only
+/// assert_eq!(decode("\"a \\\"q\\\"\"").unwrap(), "a \"q\""); // RFC 7230 quoted string
+/// assert!(decode("%C0%A0").is_err()); // overlong encoding of U+0020
+/// ```
+pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
+    let unquoted = unquote(raw)?;
+    if !unquoted.contains('%') {
+        return Ok(unquoted);
+    }
+    let bytes = unquoted.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let high = bytes.get(i + 1).copied().and_then(hex_digit);
+            let low = bytes.get(i + 2).copied().and_then(hex_digit);
+            match (high, low) {
+                (Some(high), Some(low)) => out.push(high << 4 | low),
+                _ => {
+                    return Err(PercentDecodeError::BadEscape {
+                        value: raw.to_owned(),
+                        at: i,
+                    });
+                }
+            }
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out)
+        .map(Cow::Owned)
+        .map_err(|_| PercentDecodeError::InvalidUtf8 {
+            value: raw.to_owned(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_every_byte_outside_printable_ascii() {
+        assert_eq!(encode("\u{7f}\u{1}\t"), "%7F%01%09");
+        assert_eq!(encode("~!"), "~!");
+    }
+
+    #[test]
+    fn round_trips_unicode() {
+        for value in ["a b", "100%", "\"q\"", "café ☕", "Euro € 😀", "%41", ""] {
+            assert_eq!(decode(&encode(value)).unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_escapes() {
+        assert!(matches!(
+            decode("%4"),
+            Err(PercentDecodeError::BadEscape { at: 0, .. })
+        ));
+        assert!(matches!(
+            decode("ab%zz"),
+            Err(PercentDecodeError::BadEscape { at: 2, .. })
+        ));
+        assert!(matches!(
+            decode("%C0%A0"),
+            Err(PercentDecodeError::InvalidUtf8 { .. })
+        ));
+        assert!(matches!(
+            decode("%FF"),
+            Err(PercentDecodeError::InvalidUtf8 { .. })
+        ));
+        assert!(matches!(
+            decode("\"open"),
+            Err(PercentDecodeError::UnterminatedQuote { .. })
+        ));
+    }
+
+    #[test]
+    fn quoted_value_is_percent_decoded_once() {
+        assert_eq!(decode("\"a%20b\"").unwrap(), "a b");
+    }
+}

@@ -1,0 +1,306 @@
+//! An HTTP sender on reqwest that follows INTG-STD-015 R-12 and the CloudEvents Web Hook spec
+//! §2: POST, 2xx is success, 429 backs off honouring `Retry-After`, 5xx (and a failed
+//! connection) retries with exponential backoff and jitter for a bounded number of attempts,
+//! any other status fails at once with the response body.
+//!
+//! The sender posts a prepared [`http::Request`]; the HTTP binding builds one from an event
+//! or a batch.
+
+use std::hash::{BuildHasher, Hasher};
+use std::time::Duration;
+
+use http::header::RETRY_AFTER;
+use http::{HeaderMap, Request, StatusCode};
+
+/// When and how often to retry.
+///
+/// ```
+/// use std::time::Duration;
+/// use cloudevent_runtime::binding::reqwest::RetryPolicy;
+///
+/// let policy = RetryPolicy { max_attempts: 3, initial_backoff: Duration::from_millis(10), ..RetryPolicy::default() };
+/// assert!(policy.backoff(1) <= Duration::from_millis(10));
+/// assert!(policy.backoff(2) <= Duration::from_millis(20));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included. At least 1.
+    pub max_attempts: u32,
+    /// The backoff before the second attempt; doubled for each further one.
+    pub initial_backoff: Duration,
+    /// The longest backoff, however many attempts failed.
+    pub max_backoff: Duration,
+    /// The longest wait a `Retry-After` header may impose; a longer one gives up instead.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 5,
+            initial_backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(10),
+            max_retry_after: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait after failed attempt number `attempt` (from 1): exponential, capped, with
+    /// "equal jitter" (half fixed, half random) so that many senders do not retry in step.
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let exponent = attempt.saturating_sub(1).min(31);
+        let full = self
+            .initial_backoff
+            .saturating_mul(1u32 << exponent)
+            .min(self.max_backoff);
+        let half = full / 2;
+        let random = random_u64();
+        let jitter_nanos = match u64::try_from(half.as_nanos()) {
+            Ok(0) | Err(_) => 0,
+            Ok(nanos) => random % (nanos + 1),
+        };
+        half + Duration::from_nanos(jitter_nanos)
+    }
+}
+
+/// A random number from the standard library's per-process random hasher keys; jitter needs
+/// no cryptographic quality and this avoids a dependency.
+fn random_u64() -> u64 {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos().into()),
+    );
+    hasher.finish()
+}
+
+/// Why an event was not delivered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SendError {
+    /// The event could not be put into an HTTP request.
+    #[error(transparent)]
+    Binding(#[from] super::BindingError),
+    /// The receiver refused the event with a 4xx other than 429; retrying would not help.
+    #[error("receiver refused the event with {status} (INTG-STD-015 R-12): {body}")]
+    Rejected {
+        /// The status.
+        status: StatusCode,
+        /// The response body, lossily decoded and cut at 64 KiB.
+        body: String,
+    },
+    /// Every attempt failed with 429, 5xx or a connection error.
+    #[error("gave up after {attempts} attempts (INTG-STD-015 R-12); last: {last}")]
+    GaveUp {
+        /// Attempts made.
+        attempts: u32,
+        /// The last failure, as text.
+        last: String,
+        /// The last status, when the receiver answered.
+        status: Option<StatusCode>,
+    },
+    /// A `Retry-After` longer than the policy accepts.
+    #[error("receiver asked to retry after {retry_after:?}, longer than the {limit:?} allowed")]
+    RetryAfterTooLong {
+        /// What the receiver asked.
+        retry_after: Duration,
+        /// The policy's limit.
+        limit: Duration,
+    },
+    /// The request could not be built (bad URL, ...).
+    #[error("the request could not be built: {0}")]
+    Request(reqwest::Error),
+}
+
+/// The answer to a delivered event.
+#[derive(Debug, Clone)]
+pub struct Delivered {
+    /// The 2xx status.
+    pub status: StatusCode,
+    /// How many attempts it took.
+    pub attempts: u32,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The response body.
+    pub body: Vec<u8>,
+}
+
+/// The most response-body bytes kept for an error message.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// Sends prepared HTTP requests with the R-12 retry rules.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use cloudevent_runtime::binding::reqwest::{RetryPolicy, Sender};
+///
+/// let sender = Sender::new(reqwest::Client::new(), RetryPolicy::default());
+/// let request = http::Request::post("http://127.0.0.1:8080/events")
+///     .header("content-type", "application/cloudevents+json; charset=utf-8")
+///     .body(br#"{"specversion":"1.0"}"#.to_vec())?;
+/// let delivered = sender.send(request).await?;
+/// assert!(delivered.status.is_success());
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Sender {
+    client: reqwest::Client,
+    policy: RetryPolicy,
+}
+
+impl Sender {
+    /// A sender using `client` (pool, timeouts, TLS are the client's business).
+    pub fn new(client: reqwest::Client, policy: RetryPolicy) -> Self {
+        Sender { client, policy }
+    }
+
+    /// The retry policy.
+    pub fn policy(&self) -> &RetryPolicy {
+        &self.policy
+    }
+
+    /// Sends `request`, retrying per the policy.
+    ///
+    /// # Errors
+    /// See [`SendError`].
+    pub async fn send(&self, request: Request<Vec<u8>>) -> Result<Delivered, SendError> {
+        let (parts, body) = request.into_parts();
+        let url = parts.uri.to_string();
+        let max_attempts = self.policy.max_attempts.max(1);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let outcome = self
+                .client
+                .request(parts.method.clone(), &url)
+                .headers(parts.headers.clone())
+                .body(body.clone())
+                .send()
+                .await;
+            let (wait, last, status) = match outcome {
+                Ok(response) => {
+                    let status = response.status();
+                    let headers = response.headers().clone();
+                    if status.is_success() {
+                        let body = response
+                            .bytes()
+                            .await
+                            .map(|b| b.to_vec())
+                            .unwrap_or_default();
+                        return Ok(Delivered {
+                            status,
+                            attempts: attempt,
+                            headers,
+                            body,
+                        });
+                    }
+                    let text = read_error_body(response).await;
+                    if status == StatusCode::TOO_MANY_REQUESTS {
+                        let wait = match retry_after(&headers) {
+                            Some(wait) if wait > self.policy.max_retry_after => {
+                                return Err(SendError::RetryAfterTooLong {
+                                    retry_after: wait,
+                                    limit: self.policy.max_retry_after,
+                                });
+                            }
+                            Some(wait) => wait,
+                            None => self.policy.backoff(attempt),
+                        };
+                        (wait, format!("{status}: {text}"), Some(status))
+                    } else if status.is_server_error() {
+                        // A 503 may also name a Retry-After; honour it when it is longer.
+                        let wait = self
+                            .policy
+                            .backoff(attempt)
+                            .max(retry_after(&headers).unwrap_or_default())
+                            .min(self.policy.max_retry_after);
+                        (wait, format!("{status}: {text}"), Some(status))
+                    } else {
+                        return Err(SendError::Rejected { status, body: text });
+                    }
+                }
+                Err(error) if error.is_builder() => return Err(SendError::Request(error)),
+                Err(error) => (self.policy.backoff(attempt), error.to_string(), None),
+            };
+            if attempt >= max_attempts {
+                return Err(SendError::GaveUp {
+                    attempts: attempt,
+                    last,
+                    status,
+                });
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+async fn read_error_body(mut response: reqwest::Response) -> String {
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = response.chunk().await {
+        let room = MAX_ERROR_BODY - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() >= MAX_ERROR_BODY {
+            break;
+        }
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+/// `Retry-After` as a wait: delta-seconds, or an HTTP-date (RFC 7231 §7.1.3) from now.
+///
+/// ```
+/// use std::time::Duration;
+/// use cloudevent_runtime::binding::reqwest::retry_after;
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("retry-after", "2".parse().unwrap());
+/// assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
+/// headers.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
+/// assert_eq!(retry_after(&headers), Some(Duration::ZERO)); // in the past
+/// ```
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let when = httpdate::parse_http_date(value).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_is_capped_and_jittered() {
+        let policy = RetryPolicy {
+            max_attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(400),
+            max_retry_after: Duration::from_secs(1),
+        };
+        for (attempt, full) in [(1, 100), (2, 200), (3, 400), (4, 400), (40, 400)] {
+            let wait = policy.backoff(attempt);
+            assert!(
+                wait >= Duration::from_millis(full / 2),
+                "{attempt}: {wait:?}"
+            );
+            assert!(wait <= Duration::from_millis(full), "{attempt}: {wait:?}");
+        }
+        let distinct: std::collections::HashSet<_> = (0..20).map(|_| policy.backoff(3)).collect();
+        assert!(distinct.len() > 1, "no jitter");
+    }
+
+    #[test]
+    fn retry_after_ignores_garbage() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(RETRY_AFTER, "soon".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+    }
+}
