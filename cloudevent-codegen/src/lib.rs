@@ -35,14 +35,19 @@
 //! typify 0.8 speaks schemars 0.8 (draft 7); this crate alone depends on it, bridging from
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
 
+mod catalog;
 mod check;
 mod compat;
 mod diff;
 mod error;
 mod generate;
 mod import;
+mod outputs;
 mod registry;
 
+pub use catalog::{
+    MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,
+};
 pub use check::{check_schema, check_warnings};
 pub use compat::{
     Baseline, Compatibility, CompatibilityRow, breaking_findings, check_compatibility, compare,
@@ -51,4 +56,5 @@ pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
+pub use outputs::{Layout, Output, render_outputs, stale_outputs, write_outputs};
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};

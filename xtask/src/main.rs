@@ -7,10 +7,13 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod codegen;
+
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
+        Some("codegen") => codegen::run(&args[1..], &workspace_root()),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -30,6 +33,9 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
+         codegen   regenerate Rust modules, schemas/README.md and schemas/asyncapi.yaml\n            \
+                   from schemas/, refusing breaking changes; --check changes nothing and fails\n            \
+                   when stale; --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
     );
@@ -91,7 +97,10 @@ fn install_test_packages() -> Result<(), String> {
         .args(&missing)
         .env("DEBIAN_FRONTEND", "noninteractive");
     run(install).map_err(|e| {
-        format!("{e}; install {} by hand (as root) and run again", missing.join(" "))
+        format!(
+            "{e}; install {} by hand (as root) and run again",
+            missing.join(" ")
+        )
     })
 }
 

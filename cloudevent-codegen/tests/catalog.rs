@@ -1,0 +1,57 @@
+//! The AsyncAPI document is valid against the official AsyncAPI 3.0.0 JSON Schema (vendored in
+//! `tests/data/`, see its README), after a YAML round trip of the generated text.
+
+use std::path::Path;
+
+use cloudevent_codegen::{Registry, asyncapi_yaml, catalog_markdown};
+use serde_json::Value;
+
+fn registry() -> Registry {
+    Registry::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")).unwrap()
+}
+
+fn asyncapi_validator() -> jsonschema::Validator {
+    let text = include_str!("data/asyncapi-3.0.0.schema.json");
+    let schema: Value = serde_json::from_str(text).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn asyncapi_yaml_is_valid_asyncapi_3() {
+    let yaml = asyncapi_yaml(&registry(), "Example order and payment events");
+    let document: Value = serde_yaml::from_str(&yaml).unwrap();
+    let validator = asyncapi_validator();
+    let errors: Vec<String> = validator
+        .iter_errors(&document)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let messages = document["components"]["messages"].as_object().unwrap();
+    assert_eq!(messages.len(), registry().files.len());
+    assert_eq!(
+        messages["orderCreatedV2"]["payload"]["properties"]["type"]["const"],
+        "com.example.order.created.v2"
+    );
+}
+
+#[test]
+fn the_validator_rejects_a_broken_document() {
+    let yaml = asyncapi_yaml(&registry(), "Example");
+    let mut document: Value = serde_yaml::from_str(&yaml).unwrap();
+    document["operations"]["sendOrderCreatedV1"]["action"] = "publish".into();
+    assert!(!asyncapi_validator().is_valid(&document));
+}
+
+#[test]
+fn markdown_lists_every_version_with_content_mode_and_link() {
+    let markdown = catalog_markdown(&registry());
+    for file in &registry().files {
+        assert!(
+            markdown.contains(&format!("](/{})", file.relative))
+                || markdown.contains(&format!("]({})", file.relative))
+        );
+        assert!(markdown.contains(&file.meta.dataschema));
+    }
+    assert!(markdown.contains("structured (`application/cloudevents+json`"));
+    assert!(markdown.contains("`merchantref` ← `merchant_ref`"));
+}
