@@ -45,6 +45,9 @@ pub(crate) struct Container {
     pub(crate) source: Option<LitStr>,
     pub(crate) datacontenttype: Option<LitStr>,
     pub(crate) krate: Option<syn::Path>,
+    /// Whether some key could not be read. A missing `type` is then not reported: the user
+    /// most likely wrote it and got it wrong, which is already reported.
+    pub(crate) incomplete: bool,
 }
 
 /// What `#[cloudevent(...)]` on a field said.
@@ -72,7 +75,9 @@ pub(crate) fn is_cloudevent(attr: &Attribute) -> bool {
 /// after each so that all of them are reported together.
 pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
     let mut found = Container::default();
+    let local = Ctxt::new();
     for attr in attrs.iter().filter(|a| is_cloudevent(a)) {
+        let ctxt = &local;
         let parsed = attr.parse_nested_meta(|meta| {
             let Some(name) = key_name(&meta) else {
                 return recover(ctxt, &meta, Err(unknown_key(&meta, &key::CONTAINER, Place::Container)));
@@ -115,6 +120,10 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
         if let Err(error) = parsed {
             ctxt.push(error);
         }
+    }
+    if let Err(errors) = local.finish() {
+        found.incomplete = true;
+        ctxt.push(errors);
     }
     found
 }

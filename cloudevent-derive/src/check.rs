@@ -29,7 +29,7 @@ pub(crate) fn check(ctxt: &Ctxt, cont: &Container<'_>, policy: Option<&Policy>) 
 }
 
 fn check_type_present(ctxt: &Ctxt, cont: &Container<'_>) {
-    if cont.attrs.type_.is_none() {
+    if cont.attrs.type_.is_none() && !cont.attrs.incomplete {
         ctxt.error_spanned(
             cont.original.ident.span(),
             format_args!(
@@ -97,14 +97,23 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     }
     if let Some(lit) = &attrs.dataschema {
         let schema = lit.value();
-        let mut found = cloudevent_rules::check_dataschema(&schema, profile);
+        report(
+            ctxt,
+            lit.span(),
+            cloudevent_rules::check_dataschema(&schema, profile),
+        );
         if let Some(type_) = &attrs.type_ {
-            found.extend(cloudevent_rules::check_type_schema_agreement(
-                &type_.value(),
-                &schema,
-            ));
+            // The violation names the attribute that must change; point at that one.
+            for violation in cloudevent_rules::check_type_schema_agreement(&type_.value(), &schema)
+            {
+                let span = if violation.attribute == key::TYPE {
+                    type_.span()
+                } else {
+                    lit.span()
+                };
+                report(ctxt, span, vec![violation]);
+            }
         }
-        report(ctxt, lit.span(), found);
     }
     if let Some(lit) = &attrs.source {
         report(
@@ -142,5 +151,161 @@ fn describe(field: &syn::Field, member: &syn::Member) -> String {
         (Some(ident), _) => format!("field `{ident}`"),
         (None, syn::Member::Unnamed(index)) => format!("field {}", index.index),
         (None, syn::Member::Named(ident)) => format!("field `{ident}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cloudevent_rules::Profile;
+    use syn::{DeriveInput, parse_quote};
+
+    use super::*;
+
+    /// Every error message the derive reports for this input under `profile`.
+    fn errors(input: &DeriveInput, profile: Profile) -> Vec<String> {
+        let ctxt = Ctxt::new();
+        if let Some(cont) = Container::from_ast(&ctxt, input) {
+            check(&ctxt, &cont, Some(&Policy::new(profile)));
+        }
+        match ctxt.finish() {
+            Ok(()) => Vec::new(),
+            Err(all) => all.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_issue_example_parses_into_fields() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(
+                type = "com.example.order.created",
+                dataschema = "https://schemas.example.com/orders/created/v1.json",
+                source = "https://orders.example.com/checkout",
+                datacontenttype = "application/json",
+                crate = "::cloudevent_runtime",
+            )]
+            pub struct OrderCreated {
+                #[cloudevent(subject)] pub order_id: String,
+                #[cloudevent(extension = "partitionkey")] pub customer_id: String,
+                #[cloudevent(extension)] pub region: String,
+                pub total_cents: i64,
+            }
+        };
+        let ctxt = Ctxt::new();
+        let cont = Container::from_ast(&ctxt, &input).unwrap();
+        check(&ctxt, &cont, Some(&Policy::default()));
+        assert!(ctxt.finish().is_ok());
+        let attrs = &cont.attrs;
+        assert_eq!(
+            attrs.type_.as_ref().unwrap().value(),
+            "com.example.order.created"
+        );
+        assert_eq!(
+            attrs.source.as_ref().unwrap().value(),
+            "https://orders.example.com/checkout"
+        );
+        assert!(attrs.dataschema.is_some() && attrs.datacontenttype.is_some());
+        assert!(attrs.krate.is_some());
+        let fields = cont.fields();
+        assert_eq!(fields.len(), 4);
+        assert!(fields[0].subject.is_some() && fields[0].extension.is_none());
+        let names: Vec<_> = fields
+            .iter()
+            .filter_map(|f| f.extension.as_ref().map(|e| e.name.as_str()))
+            .collect();
+        assert_eq!(names, ["partitionkey", "region"]);
+        assert!(fields[3].subject.is_none() && fields[3].extension.is_none());
+    }
+
+    #[test]
+    fn all_errors_are_reported_together() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.Example.order.created", sorce = "x")]
+            struct E {
+                #[cloudevent(extension = "Region")] a: String,
+                #[cloudevent(extention)] b: String,
+            }
+        };
+        let found = errors(&input, Profile::IntgStd015);
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(found.iter().any(|e| e.contains("did you mean `source`?")));
+        assert!(
+            found
+                .iter()
+                .any(|e| e.contains("did you mean `extension`?"))
+        );
+        assert!(found.iter().any(|e| e.contains("segment `Example`")));
+        assert!(found.iter().any(|e| e.contains("extension `Region`")));
+    }
+
+    #[test]
+    fn a_malformed_type_is_not_also_missing() {
+        let input: DeriveInput = parse_quote!(
+            #[cloudevent(type = 42)]
+            struct E;
+        );
+        let found = errors(&input, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("`type` takes a string"));
+
+        let input: DeriveInput = parse_quote!(
+            struct E;
+        );
+        let found = errors(&input, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("missing event type"));
+    }
+
+    #[test]
+    fn structure_rules() {
+        let subject_twice: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(subject)] a: String, #[cloudevent(subject)] b: String }
+        };
+        assert!(
+            errors(&subject_twice, Profile::IntgStd015)[0].contains("already taken from field `a`")
+        );
+
+        let extension_twice: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension = "region")] a: String, #[cloudevent(extension)] region: String }
+        };
+        assert!(errors(&extension_twice, Profile::IntgStd015)[0].contains("named twice"));
+
+        let on_enum: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            enum E { A { #[cloudevent(subject)] id: String } }
+        };
+        assert!(errors(&on_enum, Profile::IntgStd015)[0].contains("not supported on enums"));
+
+        let tuple: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E(#[cloudevent(extension)] String);
+        };
+        assert!(errors(&tuple, Profile::IntgStd015)[0].contains("tuple field"));
+
+        let duplicate_key: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            #[cloudevent(type = "com.example.order.updated")]
+            struct E;
+        };
+        assert!(errors(&duplicate_key, Profile::IntgStd015)[0].contains("duplicate key `type`"));
+    }
+
+    #[test]
+    fn names_are_checked_per_profile() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.OrderCreated")]
+            struct E { #[cloudevent(extension = "averyverylongextensionname")] a: String }
+        };
+        let strict = errors(&input, Profile::IntgStd015);
+        assert!(
+            strict.iter().any(|e| e.starts_with("type `")),
+            "{strict:#?}"
+        );
+        assert!(
+            strict.iter().any(|e| e.starts_with("extension `")),
+            "{strict:#?}"
+        );
+        assert!(errors(&input, Profile::CloudEvents).is_empty());
     }
 }

@@ -121,13 +121,23 @@ pub(crate) fn from_manifest(text: &str) -> Result<Policy, String> {
     let mut policy = Policy::new(profile);
     match section.get(key::TYPE_PREFIX) {
         None => {}
-        Some(value) => match value.as_str() {
-            Some(prefix) if !prefix.is_empty() => policy = policy.with_type_prefix(prefix),
-            _ => errors.push(format!(
-                "Cargo.toml `package.metadata.cloudevent.type-prefix = {}`: must be a non-empty reverse-DNS string such as `\"com.example\"` (INTG-STD-015 R-4: types are rooted at the organisation domain)",
-                shown(value)
-            )),
-        },
+        Some(toml::Value::String(prefix)) => {
+            let found = cloudevent_rules::check_type_prefix(prefix, profile);
+            let broken: Vec<_> = found.iter().filter(|v| v.is_error()).collect();
+            if broken.is_empty() {
+                policy = policy.with_type_prefix(prefix.clone());
+            }
+            for violation in broken {
+                errors.push(format!(
+                    "Cargo.toml `package.metadata.cloudevent.type-prefix = {}`: {violation}",
+                    shown(&toml::Value::String(prefix.clone()))
+                ));
+            }
+        }
+        Some(value) => errors.push(format!(
+            "Cargo.toml `package.metadata.cloudevent.type-prefix = {}`: must be a string such as `\"com.example\"` (INTG-STD-015 R-4: types are rooted at the organisation domain)",
+            shown(value)
+        )),
     }
     if errors.is_empty() {
         Ok(policy)

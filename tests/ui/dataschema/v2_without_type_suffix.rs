@@ -1,0 +1,7 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(CloudEvent)]
+#[cloudevent(type = "com.example.order.created", dataschema = "https://schemas.example.com/orders/created/v2.json")]
+struct OrderCreated;
+
+fn main() {}

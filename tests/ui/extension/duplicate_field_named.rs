@@ -1,0 +1,12 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(CloudEvent)]
+#[cloudevent(type = "com.example.order.created")]
+struct OrderCreated {
+    #[cloudevent(extension = "region")]
+    area: String,
+    #[cloudevent(extension)]
+    region: String,
+}
+
+fn main() {}

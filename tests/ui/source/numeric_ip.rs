@@ -1,0 +1,7 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(CloudEvent)]
+#[cloudevent(type = "com.example.order.created", source = "http://3232235777/checkout")]
+struct OrderCreated;
+
+fn main() {}

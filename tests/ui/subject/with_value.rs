@@ -1,0 +1,10 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(CloudEvent)]
+#[cloudevent(type = "com.example.order.created")]
+struct OrderCreated {
+    #[cloudevent(subject = "order_id")]
+    order_id: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(CloudEvent)]
+struct OrderCreated;
+
+fn main() {}
