@@ -64,7 +64,7 @@ impl GeneratedRust {
         );
         for module in &self.modules {
             declarations.push_str(&format!(
-                "#[doc = {:?}]\n#[allow(clippy::all, missing_docs, reason = \"typify's output is generated, not ours to restyle\")]\npub mod {};\n",
+                "#[doc = {:?}]\n#[allow(\n    clippy::all,\n    missing_docs,\n    reason = \"typify's output is generated, not ours to restyle\"\n)]\n// `cargo fmt` would restyle the generated file and make `--check` fail.\n#[rustfmt::skip]\npub mod {};\n",
                 module_doc(module),
                 module.names.module
             ));

@@ -9,6 +9,8 @@
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod order_cancelled_v1;
 #[doc = " `com.example.order.created` version 1, from `schemas/com.example.order.created/v1.json`."]
 #[allow(
@@ -16,6 +18,8 @@ pub mod order_cancelled_v1;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod order_created_v1;
 #[doc = " `com.example.order.created.v2` version 2, from `schemas/com.example.order.created/v2.json`."]
 #[allow(
@@ -23,6 +27,8 @@ pub mod order_created_v1;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod order_created_v2;
 #[doc = " `com.example.order.shipped` version 1, from `schemas/com.example.order.shipped/v1.json`."]
 #[allow(
@@ -30,6 +36,8 @@ pub mod order_created_v2;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod order_shipped_v1;
 #[doc = " `com.example.payment.authorized` version 1, from `schemas/com.example.payment.authorized/v1.json`."]
 #[allow(
@@ -37,6 +45,8 @@ pub mod order_shipped_v1;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod payment_authorized_v1;
 #[doc = " `com.example.payment.captured` version 1, from `schemas/com.example.payment.captured/v1.json`."]
 #[allow(
@@ -44,6 +54,8 @@ pub mod payment_authorized_v1;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod payment_captured_v1;
 #[doc = " `com.example.payment.refunded` version 1, from `schemas/com.example.payment.refunded/v1.json`."]
 #[allow(
@@ -51,4 +63,6 @@ pub mod payment_captured_v1;
     missing_docs,
     reason = "typify's output is generated, not ours to restyle"
 )]
+// `cargo fmt` would restyle the generated file and make `--check` fail.
+#[rustfmt::skip]
 pub mod payment_refunded_v1;

@@ -2,14 +2,8 @@
 // Edit the schema and run `cargo xtask codegen` (or rebuild, for build.rs users).
 
 ///An order was cancelled before shipping.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    PartialEq,
-    ::cloudevent_runtime::CloudEvent,
-)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::cloudevent_runtime::CloudEvent)]
 #[cloudevent(
     type = "com.example.order.cancelled",
     dataschema = "https://schemas.example.com/events/com.example.order.cancelled/v1.json",
@@ -46,7 +40,9 @@ impl ::std::convert::From<OrderCancelledComment> for ::std::string::String {
 }
 impl ::std::str::FromStr for OrderCancelledComment {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         if value.chars().count() > 500usize {
             return Err("longer than 500 characters".into());
         }
@@ -55,7 +51,9 @@ impl ::std::str::FromStr for OrderCancelledComment {
 }
 impl ::std::convert::TryFrom<&str> for OrderCancelledComment {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -90,7 +88,7 @@ impl<'de> ::serde::Deserialize<'de> for OrderCancelledComment {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum OrderCancelledReason {
     #[serde(rename = "customer_request")]
@@ -114,7 +112,9 @@ impl ::std::fmt::Display for OrderCancelledReason {
 }
 impl ::std::str::FromStr for OrderCancelledReason {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "customer_request" => Ok(Self::CustomerRequest),
             "payment_failed" => Ok(Self::PaymentFailed),
@@ -126,7 +126,9 @@ impl ::std::str::FromStr for OrderCancelledReason {
 }
 impl ::std::convert::TryFrom<&str> for OrderCancelledReason {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -144,12 +146,18 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }

@@ -39,7 +39,7 @@ pub struct Money {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum MoneyCurrency {
     #[serde(rename = "EUR")]
@@ -60,7 +60,9 @@ impl ::std::fmt::Display for MoneyCurrency {
 }
 impl ::std::str::FromStr for MoneyCurrency {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "EUR" => Ok(Self::Eur),
             "USD" => Ok(Self::Usd),
@@ -71,7 +73,9 @@ impl ::std::str::FromStr for MoneyCurrency {
 }
 impl ::std::convert::TryFrom<&str> for MoneyCurrency {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -84,14 +88,8 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     }
 }
 ///A customer placed an order. v2 replaces `customer_id` with a `customer` object and `total` with `totals` (breaking).
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    PartialEq,
-    ::cloudevent_runtime::CloudEvent,
-)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::cloudevent_runtime::CloudEvent)]
 #[cloudevent(
     type = "com.example.order.created.v2",
     dataschema = "https://schemas.example.com/events/com.example.order.created/v2.json",
@@ -129,7 +127,7 @@ pub struct OrderCreated {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum OrderCreatedChannel {
     #[serde(rename = "web")]
@@ -153,7 +151,9 @@ impl ::std::fmt::Display for OrderCreatedChannel {
 }
 impl ::std::str::FromStr for OrderCreatedChannel {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "web" => Ok(Self::Web),
             "mobile" => Ok(Self::Mobile),
@@ -165,7 +165,9 @@ impl ::std::str::FromStr for OrderCreatedChannel {
 }
 impl ::std::convert::TryFrom<&str> for OrderCreatedChannel {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -196,7 +198,7 @@ pub struct OrderCreatedCustomer {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum OrderCreatedCustomerSegment {
     #[serde(rename = "consumer")]
@@ -214,7 +216,9 @@ impl ::std::fmt::Display for OrderCreatedCustomerSegment {
 }
 impl ::std::str::FromStr for OrderCreatedCustomerSegment {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "consumer" => Ok(Self::Consumer),
             "business" => Ok(Self::Business),
@@ -224,7 +228,9 @@ impl ::std::str::FromStr for OrderCreatedCustomerSegment {
 }
 impl ::std::convert::TryFrom<&str> for OrderCreatedCustomerSegment {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -252,12 +258,18 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }

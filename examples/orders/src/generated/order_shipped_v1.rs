@@ -2,14 +2,8 @@
 // Edit the schema and run `cargo xtask codegen` (or rebuild, for build.rs users).
 
 ///An order left the warehouse, in one or more parcels.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    PartialEq,
-    ::cloudevent_runtime::CloudEvent,
-)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::cloudevent_runtime::CloudEvent)]
 #[cloudevent(
     type = "com.example.order.shipped",
     dataschema = "https://schemas.example.com/events/com.example.order.shipped/v1.json",
@@ -40,7 +34,7 @@ pub struct OrderShipped {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum OrderShippedCarrier {
     #[serde(rename = "dhl")]
@@ -64,7 +58,9 @@ impl ::std::fmt::Display for OrderShippedCarrier {
 }
 impl ::std::str::FromStr for OrderShippedCarrier {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "dhl" => Ok(Self::Dhl),
             "ups" => Ok(Self::Ups),
@@ -76,7 +72,9 @@ impl ::std::str::FromStr for OrderShippedCarrier {
 }
 impl ::std::convert::TryFrom<&str> for OrderShippedCarrier {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -103,12 +101,18 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }

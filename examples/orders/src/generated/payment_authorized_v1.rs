@@ -21,7 +21,7 @@ pub struct Money {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum MoneyCurrency {
     #[serde(rename = "EUR")]
@@ -42,7 +42,9 @@ impl ::std::fmt::Display for MoneyCurrency {
 }
 impl ::std::str::FromStr for MoneyCurrency {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "EUR" => Ok(Self::Eur),
             "USD" => Ok(Self::Usd),
@@ -53,7 +55,9 @@ impl ::std::str::FromStr for MoneyCurrency {
 }
 impl ::std::convert::TryFrom<&str> for MoneyCurrency {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -66,14 +70,8 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     }
 }
 ///The payment provider reserved the amount.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    PartialEq,
-    ::cloudevent_runtime::CloudEvent,
-)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::cloudevent_runtime::CloudEvent)]
 #[cloudevent(
     type = "com.example.payment.authorized",
     dataschema = "https://schemas.example.com/events/com.example.payment.authorized/v1.json",
@@ -118,7 +116,7 @@ pub struct PaymentAuthorizedCard {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum PaymentAuthorizedCardBrand {
     #[serde(rename = "visa")]
@@ -139,7 +137,9 @@ impl ::std::fmt::Display for PaymentAuthorizedCardBrand {
 }
 impl ::std::str::FromStr for PaymentAuthorizedCardBrand {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "visa" => Ok(Self::Visa),
             "mastercard" => Ok(Self::Mastercard),
@@ -150,7 +150,9 @@ impl ::std::str::FromStr for PaymentAuthorizedCardBrand {
 }
 impl ::std::convert::TryFrom<&str> for PaymentAuthorizedCardBrand {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -173,7 +175,7 @@ impl ::std::convert::TryFrom<::std::string::String> for PaymentAuthorizedCardBra
     Hash,
     Ord,
     PartialEq,
-    PartialOrd,
+    PartialOrd
 )]
 pub enum PaymentAuthorizedMethod {
     #[serde(rename = "card")]
@@ -197,7 +199,9 @@ impl ::std::fmt::Display for PaymentAuthorizedMethod {
 }
 impl ::std::str::FromStr for PaymentAuthorizedMethod {
     type Err = self::error::ConversionError;
-    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "card" => Ok(Self::Card),
             "ideal" => Ok(Self::Ideal),
@@ -209,7 +213,9 @@ impl ::std::str::FromStr for PaymentAuthorizedMethod {
 }
 impl ::std::convert::TryFrom<&str> for PaymentAuthorizedMethod {
     type Error = self::error::ConversionError;
-    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -227,12 +233,18 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }
