@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod codegen;
+mod diff;
 mod validate;
 
 /// Typed CloudEvents tooling.
@@ -21,6 +23,10 @@ struct Cli {
 enum Command {
     /// Validate events (JSON, HTTP messages, Kafka records) against a profile.
     Validate(validate::Args),
+    /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`).
+    Codegen(codegen::Args),
+    /// Compare two versions of a schema file; exit 1 on a breaking change.
+    Diff(diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,5 +44,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Codegen(args) => codegen::run(args),
+        Command::Diff(args) => diff::run(args),
     }
 }
