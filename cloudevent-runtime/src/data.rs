@@ -37,6 +37,11 @@ pub trait CloudEventData {
     /// `(extension name, payload property)` pairs, in declaration order. Schema export
     /// writes them as `x-cloudevent.extensions`.
     const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &[];
+    /// The profile the derive checked this type's names against (the crate's
+    /// `[package.metadata.cloudevent] profile`). Values set at run time through
+    /// [`crate::Event`]'s setters are checked against the same profile, so they get the same
+    /// messages as the derive.
+    const PROFILE: cloudevent_rules::Profile = cloudevent_rules::Profile::IntgStd015;
 
     /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
     fn subject(&self) -> Option<&str>;

@@ -4,14 +4,37 @@
 //! Depend on this crate alone: it re-exports `#[derive(CloudEvent)]` behind the default
 //! `derive` feature.
 
+mod any;
+mod batch;
 pub mod binding;
 mod data;
+mod dispatch;
+mod error;
+mod event;
 pub mod extension;
+mod extensions;
+mod id;
+mod json;
+pub mod limits;
+mod payload;
+pub mod trace;
+mod validate;
 mod value;
 
+pub use any::{AnyEvent, Data};
+pub use batch::{BATCH_CONTENT_TYPE, Batch};
 pub use data::CloudEventData;
+pub use error::{BuildError, FormatError, ValueError};
+pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
+pub use extensions::{ExtensionValueBuf, Extensions};
+pub use id::IdKind;
+pub use trace::Traceable;
+pub use validate::{BatchReport, Document, ValidationReport, Validator};
 pub use value::{Binary, Timestamp, Uri, UriRef};
+
+/// The structured-mode media type of one event (INTG-STD-015 R-7).
+pub const EVENT_CONTENT_TYPE: &str = "application/cloudevents+json; charset=utf-8";
 
 pub use cloudevent_rules as rules;
 pub use cloudevent_rules::{Policy, Profile, RuleId, Severity, Violation};

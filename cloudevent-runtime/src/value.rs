@@ -1,16 +1,135 @@
 //! Owned attribute values of the CloudEvents type system that `String` does not cover.
+//!
+//! Each constructor checks its input through `cloudevent-rules`, so a [`Timestamp`], [`Uri`]
+//! or [`UriRef`] that exists is well-formed.
 
 use std::fmt;
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use cloudevent_rules::{Profile, Violation};
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+use crate::error::ValueError;
+
+/// Keeps the errors of a rules check, or succeeds when there are none (warnings pass).
+fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
+    let errors: Vec<Violation> = violations.into_iter().filter(Violation::is_error).collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ValueError::new(errors))
+    }
+}
 
 /// An RFC 3339 timestamp, kept as the string it was given or generated as.
+///
+/// ```
+/// use cloudevent_runtime::Timestamp;
+///
+/// let t = Timestamp::parse("2026-03-28T14:22:31.482Z").unwrap();
+/// assert_eq!(t.as_str(), "2026-03-28T14:22:31.482Z");
+/// assert!(Timestamp::now().as_str().ends_with('Z'));
+/// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Timestamp(String);
 
 impl Timestamp {
+    /// Checks an RFC 3339 date-time (CE 1.0.2 time). Offsets other than `Z` are accepted
+    /// here; the `intg-std-015` profile's validator reports them (INTG-STD-015 gateway 4).
+    ///
+    /// # Errors
+    /// The rules' violations when the value is not RFC 3339.
+    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
+        let value = value.into();
+        errors_only(cloudevent_rules::check_time(&value, Profile::CloudEvents))?;
+        Ok(Timestamp(value))
+    }
+
+    /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`.
+    pub fn now() -> Self {
+        // A clock before 1970 is a misconfigured host; the epoch is the least wrong answer.
+        let since_epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let secs = i64::try_from(since_epoch.as_secs()).unwrap_or(i64::MAX);
+        let millis = since_epoch.subsec_millis() * 1_000_000;
+        Timestamp::from_unix(secs, millis)
+            .unwrap_or_else(|| Timestamp("1970-01-01T00:00:00Z".to_owned()))
+    }
+
+    /// The UTC timestamp `secs` seconds and `nanos` nanoseconds after the Unix epoch. The
+    /// fraction is written with 3, 6 or 9 digits, whichever keeps every non-zero digit.
+    ///
+    /// `None` when `nanos` is a second or more, or the year falls outside 0000–9999, which
+    /// RFC 3339 cannot write.
+    pub fn from_unix(secs: i64, nanos: u32) -> Option<Self> {
+        use fmt::Write as _;
+
+        if nanos >= 1_000_000_000 {
+            return None;
+        }
+        let days = secs.div_euclid(86_400);
+        let second_of_day = secs.rem_euclid(86_400);
+        let (year, month, day) = civil_from_days(days);
+        if !(0..=9999).contains(&year) {
+            return None;
+        }
+        let mut out = String::with_capacity(30);
+        // Writing to a String cannot fail.
+        let _ = write!(
+            out,
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+            second_of_day / 3600,
+            second_of_day % 3600 / 60,
+            second_of_day % 60
+        );
+        let _ = if nanos == 0 {
+            Ok(())
+        } else if nanos % 1_000_000 == 0 {
+            write!(out, ".{:03}", nanos / 1_000_000)
+        } else if nanos % 1_000 == 0 {
+            write!(out, ".{:06}", nanos / 1_000)
+        } else {
+            write!(out, ".{nanos:09}")
+        };
+        out.push('Z');
+        Some(Timestamp(out))
+    }
+
     /// The RFC 3339 string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Wraps a string already known to be valid (generated here, or checked by the caller).
+    pub(crate) fn new_unchecked(value: String) -> Self {
+        Timestamp(value)
+    }
+}
+
+/// The proleptic Gregorian `(year, month, day)` of a day count since 1970-01-01, after
+/// Howard Hinnant's `civil_from_days`; it avoids a date-time dependency for one conversion.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // Both are in range by construction (1..=31, 1..=12).
+    (year, day_or_month(month), day_or_month(day))
+}
+
+fn day_or_month(value: i64) -> u32 {
+    u32::try_from(value).unwrap_or(1)
 }
 
 impl fmt::Display for Timestamp {
@@ -19,29 +138,132 @@ impl fmt::Display for Timestamp {
     }
 }
 
+impl FromStr for Timestamp {
+    type Err = ValueError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Timestamp::parse(s)
+    }
+}
+
+impl AsRef<str> for Timestamp {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// An absolute URI (RFC 3986 4.3).
+///
+/// ```
+/// use cloudevent_runtime::Uri;
+///
+/// let uri = Uri::parse("https://schemas.example.com/orders/v1.json").unwrap();
+/// assert_eq!(uri.as_str(), "https://schemas.example.com/orders/v1.json");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Uri(String);
 
 impl Uri {
+    /// Checks an absolute URI (CE 1.0.2 type system).
+    ///
+    /// # Errors
+    /// The rules' violations when the value is not an absolute URI.
+    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
+        let value = value.into();
+        errors_only(cloudevent_rules::check_uri("URI", &value))?;
+        Ok(Uri(value))
+    }
+
     /// The URI as a string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    pub(crate) fn new_unchecked(value: String) -> Self {
+        Uri(value)
+    }
+}
+
+impl fmt::Display for Uri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Uri {
+    type Err = ValueError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Uri::parse(s)
+    }
 }
 
 /// A URI-reference (RFC 3986 4.1): an absolute URI or a relative reference.
+///
+/// ```
+/// use cloudevent_runtime::UriRef;
+///
+/// let source = UriRef::parse("/orders/checkout").unwrap();
+/// assert_eq!(source.as_str(), "/orders/checkout");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UriRef(String);
 
 impl UriRef {
+    /// Checks a URI-reference (CE 1.0.2 type system).
+    ///
+    /// # Errors
+    /// The rules' violations when the value is not a URI-reference.
+    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
+        let value = value.into();
+        errors_only(cloudevent_rules::check_uri_reference(
+            "URI-reference",
+            &value,
+        ))?;
+        Ok(UriRef(value))
+    }
+
     /// The reference as a string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    pub(crate) fn new_unchecked(value: String) -> Self {
+        UriRef(value)
+    }
+}
+
+impl fmt::Display for UriRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for UriRef {
+    type Err = ValueError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        UriRef::parse(s)
+    }
+}
+
+impl From<Uri> for UriRef {
+    fn from(uri: Uri) -> Self {
+        UriRef(uri.0)
+    }
 }
 
 /// Binary data; base64 in the JSON format.
+///
+/// As an event payload it goes to `data_base64` when the `datacontenttype` is not JSON.
+///
+/// ```
+/// use cloudevent_runtime::Binary;
+///
+/// let bytes = Binary::from_base64("eyAieHl6IjogMTIzIH0=").unwrap();
+/// assert_eq!(bytes.as_bytes(), br#"{ "xyz": 123 }"#);
+/// assert_eq!(bytes.to_base64(), "eyAieHl6IjogMTIzIH0=");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Binary(Vec<u8>);
 
@@ -51,8 +273,144 @@ impl Binary {
         Binary(bytes.into())
     }
 
+    /// Decodes standard, padded base64 (RFC 4648 4, CE 1.0.2 type system).
+    ///
+    /// # Errors
+    /// When the text is not valid base64.
+    pub fn from_base64(text: &str) -> Result<Self, base64::DecodeError> {
+        BASE64.decode(text).map(Binary)
+    }
+
+    /// The bytes as standard, padded base64.
+    pub fn to_base64(&self) -> String {
+        BASE64.encode(&self.0)
+    }
+
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
+    }
+
+    /// The bytes, owned.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+}
+
+impl From<Vec<u8>> for Binary {
+    fn from(bytes: Vec<u8>) -> Self {
+        Binary(bytes)
+    }
+}
+
+macro_rules! string_serde {
+    ($($t:ident),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                $t::parse(text).map_err(de::Error::custom)
+            }
+        }
+    )*};
+}
+string_serde!(Timestamp, Uri, UriRef);
+
+impl Serialize for Binary {
+    /// Base64 text in human-readable formats (JSON); raw bytes otherwise, which is how an
+    /// event payload signals that it belongs in `data_base64`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            serializer.collect_str(&base64::display::Base64Display::new(&self.0, &BASE64))
+        } else {
+            serializer.serialize_bytes(&self.0)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Binary {
+    /// Accepts base64 text (JSON) or raw bytes (the decoded `data_base64` of an event).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BinaryVisitor;
+
+        impl<'de> Visitor<'de> for BinaryVisitor {
+            type Value = Binary;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("base64 text or bytes")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Binary, E> {
+                Binary::from_base64(v).map_err(|e| E::custom(format_args!("invalid base64: {e}")))
+            }
+
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Binary, E> {
+                Ok(Binary(v.to_vec()))
+            }
+
+            fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Binary, E> {
+                Ok(Binary(v))
+            }
+        }
+
+        deserializer.deserialize_any(BinaryVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_unix_writes_calendar_dates() {
+        let cases = [
+            (0, 0, "1970-01-01T00:00:00Z"),
+            (951_782_400, 0, "2000-02-29T00:00:00Z"),
+            (1_774_707_751, 482_000_000, "2026-03-28T14:22:31.482Z"),
+            (-1, 0, "1969-12-31T23:59:59Z"),
+            (
+                253_402_300_799,
+                999_999_999,
+                "9999-12-31T23:59:59.999999999Z",
+            ),
+            (1_709_164_800, 1_000, "2024-02-29T00:00:00.000001Z"),
+        ];
+        for (secs, nanos, expected) in cases {
+            assert_eq!(
+                Timestamp::from_unix(secs, nanos).map(|t| t.0),
+                Some(expected.to_owned()),
+                "{secs}"
+            );
+        }
+    }
+
+    #[test]
+    fn from_unix_refuses_what_rfc3339_cannot_write() {
+        assert_eq!(Timestamp::from_unix(253_402_300_800, 0), None);
+        assert_eq!(Timestamp::from_unix(-62_167_219_201, 0), None);
+        assert_eq!(Timestamp::from_unix(0, 1_000_000_000), None);
+    }
+
+    #[test]
+    fn now_is_utc_with_millis() {
+        let now = Timestamp::now();
+        let text = now.as_str();
+        assert_eq!(text.len(), "2026-03-28T14:22:31.482Z".len(), "{text}");
+        assert!(text.ends_with('Z'));
+        assert!(text.as_bytes()[10] == b'T');
+    }
+
+    #[test]
+    fn binary_round_trips_through_json_as_base64() {
+        let binary = Binary::new(vec![0u8, 255, 7]);
+        let json = serde_json::to_string(&binary).unwrap();
+        assert_eq!(json, "\"AP8H\"");
+        assert_eq!(serde_json::from_str::<Binary>(&json).unwrap(), binary);
+        assert!(serde_json::from_str::<Binary>("\"not base64!\"").is_err());
     }
 }

@@ -1,0 +1,130 @@
+//! The JSON batch format (CE-JSON 4, INTG-STD-015 R-10): a JSON array of complete events.
+
+use std::io::Read;
+
+use cloudevent_rules::rule;
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::any::{AnyEvent, read_bounded};
+use crate::error::FormatError;
+use crate::limits;
+
+/// The batch media type (R-10).
+pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charset=utf-8";
+
+/// Events received or sent together.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Batch};
+///
+/// let batch = Batch::from_slice(b"[]").unwrap();
+/// assert!(batch.is_empty());
+///
+/// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+/// let again = Batch::from_slice(&batch.to_vec()).unwrap();
+/// assert_eq!(again.events()[0].id(), "1");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Batch {
+    events: Vec<AnyEvent>,
+}
+
+impl Batch {
+    /// Parses a batch, refusing more than [`limits::MAX_BATCH_BYTES`] before reading
+    /// (R-10). Each event is parsed on its own, with the 256 KiB event limit (R-11).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Batch, FormatError};
+    ///
+    /// let err = Batch::from_slice(br#"[{"specversion":"1.0","id":"1","source":"/s","type":"t"}, {}]"#)
+    ///     .unwrap_err();
+    /// assert!(matches!(err, FormatError::InBatch { index: 1, .. }));
+    /// ```
+    ///
+    /// # Errors
+    /// [`FormatError::InBatch`] names the first invalid event's index.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
+        if bytes.len() > limits::MAX_BATCH_BYTES {
+            return Err(FormatError::TooLarge {
+                what: "batch",
+                found: bytes.len(),
+                limit: limits::MAX_BATCH_BYTES,
+                rule: rule::INTG_R10,
+            });
+        }
+        let elements: Vec<&RawValue> = serde_json::from_slice(bytes).map_err(FormatError::Json)?;
+        let events = elements
+            .iter()
+            .enumerate()
+            .map(|(index, element)| {
+                AnyEvent::from_slice(element.get().as_bytes()).map_err(|e| FormatError::InBatch {
+                    index,
+                    source: Box::new(e),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Batch { events })
+    }
+
+    /// Reads a batch of at most [`limits::MAX_BATCH_BYTES`] (bounded reading).
+    ///
+    /// # Errors
+    /// See [`Batch::from_slice`].
+    pub fn from_reader(reader: impl Read) -> Result<Self, FormatError> {
+        let bytes = read_bounded(reader, limits::MAX_BATCH_BYTES, "batch", rule::INTG_R10)?;
+        Self::from_slice(&bytes)
+    }
+
+    /// The batch in the JSON batch format.
+    pub fn to_vec(&self) -> Vec<u8> {
+        // AnyEvent always serializes (see AnyEvent::to_vec).
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The events, in batch order (which promises no delivery order, R-10).
+    pub fn events(&self) -> &[AnyEvent] {
+        &self.events
+    }
+
+    /// The events, owned.
+    pub fn into_events(self) -> Vec<AnyEvent> {
+        self.events
+    }
+
+    /// Adds an event.
+    pub fn push(&mut self, event: AnyEvent) {
+        self.events.push(event);
+    }
+
+    /// How many events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether the batch is `[]`.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+}
+
+impl From<Vec<AnyEvent>> for Batch {
+    fn from(events: Vec<AnyEvent>) -> Self {
+        Batch { events }
+    }
+}
+
+impl Serialize for Batch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.events.serialize(serializer)
+    }
+}
+
+impl IntoIterator for Batch {
+    type Item = AnyEvent;
+    type IntoIter = std::vec::IntoIter<AnyEvent>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.events.into_iter()
+    }
+}

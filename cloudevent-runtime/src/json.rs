@@ -1,0 +1,624 @@
+//! Reading the JSON event format (CE-JSON) in one pass: a hand-written serde visitor over the
+//! event object, shared by [`Event<T>`](crate::Event), [`AnyEvent`](crate::AnyEvent) and the
+//! validator. What differs between them is how `data` is kept ([`DataSlot`]).
+//!
+//! The visitor reports what serde_json would otherwise hide: duplicate keys (serde_json keeps
+//! the last one silently), `data` and `data_base64` together, extension values outside the
+//! type system. [`check_format`] then checks the attributes the format requires.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use cloudevent_rules::{Profile, RuleId, Violation, rule};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use crate::extensions::{ExtensionValueBuf, Extensions};
+
+/// Where violations go while parsing: in strict mode the first one stops the parse, in
+/// lenient mode (the validator) all are collected and parsing goes on.
+#[derive(Debug, Default)]
+pub(crate) struct Findings {
+    strict: bool,
+    pub(crate) list: Vec<Violation>,
+}
+
+/// Returned by [`Findings::report`] when a strict parse must stop.
+pub(crate) struct Stop;
+
+impl Findings {
+    pub(crate) fn strict() -> Self {
+        Findings {
+            strict: true,
+            list: Vec::new(),
+        }
+    }
+
+    pub(crate) fn lenient() -> Self {
+        Findings {
+            strict: false,
+            list: Vec::new(),
+        }
+    }
+
+    /// Records a violation. Warnings never stop a parse.
+    pub(crate) fn report(&mut self, violation: Violation) -> Result<(), Stop> {
+        let stop = self.strict && violation.is_error();
+        self.list.push(violation);
+        if stop { Err(Stop) } else { Ok(()) }
+    }
+
+    /// Records every violation of a rules check.
+    pub(crate) fn report_all(&mut self, violations: Vec<Violation>) -> Result<(), Stop> {
+        violations.into_iter().try_for_each(|v| self.report(v))
+    }
+
+    /// The error that stopped a strict parse.
+    pub(crate) fn take_error(&mut self) -> Option<Violation> {
+        let index = self.list.iter().position(Violation::is_error)?;
+        Some(self.list.swap_remove(index))
+    }
+}
+
+/// Turns a stop into the deserializer's error, whose text serde users see.
+pub(crate) fn stop<E: de::Error>(findings: &Findings) -> E {
+    match findings.list.iter().rev().find(|v| v.is_error()) {
+        Some(violation) => E::custom(violation),
+        None => E::custom("invalid CloudEvent"),
+    }
+}
+
+/// A string borrowed from the input when it holds no escapes.
+pub(crate) struct CowStr<'de>(pub(crate) Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for CowStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CowStrVisitor;
+
+        impl<'de> Visitor<'de> for CowStrVisitor {
+            type Value = CowStr<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Owned(v)))
+            }
+        }
+
+        deserializer.deserialize_str(CowStrVisitor)
+    }
+}
+
+/// A member value seen as its JSON type, so a wrong type becomes a precise violation rather
+/// than serde's generic "invalid type".
+pub(crate) enum JsonScalar<'de> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(Cow<'de, str>),
+    /// An object or an array, skipped; the name is for messages.
+    Composite(&'static str),
+}
+
+impl JsonScalar<'_> {
+    fn describe(&self) -> String {
+        match self {
+            JsonScalar::Null => "null".to_owned(),
+            JsonScalar::Bool(b) => b.to_string(),
+            JsonScalar::Int(i) => i.to_string(),
+            JsonScalar::UInt(u) => u.to_string(),
+            JsonScalar::Float(f) => f.to_string(),
+            JsonScalar::Str(s) => s.to_string(),
+            JsonScalar::Composite(kind) => (*kind).to_owned(),
+        }
+    }
+
+    fn json_type(&self) -> &'static str {
+        match self {
+            JsonScalar::Null => "null",
+            JsonScalar::Bool(_) => "a boolean",
+            JsonScalar::Int(_) | JsonScalar::UInt(_) => "an integer",
+            JsonScalar::Float(_) => "a number with a fraction or exponent",
+            JsonScalar::Str(_) => "a string",
+            JsonScalar::Composite(kind) => kind,
+        }
+    }
+}
+
+impl<'de> de::Deserialize<'de> for JsonScalar<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ScalarVisitor;
+
+        impl<'de> Visitor<'de> for ScalarVisitor {
+            type Value = JsonScalar<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Null)
+            }
+
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Null)
+            }
+
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Bool(v))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Int(v))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(JsonScalar::UInt(v))
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Float(v))
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Str(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Str(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Str(Cow::Owned(v)))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(JsonScalar::Composite("an object"))
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(JsonScalar::Composite("an array"))
+            }
+        }
+
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// Whether `data` is JSON under this `datacontenttype`; an absent one means
+/// `application/json` (CE-JSON 3.1).
+pub(crate) fn is_json(datacontenttype: Option<&str>) -> bool {
+    datacontenttype.is_none_or(cloudevent_rules::is_json_media_type)
+}
+
+/// What the visitor knows about `datacontenttype` when it reaches `data`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ContentType<'a> {
+    /// The member came earlier (or was `null`, which is the same as absent).
+    Seen(Option<&'a str>),
+    /// Not seen yet: it may still follow `data`.
+    NotYet,
+}
+
+/// How one reader keeps `data`.
+pub(crate) trait DataSlot<'de> {
+    /// The kept data.
+    type Data;
+
+    /// Reads the `data` member's value.
+    fn data<A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        content_type: ContentType<'_>,
+        findings: &mut Findings,
+    ) -> Result<(), A::Error>;
+
+    /// Takes the decoded `data_base64` bytes.
+    fn data_base64(&mut self, bytes: Vec<u8>, findings: &mut Findings) -> Result<(), Stop>;
+
+    /// Finishes once the whole object is read and `datacontenttype` is final.
+    fn finish(
+        self,
+        datacontenttype: Option<&str>,
+        findings: &mut Findings,
+    ) -> Result<Self::Data, Stop>;
+}
+
+/// The attributes of an event object as read, before any profile check.
+#[derive(Debug, Default)]
+pub(crate) struct Envelope<'de> {
+    pub(crate) specversion: Option<Cow<'de, str>>,
+    pub(crate) id: Option<Cow<'de, str>>,
+    pub(crate) source: Option<Cow<'de, str>>,
+    pub(crate) ty: Option<Cow<'de, str>>,
+    pub(crate) datacontenttype: Option<Cow<'de, str>>,
+    pub(crate) dataschema: Option<Cow<'de, str>>,
+    pub(crate) subject: Option<Cow<'de, str>>,
+    pub(crate) time: Option<Cow<'de, str>>,
+    pub(crate) extensions: Extensions,
+}
+
+impl Envelope<'_> {
+    /// The attributes as plain strings, for the format and profile checks.
+    pub(crate) fn view(&self) -> AttributeView<'_> {
+        AttributeView {
+            specversion: self.specversion.as_deref(),
+            id: self.id.as_deref(),
+            source: self.source.as_deref(),
+            ty: self.ty.as_deref(),
+            datacontenttype: self.datacontenttype.as_deref(),
+            dataschema: self.dataschema.as_deref(),
+            subject: self.subject.as_deref(),
+            time: self.time.as_deref(),
+            extensions: &self.extensions,
+        }
+    }
+}
+
+/// The attributes of an event as strings, whichever type holds them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AttributeView<'a> {
+    pub(crate) specversion: Option<&'a str>,
+    pub(crate) id: Option<&'a str>,
+    pub(crate) source: Option<&'a str>,
+    pub(crate) ty: Option<&'a str>,
+    pub(crate) datacontenttype: Option<&'a str>,
+    pub(crate) dataschema: Option<&'a str>,
+    pub(crate) subject: Option<&'a str>,
+    pub(crate) time: Option<&'a str>,
+    pub(crate) extensions: &'a Extensions,
+}
+
+impl<'a> AttributeView<'a> {
+    /// The optional string attributes with their names, in output order.
+    pub(crate) fn optional(&self) -> [(&'static str, Option<&'a str>); 4] {
+        [
+            ("datacontenttype", self.datacontenttype),
+            ("dataschema", self.dataschema),
+            ("subject", self.subject),
+            ("time", self.time),
+        ]
+    }
+}
+
+/// The checks of the JSON format itself, common to every profile: `specversion` is "1.0"
+/// `id`, `source` and `type` are present and non-empty, `time` is RFC 3339, and
+/// no string holds a control character. (A typed reader's `type` is compared as it is read.)
+pub(crate) fn check_format(view: &AttributeView<'_>, findings: &mut Findings) -> Result<(), Stop> {
+    match view.specversion {
+        None => findings.report(missing("specversion", rule::INTG_R1))?,
+        Some(value) => findings.report_all(cloudevent_rules::check_specversion(value))?,
+    }
+    for (name, value) in [("id", view.id), ("source", view.source), ("type", view.ty)] {
+        match value {
+            None => findings.report(missing(name, rule::INTG_R2))?,
+            Some("") => findings.report(Violation::error(
+                rule::INTG_R2,
+                name,
+                "",
+                "must not be empty",
+            ))?,
+            Some(value) => {
+                findings.report_all(cloudevent_rules::check_string_value(name, value))?
+            }
+        }
+    }
+    if let Some(id) = view.id {
+        findings.report_all(cloudevent_rules::check_id(id))?;
+    }
+    for (name, value) in view.optional() {
+        if let Some(value) = value {
+            findings.report_all(cloudevent_rules::check_string_value(name, value))?;
+        }
+    }
+    if let Some(time) = view.time {
+        findings.report_all(cloudevent_rules::check_time(time, Profile::CloudEvents))?;
+    }
+    for (name, value) in view.extensions {
+        if let Some(text) = value.as_str() {
+            findings.report_all(cloudevent_rules::check_string_value(name, text))?;
+        }
+    }
+    Ok(())
+}
+
+/// A typed reader met another type; the message names both.
+pub(crate) fn type_mismatch(expected: &str, found: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE,
+        "type",
+        found,
+        format!("this reader expects type `{expected}`"),
+    )
+    .with_hint("read it as an `AnyEvent` or dispatch on the type")
+}
+
+fn missing(attribute: &'static str, rule: RuleId) -> Violation {
+    Violation::error(
+        rule,
+        attribute,
+        "",
+        "is required (CE 1.0.2 required) but absent or null",
+    )
+}
+
+/// Reads one event object: a seed so the findings and the data slot come from the caller.
+pub(crate) struct EventSeed<'f, S> {
+    pub(crate) findings: &'f mut Findings,
+    pub(crate) slot: S,
+    /// A typed reader's `T::TYPE`.
+    pub(crate) expected_type: Option<&'static str>,
+}
+
+/// Core members, for duplicate detection.
+const KEYS: [&str; 10] = [
+    "specversion",
+    "id",
+    "source",
+    "type",
+    "datacontenttype",
+    "dataschema",
+    "subject",
+    "time",
+    "data",
+    "data_base64",
+];
+
+impl<'de, S: DataSlot<'de>> DeserializeSeed<'de> for EventSeed<'_, S> {
+    type Value = (Envelope<'de>, S::Data);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
+    type Value = (Envelope<'de>, S::Data);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a CloudEvents JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let EventSeed {
+            findings,
+            mut slot,
+            expected_type,
+        } = self;
+        let mut envelope = Envelope::default();
+        let mut seen = [false; KEYS.len()];
+        // Extensions given as `null` are unset but still count for duplicate detection.
+        let mut null_extensions: Vec<String> = Vec::new();
+        let mut has_data = false;
+        let mut has_data_base64 = false;
+
+        while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
+            let core = KEYS.iter().position(|k| *k == key);
+            let duplicate = match core {
+                Some(index) => std::mem::replace(&mut seen[index], true),
+                None => {
+                    envelope.extensions.contains(&key) || null_extensions.iter().any(|n| *n == key)
+                }
+            };
+            if duplicate {
+                findings
+                    .report(
+                        Violation::error(
+                            rule::INTG_R7,
+                            key.to_string(),
+                            "",
+                            "appears more than once in the event object",
+                        )
+                        .with_hint("a JSON object must name each attribute once"),
+                    )
+                    .map_err(|Stop| stop(findings))?;
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            match key.as_ref() {
+                "data" => {
+                    let content_type = if seen[4] {
+                        ContentType::Seen(envelope.datacontenttype.as_deref())
+                    } else {
+                        ContentType::NotYet
+                    };
+                    slot.data(&mut map, content_type, findings)?;
+                    has_data = true;
+                }
+                "data_base64" => match map.next_value::<JsonScalar<'de>>()? {
+                    JsonScalar::Null => {}
+                    JsonScalar::Str(text) => match BASE64.decode(text.as_bytes()) {
+                        Ok(bytes) => {
+                            slot.data_base64(bytes, findings)
+                                .map_err(|Stop| stop(findings))?;
+                            has_data_base64 = true;
+                        }
+                        Err(err) => findings
+                            .report(
+                                Violation::error(
+                                    rule::CE_JSON_3_1,
+                                    "data_base64",
+                                    truncate(&text),
+                                    format!("is not valid base64 (RFC 4648 section 4): {err}"),
+                                )
+                                .with_hint("use the standard alphabet with `=` padding"),
+                            )
+                            .map_err(|Stop| stop(findings))?,
+                    },
+                    other => findings
+                        .report(wrong_json_type("data_base64", &other, "a base64 string"))
+                        .map_err(|Stop| stop(findings))?,
+                },
+                _ => {
+                    let value = map.next_value::<JsonScalar<'de>>()?;
+                    if let Some(index) = core {
+                        let slot = match index {
+                            0 => &mut envelope.specversion,
+                            1 => &mut envelope.id,
+                            2 => &mut envelope.source,
+                            3 => &mut envelope.ty,
+                            4 => &mut envelope.datacontenttype,
+                            5 => &mut envelope.dataschema,
+                            6 => &mut envelope.subject,
+                            _ => &mut envelope.time,
+                        };
+                        match value {
+                            JsonScalar::Null => {}
+                            JsonScalar::Str(text) => {
+                                // A typed reader stops at a foreign type before reading data.
+                                if let (3, Some(expected)) = (index, expected_type) {
+                                    if text != expected {
+                                        findings
+                                            .report(type_mismatch(expected, &text))
+                                            .map_err(|Stop| stop(findings))?;
+                                    }
+                                }
+                                *slot = Some(text);
+                            }
+                            other => findings
+                                .report(wrong_json_type(KEYS[index], &other, "a string"))
+                                .map_err(|Stop| stop(findings))?,
+                        }
+                    } else {
+                        extension(&mut envelope, &mut null_extensions, key, value, findings)
+                            .map_err(|Stop| stop(findings))?;
+                    }
+                }
+            }
+        }
+
+        if has_data && has_data_base64 {
+            findings
+                .report(Violation::error(
+                    rule::INTG_R7,
+                    "data_base64",
+                    "",
+                    "is present together with `data`; an event carries one or the other",
+                ))
+                .map_err(|Stop| stop(findings))?;
+        }
+        let data = slot
+            .finish(envelope.datacontenttype.as_deref(), findings)
+            .map_err(|Stop| stop(findings))?;
+        if findings.strict {
+            check_format(&envelope.view(), findings).map_err(|Stop| stop(findings))?;
+        }
+        Ok((envelope, data))
+    }
+}
+
+/// Keeps one extension member, or reports why its value is not in the type system.
+fn extension(
+    envelope: &mut Envelope<'_>,
+    null_extensions: &mut Vec<String>,
+    name: Cow<'_, str>,
+    value: JsonScalar<'_>,
+    findings: &mut Findings,
+) -> Result<(), Stop> {
+    let owned = match value {
+        JsonScalar::Null => {
+            null_extensions.push(name.into_owned());
+            return Ok(());
+        }
+        JsonScalar::Bool(b) => ExtensionValueBuf::Boolean(b),
+        JsonScalar::Int(i) => match i32::try_from(i) {
+            Ok(i) => ExtensionValueBuf::Integer(i),
+            Err(_) => return findings.report(out_of_range(&name, &i.to_string())),
+        },
+        JsonScalar::UInt(u) => match i32::try_from(u) {
+            Ok(i) => ExtensionValueBuf::Integer(i),
+            Err(_) => return findings.report(out_of_range(&name, &u.to_string())),
+        },
+        JsonScalar::Str(text) => ExtensionValueBuf::String(text.into_owned()),
+        other @ (JsonScalar::Float(_) | JsonScalar::Composite(_)) => {
+            return findings.report(wrong_json_type(
+                &name,
+                &other,
+                "a string, a boolean or an integer in the i32 range",
+            ));
+        }
+    };
+    envelope.extensions.try_insert_new(name.into_owned(), owned);
+    Ok(())
+}
+
+fn out_of_range(name: &str, found: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        found,
+        "is outside the Integer range (-2147483648 to 2147483647)",
+    )
+    .with_hint("send it as a string")
+}
+
+fn wrong_json_type(name: &str, found: &JsonScalar<'_>, expected: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        truncate(&found.describe()),
+        format!("is {}; expected {expected}", found.json_type()),
+    )
+}
+
+/// Long values are cut in messages; a report of a 200 KiB string helps nobody.
+pub(crate) fn truncate(text: &str) -> String {
+    const MAX: usize = 80;
+    if text.len() <= MAX {
+        return text.to_owned();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+/// A violation about `data`.
+pub(crate) fn data_violation(problem: impl fmt::Display) -> Violation {
+    Violation::error(rule::CE_JSON_3_1, "data", "", problem.to_string())
+}
+
+/// Parses one event from a byte slice, strictly or leniently, checking nothing is left over.
+pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
+    bytes: &'de [u8],
+    slot: S,
+    expected_type: Option<&'static str>,
+    findings: &mut Findings,
+) -> Result<(Envelope<'de>, S::Data), serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let parsed = EventSeed {
+        findings,
+        slot,
+        expected_type,
+    }
+    .deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(parsed)
+}
+
+/// Turns a failed strict parse into the error the caller returns.
+pub(crate) fn into_format_error(
+    error: serde_json::Error,
+    findings: &mut Findings,
+) -> crate::FormatError {
+    match findings.take_error() {
+        Some(violation) => crate::FormatError::from(violation),
+        None => crate::FormatError::Json(error),
+    }
+}

@@ -1,0 +1,70 @@
+//! Traceability (ADR-0003) and trace context (W3C) carried between events.
+//!
+//! Every event carries `correlationid` and `causationid` (ADR-0003 decision 4). The
+//! convention this crate follows:
+//!
+//! - A **root** event (one that starts a workflow, made by [`Event::new`](crate::Event::new)
+//!   or the builder without a parent) gets a newly generated `correlationid` (a ULID of its
+//!   own, distinct from the event id) and `causationid` equal to its **own `id`**: "caused by
+//!   nothing but itself". A consumer recognises a root by `causationid == id`.
+//! - An event **caused by** another ([`Event::caused_by`](crate::Event::caused_by)) gets
+//!   `causationid` = the parent's `id` and keeps the parent's `correlationid` (or, when the
+//!   parent has none, the parent's `id`, which makes the parent the workflow's root).
+//! - `traceparent` and `tracestate` (W3C Trace Context) are copied from the parent when the
+//!   child has none, so the trace follows the causal chain.
+
+use std::borrow::Cow;
+
+/// `correlationid`: the workflow an event belongs to (ADR-0003).
+pub const CORRELATIONID: &str = "correlationid";
+/// `causationid`: the `id` of the event that caused this one (ADR-0003).
+pub const CAUSATIONID: &str = "causationid";
+/// `traceparent`: W3C Trace Context.
+pub const TRACEPARENT: &str = "traceparent";
+/// `tracestate`: W3C Trace Context.
+pub const TRACESTATE: &str = "tracestate";
+
+/// An event another can be caused by: anything with an `id` and string extensions.
+///
+/// Implemented by [`Event<T>`](crate::Event) and [`AnyEvent`](crate::AnyEvent).
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Traceable};
+///
+/// let mut parent = AnyEvent::new("01J0PARENT", "/orders", "com.example.order.created");
+/// parent.extensions_mut().insert("correlationid", "wf-1");
+/// assert_eq!(parent.correlationid().as_deref(), Some("wf-1"));
+/// assert_eq!(parent.causationid(), None);
+/// ```
+pub trait Traceable {
+    /// The event's `id`.
+    fn id(&self) -> &str;
+
+    /// The text of a String-typed extension, if set.
+    fn extension_str(&self, name: &str) -> Option<Cow<'_, str>>;
+
+    /// `correlationid`.
+    fn correlationid(&self) -> Option<Cow<'_, str>> {
+        self.extension_str(CORRELATIONID)
+    }
+
+    /// `causationid`.
+    fn causationid(&self) -> Option<Cow<'_, str>> {
+        self.extension_str(CAUSATIONID)
+    }
+
+    /// `traceparent`.
+    fn traceparent(&self) -> Option<Cow<'_, str>> {
+        self.extension_str(TRACEPARENT)
+    }
+
+    /// `tracestate`.
+    fn tracestate(&self) -> Option<Cow<'_, str>> {
+        self.extension_str(TRACESTATE)
+    }
+
+    /// Whether this is a root event by this crate's convention (`causationid` = own `id`).
+    fn is_root(&self) -> bool {
+        self.causationid().as_deref() == Some(self.id())
+    }
+}

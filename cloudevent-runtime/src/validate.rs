@@ -1,0 +1,532 @@
+//! The validator: an event (or a batch) checked against a profile, every finding reported.
+//!
+//! Parsing ([`AnyEvent::from_slice`]) stops at the first problem; validating goes on and lists
+//! them all, so a build pipeline or a gateway log shows everything wrong with an event at once
+//! (INTG-STD-015 "Producer Enforcement": a CloudEvents linting step).
+
+use std::fmt;
+
+use cloudevent_rules::{AttributeKind, Policy, Profile, Severity, Violation, rule};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
+
+use crate::any::{AnyEvent, Data, RawData};
+use crate::extension::ExtensionValue;
+use crate::json::{self, AttributeView, Findings};
+use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE};
+use cloudevent_rules::limits;
+
+/// Checks one extension (name and value) the way the derive checks a field extension: the
+/// name per profile (CE 1.0.2 naming, R-6, gateway 5, R-14), a documented extension's type
+/// (R-6: "MUST NOT redefine semantics"), the value's type-system format, and W3C formats for
+/// `traceparent` / `tracestate`.
+pub(crate) fn extension_findings(
+    name: &str,
+    value: ExtensionValue<'_>,
+    profile: Profile,
+) -> Vec<Violation> {
+    let mut found = cloudevent_rules::check_extension_name(name, profile);
+    if let Some(documented) = cloudevent_rules::documented_extension(name) {
+        let fits = match documented.kind {
+            AttributeKind::UriReference => matches!(
+                value,
+                ExtensionValue::String(_)
+                    | ExtensionValue::Uri(_)
+                    | ExtensionValue::UriReference(_)
+            ),
+            kind => value.kind() == kind,
+        };
+        if !fits {
+            found.push(
+                Violation::error(
+                    rule::INTG_R6,
+                    name.to_owned(),
+                    describe(value),
+                    format!(
+                        "is {}, but the {} defines `{name}` as {}",
+                        value.kind(),
+                        documented.documented_by,
+                        documented.kind
+                    ),
+                )
+                .with_hint("custom extensions must not redefine documented ones; use the documented type or another name"),
+            );
+        }
+    }
+    match value {
+        ExtensionValue::String(text) => {
+            found.extend(cloudevent_rules::check_string_value(name, text));
+            match name {
+                TRACEPARENT => found.extend(cloudevent_rules::check_traceparent(text)),
+                TRACESTATE => found.extend(cloudevent_rules::check_tracestate(text)),
+                "dataref" => found.extend(cloudevent_rules::check_uri_reference(name, text)),
+                _ => {}
+            }
+        }
+        ExtensionValue::Uri(text) => found.extend(cloudevent_rules::check_uri(name, text)),
+        ExtensionValue::UriReference(text) => {
+            found.extend(cloudevent_rules::check_uri_reference(name, text));
+        }
+        ExtensionValue::Timestamp(text) => {
+            found.extend(cloudevent_rules::check_time(text, Profile::CloudEvents));
+        }
+        ExtensionValue::Boolean(_) | ExtensionValue::Integer(_) | ExtensionValue::Binary(_) => {}
+    }
+    found
+}
+
+fn describe(value: ExtensionValue<'_>) -> String {
+    match value {
+        ExtensionValue::Boolean(b) => b.to_string(),
+        ExtensionValue::Integer(i) => i.to_string(),
+        ExtensionValue::Binary(bytes) => format!("<{} bytes>", bytes.len()),
+        ExtensionValue::String(s)
+        | ExtensionValue::Uri(s)
+        | ExtensionValue::UriReference(s)
+        | ExtensionValue::Timestamp(s) => json::truncate(s),
+    }
+}
+
+/// Checks events against a profile.
+///
+/// ```
+/// use cloudevent_runtime::{Profile, Validator};
+///
+/// let validator = Validator::new(Profile::IntgStd015).require_traceability(true);
+/// let report = validator.validate_slice(br#"{"id":"evt-100","type":"OrderCreated","data":{}}"#);
+/// assert!(!report.is_valid());
+/// // Every finding is listed: specversion, source, the type's naming, traceability, ...
+/// let rules: Vec<&str> = report.errors().map(|f| f.rule.as_str()).collect();
+/// assert!(rules.contains(&"INTG-STD-015 R-1"));
+/// assert!(rules.contains(&"INTG-STD-015 R-2"));
+/// assert!(rules.contains(&"INTG-STD-015 R-4"));
+/// assert!(rules.contains(&"ADR-0003"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Validator {
+    policy: Policy,
+    require_traceability: bool,
+}
+
+impl Default for Validator {
+    fn default() -> Self {
+        Validator::new(Profile::default())
+    }
+}
+
+impl Validator {
+    /// A validator for a profile, with no type prefix and no traceability requirement.
+    pub fn new(profile: Profile) -> Self {
+        Validator::with_policy(Policy::new(profile))
+    }
+
+    /// A validator for a profile and the organisation's settings.
+    pub fn with_policy(policy: Policy) -> Self {
+        Validator {
+            policy,
+            require_traceability: false,
+        }
+    }
+
+    /// Requires every `type` to start with this prefix (INTG-STD-015 R-4).
+    #[must_use]
+    pub fn type_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.policy = self.policy.with_type_prefix(prefix);
+        self
+    }
+
+    /// Requires `correlationid` and `causationid` on every event (ADR-0003 decision 4).
+    #[must_use]
+    pub fn require_traceability(mut self, required: bool) -> Self {
+        self.require_traceability = required;
+        self
+    }
+
+    /// The profile.
+    pub fn profile(&self) -> Profile {
+        self.policy.profile()
+    }
+
+    /// The policy (profile and type prefix).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Validates a parsed event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
+    ///
+    /// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// let report = Validator::new(Profile::CloudEvents).validate(&event);
+    /// assert!(report.is_valid(), "{report}");
+    /// ```
+    pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        let mut findings = Findings::lenient();
+        self.check(&event.view(), event.data(), &mut findings);
+        ValidationReport::new(Some(event.id().to_owned()), findings.list)
+    }
+
+    /// Parses and validates one event in the JSON format. An event over the size limit is
+    /// reported without being parsed (INTG-STD-015 R-11, gateway 3).
+    pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+        let too_large = limits::check_event_size(bytes.len());
+        if !too_large.is_empty() {
+            return ValidationReport::new(None, too_large);
+        }
+        let mut findings = Findings::lenient();
+        match json::parse_slice(bytes, RawData::default(), None, &mut findings) {
+            Ok((envelope, data)) => {
+                self.check(&envelope.view(), data.as_ref(), &mut findings);
+                ValidationReport::new(envelope.id.map(|id| id.into_owned()), findings.list)
+            }
+            Err(error) => {
+                findings.list.push(Violation::error(
+                    rule::INTG_R7,
+                    "event",
+                    "",
+                    format!("is not a CloudEvents JSON object: {error}"),
+                ));
+                ValidationReport::new(None, findings.list)
+            }
+        }
+    }
+
+    /// Parses and validates a batch (`application/cloudevents-batch+json`): a JSON array,
+    /// `[]` allowed, each event validated on its own (INTG-STD-015 R-10).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    ///
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(b"[]");
+    /// assert!(report.is_valid());
+    /// assert!(report.events().is_empty());
+    /// ```
+    pub fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
+        let mut batch = Vec::new();
+        if bytes.len() > limits::MAX_BATCH_BYTES {
+            return BatchReport {
+                findings: limits::check_batch(bytes.len(), 0),
+                events: Vec::new(),
+            };
+        }
+        let elements: Vec<&RawValue> = match serde_json::from_slice(bytes) {
+            Ok(elements) => elements,
+            Err(error) => {
+                batch.push(Violation::error(
+                    rule::CE_JSON_4,
+                    "batch",
+                    "",
+                    format!("is not a JSON array of events: {error}"),
+                ));
+                return BatchReport {
+                    findings: batch,
+                    events: Vec::new(),
+                };
+            }
+        };
+        batch.extend(limits::check_batch(bytes.len(), elements.len()));
+        let events = elements
+            .iter()
+            .map(|element| self.validate_slice(element.get().as_bytes()))
+            .collect();
+        BatchReport {
+            findings: batch,
+            events,
+        }
+    }
+
+    /// Validates a JSON document that is either one event (an object) or a batch (an array),
+    /// as a command-line linter reads files.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Document, Profile, Validator};
+    ///
+    /// let validator = Validator::new(Profile::CloudEvents);
+    /// assert!(matches!(validator.validate_document(b" [ ] "), Document::Batch(_)));
+    /// assert!(matches!(validator.validate_document(b"{}"), Document::Event(_)));
+    /// ```
+    pub fn validate_document(&self, bytes: &[u8]) -> Document {
+        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => Document::Batch(self.validate_batch_slice(bytes)),
+            _ => Document::Event(self.validate_slice(bytes)),
+        }
+    }
+
+    fn check(&self, view: &AttributeView<'_>, data: Option<&Data>, findings: &mut Findings) {
+        let profile = self.policy.profile();
+        // A lenient `Findings` never stops, so the results can be ignored.
+        let _ = json::check_format(view, findings);
+        let mut found = Vec::new();
+        if let Some(source) = view.source.filter(|s| !s.is_empty()) {
+            found.extend(cloudevent_rules::check_source(source, profile));
+        }
+        if let Some(ty) = view.ty.filter(|s| !s.is_empty()) {
+            found.extend(cloudevent_rules::check_type(ty, &self.policy));
+        }
+        if let Some(content_type) = view.datacontenttype {
+            found.extend(cloudevent_rules::check_media_type(content_type));
+        }
+        if let Some(dataschema) = view.dataschema {
+            found.extend(cloudevent_rules::check_dataschema(dataschema, profile));
+            if let Some(ty) = view.ty {
+                found.extend(cloudevent_rules::check_type_schema_agreement(
+                    ty, dataschema,
+                ));
+            }
+        }
+        if let Some(time) = view.time {
+            found.extend(cloudevent_rules::check_time(time, profile));
+        }
+        for (name, value) in view.extensions {
+            found.extend(extension_findings(name, value.as_value(), profile));
+        }
+        if profile == Profile::IntgStd015 {
+            if view.time.is_none() {
+                found.push(Violation::warning(
+                    rule::INTG_R2,
+                    "time",
+                    "",
+                    "is absent; producers should set it for the audit trail (R-2, R-15)",
+                ));
+            }
+            if data.is_some() && view.datacontenttype.is_none() {
+                found.push(Violation::warning(
+                    rule::INTG_R2,
+                    "datacontenttype",
+                    "",
+                    "is absent though the event has data; producers should include it",
+                ));
+            }
+        }
+        found.extend(limits::check_attributes_size(attributes_size(view)));
+        if let Some(data) = data {
+            found.extend(limits::check_data_size(data.len()));
+        }
+        if self.require_traceability {
+            for name in [CORRELATIONID, CAUSATIONID] {
+                match view.extensions.get(name) {
+                    Some(value) if value.as_str().is_some_and(|s| !s.is_empty()) => {}
+                    Some(value) => found.push(Violation::error(
+                        rule::ADR_0003,
+                        name,
+                        describe(value.as_value()),
+                        "must be a non-empty string",
+                    )),
+                    None => found.push(
+                        Violation::error(
+                            rule::ADR_0003,
+                            name,
+                            "",
+                            "is required on every event (traceability)",
+                        )
+                        .with_hint("build events with Event::new(..).caused_by(&parent)"),
+                    ),
+                }
+            }
+        }
+        for violation in found {
+            // Some checks overlap across profiles (time is RFC 3339 in every one); say it once.
+            if !findings.list.contains(&violation) {
+                let _ = findings.report(violation);
+            }
+        }
+    }
+}
+
+/// The bytes the context attributes take: names and values as written.
+fn attributes_size(view: &AttributeView<'_>) -> usize {
+    let core = [
+        ("specversion", view.specversion),
+        ("id", view.id),
+        ("source", view.source),
+        ("type", view.ty),
+    ]
+    .into_iter()
+    .chain(view.optional())
+    .filter_map(|(name, value)| value.map(|v| name.len() + v.len()))
+    .sum::<usize>();
+    let extensions = view
+        .extensions
+        .iter()
+        .map(|(name, value)| {
+            name.len()
+                + match value.as_value() {
+                    ExtensionValue::Boolean(_) => 5,
+                    ExtensionValue::Integer(i) => i.to_string().len(),
+                    ExtensionValue::Binary(bytes) => bytes.len().div_ceil(3) * 4,
+                    other => other.as_str().map_or(0, str::len),
+                }
+        })
+        .sum::<usize>();
+    core + extensions
+}
+
+/// Everything found wrong with one event, errors and warnings, in the order checked.
+///
+/// ```
+/// use cloudevent_runtime::{Profile, Severity, Validator};
+///
+/// let report = Validator::new(Profile::IntgStd015).validate_slice(br#"{"specversion":"1.0",
+///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created",
+///     "time":"2026-03-28T14:22:31+01:00"}"#);
+/// assert!(!report.is_valid());
+/// let finding = report.errors().next().unwrap();
+/// assert_eq!(finding.attribute, "time");
+/// assert_eq!(finding.severity, Severity::Error);
+/// assert!(report.to_string().contains("time"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationReport {
+    id: Option<String>,
+    findings: Vec<Violation>,
+}
+
+impl ValidationReport {
+    fn new(id: Option<String>, findings: Vec<Violation>) -> Self {
+        ValidationReport { id, findings }
+    }
+
+    /// The event's `id`, when it could be read.
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// Whether the event has no error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Violation::is_error)
+    }
+
+    /// Every finding.
+    pub fn findings(&self) -> &[Violation] {
+        &self.findings
+    }
+
+    /// The errors (broken MUSTs).
+    pub fn errors(&self) -> impl Iterator<Item = &Violation> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+
+    /// The warnings (broken SHOULDs).
+    pub fn warnings(&self) -> impl Iterator<Item = &Violation> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+    }
+
+    /// Whether some finding cites this rule id.
+    pub fn has_rule(&self, rule: &str) -> bool {
+        self.findings.iter().any(|f| f.rule.as_str() == rule)
+    }
+}
+
+impl fmt::Display for ValidationReport {
+    /// One line a finding: `error INTG-STD-015 R-4: type ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, finding) in self.findings.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{} {}: {finding}", finding.severity, finding.rule)?;
+        }
+        Ok(())
+    }
+}
+
+/// A finding as JSON: `{"rule", "severity", "attribute", "value", "part", "message", "hint"}`.
+struct FindingJson<'a>(&'a Violation);
+
+impl Serialize for FindingJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("rule", v.rule.as_str())?;
+        map.serialize_entry("severity", &v.severity.to_string())?;
+        map.serialize_entry("attribute", &*v.attribute)?;
+        map.serialize_entry("value", &v.value)?;
+        map.serialize_entry("part", &v.part)?;
+        map.serialize_entry("message", &v.to_string())?;
+        map.serialize_entry("hint", &v.hint)?;
+        map.end()
+    }
+}
+
+struct FindingsJson<'a>(&'a [Violation]);
+
+impl Serialize for FindingsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for finding in self.0 {
+            seq.serialize_element(&FindingJson(finding))?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ValidationReport {
+    /// `{"id", "valid", "findings": [...]}`, for machine-readable output.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("valid", &self.is_valid())?;
+        map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        map.end()
+    }
+}
+
+/// A batch's report: findings about the batch itself, and one report per event, by index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchReport {
+    findings: Vec<Violation>,
+    events: Vec<ValidationReport>,
+}
+
+impl BatchReport {
+    /// Findings about the batch as a whole (size, shape, count).
+    pub fn findings(&self) -> &[Violation] {
+        &self.findings
+    }
+
+    /// One report per event; the index in this slice is the event's index in the batch.
+    pub fn events(&self) -> &[ValidationReport] {
+        &self.events
+    }
+
+    /// Whether neither the batch nor any event has an error.
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Violation::is_error)
+            && self.events.iter().all(ValidationReport::is_valid)
+    }
+}
+
+impl Serialize for BatchReport {
+    /// `{"valid", "findings": [...], "events": [report, ...]}`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("valid", &self.is_valid())?;
+        map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        map.serialize_entry("events", &self.events)?;
+        map.end()
+    }
+}
+
+/// The report on a JSON document: one event or a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Document {
+    /// The document was an object.
+    Event(ValidationReport),
+    /// The document was an array.
+    Batch(BatchReport),
+}
+
+impl Document {
+    /// Whether nothing in the document is an error.
+    pub fn is_valid(&self) -> bool {
+        match self {
+            Document::Event(report) => report.is_valid(),
+            Document::Batch(report) => report.is_valid(),
+        }
+    }
+}

@@ -1,0 +1,564 @@
+//! The CloudEvents JSON event format (CE-JSON 1.0.2) at its corners, through the public API.
+
+use cloudevent_runtime::{
+    AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, FormatError, Timestamp,
+    Traceable, dispatch,
+};
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    dataschema = "https://schemas.example.com/orders/created/v1.json",
+    source = "https://orders.example.com/checkout"
+)]
+struct OrderCreated {
+    #[cloudevent(subject)]
+    order_id: String,
+    #[cloudevent(extension = "partitionkey")]
+    customer_id: String,
+    #[cloudevent(extension)]
+    region: String,
+    total_cents: i64,
+}
+
+fn order() -> OrderCreated {
+    OrderCreated {
+        order_id: "order-8842".into(),
+        customer_id: "cust-1029".into(),
+        region: "eu-west".into(),
+        total_cents: 14_999,
+    }
+}
+
+/// A text payload: serializes as a string, so it goes to `data` as a JSON string.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.report.exported",
+    source = "https://reports.example.com",
+    datacontenttype = "text/csv"
+)]
+struct CsvReport(String);
+
+/// A binary payload: serializes as bytes, so it goes to `data_base64`.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.image.thumbnail.created",
+    source = "https://images.example.com",
+    datacontenttype = "image/png"
+)]
+struct Thumbnail(Binary);
+
+/// A JSON payload that is a plain string.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.note.text.added",
+    source = "https://notes.example.com"
+)]
+struct Note(String);
+
+fn event_json(extra: &str) -> String {
+    format!(
+        r#"{{"specversion":"1.0","id":"A234-1234-1234","source":"/mycontext","type":"com.example.order.created"{extra}}}"#
+    )
+}
+
+fn parse_err(json: &str) -> FormatError {
+    match AnyEvent::from_slice(json.as_bytes()) {
+        Ok(event) => panic!("accepted {json}: {event:?}"),
+        Err(err) => err,
+    }
+}
+
+fn rule_of(err: &FormatError) -> &'static str {
+    err.rule().map_or("", |r| r.as_str())
+}
+
+/// The keys of a JSON object in document order (`serde_json::Value` would sort them).
+struct Keys(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Keys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeysVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeysVisitor {
+            type Value = Keys;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some((key, serde::de::IgnoredAny)) = map.next_entry::<String, _>()? {
+                    keys.push(key);
+                }
+                Ok(Keys(keys))
+            }
+        }
+        deserializer.deserialize_map(KeysVisitor)
+    }
+}
+
+#[test]
+fn typed_event_serializes_core_then_extensions_then_data() {
+    let json = serde_json::to_string(&Event::new(order())).unwrap();
+    let keys = serde_json::from_str::<Keys>(&json).unwrap().0;
+    assert_eq!(
+        keys,
+        [
+            "specversion",
+            "id",
+            "source",
+            "type",
+            "datacontenttype",
+            "dataschema",
+            "subject",
+            "time",
+            "partitionkey",
+            "region",
+            "causationid",
+            "correlationid",
+            "data"
+        ],
+        "{json}"
+    );
+}
+
+#[test]
+fn typed_event_round_trips() {
+    let event = Event::new(order());
+    let bytes = serde_json::to_vec(&event).unwrap();
+    let back: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
+    assert_eq!(back, event);
+    assert_eq!(back.extension("partitionkey"), Some("cust-1029".into()));
+    // The same through serde's Deserialize.
+    let again: Event<OrderCreated> = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(again, event);
+}
+
+#[test]
+fn every_emission_gets_a_new_id() {
+    let a = Event::new(order());
+    let b = Event::new(order());
+    assert_ne!(a.id(), b.id());
+    assert_eq!(a.id().len(), 26);
+}
+
+#[test]
+fn wrong_type_names_expected_and_found() {
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.shipped","data":{}}"#;
+    let err = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("com.example.order.created"), "{text}");
+    assert!(text.contains("com.example.order.shipped"), "{text}");
+    assert_eq!(err.attribute(), Some("type"));
+}
+
+#[test]
+fn specversion_must_be_exactly_1_0() {
+    let json = r#"{"specversion":"0.3","id":"1","source":"/s","type":"com.example.order.created"}"#;
+    let err = parse_err(json);
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-1");
+    assert!(err.to_string().contains("0.3"), "{err}");
+
+    let err = parse_err(r#"{"id":"1","source":"/s","type":"t"}"#);
+    assert_eq!(err.attribute(), Some("specversion"));
+    let err = parse_err(r#"{"specversion":1.0,"id":"1","source":"/s","type":"t"}"#);
+    assert_eq!(err.attribute(), Some("specversion"));
+}
+
+#[test]
+fn required_attributes_present_and_non_empty() {
+    for (json, attribute) in [
+        (r#"{"specversion":"1.0","source":"/s","type":"t"}"#, "id"),
+        (
+            r#"{"specversion":"1.0","id":"","source":"/s","type":"t"}"#,
+            "id",
+        ),
+        (r#"{"specversion":"1.0","id":"1","type":"t"}"#, "source"),
+        (
+            r#"{"specversion":"1.0","id":"1","source":null,"type":"t"}"#,
+            "source",
+        ),
+        (
+            r#"{"specversion":"1.0","id":"1","source":"/s","type":""}"#,
+            "type",
+        ),
+    ] {
+        let err = parse_err(json);
+        assert_eq!(err.attribute(), Some(attribute), "{json}: {err}");
+        assert!(err.to_string().contains("R-2"), "{err}");
+    }
+}
+
+#[test]
+fn null_means_unset_for_attributes() {
+    let event = AnyEvent::from_slice(
+        event_json(r#","subject":null,"time":null,"datacontenttype":null,"comexampleext":null"#)
+            .as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(event.subject(), None);
+    assert_eq!(event.time(), None);
+    assert_eq!(event.datacontenttype(), None);
+    assert!(event.extensions().is_empty());
+    assert!(!String::from_utf8(event.to_vec()).unwrap().contains("null"));
+}
+
+#[test]
+fn null_data_differs_from_absent_data() {
+    let absent = AnyEvent::from_slice(event_json("").as_bytes()).unwrap();
+    assert_eq!(absent.data(), None);
+    let null = AnyEvent::from_slice(event_json(r#","data":null"#).as_bytes()).unwrap();
+    assert_eq!(null.data(), Some(&Data::json("null").unwrap()));
+    // Each re-emits as it came.
+    assert!(!String::from_utf8(absent.to_vec()).unwrap().contains("data"));
+    assert!(
+        String::from_utf8(null.to_vec())
+            .unwrap()
+            .ends_with(r#""data":null}"#)
+    );
+}
+
+#[test]
+fn data_base64_without_datacontenttype_stays_without() {
+    let json = event_json(r#","data_base64":"eyAieHl6IjogMTIzIH0=""#);
+    let event = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(event.datacontenttype(), None);
+    assert_eq!(
+        event.data(),
+        Some(&Data::Binary(br#"{ "xyz": 123 }"#.to_vec()))
+    );
+    let out = String::from_utf8(event.to_vec()).unwrap();
+    assert!(!out.contains("datacontenttype"), "{out}");
+    assert!(
+        out.contains(r#""data_base64":"eyAieHl6IjogMTIzIH0=""#),
+        "{out}"
+    );
+}
+
+#[test]
+fn data_base64_must_be_valid_base64() {
+    let err = parse_err(&event_json(r#","data_base64":"not*base64""#));
+    assert_eq!(err.attribute(), Some("data_base64"));
+    let err = parse_err(&event_json(r#","data_base64":42"#));
+    assert_eq!(err.attribute(), Some("data_base64"));
+}
+
+#[test]
+fn data_and_data_base64_never_both() {
+    let err = parse_err(&event_json(r#","data":{},"data_base64":"AA==""#));
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-7");
+}
+
+#[test]
+fn string_data_under_a_json_type_is_not_parsed_twice() {
+    let json = event_json(r#","datacontenttype":"application/json","data":"{\"a\":1}""#);
+    let event = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(event.data(), Some(&Data::json(r#""{\"a\":1}""#).unwrap()));
+
+    // A typed string payload gets the string itself, escapes resolved once.
+    let note = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.note.text.added","data":"{\"a\":1}"}"#;
+    let typed: Event<Note> = Event::from_slice(note.as_bytes()).unwrap();
+    assert_eq!(typed.data().0, r#"{"a":1}"#);
+    // A struct payload does not accept a string that happens to hold JSON.
+    let order = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","data":"{\"order_id\":\"o\",\"customer_id\":\"c\",\"region\":\"r\",\"total_cents\":1}"}"#;
+    let err = Event::<OrderCreated>::from_slice(order.as_bytes()).unwrap_err();
+    assert_eq!(err.attribute(), Some("data"));
+}
+
+#[test]
+fn json_suffix_types_with_parameters_are_json() {
+    for content_type in [
+        "application/vnd.example.order+json; charset=utf-8",
+        "application/json;charset=UTF-8",
+        "text/json",
+        "APPLICATION/JSON",
+    ] {
+        let json = event_json(&format!(
+            r#","datacontenttype":"{content_type}","data":{{"a":[1,2]}}"#
+        ));
+        let event = AnyEvent::from_slice(json.as_bytes()).unwrap();
+        assert_eq!(
+            event.data(),
+            Some(&Data::json(r#"{"a":[1,2]}"#).unwrap()),
+            "{content_type}"
+        );
+    }
+    let xml = event_json(r#","datacontenttype":"application/xml","data":"<much wow=\"xml\"/>""#);
+    let event = AnyEvent::from_slice(xml.as_bytes()).unwrap();
+    assert_eq!(
+        event.data(),
+        Some(&Data::Text(r#"<much wow="xml"/>"#.into()))
+    );
+}
+
+#[test]
+fn non_json_data_must_be_a_string_whatever_the_member_order() {
+    let before = r#"{"specversion":"1.0","id":"1","source":"/s","type":"t","datacontenttype":"text/plain","data":{"a":1}}"#;
+    assert_eq!(parse_err(before).attribute(), Some("data"));
+    let after = r#"{"specversion":"1.0","id":"1","source":"/s","type":"t","data":{"a":1},"datacontenttype":"text/plain"}"#;
+    assert_eq!(parse_err(after).attribute(), Some("data"));
+    let text_after = r#"{"specversion":"1.0","id":"1","source":"/s","type":"t","data":"hi","datacontenttype":"text/plain"}"#;
+    let event = AnyEvent::from_slice(text_after.as_bytes()).unwrap();
+    assert_eq!(event.data(), Some(&Data::Text("hi".into())));
+}
+
+#[test]
+fn text_payload_goes_to_data_as_a_string() {
+    let event = Event::new(CsvReport("a,b\n1,2".into()));
+    let json = serde_json::to_string(&event).unwrap();
+    assert!(json.ends_with(r#""data":"a,b\n1,2"}"#), "{json}");
+    assert!(json.contains(r#""datacontenttype":"text/csv""#));
+    let back: Event<CsvReport> = Event::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(back.data(), event.data());
+
+    // `data` before `datacontenttype` is buffered, then read as text.
+    let reordered = r#"{"data":"x,y","specversion":"1.0","id":"1","source":"/s","type":"com.example.report.exported","datacontenttype":"text/csv"}"#;
+    let back: Event<CsvReport> = Event::from_slice(reordered.as_bytes()).unwrap();
+    assert_eq!(back.data().0, "x,y");
+}
+
+#[test]
+fn binary_payload_goes_to_data_base64() {
+    let event = Event::new(Thumbnail(Binary::new(*b"\x89PNG\r\n")));
+    let json = serde_json::to_string(&event).unwrap();
+    assert!(json.contains(r#""data_base64":"iVBORw0K""#), "{json}");
+    assert!(!json.contains(r#""data":"#));
+    let back: Event<Thumbnail> = Event::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(back.data(), event.data());
+    let any = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(any.data(), Some(&Data::Binary(b"\x89PNG\r\n".to_vec())));
+    let typed: Event<Thumbnail> = any.into_typed().unwrap();
+    assert_eq!(typed.data(), event.data());
+}
+
+#[test]
+fn integer_extensions_at_the_i32_bounds() {
+    for (value, expected) in [
+        ("2147483647", i32::MAX),
+        ("-2147483648", i32::MIN),
+        ("0", 0),
+    ] {
+        let event =
+            AnyEvent::from_slice(event_json(&format!(r#","comexampleint":{value}"#)).as_bytes())
+                .unwrap();
+        assert_eq!(
+            event.extension("comexampleint"),
+            Some(&ExtensionValueBuf::Integer(expected))
+        );
+        assert!(String::from_utf8(event.to_vec()).unwrap().contains(value));
+    }
+    for value in ["2147483648", "-2147483649", "18446744073709551615"] {
+        let err = parse_err(&event_json(&format!(r#","comexampleint":{value}"#)));
+        assert_eq!(err.attribute(), Some("comexampleint"));
+        assert_eq!(rule_of(&err), "CE 1.0.2 type system");
+        assert!(err.to_string().contains(value), "{err}");
+    }
+}
+
+#[test]
+fn extension_values_outside_the_type_system_are_refused() {
+    for value in ["1.5", "1e3", r#"{"a":1}"#, "[1,2]"] {
+        let err = parse_err(&event_json(&format!(r#","comexampleext":{value}"#)));
+        assert_eq!(err.attribute(), Some("comexampleext"), "{value}");
+        assert_eq!(rule_of(&err), "CE 1.0.2 type system");
+    }
+    let ok = AnyEvent::from_slice(event_json(r#","flag":true,"label":"x""#).as_bytes()).unwrap();
+    assert_eq!(
+        ok.extension("flag"),
+        Some(&ExtensionValueBuf::Boolean(true))
+    );
+    assert_eq!(ok.extension("label"), Some(&ExtensionValueBuf::from("x")));
+}
+
+#[test]
+fn duplicate_keys_are_an_error() {
+    for extra in [
+        r#","id":"2""#,
+        r#","comexampleext":"a","comexampleext":"b""#,
+        r#","data":{},"data":{}"#,
+        r#","subject":null,"subject":"x""#,
+    ] {
+        let err = parse_err(&event_json(extra));
+        assert!(err.to_string().contains("more than once"), "{extra}: {err}");
+        assert_eq!(rule_of(&err), "INTG-STD-015 R-7");
+    }
+    // Escaped spelling of the same key is the same key.
+    let err = parse_err(r#"{"specversion":"1.0","id":"1","\u0069d":"2","source":"/s","type":"t"}"#);
+    assert_eq!(err.attribute(), Some("id"));
+    // Typed events too.
+    let json = r#"{"specversion":"1.0","id":"1","id":"2","source":"/s","type":"com.example.order.created"}"#;
+    assert!(Event::<OrderCreated>::from_slice(json.as_bytes()).is_err());
+}
+
+#[test]
+fn control_characters_are_refused() {
+    for extra in [r#","subject":"a\u0000b""#, r#","comexampleext":"x\u009fy""#] {
+        let err = parse_err(&event_json(extra));
+        assert!(err.rule().is_some(), "{extra}");
+    }
+    let err = parse_err(r#"{"specversion":"1.0","id":"a\nb","source":"/s","type":"t"}"#);
+    assert_eq!(err.attribute(), Some("id"));
+}
+
+#[test]
+fn time_must_be_rfc3339() {
+    let err = parse_err(&event_json(r#","time":"yesterday""#));
+    assert_eq!(err.attribute(), Some("time"));
+    let ok =
+        AnyEvent::from_slice(event_json(r#","time":"2018-04-05T17:31:00Z""#).as_bytes()).unwrap();
+    assert_eq!(
+        ok.time(),
+        Some(&Timestamp::parse("2018-04-05T17:31:00Z").unwrap())
+    );
+}
+
+#[test]
+fn unknown_extensions_are_forwarded_unchanged() {
+    let json =
+        event_json(r#","comexampleextension1":"value","comexampleothervalue":5,"data":{"x":1}"#);
+    let event = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    let out: serde_json::Value = serde_json::from_slice(&event.to_vec()).unwrap();
+    let input: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(out, input);
+
+    // Also when received typed.
+    let typed = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","comexampleflag":true,"data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+    let event: Event<OrderCreated> = Event::from_slice(typed.as_bytes()).unwrap();
+    let out = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert!(out.contains(r#""comexampleflag":true"#), "{out}");
+}
+
+#[test]
+fn envelope_subject_and_extensions_that_differ_from_the_payload_are_kept() {
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","subject":"other","partitionkey":"p-9","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+    let event: Event<OrderCreated> = Event::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(event.subject(), Some("other"));
+    assert_eq!(event.extension("partitionkey"), Some("p-9".into()));
+    assert_eq!(event.extension("region"), Some("r".into()));
+    let out = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert_eq!(out.matches("partitionkey").count(), 1, "{out}");
+}
+
+#[test]
+fn oversized_events_are_refused_before_parsing() {
+    let mut big = event_json(r#","data":""#).into_bytes();
+    big.truncate(big.len() - 1);
+    big.extend(std::iter::repeat_n(b'a', 256 * 1024));
+    big.extend(b"\"}");
+    let err = AnyEvent::from_slice(&big).unwrap_err();
+    assert!(
+        matches!(err, FormatError::TooLarge { limit: 262_144, .. }),
+        "{err}"
+    );
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-11");
+    let err = Event::<OrderCreated>::from_slice(&big).unwrap_err();
+    assert!(matches!(err, FormatError::TooLarge { .. }));
+    let err = AnyEvent::from_reader(&big[..], 256 * 1024).unwrap_err();
+    assert!(matches!(err, FormatError::TooLarge { found: 262_145, .. }));
+}
+
+#[test]
+fn garbage_is_an_error_not_a_panic() {
+    let inputs: [&[u8]; 10] = [
+        b"",
+        b"null",
+        b"[]",
+        b"\"event\"",
+        b"{",
+        b"{\"specversion\":",
+        b"{\"data\":{\"a\":",
+        b"\xff\xfe",
+        b"{\"specversion\":\"1.0\"} trailing",
+        b"{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]}",
+    ];
+    for input in inputs {
+        assert!(AnyEvent::from_slice(input).is_err(), "{input:?}");
+        assert!(
+            Event::<OrderCreated>::from_slice(input).is_err(),
+            "{input:?}"
+        );
+    }
+}
+
+#[test]
+fn absent_data_for_a_payload_that_needs_one_is_an_error() {
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created"}"#;
+    let err = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
+    assert_eq!(err.attribute(), Some("data"));
+}
+
+dispatch! {
+    /// What the test consumer handles.
+    #[derive(Debug)]
+    enum Inbox {
+        Order(OrderCreated),
+        Report(CsvReport),
+    }
+}
+
+#[test]
+fn dispatch_gives_typed_events_and_keeps_unknown_ones() {
+    let order = serde_json::to_vec(&Event::new(order())).unwrap();
+    assert!(
+        matches!(Inbox::from_slice(&order), Ok(Inbox::Order(e)) if e.data().total_cents == 14_999)
+    );
+    let report = serde_json::to_vec(&Event::new(CsvReport("a".into()))).unwrap();
+    assert!(matches!(Inbox::from_slice(&report), Ok(Inbox::Report(_))));
+    let other = event_json(r#","type2":"x""#)
+        .replace("com.example.order.created", "com.example.order.lost");
+    assert!(
+        matches!(Inbox::from_slice(other.as_bytes()), Ok(Inbox::Other(e)) if e.ty() == "com.example.order.lost")
+    );
+    assert_eq!(
+        Inbox::TYPES,
+        ["com.example.order.created", "com.example.report.exported"]
+    );
+}
+
+#[test]
+fn caused_by_carries_correlation_and_trace_context() {
+    let root = Event::new(order())
+        .with_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        .unwrap();
+    assert!(root.is_root());
+    assert_eq!(root.causationid().as_deref(), Some(root.id()));
+    let root_correlation = root.correlationid().map(|c| c.into_owned()).unwrap();
+    assert_ne!(root_correlation, root.id());
+
+    let child = Event::new(CsvReport("x".into())).caused_by(&root);
+    assert!(!child.is_root());
+    assert_eq!(child.causationid().as_deref(), Some(root.id()));
+    assert_eq!(
+        child.correlationid().as_deref(),
+        Some(root_correlation.as_str())
+    );
+    assert_eq!(child.traceparent(), root.traceparent());
+
+    // Through the wire: a consumer parses the parent dynamically and answers.
+    let parent = AnyEvent::from_slice(&root.to_vec().unwrap()).unwrap();
+    let grandchild = Event::builder(CsvReport("y".into()))
+        .caused_by(&parent)
+        .build()
+        .unwrap();
+    assert_eq!(grandchild.causationid().as_deref(), Some(root.id()));
+    assert_eq!(
+        grandchild.correlationid().as_deref(),
+        Some(root_correlation.as_str())
+    );
+
+    // A parent without correlationid becomes the workflow's root.
+    let bare = AnyEvent::new("01PARENT", "/s", "com.example.order.created");
+    let child = Event::new(CsvReport("z".into())).caused_by(&bare);
+    assert_eq!(child.correlationid().as_deref(), Some("01PARENT"));
+}
+
+#[test]
+fn new_id_for_a_new_emission_keeps_the_root_convention() {
+    let first = Event::new(order());
+    let again = first
+        .clone()
+        .with_new_id(cloudevent_runtime::IdKind::UuidV4);
+    assert_ne!(again.id(), first.id());
+    assert_eq!(again.id().len(), 36);
+    assert!(again.is_root());
+    assert_eq!(again.correlationid(), first.correlationid());
+}
