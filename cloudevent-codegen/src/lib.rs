@@ -40,6 +40,7 @@ mod check;
 mod compat;
 mod diff;
 mod error;
+mod export;
 mod generate;
 mod import;
 mod outputs;
@@ -54,6 +55,7 @@ pub use compat::{
 };
 pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
+pub use export::{export, meta_of};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
 pub use outputs::{Layout, Output, render_outputs, stale_outputs, write_outputs};
