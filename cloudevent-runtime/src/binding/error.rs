@@ -108,6 +108,18 @@ pub enum BindingError {
     )]
     BinaryOverMqtt3,
     /// The event itself is not valid (missing attribute, bad JSON, wrong type, ...).
+    /// The body is not JSON although the content type says it is.
+    #[error(
+        "data: content type `{content_type}` is JSON but the body is not UTF-8 JSON text (CE-JSON 3.1)"
+    )]
+    DataNotJson {
+        /// The content type.
+        content_type: String,
+    },
+    /// The event itself is not valid (missing attribute, bad JSON, wrong type, ...).
     #[error(transparent)]
-    Event(#[from] serde_json::Error), // PENDING: crate::FormatError once the runtime lands
+    Event(#[from] crate::FormatError),
+    /// The event could not be serialized.
+    #[error(transparent)]
+    Build(#[from] crate::BuildError),
 }

@@ -14,7 +14,7 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
 use super::error::BindingError;
-use super::{BinaryParts, ContentMode, Detected, percent};
+use super::{BinaryParts, BindingEvent, ContentMode, Detected, percent};
 
 /// The header prefix of binary mode (§3.1.3.1).
 pub const HEADER_PREFIX: &str = "ce-";
@@ -479,4 +479,235 @@ mod tests {
             Some(HttpMessageError::BadHeaderLine { line: 1 })
         );
     }
+}
+
+/// Events received in one HTTP message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received<E> {
+    /// One event (binary or structured mode).
+    Event(E),
+    /// A batch (batched mode); possibly empty.
+    Batch(Vec<E>),
+}
+
+/// Writes one event into `headers` and returns the body, in binary or structured mode.
+/// Structured mode sets `Content-Type: application/cloudevents+json; charset=utf-8` (R-7).
+///
+/// # Errors
+/// [`ContentMode::Batch`] (use [`write_batch`]), or a payload that cannot be serialized.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{ContentMode, http};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let mut headers = ::http::HeaderMap::new();
+/// let body = http::write_event(&event, ContentMode::Binary, &mut headers).unwrap();
+/// assert_eq!(headers["ce-id"], "1");
+/// assert!(body.is_empty());
+/// ```
+pub fn write_event<E: BindingEvent>(
+    event: &E,
+    mode: ContentMode,
+    headers: &mut HeaderMap,
+) -> Result<Vec<u8>, BindingError> {
+    match mode {
+        ContentMode::Structured => {
+            headers.insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static(super::STRUCTURED_CONTENT_TYPE),
+            );
+            event.to_structured()
+        }
+        ContentMode::Binary => {
+            let parts = event.to_binary()?;
+            write_binary_headers(&parts, headers)?;
+            Ok(parts.data.unwrap_or_default())
+        }
+        ContentMode::Batch => Err(BindingError::UnexpectedMode {
+            expected: "binary or structured mode",
+            found: "batched mode",
+            content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+        }),
+    }
+}
+
+/// Writes a batch (§3.3, R-10) into `headers` and returns the body.
+///
+/// # Errors
+/// A payload that cannot be serialized.
+pub fn write_batch<E: BindingEvent>(
+    events: &[E],
+    headers: &mut HeaderMap,
+) -> Result<Vec<u8>, BindingError> {
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(super::BATCH_CONTENT_TYPE),
+    );
+    super::batch_to_vec(events)
+}
+
+/// A POST request (R-12) carrying one event.
+///
+/// # Errors
+/// See [`write_event`].
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{ContentMode, http};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let request = http::event_request("http://127.0.0.1/events", &event, ContentMode::Structured).unwrap();
+/// assert_eq!(request.method(), ::http::Method::POST);
+/// let back: AnyEvent = http::from_request(&request).unwrap();
+/// assert_eq!(back, event);
+/// ```
+pub fn event_request<E: BindingEvent>(
+    uri: impl TryInto<Uri>,
+    event: &E,
+    mode: ContentMode,
+) -> Result<Request<Vec<u8>>, BindingError> {
+    let mut request = Request::new(Vec::new());
+    *request.method_mut() = Method::POST;
+    *request.uri_mut() = parse_uri(uri)?;
+    *request.body_mut() = write_event(event, mode, request.headers_mut())?;
+    Ok(request)
+}
+
+/// A POST request (R-12) carrying a batch.
+///
+/// # Errors
+/// See [`write_batch`].
+pub fn batch_request<E: BindingEvent>(
+    uri: impl TryInto<Uri>,
+    events: &[E],
+) -> Result<Request<Vec<u8>>, BindingError> {
+    let mut request = Request::new(Vec::new());
+    *request.method_mut() = Method::POST;
+    *request.uri_mut() = parse_uri(uri)?;
+    *request.body_mut() = write_batch(events, request.headers_mut())?;
+    Ok(request)
+}
+
+fn parse_uri(uri: impl TryInto<Uri>) -> Result<Uri, BindingError> {
+    uri.try_into().map_err(|_| BindingError::AttributeName {
+        attribute: "uri".to_owned(),
+        reason: "not a valid request target".to_owned(),
+    })
+}
+
+/// A response carrying one event (the binding is the same for responses, §3).
+///
+/// # Errors
+/// See [`write_event`].
+pub fn event_response<E: BindingEvent>(
+    status: http::StatusCode,
+    event: &E,
+    mode: ContentMode,
+) -> Result<http::Response<Vec<u8>>, BindingError> {
+    let mut response = http::Response::new(Vec::new());
+    *response.status_mut() = status;
+    *response.body_mut() = write_event(event, mode, response.headers_mut())?;
+    Ok(response)
+}
+
+/// Reads one event from headers and body, in whichever mode `Content-Type` names.
+///
+/// # Errors
+/// A batch content type, an unsupported format, or an invalid event.
+pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E, BindingError> {
+    // The mode is checked before the body is parsed, so a batch is refused as such.
+    if content_mode(headers)? == ContentMode::Batch {
+        return Err(BindingError::UnexpectedMode {
+            expected: "one event",
+            found: "a batch",
+            content_type: content_type(headers)?.unwrap_or_default().to_owned(),
+        });
+    }
+    match read_message(headers, body)? {
+        Received::Event(event) => Ok(event),
+        Received::Batch(_) => unreachable_batch(),
+    }
+}
+
+fn unreachable_batch<E>() -> Result<E, BindingError> {
+    Err(BindingError::UnexpectedMode {
+        expected: "one event",
+        found: "a batch",
+        content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+    })
+}
+
+/// Reads a batch; `Content-Type` must name the JSON batch format.
+///
+/// # Errors
+/// Another content type, or an invalid batch (the error names the event's index).
+pub fn read_batch<E: BindingEvent>(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Vec<E>, BindingError> {
+    match content_mode(headers)? {
+        ContentMode::Batch => super::batch_from_slice(body),
+        mode => Err(BindingError::UnexpectedMode {
+            expected: "a batch",
+            found: if mode == ContentMode::Structured {
+                "a structured-mode event"
+            } else {
+                "a binary-mode event"
+            },
+            content_type: content_type(headers)?.unwrap_or_default().to_owned(),
+        }),
+    }
+}
+
+/// Reads whatever the message carries: one event or a batch.
+///
+/// # Errors
+/// An unsupported format, a bad header, or an invalid event.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::http::{Received, parse_http_message, read_message};
+///
+/// let message = b"POST /events HTTP/1.1\r\n\
+///     ce-specversion: 1.0\r\nce-id: 1\r\nce-source: https://orders.example.com\r\n\
+///     ce-type: com.example.order.created\r\nce-subject: caf%C3%A9\r\n\
+///     content-type: application/json\r\n\r\n{\"n\":1}";
+/// let request = parse_http_message(message).unwrap();
+/// let Received::Event(event) = read_message::<AnyEvent>(request.headers(), request.body()).unwrap()
+/// else { panic!("one event") };
+/// assert_eq!(event.subject(), Some("café"));
+/// ```
+pub fn read_message<E: BindingEvent>(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Received<E>, BindingError> {
+    match content_mode(headers)? {
+        ContentMode::Structured => E::from_structured(body).map(Received::Event),
+        ContentMode::Batch => super::batch_from_slice(body).map(Received::Batch),
+        ContentMode::Binary => {
+            let parts = read_binary_headers(headers, body.to_vec())?;
+            E::from_binary(parts).map(Received::Event)
+        }
+    }
+}
+
+/// Reads one event from a request.
+///
+/// # Errors
+/// See [`read_event`].
+pub fn from_request<E: BindingEvent, B: AsRef<[u8]>>(
+    request: &Request<B>,
+) -> Result<E, BindingError> {
+    read_event(request.headers(), request.body().as_ref())
+}
+
+/// Reads one event from a response.
+///
+/// # Errors
+/// See [`read_event`].
+pub fn from_response<E: BindingEvent, B: AsRef<[u8]>>(
+    response: &http::Response<B>,
+) -> Result<E, BindingError> {
+    read_event(response.headers(), response.body().as_ref())
 }

@@ -7,6 +7,9 @@
 //! the data's media type and the data bytes. A binding only maps [`BinaryParts`] to its own
 //! headers or properties.
 
+#[cfg(feature = "axum")]
+pub mod axum;
+mod binary;
 mod error;
 #[cfg(feature = "http")]
 pub mod http;
@@ -14,6 +17,7 @@ pub mod percent;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
 
+pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;
 
 /// The content type of a structured-mode JSON event (INTG-STD-015 R-7).
