@@ -530,3 +530,59 @@ impl Document {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extensions::Extensions;
+
+    #[test]
+    fn documented_extensions_keep_their_type() {
+        let found =
+            extension_findings("sequence", ExtensionValue::Integer(1), Profile::CloudEvents);
+        assert!(found.iter().any(|v| v.rule == rule::INTG_R6), "{found:?}");
+        assert!(
+            extension_findings(
+                "sequence",
+                ExtensionValue::String("1"),
+                Profile::CloudEvents
+            )
+            .is_empty()
+        );
+        assert!(
+            extension_findings(
+                "dataref",
+                ExtensionValue::UriReference("/blobs/1"),
+                Profile::NlGov
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn attribute_size_counts_names_and_values() {
+        let mut extensions = Extensions::new();
+        extensions.insert("flag", true);
+        extensions.insert("n", 12_345);
+        let view = AttributeView {
+            specversion: Some("1.0"),
+            id: Some("1"),
+            source: None,
+            ty: Some("t"),
+            datacontenttype: None,
+            dataschema: None,
+            subject: Some("abc"),
+            time: None,
+            extensions: &extensions,
+        };
+        let expected = "specversion1.0".len()
+            + "id1".len()
+            + "typet".len()
+            + "subjectabc".len()
+            + "flag".len()
+            + 5
+            + "n".len()
+            + 5;
+        assert_eq!(attributes_size(&view), expected);
+    }
+}
