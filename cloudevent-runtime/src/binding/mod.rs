@@ -13,7 +13,11 @@ mod binary;
 mod error;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "kafka")]
+pub mod kafka;
 pub mod percent;
+#[cfg(feature = "rdkafka")]
+pub mod rdkafka;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
 

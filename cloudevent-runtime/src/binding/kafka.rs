@@ -1,0 +1,363 @@
+//! The CloudEvents Kafka Protocol Binding 1.0.2 on a broker-neutral record, plus the R-13 key.
+//!
+//! - §3: the receiver tells the modes apart by the `content-type` header; a value starting
+//!   with `application/cloudevents` (case-insensitive) is structured mode, anything else binary.
+//!   The binding defines no batch mode (§1.3).
+//! - §3.2 binary mode: `ce_<name>` headers with UTF-8 values (§3.2.3), `content-type` for
+//!   `datacontenttype` (§3.2.1), the data as the value; no data is a record without value
+//!   (§3.2.2, a tombstone under compaction).
+//! - §3.3 structured mode: `content-type: application/cloudevents+json; charset=utf-8`, the
+//!   JSON event as the value.
+//! - §3.1 and INTG-STD-015 R-13: the record key is `partitionkey`, else `subject`; the event is
+//!   not changed (`partitionkey` stays in the headers or the JSON).
+//!
+//! A null or non-UTF-8 header on a `ce_` or `content-type` header is an error, never a panic.
+//! The `rdkafka` feature adds conversions to and from rdkafka's types.
+
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
+
+/// The header prefix of binary mode (§3.2.3.1).
+pub const HEADER_PREFIX: &str = "ce_";
+/// The content-type header (§3.2.1, §3.3.1).
+pub const CONTENT_TYPE: &str = "content-type";
+
+/// A Kafka record as any client library sees it: key, headers (a name may repeat, a value may
+/// be null), value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KafkaRecord {
+    /// The record key.
+    pub key: Option<Vec<u8>>,
+    /// Headers in order; `None` is a null value.
+    pub headers: Vec<(String, Option<Vec<u8>>)>,
+    /// The record value; `None` for a record without one.
+    pub value: Option<Vec<u8>>,
+}
+
+impl KafkaRecord {
+    /// The value of the first header with this name, matched case-insensitively.
+    pub fn header(&self, name: &str) -> Option<Option<&[u8]>> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_deref())
+    }
+
+    /// Reads the CLI's JSON record form: `{"key": string|null, "headers": {"<name>":
+    /// string|null}, "value": string|null}` (a null value is a record without data).
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::kafka::KafkaRecord;
+    ///
+    /// let record = KafkaRecord::from_json(br#"{"key": "order-1",
+    ///     "headers": {"content-type": "application/cloudevents+json"}, "value": "{}"}"#).unwrap();
+    /// assert_eq!(record.key.as_deref(), Some(&b"order-1"[..]));
+    /// assert_eq!(record.header("Content-Type"), Some(Some(&b"application/cloudevents+json"[..])));
+    /// ```
+    ///
+    /// # Errors
+    /// Not that shape (unknown members are refused, to catch typos).
+    pub fn from_json(bytes: &[u8]) -> Result<Self, serde_json::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Json {
+            #[serde(default)]
+            key: Option<String>,
+            #[serde(default)]
+            headers: serde_json::Map<String, serde_json::Value>,
+            #[serde(default)]
+            value: Option<String>,
+        }
+        let json: Json = serde_json::from_slice(bytes)?;
+        let mut headers = Vec::with_capacity(json.headers.len());
+        for (name, value) in json.headers {
+            let value = match value {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(s) => Some(s.into_bytes()),
+                other => {
+                    return Err(serde::de::Error::custom(format!(
+                        "header `{name}`: expected a string or null, found {other}"
+                    )));
+                }
+            };
+            headers.push((name, value));
+        }
+        Ok(KafkaRecord {
+            key: json.key.map(String::into_bytes),
+            headers,
+            value: json.value.map(String::into_bytes),
+        })
+    }
+}
+
+/// The record key for an event: `partitionkey`, else `subject`, else none (INTG-STD-015 R-13,
+/// CE Kafka binding 3.1 "Key Mapper").
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::kafka::record_key;
+///
+/// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// event.set_subject(Some("order-1".into()));
+/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"order-1"[..]));
+/// event.extensions_mut().insert("partitionkey", "customer-9");
+/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"customer-9"[..]));
+/// ```
+///
+/// # Errors
+/// A payload that cannot be serialized.
+pub fn record_key<E: BindingEvent>(event: &E) -> Result<Option<Vec<u8>>, BindingError> {
+    Ok(key_of(&event.to_binary()?))
+}
+
+fn key_of(parts: &BinaryParts) -> Option<Vec<u8>> {
+    parts
+        .attribute("partitionkey")
+        .or_else(|| parts.attribute("subject"))
+        .map(|key| key.as_bytes().to_vec())
+}
+
+/// The record for an event in binary or structured mode, keyed per R-13. Structured is
+/// INTG-STD-015 R-9's default for Kafka.
+///
+/// # Errors
+/// [`ContentMode::Batch`] (Kafka has none, §1.3), or a payload that cannot be serialized.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::ContentMode;
+/// use cloudevent_runtime::binding::kafka::{from_record, to_record};
+///
+/// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// event.set_subject(Some("café".into()));
+/// let record = to_record(&event, ContentMode::Binary).unwrap();
+/// assert_eq!(record.header("ce_subject"), Some(Some("café".as_bytes())));
+/// assert_eq!(record.value, None); // no data: no value (§3.2.2)
+/// assert_eq!(from_record::<AnyEvent>(&record).unwrap(), event);
+/// ```
+pub fn to_record<E: BindingEvent>(
+    event: &E,
+    mode: ContentMode,
+) -> Result<KafkaRecord, BindingError> {
+    let parts = event.to_binary()?;
+    let key = key_of(&parts);
+    match mode {
+        ContentMode::Structured => Ok(KafkaRecord {
+            key,
+            headers: vec![(
+                CONTENT_TYPE.to_owned(),
+                Some(super::STRUCTURED_CONTENT_TYPE.as_bytes().to_vec()),
+            )],
+            value: Some(event.to_structured()?),
+        }),
+        ContentMode::Binary => {
+            let mut headers: Vec<(String, Option<Vec<u8>>)> = parts
+                .attributes
+                .into_iter()
+                .map(|(name, value)| (format!("{HEADER_PREFIX}{name}"), Some(value.into_bytes())))
+                .collect();
+            if let Some(content_type) = parts.datacontenttype {
+                headers.push((CONTENT_TYPE.to_owned(), Some(content_type.into_bytes())));
+            }
+            Ok(KafkaRecord {
+                key,
+                headers,
+                value: parts.data,
+            })
+        }
+        ContentMode::Batch => Err(BindingError::UnexpectedMode {
+            expected: "binary or structured mode (CE Kafka binding 1.3 has no batch mode)",
+            found: "batched mode",
+            content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+        }),
+    }
+}
+
+fn utf8_header<'a>(name: &str, value: Option<&'a [u8]>) -> Result<&'a str, BindingError> {
+    let value = value.ok_or_else(|| BindingError::NullHeader {
+        header: name.to_owned(),
+    })?;
+    std::str::from_utf8(value).map_err(|_| BindingError::HeaderNotUtf8 {
+        header: name.to_owned(),
+    })
+}
+
+/// Reads an event from a record, in whichever mode its `content-type` names.
+///
+/// # Errors
+/// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, a structured record
+/// without value, an unsupported format, or an invalid event.
+pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingError> {
+    let content_type = record
+        .header(CONTENT_TYPE)
+        .map(|value| utf8_header(CONTENT_TYPE, value))
+        .transpose()?;
+    match ContentMode::detect(content_type) {
+        Detected::Mode(ContentMode::Structured) => {
+            let value = record.value.as_deref().unwrap_or_default();
+            E::from_structured(value)
+        }
+        Detected::Mode(ContentMode::Binary) => E::from_binary(read_binary(record, content_type)?),
+        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
+            Err(BindingError::UnsupportedFormat {
+                content_type: content_type.unwrap_or_default().to_owned(),
+            })
+        }
+    }
+}
+
+fn read_binary(
+    record: &KafkaRecord,
+    content_type: Option<&str>,
+) -> Result<BinaryParts, BindingError> {
+    let mut parts = BinaryParts {
+        datacontenttype: content_type.map(str::to_owned),
+        data: record.value.clone(),
+        ..BinaryParts::default()
+    };
+    for (name, value) in &record.headers {
+        let Some(attribute) = name
+            .get(..HEADER_PREFIX.len())
+            .filter(|prefix| prefix.eq_ignore_ascii_case(HEADER_PREFIX))
+            .map(|_| name[HEADER_PREFIX.len()..].to_ascii_lowercase())
+        else {
+            continue;
+        };
+        let value = utf8_header(name, value.as_deref())?;
+        if attribute == "datacontenttype" {
+            // §3.2.1 maps `content-type` to datacontenttype; a `ce_` copy may only agree.
+            match &parts.datacontenttype {
+                Some(existing) if existing != value => {
+                    return Err(BindingError::DuplicateAttribute {
+                        attribute,
+                        header: name.clone(),
+                    });
+                }
+                Some(_) => {}
+                None => parts.datacontenttype = Some(value.to_owned()),
+            }
+            continue;
+        }
+        if parts.attribute(&attribute).is_some() {
+            return Err(BindingError::DuplicateAttribute {
+                attribute,
+                header: name.clone(),
+            });
+        }
+        parts.attributes.push((attribute, value.to_owned()));
+    }
+    Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyEvent;
+
+    fn binary_record(headers: &[(&str, Option<&[u8]>)], value: Option<&[u8]>) -> KafkaRecord {
+        KafkaRecord {
+            key: None,
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), v.map(<[u8]>::to_vec)))
+                .collect(),
+            value: value.map(<[u8]>::to_vec),
+        }
+    }
+
+    const REQUIRED: [(&str, Option<&[u8]>); 4] = [
+        ("ce_specversion", Some(b"1.0")),
+        ("ce_id", Some(b"1234-1234-1234")),
+        ("ce_source", Some(b"/mycontext/subcontext")),
+        ("ce_type", Some(b"com.example.someevent")),
+    ];
+
+    #[test]
+    fn reads_the_binding_spec_binary_example() {
+        // CE Kafka binding 3.2.5 (data as Avro bytes).
+        let mut headers = REQUIRED.to_vec();
+        headers.push(("ce_time", Some(b"2018-04-05T03:56:24Z")));
+        headers.push(("content-type", Some(b"application/avro")));
+        let event: AnyEvent = from_record(&binary_record(&headers, Some(b"\x02\x00"))).unwrap();
+        assert_eq!(event.id(), "1234-1234-1234");
+        assert_eq!(event.datacontenttype(), Some("application/avro"));
+        assert_eq!(event.data(), Some(&crate::Data::Binary(vec![2, 0])));
+    }
+
+    #[test]
+    fn reads_the_binding_spec_structured_example() {
+        // CE Kafka binding 3.3.4, content type with parameters and odd case.
+        let record = binary_record(
+            &[("content-type", Some(b"Application/CloudEvents+JSON; charset=UTF-8"))],
+            Some(br#"{"specversion":"1.0","type":"com.example.someevent","source":"/mycontext/subcontext","id":"1234-1234-1234","datacontenttype":"application/xml","data":"<a/>"}"#),
+        );
+        let event: AnyEvent = from_record(&record).unwrap();
+        assert_eq!(event.data(), Some(&crate::Data::Text("<a/>".into())));
+    }
+
+    #[test]
+    fn null_and_non_utf8_headers_are_errors_not_panics() {
+        let mut headers = REQUIRED.to_vec();
+        headers.push(("ce_subject", None));
+        let err = from_record::<AnyEvent>(&binary_record(&headers, None)).unwrap_err();
+        assert!(
+            matches!(err, BindingError::NullHeader { ref header } if header == "ce_subject"),
+            "{err}"
+        );
+
+        let mut headers = REQUIRED.to_vec();
+        headers.push(("ce_subject", Some(b"\xff\xfe")));
+        let err = from_record::<AnyEvent>(&binary_record(&headers, None)).unwrap_err();
+        assert!(matches!(err, BindingError::HeaderNotUtf8 { .. }), "{err}");
+
+        let err =
+            from_record::<AnyEvent>(&binary_record(&[("content-type", None)], None)).unwrap_err();
+        assert!(matches!(err, BindingError::NullHeader { .. }), "{err}");
+        // A null header that is not ours is ignored.
+        let mut headers = REQUIRED.to_vec();
+        headers.push(("x-trace", None));
+        assert!(from_record::<AnyEvent>(&binary_record(&headers, None)).is_ok());
+    }
+
+    #[test]
+    fn duplicate_attribute_is_an_error() {
+        let mut headers = REQUIRED.to_vec();
+        headers.push(("ce_id", Some(b"other")));
+        assert!(matches!(
+            from_record::<AnyEvent>(&binary_record(&headers, None)),
+            Err(BindingError::DuplicateAttribute { .. })
+        ));
+    }
+
+    #[test]
+    fn key_is_partitionkey_then_subject_and_the_event_is_unchanged() {
+        let mut event = AnyEvent::new(
+            "1",
+            "https://orders.example.com",
+            "com.example.order.created",
+        );
+        assert_eq!(
+            to_record(&event, ContentMode::Structured).unwrap().key,
+            None
+        );
+        event.set_subject(Some("order-1".into()));
+        event.extensions_mut().insert("partitionkey", "customer-9");
+        for mode in [ContentMode::Structured, ContentMode::Binary] {
+            let record = to_record(&event, mode).unwrap();
+            assert_eq!(record.key.as_deref(), Some(&b"customer-9"[..]));
+            // partitionkey is still transmitted (§3.1: a key mapper MUST NOT modify the event).
+            assert_eq!(from_record::<AnyEvent>(&record).unwrap(), event);
+        }
+    }
+
+    #[test]
+    fn json_record_form() {
+        let record = KafkaRecord::from_json(br#"{"key": null, "headers": {"ce_specversion": "1.0", "ce_id": "1", "ce_source": "/s", "ce_type": "com.example.a.b", "ce_subject": null}, "value": null}"#).unwrap();
+        assert!(matches!(
+            from_record::<AnyEvent>(&record),
+            Err(BindingError::NullHeader { .. })
+        ));
+        assert!(KafkaRecord::from_json(br#"{"value": 3}"#).is_err());
+        assert!(KafkaRecord::from_json(br#"{"valu": "x"}"#).is_err());
+        assert!(KafkaRecord::from_json(br#"{"headers": {"a": 1}}"#).is_err());
+    }
+}
