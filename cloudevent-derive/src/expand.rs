@@ -59,8 +59,17 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .unwrap_or_else(default_runtime);
     match (ctxt.finish(), cont) {
         (Ok(()), Some(cont)) => {
+            let profile = policy
+                .as_ref()
+                .map(|p| p.policy.profile())
+                .unwrap_or_default();
             let manifest = policy.and_then(|p| p.manifest);
-            Ok(impl_cloud_event_data(&cont, &runtime, manifest.as_deref()))
+            Ok(impl_cloud_event_data(
+                &cont,
+                &runtime,
+                profile,
+                manifest.as_deref(),
+            ))
         }
         (Err(errors), _) => {
             let mut out = errors.into_compile_error();
@@ -152,6 +161,7 @@ struct Marked<'f, 'a> {
 fn impl_cloud_event_data(
     cont: &Container<'_>,
     runtime: &syn::Path,
+    profile: cloudevent_rules::Profile,
     manifest: Option<&std::path::Path>,
 ) -> TokenStream {
     let input = cont.original;
@@ -214,6 +224,14 @@ fn impl_cloud_event_data(
         .datacontenttype
         .as_ref()
         .map_or_else(|| DEFAULT_DATACONTENTTYPE.to_owned(), LitStr::value));
+    let profile = syn::Ident::new(
+        match profile {
+            cloudevent_rules::Profile::CloudEvents => "CloudEvents",
+            cloudevent_rules::Profile::IntgStd015 => "IntgStd015",
+            cloudevent_rules::Profile::NlGov => "NlGov",
+        },
+        Span::call_site(),
+    );
     let extension_names = extensions.iter().filter_map(|m| m.extension).map(lit);
     let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
     let extension_properties = extensions.iter().filter_map(|m| {
@@ -259,6 +277,8 @@ fn impl_cloud_event_data(
                 const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;
                 const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
                     &[#(#extension_properties),*];
+                const PROFILE: __cloudevent::__private::Profile =
+                    __cloudevent::__private::Profile::#profile;
 
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body

@@ -51,6 +51,7 @@ pub mod __private {
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         UriReferenceExtensionField,
     };
+    pub use ::cloudevent_rules::Profile;
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};

@@ -48,4 +48,11 @@ mod tests {
         };
         assert_eq!(event.subject(), Some("999993653"));
     }
+
+    #[test]
+    fn the_crate_profile_reaches_the_runtime() {
+        // Run-time setters check values against `PROFILE`, so it must be the crate's.
+        assert_eq!(HuwelijkVoltrokken::PROFILE, cloudevent_runtime::Profile::NlGov);
+        assert_eq!(PersoonGehuwd::PROFILE, cloudevent_runtime::Profile::NlGov);
+    }
 }
