@@ -7,7 +7,9 @@
 mod any;
 mod batch;
 pub mod binding;
+pub mod claimcheck;
 mod data;
+pub mod dedupe;
 mod dispatch;
 mod error;
 mod event;
@@ -17,6 +19,7 @@ mod id;
 mod json;
 pub mod limits;
 mod payload;
+pub mod receipt;
 pub mod trace;
 mod validate;
 mod value;
