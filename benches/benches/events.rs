@@ -1,0 +1,217 @@
+//! Side-by-side benchmarks on one reference event (see the crate docs): our `Event<T>` and
+//! `AnyEvent`, `cloudevents-sdk` 0.9 and a plain serde struct, in one run so the ratios are
+//! comparable. `cargo xtask bench` runs this and prints the table of medians.
+//!
+//! Group names are the cases, function names the contestants (`ours`, `plain`, `sdk`, ...);
+//! the xtask reads `target/criterion/<group>/<contestant>/new/estimates.json`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use cloudevent_bench::{
+    DATACONTENTTYPE, DATASCHEMA, EXTENSION, EXTENSION_VALUE, ID, OrderCreated, PlainEvent,
+    PlainPayload, SOURCE, SUBJECT, TIME, TYPE, ours, payload, plain, reference_batch_json,
+    reference_json,
+};
+use cloudevent_runtime::{AnyEvent, Batch, Event, Profile, Validator};
+use cloudevents::{EventBuilder, EventBuilderV10};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// How many events the batch cases hold.
+const BATCH: usize = 100;
+
+fn sdk_build() -> cloudevents::Event {
+    let data = serde_json::to_value(payload()).expect("the payload serializes");
+    EventBuilderV10::new()
+        .id(ID)
+        .source(SOURCE)
+        .ty(TYPE)
+        .time(TIME)
+        .subject(SUBJECT)
+        .extension(EXTENSION, EXTENSION_VALUE)
+        .data_with_schema(DATACONTENTTYPE, DATASCHEMA, data)
+        .build()
+        .expect("the reference event is valid for the SDK")
+}
+
+/// What an SDK consumer does to get the payload: parse the event (through
+/// `serde_json::Value`), take `data` and convert it to the struct.
+fn sdk_parse(bytes: &[u8]) -> (cloudevents::Event, PlainPayload) {
+    let mut event: cloudevents::Event = serde_json::from_slice(bytes).expect("SDK parses");
+    let (_, _, data) = event.take_data();
+    let payload = match data {
+        Some(cloudevents::Data::Json(value)) => serde_json::from_value(value),
+        Some(cloudevents::Data::String(text)) => serde_json::from_str(&text),
+        Some(cloudevents::Data::Binary(bytes)) => serde_json::from_slice(&bytes),
+        None => panic!("the reference event has data"),
+    }
+    .expect("payload converts");
+    (event, payload)
+}
+
+fn validator() -> Validator {
+    Validator::new(Profile::IntgStd015).type_prefix("com.example")
+}
+
+fn serialize(c: &mut Criterion) {
+    let mut group = c.benchmark_group("serialize");
+    let (ours, plain, sdk) = (ours(), plain(), sdk_build());
+    let mut buf = Vec::with_capacity(1024);
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&ours)).expect("serializes");
+            black_box(buf.len())
+        })
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&plain)).expect("serializes");
+            black_box(buf.len())
+        })
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&sdk)).expect("serializes");
+            black_box(buf.len())
+        })
+    });
+    group.finish();
+}
+
+fn build_serialize(c: &mut Criterion) {
+    let mut group = c.benchmark_group("build_serialize");
+    group.bench_function("ours", |b| {
+        b.iter(|| serde_json::to_vec(&ours()).expect("serializes"))
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::to_vec(&plain()).expect("serializes"))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| serde_json::to_vec(&sdk_build()).expect("serializes"))
+    });
+    group.finish();
+}
+
+fn parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parse");
+    let json = reference_json();
+    group.bench_function("ours", |b| {
+        b.iter(|| Event::<OrderCreated>::from_slice(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::from_slice::<PlainEvent>(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("sdk", |b| b.iter(|| sdk_parse(black_box(&json))));
+    group.finish();
+}
+
+fn parse_validate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("any_validate");
+    let json = reference_json();
+    let validator = validator();
+    let report = validator.validate(&AnyEvent::from_slice(&json).expect("parses"));
+    assert!(
+        report.is_valid(),
+        "the reference event is strictly valid: {report}"
+    );
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            let event = AnyEvent::from_slice(black_box(&json)).expect("parses");
+            let report = validator.validate(&event);
+            (event, report)
+        })
+    });
+    group.bench_function("ours_slice", |b| {
+        b.iter(|| validator.validate_slice(black_box(&json)))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| serde_json::from_slice::<cloudevents::Event>(black_box(&json)).expect("parses"))
+    });
+    group.finish();
+}
+
+fn batch(c: &mut Criterion) {
+    let json = reference_batch_json(BATCH);
+    let ours_events: Vec<Event<OrderCreated>> = serde_json::from_slice(&json).expect("parses");
+    let any_batch = Batch::from_slice(&json).expect("parses");
+    let plain_events: Vec<PlainEvent> = serde_json::from_slice(&json).expect("parses");
+    let sdk_events: Vec<cloudevents::Event> = serde_json::from_slice(&json).expect("parses");
+
+    let mut group = c.benchmark_group("batch_serialize");
+    let mut buf = Vec::with_capacity(json.len() * 2);
+    let mut write = |b: &mut criterion::Bencher<'_>, value: &dyn erased::Ser| {
+        b.iter(|| {
+            buf.clear();
+            value.write(&mut buf);
+            black_box(buf.len())
+        })
+    };
+    group.bench_function("ours", |b| write(b, &ours_events));
+    group.bench_function("ours_any", |b| write(b, &any_batch));
+    group.bench_function("plain", |b| write(b, &plain_events));
+    group.bench_function("sdk", |b| write(b, &sdk_events));
+    group.finish();
+
+    let mut group = c.benchmark_group("batch_parse");
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            serde_json::from_slice::<Vec<Event<OrderCreated>>>(black_box(&json)).expect("parses")
+        })
+    });
+    group.bench_function("ours_any", |b| {
+        b.iter(|| Batch::from_slice(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::from_slice::<Vec<PlainEvent>>(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| {
+            let events: Vec<cloudevents::Event> =
+                serde_json::from_slice(black_box(&json)).expect("parses");
+            events
+                .into_iter()
+                .map(|mut event| {
+                    let (_, _, data) = event.take_data();
+                    let Some(cloudevents::Data::Json(value)) = data else {
+                        panic!("the reference events carry JSON data")
+                    };
+                    let payload: PlainPayload = serde_json::from_value(value).expect("converts");
+                    (event, payload)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    group.finish();
+}
+
+/// One `write` for every contestant's batch type, so the batch loop is written once.
+mod erased {
+    pub trait Ser {
+        fn write(&self, buf: &mut Vec<u8>);
+    }
+
+    impl<T: serde::Serialize> Ser for T {
+        fn write(&self, buf: &mut Vec<u8>) {
+            serde_json::to_writer(buf, self).expect("serializes");
+        }
+    }
+}
+
+fn config() -> Criterion {
+    // Short settings so the whole run stays under five minutes on two cores; the medians are
+    // stable to a few percent at this sample size (see BENCHMARKS.md).
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(1000))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(50)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = serialize, build_serialize, parse, parse_validate, batch
+}
+criterion_main!(benches);

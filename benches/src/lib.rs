@@ -1,0 +1,171 @@
+//! The reference event every contestant in the benchmarks builds, writes and reads, in three
+//! shapes: this workspace's [`Event<OrderCreated>`](cloudevent_runtime::Event), a plain
+//! `#[derive(Serialize, Deserialize)]` struct ([`PlainEvent`], the limit serde_json allows)
+//! and, in the bench itself, `cloudevents-sdk` 0.9's `Event`.
+//!
+//! All three produce the same JSON object (checked by `tests/same_event.rs`), so the
+//! timings compare like with like.
+//!
+//! ```
+//! let json = cloudevent_bench::reference_json();
+//! assert!((440..=480).contains(&json.len()), "{} bytes", json.len());
+//! ```
+
+use cloudevent_runtime::{CloudEvent, Event, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// `id` of the reference event (a ULID).
+pub const ID: &str = "01JD6Z3Q8Y7K2M4N5P6R7S8T9V";
+/// `source`.
+pub const SOURCE: &str = "https://orders.example.com/checkout";
+/// `type`.
+pub const TYPE: &str = "com.example.order.created";
+/// `time` (UTC, microseconds).
+pub const TIME: &str = "2026-11-22T10:15:30.123456Z";
+/// `subject` (the payload's `order_id`).
+pub const SUBJECT: &str = "order-8842";
+/// `datacontenttype`.
+pub const DATACONTENTTYPE: &str = "application/json";
+/// `dataschema`.
+pub const DATASCHEMA: &str = "https://schemas.example.com/orders/created/v1.json";
+/// The one string extension's name.
+pub const EXTENSION: &str = "region";
+/// The one string extension's value.
+pub const EXTENSION_VALUE: &str = "eu-west-1-zone-b";
+/// The payload's `customer_id`.
+pub const CUSTOMER: &str = "customer-7731-enterprise-netherlands-01";
+/// The payload's `quantity`.
+pub const QUANTITY: i64 = 3;
+/// The payload's `total`.
+pub const TOTAL: f64 = 129.95;
+/// The payload's `express`.
+pub const EXPRESS: bool = true;
+
+/// The reference payload: two strings, an integer, a float and a bool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    dataschema = "https://schemas.example.com/orders/created/v1.json",
+    datacontenttype = "application/json"
+)]
+pub struct OrderCreated {
+    /// The order, also the event's `subject`.
+    #[cloudevent(subject)]
+    pub order_id: String,
+    /// Who ordered.
+    pub customer_id: String,
+    /// How many items.
+    pub quantity: i64,
+    /// The amount.
+    pub total: f64,
+    /// Express delivery.
+    pub express: bool,
+}
+
+/// The reference payload, built from the constants (allocates its two strings).
+pub fn payload() -> OrderCreated {
+    OrderCreated {
+        order_id: SUBJECT.to_owned(),
+        customer_id: CUSTOMER.to_owned(),
+        quantity: QUANTITY,
+        total: TOTAL,
+        express: EXPRESS,
+    }
+}
+
+/// Our typed reference event, built the way a producer would (with a fixed id and time so
+/// the output is comparable).
+///
+/// # Panics
+/// Never with these constants: they satisfy every rule the builder checks.
+pub fn ours() -> Event<OrderCreated> {
+    let time = Timestamp::parse(TIME).expect("the reference time is RFC 3339");
+    Event::builder(payload())
+        .id(ID)
+        .time(time)
+        .extension(EXTENSION, EXTENSION_VALUE)
+        .without_traceability()
+        .build()
+        .expect("the reference event is valid")
+}
+
+/// The plain serde shape of the payload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlainPayload {
+    /// See [`OrderCreated::order_id`].
+    pub order_id: String,
+    /// See [`OrderCreated::customer_id`].
+    pub customer_id: String,
+    /// See [`OrderCreated::quantity`].
+    pub quantity: i64,
+    /// See [`OrderCreated::total`].
+    pub total: f64,
+    /// See [`OrderCreated::express`].
+    pub express: bool,
+}
+
+/// The plain serde shape of the whole event: every attribute an owned `String`, no checks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlainEvent {
+    /// `specversion`.
+    pub specversion: String,
+    /// `id`.
+    pub id: String,
+    /// `source`.
+    pub source: String,
+    /// `type`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// `time`.
+    pub time: String,
+    /// `subject`.
+    pub subject: String,
+    /// `datacontenttype`.
+    pub datacontenttype: String,
+    /// `dataschema`.
+    pub dataschema: String,
+    /// The string extension.
+    pub region: String,
+    /// `data`.
+    pub data: PlainPayload,
+}
+
+/// The plain reference event, built from the constants.
+pub fn plain() -> PlainEvent {
+    PlainEvent {
+        specversion: "1.0".to_owned(),
+        id: ID.to_owned(),
+        source: SOURCE.to_owned(),
+        ty: TYPE.to_owned(),
+        time: TIME.to_owned(),
+        subject: SUBJECT.to_owned(),
+        datacontenttype: DATACONTENTTYPE.to_owned(),
+        dataschema: DATASCHEMA.to_owned(),
+        region: EXTENSION_VALUE.to_owned(),
+        data: PlainPayload {
+            order_id: SUBJECT.to_owned(),
+            customer_id: CUSTOMER.to_owned(),
+            quantity: QUANTITY,
+            total: TOTAL,
+            express: EXPRESS,
+        },
+    }
+}
+
+/// The reference event as JSON (the plain struct's output: attributes in spec order).
+pub fn reference_json() -> Vec<u8> {
+    serde_json::to_vec(&plain()).unwrap_or_default()
+}
+
+/// A JSON batch of `n` copies of the reference event, each with its own id.
+pub fn reference_batch_json(n: usize) -> Vec<u8> {
+    let events: Vec<PlainEvent> = (0..n)
+        .map(|i| {
+            let mut event = plain();
+            event.id = format!("{}{:04}", &ID[..ID.len() - 4], i);
+            event
+        })
+        .collect();
+    serde_json::to_vec(&events).unwrap_or_default()
+}
