@@ -1,0 +1,401 @@
+//! `cloudevent validate` end to end: the built binary on the files in `tests/data/`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Runs `cloudevent <args>` in `tests/data/`, feeding `stdin`.
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args(args)
+        .current_dir(data_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_vec();
+    // The binary stops reading past its limit; a broken pipe here is expected then.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("the writer thread finishes");
+    output
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with_stdin(args, b"")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+fn lines(output: &Output) -> Vec<String> {
+    stdout(output).lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn a_valid_event_prints_ok_and_exits_0() {
+    let output = run(&["validate", "valid.json"]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "ok valid.json 01HZX3KQVB8E72GQJHF5RM6YWN\n"
+    );
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn an_invalid_event_lists_every_finding_and_exits_1() {
+    let output = run(&["validate", "invalid.json"]);
+    assert_eq!(status(&output), 1);
+    let lines = lines(&output);
+    assert!(lines.len() >= 5, "{lines:#?}");
+    for line in &lines {
+        assert!(line.starts_with("invalid.json: error "), "{line}");
+    }
+    for expected in [
+        "invalid.json: error INTG-STD-015 R-5: source `http://localhost:8080/orders`",
+        "invalid.json: error INTG-STD-015 R-14: source `http://localhost:8080/orders` host `localhost`",
+        "invalid.json: error INTG-STD-015 R-4: type `Com.Example.Order`",
+        "invalid.json: error INTG-STD-015 gateway 4: time `2026-03-28T14:22:31+01:00`",
+        "invalid.json: error CE 1.0.2 naming: extension `Region`",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(expected)),
+            "missing `{expected}` in {lines:#?}"
+        );
+    }
+    assert!(
+        !stdout(&output).contains("ok "),
+        "an invalid event is not ok"
+    );
+}
+
+#[test]
+fn a_batch_reports_each_event_by_index() {
+    let output = run(&["validate", "batch.json"]);
+    assert_eq!(status(&output), 1);
+    let lines = lines(&output);
+    assert_eq!(lines[0], "ok batch.json#0 01HZX3KQVB8E72GQJHF5RM6YW1");
+    assert!(
+        lines[1].starts_with("batch.json#1: error INTG-STD-015 R-4: type `order.created`"),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("ok batch.json#2 01HZX3KQVB8E72GQJHF5RM6YW3")
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("ok batch.json#1")));
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let output = run(&["validate", "warnings.json"]);
+    assert_eq!(status(&output), 0);
+    let lines = lines(&output);
+    assert!(
+        lines.contains(&"warnings.json: warning INTG-STD-015 R-2: time: is absent; producers should set it for the audit trail (R-2, R-15)".to_owned()),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains(": error ")), "{lines:#?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("ok warnings.json 01HZX3KQVB8E72GQJHF5RM6YWP")
+    );
+}
+
+#[test]
+fn an_unreadable_file_exits_2_and_the_others_are_still_checked() {
+    let output = run(&["validate", "valid.json", "missing.json"]);
+    assert_eq!(status(&output), 2);
+    assert_eq!(
+        stdout(&output),
+        "ok valid.json 01HZX3KQVB8E72GQJHF5RM6YWN\n"
+    );
+    assert!(
+        stderr(&output).starts_with("cloudevent validate: missing.json: cannot read: "),
+        "{}",
+        stderr(&output)
+    );
+    // 2 wins over 1.
+    assert_eq!(
+        status(&run(&["validate", "invalid.json", "missing.json"])),
+        2
+    );
+    // A directory is not readable as an event either.
+    assert_eq!(status(&run(&["validate", "."])), 2);
+}
+
+#[test]
+fn dash_and_no_file_read_standard_input() {
+    let event = std::fs::read(data_dir().join("valid.json")).unwrap();
+    for args in [&["validate", "-"][..], &["validate"][..]] {
+        let output = run_with_stdin(args, &event);
+        assert_eq!(status(&output), 0, "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "ok <stdin> 01HZX3KQVB8E72GQJHF5RM6YWN\n");
+    }
+    let invalid = std::fs::read(data_dir().join("invalid.json")).unwrap();
+    let output = run_with_stdin(&["validate", "valid.json", "-"], &invalid);
+    assert_eq!(status(&output), 1);
+    assert!(stdout(&output).contains("\n<stdin>: error INTG-STD-015 R-4: "));
+}
+
+#[test]
+fn json_output_is_one_report_with_the_same_findings() {
+    let output = run(&[
+        "validate",
+        "--output",
+        "json",
+        "valid.json",
+        "batch.json",
+        "warnings.json",
+    ]);
+    assert_eq!(status(&output), 1);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["profile"], "intg-std-015");
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["errors"], 1);
+    assert_eq!(report["warnings"], 2);
+    let inputs = report["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 3);
+
+    assert_eq!(inputs[0]["file"], "valid.json");
+    assert_eq!(inputs[0]["kind"], "event");
+    assert_eq!(inputs[0]["valid"], true);
+    assert_eq!(inputs[0]["events"][0]["id"], "01HZX3KQVB8E72GQJHF5RM6YWN");
+    assert_eq!(inputs[0]["events"][0]["index"], serde_json::Value::Null);
+
+    assert_eq!(inputs[1]["kind"], "batch");
+    let events = inputs[1]["events"].as_array().unwrap();
+    assert_eq!(events.len(), 3);
+    assert_eq!(events[1]["index"], 1);
+    assert_eq!(events[1]["valid"], false);
+    let finding = &events[1]["findings"][0];
+    assert_eq!(finding["severity"], "error");
+    assert_eq!(finding["rule"], "INTG-STD-015 R-4");
+    assert_eq!(finding["attribute"], "type");
+    assert_eq!(finding["value"], "order.created");
+    // The message is the text output's.
+    let text = stdout(&run(&["validate", "batch.json"]));
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "batch.json#1: error INTG-STD-015 R-4: {message}\n"
+        )),
+        "{text}"
+    );
+
+    assert_eq!(inputs[2]["valid"], true);
+    assert_eq!(inputs[2]["events"][0]["findings"][0]["severity"], "warning");
+}
+
+#[test]
+fn json_output_lists_unreadable_inputs() {
+    let output = run(&["validate", "--output", "json", "missing.json"]);
+    assert_eq!(status(&output), 2);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["inputs"][0]["kind"], "unreadable");
+    assert!(
+        report["inputs"][0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read: ")
+    );
+}
+
+#[test]
+fn the_profile_decides_the_rules() {
+    // Under the CloudEvents profile only the spec's MUSTs apply: the uppercase extension
+    // name is still wrong, the type, source and time offset are not.
+    let output = run(&["validate", "--profile", "cloudevents", "invalid.json"]);
+    assert_eq!(status(&output), 1);
+    let lines = lines(&output);
+    assert!(
+        lines.iter().all(|l| !l.contains("INTG-STD-015")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error CE 1.0.2 naming: extension `Region`"))
+    );
+
+    // NL GOV wants `urn:nld:` sources (a warning) but accepts the rest of valid.json.
+    let output = run(&["validate", "--profile", "nl-gov", "valid.json"]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+}
+
+#[test]
+fn require_traceability_makes_correlation_and_causation_mandatory() {
+    let output = run(&[
+        "validate",
+        "--require-traceability",
+        "valid.json",
+        "warnings.json",
+    ]);
+    assert_eq!(status(&output), 1);
+    let text = stdout(&output);
+    assert!(text.contains("ok valid.json "), "{text}");
+    assert!(
+        text.contains("warnings.json: error ADR-0003: correlationid: is required on every event"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warnings.json: error ADR-0003: causationid: "),
+        "{text}"
+    );
+    // Without the flag the same file passes.
+    assert_eq!(status(&run(&["validate", "warnings.json"])), 0);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["validate", "--profile", "strict", "valid.json"][..],
+        &["validate", "--format", "xml", "valid.json"][..],
+        &["validate", "--output", "yaml", "valid.json"][..],
+        &["validate", "--no-such-flag"][..],
+        &["frobnicate"][..],
+    ] {
+        let output = run(args);
+        assert_eq!(status(&output), 2, "{args:?}");
+        assert!(!stderr(&output).is_empty(), "{args:?}");
+    }
+    assert_eq!(status(&run(&["validate", "--help"])), 0);
+}
+
+#[test]
+fn input_over_the_batch_limit_is_not_parsed_and_exits_1() {
+    let mut big = b"[".to_vec();
+    big.resize(1024 * 1024 + 100, b' ');
+    big.push(b']');
+    let output = run_with_stdin(&["validate"], &big);
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("<stdin>: error INTG-STD-015 R-10: input `more than 1048576 bytes`: exceeds the batch limit"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn an_event_over_256_kib_is_refused_unparsed() {
+    let mut event = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com","type":"com.example.order.created","data":""#.to_vec();
+    event.resize(300 * 1024, b'x');
+    event.extend_from_slice(b"\"}");
+    let output = run_with_stdin(&["validate", "-"], &event);
+    assert_eq!(status(&output), 1);
+    assert!(
+        stdout(&output).starts_with("<stdin>: error INTG-STD-015 R-11: ")
+            && stdout(&output).contains("262144"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn an_empty_batch_is_valid_and_prints_nothing() {
+    let output = run_with_stdin(&["validate"], b" [ ] ");
+    assert_eq!(status(&output), 0);
+    assert_eq!(stdout(&output), "");
+}
+
+#[test]
+fn not_json_is_an_error_finding() {
+    let output = run_with_stdin(&["validate", "--format", "json"], b"{\"specversion\": ");
+    assert_eq!(status(&output), 1);
+    assert!(
+        stdout(&output).starts_with("<stdin>: error "),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn control_characters_in_findings_are_escaped() {
+    // A hostile value must not reach the terminal raw (escape sequences, fake lines).
+    let event = b"{\"specversion\":\"1.0\",\"id\":\"a\\u001b[2J\\nok forged 1\",\"source\":\"https://orders.example.com\",\"type\":\"com.example.order.created\",\"time\":\"2026-03-28T14:22:31Z\"}";
+    let output = run_with_stdin(&["validate"], event);
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    assert!(!output.stdout.contains(&0x1b), "{}", stdout(&output));
+    assert!(
+        lines(&output).iter().all(|l| l.starts_with("<stdin>: ")),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn http_messages_are_read_in_binary_and_structured_mode() {
+    // `--format auto` recognises the request line.
+    let output = run(&["validate", "binary.http"]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    assert_eq!(
+        stdout(&output),
+        "ok binary.http 01HZX3KQVB8E72GQJHF5RM6YWQ\n"
+    );
+
+    let output = run(&["validate", "--format", "http", "structured-invalid.http"]);
+    assert_eq!(status(&output), 1);
+    assert!(
+        stdout(&output).starts_with(
+            "structured-invalid.http: error INTG-STD-015 R-4: type `com.example.Order.created` segment `Order`"
+        ),
+        "{}",
+        stdout(&output)
+    );
+
+    // A JSON file forced through the HTTP reader is not an HTTP message.
+    let output = run(&["validate", "--format", "http", "valid.json"]);
+    assert_eq!(status(&output), 1);
+    assert!(
+        stdout(&output).starts_with("valid.json: error INTG-STD-015 R-8: message: "),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn kafka_records_are_read_by_index() {
+    let output = run(&["validate", "--format", "kafka", "record.kafka.json"]);
+    assert_eq!(status(&output), 1);
+    let lines = lines(&output);
+    assert_eq!(
+        lines[0],
+        "ok record.kafka.json#0 01HZX3KQVB8E72GQJHF5RM6YWR"
+    );
+    assert!(
+        lines[1].starts_with(
+            "record.kafka.json#1: error INTG-STD-015 R-14: source `https://10.0.0.7/orders`"
+        ),
+        "{lines:#?}"
+    );
+
+    let output = run_with_stdin(
+        &["validate", "--format", "kafka"],
+        br#"{"value": null, "partition": 3}"#,
+    );
+    assert_eq!(status(&output), 1);
+    assert!(
+        stdout(&output)
+            .starts_with("<stdin>: error INTG-STD-015 R-8: record: is not a Kafka record"),
+        "{}",
+        stdout(&output)
+    );
+}
