@@ -15,7 +15,8 @@ use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError};
 use crate::{
-    AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionVisitor,
+    AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+    ExtensionVisitor,
 };
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
@@ -58,7 +59,19 @@ pub trait BindingEvent: Sized {
     ///
     /// # Errors
     /// Whatever makes the parts not a valid event of this type.
-    fn from_binary(parts: BinaryParts) -> Result<Self, BindingError>;
+    fn from_binary(parts: BinaryParts) -> Result<Self, BindingError> {
+        Self::from_binary_typed(parts, &[])
+    }
+
+    /// Reads binary-mode parts whose transport said the type of some extensions (AMQP's
+    /// native boolean and long, CE AMQP binding 3.1.3.2): those come back typed.
+    ///
+    /// # Errors
+    /// Whatever makes the parts not a valid event of this type.
+    fn from_binary_typed(
+        parts: BinaryParts,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError>;
 
     /// The event as an [`AnyEvent`] (for batches).
     ///
@@ -94,8 +107,11 @@ impl BindingEvent for AnyEvent {
         Ok(parts_of(self))
     }
 
-    fn from_binary(parts: BinaryParts) -> Result<Self, BindingError> {
-        let document = structured_document(&parts, &[])?;
+    fn from_binary_typed(
+        parts: BinaryParts,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError> {
+        let document = structured_document(&parts, &hints(typed))?;
         Ok(AnyEvent::from_slice(&document)?)
     }
 
@@ -132,9 +148,13 @@ where
         Ok(parts_of(&self.to_any()?))
     }
 
-    fn from_binary(parts: BinaryParts) -> Result<Self, BindingError> {
-        let typed = typed_extensions::<T>(&parts);
-        let document = structured_document(&parts, &typed)?;
+    fn from_binary_typed(
+        parts: BinaryParts,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError> {
+        let mut hints = typed_extensions::<T>(&parts);
+        hints.extend(self::hints(typed));
+        let document = structured_document(&parts, &hints)?;
         Ok(Event::from_slice(&document)?)
     }
 
@@ -237,9 +257,24 @@ fn parts_of(event: &AnyEvent) -> BinaryParts {
     }
 }
 
-/// An extension the payload type fills, with its typed value as JSON and as canonical string.
+/// Typed values given by the transport, as document hints.
+fn hints(typed: &[(String, ExtensionValueBuf)]) -> Vec<TypedExtension> {
+    typed
+        .iter()
+        .filter_map(|(name, value)| {
+            Some(TypedExtension {
+                name: name.clone().into(),
+                canonical: canonical_string(value.as_value()).into_owned(),
+                json: serde_json::to_string(value).ok()?,
+            })
+        })
+        .collect()
+}
+
+/// An extension with its typed value as JSON and as canonical string: the document writes
+/// the typed JSON where the binary-mode string equals the canonical string.
 struct TypedExtension {
-    name: &'static str,
+    name: Cow<'static, str>,
     canonical: String,
     json: String,
 }
@@ -270,7 +305,7 @@ fn typed_extensions<T: CloudEventData + DeserializeOwned>(
             value: ExtensionValue<'_>,
         ) -> Result<(), Self::Error> {
             self.0.push(TypedExtension {
-                name,
+                name: Cow::Borrowed(name),
                 canonical: canonical_string(value).into_owned(),
                 json: serde_json::to_string(&value)?,
             });
@@ -321,7 +356,7 @@ fn structured_document(
         for (name, value) in &parts.attributes {
             match typed
                 .iter()
-                .find(|t| t.name == name && t.canonical == *value)
+                .find(|t| t.name == name.as_str() && t.canonical == *value)
             {
                 Some(typed) => {
                     map.serialize_entry(name, &RawJson(&typed.json))?;

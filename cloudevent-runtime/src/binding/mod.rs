@@ -7,6 +7,8 @@
 //! the data's media type and the data bytes. A binding only maps [`BinaryParts`] to its own
 //! headers or properties.
 
+#[cfg(feature = "amqp")]
+pub mod amqp;
 #[cfg(feature = "axum")]
 pub mod axum;
 mod binary;
@@ -15,6 +17,10 @@ mod error;
 pub mod http;
 #[cfg(feature = "kafka")]
 pub mod kafka;
+#[cfg(feature = "mqtt")]
+pub mod mqtt;
+#[cfg(feature = "nats")]
+pub mod nats;
 pub mod percent;
 #[cfg(feature = "rdkafka")]
 pub mod rdkafka;

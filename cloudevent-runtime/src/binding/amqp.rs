@@ -1,0 +1,329 @@
+//! The CloudEvents AMQP Protocol Binding 1.0.2 on a broker-neutral message: the
+//! `content-type` property, the application-properties section and the application data.
+//!
+//! - §3: `content-type` starting with `application/cloudevents` is structured mode, anything
+//!   else binary. Binary is INTG-STD-015 R-9's default for AMQP.
+//! - §3.1.3.1: attributes become application properties named `cloudEvents:<name>`. Brokers
+//!   and JMS clients that refuse `:` in property names use `cloudEvents_<name>` (the form
+//!   later binding versions name); both are read, either is written ([`PropertyPrefix`]).
+//! - §3.1.3.2: values go out in native AMQP types where the type is known (Boolean → boolean,
+//!   Integer → long, Binary → binary), otherwise as the canonical string; on receipt both
+//!   forms are read; a timestamp becomes its RFC 3339 string, and a binary value its base64
+//!   string (the JSON format, through which every binding reads, has no Binary type).
+
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected, canonical_string};
+use crate::{ExtensionValue, ExtensionValueBuf, Timestamp};
+
+/// An AMQP 1.0 application-property value, as far as CloudEvents uses the type system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AmqpValue {
+    /// `boolean`.
+    Boolean(bool),
+    /// `long` (CloudEvents Integer).
+    Long(i64),
+    /// `string`.
+    String(String),
+    /// `binary`.
+    Binary(Vec<u8>),
+    /// `timestamp`: milliseconds since the Unix epoch.
+    Timestamp(i64),
+    /// Any other AMQP type (by name, e.g. `double`, `list`); not a CloudEvents value.
+    Other(&'static str),
+}
+
+/// Which application-property name prefix to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PropertyPrefix {
+    /// `cloudEvents:` (§3.1.3.1).
+    #[default]
+    Colon,
+    /// `cloudEvents_`, for brokers and JMS clients that refuse `:` in property names.
+    Underscore,
+}
+
+impl PropertyPrefix {
+    /// The prefix text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PropertyPrefix::Colon => "cloudEvents:",
+            PropertyPrefix::Underscore => "cloudEvents_",
+        }
+    }
+}
+
+/// The bare-message parts the binding uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AmqpMessage {
+    /// The `content-type` property.
+    pub content_type: Option<String>,
+    /// The application-properties section, in order.
+    pub application_properties: Vec<(String, AmqpValue)>,
+    /// The application data (a single `data` section); `None` when absent.
+    pub body: Option<Vec<u8>>,
+}
+
+/// The content type of structured mode (§3.2.1, R-7).
+const STRUCTURED: &str = super::STRUCTURED_CONTENT_TYPE;
+
+/// The message for an event: binary mode (R-9's default for AMQP) or structured.
+///
+/// # Errors
+/// [`ContentMode::Batch`], or a payload that cannot be serialized.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::ContentMode;
+/// use cloudevent_runtime::binding::amqp::{AmqpValue, PropertyPrefix, from_message, to_message};
+///
+/// let mut event = AnyEvent::new("1234-1234-1234", "/mycontext/subcontext", "com.example.someevent");
+/// event.extensions_mut().insert("priority", 5);
+/// let message = to_message(&event, ContentMode::Binary, PropertyPrefix::Colon).unwrap();
+/// assert!(message.application_properties.contains(&("cloudEvents:priority".into(), AmqpValue::Long(5))));
+/// assert_eq!(from_message::<AnyEvent>(&message).unwrap(), event);
+/// ```
+pub fn to_message<E: BindingEvent>(
+    event: &E,
+    mode: ContentMode,
+    prefix: PropertyPrefix,
+) -> Result<AmqpMessage, BindingError> {
+    match mode {
+        ContentMode::Structured => Ok(AmqpMessage {
+            content_type: Some(STRUCTURED.to_owned()),
+            application_properties: Vec::new(),
+            body: Some(event.to_structured()?),
+        }),
+        ContentMode::Binary => {
+            let any = event.to_any_event()?;
+            let parts = any.to_binary()?;
+            let application_properties = parts
+                .attributes
+                .into_iter()
+                .map(|(name, value)| {
+                    let native = any.extension(&name).and_then(|v| native(v.as_value()));
+                    let value = native.unwrap_or(AmqpValue::String(value));
+                    (format!("{}{name}", prefix.as_str()), value)
+                })
+                .collect();
+            Ok(AmqpMessage {
+                content_type: parts.datacontenttype,
+                application_properties,
+                body: parts.data,
+            })
+        }
+        ContentMode::Batch => Err(BindingError::UnexpectedMode {
+            expected: "binary or structured mode (CE AMQP binding 1.3)",
+            found: "batched mode",
+            content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+        }),
+    }
+}
+
+/// The native AMQP form of a typed extension value, where one is efficient (§3.1.3.2).
+fn native(value: ExtensionValue<'_>) -> Option<AmqpValue> {
+    match value {
+        ExtensionValue::Boolean(b) => Some(AmqpValue::Boolean(b)),
+        ExtensionValue::Integer(i) => Some(AmqpValue::Long(i.into())),
+        ExtensionValue::Binary(bytes) => Some(AmqpValue::Binary(bytes.to_vec())),
+        _ => None,
+    }
+}
+
+/// Reads an event from a message in whichever mode its content type names.
+///
+/// # Errors
+/// A property of a type CloudEvents has no use for, an attribute twice, an unsupported
+/// format, or an invalid event.
+pub fn from_message<E: BindingEvent>(message: &AmqpMessage) -> Result<E, BindingError> {
+    let content_type = message.content_type.as_deref();
+    match ContentMode::detect(content_type) {
+        Detected::Mode(ContentMode::Structured) => {
+            E::from_structured(message.body.as_deref().unwrap_or_default())
+        }
+        Detected::Mode(ContentMode::Binary) => {
+            let mut parts = BinaryParts {
+                datacontenttype: content_type.map(str::to_owned),
+                data: message.body.clone(),
+                ..BinaryParts::default()
+            };
+            let mut typed = Vec::new();
+            for (property, value) in &message.application_properties {
+                let Some(name) = property
+                    .strip_prefix(PropertyPrefix::Colon.as_str())
+                    .or_else(|| property.strip_prefix(PropertyPrefix::Underscore.as_str()))
+                else {
+                    continue;
+                };
+                let (text, native) = canonical(property, value)?;
+                if let Some(native) = native {
+                    typed.push((name.to_owned(), native));
+                }
+                if name == "datacontenttype" {
+                    // §3.1.3: datacontenttype travels in content-type; a property copy may
+                    // only stand in for a missing content-type.
+                    if parts.datacontenttype.is_none() {
+                        parts.datacontenttype = Some(text);
+                    }
+                    continue;
+                }
+                if parts.attribute(name).is_some() {
+                    return Err(BindingError::DuplicateAttribute {
+                        attribute: name.to_owned(),
+                        header: property.clone(),
+                    });
+                }
+                parts.attributes.push((name.to_owned(), text));
+            }
+            E::from_binary_typed(parts, &typed)
+        }
+        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
+            Err(BindingError::UnsupportedFormat {
+                content_type: content_type.unwrap_or_default().to_owned(),
+            })
+        }
+    }
+}
+
+/// A property value's canonical string, and its typed value where the AMQP type says it.
+fn canonical(
+    property: &str,
+    value: &AmqpValue,
+) -> Result<(String, Option<ExtensionValueBuf>), BindingError> {
+    Ok(match value {
+        AmqpValue::String(s) => (s.clone(), None),
+        AmqpValue::Boolean(b) => (b.to_string(), Some(ExtensionValueBuf::Boolean(*b))),
+        // A long outside the i32 range is no CloudEvents Integer; it stays a string and the
+        // validator reports it.
+        AmqpValue::Long(l) => (
+            l.to_string(),
+            i32::try_from(*l).ok().map(ExtensionValueBuf::Integer),
+        ),
+        AmqpValue::Binary(bytes) => (
+            canonical_string(ExtensionValue::Binary(bytes)).into_owned(),
+            Some(ExtensionValueBuf::Binary(crate::Binary::new(bytes.clone()))),
+        ),
+        AmqpValue::Timestamp(millis) => {
+            let seconds = millis.div_euclid(1000);
+            let nanos = u32::try_from(millis.rem_euclid(1000) * 1_000_000).unwrap_or(0);
+            let timestamp =
+                Timestamp::from_unix(seconds, nanos).ok_or_else(|| BindingError::PropertyType {
+                    property: property.to_owned(),
+                    found: "timestamp out of range",
+                })?;
+            (timestamp.as_str().to_owned(), None)
+        }
+        AmqpValue::Other(found) => {
+            return Err(BindingError::PropertyType {
+                property: property.to_owned(),
+                found,
+            });
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyEvent;
+
+    fn spec_example(prefix: &str) -> AmqpMessage {
+        // CE AMQP binding 3.1.4.
+        let property = |name: &str, value: &str| {
+            (
+                format!("{prefix}{name}"),
+                AmqpValue::String(value.to_owned()),
+            )
+        };
+        AmqpMessage {
+            content_type: Some("application/json; charset=utf-8".into()),
+            application_properties: vec![
+                property("specversion", "1.0"),
+                property("type", "com.example.someevent"),
+                property("time", "2018-04-05T03:56:24Z"),
+                property("id", "1234-1234-1234"),
+                property("source", "/mycontext/subcontext"),
+                ("x-opt-other".into(), AmqpValue::Other("list")),
+            ],
+            body: Some(br#"{"n":1}"#.to_vec()),
+        }
+    }
+
+    #[test]
+    fn reads_the_spec_binary_example_with_either_prefix() {
+        for prefix in ["cloudEvents:", "cloudEvents_"] {
+            let event: AnyEvent = from_message(&spec_example(prefix)).unwrap();
+            assert_eq!(event.id(), "1234-1234-1234");
+            assert_eq!(
+                event.time().map(|t| t.as_str()),
+                Some("2018-04-05T03:56:24Z")
+            );
+            assert_eq!(
+                event.datacontenttype(),
+                Some("application/json; charset=utf-8")
+            );
+            assert_eq!(
+                event.data(),
+                Some(&crate::Data::json(r#"{"n":1}"#).unwrap())
+            );
+        }
+    }
+
+    #[test]
+    fn reads_native_types_and_writes_them() {
+        let mut message = spec_example("cloudEvents:");
+        message.application_properties.extend([
+            ("cloudEvents:flag".into(), AmqpValue::Boolean(true)),
+            ("cloudEvents:count".into(), AmqpValue::Long(-3)),
+            ("cloudEvents:blob".into(), AmqpValue::Binary(vec![1, 2])),
+            (
+                "cloudEvents:when".into(),
+                AmqpValue::Timestamp(1_522_900_584_000),
+            ),
+        ]);
+        let event: AnyEvent = from_message(&message).unwrap();
+        assert_eq!(
+            event.extension("flag"),
+            Some(&ExtensionValueBuf::Boolean(true))
+        );
+        assert_eq!(
+            event.extension("count"),
+            Some(&ExtensionValueBuf::Integer(-3))
+        );
+        // Binary has no JSON type of its own (CE-JSON 2.2): it comes back as its base64 string,
+        // exactly as the same event read from structured mode would.
+        assert_eq!(
+            event.extension("blob").and_then(|v| v.as_str()),
+            Some("AQI=")
+        );
+        assert_eq!(
+            event.extension("when").and_then(|v| v.as_str()),
+            Some("2018-04-05T03:56:24Z")
+        );
+        let out = to_message(&event, ContentMode::Binary, PropertyPrefix::Underscore).unwrap();
+        assert!(
+            out.application_properties
+                .contains(&("cloudEvents_flag".into(), AmqpValue::Boolean(true)))
+        );
+        assert!(
+            out.application_properties
+                .contains(&("cloudEvents_count".into(), AmqpValue::Long(-3)))
+        );
+        assert_eq!(from_message::<AnyEvent>(&out).unwrap(), event);
+    }
+
+    #[test]
+    fn structured_mode_and_bad_property_types() {
+        let event = AnyEvent::new("1", "/s", "com.example.someevent");
+        let message = to_message(&event, ContentMode::Structured, PropertyPrefix::Colon).unwrap();
+        assert_eq!(message.content_type.as_deref(), Some(STRUCTURED));
+        assert!(message.application_properties.is_empty());
+        assert_eq!(from_message::<AnyEvent>(&message).unwrap(), event);
+
+        let mut bad = spec_example("cloudEvents:");
+        bad.application_properties
+            .push(("cloudEvents:x".into(), AmqpValue::Other("double")));
+        assert!(matches!(
+            from_message::<AnyEvent>(&bad),
+            Err(BindingError::PropertyType { .. })
+        ));
+    }
+}

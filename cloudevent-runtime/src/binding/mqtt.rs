@@ -1,0 +1,202 @@
+//! The CloudEvents MQTT Protocol Binding 1.0.2 on a broker-neutral PUBLISH message.
+//!
+//! - §1.3, §3: MQTT 3.1.1 carries structured mode only (the JSON format is implied, no
+//!   content type); MQTT 5.0 also has binary mode. INTG-STD-015 R-9: structured is the
+//!   default, binary MAY be used with MQTT 5.
+//! - §3 (5.0): a `Content Type` starting with `application/cloudevents` is structured mode,
+//!   anything else binary.
+//! - §3.1 binary mode: `Content Type` = `datacontenttype` (§3.1.1), the data as payload
+//!   (§3.1.2), every other attribute a User Property named as the attribute, unchanged
+//!   (§3.1.3.1), with its canonical string value (§3.1.3.2).
+
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
+
+/// The MQTT protocol version of the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MqttVersion {
+    /// MQTT 3.1.1: no properties, structured mode only.
+    V3_1_1,
+    /// MQTT 5.0: content type and user properties.
+    V5,
+}
+
+/// The PUBLISH parts the binding uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MqttPublish {
+    /// The `Content Type` property (MQTT 5.0 only).
+    pub content_type: Option<String>,
+    /// The User Property fields, in order (MQTT 5.0 only).
+    pub user_properties: Vec<(String, String)>,
+    /// The payload.
+    pub payload: Vec<u8>,
+}
+
+/// The PUBLISH for an event.
+///
+/// # Errors
+/// Binary mode over MQTT 3.1.1, [`ContentMode::Batch`], or a payload that cannot be
+/// serialized.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::ContentMode;
+/// use cloudevent_runtime::binding::mqtt::{MqttVersion, from_publish, to_publish};
+///
+/// let event = AnyEvent::new("1234-1234-1234", "/mycontext/subcontext", "com.example.someevent");
+/// let publish = to_publish(&event, MqttVersion::V5, ContentMode::Binary).unwrap();
+/// assert!(publish.user_properties.contains(&("id".into(), "1234-1234-1234".into())));
+/// assert_eq!(from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap(), event);
+/// assert!(to_publish(&event, MqttVersion::V3_1_1, ContentMode::Binary).is_err());
+/// ```
+pub fn to_publish<E: BindingEvent>(
+    event: &E,
+    version: MqttVersion,
+    mode: ContentMode,
+) -> Result<MqttPublish, BindingError> {
+    match (version, mode) {
+        (MqttVersion::V3_1_1, ContentMode::Structured) => Ok(MqttPublish {
+            content_type: None,
+            user_properties: Vec::new(),
+            payload: event.to_structured()?,
+        }),
+        (MqttVersion::V5, ContentMode::Structured) => Ok(MqttPublish {
+            content_type: Some(super::STRUCTURED_CONTENT_TYPE.to_owned()),
+            user_properties: Vec::new(),
+            payload: event.to_structured()?,
+        }),
+        (MqttVersion::V5, ContentMode::Binary) => {
+            let parts = event.to_binary()?;
+            Ok(MqttPublish {
+                content_type: parts.datacontenttype,
+                user_properties: parts.attributes,
+                payload: parts.data.unwrap_or_default(),
+            })
+        }
+        (MqttVersion::V3_1_1, ContentMode::Binary) => Err(BindingError::BinaryOverMqtt3),
+        (_, ContentMode::Batch) => Err(BindingError::UnexpectedMode {
+            expected: "binary or structured mode (CE MQTT binding 1.3)",
+            found: "batched mode",
+            content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+        }),
+    }
+}
+
+/// Reads an event from a PUBLISH.
+///
+/// # Errors
+/// An unsupported format, an attribute twice, or an invalid event.
+pub fn from_publish<E: BindingEvent>(
+    publish: &MqttPublish,
+    version: MqttVersion,
+) -> Result<E, BindingError> {
+    if version == MqttVersion::V3_1_1 {
+        // §3: with 3.1.1 the mode is always structured, the JSON format implied.
+        return E::from_structured(&publish.payload);
+    }
+    let content_type = publish.content_type.as_deref();
+    match ContentMode::detect(content_type) {
+        Detected::Mode(ContentMode::Structured) => E::from_structured(&publish.payload),
+        Detected::Mode(ContentMode::Binary) => {
+            let mut parts = BinaryParts {
+                datacontenttype: content_type.map(str::to_owned),
+                data: (!publish.payload.is_empty()).then(|| publish.payload.clone()),
+                ..BinaryParts::default()
+            };
+            for (name, value) in &publish.user_properties {
+                if name == "datacontenttype" {
+                    // The spec's §3.1.4 example repeats it as a user property; the Content
+                    // Type property is authoritative (§3.1.1).
+                    if parts.datacontenttype.is_none() {
+                        parts.datacontenttype = Some(value.clone());
+                    }
+                    continue;
+                }
+                if parts.attribute(name).is_some() {
+                    return Err(BindingError::DuplicateAttribute {
+                        attribute: name.clone(),
+                        header: name.clone(),
+                    });
+                }
+                parts.attributes.push((name.clone(), value.clone()));
+            }
+            E::from_binary(parts)
+        }
+        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
+            Err(BindingError::UnsupportedFormat {
+                content_type: content_type.unwrap_or_default().to_owned(),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyEvent;
+
+    #[test]
+    fn reads_the_spec_binary_example() {
+        // CE MQTT binding 3.1.4, with `datacontenttype` repeated as a user property.
+        let property = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+        let publish = MqttPublish {
+            content_type: Some("application/json; charset=utf-8".into()),
+            user_properties: vec![
+                property("specversion", "1.0"),
+                property("type", "com.example.someevent"),
+                property("time", "2018-04-05T03:56:24Z"),
+                property("id", "1234-1234-1234"),
+                property("source", "/mycontext/subcontext"),
+                property("datacontenttype", "application/json; charset=utf-8"),
+            ],
+            payload: br#"{"n":1}"#.to_vec(),
+        };
+        let event: AnyEvent = from_publish(&publish, MqttVersion::V5).unwrap();
+        assert_eq!(event.id(), "1234-1234-1234");
+        assert_eq!(
+            event.datacontenttype(),
+            Some("application/json; charset=utf-8")
+        );
+        assert_eq!(
+            event.data(),
+            Some(&crate::Data::json(r#"{"n":1}"#).unwrap())
+        );
+    }
+
+    #[test]
+    fn mqtt3_is_structured_without_content_type() {
+        let event = AnyEvent::new("1", "/mycontext/subcontext", "com.example.someevent");
+        let publish = to_publish(&event, MqttVersion::V3_1_1, ContentMode::Structured).unwrap();
+        assert_eq!(publish.content_type, None);
+        assert!(publish.user_properties.is_empty());
+        assert_eq!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V3_1_1).unwrap(),
+            event
+        );
+        assert!(matches!(
+            to_publish(&event, MqttVersion::V3_1_1, ContentMode::Binary),
+            Err(BindingError::BinaryOverMqtt3)
+        ));
+    }
+
+    #[test]
+    fn mqtt5_structured_has_the_event_format_content_type() {
+        let event = AnyEvent::new("1", "/mycontext/subcontext", "com.example.someevent");
+        let publish = to_publish(&event, MqttVersion::V5, ContentMode::Structured).unwrap();
+        assert_eq!(
+            publish.content_type.as_deref(),
+            Some(super::super::STRUCTURED_CONTENT_TYPE)
+        );
+        assert_eq!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap(),
+            event
+        );
+        let avro = MqttPublish {
+            content_type: Some("application/cloudevents+avro".into()),
+            ..publish
+        };
+        assert!(matches!(
+            from_publish::<AnyEvent>(&avro, MqttVersion::V5),
+            Err(BindingError::UnsupportedFormat { .. })
+        ));
+    }
+}

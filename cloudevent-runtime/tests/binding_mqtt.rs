@@ -1,0 +1,201 @@
+//! The MQTT binding through a real `mosquitto` broker on 127.0.0.1 with the rumqttc MQTT 5
+//! client, in binary and structured mode.
+//!
+//! The broker must be installed (`apt-get install -y mosquitto`; `cargo xtask test` does it);
+//! a missing binary fails the test with that instruction.
+#![cfg(feature = "mqtt")]
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cloudevent_runtime::binding::ContentMode;
+use cloudevent_runtime::binding::mqtt::{MqttPublish, MqttVersion, from_publish, to_publish};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, ExtensionValueBuf};
+use rumqttc::v5::mqttbytes::QoS;
+use rumqttc::v5::mqttbytes::v5::{Packet, PublishProperties};
+use rumqttc::v5::{AsyncClient, Event as MqttEvent, MqttOptions};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.sensor.reading.taken",
+    source = "https://sensors.example.com/hall"
+)]
+struct ReadingTaken {
+    #[cloudevent(subject)]
+    sensor: String,
+    #[cloudevent(extension)]
+    floor: i32,
+    celsius: f64,
+}
+
+/// A `mosquitto` child with a private config on a free port; killed on drop.
+struct Mosquitto {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+fn mosquitto_binary() -> PathBuf {
+    let dirs = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .unwrap_or_default();
+    dirs.into_iter()
+        .chain(["/usr/sbin".into(), "/usr/bin".into(), "/usr/local/sbin".into()])
+        .map(|dir| dir.join("mosquitto"))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| {
+            panic!("mosquitto not found (PATH, /usr/sbin, /usr/bin): install it with `apt-get install -y mosquitto` (cargo xtask test does this)")
+        })
+}
+
+impl Mosquitto {
+    fn start() -> Self {
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let dir =
+            std::env::temp_dir().join(format!("cloudevent-mqtt-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("mosquitto.conf");
+        std::fs::write(
+            &config,
+            format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"),
+        )
+        .unwrap();
+        let child = Command::new(mosquitto_binary())
+            .arg("-c")
+            .arg(&config)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mosquitto starts");
+        let broker = Mosquitto { child, port, dir };
+        let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "mosquitto did not listen on {address} within 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        broker
+    }
+}
+
+impl Drop for Mosquitto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Subscribes to `topic`, publishes every message, and returns what came back, in order.
+async fn round_trip(port: u16, topic: &str, messages: Vec<MqttPublish>) -> Vec<MqttPublish> {
+    let mut options = MqttOptions::new("cloudevent-test", "127.0.0.1", port);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut eventloop) = AsyncClient::new(options, 16);
+    client.subscribe(topic, QoS::AtLeastOnce).await.unwrap();
+    let expected = messages.len();
+    let mut received = Vec::new();
+    let mut subscribed = false;
+    let mut to_send = Some(messages);
+    while received.len() < expected {
+        match eventloop.poll().await.expect("MQTT connection") {
+            MqttEvent::Incoming(Packet::SubAck(_)) if !subscribed => {
+                subscribed = true;
+                for message in to_send.take().unwrap_or_default() {
+                    let properties = PublishProperties {
+                        content_type: message.content_type,
+                        user_properties: message.user_properties,
+                        ..PublishProperties::default()
+                    };
+                    client
+                        .publish_with_properties(
+                            topic,
+                            QoS::AtLeastOnce,
+                            false,
+                            message.payload,
+                            properties,
+                        )
+                        .await
+                        .unwrap();
+                }
+            }
+            MqttEvent::Incoming(Packet::Publish(publish)) => {
+                let properties = publish.properties.unwrap_or_default();
+                received.push(MqttPublish {
+                    content_type: properties.content_type,
+                    user_properties: properties.user_properties,
+                    payload: publish.payload.to_vec(),
+                });
+            }
+            _ => {}
+        }
+    }
+    let _ = client.disconnect().await;
+    received
+}
+
+#[tokio::test]
+async fn typed_and_dynamic_events_round_trip_through_mosquitto_with_mqtt5() {
+    tokio::time::timeout(Duration::from_secs(30), async {
+        let broker = Mosquitto::start();
+        let typed = Event::new(ReadingTaken {
+            sensor: "hall-3".into(),
+            floor: 2,
+            celsius: 21.5,
+        });
+        let mut dynamic = AnyEvent::new(
+            "dyn-1",
+            "https://sensors.example.com",
+            "com.example.sensor.battery.low",
+        );
+        dynamic.extensions_mut().insert("region", "eu west ☕");
+        let sent = vec![
+            to_publish(&typed, MqttVersion::V5, ContentMode::Binary).unwrap(),
+            to_publish(&typed, MqttVersion::V5, ContentMode::Structured).unwrap(),
+            to_publish(&dynamic, MqttVersion::V5, ContentMode::Binary).unwrap(),
+            to_publish(&dynamic, MqttVersion::V3_1_1, ContentMode::Structured).unwrap(),
+        ];
+        let received = round_trip(broker.port, "sensors/readings", sent.clone()).await;
+        assert_eq!(received.len(), 4);
+        // Binary mode: attributes travelled as user properties, datacontenttype as Content Type.
+        assert!(
+            received[0]
+                .user_properties
+                .contains(&("subject".into(), "hall-3".into()))
+        );
+        assert_eq!(
+            received[0].content_type.as_deref(),
+            Some("application/json")
+        );
+        for (index, publish) in received[..2].iter().enumerate() {
+            let event: Event<ReadingTaken> = from_publish(publish, MqttVersion::V5).unwrap();
+            assert_eq!(event.id(), typed.id(), "#{index}");
+            assert_eq!(event.data(), typed.data(), "#{index}");
+            assert_eq!(
+                event.extension("floor"),
+                Some(ExtensionValueBuf::Integer(2)),
+                "#{index}"
+            );
+            assert_eq!(event.to_vec().unwrap(), typed.to_vec().unwrap(), "#{index}");
+        }
+        assert_eq!(
+            from_publish::<AnyEvent>(&received[2], MqttVersion::V5).unwrap(),
+            dynamic
+        );
+        assert_eq!(received[3].content_type, None);
+        assert_eq!(
+            from_publish::<AnyEvent>(&received[3], MqttVersion::V3_1_1).unwrap(),
+            dynamic
+        );
+    })
+    .await
+    .expect("test took longer than 30 s");
+}
