@@ -3,7 +3,7 @@
 //! R-15: "Consumers MUST log id, source, type, and time upon receipt. The combination of
 //! source + id + time MUST be sufficient to locate the originating event in producer logs."
 //! [`Receivable::receipt`] reads those four attributes from [`Event<T>`](crate::Event) or
-//! [`AnyEvent`](crate::AnyEvent); with the `tracing` feature, [`Receivable::log_receipt`]
+//! [`AnyEvent`]; with the `tracing` feature, `Receivable::log_receipt`
 //! writes them as one `info` event on the `cloudevent::receipt` target.
 //!
 //! ```
