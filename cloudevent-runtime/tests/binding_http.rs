@@ -674,6 +674,19 @@ async fn web_hook_validation_handshake() {
             .unwrap();
         assert!(!refused.headers().contains_key("webhook-allowed-origin"));
         assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+
+        // The sender's side of the same handshake.
+        let url = format!("{}/any", server.base);
+        let grant = sender()
+            .handshake(&url, "eventemitter.example.com", Some(60))
+            .await
+            .unwrap();
+        assert_eq!(grant.requests_per_minute, Some(120));
+        let refused = sender().handshake(&url, "attacker.example.net", None).await;
+        assert!(
+            matches!(refused, Err(SendError::NotPermitted { status, .. }) if status == StatusCode::FORBIDDEN),
+            "{refused:?}"
+        );
     })
     .await;
 }

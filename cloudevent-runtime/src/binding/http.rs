@@ -692,6 +692,40 @@ pub fn read_message<E: BindingEvent>(
     }
 }
 
+/// The message as a JSON document for a validator: the structured event or the batch as
+/// sent, or the document a binary-mode message stands for
+/// ([`BinaryParts::to_structured_document`]). For `cloudevent validate --format http`:
+/// feed [`ContentMode::Batch`] documents to `Validator::validate_batch_slice`, the others to
+/// `Validator::validate_slice`, to report every finding.
+///
+/// # Errors
+/// An unsupported format, a `ce-datacontenttype` header, or a header that does not decode.
+///
+/// ```
+/// use cloudevent_runtime::{Profile, Validator};
+/// use cloudevent_runtime::binding::ContentMode;
+/// use cloudevent_runtime::binding::http::{parse_http_message, structured_document};
+///
+/// let request = parse_http_message(b"ce-specversion: 1.0\nce-id: 1\nce-type: Bad_Type\n\n").unwrap();
+/// let (mode, document) = structured_document(request.headers(), request.body()).unwrap();
+/// assert_eq!(mode, ContentMode::Binary);
+/// let report = Validator::new(Profile::CloudEvents).validate_slice(&document);
+/// assert!(!report.is_valid()); // no source
+/// ```
+pub fn structured_document(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(ContentMode, Vec<u8>), BindingError> {
+    let mode = content_mode(headers)?;
+    let document = match mode {
+        ContentMode::Structured | ContentMode::Batch => body.to_vec(),
+        ContentMode::Binary => {
+            read_binary_headers(headers, body.to_vec())?.to_structured_document()?
+        }
+    };
+    Ok((mode, document))
+}
+
 /// Reads one event from a request.
 ///
 /// # Errors

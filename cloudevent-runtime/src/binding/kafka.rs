@@ -205,6 +205,41 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
     }
 }
 
+/// The record as a JSON event document for a validator (for `cloudevent validate --format
+/// kafka`): the value as sent in structured mode, or the document a binary-mode record stands
+/// for ([`BinaryParts::to_structured_document`]).
+///
+/// # Errors
+/// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, or an unsupported
+/// format.
+///
+/// ```
+/// use cloudevent_runtime::binding::kafka::{KafkaRecord, structured_document};
+///
+/// let record = KafkaRecord::from_json(br#"{"key": null, "headers": {"ce_specversion": "1.0",
+///     "ce_id": "1", "ce_source": "/s", "ce_type": "com.example.a.b"}, "value": null}"#).unwrap();
+/// let document = structured_document(&record).unwrap();
+/// let event = cloudevent_runtime::AnyEvent::from_slice(&document).unwrap();
+/// assert_eq!((event.id(), event.ty()), ("1", "com.example.a.b"));
+/// ```
+pub fn structured_document(record: &KafkaRecord) -> Result<Vec<u8>, BindingError> {
+    let content_type = record
+        .header(CONTENT_TYPE)
+        .map(|value| utf8_header(CONTENT_TYPE, value))
+        .transpose()?;
+    match ContentMode::detect(content_type) {
+        Detected::Mode(ContentMode::Structured) => Ok(record.value.clone().unwrap_or_default()),
+        Detected::Mode(ContentMode::Binary) => {
+            read_binary(record, content_type)?.to_structured_document()
+        }
+        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
+            Err(BindingError::UnsupportedFormat {
+                content_type: content_type.unwrap_or_default().to_owned(),
+            })
+        }
+    }
+}
+
 fn read_binary(
     record: &KafkaRecord,
     content_type: Option<&str>,

@@ -109,6 +109,17 @@ pub enum SendError {
         /// The policy's limit.
         limit: Duration,
     },
+    /// The delivery target did not grant the Web Hook handshake (§4.2: only the
+    /// `WebHook-Allowed-Origin` header is consent, whatever the status).
+    #[error(
+        "delivery target refused origin `{origin}` in the Web Hook handshake (status {status})"
+    )]
+    NotPermitted {
+        /// The origin asked for.
+        origin: String,
+        /// The status of the OPTIONS answer.
+        status: StatusCode,
+    },
     /// The request could not be built (bad URL, ...).
     #[error("the request could not be built: {0}")]
     Request(reqwest::Error),
@@ -233,6 +244,61 @@ impl Sender {
             }
             tokio::time::sleep(wait).await;
         }
+    }
+}
+
+/// What a delivery target granted in the Web Hook handshake (§4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// Requests per minute; `None` for `*` (no limit) or when the header is absent.
+    pub requests_per_minute: Option<u32>,
+}
+
+impl Sender {
+    /// The sender's side of the Web Hook abuse-protection handshake (CloudEvents HTTP 1.1
+    /// Web Hooks §4.1, INTG-STD-015 R-12): `OPTIONS` with `WebHook-Request-Origin` (and
+    /// `WebHook-Request-Rate` when given); granted when the answer carries
+    /// `WebHook-Allowed-Origin` equal to the origin or `*`.
+    ///
+    /// # Errors
+    /// [`SendError::NotPermitted`] without a grant; a transport error as
+    /// [`SendError::GaveUp`] after one attempt.
+    pub async fn handshake(
+        &self,
+        url: &str,
+        origin: &str,
+        requests_per_minute: Option<u32>,
+    ) -> Result<Grant, SendError> {
+        let mut request = self
+            .client
+            .request(http::Method::OPTIONS, url)
+            .header("webhook-request-origin", origin);
+        if let Some(rate) = requests_per_minute {
+            request = request.header("webhook-request-rate", rate.to_string());
+        }
+        let response = request.send().await.map_err(|error| SendError::GaveUp {
+            attempts: 1,
+            last: error.to_string(),
+            status: None,
+        })?;
+        let headers = response.headers();
+        let allowed = headers
+            .get("webhook-allowed-origin")
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim);
+        if !allowed.is_some_and(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin)) {
+            return Err(SendError::NotPermitted {
+                origin: origin.to_owned(),
+                status: response.status(),
+            });
+        }
+        let requests_per_minute = headers
+            .get("webhook-allowed-rate")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u32>().ok());
+        Ok(Grant {
+            requests_per_minute,
+        })
     }
 }
 
