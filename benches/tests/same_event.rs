@@ -72,3 +72,41 @@ fn the_batch_holds_distinct_events() {
     assert_eq!(batch.len(), 100);
     assert_ne!(batch.events()[0].id(), batch.events()[99].id());
 }
+
+#[path = "../benches/sdk/mod.rs"]
+mod sdk_side;
+
+#[test]
+fn http_binary_requests_cross_decode() {
+    use cloudevent_runtime::binding::{ContentMode, http as binding};
+
+    let ours = cloudevent_bench::ours();
+    let request =
+        binding::event_request("http://127.0.0.1/events", &ours, ContentMode::Binary).unwrap();
+    let mut by_sdk =
+        cloudevents::binding::http::to_event(request.headers(), request.body().clone()).unwrap();
+    let mut expected = sdk_side::sdk_build();
+    // The SDK reads a binary-mode body as bytes, whatever the content type: compare the
+    // payloads, then the attributes.
+    let (payload, expected_payload) = (by_sdk.take_data().2, expected.take_data().2);
+    assert_eq!(
+        sdk_side::sdk_payload(payload),
+        sdk_side::sdk_payload(expected_payload)
+    );
+    assert_eq!(by_sdk, expected);
+
+    let sdk_request = sdk_side::sdk_request(sdk_side::sdk_build());
+    let by_us: Event<OrderCreated> = binding::from_request(&sdk_request).unwrap();
+    // The SDK writes `time` through chrono as `+00:00`, not `Z`; the instant is the same.
+    let time = by_us.time().unwrap().as_str().to_owned();
+    assert_eq!(time, "2026-11-22T10:15:30.123456+00:00");
+    let time = ours.time().unwrap().clone();
+    assert_eq!(by_us.with_time(time), ours);
+}
+
+#[test]
+fn sdk_parse_extracts_the_payload() {
+    let (event, payload) = sdk_side::sdk_parse(&reference_json());
+    assert_eq!(event.id(), cloudevent_bench::ID);
+    assert_eq!(payload, cloudevent_bench::plain().data);
+}

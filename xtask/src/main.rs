@@ -7,13 +7,19 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod bench;
 mod codegen;
+mod compile_cost;
+mod deps;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("codegen") => codegen::run(&args[1..], &workspace_root()),
+        Some("bench") => bench::run(&args[1..], &workspace_root()),
+        Some("compile-cost") => compile_cost::run(&args[1..], &workspace_root()),
+        Some("deps") => deps::run(&workspace_root()),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -33,6 +39,10 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
+         bench     criterion benchmarks against cloudevents-sdk 0.9 and plain serde, then the\n            \
+                   table of medians and ratios (further args go to criterion; --report-only)\n  \
+         compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
+         deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
          codegen   regenerate Rust modules, schemas/README.md and schemas/asyncapi.yaml\n            \
                    from schemas/, refusing breaking changes; --check changes nothing and fails\n            \
                    when stale; --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \

@@ -1,0 +1,208 @@
+//! Allocation budget (issue 6 §2), counted, not timed: a counting global allocator records
+//! every allocation the current thread makes inside [`count`].
+//!
+//! - Serializing a typed event into a pre-sized `Vec` allocates nothing.
+//! - Parsing a typed event allocates the payload's own owned fields plus at most
+//!   [`PARSE_OVERHEAD`] for the envelope.
+
+// A `GlobalAlloc` can only be implemented with `unsafe`; this wrapper forwards every call to
+// the system allocator unchanged and only counts, so the test measures the library without
+// changing its behaviour.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// Allocations of a typed parse beyond the payload's own, measured on the reference event:
+/// the `id`, the `time`, the one extension's name and value, the extension map's node, and a
+/// copy of `subject` made before it is found equal to the payload's and dropped (the one
+/// avoidable allocation: `Event::from_envelope` owns the subject before comparing).
+/// `source`, `type`, `datacontenttype` and `dataschema` equal the payload type's constants and
+/// are not allocated.
+const PARSE_OVERHEAD: usize = 6;
+
+/// The reference payload's owned fields (`order_id`, `customer_id`).
+const PAYLOAD_OWNED_FIELDS: usize = 2;
+
+struct Counting;
+
+thread_local! {
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+fn record() {
+    // `try_with`: the allocator may run while the thread's locals are being torn down.
+    let active = ACTIVE.try_with(Cell::get).unwrap_or(false);
+    if active {
+        let _ = COUNT.try_with(|count| count.set(count.get() + 1));
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record();
+        // SAFETY: forwarded unchanged; the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        record();
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record();
+        // SAFETY: as above; `ptr` came from this allocator, which is `System`'s.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f` and returns its result with the number of allocations (and reallocations) this
+/// thread made meanwhile.
+fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    COUNT.with(|c| c.set(0));
+    ACTIVE.with(|a| a.set(true));
+    let result = f();
+    ACTIVE.with(|a| a.set(false));
+    (result, COUNT.with(Cell::get))
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    dataschema = "https://schemas.example.com/orders/created/v1.json",
+    datacontenttype = "application/json"
+)]
+struct OrderCreated {
+    #[cloudevent(subject)]
+    order_id: String,
+    customer_id: String,
+    quantity: i64,
+    total: f64,
+    express: bool,
+}
+
+fn payload() -> OrderCreated {
+    OrderCreated {
+        order_id: "order-8842".into(),
+        customer_id: "customer-7731-enterprise-netherlands-01".into(),
+        quantity: 3,
+        total: 129.95,
+        express: true,
+    }
+}
+
+fn reference() -> Event<OrderCreated> {
+    Event::builder(payload())
+        .id("01JD6Z3Q8Y7K2M4N5P6R7S8T9V")
+        .time(Timestamp::parse("2026-11-22T10:15:30.123456Z").unwrap())
+        .extension("region", "eu-west-1-zone-b")
+        .without_traceability()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Guards the other tests: a counter that never counts would pass them all.
+    let (text, allocations) = count(|| String::from("x").repeat(3));
+    assert_eq!(text, "xxx");
+    assert!(allocations >= 1, "{allocations}");
+}
+
+#[test]
+fn serializing_a_typed_event_into_a_presized_vec_allocates_nothing() {
+    let event = reference();
+    let mut out = Vec::with_capacity(1024);
+    let (result, allocations) = count(|| serde_json::to_writer(&mut out, &event));
+    result.unwrap();
+    assert!(out.len() > 400, "the whole event was written");
+    assert_eq!(allocations, 0, "allocations while serializing");
+}
+
+#[test]
+fn serializing_a_root_event_with_traceability_allocates_nothing() {
+    // `Event::new`: fresh ULID, time now, correlationid and causationid (ADR-0003).
+    let event = Event::new(payload());
+    let mut out = Vec::with_capacity(1024);
+    let (result, allocations) = count(|| serde_json::to_writer(&mut out, &event));
+    result.unwrap();
+    assert!(
+        std::str::from_utf8(&out)
+            .unwrap()
+            .contains("\"causationid\"")
+    );
+    assert_eq!(allocations, 0, "allocations while serializing");
+}
+
+#[test]
+fn parsing_a_typed_event_stays_within_the_budget() {
+    let json = serde_json::to_vec(&reference()).unwrap();
+    let (event, allocations) = count(|| Event::<OrderCreated>::from_slice(&json));
+    assert_eq!(event.unwrap(), reference());
+    assert!(
+        allocations <= PAYLOAD_OWNED_FIELDS + PARSE_OVERHEAD,
+        "{allocations} allocations, budget {PAYLOAD_OWNED_FIELDS} + {PARSE_OVERHEAD}"
+    );
+}
+
+#[test]
+fn parsing_allocates_no_more_than_a_plain_serde_struct() {
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Plain {
+        specversion: String,
+        id: String,
+        source: String,
+        #[serde(rename = "type")]
+        ty: String,
+        time: String,
+        subject: String,
+        datacontenttype: String,
+        dataschema: String,
+        region: String,
+        data: PlainPayload,
+    }
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct PlainPayload {
+        order_id: String,
+        customer_id: String,
+        quantity: i64,
+        total: f64,
+        express: bool,
+    }
+    let json = serde_json::to_vec(&reference()).unwrap();
+    let (plain, plain_allocations) = count(|| serde_json::from_slice::<Plain>(&json));
+    assert!(plain.is_ok());
+    let (ours, ours_allocations) = count(|| Event::<OrderCreated>::from_slice(&json));
+    assert!(ours.is_ok());
+    assert!(
+        ours_allocations <= plain_allocations,
+        "ours {ours_allocations}, plain serde {plain_allocations}"
+    );
+}
+
+#[test]
+fn any_event_parse_allocation_count_is_bounded() {
+    // AnyEvent owns every attribute and keeps `data` as raw JSON: one allocation per present
+    // string attribute, the extension (name, value, map node) and the raw data box.
+    let json = serde_json::to_vec(&reference()).unwrap();
+    let (event, allocations) = count(|| AnyEvent::from_slice(&json));
+    assert!(event.is_ok());
+    assert!(allocations <= 12, "{allocations} allocations");
+}

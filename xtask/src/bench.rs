@@ -1,0 +1,255 @@
+//! `cargo xtask bench [criterion args]`: runs the side-by-side benchmarks of the
+//! `cloudevent-bench` crate and prints a table of medians and ratios against plain serde and
+//! `cloudevents-sdk` 0.9, read from criterion's `target/criterion/<case>/<contestant>/new/estimates.json`.
+//!
+//! The targets are the issue's (DESIGN.md "Performance targets"); a ratio that misses its
+//! target is marked, the command still succeeds: timings are evidence, not a gate.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One benchmark case as the table shows it.
+struct Case {
+    /// The criterion group.
+    group: &'static str,
+    /// What the row measures.
+    title: &'static str,
+    /// Our contestant's function name in the group.
+    ours: &'static str,
+    /// Upper bound of ours / plain serde, when plain serde runs the case.
+    max_vs_plain: Option<f64>,
+    /// Lower bound of SDK / ours.
+    min_sdk_over_ours: Option<f64>,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        group: "serialize",
+        title: "serialize one event (pre-built, into a reused Vec)",
+        ours: "ours",
+        max_vs_plain: Some(1.15),
+        min_sdk_over_ours: Some(1.5),
+    },
+    Case {
+        group: "build_serialize",
+        title: "build + serialize one event",
+        ours: "ours",
+        max_vs_plain: Some(1.15),
+        min_sdk_over_ours: Some(1.5),
+    },
+    Case {
+        group: "parse",
+        title: "parse one event (typed; SDK: Event + payload)",
+        ours: "ours",
+        max_vs_plain: Some(1.15),
+        min_sdk_over_ours: Some(2.5),
+    },
+    Case {
+        group: "any_validate",
+        title: "AnyEvent parse + INTG-STD-015 validation (SDK: parse only)",
+        ours: "ours",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(1.0),
+    },
+    Case {
+        group: "any_validate",
+        title: "Validator::validate_slice (SDK: parse only)",
+        ours: "ours_slice",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(1.0),
+    },
+    Case {
+        group: "batch_serialize",
+        title: "serialize a batch of 100 (typed Vec<Event<T>>)",
+        ours: "ours",
+        max_vs_plain: Some(1.15),
+        min_sdk_over_ours: Some(1.5),
+    },
+    Case {
+        group: "batch_serialize",
+        title: "serialize a batch of 100 (AnyEvent Batch)",
+        ours: "ours_any",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(1.5),
+    },
+    Case {
+        group: "batch_parse",
+        title: "parse a batch of 100 (typed Vec<Event<T>>)",
+        ours: "ours",
+        max_vs_plain: Some(1.15),
+        min_sdk_over_ours: Some(2.5),
+    },
+    Case {
+        group: "batch_parse",
+        title: "parse a batch of 100 (AnyEvent Batch)",
+        ours: "ours_any",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(2.5),
+    },
+    Case {
+        group: "http_encode",
+        title: "HTTP binary mode: event -> request",
+        ours: "ours",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(1.5),
+    },
+    Case {
+        group: "http_decode",
+        title: "HTTP binary mode: request -> typed event",
+        ours: "ours",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(2.5),
+    },
+];
+
+/// Runs the benchmarks (extra arguments go to criterion), then prints the table.
+pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
+    let report_only = args.iter().any(|a| a == "--report-only");
+    if !report_only {
+        let mut bench = crate::cargo();
+        bench.args(["bench", "-p", "cloudevent-bench", "--bench", "events", "--"]);
+        bench.args(args);
+        crate::run(bench)?;
+    }
+    let criterion = target_dir(workspace_root).join("criterion");
+    let table = table(&criterion)?;
+    println!("\n{table}");
+    Ok(())
+}
+
+/// Where cargo puts build output: `CARGO_TARGET_DIR` or the workspace's `target/`.
+pub fn target_dir(workspace_root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root.join("target"))
+}
+
+/// The median of one benchmark in nanoseconds, or `None` when it has not run.
+fn median_ns(criterion: &Path, group: &str, function: &str) -> Result<Option<f64>, String> {
+    let path = criterion
+        .join(group)
+        .join(function)
+        .join("new")
+        .join("estimates.json");
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let estimates: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not criterion's JSON: {e}", path.display()))?;
+    estimates["median"]["point_estimate"]
+        .as_f64()
+        .map(Some)
+        .ok_or_else(|| format!("{} has no median.point_estimate", path.display()))
+}
+
+/// The markdown table of every case that has run.
+fn table(criterion: &Path) -> Result<String, String> {
+    let mut out = String::new();
+    out.push_str(
+        "| case | ours | plain serde | cloudevents-sdk 0.9 | ours / plain (target) | sdk / ours (target) |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    let mut rows = 0;
+    for case in CASES {
+        let Some(ours) = median_ns(criterion, case.group, case.ours)? else {
+            continue;
+        };
+        let plain =
+            median_ns(criterion, case.group, "plain")?.filter(|_| case.max_vs_plain.is_some());
+        let sdk = median_ns(criterion, case.group, "sdk")?;
+        let vs_plain = match (plain, case.max_vs_plain) {
+            (Some(plain), Some(max)) => verdict(ours / plain, "≤", max, ours / plain <= max),
+            _ => "–".to_owned(),
+        };
+        let vs_sdk = match (sdk, case.min_sdk_over_ours) {
+            (Some(sdk), Some(min)) => verdict(sdk / ours, "≥", min, sdk / ours >= min),
+            _ => "–".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {vs_plain} | {vs_sdk} |",
+            case.title,
+            duration(Some(ours)),
+            duration(plain),
+            duration(sdk),
+        );
+        rows += 1;
+    }
+    if rows == 0 {
+        return Err(format!(
+            "no results under {}; run `cargo xtask bench` without --report-only",
+            criterion.display()
+        ));
+    }
+    out.push_str("\nmedians of criterion samples; ✗ marks a missed target.\n");
+    Ok(out)
+}
+
+fn verdict(ratio: f64, relation: &str, bound: f64, met: bool) -> String {
+    let mark = if met { "✓" } else { "✗" };
+    format!("{ratio:.2}x ({relation} {bound}) {mark}")
+}
+
+fn duration(ns: Option<f64>) -> String {
+    match ns {
+        None => "–".to_owned(),
+        Some(ns) if ns >= 1_000_000.0 => format!("{:.2} ms", ns / 1_000_000.0),
+        Some(ns) if ns >= 1_000.0 => format!("{:.2} µs", ns / 1_000.0),
+        Some(ns) => format!("{ns:.0} ns"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_estimate(root: &Path, group: &str, function: &str, median: f64) {
+        let dir = root.join(group).join(function).join("new");
+        fs::create_dir_all(&dir).unwrap();
+        let json = format!(
+            r#"{{"mean":{{"point_estimate":1.0}},"median":{{"point_estimate":{median}}}}}"#
+        );
+        fs::write(dir.join("estimates.json"), json).unwrap();
+    }
+
+    #[test]
+    fn table_reads_medians_and_marks_missed_targets() {
+        let root = std::env::temp_dir().join(format!("xtask-bench-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        write_estimate(&root, "serialize", "ours", 1100.0);
+        write_estimate(&root, "serialize", "plain", 1000.0);
+        write_estimate(&root, "serialize", "sdk", 2000.0);
+        write_estimate(&root, "parse", "ours", 1300.0);
+        write_estimate(&root, "parse", "plain", 1000.0);
+        write_estimate(&root, "parse", "sdk", 2600.0);
+        let table = table(&root).unwrap();
+        let _ = fs::remove_dir_all(&root);
+
+        let serialize = table
+            .lines()
+            .find(|l| l.starts_with("| serialize"))
+            .unwrap();
+        assert!(serialize.contains("1.10 µs"), "{serialize}");
+        assert!(serialize.contains("1.10x (≤ 1.15) ✓"), "{serialize}");
+        assert!(serialize.contains("1.82x (≥ 1.5) ✓"), "{serialize}");
+        let parse = table
+            .lines()
+            .find(|l| l.starts_with("| parse one"))
+            .unwrap();
+        assert!(parse.contains("1.30x (≤ 1.15) ✗"), "{parse}");
+        assert!(parse.contains("2.00x (≥ 2.5) ✗"), "{parse}");
+        assert!(
+            !table.contains("HTTP"),
+            "cases that did not run are left out"
+        );
+    }
+
+    #[test]
+    fn no_results_is_an_error_naming_the_directory() {
+        let err = table(Path::new("/nonexistent/criterion")).unwrap_err();
+        assert!(err.contains("/nonexistent/criterion"), "{err}");
+    }
+}
