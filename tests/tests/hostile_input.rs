@@ -608,3 +608,101 @@ fn measure_validator_batch_amplification() {
         start.elapsed()
     );
 }
+
+// --- fuzz findings ----------------------------------------------------------------------
+
+/// Fuzz finding 1 (`event_typed`): with `data` before `datacontenttype`, a typed parse read a
+/// JSON object in place and accepted a later non-JSON `datacontenttype`, producing an event it
+/// then could not serialize. CE-JSON 3.1: under a non-JSON content type `data` is a string.
+/// `AnyEvent` and the typed parse with the members the other way round already refuse it.
+#[test]
+#[ignore = "open: fuzz finding 1, reported to the runtime owner (TypedData::data reads JSON in place before datacontenttype without a later check)"]
+fn fuzz_1_object_data_before_a_non_json_content_type_is_refused() {
+    let json = br#"{"specversion":"1.0","id":"1","data":{"order_id":"o"},"source":"https://orders.example.com/checkout","type":"com.example.order.created","datacontenttype":"text/plain"}"#;
+    let error = Event::<OrderCreated>::from_slice(json)
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(
+        error.rule().map(|r| r.as_str()),
+        Some("CE-JSON 3.1"),
+        "{error}"
+    );
+    assert_eq!(error.attribute(), Some("data"), "{error}");
+}
+
+#[test]
+fn fuzz_1_the_other_readers_refuse_object_data_under_a_non_json_content_type() {
+    let data_first = br#"{"specversion":"1.0","id":"1","data":{"order_id":"o"},"source":"https://orders.example.com/checkout","type":"com.example.order.created","datacontenttype":"text/plain"}"#;
+    let data_last = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.created","datacontenttype":"text/plain","data":{"order_id":"o"}}"#;
+    for (name, error) in [
+        (
+            "AnyEvent, data first",
+            AnyEvent::from_slice(data_first).map(drop).unwrap_err(),
+        ),
+        (
+            "AnyEvent, data last",
+            AnyEvent::from_slice(data_last).map(drop).unwrap_err(),
+        ),
+        (
+            "Event<T>, data last",
+            Event::<OrderCreated>::from_slice(data_last)
+                .map(drop)
+                .unwrap_err(),
+        ),
+    ] {
+        assert_eq!(
+            error.rule().map(|r| r.as_str()),
+            Some("CE-JSON 3.1"),
+            "{name}: {error}"
+        );
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.shipped",
+    source = "https://orders.example.com/checkout"
+)]
+struct OrderShipped {
+    #[cloudevent(subject)]
+    order_id: String,
+    #[cloudevent(extension)]
+    region: String,
+}
+
+/// Fuzz finding 2 (`event_typed`): attributes that come from the payload (`subject`, fields
+/// marked `#[cloudevent(extension)]`) are not checked when the payload is parsed, so a control
+/// character in the data is accepted and then written as an attribute that no reader accepts
+/// (CE 1.0.2 type system: no control characters in a String).
+#[test]
+#[ignore = "open: fuzz finding 2, reported to the runtime owner (payload-derived attributes unchecked on parse)"]
+fn fuzz_2_a_control_character_in_a_payload_extension_is_refused_on_parse() {
+    for data in [
+        r#"{"order_id":"o-1","region":"eu\u007fwest"}"#,
+        r#"{"order_id":"o\u0001","region":"eu"}"#,
+    ] {
+        let json = format!(
+            r#"{{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.shipped","data":{data}}}"#
+        );
+        let error = Event::<OrderShipped>::from_slice(json.as_bytes())
+            .map(drop)
+            .unwrap_err();
+        assert_eq!(
+            error.rule().map(|r| r.as_str()),
+            Some("CE 1.0.2 type system"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn fuzz_2_a_control_character_in_an_attribute_is_refused() {
+    let json = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.shipped","region":"eu\u007fwest","data":{"order_id":"o-1","region":"eu"}}"#;
+    let error = AnyEvent::from_slice(json).map(drop).unwrap_err();
+    assert_eq!(error.attribute(), Some("region"), "{error}");
+    assert_eq!(
+        error.rule().map(|r| r.as_str()),
+        Some("CE 1.0.2 type system"),
+        "{error}"
+    );
+}

@@ -1,0 +1,17 @@
+//! The CLI's raw HTTP/1.1 message reader (`cloudevent validate --format http`): never panics,
+//! and whatever it reads goes through the binding's reader in any mode without panicking.
+#![no_main]
+
+use cloudevent_runtime::AnyEvent;
+use cloudevent_runtime::binding::http::{
+    looks_like_http_message, parse_http_message, read_message,
+};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = looks_like_http_message(data);
+    let Ok(request) = parse_http_message(data) else {
+        return;
+    };
+    let _ = read_message::<AnyEvent>(request.headers(), request.body());
+});
