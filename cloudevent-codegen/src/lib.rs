@@ -55,8 +55,13 @@ pub use compat::{
 };
 pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
-pub use export::{export, meta_of};
+pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
-pub use outputs::{Layout, Output, render_outputs, stale_outputs, write_outputs};
+pub use outputs::{Direction, Layout, Output, render_outputs, stale_outputs, write_outputs};
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
+
+/// The traits [`export`] needs of a type, for exporters that name them in bounds.
+pub use cloudevent_runtime::CloudEventData;
+/// The schemars 1.x trait [`export`] needs of a type.
+pub use schemars::JsonSchema;

@@ -4,10 +4,12 @@ use std::path::{Path, PathBuf};
 use cloudevent_rules::Policy;
 
 use crate::catalog::{asyncapi_yaml, catalog_markdown};
+use crate::check::check_schema;
 use crate::error::CodegenError;
+use crate::export::schema_text;
 use crate::generate::generate_rust;
 use crate::import::RustOptions;
-use crate::registry::Registry;
+use crate::registry::{Registry, SchemaFile};
 
 /// One generated file and what it must contain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,15 +33,86 @@ pub struct Layout {
     pub policy: Policy,
     /// How generated code reaches the runtime.
     pub options: RustOptions,
+    /// Schema files exported from Rust types ([`crate::export_file`]). They are written into
+    /// the registry and listed in the catalog, but never generated back into Rust modules
+    /// here: the Rust type is their source, and a second, generated copy of it would be a
+    /// duplicate. Every other file goes the other way (schema → Rust).
+    pub exported: Vec<SchemaFile>,
 }
 
-/// Every file generated from the registry: the Rust modules, the Markdown catalog and the
-/// AsyncAPI document.
+/// Which view of an event is the source and which is generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// The schema file is written by hand; Rust is generated from it.
+    SchemaToRust,
+    /// The Rust type is written by hand; the schema file is exported from it.
+    RustToSchema,
+}
+
+impl Direction {
+    /// `schema → Rust` or `Rust → schema`, as the xtask table shows it.
+    pub const fn arrow(self) -> &'static str {
+        match self {
+            Direction::SchemaToRust => "schema → Rust",
+            Direction::RustToSchema => "Rust → schema",
+        }
+    }
+}
+
+impl Layout {
+    /// The direction of the registry file `<type>/v<major>.json`.
+    pub fn direction(&self, relative: &str) -> Direction {
+        if self.exported.iter().any(|f| f.relative == relative) {
+            Direction::RustToSchema
+        } else {
+            Direction::SchemaToRust
+        }
+    }
+
+    /// The registry as it must be after generation: the files on disk, with each exported file
+    /// in its freshly exported form (added when new), so compatibility checks and the catalog
+    /// see what the Rust types say now, before anything is written.
+    ///
+    /// # Errors
+    /// See [`Registry::load`].
+    pub fn registry(&self) -> Result<Registry, CodegenError> {
+        let mut registry = Registry::load(&self.schemas)?;
+        for file in &self.exported {
+            registry.files.retain(|f| f.relative != file.relative);
+            registry.files.push(file.clone());
+        }
+        registry
+            .files
+            .sort_by(|a, b| (&a.type_dir, a.major).cmp(&(&b.type_dir, b.major)));
+        Ok(registry)
+    }
+}
+
+/// Every file generated from the registry (see [`Layout::registry`]): the Rust modules of
+/// the schema → Rust files, the exported schema files, the Markdown catalog and the AsyncAPI
+/// document.
 ///
 /// # Errors
-/// See [`generate_rust`].
+/// See [`generate_rust`]; exported files are checked with [`check_schema`] too.
 pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output>, CodegenError> {
-    let rust = generate_rust(registry, &layout.policy, &layout.options)?;
+    let findings: Vec<_> = layout
+        .exported
+        .iter()
+        .flat_map(|file| check_schema(file, &layout.policy))
+        .collect();
+    if !findings.is_empty() {
+        return Err(CodegenError::Findings(findings));
+    }
+    let schema_first = Registry {
+        root: registry.root.clone(),
+        files: registry
+            .files
+            .iter()
+            .filter(|f| layout.direction(&f.relative) == Direction::SchemaToRust)
+            .cloned()
+            .collect(),
+    };
+    let rust = generate_rust(&schema_first, &layout.policy, &layout.options)?;
     let mut outputs: Vec<Output> = rust
         .module_files()
         .into_iter()
@@ -48,6 +121,10 @@ pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output
             contents,
         })
         .collect();
+    outputs.extend(layout.exported.iter().map(|file| Output {
+        path: layout.schemas.join(&file.relative),
+        contents: schema_text(&file.schema),
+    }));
     outputs.push(Output {
         path: layout.schemas.join("README.md"),
         contents: catalog_markdown(registry),

@@ -1,17 +1,24 @@
 //! `cargo xtask codegen [--check] [--base <rev> | --base-dir <dir>]`.
 //!
-//! Regenerates what is derived from `schemas/`: the Rust modules of the orders example
-//! (`examples/orders/src/generated/`), the catalog `schemas/README.md` and
-//! `schemas/asyncapi.yaml`. Before writing, every schema is compared with its baseline (git
-//! `HEAD` unless told otherwise); a breaking change to an existing `vN.json` fails with the
-//! change, its JSON pointer and how to publish `v{N+1}` instead. `--check` writes nothing and
-//! fails when any output is stale, naming the command that fixes it.
+//! Keeps the two views of the event registry in step, each file in one direction:
+//! - schema → Rust: every hand-written `schemas/<type>/v<N>.json` becomes a module of the
+//!   orders example (`examples/orders/src/generated/`);
+//! - Rust → schema: the hand-written types of `orders-exported` (its explicit list,
+//!   `orders_exported::visit_exported`) are exported to `schemas/<type>/v<N>.json` and not
+//!   generated back into Rust;
+//! - both feed the catalog, `schemas/README.md` and `schemas/asyncapi.yaml`.
+//!
+//! Before writing, every schema (exported ones in their new form) is compared with its
+//! baseline (git `HEAD` unless told otherwise); a breaking change to an existing `vN.json`
+//! fails with the change, its JSON pointer and how to publish `v{N+1}` instead. `--check`
+//! writes nothing and fails when any output is stale, naming the command that fixes it.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CodegenError, Layout, Registry, RustOptions, check_compatibility, render_outputs,
-    stale_outputs, write_outputs,
+    Baseline, CloudEventData, CodegenError, JsonSchema, Layout, RustOptions, SchemaFile,
+    check_compatibility, export_file, render_outputs, stale_outputs, write_outputs,
 };
 use cloudevent_rules::{Policy, Profile};
 
@@ -52,22 +59,59 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(options)
 }
 
+/// Exports each type on `orders_exported`'s list into the registry directory.
+struct Exporter<'a> {
+    schemas: &'a Path,
+    files: Vec<SchemaFile>,
+    errors: Vec<CodegenError>,
+}
+
+impl orders_exported::ExportVisitor for Exporter<'_> {
+    fn visit<T: CloudEventData + JsonSchema>(&mut self) {
+        match export_file::<T>(self.schemas) {
+            Ok(file) => self.files.push(file),
+            Err(error) => self.errors.push(error),
+        }
+    }
+}
+
 /// This repository's layout of generated files.
-fn layout(root: &Path) -> Layout {
-    Layout {
-        schemas: root.join("schemas"),
+fn layout(root: &Path) -> Result<Layout, String> {
+    let schemas = root.join("schemas");
+    let mut exporter = Exporter {
+        schemas: &schemas,
+        files: Vec::new(),
+        errors: Vec::new(),
+    };
+    orders_exported::visit_exported(&mut exporter);
+    if !exporter.errors.is_empty() {
+        let errors: Vec<String> = exporter.errors.iter().map(ToString::to_string).collect();
+        return Err(errors.join("\n"));
+    }
+    let exported = exporter.files;
+    Ok(Layout {
+        schemas,
         rust_dir: root.join("examples/orders/src/generated"),
         title: "Example order and payment events".into(),
         policy: Policy::new(Profile::IntgStd015),
         options: RustOptions::default(),
-    }
+        exported,
+    })
 }
 
 pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
+    let mut report = String::new();
+    let result = codegen(args, root, &mut report);
+    print!("{report}");
+    result
+}
+
+/// One run, its table and progress written to `report` (also when it fails).
+fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), String> {
     let options = parse(args)?;
-    let layout = layout(root);
+    let layout = layout(root)?;
     let show = |e: CodegenError| e.to_string();
-    let registry = Registry::load(&layout.schemas).map_err(show)?;
+    let registry = layout.registry().map_err(show)?;
 
     let baseline = match (&options.base, &options.base_dir) {
         (_, Some(dir)) => Baseline::Dir(dir.clone()),
@@ -76,24 +120,22 @@ pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
         }
     };
     let (rows, breaking) = check_compatibility(&registry, &baseline).map_err(show)?;
-    let outputs = render_outputs(&layout, &registry).map_err(show)?;
-    let stale = stale_outputs(&layout, &outputs);
 
-    println!(
+    let _ = writeln!(
+        report,
         "{:<34} {:>7}  {:<15} status",
         "type", "version", "direction"
     );
     for row in &rows {
-        println!(
+        let _ = writeln!(
+            report,
             "{:<34} {:>7}  {:<15} {}",
             row.event_type,
             format!("v{}", row.major),
-            "schema → Rust",
+            layout.direction(&row.schema).arrow(),
             row.compatibility.status()
         );
     }
-    let relative = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
-
     if !breaking.is_empty() {
         let mut message = format!(
             "{} breaking change(s) against the baseline:",
@@ -104,9 +146,17 @@ pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
         }
         return Err(message);
     }
+
+    let outputs = render_outputs(&layout, &registry).map_err(show)?;
+    let relative = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
     if options.check {
+        let stale = stale_outputs(&layout, &outputs);
         if stale.is_empty() {
-            println!("codegen: {} generated files are up to date", outputs.len());
+            let _ = writeln!(
+                report,
+                "codegen: {} generated files are up to date",
+                outputs.len()
+            );
             return Ok(());
         }
         let list: Vec<String> = stale.iter().map(|p| relative(p)).collect();
@@ -117,9 +167,10 @@ pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
     }
     let changed = write_outputs(&layout, &outputs).map_err(show)?;
     for path in &changed {
-        println!("codegen: wrote {}", relative(path));
+        let _ = writeln!(report, "codegen: wrote {}", relative(path));
     }
-    println!(
+    let _ = writeln!(
+        report,
         "codegen: {} outputs, {} changed",
         outputs.len(),
         changed.len()
