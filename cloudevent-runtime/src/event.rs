@@ -201,10 +201,11 @@ impl<T: CloudEventData> Event<T> {
     /// Sets `subject`, overriding the payload's.
     ///
     /// # Errors
-    /// When the value breaks a rule (control characters, CE 1.0.2 type system).
+    /// When the value breaks a rule: empty (CE 1.0.2 subject), control characters (CE 1.0.2
+    /// type system).
     pub fn with_subject(mut self, subject: impl Into<String>) -> Result<Self, BuildError> {
         let subject = subject.into();
-        errors(cloudevent_rules::check_string_value("subject", &subject))?;
+        errors(subject_findings(&subject))?;
         self.subject = Subject::Set(subject);
         Ok(self)
     }
@@ -317,7 +318,7 @@ impl<T: CloudEventData> Event<T> {
     /// `subject`: set explicitly, or the payload's.
     pub fn subject(&self) -> Option<&str> {
         match &self.subject {
-            Subject::FromPayload => self.data.subject(),
+            Subject::FromPayload => payload_subject(&self.data),
             Subject::Set(subject) => Some(subject),
             Subject::Unset => None,
         }
@@ -417,7 +418,8 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// When the payload cannot be serialized (e.g. a map with non-string keys, or a payload
-    /// that is neither text nor bytes under a non-JSON datacontenttype).
+    /// that is neither text nor bytes under a non-JSON datacontenttype), or a subject or
+    /// String extension taken from it holds a control character (CE 1.0.2 type system).
     pub fn to_vec(&self) -> Result<Vec<u8>, BuildError>
     where
         T: Serialize,
@@ -494,7 +496,7 @@ impl<T: CloudEventData> Event<T> {
         mut extensions: Extensions,
         data: T,
     ) -> Self {
-        let subject = if subject.as_deref() == data.subject() {
+        let subject = if subject.as_deref() == payload_subject(&data) {
             Subject::FromPayload
         } else {
             subject.map_or(Subject::Unset, Subject::Set)
@@ -506,7 +508,7 @@ impl<T: CloudEventData> Event<T> {
                 f: |name: &str, value: ExtensionValue<'_>| {
                     if extensions
                         .get(name)
-                        .is_some_and(|got| got.as_value().same_json(&value))
+                        .is_some_and(|got| value.is_carried_by(&got.as_value()))
                     {
                         same.push(name.to_owned());
                     }
@@ -535,6 +537,20 @@ fn static_or_owned(value: &str, constant: Option<&'static str>) -> Cow<'static, 
         Some(constant) if constant == value => Cow::Borrowed(constant),
         _ => Cow::Owned(value.to_owned()),
     }
+}
+
+/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
+/// characters (CE 1.0.2 type system).
+fn subject_findings(subject: &str) -> Vec<Violation> {
+    let mut found = cloudevent_rules::check_subject(subject);
+    found.extend(cloudevent_rules::check_string_value("subject", subject));
+    found
+}
+
+/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
+/// on the wire (CE 1.0.2 subject).
+fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
+    data.subject().filter(|subject| !subject.is_empty())
 }
 
 /// Keeps the errors of a rules check (warnings pass).
@@ -621,6 +637,7 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
             map.serialize_entry("dataschema", &**dataschema)?;
         }
         if let Some(subject) = self.subject() {
+            checked_string::<S::Error>("subject", subject)?;
             map.serialize_entry("subject", subject)?;
         }
         if let Some(time) = &self.time {
@@ -628,7 +645,12 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
         }
         self.data.visit_extensions(&mut Visit {
             skip: &self.extensions,
-            f: |name: &str, value: ExtensionValue<'_>| map.serialize_entry(name, &value),
+            f: |name: &str, value: ExtensionValue<'_>| {
+                if let ExtensionValue::String(text) = value {
+                    checked_string::<S::Error>(name, text)?;
+                }
+                map.serialize_entry(name, &value)
+            },
         })?;
         for (name, value) in &self.extensions {
             map.serialize_entry(name, value)?;
@@ -640,6 +662,16 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
             None | Some(PayloadKind::Text) => map.serialize_entry("data", &self.data)?,
         }
         map.end()
+    }
+}
+
+/// Checks a String taken from the payload as it is written: the derive cannot see run-time
+/// values, and a control character makes the event invalid (CE 1.0.2 type system), so the
+/// producer learns it rather than every consumer. Allocates nothing when the value is fine.
+fn checked_string<E: ser::Error>(attribute: &str, value: &str) -> Result<(), E> {
+    match cloudevent_rules::check_string_value(attribute, value).first() {
+        Some(violation) => Err(E::custom(violation)),
+        None => Ok(()),
     }
 }
 
@@ -978,7 +1010,7 @@ impl<T: CloudEventData> EventBuilder<T> {
             found.extend(cloudevent_rules::check_id(id));
         }
         if let Some(Subject::Set(subject)) = &self.subject {
-            found.extend(cloudevent_rules::check_string_value("subject", subject));
+            found.extend(subject_findings(subject));
         }
         for (name, value) in &self.extensions {
             found.extend(extension_findings(name, value.as_value(), self.profile));

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map;
 
+use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use cloudevent_rules::AttributeKind;
 use serde::ser::{Serialize, Serializer};
@@ -113,12 +114,28 @@ impl<'a> ExtensionValue<'a> {
         }
     }
 
-    /// Whether two values write the same JSON (a URI and a String of the same text do).
-    pub(crate) fn same_json(&self, other: &ExtensionValue<'_>) -> bool {
-        match (self.as_str(), other.as_str()) {
-            (Some(a), Some(b)) => a == b,
-            (None, None) => self == other,
-            _ => false,
+    /// Whether `received`, an extension value as parsed, stands for this one (a payload
+    /// field's): the same JSON, or a String holding this value's canonical string encoding
+    /// (CE 1.0.2 type system). Parsed JSON cannot tell Binary (base64 text), URI,
+    /// URI-reference and Timestamp from a String, and a binary-mode binding delivers every
+    /// attribute as a string (an Integer as `"5"`, a Boolean as `"true"`).
+    pub(crate) fn is_carried_by(&self, received: &ExtensionValue<'_>) -> bool {
+        match (*self, *received) {
+            (ExtensionValue::Boolean(b), ExtensionValue::String(text)) => {
+                text == if b { "true" } else { "false" }
+            }
+            (ExtensionValue::Integer(i), ExtensionValue::String(text)) => {
+                // Only the canonical form: `+5` or `05` is another value on the wire.
+                text.len() <= 11 && text == i.to_string()
+            }
+            (ExtensionValue::Binary(bytes), ExtensionValue::String(text)) => {
+                text.len() == bytes.len().div_ceil(3) * 4 && text == BASE64.encode(bytes)
+            }
+            _ => match (self.as_str(), received.as_str()) {
+                (Some(a), Some(b)) => a == b,
+                (None, None) => self == received,
+                _ => false,
+            },
         }
     }
 }
@@ -281,9 +298,44 @@ mod tests {
     }
 
     #[test]
-    fn same_json_ignores_the_string_flavour() {
-        assert!(ExtensionValue::Uri("/a").same_json(&ExtensionValue::String("/a")));
-        assert!(!ExtensionValue::Integer(1).same_json(&ExtensionValue::String("1")));
-        assert!(ExtensionValue::Integer(1).same_json(&ExtensionValue::Integer(1)));
+    fn a_received_value_is_carried_by_its_json_or_its_canonical_string() {
+        use ExtensionValue as V;
+        let carried = [
+            (V::Uri("/a"), V::String("/a")),
+            (V::UriReference("/a"), V::String("/a")),
+            (
+                V::Timestamp("2026-03-28T14:22:31Z"),
+                V::String("2026-03-28T14:22:31Z"),
+            ),
+            (V::Integer(1), V::Integer(1)),
+            (V::Integer(-5), V::String("-5")),
+            (V::Integer(i32::MIN), V::String("-2147483648")),
+            (V::Boolean(true), V::String("true")),
+            (V::Boolean(false), V::Boolean(false)),
+            (V::Binary(b"sum"), V::String("c3Vt")),
+            (V::Binary(b""), V::String("")),
+            (V::Binary(b"hi"), V::Binary(b"hi")),
+        ];
+        for (payload, received) in carried {
+            assert!(payload.is_carried_by(&received), "{payload:?} {received:?}");
+        }
+        let different = [
+            (V::Integer(5), V::String("05")),
+            (V::Integer(5), V::String("+5")),
+            (V::Integer(1), V::Boolean(true)),
+            (V::Boolean(true), V::String("True")),
+            (V::Boolean(true), V::String("1")),
+            (V::Binary(b"hi"), V::String("aGk")),
+            (V::Binary(b"hi"), V::String("aGj=")),
+            (V::String("5"), V::Integer(5)),
+            (V::String("true"), V::Boolean(true)),
+            (V::Uri("/a"), V::String("/b")),
+        ];
+        for (payload, received) in different {
+            assert!(
+                !payload.is_carried_by(&received),
+                "{payload:?} {received:?}"
+            );
+        }
     }
 }

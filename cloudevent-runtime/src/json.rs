@@ -326,6 +326,26 @@ pub(crate) fn check_format(view: &AttributeView<'_>, findings: &mut Findings) ->
             findings.report_all(cloudevent_rules::check_string_value(name, value))?;
         }
     }
+    // Optional attributes, when present, are never empty (CE 1.0.2): absent is said by
+    // leaving the member out or writing `null`.
+    if let Some(subject) = view.subject {
+        findings.report_all(cloudevent_rules::check_subject(subject))?;
+    }
+    for (name, value, rule) in [
+        (
+            "datacontenttype",
+            view.datacontenttype,
+            rule::CE_DATACONTENTTYPE,
+        ),
+        ("dataschema", view.dataschema, rule::CE_DATASCHEMA),
+    ] {
+        if value == Some("") {
+            findings.report(
+                Violation::error(rule, name, "", "must not be empty when present")
+                    .with_hint("leave the attribute out instead"),
+            )?;
+        }
+    }
     if let Some(time) = view.time {
         findings.report_all(cloudevent_rules::check_time(time, Profile::CloudEvents))?;
     }

@@ -562,3 +562,517 @@ fn new_id_for_a_new_emission_keeps_the_root_convention() {
     assert!(again.is_root());
     assert_eq!(again.correlationid(), first.correlationid());
 }
+
+/// A payload whose extensions cover the type system.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.parcel.shipment.sent",
+    source = "https://parcels.example.com"
+)]
+struct Shipment {
+    #[cloudevent(subject)]
+    parcel_id: String,
+    #[cloudevent(extension)]
+    priority: i32,
+    #[cloudevent(extension)]
+    express: bool,
+    #[cloudevent(extension)]
+    callback: cloudevent_runtime::Uri,
+    #[cloudevent(extension = "dataref")]
+    label: cloudevent_runtime::UriRef,
+    #[cloudevent(extension)]
+    promised: Timestamp,
+    #[cloudevent(extension)]
+    checksum: Binary,
+}
+
+fn shipment() -> Shipment {
+    Shipment {
+        parcel_id: "parcel-1".into(),
+        priority: -7,
+        express: true,
+        callback: cloudevent_runtime::Uri::parse("https://parcels.example.com/hooks/1").unwrap(),
+        label: cloudevent_runtime::UriRef::parse("/labels/1.pdf").unwrap(),
+        promised: Timestamp::parse("2026-04-01T09:00:00Z").unwrap(),
+        checksum: Binary::new(*b"sum"),
+    }
+}
+
+/// A Binary, URI, URI-reference or Timestamp extension arrives as a JSON string, and a
+/// binary-mode binding hands over an Integer as `"-7"` and a Boolean as `"true"`: the typed
+/// event comes back equal to the one sent, its extensions typed, not doubled as Strings.
+#[test]
+fn typed_extensions_come_back_typed_from_their_string_forms() {
+    let event = Event::new(shipment());
+    let json = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert!(json.contains(r#""checksum":"c3Vt""#), "{json}");
+    // The envelope's members come first; the payload keeps its own typed fields.
+    let stringly = json
+        .replacen(r#""priority":-7"#, r#""priority":"-7""#, 1)
+        .replacen(r#""express":true"#, r#""express":"true""#, 1);
+    assert_ne!(stringly, json);
+    for input in [&json, &stringly] {
+        let direct: Event<Shipment> = Event::from_slice(input.as_bytes()).unwrap();
+        assert_eq!(direct, event, "{input}");
+        let via_any: Event<Shipment> = AnyEvent::from_slice(input.as_bytes())
+            .unwrap()
+            .into_typed()
+            .unwrap();
+        assert_eq!(via_any, event, "{input}");
+        assert_eq!(
+            direct.extension("priority"),
+            Some(ExtensionValueBuf::Integer(-7))
+        );
+        assert_eq!(
+            direct.extension("express"),
+            Some(ExtensionValueBuf::Boolean(true))
+        );
+        assert!(matches!(
+            direct.extension("checksum"),
+            Some(ExtensionValueBuf::Binary(_))
+        ));
+        assert!(matches!(
+            direct.extension("callback"),
+            Some(ExtensionValueBuf::Uri(_))
+        ));
+        assert!(matches!(
+            direct.extension("dataref"),
+            Some(ExtensionValueBuf::UriReference(_))
+        ));
+        assert!(matches!(
+            direct.extension("promised"),
+            Some(ExtensionValueBuf::Timestamp(_))
+        ));
+        // Written back typed, byte for byte.
+        assert_eq!(String::from_utf8(direct.to_vec().unwrap()).unwrap(), json);
+    }
+    // A string that is not the canonical form says another value: kept as received.
+    let padded = json.replacen(r#""priority":-7"#, r#""priority":"-07""#, 1);
+    let parsed: Event<Shipment> = Event::from_slice(padded.as_bytes()).unwrap();
+    assert_eq!(parsed.extension("priority"), Some("-07".into()));
+    let other = json.replacen(r#""checksum":"c3Vt""#, r#""checksum":"c3Vu""#, 1);
+    let parsed: Event<Shipment> = Event::from_slice(other.as_bytes()).unwrap();
+    assert_eq!(parsed.extension("checksum"), Some("c3Vu".into()));
+}
+
+/// A payload whose fields are not in alphabetical order.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.line.added",
+    source = "https://orders.example.com"
+)]
+struct LineAdded {
+    zone: String,
+    amount: u32,
+}
+
+thread_local! {
+    static SEEN: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Records which serializer and deserializer it is handed.
+#[derive(Debug, PartialEq)]
+struct Probe;
+
+impl serde::Serialize for Probe {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SEEN.with(|seen| seen.borrow_mut().push(std::any::type_name::<S>()));
+        serializer.serialize_u8(1)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Probe {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        SEEN.with(|seen| seen.borrow_mut().push(std::any::type_name::<D>()));
+        serde::de::IgnoredAny::deserialize(deserializer).map(|_| Probe)
+    }
+}
+
+impl cloudevent_runtime::CloudEventData for Probe {
+    const TYPE: &'static str = "com.example.probe.value.seen";
+    const DATASCHEMA: Option<&'static str> = None;
+    const SOURCE: Option<&'static str> = Some("https://probe.example.com");
+    const DATACONTENTTYPE: &'static str = "application/json";
+    const EXTENSIONS: &'static [&'static str] = &[];
+    fn subject(&self) -> Option<&str> {
+        None
+    }
+    fn visit_extensions<V: cloudevent_runtime::ExtensionVisitor>(
+        &self,
+        _: &mut V,
+    ) -> Result<(), V::Error> {
+        Ok(())
+    }
+}
+
+#[test]
+fn serialize_and_deserialize_go_straight_through_serde_json() {
+    // The payload is handed serde_json's own serializer and deserializer, never a
+    // `serde_json::Value` one.
+    let json = serde_json::to_vec(&Event::new(Probe)).unwrap();
+    let _: Event<Probe> = Event::from_slice(&json).unwrap();
+    let seen = SEEN.with(|seen| seen.borrow().clone());
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(seen.iter().all(|name| !name.contains("value")), "{seen:?}");
+    assert!(seen[0].contains("serde_json::ser::Serializer"), "{seen:?}");
+    assert!(seen[1].contains("serde_json::de::Deserializer"), "{seen:?}");
+
+    // Field order survives (a `Value` map would sort it), and AnyEvent keeps data byte for byte.
+    let event = Event::new(LineAdded {
+        zone: "b".into(),
+        amount: 1,
+    });
+    let out = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert!(out.ends_with(r#""data":{"zone":"b","amount":1}}"#), "{out}");
+    let raw = event_json(r#","data":{"z": 1,  "a":[ 2 ]}"#);
+    let any = AnyEvent::from_slice(raw.as_bytes()).unwrap();
+    assert!(
+        String::from_utf8(any.to_vec())
+            .unwrap()
+            .ends_with(r#""data":{"z": 1,  "a":[ 2 ]}}"#)
+    );
+}
+
+#[test]
+fn any_event_writes_keys_in_a_fixed_order() {
+    let json = r#"{"data":{"x":1},"zeta":"z","time":"2026-03-28T14:22:31Z","alpha":1,"subject":"s","dataschema":"https://schemas.example.com/v1.json","datacontenttype":"application/json","type":"com.example.order.created","source":"/s","id":"1","specversion":"1.0"}"#;
+    let event = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    let keys = serde_json::from_slice::<Keys>(&event.to_vec()).unwrap().0;
+    assert_eq!(
+        keys,
+        [
+            "specversion",
+            "id",
+            "source",
+            "type",
+            "datacontenttype",
+            "dataschema",
+            "subject",
+            "time",
+            "alpha",
+            "zeta",
+            "data"
+        ]
+    );
+    // The same output however the input was ordered.
+    let again = AnyEvent::from_slice(&event.to_vec()).unwrap();
+    assert_eq!(again.to_vec(), event.to_vec());
+}
+
+#[test]
+fn duplicate_keys_are_an_error_for_every_kind_of_member() {
+    for extra in [
+        r#","data_base64":"AA==","data_base64":"AA==""#,
+        r#","data":null,"data":{}"#,
+        r#","comexampleext":null,"comexampleext":"b""#,
+        r#","comexampleext":1,"comexampleext":null"#,
+        r#","time":"2026-03-28T14:22:31Z","time":"2026-03-28T14:22:31Z""#,
+        r#","dataschema":null,"dataschema":null"#,
+    ] {
+        let err = parse_err(&event_json(extra));
+        assert_eq!(rule_of(&err), "INTG-STD-015 R-7", "{extra}: {err}");
+        assert!(err.to_string().contains("more than once"), "{extra}: {err}");
+    }
+    let typed = [
+        r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","region":"a","region":"b","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#,
+        r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1},"data":{"order_id":"o","customer_id":"c","region":"r","total_cents":2}}"#,
+    ];
+    for json in typed {
+        let err = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
+        assert_eq!(rule_of(&err), "INTG-STD-015 R-7", "{err}");
+        let via_serde = serde_json::from_str::<Event<OrderCreated>>(json).unwrap_err();
+        assert!(
+            via_serde.to_string().contains("more than once"),
+            "{via_serde}"
+        );
+    }
+}
+
+#[test]
+fn null_means_unset_for_every_optional_attribute() {
+    let json = event_json(
+        r#","datacontenttype":null,"dataschema":null,"subject":null,"time":null,"partitionkey":null,"data_base64":null"#,
+    );
+    let any = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(
+        any,
+        AnyEvent::new("A234-1234-1234", "/mycontext", "com.example.order.created")
+    );
+
+    // Typed: null attributes are absent, null extensions leave the payload's in place.
+    let typed = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","datacontenttype":null,"dataschema":null,"subject":null,"time":null,"region":null,"comexampleext":null,"data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+    let event: Event<OrderCreated> = Event::from_slice(typed.as_bytes()).unwrap();
+    assert_eq!(event.dataschema(), None);
+    assert_eq!(event.time(), None);
+    assert_eq!(event.subject(), None);
+    assert!(event.extensions().is_empty());
+    assert_eq!(event.extension("region"), Some("r".into()));
+
+    // A required attribute given as null is missing.
+    for name in ["specversion", "id", "source", "type"] {
+        let json = event_json("").replacen(
+            &format!(r#""{name}":"#),
+            &format!(r#""{name}":null,"was{name}":"#),
+            1,
+        );
+        let err = parse_err(&json);
+        assert_eq!(err.attribute(), Some(name), "{json}: {err}");
+    }
+}
+
+#[test]
+fn empty_optional_attributes_are_refused() {
+    for (extra, attribute, rule) in [
+        (r#","subject":"""#, "subject", "CE 1.0.2 subject"),
+        (r#","dataschema":"""#, "dataschema", "CE 1.0.2 dataschema"),
+        (
+            r#","datacontenttype":"""#,
+            "datacontenttype",
+            "CE 1.0.2 datacontenttype",
+        ),
+    ] {
+        let err = parse_err(&event_json(extra));
+        assert_eq!(err.attribute(), Some(attribute), "{err}");
+        assert_eq!(rule_of(&err), rule);
+    }
+    assert!(Event::new(order()).with_subject("").is_err());
+    // An empty subject field in the payload means no subject.
+    let event = Event::new(OrderCreated {
+        order_id: String::new(),
+        ..order()
+    });
+    assert_eq!(event.subject(), None);
+    let back: Event<OrderCreated> = Event::from_slice(&event.to_vec().unwrap()).unwrap();
+    assert_eq!(back, event);
+}
+
+#[test]
+fn data_base64_without_datacontenttype_reads_into_a_typed_payload() {
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.image.thumbnail.created","data_base64":"iVBORw0K"}"#;
+    let event: Event<Thumbnail> = Event::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(event.data().0.as_bytes(), b"\x89PNG\r\n");
+    let any: Event<Thumbnail> = AnyEvent::from_slice(json.as_bytes())
+        .unwrap()
+        .into_typed()
+        .unwrap();
+    assert_eq!(any.data(), event.data());
+}
+
+/// A JSON payload under a vendor `+json` type with parameters.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.vendor.thing.made",
+    source = "https://vendor.example.com",
+    datacontenttype = "application/vnd.foo+json; charset=utf-8"
+)]
+struct VendorThing {
+    size: u32,
+}
+
+#[test]
+fn json_suffix_types_with_parameters_carry_typed_json_inline() {
+    let event = Event::new(VendorThing { size: 3 });
+    let json = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert!(
+        json.contains(r#""datacontenttype":"application/vnd.foo+json; charset=utf-8""#),
+        "{json}"
+    );
+    assert!(json.ends_with(r#""data":{"size":3}}"#), "{json}");
+    let back: Event<VendorThing> = Event::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(back, event);
+    // `data` before `datacontenttype` too.
+    let reordered = r#"{"data":{"size":4},"specversion":"1.0","id":"1","source":"/s","type":"com.example.vendor.thing.made","datacontenttype":"application/vnd.foo+json; charset=utf-8"}"#;
+    let back: Event<VendorThing> = Event::from_slice(reordered.as_bytes()).unwrap();
+    assert_eq!(back.data().size, 4);
+}
+
+#[test]
+fn integer_extensions_at_the_i32_bounds_in_typed_events() {
+    let base = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","comexampleint":VALUE,"data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+    for (value, expected) in [("2147483647", i32::MAX), ("-2147483648", i32::MIN)] {
+        let event: Event<OrderCreated> =
+            Event::from_slice(base.replace("VALUE", value).as_bytes()).unwrap();
+        assert_eq!(
+            event.extension("comexampleint"),
+            Some(ExtensionValueBuf::Integer(expected))
+        );
+    }
+    for value in ["2147483648", "-2147483649"] {
+        let err =
+            Event::<OrderCreated>::from_slice(base.replace("VALUE", value).as_bytes()).unwrap_err();
+        assert_eq!(err.attribute(), Some("comexampleint"));
+        assert_eq!(rule_of(&err), "CE 1.0.2 type system");
+    }
+    for value in ["0.5", "1e3", "-0.0", r#"{}"#, "[]"] {
+        let err =
+            Event::<OrderCreated>::from_slice(base.replace("VALUE", value).as_bytes()).unwrap_err();
+        assert_eq!(err.attribute(), Some("comexampleint"), "{value}");
+    }
+}
+
+#[test]
+fn control_characters_are_refused_in_every_string_attribute() {
+    let attributes = [
+        ("id", r#""id":"A234-1234-1234""#, r#""id":"A234X""#),
+        (
+            "source",
+            r#""source":"/mycontext""#,
+            r#""source":"/myXcontext""#,
+        ),
+        (
+            "type",
+            r#""type":"com.example.order.created""#,
+            r#""type":"com.exampleX.order.created""#,
+        ),
+    ];
+    let optional = [
+        ("subject", r#","subject":"aXb""#),
+        ("datacontenttype", r#","datacontenttype":"text/plainX""#),
+        ("dataschema", r#","dataschema":"https://s.example.com/v1X""#),
+        ("time", r#","time":"2026-03-28T14:22:31ZX""#),
+        ("comexampleext", r#","comexampleext":"aXb""#),
+        ("partitionkey", r#","partitionkey":"aXb""#),
+    ];
+    for c in ["\\u0000", "\\u001f", "\\n", "\\u007f", "\\u0080", "\\u009f"] {
+        for (name, keep, bad) in attributes {
+            let json = event_json("").replace(keep, &bad.replace('X', c));
+            let err = parse_err(&json);
+            assert_eq!(err.attribute(), Some(name), "{json}: {err}");
+        }
+        for (name, member) in optional {
+            let json = event_json(&member.replace('X', c));
+            let err = parse_err(&json);
+            assert_eq!(err.attribute(), Some(name), "{json}: {err}");
+            let report =
+                cloudevent_runtime::Validator::new(cloudevent_runtime::Profile::CloudEvents)
+                    .validate_slice(json.as_bytes());
+            assert!(report.errors().any(|f| f.attribute == name), "{report}");
+        }
+    }
+    // Just outside the ranges is fine.
+    for c in [" ", "~", "\\u00a0", "\\u2028"] {
+        let json = event_json(&r#","subject":"aXb","comexampleext":"aXb""#.replace('X', c));
+        assert!(AnyEvent::from_slice(json.as_bytes()).is_ok(), "{json}");
+    }
+    // Values set at run time, and payload fields copied into the envelope.
+    assert!(Event::new(order()).with_subject("a\u{85}b").is_err());
+    assert!(
+        Event::new(order())
+            .with_extension("note", "a\u{7f}")
+            .is_err()
+    );
+    let tab_region = Event::new(OrderCreated {
+        region: "eu\twest".into(),
+        ..order()
+    });
+    let err = serde_json::to_string(&tab_region).unwrap_err().to_string();
+    assert!(
+        err.contains("region") && err.contains("CE 1.0.2 type system"),
+        "{err}"
+    );
+    let tab_subject = Event::new(OrderCreated {
+        order_id: "o\u{0}1".into(),
+        ..order()
+    });
+    assert!(tab_subject.to_vec().is_err());
+}
+
+/// A reader that counts what is taken from it.
+struct Counting<R> {
+    inner: R,
+    read: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn bounded_reading_stops_an_endless_reader_at_the_limit() {
+    use cloudevent_runtime::{Batch, limits};
+
+    let mut endless = Counting {
+        inner: std::io::repeat(b' '),
+        read: 0,
+    };
+    let err = AnyEvent::from_reader(&mut endless, limits::MAX_EVENT_BYTES).unwrap_err();
+    assert!(matches!(err, FormatError::TooLarge { .. }), "{err}");
+    assert_eq!(endless.read, limits::MAX_EVENT_BYTES + 1);
+    assert_eq!(
+        err.to_string(),
+        "event of 262145 bytes or more exceeds the limit of 262144 bytes (INTG-STD-015 R-11)"
+    );
+
+    let err = Event::<OrderCreated>::from_reader(std::io::repeat(b'{'), limits::MAX_EVENT_BYTES)
+        .unwrap_err();
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-11");
+
+    let mut endless = Counting {
+        inner: std::io::repeat(b'['),
+        read: 0,
+    };
+    let err = Batch::from_reader(&mut endless).unwrap_err();
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-10");
+    assert_eq!(endless.read, limits::MAX_BATCH_BYTES + 1);
+
+    // At the limit exactly, the event is read and parsed.
+    let json = event_json("");
+    let padded = format!("{json}{}", " ".repeat(limits::MAX_EVENT_BYTES - json.len()));
+    assert!(AnyEvent::from_reader(padded.as_bytes(), limits::MAX_EVENT_BYTES).is_ok());
+}
+
+#[test]
+fn error_messages_name_the_attribute_the_rule_and_what_was_found() {
+    let cases = [
+        (
+            event_json(r#","comexampleint":2147483648"#),
+            "comexampleint `2147483648`: is outside the Integer range (-2147483648 to 2147483647) (CE 1.0.2 type system); send it as a string",
+        ),
+        (
+            event_json(r#","ratio":0.5"#),
+            "ratio `0.5`: is a number with a fraction or exponent; expected a string, a boolean or an integer in the i32 range (CE 1.0.2 type system)",
+        ),
+        (
+            event_json(r#","tags":["a"]"#),
+            "tags `an array`: is an array; expected a string, a boolean or an integer in the i32 range (CE 1.0.2 type system)",
+        ),
+        (
+            event_json("").replace(r#""specversion":"1.0""#, r#""specversion":"0.3""#),
+            "specversion `0.3`: must be exactly `1.0`, the CloudEvents version in use (INTG-STD-015 R-1); e.g. `1.0`",
+        ),
+        (
+            event_json(r#","id":"2""#),
+            "id ``: appears more than once in the event object (INTG-STD-015 R-7); a JSON object must name each attribute once",
+        ),
+        (
+            event_json(r#","data_base64":"**""#),
+            "data_base64 `**`: is not valid base64 (RFC 4648 section 4): Invalid symbol 42, offset 0. (CE-JSON 3.1); use the standard alphabet with `=` padding",
+        ),
+        (
+            event_json(r#","subject":"a\nb""#),
+            "subject `a\nb` character U+000A at byte 1: control characters (U+0000-001F, U+007F-009F) are not allowed in a String (CE 1.0.2 type system)",
+        ),
+    ];
+    for (json, expected) in cases {
+        assert_eq!(parse_err(&json).to_string(), expected, "{json}");
+    }
+    let wrong = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.shipped","data":{}}"#;
+    assert_eq!(
+        Event::<OrderCreated>::from_slice(wrong.as_bytes())
+            .unwrap_err()
+            .to_string(),
+        "type `com.example.order.shipped`: this reader expects type `com.example.order.created` (CE 1.0.2 type); read it as an `AnyEvent` or dispatch on the type"
+    );
+    let err = cloudevent_runtime::Batch::from_slice(
+        format!("[{},{}]", event_json(""), event_json(r#","x":1.5"#)).as_bytes(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().starts_with("batch event #1: x `1.5`"),
+        "{err}"
+    );
+}

@@ -439,3 +439,132 @@ fn setters_check_values_with_the_rules() {
         );
     }
 }
+
+/// What the validator must say about one event under one profile.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// No error (warnings allowed).
+    Valid,
+    /// Valid, with a warning citing this rule.
+    Warns(&'static str),
+    /// An error citing this rule.
+    Refused(&'static str),
+}
+
+use Expect::{Refused, Valid, Warns};
+
+const R1: &str = "INTG-STD-015 R-1";
+const R2: &str = "INTG-STD-015 R-2";
+const R4: &str = "INTG-STD-015 R-4";
+const R5: &str = "INTG-STD-015 R-5";
+const R6: &str = "INTG-STD-015 R-6";
+const R7: &str = "INTG-STD-015 R-7";
+const R11: &str = "INTG-STD-015 R-11";
+const R14: &str = "INTG-STD-015 R-14";
+const GW4: &str = "INTG-STD-015 gateway 4";
+const GW5: &str = "INTG-STD-015 gateway 5";
+const NAMING: &str = "CE 1.0.2 naming";
+const TYPE_SYSTEM: &str = "CE 1.0.2 type system";
+const CE_SOURCE: &str = "CE 1.0.2 source";
+const CE_TIME: &str = "CE 1.0.2 time";
+const CE_DATASCHEMA: &str = "CE 1.0.2 dataschema";
+const CE_DATACONTENTTYPE: &str = "CE 1.0.2 datacontenttype";
+const CE_TYPE: &str = "CE 1.0.2 type";
+const CE_SUBJECT: &str = "CE 1.0.2 subject";
+const NL_TYPE: &str = "NL-GOV type";
+const W3C: &str = "W3C trace-context";
+
+/// Adds members just before `data`.
+fn with_members(members: &str) -> String {
+    with(r#","data":"#, &format!(r#",{members},"data":"#))
+}
+
+/// Every rule of DESIGN.md's table that a JSON event can break, at run time, through the
+/// validator, in every profile: one event that keeps the rule and one that breaks it, per
+/// row. (HTTP and Kafka binary mode are the bindings' tests; the consumer log is R-15's.)
+#[test]
+fn every_rule_of_the_design_table_accepts_and_rejects_per_profile() {
+    let big_subject = format!(r#""subject":"{}""#, "s".repeat(4100));
+    let huge_data = format!(r#""{}""#, "a".repeat(256 * 1024));
+    #[rustfmt::skip]
+    let cases: Vec<(&str, String, [Expect; 3])> = vec![
+        // [cloudevents, intg-std-015, nl-gov]
+        ("specversion ok", GOOD.to_owned(), [Valid, Valid, Valid]),
+        ("specversion 1.0.2", with(r#""specversion":"1.0""#, r#""specversion":"1.0.2""#), [Refused(R1); 3]),
+        ("specversion absent", with(r#""specversion":"1.0","#, ""), [Refused(R1); 3]),
+        ("id ulid", GOOD.to_owned(), [Valid; 3]),
+        ("id any non-empty string", with("01HZX3KQVB8E72GQJHF5RM6YWN", "order-8842-created"), [Valid; 3]),
+        ("id empty", with("01HZX3KQVB8E72GQJHF5RM6YWN", ""), [Refused(R2); 3]),
+        ("id absent", with(r#""id":"01HZX3KQVB8E72GQJHF5RM6YWN","#, ""), [Refused(R2); 3]),
+        ("source urn", with("https://orders.example.com/checkout", "urn:example:orders:checkout"), [Valid; 3]),
+        ("source relative", with("https://orders.example.com/checkout", "/orders/checkout"), [Valid, Warns(R5), Valid]),
+        ("source empty", with("https://orders.example.com/checkout", ""), [Refused(R2); 3]),
+        ("source not a URI-reference", with("https://orders.example.com/checkout", "has space"), [Refused(CE_SOURCE), Refused(R5), Refused(CE_SOURCE)]),
+        ("source host named like localhost", with("orders.example.com", "localhost.example.com"), [Valid; 3]),
+        ("source private IP", with("orders.example.com", "10.0.0.7"), [Valid, Refused(R14), Valid]),
+        ("source numeric private IP", with("orders.example.com", "3232235777"), [Valid, Refused(R14), Valid]),
+        ("source IPv6 loopback", with("orders.example.com", "[::1]"), [Valid, Refused(R14), Valid]),
+        ("source localhost", with("orders.example.com", "localhost"), [Valid, Refused(R14), Valid]),
+        ("source .internal", with("orders.example.com", "orders.internal"), [Valid, Refused(R14), Valid]),
+        ("source .local", with("orders.example.com", "orders.local"), [Valid, Refused(R14), Valid]),
+        ("source port", with("orders.example.com", "orders.example.com:8443"), [Valid, Refused(R5), Valid]),
+        ("source k8s", with("https://orders.example.com/checkout", "k8s://prod/orders"), [Valid, Refused(R14), Valid]),
+        ("type strict ok with version", with(r#""type":"com.example.order.created""#, r#""type":"com.example.order.created.v1""#), [Valid; 3]),
+        ("type three segments", with(r#""type":"com.example.order.created""#, r#""type":"com.example.created""#), [Valid, Refused(R4), Valid]),
+        ("type uppercase", with("com.example.order.created", "com.example.Order.created"), [Valid, Refused(R4), Refused(NL_TYPE)]),
+        ("type no reverse-DNS", with("com.example.order.created", "OrderCreated"), [Warns(CE_TYPE), Refused(R4), Refused(NL_TYPE)]),
+        ("type empty", with("com.example.order.created", ""), [Refused(R2); 3]),
+        ("type NL GOV semver", with("com.example.order.created", "nl.example.order-line.created.v1.2.3"), [Valid, Refused(R4), Valid]),
+        ("extension name ok", with_members(r#""region":"eu""#), [Valid; 3]),
+        ("extension name uppercase", with_members(r#""Region":"eu""#), [Refused(NAMING); 3]),
+        ("extension name underscore", with_members(r#""tenant_id":"t""#), [Refused(NAMING); 3]),
+        ("extension name over 20", with_members(r#""averyveryverylongextensionname":"x""#), [Warns(NAMING), Refused(GW5), Warns(NAMING)]),
+        ("extension name leading digit", with_members(r#""1region":"eu""#), [Valid, Refused(GW5), Valid]),
+        ("extension name credential", with_members(r#""accesstoken":"abc""#), [Valid, Refused(R14), Valid]),
+        ("extension name password", with_members(r#""password":"hunter2""#), [Valid, Refused(R14), Valid]),
+        ("extension values of the type system", with_members(r#""flag":true,"count":2147483647,"low":-2147483648,"label":"x""#), [Valid; 3]),
+        ("extension integer past i32", with_members(r#""count":2147483648"#), [Refused(TYPE_SYSTEM); 3]),
+        ("extension integer below i32", with_members(r#""count":-2147483649"#), [Refused(TYPE_SYSTEM); 3]),
+        ("extension float", with_members(r#""ratio":0.5"#), [Refused(TYPE_SYSTEM); 3]),
+        ("extension object", with_members(r#""meta":{"a":1}"#), [Refused(TYPE_SYSTEM); 3]),
+        ("extension array", with_members(r#""tags":["a"]"#), [Refused(TYPE_SYSTEM); 3]),
+        ("documented extension retyped", with_members(r#""sequence":7"#), [Refused(R6); 3]),
+        ("traceparent malformed", with("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-xyz-01"), [Refused(W3C); 3]),
+        ("time with offset", with("2026-03-28T14:22:31.482Z", "2026-03-28T15:22:31.482+01:00"), [Valid, Refused(GW4), Valid]),
+        ("time nanoseconds", with("2026-03-28T14:22:31.482Z", "2026-03-28T14:22:31.123456789Z"), [Valid; 3]),
+        ("time not RFC 3339", with("2026-03-28T14:22:31.482Z", "28/03/2026"), [Refused(CE_TIME); 3]),
+        ("time not a calendar day", with("2026-03-28T14:22:31.482Z", "2023-02-29T00:00:00Z"), [Refused(CE_TIME); 3]),
+        ("time absent", with(r#""time":"2026-03-28T14:22:31.482Z","#, ""), [Valid, Warns(R2), Valid]),
+        ("dataschema urn", with("https://schemas.example.com/orders/created/v1.json", "urn:example:schema:order:v1"), [Valid; 3]),
+        ("dataschema without version", with("orders/created/v1.json", "orders/created/latest.json"), [Valid, Refused(R2), Valid]),
+        ("dataschema relative", with("https://schemas.example.com/orders/created/v1.json", "/orders/created/v1.json"), [Refused(CE_DATASCHEMA); 3]),
+        ("dataschema fragment", with("v1.json", "v1.json#order"), [Refused(CE_DATASCHEMA); 3]),
+        ("dataschema v2 without type suffix", with("orders/created/v1.json", "orders/created/v2.json"), [Refused(R4); 3]),
+        ("datacontenttype +json with parameters", with(r#""application/json""#, r#""application/vnd.foo+json; charset=utf-8""#), [Valid; 3]),
+        ("datacontenttype not a media type", with(r#""application/json""#, r#""json""#), [Refused(CE_DATACONTENTTYPE); 3]),
+        ("data_base64 without datacontenttype", with(r#""datacontenttype":"application/json","#, "").replace(r#""data":{"orderId":"order-8842"}"#, r#""data_base64":"eyAieHl6IjogMTIzIH0=""#), [Valid, Warns(R2), Valid]),
+        ("data and data_base64", with(r#""data":"#, r#""data_base64":"AA==","data":"#), [Refused(R7); 3]),
+        ("subject empty", with(r#""subject":"order-8842""#, r#""subject":"""#), [Refused(CE_SUBJECT); 3]),
+        ("attributes over 4 KiB", with(r#""subject":"order-8842""#, &big_subject), [Warns(R11); 3]),
+        ("event over 256 KiB", with(r#"{"orderId":"order-8842"}"#, &huge_data), [Refused(R11); 3]),
+    ];
+    let mut failures = Vec::new();
+    for (name, json, expected) in &cases {
+        for (profile, expect) in Profile::ALL.into_iter().zip(expected) {
+            let report = Validator::new(profile).validate_slice(json.as_bytes());
+            let ok = match *expect {
+                Valid => report.is_valid(),
+                Warns(rule) => {
+                    report.is_valid() && report.warnings().any(|f| f.rule.as_str() == rule)
+                }
+                Refused(rule) => report.errors().any(|f| f.rule.as_str() == rule),
+            };
+            if !ok {
+                failures.push(format!(
+                    "{name} [{profile}] expected {expect:?}, got:\n{report}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
