@@ -1,0 +1,232 @@
+//! `cloudevent codegen` and `cloudevent diff` end to end: the built binary on the bundled
+//! registry and on schema files written to a temporary directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn registry() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")
+}
+
+fn cloudevent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("cloudevent-cli-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, contents: &str) -> String {
+        let path = self.0.join(name);
+        fs::write(&path, contents).expect("temp file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn codegen_prints_a_module_with_the_root_type_of_every_schema() {
+    let schemas = registry();
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        schemas.to_str().unwrap(),
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        rust.starts_with("// @generated"),
+        "{}",
+        &rust[..200.min(rust.len())]
+    );
+    for (module, root, ty) in [
+        (
+            "order_cancelled_v1",
+            "OrderCancelled",
+            "com.example.order.cancelled",
+        ),
+        (
+            "order_created_v1",
+            "OrderCreated",
+            "com.example.order.created",
+        ),
+        (
+            "order_created_v2",
+            "OrderCreated",
+            "com.example.order.created.v2",
+        ),
+        (
+            "order_returned_v1",
+            "OrderReturned",
+            "com.example.order.returned",
+        ),
+        (
+            "order_shipped_v1",
+            "OrderShipped",
+            "com.example.order.shipped",
+        ),
+        (
+            "payment_authorized_v1",
+            "PaymentAuthorized",
+            "com.example.payment.authorized",
+        ),
+        (
+            "payment_captured_v1",
+            "PaymentCaptured",
+            "com.example.payment.captured",
+        ),
+        (
+            "payment_failed_v1",
+            "PaymentFailed",
+            "com.example.payment.failed",
+        ),
+        (
+            "payment_refunded_v1",
+            "PaymentRefunded",
+            "com.example.payment.refunded",
+        ),
+    ] {
+        let start = rust
+            .find(&format!("pub mod {module} {{"))
+            .unwrap_or_else(|| panic!("module {module} missing"));
+        let body = &rust[start..];
+        let end = body[1..].find("\npub mod ").map_or(body.len(), |e| e + 1);
+        let body = &body[..end];
+        assert!(
+            body.contains(&format!("pub struct {root} {{")),
+            "{module}: no {root}"
+        );
+        assert!(
+            body.contains(&format!("type = \"{ty}\"")),
+            "{module}: no type {ty}"
+        );
+    }
+}
+
+#[test]
+fn codegen_refuses_a_schema_that_breaks_a_naming_rule() {
+    let dir = TempDir::new("codegen-bad");
+    fs::create_dir_all(dir.0.join("com.example.order.created")).unwrap();
+    dir.write(
+        "com.example.order.created/v1.json",
+        r#"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+            "x-cloudevent": {"type": "com.example.order.created", "extensions": {"Tenant_ID": "tenant"}},
+            "type": "object", "properties": {"tenant": {"type": "string"}}}"#,
+    );
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        dir.0.to_str().unwrap(),
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr.contains("com.example.order.created/v1.json"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("/x-cloudevent/extensions/Tenant_ID"),
+        "{stderr}"
+    );
+}
+
+const OLD: &str = r#"{
+  "$id": "https://schemas.example.com/events/com.example.order.cancelled/v1.json",
+  "type": "object",
+  "required": ["order_id"],
+  "properties": {
+    "order_id": {"type": "string"},
+    "comment": {"type": "string", "maxLength": 500},
+    "reason": {"enum": ["customer_request", "out_of_stock"]}
+  }
+}"#;
+
+#[test]
+fn diff_exits_1_naming_the_pointer_of_a_breaking_change() {
+    let dir = TempDir::new("diff-breaking");
+    let old = dir.write("old.json", OLD);
+    let new = dir.write(
+        "new.json",
+        &OLD.replace(r#", "out_of_stock"]"#, "]").replace(
+            r#""required": ["order_id"]"#,
+            r#""required": ["order_id", "comment"]"#,
+        ),
+    );
+    let output = cloudevent(&["diff", &old, &new]);
+    let stdout = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(
+        stdout,
+        "breaking   enum value \"out_of_stock\" removed at `/properties/reason/enum`\n\
+         breaking   property `comment` is now required at `/required`\n"
+    );
+    assert!(stderr.contains("new major version"), "{stderr}");
+}
+
+#[test]
+fn diff_exits_0_on_compatible_changes() {
+    let dir = TempDir::new("diff-compatible");
+    let old = dir.write("old.json", OLD);
+    let new = dir.write(
+        "new.json",
+        &OLD.replace(r#""maxLength": 500"#, r#""maxLength": 1000"#)
+            .replace(
+                r#""order_id": {"type": "string"},"#,
+                r#""order_id": {"type": "string"}, "note": {"type": "string"},"#,
+            ),
+    );
+    let output = cloudevent(&["diff", &old, &new]);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        stdout,
+        "compatible `maxLength` loosened from 500 to 1000 at `/properties/comment/maxLength`\n\
+         compatible optional property `note` added at `/properties/note`\n"
+    );
+
+    let same = cloudevent(&["diff", &old, &old]);
+    assert_eq!(same.status.code(), Some(0));
+    assert_eq!(text(&same.stdout), "no changes\n");
+}
+
+#[test]
+fn diff_exits_2_on_an_unreadable_file() {
+    let dir = TempDir::new("diff-missing");
+    let old = dir.write("old.json", OLD);
+    let missing = dir.0.join("missing.json").display().to_string();
+    let output = cloudevent(&["diff", &old, &missing]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("missing.json"));
+}
