@@ -54,11 +54,22 @@ impl Data {
     ///
     /// # Errors
     /// When the text is not one JSON value.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Data;
+    /// assert_eq!(Data::json(r#"{"a":1}"#).unwrap().len(), 7);
+    /// assert!(Data::json("{").is_err());
+    /// ```
     pub fn json(text: impl Into<String>) -> Result<Self, serde_json::Error> {
         RawValue::from_string(text.into()).map(Data::Json)
     }
 
     /// The payload's size in bytes as carried (JSON text, text, or decoded bytes).
+    ///
+    /// ```
+    /// use cloudevent_runtime::Data;
+    /// assert_eq!(Data::Binary(vec![1, 2, 3]).len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         match self {
             Data::Json(raw) => raw.get().len(),
@@ -68,6 +79,11 @@ impl Data {
     }
 
     /// Whether the payload is empty.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Data;
+    /// assert!(Data::Text(String::new()).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -220,6 +236,17 @@ impl AnyEvent {
     ///
     /// # Errors
     /// The first thing that makes the input not a valid event: see [`FormatError`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.subject(), Some("order-1"));
+    /// let err = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","id":"2"}"#).unwrap_err();
+    /// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"));
+    /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
         Self::from_slice_with_limit(bytes, limits::MAX_EVENT_BYTES)
     }
@@ -228,6 +255,13 @@ impl AnyEvent {
     ///
     /// # Errors
     /// See [`FormatError`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, FormatError};
+    /// let json = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created"}"#;
+    /// assert!(AnyEvent::from_slice_with_limit(json, 1024).is_ok());
+    /// assert!(matches!(AnyEvent::from_slice_with_limit(json, 10), Err(FormatError::TooLarge { .. })));
+    /// ```
     pub fn from_slice_with_limit(bytes: &[u8], limit: usize) -> Result<Self, FormatError> {
         if bytes.len() > limit {
             return Err(FormatError::TooLarge {
@@ -278,6 +312,16 @@ impl AnyEvent {
     }
 
     /// The event in the JSON format.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.extensions_mut().insert("region", "eu");
+    /// assert_eq!(
+    ///     String::from_utf8(event.to_vec()).unwrap(),
+    ///     r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com","type":"com.example.order.created","region":"eu"}"#
+    /// );
+    /// ```
     pub fn to_vec(&self) -> Vec<u8> {
         // Serializing these types to a Vec cannot fail: keys are strings, raw data is
         // valid JSON by construction.
@@ -317,101 +361,265 @@ impl AnyEvent {
     }
 
     /// `id`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.id(), "1");
+    /// ```
     pub fn id(&self) -> &str {
         &self.id
     }
 
     /// `source`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.source(), "/orders");
+    /// ```
     pub fn source(&self) -> &str {
         &self.source
     }
 
     /// `type`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.ty(), "com.example.order.created");
+    /// ```
     pub fn ty(&self) -> &str {
         &self.ty
     }
 
     /// `datacontenttype`, as given (absent means `application/json` for `data`).
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.datacontenttype(), Some("application/json"));
+    /// ```
     pub fn datacontenttype(&self) -> Option<&str> {
         self.datacontenttype.as_deref()
     }
 
     /// `dataschema`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.dataschema(), Some("https://schemas.example.com/orders/v1.json"));
+    /// ```
     pub fn dataschema(&self) -> Option<&str> {
         self.dataschema.as_deref()
     }
 
     /// `subject`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.subject(), Some("order-1"));
+    /// ```
     pub fn subject(&self) -> Option<&str> {
         self.subject.as_deref()
     }
 
     /// `time`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.time().map(|t| t.as_str()), Some("2026-03-28T14:22:31Z"));
+    /// ```
     pub fn time(&self) -> Option<&Timestamp> {
         self.time.as_ref()
     }
 
     /// One extension's value.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.extension("region").and_then(|v| v.as_str()), Some("eu"));
+    /// ```
     pub fn extension(&self, name: &str) -> Option<&ExtensionValueBuf> {
         self.extensions.get(name)
     }
 
     /// All extensions.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.extensions().len(), 1);
+    /// ```
     pub fn extensions(&self) -> &Extensions {
         &self.extensions
     }
 
     /// The extensions, to add, change or remove some before re-emitting.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.extensions_mut().insert("hop", 2);
+    /// assert!(event.extensions().contains("hop"));
+    /// ```
     pub fn extensions_mut(&mut self) -> &mut Extensions {
         &mut self.extensions
     }
 
     /// The payload, `None` when the event has no `data` / `data_base64` member.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.data(), Some(&cloudevent_runtime::Data::json(r#"{"n":1}"#).unwrap()));
+    /// ```
     pub fn data(&self) -> Option<&Data> {
         self.data.as_ref()
     }
 
     /// Takes the payload out.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// let mut event = event;
+    /// assert!(event.take_data().is_some());
+    /// assert_eq!(event.data(), None);
+    /// ```
     pub fn take_data(&mut self) -> Option<Data> {
         self.data.take()
     }
 
     /// Sets `id` (a re-emission gets a new one, ADR-0003).
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_id("2");
+    /// assert_eq!(event.id(), "2");
+    /// ```
     pub fn set_id(&mut self, id: impl Into<String>) {
         self.id = id.into();
     }
 
     /// Sets `source`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_source("/orders/eu");
+    /// assert_eq!(event.source(), "/orders/eu");
+    /// ```
     pub fn set_source(&mut self, source: impl Into<String>) {
         self.source = source.into();
     }
 
     /// Sets `type`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_ty("com.example.order.updated");
+    /// assert_eq!(event.ty(), "com.example.order.updated");
+    /// ```
     pub fn set_ty(&mut self, ty: impl Into<String>) {
         self.ty = ty.into();
     }
 
     /// Sets or clears `datacontenttype`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_datacontenttype(Some("text/plain".into()));
+    /// assert_eq!(event.datacontenttype(), Some("text/plain"));
+    /// ```
     pub fn set_datacontenttype(&mut self, value: Option<String>) {
         self.datacontenttype = value;
     }
 
     /// Sets or clears `dataschema`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_dataschema(Some("https://schemas.example.com/orders/v1.json".into()));
+    /// assert!(event.dataschema().is_some());
+    /// ```
     pub fn set_dataschema(&mut self, value: Option<String>) {
         self.dataschema = value;
     }
 
     /// Sets or clears `subject`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_subject(Some("order-1".into()));
+    /// assert_eq!(event.subject(), Some("order-1"));
+    /// ```
     pub fn set_subject(&mut self, value: Option<String>) {
         self.subject = value;
     }
 
     /// Sets or clears `time`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_time(Some(cloudevent_runtime::Timestamp::now()));
+    /// assert!(event.time().is_some());
+    /// ```
     pub fn set_time(&mut self, value: Option<Timestamp>) {
         self.time = value;
     }
 
     /// Sets or clears the payload.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.set_data(Some(cloudevent_runtime::Data::Text("hi".into())));
+    /// assert!(String::from_utf8(event.to_vec()).unwrap().ends_with(r#""data":"hi"}"#));
+    /// ```
     pub fn set_data(&mut self, data: Option<Data>) {
         self.data = data;
     }

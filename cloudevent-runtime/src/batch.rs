@@ -11,6 +11,10 @@ use crate::error::FormatError;
 use crate::limits;
 
 /// The batch media type (R-10).
+///
+/// ```
+/// assert!(cloudevent_runtime::BATCH_CONTENT_TYPE.starts_with("application/cloudevents-batch+json"));
+/// ```
 pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charset=utf-8";
 
 /// Events received or sent together.
@@ -71,38 +75,80 @@ impl Batch {
     ///
     /// # Errors
     /// See [`Batch::from_slice`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::Batch;
+    /// assert!(Batch::from_reader(&b"[]"[..]).unwrap().is_empty());
+    /// assert!(Batch::from_reader(std::io::repeat(b' ')).is_err()); // stops at 1 MiB
+    /// ```
     pub fn from_reader(reader: impl Read) -> Result<Self, FormatError> {
         let bytes = read_bounded(reader, limits::MAX_BATCH_BYTES, "batch", rule::INTG_R10)?;
         Self::from_slice(&bytes)
     }
 
     /// The batch in the JSON batch format.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+    /// assert!(batch.to_vec().starts_with(b"[{"));
+    /// assert_eq!(Batch::default().to_vec(), b"[]");
+    /// ```
     pub fn to_vec(&self) -> Vec<u8> {
         // AnyEvent always serializes (see AnyEvent::to_vec).
         serde_json::to_vec(self).unwrap_or_default()
     }
 
     /// The events, in batch order (which promises no delivery order, R-10).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+    /// assert_eq!(batch.events()[0].id(), "1");
+    /// ```
     pub fn events(&self) -> &[AnyEvent] {
         &self.events
     }
 
     /// The events, owned.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+    /// assert_eq!(batch.into_events().len(), 1);
+    /// ```
     pub fn into_events(self) -> Vec<AnyEvent> {
         self.events
     }
 
     /// Adds an event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// let mut batch = Batch::default();
+    /// batch.push(AnyEvent::new("1", "/s", "com.example.order.created"));
+    /// assert_eq!(batch.len(), 1);
+    /// ```
     pub fn push(&mut self, event: AnyEvent) {
         self.events.push(event);
     }
 
     /// How many events.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Batch;
+    /// assert_eq!(Batch::from_slice(b"[]").unwrap().len(), 0);
+    /// ```
     pub fn len(&self) -> usize {
         self.events.len()
     }
 
     /// Whether the batch is `[]`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Batch;
+    /// assert!(Batch::from_slice(b"[]").unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }

@@ -38,16 +38,34 @@ pub struct ValueError {
 
 impl ValueError {
     /// Wraps the violations a check returned.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ValueError, Violation, rules::rule};
+    /// let err = ValueError::new(vec![Violation::error(rule::CE_TIME, "time", "x", "is not RFC 3339")]);
+    /// assert_eq!(err.to_string(), "time `x`: is not RFC 3339 (CE 1.0.2 time)");
+    /// ```
     pub fn new(violations: Vec<Violation>) -> Self {
         ValueError { violations }
     }
 
     /// The broken rules, in the order the checks found them.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Timestamp;
+    /// let err = Timestamp::parse("soon").unwrap_err();
+    /// assert_eq!(err.violations()[0].rule.as_str(), "CE 1.0.2 time");
+    /// ```
     pub fn violations(&self) -> &[Violation] {
         &self.violations
     }
 
     /// The broken rules, owned.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Uri;
+    /// let violations = Uri::parse("not a uri").unwrap_err().into_violations();
+    /// assert!(!violations.is_empty());
+    /// ```
     pub fn into_violations(self) -> Vec<Violation> {
         self.violations
     }
@@ -93,6 +111,13 @@ pub enum BuildError {
 
 impl BuildError {
     /// The violations behind an [`BuildError::Invalid`]; empty for the other kinds.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{BuildError, Uri};
+    /// let err = BuildError::from(Uri::parse("nope").unwrap_err());
+    /// assert!(!err.violations().is_empty());
+    /// assert!(BuildError::Payload("x".into()).violations().is_empty());
+    /// ```
     pub fn violations(&self) -> &[Violation] {
         match self {
             BuildError::Invalid(violations) => violations,
@@ -154,6 +179,13 @@ pub enum FormatError {
 
 impl FormatError {
     /// The rule the input breaks, when one applies.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, FormatError};
+    /// let err = AnyEvent::from_slice(b"not json").unwrap_err();
+    /// assert!(matches!(err, FormatError::Json(_)));
+    /// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"));
+    /// ```
     pub fn rule(&self) -> Option<RuleId> {
         match self {
             FormatError::Invalid(violation) => Some(violation.rule),
@@ -165,6 +197,12 @@ impl FormatError {
     }
 
     /// The attribute at fault, when one is.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let err = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"t","n":1.5}"#).unwrap_err();
+    /// assert_eq!(err.attribute(), Some("n"));
+    /// ```
     pub fn attribute(&self) -> Option<&str> {
         match self {
             FormatError::Invalid(violation) => Some(&violation.attribute),
@@ -174,6 +212,12 @@ impl FormatError {
     }
 
     /// The violation behind an [`FormatError::Invalid`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let err = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"t","n":1.5}"#).unwrap_err();
+    /// assert_eq!(err.violation().map(|v| v.value.as_str()), Some("1.5"));
+    /// ```
     pub fn violation(&self) -> Option<&Violation> {
         match self {
             FormatError::Invalid(violation) => Some(violation),

@@ -188,6 +188,18 @@ impl<T: CloudEventData> Event<T> {
     /// Gives the event a new id, for a new emission of the same occurrence (ADR-0003: "each
     /// time an event is emitted, it receives a new, unique id"). A root event's
     /// `causationid` follows its id.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::{IdKind, Traceable};
+    /// let first = Event::new(Ping);
+    /// let again = first.clone().with_new_id(IdKind::UuidV4);
+    /// assert_ne!(again.id(), first.id());
+    /// assert!(again.is_root());
+    /// ```
     #[must_use]
     pub fn with_new_id(mut self, kind: IdKind) -> Self {
         let new_id = kind.generate();
@@ -203,6 +215,17 @@ impl<T: CloudEventData> Event<T> {
     /// # Errors
     /// When the value breaks a rule: empty (CE 1.0.2 subject), control characters (CE 1.0.2
     /// type system).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order()).with_subject("order-1/line-2").unwrap();
+    /// assert_eq!(event.subject(), Some("order-1/line-2"));
+    /// assert!(Event::new(order()).with_subject("").is_err());
+    /// ```
     pub fn with_subject(mut self, subject: impl Into<String>) -> Result<Self, BuildError> {
         let subject = subject.into();
         errors(subject_findings(&subject))?;
@@ -211,6 +234,15 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Removes `subject`, even the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).without_subject().subject(), None);
+    /// ```
     #[must_use]
     pub fn without_subject(mut self) -> Self {
         self.subject = Subject::Unset;
@@ -218,6 +250,16 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Sets `time`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Timestamp;
+    /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    /// assert_eq!(Event::new(Ping).with_time(time.clone()).time(), Some(&time));
+    /// ```
     #[must_use]
     pub fn with_time(mut self, time: Timestamp) -> Self {
         self.time = Some(time);
@@ -225,6 +267,14 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Removes `time` (INTG-STD-015 R-2 says SHOULD include it).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).without_time().time(), None);
+    /// ```
     #[must_use]
     pub fn without_time(mut self) -> Self {
         self.time = None;
@@ -235,6 +285,16 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// When the source breaks a rule of `T`'s profile (INTG-STD-015 R-5, R-14).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let event = Event::new(Ping).with_source("https://health.example.com/eu").unwrap();
+    /// assert_eq!(event.source(), "https://health.example.com/eu");
+    /// assert!(Event::new(Ping).with_source("https://localhost/health").is_err());
+    /// ```
     pub fn with_source(mut self, source: impl Into<String>) -> Result<Self, BuildError> {
         let source = source.into();
         errors(cloudevent_rules::check_source(&source, T::PROFILE))?;
@@ -278,6 +338,19 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// When it is not `00-<32 hex>-<16 hex>-<2 hex>`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::new(Ping)
+    ///     .with_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    ///     .unwrap();
+    /// assert!(event.traceparent().is_some());
+    /// assert!(Event::new(Ping).with_traceparent("00-zz").is_err());
+    /// ```
     pub fn with_traceparent(self, traceparent: impl Into<String>) -> Result<Self, BuildError> {
         self.with_extension(TRACEPARENT, traceparent.into())
     }
@@ -286,36 +359,95 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// When it is not a valid list of `key=value` members.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::new(Ping).with_tracestate("vendor=value").unwrap();
+    /// assert_eq!(event.tracestate().as_deref(), Some("vendor=value"));
+    /// ```
     pub fn with_tracestate(self, tracestate: impl Into<String>) -> Result<Self, BuildError> {
         self.with_extension(TRACESTATE, tracestate.into())
     }
 
     /// `id`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).id().len(), 26); // a ULID
+    /// ```
     pub fn id(&self) -> &str {
         &self.id
     }
 
     /// `source`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).source(), "https://health.example.com");
+    /// ```
     pub fn source(&self) -> &str {
         &self.source
     }
 
     /// `type`: always `T::TYPE`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).ty(), "com.example.health.ping.sent");
+    /// ```
     pub fn ty(&self) -> &'static str {
         T::TYPE
     }
 
     /// `datacontenttype`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).datacontenttype(), "application/json");
+    /// ```
     pub fn datacontenttype(&self) -> &str {
         &self.datacontenttype
     }
 
     /// `dataschema`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).dataschema(), None);
+    /// ```
     pub fn dataschema(&self) -> Option<&str> {
         self.dataschema.as_deref()
     }
 
     /// `subject`: set explicitly, or the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).subject(), Some("order-1"));
+    /// ```
     pub fn subject(&self) -> Option<&str> {
         match &self.subject {
             Subject::FromPayload => payload_subject(&self.data),
@@ -325,11 +457,30 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// `time`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert!(Event::new(Ping).time().is_some_and(|t| t.as_str().ends_with('Z')));
+    /// ```
     pub fn time(&self) -> Option<&Timestamp> {
         self.time.as_ref()
     }
 
     /// An extension's value: set on the event, or read from the payload.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order()).with_extension("priority", 2).unwrap();
+    /// assert_eq!(event.extension("region"), Some("eu".into()));
+    /// assert_eq!(event.extension("priority"), Some(2.into()));
+    /// ```
     pub fn extension(&self, name: &str) -> Option<ExtensionValueBuf> {
         if let Some(value) = self.extensions.get(name) {
             return Some(value.clone());
@@ -338,12 +489,35 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// The extensions set on the event itself (not the payload's).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order());
+    /// // The payload's `region` is not here; the root convention's attributes are.
+    /// assert!(!event.extensions().contains("region"));
+    /// assert!(event.extensions().contains("correlationid"));
+    /// ```
     pub fn extensions(&self) -> &Extensions {
         &self.extensions
     }
 
     /// Calls `f` with every extension the event writes, the payload's first, in the order
     /// they are written. For protocol bindings (headers) and logs.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let mut names = Vec::new();
+    /// Event::new(order()).for_each_extension(|name, _| names.push(name.to_owned()));
+    /// assert_eq!(names, ["region", "causationid", "correlationid"]);
+    /// ```
     pub fn for_each_extension(&self, mut f: impl FnMut(&str, ExtensionValue<'_>)) {
         let mut visitor = Visit {
             skip: &self.extensions,
@@ -359,16 +533,45 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// The payload.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).data().order_id, "order-1");
+    /// ```
     pub fn data(&self) -> &T {
         &self.data
     }
 
     /// The payload, to change it; `subject` and field extensions follow it.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let mut event = Event::new(order());
+    /// event.data_mut().order_id = "order-2".into();
+    /// assert_eq!(event.subject(), Some("order-2"));
+    /// ```
     pub fn data_mut(&mut self) -> &mut T {
         &mut self.data
     }
 
     /// The payload, owned.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).into_data(), order());
+    /// ```
     pub fn into_data(self) -> T {
         self.data
     }
@@ -378,6 +581,19 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// The first problem: see [`FormatError`]. A different `type` names both.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let bytes = Event::new(order()).to_vec().unwrap();
+    /// let event: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
+    /// assert_eq!(event.data(), &order());
+    /// let err = Event::<OrderCreated>::from_slice(br#"{"specversion":"1.0"}"#).unwrap_err();
+    /// assert_eq!(err.attribute(), Some("id"));
+    /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError>
     where
         T: DeserializeOwned,
@@ -406,6 +622,18 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// See [`FormatError`].
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let bytes = Event::new(order()).to_vec().unwrap();
+    /// let event = Event::<OrderCreated>::from_reader(&bytes[..], 64 * 1024).unwrap();
+    /// assert_eq!(event.data(), &order());
+    /// assert!(Event::<OrderCreated>::from_reader(std::io::repeat(b' '), 1024).is_err());
+    /// ```
     pub fn from_reader(reader: impl Read, limit: usize) -> Result<Self, FormatError>
     where
         T: DeserializeOwned,
@@ -420,6 +648,16 @@ impl<T: CloudEventData> Event<T> {
     /// When the payload cannot be serialized (e.g. a map with non-string keys, or a payload
     /// that is neither text nor bytes under a non-JSON datacontenttype), or a subject or
     /// String extension taken from it holds a control character (CE 1.0.2 type system).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let json = String::from_utf8(Event::new(Ping).to_vec().unwrap()).unwrap();
+    /// assert!(json.starts_with(r#"{"specversion":"1.0","id":"#));
+    /// assert!(json.ends_with(r#","data":null}"#));
+    /// ```
     pub fn to_vec(&self) -> Result<Vec<u8>, BuildError>
     where
         T: Serialize,
@@ -431,6 +669,17 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// # Errors
     /// When the payload cannot be serialized.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let any = Event::new(order()).to_any().unwrap();
+    /// assert_eq!(any.ty(), "com.example.order.created");
+    /// assert_eq!(any.extension("region"), Some(&"eu".into()));
+    /// ```
     pub fn to_any(&self) -> Result<AnyEvent, BuildError>
     where
         T: Serialize,
@@ -854,6 +1103,16 @@ impl<'de> Deserializer<'de> for Leaf<'_> {
 
 /// Builds an [`Event`] step by step; every check runs in [`EventBuilder::build`], which
 /// reports all errors at once.
+///
+/// ```
+/// # use cloudevent_runtime::{CloudEvent, Event};
+/// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+/// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+/// # struct Ping;
+/// let event = Event::builder(Ping).id("fixed-1").no_time().build().unwrap();
+/// assert_eq!(event.id(), "fixed-1");
+/// assert_eq!(event.time(), None);
+/// ```
 #[derive(Debug)]
 pub struct EventBuilder<T> {
     data: T,
@@ -894,6 +1153,15 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Sets `source` (required when `T` names no default).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let event = Event::builder(Ping).source("https://health.example.com/eu").build().unwrap();
+    /// assert_eq!(event.source(), "https://health.example.com/eu");
+    /// ```
     #[must_use]
     pub fn source(mut self, source: impl Into<String>) -> Self {
         self.source = Some(source.into());
@@ -902,6 +1170,14 @@ impl<T: CloudEventData> EventBuilder<T> {
 
     /// Sets `id`, e.g. to re-deliver the same logical event (INTG-STD-015 R-2). Leave it
     /// unset to get a fresh one (ADR-0003).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::builder(Ping).id("evt-1").build().unwrap().id(), "evt-1");
+    /// ```
     #[must_use]
     pub fn id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
@@ -909,6 +1185,15 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Which kind of id to generate (ULID by default).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::IdKind;
+    /// assert_eq!(Event::builder(Ping).id_kind(IdKind::UuidV4).build().unwrap().id().len(), 36);
+    /// ```
     #[must_use]
     pub fn id_kind(mut self, kind: IdKind) -> Self {
         self.id_kind = kind;
@@ -916,6 +1201,16 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Sets `time` (now, by default).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Timestamp;
+    /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    /// assert_eq!(Event::builder(Ping).time(time.clone()).build().unwrap().time(), Some(&time));
+    /// ```
     #[must_use]
     pub fn time(mut self, time: Timestamp) -> Self {
         self.time = Some(Some(time));
@@ -923,6 +1218,14 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Leaves `time` out.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::builder(Ping).no_time().build().unwrap().time(), None);
+    /// ```
     #[must_use]
     pub fn no_time(mut self) -> Self {
         self.time = Some(None);
@@ -930,6 +1233,15 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Sets `subject`, overriding the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::builder(Ping).subject("node-7").build().unwrap().subject(), Some("node-7"));
+    /// assert!(Event::builder(Ping).subject("").build().is_err());
+    /// ```
     #[must_use]
     pub fn subject(mut self, subject: impl Into<String>) -> Self {
         self.subject = Some(Subject::Set(subject.into()));
@@ -937,6 +1249,15 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Adds an extension (checked in [`EventBuilder::build`]).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(serde::Serialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let event = Event::builder(Ping).extension("priority", 3).build().unwrap();
+    /// assert_eq!(event.extension("priority"), Some(3.into()));
+    /// ```
     #[must_use]
     pub fn extension(
         mut self,
@@ -948,18 +1269,50 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Sets `traceparent`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    /// assert_eq!(Event::builder(Ping).traceparent(tp).build().unwrap().traceparent().as_deref(), Some(tp));
+    /// ```
     #[must_use]
     pub fn traceparent(self, traceparent: impl Into<String>) -> Self {
         self.extension(TRACEPARENT, traceparent.into())
     }
 
     /// Sets `tracestate`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::builder(Ping).tracestate("vendor=1").build().unwrap();
+    /// assert_eq!(event.tracestate().as_deref(), Some("vendor=1"));
+    /// ```
     #[must_use]
     pub fn tracestate(self, tracestate: impl Into<String>) -> Self {
         self.extension(TRACESTATE, tracestate.into())
     }
 
     /// Makes the event the effect of `parent` (see [`Event::caused_by`]).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let parent = Event::new(Ping);
+    /// let child = Event::builder(Ping).caused_by(&parent).build().unwrap();
+    /// assert_eq!(child.causationid().as_deref(), Some(parent.id()));
+    /// assert_eq!(child.correlationid(), parent.correlationid());
+    /// ```
     #[must_use]
     pub fn caused_by(mut self, parent: &impl Traceable) -> Self {
         let owned = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
@@ -974,6 +1327,16 @@ impl<T: CloudEventData> EventBuilder<T> {
 
     /// Leaves out `correlationid` and `causationid` on a root event (for consumers outside
     /// ADR-0003's scope).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::builder(Ping).without_traceability().build().unwrap();
+    /// assert_eq!(event.correlationid(), None);
+    /// ```
     #[must_use]
     pub fn without_traceability(mut self) -> Self {
         self.traceability = false;
@@ -981,6 +1344,18 @@ impl<T: CloudEventData> EventBuilder<T> {
     }
 
     /// Checks set values against another profile than `T`'s.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Profile;
+    /// // Twenty-one characters: a warning for CloudEvents, an error for INTG-STD-015 gateway 5.
+    /// let long = "averyveryverylongname";
+    /// assert!(Event::builder(Ping).extension(long, 1).build().is_err());
+    /// assert!(Event::builder(Ping).profile(Profile::CloudEvents).extension(long, 1).build().is_ok());
+    /// ```
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
@@ -992,6 +1367,15 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// # Errors
     /// [`BuildError::MissingSource`] when no source is known, [`BuildError::Invalid`] with
     /// all rule violations of the values set.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let err = Event::builder(Ping).extension("Bad", 1).extension("password", "x").build().unwrap_err();
+    /// assert_eq!(err.violations().len(), 2);
+    /// ```
     pub fn build(self) -> Result<Event<T>, BuildError> {
         let mut found = Vec::new();
         let source = match (self.source, T::SOURCE) {

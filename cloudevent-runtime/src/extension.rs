@@ -1,10 +1,26 @@
 //! Extension attribute values and the field types allowed to carry them.
+//!
+//! ```
+//! use cloudevent_runtime::extension::{ExtensionField, ExtensionValue};
+//! use cloudevent_runtime::Binary;
+//!
+//! assert_eq!(Binary::new(*b"hi").extension_value(), Some(ExtensionValue::Binary(b"hi")));
+//! assert_eq!(String::from("eu").extension_value(), Some(ExtensionValue::String("eu")));
+//! ```
 
 use std::borrow::Cow;
 
 use crate::value::{Binary, Timestamp, Uri, UriRef};
 
 /// A borrowed extension value, typed per the CloudEvents type system.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, ExtensionValue};
+/// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s",
+///     "type":"com.example.order.created","hop":2,"express":true,"region":"eu"}"#).unwrap();
+/// let values: Vec<ExtensionValue<'_>> = event.extensions().iter().map(|(_, v)| v.as_value()).collect();
+/// assert_eq!(values, [ExtensionValue::Boolean(true), ExtensionValue::Integer(2), ExtensionValue::String("eu")]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExtensionValue<'a> {
     /// Boolean.
@@ -24,6 +40,27 @@ pub enum ExtensionValue<'a> {
 }
 
 /// Receives the extension values of a [`crate::CloudEventData`] payload.
+///
+/// ```
+/// use cloudevent_runtime::{CloudEvent, CloudEventData, ExtensionValue, ExtensionVisitor};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+/// struct OrderCreated { #[cloudevent(extension)] region: String, #[cloudevent(extension)] priority: i32 }
+///
+/// struct Names(Vec<&'static str>);
+/// impl ExtensionVisitor for Names {
+///     type Error = std::convert::Infallible;
+///     fn visit(&mut self, name: &'static str, _: ExtensionValue<'_>) -> Result<(), Self::Error> {
+///         self.0.push(name);
+///         Ok(())
+///     }
+/// }
+///
+/// let mut names = Names(Vec::new());
+/// OrderCreated { region: "eu".into(), priority: 1 }.visit_extensions(&mut names).unwrap();
+/// assert_eq!(names.0, ["region", "priority"]);
+/// ```
 pub trait ExtensionVisitor {
     /// What visiting can fail with (a serializer's error, for instance).
     type Error;
@@ -45,6 +82,12 @@ pub trait ExtensionVisitor {
     label = "not a CloudEvents extension type",
     note = "allowed: bool, i8, i16, i32, u8, u16, String, &str, Cow<str>, Timestamp, Uri, UriRef, Binary, or an Option of one of these"
 )]
+///
+/// ```
+/// use cloudevent_runtime::{ExtensionField, ExtensionValue};
+/// assert_eq!(7u8.extension_value(), Some(ExtensionValue::Integer(7)));
+/// assert_eq!(None::<bool>.extension_value(), None);
+/// ```
 pub trait ExtensionField {
     /// The value, or `None` when the extension is absent.
     fn extension_value(&self) -> Option<ExtensionValue<'_>>;
@@ -58,6 +101,13 @@ pub trait ExtensionField {
     label = "must be String, &str, Cow<str> or an Option of one",
     note = "documented extensions keep their documented type (INTG-STD-015 R-6: custom extensions MUST NOT redefine semantics of documented extensions)"
 )]
+///
+/// ```
+/// use cloudevent_runtime::extension::StringExtensionField;
+/// fn string_extension<T: StringExtensionField>(_: &T) {}
+/// string_extension(&String::from("p-1"));
+/// string_extension(&Some("p-1"));
+/// ```
 pub trait StringExtensionField: ExtensionField {}
 
 /// A field type for an extension documented as URI-reference (`dataref`).
@@ -66,6 +116,12 @@ pub trait StringExtensionField: ExtensionField {}
     label = "must be UriRef, Uri, String, &str or an Option of one",
     note = "documented extensions keep their documented type (INTG-STD-015 R-6)"
 )]
+///
+/// ```
+/// use cloudevent_runtime::{UriRef, extension::UriReferenceExtensionField};
+/// fn dataref<T: UriReferenceExtensionField>(_: &T) {}
+/// dataref(&UriRef::parse("/blobs/1").unwrap());
+/// ```
 pub trait UriReferenceExtensionField: ExtensionField {}
 
 /// A field type that can be the event's `subject`: a string.
@@ -73,6 +129,12 @@ pub trait UriReferenceExtensionField: ExtensionField {}
     message = "`{Self}` cannot be the event's subject, which is a String (CE 1.0.2 subject)",
     label = "must be String, &str, Cow<str> or an Option of one"
 )]
+///
+/// ```
+/// use cloudevent_runtime::extension::SubjectField;
+/// assert_eq!(String::from("order-1").subject(), Some("order-1"));
+/// assert_eq!(None::<String>.subject(), None);
+/// ```
 pub trait SubjectField {
     /// The subject, or `None` when absent.
     fn subject(&self) -> Option<&str>;

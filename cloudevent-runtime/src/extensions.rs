@@ -45,6 +45,11 @@ pub enum ExtensionValueBuf {
 
 impl ExtensionValueBuf {
     /// The borrowed view.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValue, ExtensionValueBuf};
+    /// assert_eq!(ExtensionValueBuf::from(true).as_value(), ExtensionValue::Boolean(true));
+    /// ```
     pub fn as_value(&self) -> ExtensionValue<'_> {
         match self {
             ExtensionValueBuf::Boolean(b) => ExtensionValue::Boolean(*b),
@@ -59,11 +64,22 @@ impl ExtensionValueBuf {
 
     /// The text of a value written as a JSON string (String, URI, URI-reference, Timestamp);
     /// `None` for Boolean, Integer and Binary.
+    ///
+    /// ```
+    /// use cloudevent_runtime::ExtensionValueBuf;
+    /// assert_eq!(ExtensionValueBuf::from("eu").as_str(), Some("eu"));
+    /// assert_eq!(ExtensionValueBuf::from(1).as_str(), None);
+    /// ```
     pub fn as_str(&self) -> Option<&str> {
         self.as_value().as_str()
     }
 
     /// The CloudEvents type.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValueBuf, rules::AttributeKind};
+    /// assert_eq!(ExtensionValueBuf::from(true).kind(), AttributeKind::Boolean);
+    /// ```
     pub fn kind(&self) -> AttributeKind {
         self.as_value().kind()
     }
@@ -71,6 +87,11 @@ impl ExtensionValueBuf {
 
 impl<'a> ExtensionValue<'a> {
     /// An owned copy.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValue, ExtensionValueBuf};
+    /// assert_eq!(ExtensionValue::Integer(3).to_owned_value(), ExtensionValueBuf::Integer(3));
+    /// ```
     pub fn to_owned_value(&self) -> ExtensionValueBuf {
         match *self {
             ExtensionValue::Boolean(b) => ExtensionValueBuf::Boolean(b),
@@ -89,6 +110,12 @@ impl<'a> ExtensionValue<'a> {
     }
 
     /// The text of a value written as a JSON string; `None` for Boolean, Integer and Binary.
+    ///
+    /// ```
+    /// use cloudevent_runtime::ExtensionValue;
+    /// assert_eq!(ExtensionValue::Uri("https://example.com").as_str(), Some("https://example.com"));
+    /// assert_eq!(ExtensionValue::Binary(b"x").as_str(), None);
+    /// ```
     pub fn as_str(&self) -> Option<&'a str> {
         match *self {
             ExtensionValue::String(s)
@@ -102,6 +129,11 @@ impl<'a> ExtensionValue<'a> {
     }
 
     /// The CloudEvents type.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValue, rules::AttributeKind};
+    /// assert_eq!(ExtensionValue::Timestamp("2026-03-28T14:22:31Z").kind(), AttributeKind::Timestamp);
+    /// ```
     pub fn kind(&self) -> AttributeKind {
         match self {
             ExtensionValue::Boolean(_) => AttributeKind::Boolean,
@@ -206,22 +238,50 @@ pub struct Extensions {
 
 impl Extensions {
     /// No extensions.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// assert!(Extensions::new().is_empty());
+    /// ```
     pub fn new() -> Self {
         Extensions::default()
     }
 
     /// The value of an extension.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValueBuf, Extensions};
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("hop", 2);
+    /// assert_eq!(extensions.get("hop"), Some(&ExtensionValueBuf::Integer(2)));
+    /// ```
     pub fn get(&self, name: &str) -> Option<&ExtensionValueBuf> {
         self.map.get(name)
     }
 
     /// The text of a string-typed extension.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("region", "eu");
+    /// extensions.insert("hop", 2);
+    /// assert_eq!(extensions.get_str("region"), Some("eu"));
+    /// assert_eq!(extensions.get_str("hop"), None);
+    /// ```
     pub fn get_str(&self, name: &str) -> Option<&str> {
         self.map.get(name).and_then(ExtensionValueBuf::as_str)
     }
 
     /// Sets an extension without checking its name, returning the value it replaces. The
     /// validator and [`Event::with_extension`](crate::Event::with_extension) check names.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionValueBuf, Extensions};
+    /// let mut extensions = Extensions::new();
+    /// assert_eq!(extensions.insert("hop", 1), None);
+    /// assert_eq!(extensions.insert("hop", 2), Some(ExtensionValueBuf::Integer(1)));
+    /// ```
     pub fn insert(
         &mut self,
         name: impl Into<String>,
@@ -231,26 +291,62 @@ impl Extensions {
     }
 
     /// Removes an extension, returning its value.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("hop", 1);
+    /// assert!(extensions.remove("hop").is_some());
+    /// assert!(extensions.is_empty());
+    /// ```
     pub fn remove(&mut self, name: &str) -> Option<ExtensionValueBuf> {
         self.map.remove(name)
     }
 
     /// Whether the extension is set.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("hop", 1);
+    /// assert!(extensions.contains("hop") && !extensions.contains("region"));
+    /// ```
     pub fn contains(&self, name: &str) -> bool {
         self.map.contains_key(name)
     }
 
     /// How many extensions are set.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("hop", 1);
+    /// assert_eq!(extensions.len(), 1);
+    /// ```
     pub fn len(&self) -> usize {
         self.map.len()
     }
 
     /// Whether none are set.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// assert!(Extensions::new().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
 
     /// The extensions in name order.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Extensions;
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert("b", 1);
+    /// extensions.insert("a", true);
+    /// let names: Vec<&str> = extensions.iter().map(|(name, _)| name).collect();
+    /// assert_eq!(names, ["a", "b"]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ExtensionValueBuf)> {
         self.map.iter().map(|(name, value)| (name.as_str(), value))
     }

@@ -28,6 +28,11 @@ pub enum IdKind {
 
 impl IdKind {
     /// A fresh id of this kind.
+    ///
+    /// ```
+    /// use cloudevent_runtime::IdKind;
+    /// assert_ne!(IdKind::Ulid.generate(), IdKind::Ulid.generate());
+    /// ```
     pub fn generate(self) -> String {
         match self {
             IdKind::Ulid => ulid(),

@@ -532,12 +532,13 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                 ))
                 .map_err(|Stop| stop(findings))?;
         }
-        let data = slot
-            .finish(envelope.datacontenttype.as_deref(), findings)
-            .map_err(|Stop| stop(findings))?;
+        // The attributes first: a missing `id` says more than the `data` it leaves unread.
         if findings.strict {
             check_format(&envelope.view(), findings).map_err(|Stop| stop(findings))?;
         }
+        let data = slot
+            .finish(envelope.datacontenttype.as_deref(), findings)
+            .map_err(|Stop| stop(findings))?;
         Ok((envelope, data))
     }
 }

@@ -3,6 +3,38 @@
 //!
 //! Depend on this crate alone: it re-exports `#[derive(CloudEvent)]` behind the default
 //! `derive` feature.
+//!
+//! A producer derives the metadata on its payload and writes events; a consumer reads them
+//! typed, or dynamically and validated against a profile:
+//!
+//! ```
+//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Profile, Validator};
+//!
+//! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+//! #[cloudevent(
+//!     type = "com.example.order.created",
+//!     dataschema = "https://schemas.example.com/orders/created/v1.json",
+//!     source = "https://orders.example.com/checkout",
+//! )]
+//! struct OrderCreated {
+//!     #[cloudevent(subject)]
+//!     order_id: String,
+//!     #[cloudevent(extension = "partitionkey")]
+//!     customer_id: String,
+//!     total_cents: i64,
+//! }
+//!
+//! let order = OrderCreated { order_id: "order-8842".into(), customer_id: "c-1".into(), total_cents: 14_999 };
+//! let bytes = serde_json::to_vec(&Event::new(order)).unwrap();
+//!
+//! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
+//! assert_eq!(typed.subject(), Some("order-8842"));
+//!
+//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(&bytes);
+//! assert!(report.is_valid(), "{report}");
+//! let any = AnyEvent::from_slice(&bytes).unwrap();
+//! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
+//! ```
 
 mod any;
 mod batch;
@@ -37,6 +69,10 @@ pub use validate::{BatchReport, Document, ValidationReport, Validator};
 pub use value::{Binary, Timestamp, Uri, UriRef};
 
 /// The structured-mode media type of one event (INTG-STD-015 R-7).
+///
+/// ```
+/// assert!(cloudevent_runtime::EVENT_CONTENT_TYPE.starts_with("application/cloudevents+json"));
+/// ```
 pub const EVENT_CONTENT_TYPE: &str = "application/cloudevents+json; charset=utf-8";
 
 pub use cloudevent_rules as rules;

@@ -12,16 +12,53 @@
 //!   parent has none, the parent's `id`, which makes the parent the workflow's root).
 //! - `traceparent` and `tracestate` (W3C Trace Context) are copied from the parent when the
 //!   child has none, so the trace follows the causal chain.
+//!
+//! ```
+//! use cloudevent_runtime::{AnyEvent, Traceable};
+//!
+//! let mut root = AnyEvent::new("01ROOT", "/orders", "com.example.order.created");
+//! root.extensions_mut().insert("correlationid", "wf-1");
+//! root.extensions_mut().insert("causationid", "01ROOT");
+//! assert!(root.is_root());
+//! ```
 
 use std::borrow::Cow;
 
 /// `correlationid`: the workflow an event belongs to (ADR-0003).
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Traceable, trace::CORRELATIONID};
+/// let mut event = AnyEvent::new("1", "/s", "com.example.order.created");
+/// event.extensions_mut().insert(CORRELATIONID, "wf-1");
+/// assert_eq!(event.correlationid().as_deref(), Some("wf-1"));
+/// ```
 pub const CORRELATIONID: &str = "correlationid";
 /// `causationid`: the `id` of the event that caused this one (ADR-0003).
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Traceable, trace::CAUSATIONID};
+/// let mut event = AnyEvent::new("1", "/s", "com.example.order.created");
+/// event.extensions_mut().insert(CAUSATIONID, "1");
+/// assert!(event.is_root());
+/// ```
 pub const CAUSATIONID: &str = "causationid";
 /// `traceparent`: W3C Trace Context.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Traceable, trace::TRACEPARENT};
+/// let mut event = AnyEvent::new("1", "/s", "com.example.order.created");
+/// event.extensions_mut().insert(TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+/// assert!(event.traceparent().is_some());
+/// ```
 pub const TRACEPARENT: &str = "traceparent";
 /// `tracestate`: W3C Trace Context.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Traceable, trace::TRACESTATE};
+/// let mut event = AnyEvent::new("1", "/s", "com.example.order.created");
+/// event.extensions_mut().insert(TRACESTATE, "vendor=1");
+/// assert_eq!(event.tracestate().as_deref(), Some("vendor=1"));
+/// ```
 pub const TRACESTATE: &str = "tracestate";
 
 /// An event another can be caused by: anything with an `id` and string extensions.

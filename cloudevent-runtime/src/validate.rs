@@ -116,11 +116,22 @@ impl Default for Validator {
 
 impl Validator {
     /// A validator for a profile, with no type prefix and no traceability requirement.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert_eq!(Validator::new(Profile::NlGov).profile(), Profile::NlGov);
+    /// ```
     pub fn new(profile: Profile) -> Self {
         Validator::with_policy(Policy::new(profile))
     }
 
     /// A validator for a profile and the organisation's settings.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Policy, Profile, Validator};
+    /// let validator = Validator::with_policy(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"));
+    /// assert_eq!(validator.policy().type_prefix(), Some("com.example"));
+    /// ```
     pub fn with_policy(policy: Policy) -> Self {
         Validator {
             policy,
@@ -129,6 +140,14 @@ impl Validator {
     }
 
     /// Requires every `type` to start with this prefix (INTG-STD-015 R-4).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
+    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+    /// assert!(Validator::new(Profile::IntgStd015).type_prefix("com.example").validate_slice(good).is_valid());
+    /// assert!(!Validator::new(Profile::IntgStd015).type_prefix("org.example").validate_slice(good).is_valid());
+    /// ```
     #[must_use]
     pub fn type_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.policy = self.policy.with_type_prefix(prefix);
@@ -136,6 +155,14 @@ impl Validator {
     }
 
     /// Requires `correlationid` and `causationid` on every event (ADR-0003 decision 4).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
+    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+    /// let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(good);
+    /// assert!(report.has_rule("ADR-0003"));
+    /// ```
     #[must_use]
     pub fn require_traceability(mut self, required: bool) -> Self {
         self.require_traceability = required;
@@ -143,11 +170,21 @@ impl Validator {
     }
 
     /// The profile.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert_eq!(Validator::default().profile(), Profile::IntgStd015);
+    /// ```
     pub fn profile(&self) -> Profile {
         self.policy.profile()
     }
 
     /// The policy (profile and type prefix).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert_eq!(Validator::new(Profile::CloudEvents).policy().type_prefix(), None);
+    /// ```
     pub fn policy(&self) -> &Policy {
         &self.policy
     }
@@ -169,6 +206,16 @@ impl Validator {
 
     /// Parses and validates one event in the JSON format. An event over the size limit is
     /// reported without being parsed (INTG-STD-015 R-11, gateway 3).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
+    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+    /// assert!(Validator::new(Profile::IntgStd015).validate_slice(good).is_valid());
+    /// let too_big = vec![b' '; 256 * 1024 + 1];
+    /// let report = Validator::new(Profile::IntgStd015).validate_slice(&too_big);
+    /// assert!(report.has_rule("INTG-STD-015 R-11"));
+    /// ```
     pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
         let too_large = limits::check_event_size(bytes.len());
         if !too_large.is_empty() {
@@ -388,21 +435,45 @@ impl ValidationReport {
     }
 
     /// The event's `id`, when it could be read.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1"}"#);
+    /// assert_eq!(report.id(), Some("evt-1"));
+    /// ```
     pub fn id(&self) -> Option<&str> {
         self.id.as_deref()
     }
 
     /// Whether the event has no error (warnings allowed).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert!(!Validator::new(Profile::CloudEvents).validate_slice(b"{}").is_valid());
+    /// ```
     pub fn is_valid(&self) -> bool {
         !self.findings.iter().any(Violation::is_error)
     }
 
     /// Every finding.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(b"{}");
+    /// assert_eq!(report.findings().len(), 4); // specversion, id, source, type
+    /// ```
     pub fn findings(&self) -> &[Violation] {
         &self.findings
     }
 
     /// The errors (broken MUSTs).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"specversion":"1.0"}"#);
+    /// let missing: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
+    /// assert_eq!(missing, ["id", "source", "type"]);
+    /// ```
     pub fn errors(&self) -> impl Iterator<Item = &Violation> {
         self.findings
             .iter()
@@ -410,6 +481,14 @@ impl ValidationReport {
     }
 
     /// The warnings (broken SHOULDs).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::IntgStd015).validate_slice(br#"{"specversion":"1.0",
+    ///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created"}"#);
+    /// assert!(report.is_valid());
+    /// assert!(report.warnings().any(|f| f.attribute == "time"));
+    /// ```
     pub fn warnings(&self) -> impl Iterator<Item = &Violation> {
         self.findings
             .iter()
@@ -417,6 +496,12 @@ impl ValidationReport {
     }
 
     /// Whether some finding cites this rule id.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"specversion":"0.3"}"#);
+    /// assert!(report.has_rule("INTG-STD-015 R-1"));
+    /// ```
     pub fn has_rule(&self, rule: &str) -> bool {
         self.findings.iter().any(|f| f.rule.as_str() == rule)
     }
@@ -477,6 +562,16 @@ impl Serialize for ValidationReport {
 }
 
 /// A batch's report: findings about the batch itself, and one report per event, by index.
+///
+/// ```
+/// use cloudevent_runtime::{Profile, Validator};
+/// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(br#"[{"specversion":"1.0",
+///     "id":"1","source":"/s","type":"com.example.order.created"},{"specversion":"0.3"}]"#);
+/// assert!(!report.is_valid());
+/// assert!(report.events()[0].is_valid());
+/// assert!(report.events()[1].has_rule("INTG-STD-015 R-1"));
+/// assert!(report.findings().is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchReport {
     findings: Vec<Violation>,
@@ -485,16 +580,34 @@ pub struct BatchReport {
 
 impl BatchReport {
     /// Findings about the batch as a whole (size, shape, count).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let many = format!("[{}]", vec![r#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#; 101].join(","));
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(many.as_bytes());
+    /// assert!(report.findings().iter().any(|f| f.rule.as_str() == "INTG-STD-015 R-10"));
+    /// ```
     pub fn findings(&self) -> &[Violation] {
         &self.findings
     }
 
     /// One report per event; the index in this slice is the event's index in the batch.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(b"[{}]");
+    /// assert!(!report.events()[0].is_valid());
+    /// ```
     pub fn events(&self) -> &[ValidationReport] {
         &self.events
     }
 
     /// Whether neither the batch nor any event has an error.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert!(Validator::new(Profile::CloudEvents).validate_batch_slice(b"[]").is_valid());
+    /// ```
     pub fn is_valid(&self) -> bool {
         !self.findings.iter().any(Violation::is_error)
             && self.events.iter().all(ValidationReport::is_valid)
@@ -513,6 +626,14 @@ impl Serialize for BatchReport {
 }
 
 /// The report on a JSON document: one event or a batch.
+///
+/// ```
+/// use cloudevent_runtime::{Document, Profile, Validator};
+/// match Validator::new(Profile::CloudEvents).validate_document(b"[]") {
+///     Document::Batch(report) => assert!(report.events().is_empty()),
+///     Document::Event(_) => unreachable!("an array is a batch"),
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Document {
     /// The document was an object.
@@ -523,6 +644,11 @@ pub enum Document {
 
 impl Document {
     /// Whether nothing in the document is an error.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert!(!Validator::new(Profile::CloudEvents).validate_document(b"[{}]").is_valid());
+    /// ```
     pub fn is_valid(&self) -> bool {
         match self {
             Document::Event(report) => report.is_valid(),

@@ -44,6 +44,12 @@ impl Timestamp {
     ///
     /// # Errors
     /// The rules' violations when the value is not RFC 3339.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Timestamp;
+    /// assert!(Timestamp::parse("2026-03-28T15:22:31+01:00").is_ok());
+    /// assert!(Timestamp::parse("2026-02-30T00:00:00Z").is_err());
+    /// ```
     pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
         let value = value.into();
         errors_only(cloudevent_rules::check_time(&value, Profile::CloudEvents))?;
@@ -51,6 +57,11 @@ impl Timestamp {
     }
 
     /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Timestamp;
+    /// assert!(Timestamp::now().as_str().ends_with('Z'));
+    /// ```
     pub fn now() -> Self {
         // A clock before 1970 is a misconfigured host; the epoch is the least wrong answer.
         let since_epoch = SystemTime::now()
@@ -67,6 +78,12 @@ impl Timestamp {
     ///
     /// `None` when `nanos` is a second or more, or the year falls outside 0000–9999, which
     /// RFC 3339 cannot write.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Timestamp;
+    /// assert_eq!(Timestamp::from_unix(1, 500_000_000).unwrap().as_str(), "1970-01-01T00:00:01.500Z");
+    /// assert_eq!(Timestamp::from_unix(0, 1_000_000_000), None);
+    /// ```
     pub fn from_unix(secs: i64, nanos: u32) -> Option<Self> {
         use fmt::Write as _;
 
@@ -102,6 +119,11 @@ impl Timestamp {
     }
 
     /// The RFC 3339 string.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Timestamp;
+    /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -168,6 +190,12 @@ impl Uri {
     ///
     /// # Errors
     /// The rules' violations when the value is not an absolute URI.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Uri;
+    /// assert!(Uri::parse("urn:example:orders").is_ok());
+    /// assert!(Uri::parse("/relative").is_err());
+    /// ```
     pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
         let value = value.into();
         errors_only(cloudevent_rules::check_uri("URI", &value))?;
@@ -175,6 +203,11 @@ impl Uri {
     }
 
     /// The URI as a string.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Uri;
+    /// assert_eq!(Uri::parse("https://example.com/a").unwrap().as_str(), "https://example.com/a");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -214,6 +247,12 @@ impl UriRef {
     ///
     /// # Errors
     /// The rules' violations when the value is not a URI-reference.
+    ///
+    /// ```
+    /// use cloudevent_runtime::UriRef;
+    /// assert!(UriRef::parse("../orders").is_ok());
+    /// assert!(UriRef::parse("has space").is_err());
+    /// ```
     pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
         let value = value.into();
         errors_only(cloudevent_rules::check_uri_reference(
@@ -224,6 +263,11 @@ impl UriRef {
     }
 
     /// The reference as a string.
+    ///
+    /// ```
+    /// use cloudevent_runtime::UriRef;
+    /// assert_eq!(UriRef::parse("/a").unwrap().as_str(), "/a");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -269,6 +313,11 @@ pub struct Binary(Vec<u8>);
 
 impl Binary {
     /// Wraps bytes.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Binary;
+    /// assert_eq!(Binary::new(*b"hi").as_bytes(), b"hi");
+    /// ```
     pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
         Binary(bytes.into())
     }
@@ -277,21 +326,42 @@ impl Binary {
     ///
     /// # Errors
     /// When the text is not valid base64.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Binary;
+    /// assert_eq!(Binary::from_base64("aGk=").unwrap().as_bytes(), b"hi");
+    /// assert!(Binary::from_base64("aGk").is_err());
+    /// ```
     pub fn from_base64(text: &str) -> Result<Self, base64::DecodeError> {
         BASE64.decode(text).map(Binary)
     }
 
     /// The bytes as standard, padded base64.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Binary;
+    /// assert_eq!(Binary::new(*b"hi").to_base64(), "aGk=");
+    /// ```
     pub fn to_base64(&self) -> String {
         BASE64.encode(&self.0)
     }
 
     /// The bytes.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Binary;
+    /// assert_eq!(Binary::new(vec![1, 2]).as_bytes(), [1, 2]);
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
 
     /// The bytes, owned.
+    ///
+    /// ```
+    /// use cloudevent_runtime::Binary;
+    /// assert_eq!(Binary::new(vec![1, 2]).into_bytes(), vec![1, 2]);
+    /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.0
     }
