@@ -720,6 +720,9 @@ impl<T: CloudEventData> Event<T> {
             Some(Data::Binary(bytes)) => T::deserialize(Leaf::Bytes(bytes))
                 .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
         };
+        if let Some(violation) = payload_string_violation(&data) {
+            return Err(FormatError::from(violation));
+        }
         Ok(Event::assemble(
             any.id().to_owned(),
             any.source(),
@@ -800,6 +803,28 @@ fn subject_findings(subject: &str) -> Vec<Violation> {
 /// on the wire (CE 1.0.2 subject).
 fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
     data.subject().filter(|subject| !subject.is_empty())
+}
+
+/// The first control character in a String the payload copies into the envelope (its
+/// subject, its String extensions): such an event could be read but never written again
+/// (CE 1.0.2 type system), so a typed reader refuses it as any reader refuses the attribute.
+fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
+    if let Some(subject) = data.subject() {
+        if let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop() {
+            return Some(violation);
+        }
+    }
+    let mut found = None;
+    let _ = data.visit_extensions(&mut Visit {
+        skip: &Extensions::new(),
+        f: |name: &str, value: ExtensionValue<'_>| {
+            if let (None, ExtensionValue::String(text)) = (&found, value) {
+                found = cloudevent_rules::check_string_value(name, text).pop();
+            }
+            Ok::<(), std::convert::Infallible>(())
+        },
+    });
+    found
 }
 
 /// Keeps the errors of a rules check (warnings pass).
@@ -1050,17 +1075,21 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
             };
             self.keep(result, findings)?;
         }
-        match self.value {
-            Some(value) => Ok(value),
+        let value = match self.value {
+            Some(value) => value,
             None => match from_absent::<T>() {
-                Some(value) => Ok(value),
+                Some(value) => value,
                 None => {
                     findings.report(absent_violation::<T>())?;
                     // Lenient readers never use a typed slot; this only keeps types whole.
-                    Err(Stop)
+                    return Err(Stop);
                 }
             },
+        };
+        if let Some(violation) = payload_string_violation(&value) {
+            findings.report(violation)?;
         }
+        Ok(value)
     }
 }
 

@@ -1076,3 +1076,25 @@ fn error_messages_name_the_attribute_the_rule_and_what_was_found() {
         "{err}"
     );
 }
+
+/// Fuzz finding 2 (tests/hostile_input.rs): a control character in a payload field that
+/// becomes an attribute was accepted on parse, giving an event that could not be written.
+#[test]
+fn control_characters_in_payload_attributes_are_refused_on_parse() {
+    for data in [
+        r#"{"order_id":"o-1","customer_id":"c","region":"eu\u007fwest","total_cents":1}"#,
+        r#"{"order_id":"o\u0001","customer_id":"c","region":"eu","total_cents":1}"#,
+    ] {
+        let json = format!(
+            r#"{{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","data":{data}}}"#
+        );
+        let err = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
+        assert_eq!(rule_of(&err), "CE 1.0.2 type system", "{err}");
+        let err = AnyEvent::from_slice(json.as_bytes())
+            .unwrap()
+            .into_typed::<OrderCreated>()
+            .unwrap_err();
+        assert_eq!(rule_of(&err), "CE 1.0.2 type system", "{err}");
+        assert!(serde_json::from_str::<Event<OrderCreated>>(&json).is_err());
+    }
+}
