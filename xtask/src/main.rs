@@ -1,7 +1,10 @@
 //! This repository's automation, run as `cargo xtask <command>`.
 //!
-//! - `test`: everything CI checks: `cargo fmt --check`, clippy with `-D warnings` on all
-//!   targets and features, and every test (unit, integration, trybuild, doctests).
+//! - `test`: everything CI checks: installs the test servers when missing, then
+//!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, and every
+//!   test (unit, integration, trybuild, doctests).
+//! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
+//! - `bench`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -43,8 +46,8 @@ fn print_help() {
                    table of medians and ratios (further args go to criterion; --report-only)\n  \
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
-         codegen   regenerate Rust modules, schemas/README.md and schemas/asyncapi.yaml\n            \
-                   from schemas/, refusing breaking changes; --check changes nothing and fails\n            \
+         codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
+                   types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking changes; --check changes nothing and fails\n            \
                    when stale; --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
