@@ -47,8 +47,9 @@ fn print_help() {
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
-                   types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking changes; --check changes nothing and fails\n            \
-                   when stale; --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
+                   types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking\n            \
+                   changes; --check changes nothing and fails when stale;\n            \
+                   --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
     );
