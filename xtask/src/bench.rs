@@ -114,8 +114,29 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
     }
     let criterion = target_dir(workspace_root).join("criterion");
     let table = table(&criterion)?;
-    println!("\n{table}");
+    println!("\n{}\n\n{table}", machine());
     Ok(())
+}
+
+/// What the numbers were measured on: cores, CPU model, rustc, load.
+fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|line| line.strip_prefix("model name"))
+        .and_then(|rest| rest.split_once(':'))
+        .map_or("unknown CPU", |(_, model)| model.trim());
+    let rustc =
+        std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+            .arg("-V")
+            .output()
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+            .unwrap_or_default();
+    let load = fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    format!("machine: {cores} cores, {model}; {rustc}; load average now {load}")
 }
 
 /// Where cargo puts build output: `CARGO_TARGET_DIR` or the workspace's `target/`.
