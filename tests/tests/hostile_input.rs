@@ -705,3 +705,36 @@ fn fuzz_2_a_control_character_in_an_attribute_is_refused() {
         "{error}"
     );
 }
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.priced",
+    source = "https://orders.example.com/checkout"
+)]
+struct OrderPriced {
+    total: f64,
+}
+
+/// Fuzz finding 3 (`event_typed`): `12555555555555555555559.95` read as an `f64` and written
+/// back did not read to the same `f64`. This is serde_json's default float parsing (not
+/// correctly rounded; the `float_roundtrip` feature is, at about twice the float parse cost),
+/// and plain serde behaves the same. The typed parse must read a float exactly as serde_json
+/// does, and its output must be serde_json's.
+#[test]
+fn fuzz_3_a_float_payload_reads_and_writes_exactly_as_serde_json() {
+    for text in [
+        "12555555555555555555559.95",
+        "1.2555555555555557e22",
+        "129.95",
+        "5e-324",
+    ] {
+        let json = format!(
+            r#"{{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.priced","data":{{"total":{text}}}}}"#
+        );
+        let event = Event::<OrderPriced>::from_slice(json.as_bytes()).unwrap();
+        let plain: f64 = serde_json::from_str(text).unwrap();
+        assert_eq!(event.data().total.to_bits(), plain.to_bits(), "{text}");
+        let written = serde_json::to_value(&event).unwrap();
+        assert_eq!(written["data"]["total"], serde_json::json!(plain), "{text}");
+    }
+}
