@@ -101,7 +101,7 @@ fn http_binary_requests_cross_decode() {
     let time = by_us.time().unwrap().as_str().to_owned();
     assert_eq!(time, "2026-11-22T10:15:30.123456+00:00");
     let time = ours.time().unwrap().clone();
-    assert_eq!(by_us.with_time(time), ours);
+    assert_eq!(by_us.with_time(time).unwrap(), ours);
 }
 
 #[test]

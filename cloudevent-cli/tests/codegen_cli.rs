@@ -191,6 +191,43 @@ fn diff_exits_1_naming_the_pointer_of_a_breaking_change() {
 }
 
 #[test]
+fn diff_inside_a_registry_names_the_next_version_exactly() {
+    let dir = TempDir::new("diff-registry");
+    let registry = format!(
+        "{}/../schemas/com.example.order.cancelled/v1.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let old_text = fs::read_to_string(registry).unwrap();
+    let old = dir.write("old.json", &old_text);
+    fs::create_dir_all(dir.0.join("com.example.order.cancelled")).unwrap();
+    let changed: serde_json::Value = {
+        let mut schema: serde_json::Value = serde_json::from_str(&old_text).unwrap();
+        let properties = schema["properties"].as_object_mut().unwrap();
+        let first = properties.keys().next().unwrap().clone();
+        properties.remove(&first);
+        schema
+    };
+    let new = dir.write(
+        "com.example.order.cancelled/v1.json",
+        &serde_json::to_string_pretty(&changed).unwrap(),
+    );
+    let output = cloudevent(&["diff", &old, &new]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "add `com.example.order.cancelled/v2.json` with type `com.example.order.cancelled.v2`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("/v2.json`; keep `v1.json` as it was"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(INTG-STD-015 R-4)"), "{stderr}");
+}
+
+#[test]
 fn diff_exits_0_on_compatible_changes() {
     let dir = TempDir::new("diff-compatible");
     let old = dir.write("old.json", OLD);

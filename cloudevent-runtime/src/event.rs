@@ -98,7 +98,12 @@ impl<T: CloudEventData> Event<T> {
             );
         }
         let source: &'static str = T::SOURCE.unwrap_or_default();
-        let mut event = Event::fresh(payload, Cow::Borrowed(source), IdKind::Ulid);
+        let mut event = Event::fresh(
+            payload,
+            Cow::Borrowed(source),
+            IdKind::Ulid.generate(),
+            Some(Timestamp::now()),
+        );
         event.make_root();
         event
     }
@@ -126,14 +131,16 @@ impl<T: CloudEventData> Event<T> {
         EventBuilder::new(payload)
     }
 
-    fn fresh(payload: T, source: Cow<'static, str>, id_kind: IdKind) -> Self {
+    /// The event with the derive's metadata. `id` and `time` are taken, not generated, so a
+    /// builder that was given both pays for neither (a ULID costs a `getrandom` call).
+    fn fresh(payload: T, source: Cow<'static, str>, id: String, time: Option<Timestamp>) -> Self {
         Event {
-            id: id_kind.generate(),
+            id,
             source,
             datacontenttype: Cow::Borrowed(T::DATACONTENTTYPE),
             dataschema: T::DATASCHEMA.map(Cow::Borrowed),
             subject: Subject::FromPayload,
-            time: Some(Timestamp::now()),
+            time,
             extensions: Extensions::new(),
             data: payload,
         }
@@ -249,7 +256,11 @@ impl<T: CloudEventData> Event<T> {
         self
     }
 
-    /// Sets `time`.
+    /// Sets `time`, checked against `T`'s profile: `intg-std-015` takes UTC `Z` only
+    /// (gateway 4), the others any RFC 3339 offset.
+    ///
+    /// # Errors
+    /// When the time breaks a rule of `T`'s profile (INTG-STD-015 gateway 4).
     ///
     /// ```
     /// # use cloudevent_runtime::{CloudEvent, Event};
@@ -258,12 +269,15 @@ impl<T: CloudEventData> Event<T> {
     /// # struct Ping;
     /// use cloudevent_runtime::Timestamp;
     /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
-    /// assert_eq!(Event::new(Ping).with_time(time.clone()).time(), Some(&time));
+    /// assert_eq!(Event::new(Ping).with_time(time.clone()).unwrap().time(), Some(&time));
+    /// let offset = Timestamp::parse("2026-03-28T15:22:31+01:00").unwrap();
+    /// let err = Event::new(Ping).with_time(offset).unwrap_err();
+    /// assert!(err.to_string().contains("INTG-STD-015 gateway 4"), "{err}");
     /// ```
-    #[must_use]
-    pub fn with_time(mut self, time: Timestamp) -> Self {
+    pub fn with_time(mut self, time: Timestamp) -> Result<Self, BuildError> {
+        errors(cloudevent_rules::check_time(time.as_str(), T::PROFILE))?;
         self.time = Some(time);
-        self
+        Ok(self)
     }
 
     /// Removes `time` (INTG-STD-015 R-2 says SHOULD include it).
@@ -1028,11 +1042,11 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
         content_type: ContentType<'_>,
         findings: &mut Findings,
     ) -> Result<(), A::Error> {
-        // JSON data is read in place, even before `datacontenttype` when `T` itself is JSON:
-        // a later non-JSON content type would only require a string, which reads the same.
+        // JSON data is read in place once `datacontenttype` is known. Before it, the raw JSON is
+        // kept: a later non-JSON content type requires `data` to be a string (CE-JSON 3.1), and
+        // a payload read in place cannot tell afterwards whether it was one (fuzz finding 1).
         let json = match content_type {
             ContentType::Seen(content_type) => Some(json::is_json(content_type)),
-            ContentType::NotYet if json::is_json(Some(T::DATACONTENTTYPE)) => Some(true),
             ContentType::NotYet => None,
         };
         match json {
@@ -1069,6 +1083,14 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
         if let Some(raw) = self.pending.take() {
             let result = if json::is_json(datacontenttype) {
                 serde_json::from_str::<T>(raw.get())
+            } else if raw.get() == "null" {
+                serde_json::from_str::<T>("null")
+            } else if !raw.get().starts_with('"') {
+                return findings
+                    .report(json::data_violation(
+                        "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
+                    ))
+                    .and_then(|()| Err(Stop));
             } else {
                 serde_json::from_str::<String>(raw.get())
                     .and_then(|text| T::deserialize(Leaf::Str(&text)).map_err(de::Error::custom))
@@ -1422,6 +1444,9 @@ impl<T: CloudEventData> EventBuilder<T> {
         if let Some(id) = &self.id {
             found.extend(cloudevent_rules::check_id(id));
         }
+        if let Some(Some(time)) = &self.time {
+            found.extend(cloudevent_rules::check_time(time.as_str(), self.profile));
+        }
         if let Some(Subject::Set(subject)) = &self.subject {
             found.extend(subject_findings(subject));
         }
@@ -1430,13 +1455,9 @@ impl<T: CloudEventData> EventBuilder<T> {
         }
         errors(found)?;
 
-        let mut event = Event::fresh(self.data, source, self.id_kind);
-        if let Some(id) = self.id {
-            event.id = id;
-        }
-        if let Some(time) = self.time {
-            event.time = time;
-        }
+        let id = self.id.unwrap_or_else(|| self.id_kind.generate());
+        let time = self.time.unwrap_or_else(|| Some(Timestamp::now()));
+        let mut event = Event::fresh(self.data, source, id, time);
         if let Some(subject) = self.subject {
             event.subject = subject;
         }

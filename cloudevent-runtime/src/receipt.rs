@@ -6,6 +6,11 @@
 //! [`AnyEvent`]; with the `tracing` feature, `Receivable::log_receipt`
 //! writes them as one `info` event on the `cloudevent::receipt` target.
 //!
+//! Where the runtime itself receives an event, it logs the receipt (with the `tracing`
+//! feature): the axum extractors (`Event<T>`, `AnyEvent`, `Batch`, `Events<E>`: one record
+//! per event) and `binding::nats::handle_once`. Code that reads events any other way (a
+//! Kafka or MQTT client loop, `from_slice` on a body it fetched) calls `log_receipt` itself.
+//!
 //! ```
 //! use cloudevent_runtime::AnyEvent;
 //! use cloudevent_runtime::receipt::Receivable;
@@ -117,14 +122,25 @@ impl<T: CloudEventData> Receivable for Event<T> {
     }
 }
 
+/// Logs the receipt of an event the runtime received itself (see the module docs); without
+/// the `tracing` feature there is nothing to log to.
+#[cfg(any(feature = "axum", feature = "nats"))]
+pub(crate) fn received<E: Receivable + ?Sized>(event: &E) {
+    #[cfg(feature = "tracing")]
+    event.log_receipt();
+    #[cfg(not(feature = "tracing"))]
+    let _ = event;
+}
+
 impl<E: Receivable + ?Sized> Receivable for &E {
     fn receipt(&self) -> Receipt<'_> {
         (**self).receipt()
     }
 }
 
+/// A `tracing` subscriber that keeps what it is given, for the tests of every receiving point.
 #[cfg(all(test, feature = "tracing"))]
-mod tests {
+pub(crate) mod capture {
     use std::fmt;
     use std::sync::{Arc, Mutex};
 
@@ -132,14 +148,12 @@ mod tests {
     use tracing::span::{Attributes, Id, Record};
     use tracing::{Event as TracingEvent, Level, Metadata, Subscriber};
 
-    use super::*;
-
     /// One logged event: level, target and fields as text.
     #[derive(Debug, Clone, PartialEq)]
-    struct Logged {
-        level: Level,
-        target: String,
-        fields: Vec<(String, String)>,
+    pub(crate) struct Logged {
+        pub(crate) level: Level,
+        pub(crate) target: String,
+        pub(crate) fields: Vec<(String, String)>,
     }
 
     /// Keeps every event it is given.
@@ -180,19 +194,29 @@ mod tests {
         fn exit(&self, _: &Id) {}
     }
 
-    fn captured(f: impl FnOnce()) -> Vec<Logged> {
+    /// What `f` logged on this thread.
+    pub(crate) fn captured(f: impl FnOnce()) -> Vec<Logged> {
         let capture = Capture::default();
         tracing::subscriber::with_default(capture.clone(), f);
         capture.0.lock().unwrap().clone()
     }
 
-    fn field<'a>(logged: &'a Logged, name: &str) -> Option<&'a str> {
+    /// A field's value as text.
+    pub(crate) fn field<'a>(logged: &'a Logged, name: &str) -> Option<&'a str> {
         logged
             .fields
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+}
+
+#[cfg(all(test, feature = "tracing"))]
+mod tests {
+    use tracing::Level;
+
+    use super::capture::{captured, field};
+    use super::*;
 
     #[test]
     fn receipt_logs_id_source_type_and_time_at_info() {

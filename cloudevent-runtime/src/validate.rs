@@ -317,9 +317,16 @@ impl Validator {
         if let Some(dataschema) = view.dataschema {
             found.extend(cloudevent_rules::check_dataschema(dataschema, profile));
             if let Some(ty) = view.ty {
-                found.extend(cloudevent_rules::check_type_schema_agreement(
-                    ty, dataschema,
-                ));
+                let agreement = cloudevent_rules::check_type_schema_agreement(ty, dataschema);
+                // The `.vN` type suffix is INTG-STD-015's convention; the CloudEvents
+                // spec only says a schema change SHOULD get a new URI. So in the
+                // `cloudevents` profile a disagreement is a warning, not an error.
+                found.extend(agreement.into_iter().map(|mut violation| {
+                    if profile == Profile::CloudEvents {
+                        violation.severity = Severity::Warning;
+                    }
+                    violation
+                }));
             }
         }
         if let Some(time) = view.time {

@@ -14,7 +14,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{self, Read};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cloudevent_runtime::binding::http::{self as binding, parse_http_message};
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
@@ -188,22 +188,20 @@ fn a_100_mb_batch_is_refused_after_reading_just_past_the_limit() {
 
 #[test]
 fn a_100_mb_slice_is_refused_by_length_without_parsing() {
-    // Already in memory (a caller that buffered it): refused by length, no parse.
+    // Already in memory (a caller that buffered it): refused by length, no parse. Counted,
+    // not timed: a parse would allocate (a `Vec` per `[` level, a report per event).
     let body = vec![b'['; 100 * MB];
-    let start = Instant::now();
-    assert_too_large(&AnyEvent::from_slice(&body).unwrap_err(), "event");
-    assert_too_large(
-        &Event::<OrderCreated>::from_slice(&body).unwrap_err(),
-        "event",
-    );
-    assert_too_large(&Batch::from_slice(&body).unwrap_err(), "batch");
-    let report = Validator::new(Profile::IntgStd015).validate_slice(&body);
-    assert!(report.has_rule("INTG-STD-015 R-11"), "{report}");
-    assert!(
-        start.elapsed() < Duration::from_millis(50),
-        "{:?}",
-        start.elapsed()
-    );
+    let ((), peak) = peak_bytes(|| {
+        assert_too_large(&AnyEvent::from_slice(&body).unwrap_err(), "event");
+        assert_too_large(
+            &Event::<OrderCreated>::from_slice(&body).unwrap_err(),
+            "event",
+        );
+        assert_too_large(&Batch::from_slice(&body).unwrap_err(), "batch");
+        let report = Validator::new(Profile::IntgStd015).validate_slice(&body);
+        assert!(report.has_rule("INTG-STD-015 R-11"), "{report}");
+    });
+    assert!(peak < 16 * 1024, "{peak} bytes allocated to refuse it");
 }
 
 // --- nesting 10,000 deep ----------------------------------------------------------------
@@ -616,7 +614,6 @@ fn measure_validator_batch_amplification() {
 /// then could not serialize. CE-JSON 3.1: under a non-JSON content type `data` is a string.
 /// `AnyEvent` and the typed parse with the members the other way round already refuse it.
 #[test]
-#[ignore = "open: fuzz finding 1, reported to the runtime owner (TypedData::data reads JSON in place before datacontenttype without a later check)"]
 fn fuzz_1_object_data_before_a_non_json_content_type_is_refused() {
     let json = br#"{"specversion":"1.0","id":"1","data":{"order_id":"o"},"source":"https://orders.example.com/checkout","type":"com.example.order.created","datacontenttype":"text/plain"}"#;
     let error = Event::<OrderCreated>::from_slice(json)
@@ -737,4 +734,20 @@ fn fuzz_3_a_float_payload_reads_and_writes_exactly_as_serde_json() {
         let written = serde_json::to_value(&event).unwrap();
         assert_eq!(written["data"]["total"], serde_json::json!(plain), "{text}");
     }
+}
+
+#[test]
+fn eighteen_thousand_null_extensions_parse_and_a_repeated_one_is_still_a_duplicate() {
+    // Duplicate detection once scanned a list of `null` extensions per member, quadratic in
+    // their count: ~18,000 of them (what fits in 256 KiB) took a quarter second in release.
+    // They now live in a set; `cargo xtask bench` has no case for it, the measurement above
+    // (`measure_validator_batch_amplification`) prints the time. Here: the behaviour the set
+    // must keep, every `null` is unset and a repeated name is still refused.
+    let members = extensions(18_000, "null");
+    let event = AnyEvent::from_slice(envelope(&members).as_bytes()).unwrap();
+    assert_eq!(event.extensions().iter().count(), 0, "null means unset");
+    let repeated = format!(r#"{members},"e17999":null"#);
+    let error = AnyEvent::from_slice(envelope(&repeated).as_bytes()).unwrap_err();
+    assert!(error.to_string().contains("e17999"), "{error}");
+    assert!(error.to_string().contains("more than once"), "{error}");
 }

@@ -85,17 +85,22 @@ fn run(mut command: Command) -> Result<(), String> {
 
 /// Debian packages the integration tests start or link against: a real NATS server with
 /// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
-const TEST_PACKAGES: [(&str, &str); 3] = [
-    ("nats-server", "/usr/bin/nats-server"),
-    ("mosquitto", "/usr/sbin/mosquitto"),
-    ("librdkafka-dev", "/usr/include/librdkafka/rdkafka.h"),
+/// Each package comes with the files that show it is installed; any one of them will do
+/// (Debian puts `nats-server` in `/usr/sbin`, a hand install often in `/usr/bin`).
+const TEST_PACKAGES: [(&str, &[&str]); 3] = [
+    (
+        "nats-server",
+        &["/usr/sbin/nats-server", "/usr/bin/nats-server"],
+    ),
+    ("mosquitto", &["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]),
+    ("librdkafka-dev", &["/usr/include/librdkafka/rdkafka.h"]),
 ];
 
 /// Installs what the tests need when it is missing, so a fresh machine passes with one command.
 fn install_test_packages() -> Result<(), String> {
     let missing: Vec<&str> = TEST_PACKAGES
         .iter()
-        .filter(|(_, probe)| !Path::new(probe).exists())
+        .filter(|(_, probes)| !probes.iter().any(|probe| Path::new(probe).exists()))
         .map(|(package, _)| *package)
         .collect();
     if missing.is_empty() {

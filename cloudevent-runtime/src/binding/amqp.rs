@@ -14,6 +14,15 @@
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected, canonical_string};
 use crate::{ExtensionValue, ExtensionValueBuf, Timestamp};
 
+/// The content mode INTG-STD-015 R-9 names as this transport's default (AMQP: binary, on application properties).
+/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+///
+/// ```
+/// use cloudevent_runtime::binding::{ContentMode, amqp};
+/// assert_eq!(amqp::DEFAULT_MODE, ContentMode::Binary);
+/// ```
+pub const DEFAULT_MODE: ContentMode = ContentMode::Binary;
+
 /// An AMQP 1.0 application-property value, as far as CloudEvents uses the type system.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AmqpValue {

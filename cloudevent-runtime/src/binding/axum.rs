@@ -180,14 +180,18 @@ async fn read_limited(
 
 async fn extract_event<E: BindingEvent>(request: Request) -> Result<E, EventRejection> {
     let (headers, body) = read_limited(request, MAX_EVENT_BODY).await?;
-    super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body))
+    let event = super::http::read_event::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
+    crate::receipt::received(&event);
+    Ok(event)
 }
 
 async fn extract_batch<E: BindingEvent>(request: Request) -> Result<Vec<E>, EventRejection> {
     let (headers, body) = read_limited(request, MAX_BATCH_BODY).await?;
-    super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body))
+    let events = super::http::read_batch::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
+    events.iter().for_each(crate::receipt::received);
+    Ok(events)
 }
 
 /// Extracts a typed event in binary or structured mode.
@@ -387,5 +391,57 @@ impl WebHook {
     /// An axum handler answering the handshake, for `.options(...)`.
     pub fn handler(self) -> impl Fn(HeaderMap) -> Ready<Response> + Clone + Send + Sync + 'static {
         move |headers: HeaderMap| std::future::ready(self.respond(&headers))
+    }
+}
+
+#[cfg(all(test, feature = "tracing"))]
+mod tests {
+    use super::*;
+    use crate::receipt::capture::{captured, field};
+
+    const EVENT: &str = r#"{"specversion":"1.0","id":"r-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+
+    fn post(content_type: &str, body: String) -> Request {
+        http::Request::builder()
+            .method("POST")
+            .header(CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap()
+    }
+
+    fn block_on<F: Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    #[test]
+    fn the_extractors_log_the_receipt_of_every_event_r15() {
+        let request = post("application/cloudevents+json", EVENT.to_owned());
+        let logged = captured(|| {
+            block_on(extract_event::<AnyEvent>(request)).unwrap();
+        });
+        assert_eq!(logged.len(), 1, "{logged:?}");
+        assert_eq!(logged[0].target, crate::receipt::TARGET);
+        assert_eq!(field(&logged[0], "id"), Some("r-1"));
+        assert_eq!(field(&logged[0], "time"), Some("2026-03-28T14:22:31Z"));
+
+        let batch = format!("[{EVENT},{}]", EVENT.replace("r-1", "r-2"));
+        let request = post("application/cloudevents-batch+json", batch);
+        let logged = captured(|| {
+            block_on(extract_batch::<AnyEvent>(request)).unwrap();
+        });
+        let ids: Vec<_> = logged.iter().map(|l| field(l, "id")).collect();
+        assert_eq!(ids, [Some("r-1"), Some("r-2")]);
+    }
+
+    #[test]
+    fn a_rejected_event_logs_no_receipt() {
+        let request = post("application/cloudevents+json", "{}".to_owned());
+        let logged = captured(|| {
+            block_on(extract_event::<AnyEvent>(request)).unwrap_err();
+        });
+        assert!(logged.is_empty(), "{logged:?}");
     }
 }

@@ -30,7 +30,7 @@ use crate::{
 /// assert_eq!(parts.attribute("specversion"), Some("1.0"));
 /// assert_eq!(AnyEvent::from_binary(parts).unwrap(), event);
 /// ```
-pub trait BindingEvent: Sized {
+pub trait BindingEvent: Sized + crate::receipt::Receivable {
     /// The event's `id`.
     fn id(&self) -> &str;
 
@@ -145,7 +145,12 @@ where
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
-        Ok(parts_of(&self.to_any()?))
+        match typed_parts(self) {
+            Some(parts) => Ok(parts),
+            // Text and binary payloads, and values the format refuses, take the route through
+            // the JSON event format, which probes the payload and reports the error.
+            None => Ok(parts_of(&self.to_any()?)),
+        }
     }
 
     fn from_binary_typed(
@@ -248,6 +253,60 @@ pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
         | ExtensionValue::UriReference(s)
         | ExtensionValue::Timestamp(s) => Cow::Borrowed(s),
     }
+}
+
+/// The parts of a typed event with a JSON payload, straight from the event: the payload is
+/// serialized once as the body, where the route through [`AnyEvent`] wrote the whole event as
+/// JSON and parsed it back. The same parts as [`parts_of`] gives (extensions in name order),
+/// or `None` when that route must decide: a non-JSON payload, or a payload String with a
+/// control character (CE 1.0.2 type system), whose error that route reports.
+fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<BinaryParts> {
+    if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
+        return None;
+    }
+    let clean =
+        |name: &str, value: &str| cloudevent_rules::check_string_value(name, value).is_empty();
+    let mut attributes = Vec::with_capacity(8 + T::EXTENSIONS.len() + event.extensions().len());
+    attributes.extend([
+        ("specversion".to_owned(), "1.0".to_owned()),
+        ("id".to_owned(), event.id().to_owned()),
+        ("source".to_owned(), event.source().to_owned()),
+        ("type".to_owned(), T::TYPE.to_owned()),
+    ]);
+    let optional = [
+        ("subject", event.subject()),
+        ("time", event.time().map(|t| t.as_str())),
+        ("dataschema", event.dataschema()),
+    ];
+    for (name, value) in optional {
+        if let Some(value) = value {
+            attributes.push((name.to_owned(), value.to_owned()));
+        }
+    }
+    if !event
+        .subject()
+        .is_none_or(|subject| clean("subject", subject))
+    {
+        return None;
+    }
+    let core = attributes.len();
+    let mut refused = false;
+    event.for_each_extension(|name, value| {
+        if let ExtensionValue::String(text) = value {
+            refused |= !clean(name, text);
+        }
+        attributes.push((name.to_owned(), canonical_string(value).into_owned()));
+    });
+    if refused {
+        return None;
+    }
+    attributes[core..].sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let data = serde_json::to_vec(event.data()).ok()?;
+    Some(BinaryParts {
+        attributes,
+        datacontenttype: Some(event.datacontenttype().to_owned()),
+        data: Some(data),
+    })
 }
 
 fn parts_of(event: &AnyEvent) -> BinaryParts {

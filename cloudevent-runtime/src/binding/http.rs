@@ -16,6 +16,15 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 use super::error::BindingError;
 use super::{BinaryParts, BindingEvent, ContentMode, Detected, percent};
 
+/// The content mode INTG-STD-015 R-9 names as this transport's default (HTTP (webhooks, REST callbacks): structured; binary MAY be used when payload size dominates and header inspection is not needed).
+/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+///
+/// ```
+/// use cloudevent_runtime::binding::{ContentMode, http};
+/// assert_eq!(http::DEFAULT_MODE, ContentMode::Structured);
+/// ```
+pub const DEFAULT_MODE: ContentMode = ContentMode::Structured;
+
 /// The header prefix of binary mode (§3.1.3.1).
 pub const HEADER_PREFIX: &str = "ce-";
 

@@ -16,6 +16,15 @@
 
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
 
+/// The content mode INTG-STD-015 R-9 names as this transport's default (Kafka: structured; binary MAY be used on high-throughput internal topics with tightly coupled consumers).
+/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+///
+/// ```
+/// use cloudevent_runtime::binding::{ContentMode, kafka};
+/// assert_eq!(kafka::DEFAULT_MODE, ContentMode::Structured);
+/// ```
+pub const DEFAULT_MODE: ContentMode = ContentMode::Structured;
+
 /// The header prefix of binary mode (§3.2.3.1).
 pub const HEADER_PREFIX: &str = "ce_";
 /// The content-type header (§3.2.1, §3.3.1).

@@ -197,6 +197,7 @@ where
             return Err(NatsError::Binding(error));
         }
     };
+    crate::receipt::received(&event);
     let (source, id) = (event.source().to_owned(), event.id().to_owned());
     let delivery = deduplicator
         .check(&source, &id)
