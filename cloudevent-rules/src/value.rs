@@ -124,6 +124,9 @@ pub fn check_subject(value: &str) -> Vec<Violation> {
 /// ```
 pub fn check_string_value(attribute: &str, value: &str) -> Vec<Violation> {
     let mut found = Vec::new();
+    if !may_hold_control(value.as_bytes()) {
+        return found;
+    }
     if let Some((at, c)) = value.char_indices().find(|&(_, c)| is_forbidden_control(c)) {
         found.push(
             Violation::error(
@@ -136,6 +139,22 @@ pub fn check_string_value(attribute: &str, value: &str) -> Vec<Violation> {
         );
     }
     found
+}
+
+/// Whether `bytes` may hold a forbidden control character: a byte below 0x20, 0x7F, or 0xC2
+/// (the lead byte of U+0080–009F in UTF-8, and of other Latin-1 characters, which the exact
+/// check then tells apart). Every attribute of every parsed event passes here, so it looks at
+/// 16 bytes at a time without branching inside a block, which the compiler turns into vector
+/// compares; walking chars was a tenth of a typed parse.
+fn may_hold_control(bytes: &[u8]) -> bool {
+    let suspect = |b: u8| b < 0x20 || b == 0x7F || b == 0xC2;
+    let mut blocks = bytes.chunks_exact(16);
+    for block in &mut blocks {
+        if block.iter().fold(false, |hit, &b| hit | suspect(b)) {
+            return true;
+        }
+    }
+    blocks.remainder().iter().any(|&b| suspect(b))
 }
 
 /// Checks an Integer attribute value fits the CloudEvents Integer, a signed 32-bit number
@@ -236,6 +255,43 @@ pub fn check_uri_reference(attribute: &str, value: &str) -> Vec<Violation> {
 mod tests {
     use super::*;
     use crate::Severity;
+
+    #[test]
+    fn control_characters_are_found_in_every_block_and_the_tail() {
+        // 16-byte blocks, then the remainder: put each forbidden character at every position
+        // of a 37-byte string (two blocks and a tail of 5).
+        for forbidden in [
+            '\u{0}', '\n', '\u{1f}', '\u{7f}', '\u{80}', '\u{85}', '\u{9f}',
+        ] {
+            for at in 0..37 {
+                let mut value: String = "x".repeat(37);
+                value.replace_range(at..=at, &forbidden.to_string());
+                let found = check_string_value("region", &value);
+                assert_eq!(found.len(), 1, "{forbidden:?} at {at}");
+                assert_eq!(
+                    found[0]
+                        .part
+                        .as_deref()
+                        .map(|p| p.ends_with(&format!("at byte {at}"))),
+                    Some(true)
+                );
+            }
+        }
+        // Latin-1 letters share the lead byte 0xC2 with U+0080-009F and are allowed.
+        for allowed in [
+            "© 2026",
+            "price: 10 £",
+            "¡hola!",
+            "x".repeat(40).as_str(),
+            "",
+            "\u{a0}",
+        ] {
+            assert!(
+                check_string_value("region", allowed).is_empty(),
+                "{allowed:?}"
+            );
+        }
+    }
 
     #[test]
     fn specversion() {

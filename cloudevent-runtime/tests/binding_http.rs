@@ -630,8 +630,10 @@ async fn oversize_body_is_413_by_content_length_and_while_streaming() {
             .write_all(b"POST /any HTTP/1.1\r\nhost: x\r\ncontent-type: application/cloudevents+json\r\ntransfer-encoding: chunked\r\n\r\n")
             .await
             .unwrap();
+        // Up to 100 MB, the size issue 6 names; the server answers after 256 KiB and the
+        // writes stop as soon as it has closed the connection.
         let chunk = vec![b' '; 64 * 1024];
-        for _ in 0..5 {
+        for _ in 0..1600 {
             let head = format!("{:x}\r\n", chunk.len());
             if stream.write_all(head.as_bytes()).await.is_err()
                 || stream.write_all(&chunk).await.is_err()
@@ -641,6 +643,25 @@ async fn oversize_body_is_413_by_content_length_and_while_streaming() {
             }
         }
         let _ = stream.write_all(b"0\r\n\r\n").await;
+        let mut answer = vec![0; 64];
+        let n = stream.read(&mut answer).await.unwrap();
+        let status_line = String::from_utf8_lossy(&answer[..n]);
+        assert!(status_line.starts_with("HTTP/1.1 413"), "{status_line}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_100_mb_content_length_is_413_before_any_body_is_sent() {
+    bounded(async {
+        let server = server().await;
+        let address = server.base.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        // Only the head: the answer cannot wait for the body, which never comes.
+        stream
+            .write_all(b"POST /any HTTP/1.1\r\nhost: x\r\ncontent-type: application/cloudevents+json\r\ncontent-length: 104857600\r\n\r\n")
+            .await
+            .unwrap();
         let mut answer = vec![0; 64];
         let n = stream.read(&mut answer).await.unwrap();
         let status_line = String::from_utf8_lossy(&answer[..n]);

@@ -52,12 +52,15 @@ pub fn write_binary_headers(
     headers: &mut HeaderMap,
 ) -> Result<(), BindingError> {
     for (name, value) in &parts.attributes {
-        let header = HeaderName::try_from(format!("{HEADER_PREFIX}{name}")).map_err(|e| {
-            BindingError::AttributeName {
-                attribute: name.clone(),
-                reason: e.to_string(),
-            }
-        })?;
+        let header = match known_header(name) {
+            Some(header) => header,
+            None => HeaderName::try_from(format!("{HEADER_PREFIX}{name}")).map_err(|e| {
+                BindingError::AttributeName {
+                    attribute: name.clone(),
+                    reason: e.to_string(),
+                }
+            })?,
+        };
         // Percent-encoding leaves only visible ASCII, which is always a valid header value.
         let value = HeaderValue::from_str(&percent::encode(value)).map_err(|_| {
             BindingError::HeaderNotText {
@@ -74,6 +77,27 @@ pub fn write_binary_headers(
         headers.insert(CONTENT_TYPE, value);
     }
     Ok(())
+}
+
+/// The `ce-` header of a core attribute or a documented extension, without building and
+/// checking its name at run time (most headers of most events are these).
+fn known_header(attribute: &str) -> Option<HeaderName> {
+    let name = match attribute {
+        "specversion" => "ce-specversion",
+        "id" => "ce-id",
+        "source" => "ce-source",
+        "type" => "ce-type",
+        "subject" => "ce-subject",
+        "time" => "ce-time",
+        "dataschema" => "ce-dataschema",
+        "correlationid" => "ce-correlationid",
+        "causationid" => "ce-causationid",
+        "traceparent" => "ce-traceparent",
+        "tracestate" => "ce-tracestate",
+        "partitionkey" => "ce-partitionkey",
+        _ => return None,
+    };
+    Some(HeaderName::from_static(name))
 }
 
 /// Reads binary-mode headers and body into [`BinaryParts`]: `ce-` headers (any case) become
