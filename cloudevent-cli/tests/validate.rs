@@ -372,6 +372,19 @@ fn http_messages_are_read_in_binary_and_structured_mode() {
 }
 
 #[test]
+fn http_messages_in_batched_mode_are_validated_event_by_event() {
+    let output = run(&["validate", "batch.http"]);
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    let lines = lines(&output);
+    assert_eq!(lines[0], "ok batch.http#0 01JD6Z3Q8Y7K2M4N5P6R7S8T9V");
+    assert!(
+        lines[1].starts_with("batch.http#1: error INTG-STD-015 R-14: source `https://localhost/checkout` host `localhost`"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
 fn kafka_records_are_read_by_index() {
     let output = run(&["validate", "--format", "kafka", "record.kafka.json"]);
     assert_eq!(status(&output), 1);
