@@ -1,5 +1,6 @@
 //! `#[derive(CloudEvent)]` under the non-default policies of `[package.metadata.cloudevent]`:
-//! the `cloudevents` and `nl-gov` profiles, a `type-prefix`, and a misspelt profile.
+//! the `cloudevents` and `nl-gov` profiles, a `type-prefix`, a misspelt profile, and a misspelt
+//! key beside a bad `type-prefix`.
 //!
 //! trybuild cannot test these: it builds each case in a project it generates under
 //! `target/tests/trybuild/`, whose Cargo.toml carries no `[package.metadata]` (see
@@ -35,6 +36,11 @@ fn policy_type_prefix() {
 #[test]
 fn policy_unknown_profile() {
     check_fixture("bad-policy");
+}
+
+#[test]
+fn policy_misspelt_key_and_bad_type_prefix() {
+    check_fixture("bad-keys");
 }
 
 fn check_fixture(name: &str) {
