@@ -412,3 +412,26 @@ fn kafka_records_are_read_by_index() {
         stdout(&output)
     );
 }
+
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args([
+            "validate",
+            "--require-traceability",
+            "fixtures/events/batch.json",
+            "fixtures/events/order-created.json",
+        ])
+        .current_dir(&root)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let shown = readme
+        .split("```text\n")
+        .find(|block| block.starts_with("ok fixtures/events/"))
+        .and_then(|block| block.split("```").next())
+        .expect("the README shows the validate example's output");
+    assert_eq!(stdout(&output), shown);
+}
