@@ -266,23 +266,17 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     }
     let clean =
         |name: &str, value: &str| cloudevent_rules::check_string_value(name, value).is_empty();
-    let mut attributes = Vec::with_capacity(8 + T::EXTENSIONS.len() + event.extensions().len());
-    attributes.extend([
-        ("specversion".to_owned(), "1.0".to_owned()),
-        ("id".to_owned(), event.id().to_owned()),
-        ("source".to_owned(), event.source().to_owned()),
-        ("type".to_owned(), T::TYPE.to_owned()),
-    ]);
-    let optional = [
-        ("subject", event.subject()),
-        ("time", event.time().map(|t| t.as_str())),
-        ("dataschema", event.dataschema()),
-    ];
-    for (name, value) in optional {
-        if let Some(value) = value {
-            attributes.push((name.to_owned(), value.to_owned()));
-        }
-    }
+    let mut attributes = core_attributes(
+        [
+            ("id", Some(event.id())),
+            ("source", Some(event.source())),
+            ("type", Some(T::TYPE)),
+            ("subject", event.subject()),
+            ("time", event.time().map(|t| t.as_str())),
+            ("dataschema", event.dataschema()),
+        ],
+        T::EXTENSIONS.len() + event.extensions().len(),
+    );
     if !event
         .subject()
         .is_none_or(|subject| clean("subject", subject))
@@ -309,23 +303,34 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     })
 }
 
-fn parts_of(event: &AnyEvent) -> BinaryParts {
-    let mut attributes = vec![
-        ("specversion".to_owned(), "1.0".to_owned()),
-        ("id".to_owned(), event.id().to_owned()),
-        ("source".to_owned(), event.source().to_owned()),
-        ("type".to_owned(), event.ty().to_owned()),
-    ];
-    let optional = [
-        ("subject", event.subject()),
-        ("time", event.time().map(|t| t.as_str())),
-        ("dataschema", event.dataschema()),
-    ];
-    for (name, value) in optional {
+/// `specversion` and the given attributes that are set, in binary mode's order, with room
+/// for `extensions` more.
+fn core_attributes(
+    attributes: [(&'static str, Option<&str>); 6],
+    extensions: usize,
+) -> Vec<(String, String)> {
+    let mut out = Vec::with_capacity(1 + attributes.len() + extensions);
+    out.push(("specversion".to_owned(), "1.0".to_owned()));
+    for (name, value) in attributes {
         if let Some(value) = value {
-            attributes.push((name.to_owned(), value.to_owned()));
+            out.push((name.to_owned(), value.to_owned()));
         }
     }
+    out
+}
+
+fn parts_of(event: &AnyEvent) -> BinaryParts {
+    let mut attributes = core_attributes(
+        [
+            ("id", Some(event.id())),
+            ("source", Some(event.source())),
+            ("type", Some(event.ty())),
+            ("subject", event.subject()),
+            ("time", event.time().map(|t| t.as_str())),
+            ("dataschema", event.dataschema()),
+        ],
+        event.extensions().len(),
+    );
     for (name, value) in event.extensions().iter() {
         attributes.push((
             name.to_owned(),
