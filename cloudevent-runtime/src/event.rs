@@ -1001,7 +1001,8 @@ fn absent_violation<T: CloudEventData>() -> Violation {
     ))
 }
 
-/// Reads `data` straight into `T` (see the module docs of `json` for the order problem).
+/// Reads `data` into `T`: in place once `datacontenttype` is known, else kept raw until the
+/// end of the object decides how to read it (a non-JSON type requires a string, CE-JSON 3.1).
 pub(crate) struct TypedData<T> {
     value: Option<T>,
     /// `data` that came before a `datacontenttype` that decides how to read it.
@@ -1443,6 +1444,7 @@ impl<T: CloudEventData> EventBuilder<T> {
         };
         if let Some(id) = &self.id {
             found.extend(cloudevent_rules::check_id(id));
+            found.extend(cloudevent_rules::check_string_value("id", id));
         }
         if let Some(Some(time)) = &self.time {
             found.extend(cloudevent_rules::check_time(time.as_str(), self.profile));

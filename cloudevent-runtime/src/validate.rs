@@ -337,10 +337,11 @@ impl Validator {
             if let Some(ty) = view.ty {
                 let agreement = cloudevent_rules::check_type_schema_agreement(ty, dataschema);
                 // The `.vN` type suffix is INTG-STD-015's convention; the CloudEvents
-                // spec only says a schema change SHOULD get a new URI. So in the
-                // `cloudevents` profile a disagreement is a warning, not an error.
+                // spec only says a schema change SHOULD get a new URI, and NL GOV versions
+                // types its own way (a `v1.2.3` suffix). So outside `intg-std-015` a
+                // disagreement is a warning, not an error.
                 found.extend(agreement.into_iter().map(|mut violation| {
-                    if profile == Profile::CloudEvents {
+                    if profile != Profile::IntgStd015 {
                         violation.severity = Severity::Warning;
                     }
                     violation

@@ -6,7 +6,7 @@
 use cloudevent_runtime::binding::amqp::{self, PropertyPrefix};
 use cloudevent_runtime::binding::mqtt::{self, MqttVersion};
 use cloudevent_runtime::binding::{BindingEvent, ContentMode, kafka};
-use cloudevent_runtime::{CloudEvent, Event, ExtensionValueBuf, Timestamp, UriRef};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, ExtensionValueBuf, Timestamp, UriRef};
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 #[cloudevent(
@@ -130,4 +130,58 @@ fn typed_binary_parts_are_the_parts_of_the_event_as_written() {
     let error = bad.to_binary().unwrap_err().to_string();
     assert!(error.contains("partitionkey"), "{error}");
     assert!(error.contains("control character"), "{error}");
+}
+
+/// A change made to an event through `AnyEvent`'s unchecked setters.
+type Edit = dyn Fn(&mut AnyEvent);
+
+#[test]
+fn typed_binary_parts_refuse_what_the_strict_reader_refuses() {
+    // `AnyEvent`'s setters do not check and `into_typed` keeps what they set, so an `Event<T>`
+    // can hold values the format forbids. Writing it in binary mode must fail as the JSON
+    // event format route does, never send invalid or duplicated `ce-` headers.
+    let typed = |edit: &Edit| -> Event<OrderShipped> {
+        let mut any = event().to_any_event().unwrap();
+        edit(&mut any);
+        any.into_typed().unwrap()
+    };
+    let cases: [(&str, &Edit); 5] = [
+        ("empty dataschema", &|e| {
+            e.set_dataschema(Some(String::new()))
+        }),
+        ("control character in dataschema", &|e| {
+            e.set_dataschema(Some("https://schemas.example.com/\u{1}/v1.json".into()))
+        }),
+        ("extension named like a core attribute", &|e| {
+            e.extensions_mut().insert("id", "2");
+        }),
+        ("extension named data", &|e| {
+            e.extensions_mut().insert("data", "2");
+        }),
+        ("control character in an extension", &|e| {
+            e.extensions_mut().insert("region", "eu\u{7f}west");
+        }),
+    ];
+    for (name, edit) in cases {
+        let event = typed(edit);
+        assert!(
+            event.to_binary().is_err(),
+            "{name}: {:?}",
+            event.to_binary()
+        );
+        assert!(
+            event.to_any_event().is_err(),
+            "{name}: the JSON route refuses it too"
+        );
+    }
+
+    // The builder refuses a control character in a given id at once.
+    let error = Event::builder(event().data().clone())
+        .id("a\u{1}b")
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("CE 1.0.2 type system"),
+        "{error}"
+    );
 }

@@ -14,6 +14,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError};
+use crate::json::{self, AttributeView, Findings};
 use crate::{
     AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
     ExtensionVisitor,
@@ -257,11 +258,28 @@ pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
 
 /// The parts of a typed event with a JSON payload, straight from the event: the payload is
 /// serialized once as the body, where the route through [`AnyEvent`] wrote the whole event as
-/// JSON and parsed it back. The same parts as [`parts_of`] gives (extensions in name order),
-/// or `None` when that route must decide: a non-JSON payload, or a payload String with a
-/// control character (CE 1.0.2 type system), whose error that route reports.
+/// JSON and parsed it back with the strict reader. The same parts as [`parts_of`] gives
+/// (extensions in name order), or `None` when that route must decide: a non-JSON payload, or
+/// anything its strict reader refuses (an attribute that is empty or holds a control
+/// character, an extension named like a core attribute or `data`, which the JSON route writes
+/// as a duplicate member), whose error that route reports. An `Event<T>` can hold such values:
+/// `AnyEvent`'s setters do not check, and `into_typed` keeps what they set.
 fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<BinaryParts> {
     if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
+        return None;
+    }
+    let view = AttributeView {
+        specversion: Some("1.0"),
+        id: Some(event.id()),
+        source: Some(event.source()),
+        ty: Some(T::TYPE),
+        datacontenttype: Some(event.datacontenttype()),
+        dataschema: event.dataschema(),
+        subject: event.subject(),
+        time: event.time().map(|t| t.as_str()),
+        extensions: event.extensions(),
+    };
+    if json::check_format(&view, &mut Findings::strict()).is_err() {
         return None;
     }
     let clean =
@@ -289,6 +307,8 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         if let ExtensionValue::String(text) = value {
             refused |= !clean(name, text);
         }
+        refused |= cloudevent_rules::CORE_ATTRIBUTES.contains(&name)
+            || cloudevent_rules::RESERVED_NAMES.contains(&name);
         attributes.push((name.to_owned(), canonical_string(value).into_owned()));
     });
     if refused {
