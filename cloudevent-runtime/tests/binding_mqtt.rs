@@ -105,8 +105,23 @@ async fn round_trip(port: u16, topic: &str, messages: Vec<MqttPublish>) -> Vec<M
     let mut received = Vec::new();
     let mut subscribed = false;
     let mut to_send = Some(messages);
+    let mut connected = false;
+    let mut attempts = 0;
     while received.len() < expected {
-        match eventloop.poll().await.expect("MQTT connection") {
+        // The broker listens before it is ready to talk; on a loaded machine the first
+        // connection can be refused or reset, so connecting is retried, bounded to about 5 s.
+        let event = match eventloop.poll().await {
+            Ok(event) => event,
+            Err(error) if !connected && attempts < 25 => {
+                attempts += 1;
+                eprintln!("connect to mosquitto, attempt {attempts}: {error}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+            Err(error) => panic!("MQTT connection: {error}"),
+        };
+        match event {
+            MqttEvent::Incoming(Packet::ConnAck(_)) => connected = true,
             MqttEvent::Incoming(Packet::SubAck(_)) if !subscribed => {
                 subscribed = true;
                 for message in to_send.take().unwrap_or_default() {

@@ -103,10 +103,25 @@ impl NatsServer {
         server
     }
 
+    /// A connected client. The server listens before it is ready to talk: on a loaded machine
+    /// (CI with the other core busy) a first connection was once reset by the server, so a
+    /// few attempts, bounded to about 5 s, are made before giving up.
     async fn client(&self) -> async_nats::Client {
-        async_nats::connect(&self.url)
-            .await
-            .expect("connect to nats-server")
+        let mut attempt = 1;
+        loop {
+            match async_nats::connect(&self.url).await {
+                Ok(client) => return client,
+                Err(error) if attempt < 25 => {
+                    attempt += 1;
+                    eprintln!("connect to nats-server, attempt {attempt}: {error}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(error) => panic!(
+                    "connect to nats-server {} after {attempt} attempts: {error}",
+                    self.url
+                ),
+            }
+        }
     }
 }
 
