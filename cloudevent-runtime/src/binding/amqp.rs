@@ -14,8 +14,8 @@
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected, canonical_string};
 use crate::{ExtensionValue, ExtensionValueBuf, Timestamp};
 
-/// The content mode INTG-STD-015 R-9 names as this transport's default (AMQP: binary, on application properties).
-/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+/// The default content mode INTG-STD-015 R-9 gives AMQP: binary, on application properties.
+/// Producers MUST document the mode they emit (R-9); the catalog does so per event.
 ///
 /// ```
 /// use cloudevent_runtime::binding::{ContentMode, amqp};

@@ -282,8 +282,6 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     if json::check_format(&view, &mut Findings::strict()).is_err() {
         return None;
     }
-    let clean =
-        |name: &str, value: &str| cloudevent_rules::check_string_value(name, value).is_empty();
     let mut attributes = core_attributes(
         [
             ("id", Some(event.id())),
@@ -295,17 +293,12 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         ],
         T::EXTENSIONS.len() + event.extensions().len(),
     );
-    if !event
-        .subject()
-        .is_none_or(|subject| clean("subject", subject))
-    {
-        return None;
-    }
     let core = attributes.len();
     let mut refused = false;
+    // The view above checked the event's own extensions; the payload's are checked here.
     event.for_each_extension(|name, value| {
         if let ExtensionValue::String(text) = value {
-            refused |= !clean(name, text);
+            refused |= !cloudevent_rules::check_string_value(name, text).is_empty();
         }
         refused |= cloudevent_rules::CORE_ATTRIBUTES.contains(&name)
             || cloudevent_rules::RESERVED_NAMES.contains(&name);

@@ -16,8 +16,9 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 use super::error::BindingError;
 use super::{BinaryParts, BindingEvent, ContentMode, Detected, percent};
 
-/// The content mode INTG-STD-015 R-9 names as this transport's default (HTTP (webhooks, REST callbacks): structured; binary MAY be used when payload size dominates and header inspection is not needed).
-/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+/// The default content mode INTG-STD-015 R-9 gives HTTP: structured; binary MAY be used
+/// when payload size dominates and header inspection is not needed. Producers MUST document
+/// the mode they emit (R-9); the catalog does so per event.
 ///
 /// ```
 /// use cloudevent_runtime::binding::{ContentMode, http};

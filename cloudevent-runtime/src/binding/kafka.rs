@@ -16,8 +16,9 @@
 
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
 
-/// The content mode INTG-STD-015 R-9 names as this transport's default (Kafka: structured; binary MAY be used on high-throughput internal topics with tightly coupled consumers).
-/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+/// The default content mode INTG-STD-015 R-9 gives Kafka: structured; binary MAY be used on
+/// high-throughput internal topics with tightly coupled consumers. Producers MUST document
+/// the mode they emit (R-9); the catalog does so per event.
 ///
 /// ```
 /// use cloudevent_runtime::binding::{ContentMode, kafka};

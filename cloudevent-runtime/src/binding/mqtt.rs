@@ -11,8 +11,9 @@
 
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
 
-/// The content mode INTG-STD-015 R-9 names as this transport's default (MQTT: structured; MUST for MQTT 3.1.1 (no user properties), MQTT 5 MAY use binary).
-/// Producers MUST document the mode they emit (R-9): the catalog does so per event.
+/// The default content mode INTG-STD-015 R-9 gives MQTT: structured, which MQTT 3.1.1 MUST
+/// use (no user properties); MQTT 5 MAY use binary. Producers MUST document the mode they
+/// emit (R-9); the catalog does so per event.
 ///
 /// ```
 /// use cloudevent_runtime::binding::{ContentMode, mqtt};
