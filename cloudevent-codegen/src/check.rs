@@ -57,7 +57,7 @@ fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)>
     add("/$id", check_dataschema(&meta.dataschema, profile));
     add(
         "/x-cloudevent/type",
-        check_type_schema_agreement(&meta.event_type, &meta.dataschema),
+        check_type_schema_agreement(&meta.event_type, &meta.dataschema, profile),
     );
     if let Some(source) = &meta.source {
         add("/x-cloudevent/source", check_source(source, profile));

@@ -104,7 +104,8 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
         );
         if let Some(type_) = &attrs.type_ {
             // The violation names the attribute that must change; point at that one.
-            for violation in cloudevent_rules::check_type_schema_agreement(&type_.value(), &schema)
+            for violation in
+                cloudevent_rules::check_type_schema_agreement(&type_.value(), &schema, profile)
             {
                 let span = if violation.attribute == key::TYPE {
                     type_.span()

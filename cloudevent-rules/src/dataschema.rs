@@ -1,6 +1,6 @@
 use crate::type_name::split_version;
 use crate::uri::{self, UriRef};
-use crate::{Profile, Violation, rule, type_version};
+use crate::{Profile, Severity, Violation, rule, type_version};
 
 /// The standard's own example dataschema, quoted in hints.
 const EXAMPLE: &str = "https://schemas.example.com/orders/created/v1.json";
@@ -189,18 +189,42 @@ pub fn schema_major(dataschema: &str) -> Option<u64> {
 /// version token is [`check_dataschema`]'s concern and is not reported here.
 ///
 /// ```
-/// use cloudevent_rules::check_type_schema_agreement;
+/// use cloudevent_rules::{check_type_schema_agreement, Profile, Severity};
 ///
 /// let v2 = "https://schemas.example.com/orders/created/v2.json";
-/// assert!(check_type_schema_agreement("com.example.order.created.v2", v2).is_empty());
-/// assert!(check_type_schema_agreement("com.example.order.created", "https://schemas.example.com/orders/created/v1.json").is_empty());
+/// let strict = Profile::IntgStd015;
+/// assert!(check_type_schema_agreement("com.example.order.created.v2", v2, strict).is_empty());
+/// assert!(check_type_schema_agreement("com.example.order.created", "https://schemas.example.com/orders/created/v1.json", strict).is_empty());
 ///
-/// let found = check_type_schema_agreement("com.example.order.created", v2);
+/// let found = check_type_schema_agreement("com.example.order.created", v2, strict);
 /// assert_eq!(found[0].hint.as_deref(), Some("e.g. `com.example.order.created.v2`"));
-/// let found = check_type_schema_agreement("com.example.order.created.v3", v2);
+/// let found = check_type_schema_agreement("com.example.order.created.v3", v2, strict);
 /// assert_eq!(found[0].rule.as_str(), "INTG-STD-015 R-4");
+/// assert_eq!(found[0].severity, Severity::Error);
+/// let found = check_type_schema_agreement("com.example.order.created.v3", v2, Profile::CloudEvents);
+/// assert_eq!(found[0].severity, Severity::Warning);
 /// ```
-pub fn check_type_schema_agreement(event_type: &str, dataschema: &str) -> Vec<Violation> {
+pub fn check_type_schema_agreement(
+    event_type: &str,
+    dataschema: &str,
+    profile: Profile,
+) -> Vec<Violation> {
+    // The `.vN` type suffix is INTG-STD-015's convention (R-4); the CloudEvents spec only
+    // says a schema change SHOULD get a new URI, and NL GOV versions types its own way (a
+    // `v1.2.3` suffix). So outside `intg-std-015` a disagreement is a warning.
+    let severity = if profile == Profile::IntgStd015 {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    let mut found = agreement(event_type, dataschema);
+    for violation in &mut found {
+        violation.severity = severity;
+    }
+    found
+}
+
+fn agreement(event_type: &str, dataschema: &str) -> Vec<Violation> {
     let mut found = Vec::new();
     let Some(major) = schema_major(dataschema) else {
         return found;
@@ -393,7 +417,8 @@ mod tests {
             ("nl.brp.huwelijk-voltrokken.v2.1.0", "v2", true),
             ("nl.brp.huwelijk-voltrokken.v0.1.0", "v1", false),
         ] {
-            let found = check_type_schema_agreement(event_type, &schema(version));
+            let found =
+                check_type_schema_agreement(event_type, &schema(version), Profile::IntgStd015);
             assert_eq!(
                 found.is_empty(),
                 ok,
@@ -405,7 +430,11 @@ mod tests {
                     .all(|v| v.rule == rule::INTG_R4 && v.is_error())
             );
         }
-        let found = check_type_schema_agreement("com.example.order.created.v2", &schema("v1"));
+        let found = check_type_schema_agreement(
+            "com.example.order.created.v2",
+            &schema("v1"),
+            Profile::IntgStd015,
+        );
         assert_eq!(found[0].part.as_deref(), Some("version `v2`"));
         assert_eq!(
             found[0].hint.as_deref(),

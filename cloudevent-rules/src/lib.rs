@@ -32,6 +32,11 @@ pub mod rule;
 
 mod uri;
 
+mod envelope;
+pub use envelope::{
+    CORE_ATTRIBUTE_ORDER, Envelope, ExtensionAttributes, Mode, ValueRef, has_error, shorten,
+};
+
 mod type_name;
 pub use type_name::{check_type, check_type_prefix, type_version};
 

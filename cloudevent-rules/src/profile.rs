@@ -81,6 +81,7 @@ impl FromStr for Profile {
 pub struct Policy {
     profile: Profile,
     type_prefix: Option<String>,
+    require_traceability: bool,
 }
 
 impl Policy {
@@ -89,6 +90,7 @@ impl Policy {
         Policy {
             profile,
             type_prefix: None,
+            require_traceability: false,
         }
     }
 
@@ -98,6 +100,23 @@ impl Policy {
     pub fn with_type_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.type_prefix = Some(prefix.into());
         self
+    }
+
+    /// Requires `correlationid` and `causationid` on every event (ADR-0003 decision 4).
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile};
+    /// assert!(Policy::new(Profile::IntgStd015).with_required_traceability(true).requires_traceability());
+    /// ```
+    #[must_use]
+    pub fn with_required_traceability(mut self, required: bool) -> Self {
+        self.require_traceability = required;
+        self
+    }
+
+    /// Whether every event must carry ADR-0003's `correlationid` and `causationid`.
+    pub fn requires_traceability(&self) -> bool {
+        self.require_traceability
     }
 
     /// The profile.

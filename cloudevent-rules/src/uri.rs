@@ -194,7 +194,11 @@ fn check_characters(s: &str) -> Result<(), UriError> {
 pub(crate) fn describe_char(c: char) -> String {
     if c == ' ' {
         "` ` (space)".to_owned()
-    } else if c.is_control() {
+    } else if c.is_control()
+        || matches!(u32::from(c), 0xFDD0..=0xFDEF)
+        || u32::from(c) & 0xFFFE == 0xFFFE
+    {
+        // Invisible or unprintable: the code point says what it is.
         format!("U+{:04X}", u32::from(c))
     } else {
         format!("`{c}`")

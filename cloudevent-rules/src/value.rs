@@ -111,43 +111,58 @@ pub fn check_subject(value: &str) -> Vec<Violation> {
     found
 }
 
-/// Checks a String attribute value holds no control characters (U+0000–001F, U+007F–009F),
-/// which the CloudEvents type system does not allow.
+/// Checks a String attribute value holds only allowable Unicode characters (CE 1.0.2 type
+/// system): no control characters (U+0000–001F, U+007F–009F) and no noncharacters
+/// (U+FDD0–FDEF and the last two code points of every plane, U+FFFE, U+FFFF, ...).
+/// Surrogates cannot occur in a Rust `str`; the JSON reader refuses a lone `\ud800` escape.
 ///
 /// ```
 /// use cloudevent_rules::check_string_value;
 ///
-/// assert!(check_string_value("region", "eu-west · 1").is_empty());
+/// assert!(check_string_value("region", "eu-west · 1 ünï 日本 🎉").is_empty());
 /// let found = check_string_value("region", "eu\nwest");
 /// assert_eq!(found[0].part.as_deref(), Some("character U+000A at byte 2"));
 /// assert_eq!(found[0].rule.as_str(), "CE 1.0.2 type system");
+/// let found = check_string_value("subject", "a\u{FFFE}");
+/// assert_eq!(found[0].part.as_deref(), Some("character U+FFFE at byte 1"));
 /// ```
 pub fn check_string_value(attribute: &str, value: &str) -> Vec<Violation> {
     let mut found = Vec::new();
-    if !may_hold_control(value.as_bytes()) {
+    if !may_hold_forbidden(value.as_bytes()) {
         return found;
     }
-    if let Some((at, c)) = value.char_indices().find(|&(_, c)| is_forbidden_control(c)) {
+    if let Some((at, c)) = value
+        .char_indices()
+        .find(|&(_, c)| is_forbidden_control(c) || is_noncharacter(c))
+    {
+        let problem = if is_forbidden_control(c) {
+            "control characters (U+0000-001F, U+007F-009F) are not allowed in a String"
+        } else {
+            "Unicode noncharacters (U+FDD0-FDEF, U+FFFE, U+FFFF and the like) are not allowed in a String"
+        };
         found.push(
-            Violation::error(
-                rule::CE_TYPE_SYSTEM,
-                attribute.to_owned(),
-                value,
-                "control characters (U+0000-001F, U+007F-009F) are not allowed in a String",
-            )
-            .with_part(format!("character {} at byte {at}", describe_char(c))),
+            Violation::error(rule::CE_TYPE_SYSTEM, attribute.to_owned(), value, problem)
+                .with_part(format!("character {} at byte {at}", describe_char(c))),
         );
     }
     found
 }
 
-/// Whether `bytes` may hold a forbidden control character: a byte below 0x20, 0x7F, or 0xC2
-/// (the lead byte of U+0080–009F in UTF-8, and of other Latin-1 characters, which the exact
-/// check then tells apart). Every attribute of every parsed event passes here, so it looks at
-/// 16 bytes at a time without branching inside a block, which the compiler turns into vector
-/// compares; walking chars was a tenth of a typed parse.
-fn may_hold_control(bytes: &[u8]) -> bool {
-    let suspect = |b: u8| b < 0x20 || b == 0x7F || b == 0xC2;
+/// A Unicode noncharacter: U+FDD0..=U+FDEF, or a code point ending in FFFE or FFFF.
+fn is_noncharacter(c: char) -> bool {
+    let c = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&c) || c & 0xFFFE == 0xFFFE
+}
+
+/// Whether `bytes` may hold a forbidden character: a byte below 0x20, 0x7F, 0xC2 (the lead
+/// byte of U+0080–009F in UTF-8, and of other Latin-1 characters), 0xEF (the lead byte of
+/// U+F000–FFFF, where U+FDD0–FDEF is not but U+FFFE/FFFF are; U+FDxx leads with 0xEF too)
+/// or 0xF0–0xF4 (the planes above the BMP, each ending in two noncharacters); the exact
+/// check then tells them apart. Every attribute of every parsed event passes here, so it
+/// looks at 16 bytes at a time without branching inside a block, which the compiler turns
+/// into vector compares; walking chars was a tenth of a typed parse.
+fn may_hold_forbidden(bytes: &[u8]) -> bool {
+    let suspect = |b: u8| b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xEF || b >= 0xF0;
     let mut blocks = bytes.chunks_exact(16);
     for block in &mut blocks {
         if block.iter().fold(false, |hit, &b| hit | suspect(b)) {

@@ -335,17 +335,9 @@ impl Validator {
         if let Some(dataschema) = view.dataschema {
             found.extend(cloudevent_rules::check_dataschema(dataschema, profile));
             if let Some(ty) = view.ty {
-                let agreement = cloudevent_rules::check_type_schema_agreement(ty, dataschema);
-                // The `.vN` type suffix is INTG-STD-015's convention; the CloudEvents
-                // spec only says a schema change SHOULD get a new URI, and NL GOV versions
-                // types its own way (a `v1.2.3` suffix). So outside `intg-std-015` a
-                // disagreement is a warning, not an error.
-                found.extend(agreement.into_iter().map(|mut violation| {
-                    if profile != Profile::IntgStd015 {
-                        violation.severity = Severity::Warning;
-                    }
-                    violation
-                }));
+                found.extend(cloudevent_rules::check_type_schema_agreement(
+                    ty, dataschema, profile,
+                ));
             }
         }
         if let Some(time) = view.time {

@@ -1,0 +1,714 @@
+//! The one envelope check: every rule about an event's context attributes, with the rule id
+//! and severity decided for the policy's profile.
+//!
+//! Every entry point calls [`Policy::check_envelope`] over an [`Envelope`] view: the strict
+//! readers of the runtime (JSON, batch, every binding) with [`Mode::FirstError`], the
+//! validator and the CLI with [`Mode::Collect`], the derive on its constants. So the same
+//! bytes get the same verdict with the same rule ids, whichever door they came through.
+
+use crate::extension::documented_extension;
+use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
+
+/// The names of the core context attributes in the order the JSON format writes them
+/// (CE 1.0.2 "Context Attributes"); `data` and `data_base64` are not attributes.
+pub const CORE_ATTRIBUTE_ORDER: [&str; 8] = crate::extension::CORE_ATTRIBUTES;
+
+/// An extension value as the envelope check sees it (CE 1.0.2 type system).
+///
+/// ```
+/// use cloudevent_rules::{AttributeKind, ValueRef};
+///
+/// assert_eq!(ValueRef::Integer(7).kind(), AttributeKind::Integer);
+/// assert_eq!(ValueRef::String("eu").as_str(), Some("eu"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueRef<'a> {
+    /// `true` or `false`.
+    Boolean(bool),
+    /// A whole number in the i32 range.
+    Integer(i32),
+    /// A String.
+    String(&'a str),
+    /// Binary, as bytes.
+    Binary(&'a [u8]),
+    /// An absolute URI.
+    Uri(&'a str),
+    /// A URI-reference.
+    UriReference(&'a str),
+    /// An RFC 3339 timestamp.
+    Timestamp(&'a str),
+}
+
+impl<'a> ValueRef<'a> {
+    /// The type-system kind of the value.
+    ///
+    /// ```
+    /// use cloudevent_rules::{AttributeKind, ValueRef};
+    /// assert_eq!(ValueRef::Uri("urn:x:y").kind(), AttributeKind::Uri);
+    /// ```
+    pub const fn kind(self) -> AttributeKind {
+        match self {
+            ValueRef::Boolean(_) => AttributeKind::Boolean,
+            ValueRef::Integer(_) => AttributeKind::Integer,
+            ValueRef::String(_) => AttributeKind::String,
+            ValueRef::Binary(_) => AttributeKind::Binary,
+            ValueRef::Uri(_) => AttributeKind::Uri,
+            ValueRef::UriReference(_) => AttributeKind::UriReference,
+            ValueRef::Timestamp(_) => AttributeKind::Timestamp,
+        }
+    }
+
+    /// The text of a string-like value (String, URI, URI-reference, Timestamp).
+    ///
+    /// ```
+    /// use cloudevent_rules::ValueRef;
+    /// assert_eq!(ValueRef::Boolean(true).as_str(), None);
+    /// ```
+    pub const fn as_str(self) -> Option<&'a str> {
+        match self {
+            ValueRef::String(s)
+            | ValueRef::Uri(s)
+            | ValueRef::UriReference(s)
+            | ValueRef::Timestamp(s) => Some(s),
+            ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => None,
+        }
+    }
+
+    /// The bytes the value takes in its canonical string form (CE 1.0.2 type system).
+    fn written_len(self) -> usize {
+        match self {
+            ValueRef::Boolean(b) => {
+                if b {
+                    4
+                } else {
+                    5
+                }
+            }
+            ValueRef::Integer(i) => {
+                let digits = i
+                    .unsigned_abs()
+                    .checked_ilog10()
+                    .map_or(1, |d| d as usize + 1);
+                digits + usize::from(i < 0)
+            }
+            ValueRef::Binary(bytes) => bytes.len().div_ceil(3) * 4,
+            ValueRef::String(s)
+            | ValueRef::Uri(s)
+            | ValueRef::UriReference(s)
+            | ValueRef::Timestamp(s) => s.len(),
+        }
+    }
+
+    /// The value as a report shows it: text cut at 80 bytes, binary as its length.
+    fn shown(self) -> String {
+        match self {
+            ValueRef::Boolean(b) => b.to_string(),
+            ValueRef::Integer(i) => i.to_string(),
+            ValueRef::Binary(bytes) => format!("<{} bytes>", bytes.len()),
+            ValueRef::String(s)
+            | ValueRef::Uri(s)
+            | ValueRef::UriReference(s)
+            | ValueRef::Timestamp(s) => shorten(s),
+        }
+    }
+}
+
+/// Long values are cut in messages; a report quoting a 200 KiB string helps nobody.
+///
+/// ```
+/// assert_eq!(cloudevent_rules::shorten("short"), "short");
+/// assert!(cloudevent_rules::shorten(&"é".repeat(100)).ends_with("..."));
+/// ```
+pub fn shorten(text: &str) -> String {
+    const MAX: usize = 80;
+    if text.len() <= MAX {
+        return text.to_owned();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+/// The extension attributes of an event, whichever type holds them.
+///
+/// ```
+/// use cloudevent_rules::{ExtensionAttributes, ValueRef};
+///
+/// let extensions = [("region", ValueRef::String("eu"))];
+/// let mut names = Vec::new();
+/// extensions.for_each_extension(&mut |name, _| names.push(name.to_owned()));
+/// assert_eq!(names, ["region"]);
+/// ```
+pub trait ExtensionAttributes {
+    /// Calls `f` with every extension, in the order the event holds them.
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>));
+}
+
+impl<const N: usize> ExtensionAttributes for [(&str, ValueRef<'_>); N] {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>)) {
+        for (name, value) in self {
+            f(name, *value);
+        }
+    }
+}
+
+impl ExtensionAttributes for Vec<(&str, ValueRef<'_>)> {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>)) {
+        for (name, value) in self {
+            f(name, *value);
+        }
+    }
+}
+
+/// No extensions.
+impl ExtensionAttributes for () {
+    fn for_each_extension(&self, _: &mut dyn FnMut(&str, ValueRef<'_>)) {}
+}
+
+/// The context attributes of one event as read, before any rule: `None` is absent (or JSON
+/// `null`, the same thing in CE-JSON 3.1).
+///
+/// ```
+/// use cloudevent_rules::{Envelope, Mode, Policy, Profile};
+///
+/// let envelope = Envelope {
+///     specversion: Some("1.0"),
+///     id: Some("1"),
+///     source: Some("https://orders.example.com/checkout"),
+///     ty: Some("com.example.order.created"),
+///     ..Envelope::default()
+/// };
+/// assert!(Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::Collect).is_empty());
+/// ```
+#[derive(Clone, Copy)]
+pub struct Envelope<'a> {
+    /// `specversion`.
+    pub specversion: Option<&'a str>,
+    /// `id`.
+    pub id: Option<&'a str>,
+    /// `source`.
+    pub source: Option<&'a str>,
+    /// `type`.
+    pub ty: Option<&'a str>,
+    /// `datacontenttype`.
+    pub datacontenttype: Option<&'a str>,
+    /// `dataschema`.
+    pub dataschema: Option<&'a str>,
+    /// `subject`.
+    pub subject: Option<&'a str>,
+    /// `time`.
+    pub time: Option<&'a str>,
+    /// The extension attributes.
+    pub extensions: &'a dyn ExtensionAttributes,
+    /// The size of `data` in bytes when the event carries data (as written; for
+    /// `data_base64` the decoded bytes), `None` when it has none.
+    pub data: Option<usize>,
+}
+
+impl Default for Envelope<'_> {
+    fn default() -> Self {
+        Envelope {
+            specversion: None,
+            id: None,
+            source: None,
+            ty: None,
+            datacontenttype: None,
+            dataschema: None,
+            subject: None,
+            time: None,
+            extensions: &(),
+            data: None,
+        }
+    }
+}
+
+impl<'a> Envelope<'a> {
+    /// The core attributes with their names, in [`CORE_ATTRIBUTE_ORDER`].
+    ///
+    /// ```
+    /// use cloudevent_rules::Envelope;
+    /// let envelope = Envelope { id: Some("1"), ..Envelope::default() };
+    /// assert_eq!(envelope.core()[1], ("id", Some("1")));
+    /// ```
+    pub fn core(&self) -> [(&'static str, Option<&'a str>); 8] {
+        [
+            ("specversion", self.specversion),
+            ("id", self.id),
+            ("source", self.source),
+            ("type", self.ty),
+            ("datacontenttype", self.datacontenttype),
+            ("dataschema", self.dataschema),
+            ("subject", self.subject),
+            ("time", self.time),
+        ]
+    }
+
+    /// The bytes the context attributes take: names and values as written (R-11).
+    ///
+    /// ```
+    /// use cloudevent_rules::{Envelope, ValueRef};
+    /// let extensions = [("n", ValueRef::Integer(-12))];
+    /// let envelope = Envelope { id: Some("1"), extensions: &extensions, ..Envelope::default() };
+    /// assert_eq!(envelope.attributes_size(), "id1".len() + "n-12".len());
+    /// ```
+    pub fn attributes_size(&self) -> usize {
+        let core: usize = self
+            .core()
+            .iter()
+            .filter_map(|(name, value)| value.map(|v| name.len() + v.len()))
+            .sum();
+        let mut extensions = 0;
+        self.extensions
+            .for_each_extension(&mut |name, value| extensions += name.len() + value.written_len());
+        core + extensions
+    }
+}
+
+/// Whether a check stops at the first error (a reader) or collects every finding (a
+/// validator). Both run the same rules in the same order, so the first error of one is the
+/// first error of the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Stop at the first error; warnings found before it are kept.
+    FirstError,
+    /// Collect every error and warning.
+    Collect,
+}
+
+/// Collects findings, stopping a [`Mode::FirstError`] check once an error is in.
+struct Sink {
+    mode: Mode,
+    found: Vec<Violation>,
+    stopped: bool,
+}
+
+impl Sink {
+    fn add(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
+        for violation in violations {
+            self.push(violation)?;
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, violation: Violation) -> Result<(), Stopped> {
+        if self.stopped {
+            return Err(Stopped);
+        }
+        let error = violation.is_error();
+        // Profiles overlap (a rule may be reached by two checks); say each finding once.
+        if !self.found.contains(&violation) {
+            self.found.push(violation);
+        }
+        if error && self.mode == Mode::FirstError {
+            self.stopped = true;
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+}
+
+struct Stopped;
+
+impl Policy {
+    /// The rule a missing or wrong `specversion` breaks under this profile: INTG-STD-015
+    /// R-1, or the spec's own `CE 1.0.2 specversion`.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile};
+    /// assert_eq!(Policy::new(Profile::NlGov).specversion_rule().as_str(), "CE 1.0.2 specversion");
+    /// ```
+    pub fn specversion_rule(&self) -> RuleId {
+        match self.profile() {
+            Profile::IntgStd015 => rule::INTG_R1,
+            Profile::CloudEvents | Profile::NlGov => rule::CE_SPECVERSION,
+        }
+    }
+
+    /// The rule a missing or empty `id`, `source` or `type` breaks under this profile:
+    /// INTG-STD-015 R-2, or the spec's own `CE 1.0.2 required`.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile};
+    /// assert_eq!(Policy::new(Profile::IntgStd015).required_rule().as_str(), "INTG-STD-015 R-2");
+    /// ```
+    pub fn required_rule(&self) -> RuleId {
+        match self.profile() {
+            Profile::IntgStd015 => rule::INTG_R2,
+            Profile::CloudEvents | Profile::NlGov => rule::CE_REQUIRED,
+        }
+    }
+
+    /// Checks every context attribute of one event against this policy: the format's
+    /// MUSTs (required attributes, the type system, non-empty optionals), then the
+    /// profile's rules for `source`, `type`, `datacontenttype`, `dataschema`, `time`,
+    /// extensions, sizes and, when required, ADR-0003 traceability.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Envelope, Mode, Policy, Profile, ValueRef};
+    ///
+    /// let extensions = [("ExtA", ValueRef::String("x"))];
+    /// let envelope = Envelope {
+    ///     specversion: Some("1.0"),
+    ///     id: Some("1"),
+    ///     source: Some("https://orders.example.com/checkout"),
+    ///     ty: Some("com.example.order.created"),
+    ///     dataschema: Some("/orders/v1.json"),
+    ///     extensions: &extensions,
+    ///     ..Envelope::default()
+    /// };
+    /// let found = Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::Collect);
+    /// let rules: Vec<&str> = found.iter().map(|v| v.rule.as_str()).collect();
+    /// assert_eq!(rules, ["CE 1.0.2 dataschema", "CE 1.0.2 naming"]);
+    ///
+    /// let first = Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::FirstError);
+    /// assert_eq!(first.len(), 1);
+    /// ```
+    pub fn check_envelope(&self, envelope: &Envelope<'_>, mode: Mode) -> Vec<Violation> {
+        let mut sink = Sink {
+            mode,
+            found: Vec::new(),
+            stopped: false,
+        };
+        let _ = self.run(envelope, &mut sink);
+        sink.found
+    }
+
+    fn run(&self, envelope: &Envelope<'_>, sink: &mut Sink) -> Result<(), Stopped> {
+        let profile = self.profile();
+        match envelope.specversion {
+            None => sink.push(missing("specversion", self.specversion_rule()))?,
+            Some(value) => sink.add(
+                crate::check_specversion(value)
+                    .into_iter()
+                    .map(|v| with_rule(v, self.specversion_rule()))
+                    .collect(),
+            )?,
+        }
+        for (name, value) in [
+            ("id", envelope.id),
+            ("source", envelope.source),
+            ("type", envelope.ty),
+        ] {
+            match value {
+                None => sink.push(missing(name, self.required_rule()))?,
+                Some("") => sink.push(Violation::error(
+                    self.required_rule(),
+                    name,
+                    "",
+                    "must not be empty",
+                ))?,
+                Some(value) => sink.add(crate::check_string_value(name, value))?,
+            }
+        }
+        for (name, value) in &envelope.core()[4..] {
+            if let Some(value) = value {
+                sink.add(crate::check_string_value(name, value))?;
+            }
+        }
+        // Optional attributes, when present, are never empty (CE 1.0.2): absent is said by
+        // leaving the member out or writing `null`.
+        if let Some(subject) = envelope.subject {
+            sink.add(crate::check_subject(subject))?;
+        }
+        if let Some(source) = envelope.source.filter(|s| !s.is_empty()) {
+            sink.add(crate::check_source(source, profile))?;
+        }
+        if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
+            sink.add(crate::check_type(ty, self))?;
+        }
+        if let Some(content_type) = envelope.datacontenttype {
+            sink.add(crate::check_media_type(content_type))?;
+        }
+        if let Some(dataschema) = envelope.dataschema {
+            sink.add(crate::check_dataschema(dataschema, profile))?;
+            if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
+                sink.add(crate::check_type_schema_agreement(ty, dataschema, profile))?;
+            }
+        }
+        if let Some(time) = envelope.time {
+            sink.add(crate::check_time(time, profile))?;
+        }
+        let mut extensions = Ok(());
+        envelope.extensions.for_each_extension(&mut |name, value| {
+            if extensions.is_ok() {
+                extensions = sink.add(self.check_extension(name, value));
+            }
+        });
+        extensions?;
+        if profile == Profile::IntgStd015 {
+            if envelope.time.is_none() {
+                sink.push(Violation::warning(
+                    rule::INTG_R2,
+                    "time",
+                    "",
+                    "is absent; producers should set it for the audit trail (R-2, R-15)",
+                ))?;
+            }
+            if envelope.data.is_some() && envelope.datacontenttype.is_none() {
+                sink.push(Violation::warning(
+                    rule::INTG_R2,
+                    "datacontenttype",
+                    "",
+                    "is absent though the event has data; producers should include it",
+                ))?;
+            }
+        }
+        sink.add(limits::check_attributes_size(envelope.attributes_size()))?;
+        if let Some(data) = envelope.data {
+            sink.add(limits::check_data_size(data))?;
+        }
+        if self.requires_traceability() {
+            self.check_traceability(envelope, sink)?;
+        }
+        Ok(())
+    }
+
+    fn check_traceability(&self, envelope: &Envelope<'_>, sink: &mut Sink) -> Result<(), Stopped> {
+        for wanted in ["correlationid", "causationid"] {
+            let mut found = None;
+            envelope.extensions.for_each_extension(&mut |name, value| {
+                if name == wanted {
+                    found = Some(match value {
+                        ValueRef::String(s) if !s.is_empty() => None,
+                        other => Some(other.shown()),
+                    });
+                }
+            });
+            match found {
+                Some(None) => {}
+                Some(Some(shown)) => sink.push(Violation::error(
+                    rule::ADR_0003,
+                    wanted,
+                    shown,
+                    "must be a non-empty string",
+                ))?,
+                None => sink.push(
+                    Violation::error(
+                        rule::ADR_0003,
+                        wanted,
+                        "",
+                        "is required on every event (traceability)",
+                    )
+                    .with_hint("build events with Event::new(..).caused_by(&parent)"),
+                )?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks one extension attribute, name and value: the name per profile (CE 1.0.2
+    /// naming, R-6, gateway 5, R-14), a documented extension's type (R-6: "MUST NOT redefine
+    /// semantics"), the value's type-system format, and the W3C formats of `traceparent`
+    /// and `tracestate`.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile, ValueRef};
+    ///
+    /// let policy = Policy::new(Profile::CloudEvents);
+    /// assert!(policy.check_extension("region", ValueRef::String("eu")).is_empty());
+    /// assert_eq!(policy.check_extension("sequence", ValueRef::Integer(1))[0].rule.as_str(), "INTG-STD-015 R-6");
+    /// assert_eq!(policy.check_extension("ext_a", ValueRef::Boolean(true))[0].rule.as_str(), "CE 1.0.2 naming");
+    /// ```
+    pub fn check_extension(&self, name: &str, value: ValueRef<'_>) -> Vec<Violation> {
+        let mut found = crate::check_extension_name(name, self.profile());
+        if let Some(documented) = documented_extension(name) {
+            let fits = match documented.kind {
+                AttributeKind::UriReference => matches!(
+                    value,
+                    ValueRef::String(_) | ValueRef::Uri(_) | ValueRef::UriReference(_)
+                ),
+                kind => value.kind() == kind,
+            };
+            if !fits {
+                found.push(
+                    Violation::error(
+                        rule::INTG_R6,
+                        name.to_owned(),
+                        value.shown(),
+                        format!(
+                            "is {}, but the {} defines `{name}` as {}",
+                            value.kind(),
+                            documented.documented_by,
+                            documented.kind
+                        ),
+                    )
+                    .with_hint(
+                        "custom extensions must not redefine documented ones; use the documented type or another name",
+                    ),
+                );
+            }
+        }
+        match value {
+            ValueRef::String(text) => {
+                found.extend(crate::check_string_value(name, text));
+                match name {
+                    "traceparent" => found.extend(crate::check_traceparent(text)),
+                    "tracestate" => found.extend(crate::check_tracestate(text)),
+                    "dataref" => found.extend(crate::check_uri_reference(name, text)),
+                    _ => {}
+                }
+            }
+            ValueRef::Uri(text) => found.extend(crate::check_uri(name, text)),
+            ValueRef::UriReference(text) => found.extend(crate::check_uri_reference(name, text)),
+            ValueRef::Timestamp(text) => {
+                found.extend(crate::check_time(text, Profile::CloudEvents));
+            }
+            ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => {}
+        }
+        found
+    }
+}
+
+fn missing(attribute: &'static str, rule: RuleId) -> Violation {
+    Violation::error(rule, attribute, "", "is required but absent or null")
+}
+
+/// Reports a shared check under the profile's id for the same requirement.
+fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
+    violation.rule = rule;
+    violation
+}
+
+/// Whether a finding list rejects the event.
+///
+/// ```
+/// use cloudevent_rules::{has_error, rule, Violation};
+/// assert!(!has_error(&[Violation::warning(rule::INTG_R2, "time", "", "absent")]));
+/// ```
+pub fn has_error(found: &[Violation]) -> bool {
+    found.iter().any(|v| v.severity == Severity::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid<'a>(extensions: &'a dyn ExtensionAttributes) -> Envelope<'a> {
+        Envelope {
+            specversion: Some("1.0"),
+            id: Some("01HZX3KQVB8E72GQJHF5RM6YWN"),
+            source: Some("https://orders.example.com/checkout"),
+            ty: Some("com.example.order.created"),
+            time: Some("2026-03-28T14:22:31Z"),
+            extensions,
+            ..Envelope::default()
+        }
+    }
+
+    fn rules(found: &[Violation]) -> Vec<&'static str> {
+        found.iter().map(|v| v.rule.as_str()).collect()
+    }
+
+    #[test]
+    fn first_error_is_the_first_of_the_collected_errors() {
+        let extensions = [
+            ("ExtA", ValueRef::String("x")),
+            ("userEmail", ValueRef::String("a@b")),
+        ];
+        let envelope = Envelope {
+            source: Some("https://localhost:8080/x"),
+            time: Some("2026-03-28T14:22:31+01:00"),
+            dataschema: Some("https://schemas.example.com/orders/latest.json"),
+            ..valid(&extensions)
+        };
+        for profile in Profile::ALL {
+            let policy = Policy::new(profile);
+            let all = policy.check_envelope(&envelope, Mode::Collect);
+            let first = policy.check_envelope(&envelope, Mode::FirstError);
+            let first_error = first.iter().find(|v| v.is_error());
+            assert_eq!(first_error, all.iter().find(|v| v.is_error()), "{profile}");
+        }
+    }
+
+    #[test]
+    fn rule_ids_are_decided_per_profile() {
+        let envelope = Envelope {
+            specversion: None,
+            id: None,
+            ..valid(&())
+        };
+        let ce = Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::Collect);
+        assert_eq!(rules(&ce), ["CE 1.0.2 specversion", "CE 1.0.2 required"]);
+        let intg = Policy::new(Profile::IntgStd015).check_envelope(&envelope, Mode::Collect);
+        assert_eq!(rules(&intg), ["INTG-STD-015 R-1", "INTG-STD-015 R-2"]);
+    }
+
+    #[test]
+    fn gateway_rules_apply_only_under_intg_std_015() {
+        let extensions = [("authtoken", ValueRef::String("x"))];
+        let envelope = Envelope {
+            source: Some("https://localhost:8080/orders"),
+            time: Some("2026-03-28T14:22:31+01:00"),
+            dataschema: Some("https://schemas.example.com/orders/latest.json"),
+            ..valid(&extensions)
+        };
+        let ce = Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::Collect);
+        assert!(!has_error(&ce), "{ce:?}");
+        let intg = Policy::new(Profile::IntgStd015).check_envelope(&envelope, Mode::Collect);
+        let errors: Vec<_> = intg
+            .iter()
+            .filter(|v| v.is_error())
+            .map(|v| &*v.attribute)
+            .collect();
+        assert_eq!(
+            errors,
+            ["source", "source", "dataschema", "time", "extension"],
+            "{intg:?}"
+        );
+    }
+
+    #[test]
+    fn type_schema_disagreement_is_an_error_only_under_intg_std_015() {
+        let envelope = Envelope {
+            ty: Some("com.example.order.created.v2"),
+            dataschema: Some("https://schemas.example.com/orders/created/v1.json"),
+            ..valid(&())
+        };
+        for (profile, severity) in [
+            (Profile::CloudEvents, Severity::Warning),
+            (Profile::NlGov, Severity::Warning),
+            (Profile::IntgStd015, Severity::Error),
+        ] {
+            let found = Policy::new(profile).check_envelope(&envelope, Mode::Collect);
+            let agreement = found
+                .iter()
+                .find(|v| v.rule == rule::INTG_R4 && v.attribute == "type");
+            assert_eq!(
+                agreement.map(|v| v.severity),
+                Some(severity),
+                "{profile}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn traceability_is_checked_when_the_policy_requires_it() {
+        let policy = Policy::new(Profile::CloudEvents).with_required_traceability(true);
+        let found = policy.check_envelope(&valid(&()), Mode::Collect);
+        assert_eq!(rules(&found), ["ADR-0003", "ADR-0003"]);
+        let extensions = [
+            ("correlationid", ValueRef::String("c")),
+            ("causationid", ValueRef::String("p")),
+        ];
+        assert!(
+            policy
+                .check_envelope(&valid(&extensions), Mode::Collect)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn written_lengths_follow_the_canonical_string() {
+        for i in [0, 7, -3, 10, 99, 100, i32::MAX, i32::MIN] {
+            assert_eq!(
+                ValueRef::Integer(i).written_len(),
+                i.to_string().len(),
+                "{i}"
+            );
+        }
+        assert_eq!(ValueRef::Boolean(false).written_len(), 5);
+        assert_eq!(ValueRef::Binary(b"hi").written_len(), "aGk=".len());
+    }
+}
