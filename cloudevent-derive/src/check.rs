@@ -3,9 +3,10 @@
 //! points, and the rules that span several attributes (subject twice, duplicate extension
 //! names, a missing `type`).
 //!
-//! Only MUST violations (errors) fail the build. SHOULD violations are not reported here:
-//! stable Rust gives a derive no way to emit a warning that the user could silence for one
-//! type; the runtime's profile validation reports them.
+//! Only MUST violations (errors) fail the build. A SHOULD violation under the crate's profile
+//! becomes a compiler warning at the user's token (see `expand::warning`): stable Rust has no
+//! warning API for derives, so it is a `#[deprecated]` note, which `#[allow(deprecated)]` on
+//! the type silences.
 
 use std::collections::HashMap;
 
@@ -139,10 +140,14 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     }
 }
 
-/// One compile error per MUST violation, at the user's token.
+/// One compile error per MUST violation and one warning per SHOULD, at the user's token.
 fn report(ctxt: &Ctxt, span: Span, violations: Vec<Violation>) {
-    for violation in violations.into_iter().filter(Violation::is_error) {
-        ctxt.error_spanned(span, violation);
+    for violation in violations {
+        if violation.is_error() {
+            ctxt.error_spanned(span, violation);
+        } else {
+            ctxt.warning_spanned(span, violation);
+        }
     }
 }
 

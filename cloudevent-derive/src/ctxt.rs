@@ -10,6 +10,7 @@ use proc_macro2::Span;
 #[derive(Default)]
 pub(crate) struct Ctxt {
     errors: RefCell<Option<syn::Error>>,
+    warnings: RefCell<Vec<(Span, String)>>,
 }
 
 impl Ctxt {
@@ -23,6 +24,16 @@ impl Ctxt {
     }
 
     /// Records an error made elsewhere (a parse error, for instance).
+    /// A broken SHOULD: reported as a compiler warning at `span`, never failing the build.
+    pub(crate) fn warning_spanned(&self, span: Span, message: impl Display) {
+        self.warnings.borrow_mut().push((span, message.to_string()));
+    }
+
+    /// The warnings collected so far, in the order found.
+    pub(crate) fn take_warnings(&self) -> Vec<(Span, String)> {
+        std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
     pub(crate) fn push(&self, error: syn::Error) {
         let mut errors = self.errors.borrow_mut();
         match errors.as_mut() {

@@ -57,6 +57,7 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .as_ref()
         .and_then(|c| c.attrs.krate.clone())
         .unwrap_or_else(default_runtime);
+    let warnings = ctxt.take_warnings();
     match (ctxt.finish(), cont) {
         (Ok(()), Some(cont)) => {
             let profile = policy
@@ -64,12 +65,11 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 .map(|p| p.policy.profile())
                 .unwrap_or_default();
             let manifest = policy.and_then(|p| p.manifest);
-            Ok(impl_cloud_event_data(
-                &cont,
-                &runtime,
-                profile,
-                manifest.as_deref(),
-            ))
+            let mut out = impl_cloud_event_data(&cont, &runtime, profile, manifest.as_deref());
+            for (index, (span, message)) in warnings.iter().enumerate() {
+                out.extend(warning(*span, message, index));
+            }
+            Ok(out)
         }
         (Err(errors), _) => {
             let mut out = errors.into_compile_error();
@@ -77,6 +77,23 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             Ok(out)
         }
         (Ok(()), None) => Ok(fallback::stub(input, &runtime)),
+    }
+}
+
+/// A broken SHOULD as a compiler warning at `span`. Stable Rust gives a derive no warning API,
+/// so the message rides on a `#[deprecated]` constant used once: the compiler prints
+/// ``warning: use of deprecated constant `...`: <message>`` at the user's token, and
+/// `#[allow(deprecated)]` on the type silences it.
+fn warning(span: Span, message: &str, index: usize) -> TokenStream {
+    let name = quote::format_ident!("__cloudevent_should_{}", index, span = span);
+    let note = format!("{message} (a SHOULD under this crate's profile: a warning, not an error)");
+    quote_spanned! {span=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_upper_case_globals)]
+            const #name: () = ();
+            #name
+        };
     }
 }
 

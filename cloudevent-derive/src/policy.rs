@@ -77,7 +77,7 @@ pub(crate) fn from_manifest(text: &str) -> Result<Policy, String> {
         .and_then(|package| package.get("metadata"))
         .and_then(|metadata| metadata.get("cloudevent"));
     let Some(section) = section else {
-        return Ok(Policy::default());
+        return near_miss(&table).map_or(Ok(Policy::default()), Err);
     };
     let Some(section) = section.as_table() else {
         return Err(
@@ -146,6 +146,19 @@ pub(crate) fn from_manifest(text: &str) -> Result<Policy, String> {
     }
 }
 
+/// A `[package.metadata.*]` table whose name is one slip away from `cloudevent`
+/// (`cloudevents`, `cloud-event`, `CloudEvent`): its settings would be silently ignored.
+fn near_miss(table: &toml::Table) -> Option<String> {
+    let metadata = table.get("package")?.get("metadata")?.as_table()?;
+    metadata.keys().find_map(|written| {
+        did_you_mean(written, &["cloudevent"]).map(|_| {
+            format!(
+                "Cargo.toml `[package.metadata.{written}]` is not read; did you mean `[package.metadata.cloudevent]`? the policy table is named `cloudevent` (singular)"
+            )
+        })
+    })
+}
+
 /// A TOML value as the user wrote it, near enough for an error message.
 fn shown(value: &toml::Value) -> String {
     match value {
@@ -206,5 +219,34 @@ mod tests {
 
         let error = from_manifest("[package.metadata]\ncloudevent = \"nl-gov\"\n").unwrap_err();
         assert!(error.contains("must be a table"), "{error}");
+
+        for profile in ["nlgov", "NL-GOV"] {
+            let error = from_manifest(&format!(
+                "[package.metadata.cloudevent]\nprofile = \"{profile}\"\n"
+            ))
+            .unwrap_err();
+            assert!(error.contains("did you mean `nl-gov`?"), "{error}");
+        }
+        let error = from_manifest("[package.metadata.cloudevent]\nprofile = \"INTG-STD-015\"\n")
+            .unwrap_err();
+        assert!(error.contains("did you mean `intg-std-015`?"), "{error}");
+    }
+
+    #[test]
+    fn a_near_miss_table_name_is_an_error_not_silence() {
+        for name in ["cloudevents", "cloud-event", "CloudEvent", "cloudevnt"] {
+            let error = from_manifest(&format!(
+                "[package.metadata.{name}]\nprofile = \"cloudevents\"\n"
+            ))
+            .unwrap_err();
+            assert!(
+                error.contains("did you mean `[package.metadata.cloudevent]`?"),
+                "{name}: {error}"
+            );
+        }
+        assert_eq!(
+            from_manifest("[package.metadata.docs.rs]\nall-features = true\n").unwrap(),
+            Policy::default()
+        );
     }
 }

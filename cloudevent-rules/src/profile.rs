@@ -45,13 +45,37 @@ impl fmt::Display for Profile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownProfile(pub String);
 
+impl UnknownProfile {
+    /// The profile the name was most likely meant to be: the same letters and digits,
+    /// ignoring case and punctuation (`nlgov`, `INTG-STD-015`, `cloud_events`).
+    ///
+    /// ```
+    /// use cloudevent_rules::{Profile, UnknownProfile};
+    /// assert_eq!(UnknownProfile("nlgov".into()).did_you_mean(), Some(Profile::NlGov));
+    /// assert_eq!(UnknownProfile("INTG-STD-015".into()).did_you_mean(), Some(Profile::IntgStd015));
+    /// assert_eq!(UnknownProfile("strict".into()).did_you_mean(), None);
+    /// ```
+    pub fn did_you_mean(&self) -> Option<Profile> {
+        let folded = |s: &str| -> String {
+            s.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
+        };
+        let wanted = folded(&self.0);
+        Profile::ALL
+            .into_iter()
+            .find(|p| folded(p.name()) == wanted)
+    }
+}
+
 impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown profile `{}`: expected one of `cloudevents`, `intg-std-015`, `nl-gov`",
-            self.0
-        )
+        write!(f, "unknown profile `{}`: ", self.0)?;
+        if let Some(profile) = self.did_you_mean() {
+            write!(f, "did you mean `{profile}`? ")?;
+        }
+        f.write_str("expected one of `cloudevents`, `intg-std-015`, `nl-gov`")
     }
 }
 
