@@ -36,6 +36,15 @@ pub enum PercentDecodeError {
         /// The raw value.
         value: String,
     },
+    /// Text after a quoted string's closing quote: the value would be cut there, so it is
+    /// refused instead (CloudEvents headers carry no comments or parameters).
+    #[error(
+        "header value `{value}`: text after the closing quote of a quoted string (RFC 7230 3.2.6); percent-encode the whole value instead"
+    )]
+    TextAfterQuote {
+        /// The raw value.
+        value: String,
+    },
 }
 
 /// Whether `c` passes through unencoded: printable ASCII U+0021–U+007E except `"` and `%`.
@@ -100,9 +109,14 @@ fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
                 None => break,
             },
             '"' => {
-                // Anything after the closing quote is not part of the value; CloudEvents
-                // headers carry no comments or parameters.
-                return Ok(Cow::Owned(out));
+                // CloudEvents headers carry no comments or parameters, so nothing may follow
+                // the closing quote; cutting the value there would drop what the sender meant.
+                if chars.as_str().is_empty() {
+                    return Ok(Cow::Owned(out));
+                }
+                return Err(PercentDecodeError::TextAfterQuote {
+                    value: raw.to_owned(),
+                });
             }
             other => out.push(other),
         }
@@ -200,6 +214,15 @@ mod tests {
             decode("\"open"),
             Err(PercentDecodeError::UnterminatedQuote { .. })
         ));
+    }
+
+    #[test]
+    fn text_after_a_closing_quote_is_refused_not_cut() {
+        assert!(matches!(
+            decode("\"a\" b"),
+            Err(PercentDecodeError::TextAfterQuote { .. })
+        ));
+        assert_eq!(decode("\"a b\"").unwrap(), "a b");
     }
 
     #[test]
