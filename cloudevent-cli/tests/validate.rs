@@ -484,7 +484,13 @@ fn json_lines_in_the_json_report_carry_the_line_number() {
     let events = input["events"].as_array().unwrap();
     let at: Vec<_> = events
         .iter()
-        .map(|e| (e["index"].as_u64(), e["line"].as_u64(), e["valid"].as_bool()))
+        .map(|e| {
+            (
+                e["index"].as_u64(),
+                e["line"].as_u64(),
+                e["valid"].as_bool(),
+            )
+        })
         .collect();
     assert_eq!(
         at,
@@ -607,7 +613,9 @@ fn kafka_value_and_value_base64_together_are_an_error() {
     ));
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     assert!(
-        stdout(&output).starts_with("<stdin>#0: error INTG-STD-015 R-8: record: has both `value` and `value_base64`"),
+        stdout(&output).starts_with(
+            "<stdin>#0: error INTG-STD-015 R-8: record: has both `value` and `value_base64`"
+        ),
         "{}",
         stdout(&output)
     );
@@ -633,19 +641,26 @@ fn kafka_invalid_base64_is_an_error_naming_the_member() {
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     let text = stdout(&output);
     assert!(
-        text.starts_with("<stdin>: error INTG-STD-015 R-8: headers.ce_subject.base64: is not base64: ")
-            && text.contains("RFC 4648"),
+        text.starts_with(
+            "<stdin>: error INTG-STD-015 R-8: headers.ce_subject.base64: is not base64: "
+        ) && text.contains("RFC 4648"),
         "{text}"
     );
 
     // A header object other than `{"base64": string}` is not a record.
-    for header in [r#"{"base64": 1}"#, r#"{"b64": "aGk="}"#, r#"{"base64": "aGk=", "x": 1}"#, "1"] {
+    for header in [
+        r#"{"base64": 1}"#,
+        r#"{"b64": "aGk="}"#,
+        r#"{"base64": "aGk=", "x": 1}"#,
+        "1",
+    ] {
         let output = kafka(&format!(
             r#"{{"headers": {{{KAFKA_HEADERS}, "ce_subject": {header}}}}}"#
         ));
         assert_eq!(status(&output), 1, "{header}: {}", stdout(&output));
         assert!(
-            stdout(&output).starts_with("<stdin>: error INTG-STD-015 R-8: record: is not a Kafka record"),
+            stdout(&output)
+                .starts_with("<stdin>: error INTG-STD-015 R-8: record: is not a Kafka record"),
             "{header}: {}",
             stdout(&output)
         );
