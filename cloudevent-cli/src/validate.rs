@@ -543,13 +543,11 @@ fn kafka_record(record: &Value) -> Result<KafkaRecord, Vec<Violation>> {
                     Value::String(text) => Some(text.as_bytes().to_vec()),
                     Value::Object(object) => match (object.len(), object.get("base64")) {
                         (1, Some(Value::String(text))) => {
-                            match decode_base64(format!("headers.{name}.base64"), text) {
-                                Ok(bytes) => Some(bytes),
-                                Err(finding) => {
-                                    base64.push(finding);
-                                    continue;
-                                }
-                            }
+                            let member = format!("headers.{name}.base64");
+                            let Some(bytes) = decode_base64(member, text, &mut base64) else {
+                                continue;
+                            };
+                            Some(bytes)
                         }
                         _ => {
                             findings.push(not_a_record(format!(
@@ -586,13 +584,9 @@ fn kafka_record(record: &Value) -> Result<KafkaRecord, Vec<Violation>> {
         }
         (None, None) | (Some(Value::Null), None) | (None, Some(Value::Null)) => None,
         (Some(Value::String(text)), None) => Some(text.as_bytes().to_vec()),
-        (None, Some(Value::String(text))) => match decode_base64("value_base64".to_owned(), text) {
-            Ok(bytes) => Some(bytes),
-            Err(finding) => {
-                base64.push(finding);
-                None
-            }
-        },
+        (None, Some(Value::String(text))) => {
+            decode_base64("value_base64".to_owned(), text, &mut base64)
+        }
         (Some(other), None) => {
             findings.push(not_a_record(format!(
                 "`value`: expected a string or null, found {}",
@@ -620,13 +614,20 @@ fn kafka_record(record: &Value) -> Result<KafkaRecord, Vec<Violation>> {
     }
 }
 
-/// Decodes a base64 member of a Kafka record; a finding naming the member when it does not.
-fn decode_base64(member: String, text: &str) -> Result<Vec<u8>, Violation> {
-    Binary::from_base64(text).map(Binary::into_bytes).map_err(|error| {
-        Violation::error(rule::INTG_R8, member, "", format!("is not base64: {error}")).with_hint(
-            "use standard base64 with `=` padding (RFC 4648 section 4), e.g. `aGk=` for `hi`",
-        )
-    })
+/// Decodes a base64 member of a Kafka record, or adds a finding naming the member.
+fn decode_base64(member: String, text: &str, findings: &mut Vec<Violation>) -> Option<Vec<u8>> {
+    match Binary::from_base64(text) {
+        Ok(bytes) => Some(bytes.into_bytes()),
+        Err(error) => {
+            findings.push(
+                Violation::error(rule::INTG_R8, member, "", format!("is not base64: {error}"))
+                    .with_hint(
+                        "use standard base64 with `=` padding (RFC 4648 section 4), e.g. `aGk=` for `hi`",
+                    ),
+            );
+            None
+        }
+    }
 }
 
 /// A JSON value's type, for messages that must not repeat a large value.
