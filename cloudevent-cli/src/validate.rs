@@ -8,8 +8,26 @@
 //! ok <file>[#<index>] <id>
 //! ```
 //!
-//! `#<index>` appears for the events of a batch (a JSON array). `--output json` writes the
-//! same as one JSON document.
+//! `#<index>` appears for the events of a batch (a JSON array) and the records of an array of
+//! Kafka records, counted from 0; for JSON Lines it is the 1-based line number, as an editor
+//! counts lines. `--output json` writes the same as one JSON document.
+//!
+//! `--format`:
+//!
+//! - `json`: the JSON event format; an object is one event, an array a batch.
+//! - `jsonl`: JSON Lines, one event a line. Lines end at `\n` (a `\r` before it is dropped),
+//!   blank lines are skipped, and each other line is validated as one event: a line that is
+//!   not a JSON object, or is over the event limit (256 KiB, INTG-STD-015 R-11), is an error
+//!   finding on that line. The input as a whole keeps the input limit below; a JSON Lines
+//!   file is not a batch, so the batch's event count (R-10) does not apply.
+//! - `http`: a raw HTTP/1.1 message in structured, binary or batched mode.
+//! - `kafka`: a Kafka record as JSON, or an array of them (see [`kafka_record`]).
+//! - `auto` (the default): JSON Lines when the first non-blank line is on its own a complete
+//!   JSON object and another non-blank line follows (a pretty-printed event opens with a
+//!   line that is not a whole object, so it stays one event); else JSON when the input starts
+//!   with `{` or `[`; else an HTTP message when it starts with a request line, a status line
+//!   or a header; else JSON, so the parser names what is wrong. Kafka records are never
+//!   guessed.
 //!
 //! Exit status: 0 when no event has an error (warnings allowed), 1 when one has, 2 for usage
 //! errors and unreadable input (2 wins over 1). An input larger than the batch limit (1 MiB,
@@ -26,8 +44,8 @@ use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{BindingError, BindingEvent, ContentMode, Detected, http};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, BatchReport, Document, Profile, RuleId, Severity, ValidationReport, Validator,
-    Violation, limits,
+    AnyEvent, BatchReport, Binary, Document, Profile, RuleId, Severity, ValidationReport,
+    Validator, Violation, limits,
 };
 use serde_json::{Value, json};
 
@@ -40,15 +58,16 @@ pub struct Args {
     /// Also require `correlationid` and `causationid` on every event (ADR-0003).
     #[arg(long)]
     require_traceability: bool,
-    /// How the input is encoded; `auto` reads JSON when it starts with `{` or `[`, an HTTP
-    /// message when it starts with a request line or a header.
+    /// How the input is encoded. `auto` reads JSON Lines when the first non-blank line is a
+    /// whole JSON object and more lines follow, JSON when the input starts with `{` or `[`,
+    /// an HTTP message when it starts with a request line or a header.
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     format: Format,
     /// `text`: one line per finding and per valid event; `json`: one JSON report.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
-    /// array a batch.
+    /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 }
@@ -80,13 +99,19 @@ impl From<ProfileArg> for Profile {
 /// `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
-    /// JSON when the input starts with `{` or `[`, else an HTTP message when it looks like one.
+    /// JSON Lines when the first line is a whole JSON object and more lines follow, JSON when
+    /// the input starts with `{` or `[`, else an HTTP message when it looks like one.
     Auto,
     /// The JSON event format: an object is one event, an array a batch.
     Json,
+    /// JSON Lines: one event a line, blank lines skipped, findings by 1-based line number.
+    #[value(name = "jsonl")]
+    JsonLines,
     /// A raw HTTP/1.1 message (structured, binary or batched mode).
     Http,
-    /// A Kafka record as JSON.
+    /// A Kafka record as JSON, or an array of them: `{"key": string|null, "headers": {name:
+    /// string|null|{"base64": string}}, "value": string|null}`, or `"value_base64": string`
+    /// instead of `value` for bytes (standard base64 with padding, RFC 4648 section 4).
     Kafka,
 }
 
@@ -130,6 +155,8 @@ struct Checked {
 
 struct EventResult {
     index: Option<usize>,
+    /// The 1-based line number, for JSON Lines.
+    line: Option<usize>,
     id: Option<String>,
     findings: Vec<Violation>,
 }
@@ -196,6 +223,7 @@ impl EventResult {
     fn from_report(index: Option<usize>, report: &ValidationReport) -> Self {
         EventResult {
             index,
+            line: None,
             id: report.id().map(str::to_owned),
             findings: report.findings().to_vec(),
         }
@@ -300,6 +328,7 @@ fn check_input(validator: &Validator, format: Format, reader: &mut dyn Read) -> 
         other => other,
     };
     match format {
+        Format::JsonLines => Outcome::Checked(check_json_lines(validator, &bytes)),
         Format::Http => Outcome::Checked(check_http(validator, &bytes)),
         Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
         Format::Auto | Format::Json => {
@@ -308,14 +337,55 @@ fn check_input(validator: &Validator, format: Format, reader: &mut dyn Read) -> 
     }
 }
 
-/// `--format auto`: JSON when the first non-blank byte opens an object or array, an HTTP
-/// message when the first line is a request line, a status line or a header; JSON otherwise,
-/// so the parser names what is wrong.
+/// `--format auto`: JSON Lines when the first non-blank line is a whole JSON object and
+/// another non-blank line follows, JSON when the first non-blank byte opens an object or
+/// array, an HTTP message when the first line is a request line, a status line or a header;
+/// JSON otherwise, so the parser names what is wrong.
 fn detect(bytes: &[u8]) -> Format {
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') if is_json_lines(bytes) => Format::JsonLines,
         Some(b'{' | b'[') => Format::Json,
         _ if looks_like_http(bytes) => Format::Http,
         _ => Format::Json,
+    }
+}
+
+/// Whether the input reads as JSON Lines rather than one JSON document. A pretty-printed
+/// event opens with a line that is not a whole object (`{` alone, or the first members), and
+/// one event on one line has no second line, so both stay one event.
+fn is_json_lines(bytes: &[u8]) -> bool {
+    let mut lines = json_lines(bytes);
+    let Some((_, first)) = lines.next() else {
+        return false;
+    };
+    lines.next().is_some() && serde_json::from_slice::<Value>(first).is_ok_and(|v| v.is_object())
+}
+
+/// The non-blank lines of JSON Lines with their 1-based numbers. `\n` ends a line and a `\r`
+/// before it is dropped, so files written on Windows read the same.
+fn json_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+}
+
+/// JSON Lines: each non-blank line is one event, validated on its own; a line that is not an
+/// event, or is over the event limit (R-11), is a finding on that line, and the other lines
+/// are still checked.
+fn check_json_lines(validator: &Validator, bytes: &[u8]) -> Checked {
+    let events = json_lines(bytes)
+        .enumerate()
+        .map(|(index, (line, text))| EventResult {
+            line: Some(line),
+            ..EventResult::from_report(Some(index), &validator.validate_slice(text))
+        })
+        .collect();
+    Checked {
+        kind: "lines",
+        findings: Vec::new(),
+        events,
     }
 }
 
@@ -347,8 +417,8 @@ fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
     }
 }
 
-/// Kafka records in the JSON form `{"key", "headers": {name: value}, "value"}`: an object is
-/// one record, an array several (reported by index). Structured records are validated as
+/// Kafka records in the JSON form of [`kafka_record`]: an object is one record, an array
+/// several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
 fn check_kafka(validator: &Validator, bytes: &[u8]) -> Checked {
     let records: Vec<serde_json::Value> = match serde_json::from_slice::<Value>(bytes) {
@@ -384,24 +454,15 @@ fn check_kafka(validator: &Validator, bytes: &[u8]) -> Checked {
 }
 
 fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Value) -> EventResult {
-    let refused = |violation: Violation| EventResult {
+    let refused = |findings: Vec<Violation>| EventResult {
         index,
+        line: None,
         id: None,
-        findings: vec![violation],
+        findings,
     };
-    let record = match serde_json::to_vec(record)
-        .map_err(|e| e.to_string())
-        .and_then(|json| KafkaRecord::from_json(&json).map_err(|e| e.to_string()))
-    {
+    let record = match kafka_record(record) {
         Ok(record) => record,
-        Err(error) => {
-            return refused(Violation::error(
-                rule::INTG_R8,
-                "record",
-                "",
-                format!("is not a Kafka record {{\"key\", \"headers\", \"value\"}}: {error}"),
-            ));
-        }
+        Err(findings) => return refused(findings),
     };
     let content_type = record
         .header(kafka::CONTENT_TYPE)
@@ -413,7 +474,171 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-        Err(error) => refused(binding_violation(&error)),
+        Err(error) => refused(vec![binding_violation(&error)]),
+    }
+}
+
+/// The members of a Kafka record in JSON.
+const RECORD_MEMBERS: [&str; 4] = ["key", "headers", "value", "value_base64"];
+
+/// Reads one Kafka record in the CLI's JSON form:
+///
+/// ```text
+/// {"key": string|null,
+///  "headers": {"<name>": string|null|{"base64": string}},
+///  "value": string|null}            or  "value_base64": string|null
+/// ```
+///
+/// Every member may be left out. A text header or `value` is its UTF-8 bytes; `{"base64":
+/// ...}` and `value_base64` are standard base64 with padding (RFC 4648 section 4), for bytes
+/// that are not UTF-8 text (a binary payload, a header a client sent as raw bytes). Whether a
+/// `ce_` header holds UTF-8 (CE Kafka binding 3.2.3) is the binding's check, after this. A
+/// null `value` is a record without value (a tombstone). Every problem with the record is
+/// reported, not only the first.
+///
+/// # Errors
+/// Not that shape, `value` and `value_base64` both given, or base64 that does not decode.
+fn kafka_record(record: &Value) -> Result<KafkaRecord, Vec<Violation>> {
+    let mut findings = Vec::new();
+    let not_a_record = |problem: String| {
+        Violation::error(
+            rule::INTG_R8,
+            "record",
+            "",
+            format!(
+                "is not a Kafka record {{\"key\", \"headers\", \"value\" or \"value_base64\"}}: {problem}"
+            ),
+        )
+    };
+    let Value::Object(members) = record else {
+        findings.push(not_a_record(format!("found {}", json_type(record))));
+        return Err(findings);
+    };
+    for name in members.keys() {
+        if !RECORD_MEMBERS.contains(&name.as_str()) {
+            findings.push(not_a_record(format!(
+                "unknown member `{name}`, expected one of `key`, `headers`, `value`, `value_base64`"
+            )));
+        }
+    }
+    let key = match members.get("key") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(key)) => Some(key.as_bytes().to_vec()),
+        Some(other) => {
+            findings.push(not_a_record(format!(
+                "`key`: expected a string or null, found {}",
+                json_type(other)
+            )));
+            None
+        }
+    };
+    let mut headers = Vec::new();
+    let mut base64 = Vec::new();
+    match members.get("headers") {
+        None => {}
+        Some(Value::Object(entries)) => {
+            for (name, value) in entries {
+                let value = match value {
+                    Value::Null => None,
+                    Value::String(text) => Some(text.as_bytes().to_vec()),
+                    Value::Object(object) => match (object.len(), object.get("base64")) {
+                        (1, Some(Value::String(text))) => {
+                            let member = format!("headers.{name}.base64");
+                            let Some(bytes) = decode_base64(member, text, &mut base64) else {
+                                continue;
+                            };
+                            Some(bytes)
+                        }
+                        _ => {
+                            findings.push(not_a_record(format!(
+                                "header `{name}`: expected a string, null or {{\"base64\": string}}, found an object with other members"
+                            )));
+                            continue;
+                        }
+                    },
+                    other => {
+                        findings.push(not_a_record(format!(
+                            "header `{name}`: expected a string, null or {{\"base64\": string}}, found {}",
+                            json_type(other)
+                        )));
+                        continue;
+                    }
+                };
+                headers.push((name.clone(), value));
+            }
+        }
+        Some(other) => findings.push(not_a_record(format!(
+            "`headers`: expected an object of header names, found {}",
+            json_type(other)
+        ))),
+    }
+    let value = match (members.get("value"), members.get("value_base64")) {
+        (Some(_), Some(_)) => {
+            findings.push(Violation::error(
+                rule::INTG_R8,
+                "record",
+                "",
+                "has both `value` and `value_base64`; give the value once: as text in `value` or as bytes in `value_base64`",
+            ));
+            None
+        }
+        (None, None) | (Some(Value::Null), None) | (None, Some(Value::Null)) => None,
+        (Some(Value::String(text)), None) => Some(text.as_bytes().to_vec()),
+        (None, Some(Value::String(text))) => {
+            decode_base64("value_base64".to_owned(), text, &mut base64)
+        }
+        (Some(other), None) => {
+            findings.push(not_a_record(format!(
+                "`value`: expected a string or null, found {}",
+                json_type(other)
+            )));
+            None
+        }
+        (None, Some(other)) => {
+            findings.push(not_a_record(format!(
+                "`value_base64`: expected a base64 string or null, found {}",
+                json_type(other)
+            )));
+            None
+        }
+    };
+    findings.extend(base64);
+    if findings.is_empty() {
+        Ok(KafkaRecord {
+            key,
+            headers,
+            value,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Decodes a base64 member of a Kafka record, or adds a finding naming the member.
+fn decode_base64(member: String, text: &str, findings: &mut Vec<Violation>) -> Option<Vec<u8>> {
+    match Binary::from_base64(text) {
+        Ok(bytes) => Some(bytes.into_bytes()),
+        Err(error) => {
+            findings.push(
+                Violation::error(rule::INTG_R8, member, "", format!("is not base64: {error}"))
+                    .with_hint(
+                        "use standard base64 with `=` padding (RFC 4648 section 4), e.g. `aGk=` for `hi`",
+                    ),
+            );
+            None
+        }
+    }
+}
+
+/// A JSON value's type, for messages that must not repeat a large value.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -466,8 +691,9 @@ fn clean(text: &str) -> String {
         .collect()
 }
 
-fn location(name: &str, index: Option<usize>) -> String {
-    match index {
+/// `<file>`, or `<file>#<n>` with an event's 1-based line (JSON Lines) or 0-based index.
+fn location(name: &str, at: Option<usize>) -> String {
+    match at {
         Some(index) => format!("{}#{index}", clean(name)),
         None => clean(name),
     }
@@ -493,7 +719,7 @@ fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result
             write_finding(out, &at, finding)?;
         }
         for event in &checked.events {
-            let at = location(name, event.index);
+            let at = location(name, event.line.or(event.index));
             for finding in &event.findings {
                 write_finding(out, &at, finding)?;
             }
@@ -534,8 +760,10 @@ fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {
 }
 
 /// `{"profile", "valid", "errors", "warnings", "inputs": [...]}`; each input is
-/// `{"file", "kind": "event"|"batch"|"input", "valid", "findings", "events": [{"index", "id",
-/// "valid", "findings"}]}` or `{"file", "kind": "unreadable", "valid": false, "error"}`.
+/// `{"file", "kind": "event"|"batch"|"lines"|"record"|"records"|"input", "valid", "findings",
+/// "events": [{"index", "line", "id", "valid", "findings"}]}` or `{"file", "kind":
+/// "unreadable", "valid": false, "error"}`. `index` counts the input's events from 0 (null
+/// for a lone event or record), `line` is the 1-based line of a JSON Lines event, else null.
 fn write_json(
     out: &mut dyn Write,
     profile: Profile,
@@ -551,6 +779,7 @@ fn write_json(
                 "findings": checked.findings.iter().map(finding_json).collect::<Vec<_>>(),
                 "events": checked.events.iter().map(|event| json!({
                     "index": event.index,
+                    "line": event.line,
                     "id": event.id,
                     "valid": event.is_valid(),
                     "findings": event.findings.iter().map(finding_json).collect::<Vec<_>>(),
@@ -593,6 +822,85 @@ mod tests {
         assert_eq!(detect(b"ce-id: 1\n\n"), Format::Http);
         assert_eq!(detect(b"garbage"), Format::Json);
         assert_eq!(detect(b""), Format::Json);
+    }
+
+    #[test]
+    fn detect_takes_json_lines_only_when_the_first_line_is_a_whole_object() {
+        assert_eq!(detect(b"{\"id\":1}\n{\"id\":2}\n"), Format::JsonLines);
+        assert_eq!(detect(b"\n  {\"id\":1}\r\n\r\nnot json"), Format::JsonLines);
+        // One line, with or without blank lines after it: one event.
+        assert_eq!(detect(b"{\"id\":1}\n\n  \n"), Format::Json);
+        // Pretty-printed: the first line is `{` or holds only the first members.
+        assert_eq!(detect(b"{\n  \"id\": 1\n}\n"), Format::Json);
+        assert_eq!(detect(b"{\"id\": 1,\n \"type\": \"a\"}"), Format::Json);
+        // A batch on several lines is a batch.
+        assert_eq!(detect(b"[{\"id\":1}]\n[{\"id\":2}]"), Format::Json);
+    }
+
+    #[test]
+    fn json_lines_numbers_lines_from_1_and_skips_blank_ones() {
+        let lines: Vec<_> = json_lines(b"a\r\n\n \t\nb\nc").collect();
+        assert_eq!(lines, [(1, &b"a"[..]), (4, &b"b"[..]), (5, &b"c"[..])]);
+        assert_eq!(json_lines(b"").count(), 0);
+    }
+
+    #[test]
+    fn kafka_record_reads_base64_members() {
+        let record = kafka_record(&json!({
+            "key": "k",
+            "headers": {"ce_id": {"base64": "MQ=="}, "x-raw": {"base64": "/w=="}, "ce_subject": null},
+            "value_base64": "AP8=",
+        }))
+        .unwrap();
+        assert_eq!(record.key.as_deref(), Some(&b"k"[..]));
+        assert_eq!(record.header("ce_id"), Some(Some(&b"1"[..])));
+        assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
+        assert_eq!(record.header("ce_subject"), Some(None));
+        assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
+        assert_eq!(kafka_record(&json!({})).unwrap(), KafkaRecord::default());
+        assert_eq!(
+            kafka_record(&json!({"value_base64": null})).unwrap().value,
+            None
+        );
+    }
+
+    #[test]
+    fn kafka_record_reports_every_problem() {
+        let findings = kafka_record(&json!({
+            "partition": 1,
+            "headers": {"ce_id": {"base64": "MQ"}, "ce_type": 7},
+            "value": "a",
+            "value_base64": "!!",
+        }))
+        .unwrap_err();
+        let messages: Vec<_> = findings.iter().map(message).collect();
+        assert_eq!(messages.len(), 4, "{messages:#?}");
+        assert!(
+            messages[0].contains("unknown member `partition`"),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[1].contains(
+                "header `ce_type`: expected a string, null or {\"base64\": string}, found a number"
+            ),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[2].starts_with("record: has both `value` and `value_base64`"),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[3].starts_with("headers.ce_id.base64: is not base64: "),
+            "{messages:#?}"
+        );
+        assert!(messages[3].contains("RFC 4648"), "{messages:#?}");
+        assert!(findings.iter().all(Violation::is_error));
+
+        let findings = kafka_record(&json!([1])).unwrap_err();
+        assert!(
+            message(&findings[0]).ends_with("found an array"),
+            "{findings:?}"
+        );
     }
 
     #[test]

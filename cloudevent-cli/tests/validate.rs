@@ -435,3 +435,234 @@ fn the_readme_example_prints_what_the_readme_shows() {
         .expect("the README shows the validate example's output");
     assert_eq!(stdout(&output), shown);
 }
+
+#[test]
+fn json_lines_are_validated_line_by_line() {
+    // `--format auto` takes it as JSON Lines: the first line is a whole object and a second
+    // line follows. `#n` is the 1-based line number; the blank line 3 is skipped.
+    for args in [
+        &["validate", "events.jsonl"][..],
+        &["validate", "--format", "jsonl", "events.jsonl"][..],
+    ] {
+        let output = run(args);
+        assert_eq!(status(&output), 1, "{args:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "");
+        let lines = lines(&output);
+        assert_eq!(lines[0], "ok events.jsonl#1 01HZX3KQVB8E72GQJHF5RM6YW1");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("events.jsonl#2: error CE 1.0.2 naming: extension `ExtA`")),
+            "{lines:#?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with(
+                "events.jsonl#4: error INTG-STD-015 R-7: event: is not a CloudEvents JSON object: "
+            )),
+            "{lines:#?}"
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("ok events.jsonl#5 01HZX3KQVB8E72GQJHF5RM6YW5")
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|l| !l.starts_with("events.jsonl#3") && !l.starts_with("events.jsonl:")),
+            "{lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn json_lines_in_the_json_report_carry_the_line_number() {
+    let output = run(&["validate", "--output", "json", "events.jsonl"]);
+    assert_eq!(status(&output), 1);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let input = &report["inputs"][0];
+    assert_eq!(input["kind"], "lines");
+    let events = input["events"].as_array().unwrap();
+    let at: Vec<_> = events
+        .iter()
+        .map(|e| {
+            (
+                e["index"].as_u64(),
+                e["line"].as_u64(),
+                e["valid"].as_bool(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            (Some(0), Some(1), Some(true)),
+            (Some(1), Some(2), Some(false)),
+            (Some(2), Some(4), Some(false)),
+            (Some(3), Some(5), Some(true)),
+        ]
+    );
+    // Other inputs have no line numbers.
+    let output = run(&["validate", "--output", "json", "batch.json"]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        report["inputs"][0]["events"][0]["line"],
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn a_pretty_printed_event_is_one_event_not_json_lines() {
+    // valid.json spans several lines; its first line `{` is not a whole object.
+    let output = run(&["validate", "--output", "json", "valid.json"]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["inputs"][0]["kind"], "event");
+
+    // Nor when the first line holds members: it is still not a complete object.
+    let event = b"{\"specversion\": \"1.0\", \"id\": \"01HZX3KQVB8E72GQJHF5RM6YW7\",\n \"source\": \"https://orders.example.com/checkout\",\n \"type\": \"com.example.order.created\", \"time\": \"2026-03-28T14:22:31Z\"}\n";
+    let output = run_with_stdin(&["validate"], event);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    assert_eq!(stdout(&output), "ok <stdin> 01HZX3KQVB8E72GQJHF5RM6YW7\n");
+
+    // One event on one line, with a trailing newline, is one event too.
+    let event = b"{\"specversion\":\"1.0\",\"id\":\"01HZX3KQVB8E72GQJHF5RM6YW8\",\"source\":\"https://orders.example.com/checkout\",\"type\":\"com.example.order.created\",\"time\":\"2026-03-28T14:22:31Z\"}\n\n";
+    let output = run_with_stdin(&["validate"], event);
+    assert_eq!(stdout(&output), "ok <stdin> 01HZX3KQVB8E72GQJHF5RM6YW8\n");
+}
+
+#[test]
+fn a_json_line_over_256_kib_is_a_finding_on_that_line() {
+    let mut input = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com","type":"com.example.order.created","data":""#.to_vec();
+    input.resize(300 * 1024, b'x');
+    input.extend_from_slice(b"\"}\r\n");
+    input.extend_from_slice(b"{\"specversion\":\"1.0\",\"id\":\"01HZX3KQVB8E72GQJHF5RM6YW9\",\"source\":\"https://orders.example.com/checkout\",\"type\":\"com.example.order.created\",\"time\":\"2026-03-28T14:22:31Z\"}\r\n");
+    let output = run_with_stdin(&["validate", "--format", "jsonl"], &input);
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let lines = lines(&output);
+    assert!(
+        lines[0].starts_with("<stdin>#1: error INTG-STD-015 R-11: ") && lines[0].contains("262144"),
+        "{lines:#?}"
+    );
+    assert_eq!(lines[1], "ok <stdin>#2 01HZX3KQVB8E72GQJHF5RM6YW9");
+}
+
+#[test]
+fn json_lines_over_the_input_limit_are_not_parsed() {
+    let line = b"{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"https://orders.example.com\",\"type\":\"com.example.order.created\"}\n";
+    let input: Vec<u8> = line
+        .iter()
+        .copied()
+        .cycle()
+        .take(1024 * 1024 + line.len())
+        .collect();
+    let output = run_with_stdin(&["validate", "--format", "jsonl"], &input);
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    assert_eq!(lines(&output).len(), 1, "{}", stdout(&output));
+    assert!(
+        stdout(&output).starts_with("<stdin>: error INTG-STD-015 R-10: "),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn kafka_value_base64_carries_binary_data() {
+    let output = run(&["validate", "--format", "kafka", "record-base64.kafka.json"]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    assert_eq!(
+        stdout(&output),
+        "ok record-base64.kafka.json 01HZX3KQVB8E72GQJHF5RM6YWB\n"
+    );
+}
+
+const KAFKA_HEADERS: &str = r#""ce_specversion": "1.0", "ce_id": "01HZX3KQVB8E72GQJHF5RM6YWC",
+    "ce_source": "https://orders.example.com/checkout", "ce_type": "com.example.order.created",
+    "ce_time": "2026-03-28T14:22:31Z""#;
+
+fn kafka(stdin: &str) -> Output {
+    run_with_stdin(&["validate", "--format", "kafka"], stdin.as_bytes())
+}
+
+#[test]
+fn kafka_header_values_may_be_base64_but_ce_headers_must_be_utf8() {
+    // `c3ViamVjdA==` is `subject`.
+    let output = kafka(&format!(
+        r#"{{"headers": {{{KAFKA_HEADERS}, "ce_subject": {{"base64": "c3ViamVjdA=="}}}}}}"#
+    ));
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    assert_eq!(stdout(&output), "ok <stdin> 01HZX3KQVB8E72GQJHF5RM6YWC\n");
+
+    // 0xff 0xfe is not UTF-8: refused on a `ce_` header (CE Kafka binding 3.2.3).
+    let output = kafka(&format!(
+        r#"{{"headers": {{{KAFKA_HEADERS}, "ce_subject": {{"base64": "//4="}}}}}}"#
+    ));
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    assert!(
+        stdout(&output).starts_with(
+            "<stdin>: error INTG-STD-015 R-8: message: header `ce_subject`: value is not UTF-8 (CE Kafka binding 3.2.3"
+        ),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn kafka_value_and_value_base64_together_are_an_error() {
+    let output = kafka(&format!(
+        r#"[{{"headers": {{{KAFKA_HEADERS}}}, "value": "hi", "value_base64": "aGk="}}]"#
+    ));
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    assert!(
+        stdout(&output).starts_with(
+            "<stdin>#0: error INTG-STD-015 R-8: record: has both `value` and `value_base64`"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    assert!(!stdout(&output).contains("ok "), "{}", stdout(&output));
+}
+
+#[test]
+fn kafka_invalid_base64_is_an_error_naming_the_member() {
+    let output = kafka(&format!(
+        r#"{{"headers": {{{KAFKA_HEADERS}}}, "value_base64": "aGk"}}"#
+    ));
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("<stdin>: error INTG-STD-015 R-8: value_base64: is not base64: ")
+            && text.contains("RFC 4648"),
+        "{text}"
+    );
+
+    let output = kafka(&format!(
+        r#"{{"headers": {{{KAFKA_HEADERS}, "ce_subject": {{"base64": "not base64!"}}}}}}"#
+    ));
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with(
+            "<stdin>: error INTG-STD-015 R-8: headers.ce_subject.base64: is not base64: "
+        ) && text.contains("RFC 4648"),
+        "{text}"
+    );
+
+    // A header object other than `{"base64": string}` is not a record.
+    for header in [
+        r#"{"base64": 1}"#,
+        r#"{"b64": "aGk="}"#,
+        r#"{"base64": "aGk=", "x": 1}"#,
+        "1",
+    ] {
+        let output = kafka(&format!(
+            r#"{{"headers": {{{KAFKA_HEADERS}, "ce_subject": {header}}}}}"#
+        ));
+        assert_eq!(status(&output), 1, "{header}: {}", stdout(&output));
+        assert!(
+            stdout(&output)
+                .starts_with("<stdin>: error INTG-STD-015 R-8: record: is not a Kafka record"),
+            "{header}: {}",
+            stdout(&output)
+        );
+    }
+}
