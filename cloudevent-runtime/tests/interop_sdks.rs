@@ -173,7 +173,9 @@ fn fixtures() -> Vec<Fixture> {
     }
     let path = workspace().join("tests/interop/events.json");
     let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_slice::<File>(&text).expect("events.json").events
+    serde_json::from_slice::<File>(&text)
+        .expect("events.json")
+        .events
 }
 
 fn fixture<'a>(fixtures: &'a [Fixture], case: &str) -> &'a Fixture {
@@ -399,7 +401,12 @@ fn compare_ours(peer: Peer, message: &Message, expected: &Fixture, got: &AnyEven
             // The Python SDK writes a Boolean as Python's `True`: not the canonical `true`
             // (CE 1.0.2 "Type System", Boolean). Binary mode carries strings only, so our
             // documented answer is to keep the header's text as a String, not to guess.
-            want = if value == &Value::Bool(true) { "True" } else { "False" }.to_owned();
+            want = if value == &Value::Bool(true) {
+                "True"
+            } else {
+                "False"
+            }
+            .to_owned();
         }
         let got_value = our_attribute(got, name);
         let (want, got_value) = if name == "time" {
@@ -427,7 +434,10 @@ fn compare_ours(peer: Peer, message: &Message, expected: &Fixture, got: &AnyEven
     if !expected.attributes.contains_key("datacontenttype") {
         // A peer may name a content type the fixture left out (the JS SDK's binary mode sends
         // `application/json; charset=utf-8` by default): we read what the message says.
-        let header = message.is_binary().then(|| message.header("content-type")).flatten();
+        let header = message
+            .is_binary()
+            .then(|| message.header("content-type"))
+            .flatten();
         if got.datacontenttype() != header {
             problems.push(format!(
                 "{context}: datacontenttype: the message says {header:?}, we read {:?}",
@@ -438,7 +448,9 @@ fn compare_ours(peer: Peer, message: &Message, expected: &Fixture, got: &AnyEven
     let want = fixture_content(expected.data.as_ref());
     let have = our_content(got);
     if want != have {
-        problems.push(format!("{context}: data: expected {want:?}, we read {have:?}"));
+        problems.push(format!(
+            "{context}: data: expected {want:?}, we read {have:?}"
+        ));
     }
     problems
 }
@@ -459,7 +471,8 @@ fn compare_peer(
     let context = format!("{} {kind} {}", peer.name, expected.case);
     for (name, value) in &expected.attributes {
         let mut want = canonical(value);
-        if peer.name == "js" && kind == "http-binary" && name != "time" {
+        if peer.name == "js" && kind == "http-binary" && name != "time" && name != "datacontenttype"
+        {
             // The JS SDK does not percent-decode `ce-` headers (HTTP binding 3.1.3.2): it
             // reads our header exactly as we wrote it on the wire.
             want = percent::encode(&want).into_owned();
@@ -600,7 +613,11 @@ async fn peer_to_ours(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
         };
         // The axum server, for HTTP messages.
         let served = if message.kind.starts_with("http") {
-            let route = if message.kind == "http-batch" { "batch" } else { "any" };
+            let route = if message.kind == "http-batch" {
+                "batch"
+            } else {
+                "any"
+            };
             Some(post_message(&format!("{base}/{route}"), message).await)
         } else {
             None
@@ -741,8 +758,9 @@ async fn ours_to_peer(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
             ("http-binary", ContentMode::Binary),
             ("http-structured", ContentMode::Structured),
         ] {
-            let request = ce_http::event_request(format!("{}/{}", served.url, fixture.case), event, mode)
-                .expect("our request");
+            let request =
+                ce_http::event_request(format!("{}/{}", served.url, fixture.case), event, mode)
+                    .expect("our request");
             let delivered = sender().send(request).await.expect("POST to the peer");
             let read: PeerRead = serde_json::from_slice(&delivered.body).expect("peer answer");
             let context = format!("{} {kind} {}", peer.name, fixture.case);
@@ -770,7 +788,10 @@ async fn ours_to_peer(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
     if peer.batch {
         let events: Vec<AnyEvent> = fixtures.iter().map(|(_, e)| e.clone()).collect();
         let request = ce_http::batch_request(format!("{}/batch", served.url), &events).unwrap();
-        let delivered = sender().send(request).await.expect("POST the batch to the peer");
+        let delivered = sender()
+            .send(request)
+            .await
+            .expect("POST the batch to the peer");
         let read: PeerRead = serde_json::from_slice(&delivered.body).expect("peer answer");
         if !read.ok || read.events.len() != fixtures.len() {
             problems.push(format!(
@@ -804,11 +825,32 @@ async fn ours_to_peer(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
     }
     let out = run_peer(peer, &["parse"], &serde_json::to_vec(&messages).unwrap());
     let reads: Vec<PeerRead> = serde_json::from_slice(&out).expect("peer parse output");
-    assert_eq!(reads.len(), expected.len(), "{}: one read per record", peer.name);
+    assert_eq!(
+        reads.len(),
+        expected.len(),
+        "{}: one read per record",
+        peer.name
+    );
     for ((fixture, kind, record), read) in expected.iter().zip(&reads) {
-        let key = record.key.as_deref().map(|k| std::str::from_utf8(k).unwrap());
+        let key = record
+            .key
+            .as_deref()
+            .map(|k| std::str::from_utf8(k).unwrap());
         match (read.ok, read.events.first()) {
             (true, Some(got)) => problems.extend(compare_peer(peer, kind, fixture, got, key)),
+            (false, _)
+                if peer.name == "js"
+                    && *kind == "kafka-structured"
+                    && !fixture.attributes.contains_key("time")
+                    && read
+                        .error
+                        .as_deref()
+                        .is_some_and(|e| e.contains("Invalid time value")) =>
+            {
+                // The JS SDK's Kafka structured reader converts `time` unconditionally and
+                // throws without one, though `time` is OPTIONAL (CE 1.0.2 "time"). Our answer
+                // stays: we do not invent a time the event did not have.
+            }
             _ => problems.push(format!(
                 "{} {kind} {}: the peer refused our record: {:?}",
                 peer.name, fixture.case, read.error
@@ -833,7 +875,9 @@ fn record_message(case: &str, kind: &str, record: &KafkaRecord) -> Message {
             .headers
             .iter()
             .map(|(n, v)| {
-                let value = v.as_ref().map(|v| String::from_utf8(v.clone()).expect("utf-8"));
+                let value = v
+                    .as_ref()
+                    .map(|v| String::from_utf8(v.clone()).expect("utf-8"));
                 (n.clone(), value)
             })
             .collect(),
@@ -879,7 +923,11 @@ fn message<'a>(messages: &'a [Message], kind: &str, case: &str) -> &'a Message {
 fn a_empty_kafka_value_with_json_datacontenttype_is_no_data() {
     let messages = emit(PYTHON);
     let record = message(&messages, "kafka-binary", "json-type-without-data");
-    assert_eq!(record.body().as_deref(), Some(&b""[..]), "the Python SDK writes an empty value");
+    assert_eq!(
+        record.body().as_deref(),
+        Some(&b""[..]),
+        "the Python SDK writes an empty value"
+    );
     let http = message(&messages, "http-binary", "json-type-without-data");
     let over_http: AnyEvent =
         ce_http::read_event(&http.http_headers(), &http.body().unwrap_or_default()).unwrap();
@@ -914,7 +962,10 @@ fn c_json_data_without_datacontenttype_is_sent_as_application_json() {
     let event = our_event(fixture(&fixtures, "json-without-datacontenttype")).unwrap();
     let request = ce_http::event_request("http://127.0.0.1/", &event, ContentMode::Binary).unwrap();
     assert_eq!(
-        request.headers().get("content-type").map(|v| v.to_str().unwrap()),
+        request
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap()),
         Some("application/json"),
         "binary mode JSON data without datacontenttype must carry Content-Type: application/json"
     );
@@ -927,7 +978,11 @@ fn c_json_data_without_datacontenttype_is_sent_as_application_json() {
 fn d_quoted_subject_prefix_is_not_silently_cut() {
     let messages = emit(JS);
     let http = message(&messages, "http-binary", "subject-quoted");
-    assert_eq!(http.header("ce-subject"), Some("\"a\" b"), "what the JS SDK writes");
+    assert_eq!(
+        http.header("ce-subject"),
+        Some("\"a\" b"),
+        "what the JS SDK writes"
+    );
     match ce_http::read_event::<AnyEvent>(&http.http_headers(), &http.body().unwrap_or_default()) {
         Ok(event) => assert_eq!(
             event.subject(),
@@ -985,7 +1040,12 @@ async fn typed_route_reads_the_peers_orders() {
                 let http = message(&messages, kind, "json-object");
                 let (status, headers, body) = post_message(&format!("{base}/typed"), http).await;
                 let context = format!("{} {kind}", peer.name);
-                assert_eq!(status, StatusCode::OK, "{context}: {}", String::from_utf8_lossy(&body));
+                assert_eq!(
+                    status,
+                    StatusCode::OK,
+                    "{context}: {}",
+                    String::from_utf8_lossy(&body)
+                );
                 let response = {
                     let mut response = http::Response::new(body);
                     *response.headers_mut() = headers;
