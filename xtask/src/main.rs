@@ -1,6 +1,7 @@
 //! This repository's automation, run as `cargo xtask <command>`.
 //!
-//! - `test`: everything CI checks: installs the test servers when missing, then
+//! - `test`: everything CI checks: installs the test servers and the official CloudEvents
+//!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, and every
 //!   test (unit, integration, trybuild, doctests).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
@@ -51,6 +52,7 @@ fn print_help() {
                    changes; --check changes nothing and fails when stale;\n            \
                    --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
+                   the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
     );
 }
@@ -123,8 +125,51 @@ fn install_test_packages() -> Result<(), String> {
     })
 }
 
+/// The official CloudEvents Python SDK the interop tests run as a peer
+/// (`cloudevent-runtime/tests/interop_sdks.rs`, `tests/interop/python/peer.py`).
+const PYTHON_SDK: &str = "cloudevents==2.2.0";
+
+/// Installs the official CloudEvents SDKs the interop tests talk to: the Python SDK with pip
+/// (skipped when that version is importable) and the JavaScript SDK with `npm ci` from the
+/// committed lock file in `tests/interop/js` (skipped when `node_modules` matches the lock).
+fn install_interop_sdks() -> Result<(), String> {
+    let version = PYTHON_SDK.rsplit("==").next().unwrap_or_default();
+    let installed = Command::new("python3")
+        .args([
+            "-c",
+            "import cloudevents, sys; sys.exit(cloudevents.__version__ != sys.argv[1])",
+            version,
+        ])
+        .status()
+        .map_err(|e| format!("could not start python3 (the interop tests need it): {e}"))?;
+    if !installed.success() {
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet", PYTHON_SDK]);
+        run(pip)?;
+    }
+
+    let js = workspace_root().join("tests/interop/js");
+    let lock = js.join("package-lock.json");
+    let installed_lock = js.join("node_modules/.package-lock.json");
+    let up_to_date = match (std::fs::metadata(&lock), std::fs::metadata(&installed_lock)) {
+        (Ok(lock), Ok(installed)) => match (lock.modified(), installed.modified()) {
+            (Ok(lock), Ok(installed)) => installed >= lock,
+            _ => false,
+        },
+        _ => false,
+    };
+    if !up_to_date {
+        let mut npm = Command::new("npm");
+        npm.args(["ci", "--no-audit", "--no-fund", "--silent"])
+            .current_dir(&js);
+        run(npm)?;
+    }
+    Ok(())
+}
+
 fn test() -> Result<(), String> {
     install_test_packages()?;
+    install_interop_sdks()?;
 
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--check"]);
