@@ -1,0 +1,980 @@
+//! Issue #10: one shared corpus (`fixtures/corpus/*.json`), every entry point ("door"), one
+//! test that fails when a door disagrees with the expectation or with another door.
+//!
+//! Each door maps a case to the call it stands for and answers accept, reject with the rule ids
+//! it reported, or not applicable (a structured-only door and an HTTP-specific case, say). The
+//! profile reaches a door through ONE function per door (`*_door`); today only the validator
+//! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
+//! marked `// policy door pending` where the policy API will plug in.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use cloudevent_runtime::binding::amqp::{self, AmqpMessage, AmqpValue};
+use cloudevent_runtime::binding::http::{self as http_binding, Received};
+use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
+use cloudevent_runtime::binding::mqtt::{self, MqttPublish, MqttVersion};
+use cloudevent_runtime::binding::{BindingError, nats, percent};
+use cloudevent_runtime::{
+    AnyEvent, Batch, CloudEvent, Event, FormatError, Policy, Profile, Validator,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The typed door's payload: any JSON (or text) data of the corpus's typed event type.
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.ledger.entry.posted",
+    source = "https://ledger.example.com/eu"
+)]
+struct EntryPosted(Option<Value>);
+
+const TYPED_TYPE: &str = "com.example.ledger.entry.posted";
+const STRUCTURED: &str = "application/cloudevents+json; charset=utf-8";
+const BATCH: &str = "application/cloudevents-batch+json; charset=utf-8";
+/// What a binding error that carries no event violation stands for (as the CLI reports it).
+const R8: &str = "INTG-STD-015 R-8";
+const R11: &str = "INTG-STD-015 R-11";
+
+// ------------------------------------------------------------------------------------ cases
+
+#[derive(Debug, Clone, PartialEq)]
+enum Expect {
+    Accept,
+    Reject(Vec<String>),
+}
+
+/// A case's input, in the forms the doors need.
+#[derive(Debug, Clone)]
+enum Input {
+    /// One event in the JSON format (possibly malformed bytes).
+    Structured(Vec<u8>),
+    /// A JSON batch (possibly not an array).
+    Batch(Vec<u8>),
+    /// Transport-neutral binary mode.
+    Binary(BinaryCase),
+    /// HTTP-specific: headers (raw values) and body.
+    Http {
+        headers: Vec<(String, Vec<u8>)>,
+        body: Vec<u8>,
+    },
+    /// Kafka-specific record.
+    Kafka(KafkaRecord),
+}
+
+#[derive(Debug, Clone)]
+struct BinaryCase {
+    attributes: Vec<(String, String)>,
+    datacontenttype: Option<String>,
+    data: Option<Vec<u8>>,
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    file: String,
+    name: String,
+    profile: Profile,
+    input: Input,
+    expect: Expect,
+    /// The subject every accepting door must read, when the case checks it.
+    subject: Option<String>,
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
+}
+
+fn decode(text: &str) -> Vec<u8> {
+    STANDARD.decode(text).expect("corpus base64")
+}
+
+fn load() -> Vec<Case> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("fixtures/corpus")
+        .map(|entry| entry.expect("dir entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("corpus file");
+        let list: Vec<Value> = serde_json::from_str(&text).expect("corpus file is a JSON array");
+        for raw in list {
+            cases.push(case(&file, &raw));
+        }
+    }
+    cases
+}
+
+fn case(file: &str, raw: &Value) -> Case {
+    let name = raw["name"].as_str().expect("name").to_owned();
+    let profile: Profile = raw["profile"]
+        .as_str()
+        .expect("profile")
+        .parse()
+        .expect("known profile");
+    let expect = match &raw["expect"] {
+        Value::String(s) if s == "accept" => Expect::Accept,
+        Value::Object(o) => Expect::Reject(
+            o["reject"]
+                .as_array()
+                .expect("reject list")
+                .iter()
+                .map(|r| r.as_str().expect("rule id").to_owned())
+                .collect(),
+        ),
+        other => panic!("{name}: bad expect {other}"),
+    };
+    // `repeat` expands markers inside the input's JSON text (large and deep inputs).
+    let mut input_text = serde_json::to_string(&raw["input"]).unwrap();
+    if let Some(repeats) = raw.get("repeat").and_then(Value::as_array) {
+        for repeat in repeats {
+            let marker = repeat["marker"].as_str().unwrap();
+            let text = repeat["text"].as_str().unwrap();
+            let times = usize::try_from(repeat["times"].as_u64().unwrap()).unwrap();
+            input_text = input_text.replace(marker, &text.repeat(times));
+        }
+    }
+    let input: Value = serde_json::from_str(&input_text).expect("expanded input");
+    Case {
+        file: file.to_owned(),
+        subject: raw
+            .get("subject")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        input: parse_input(&name, &input),
+        name,
+        profile,
+        expect,
+    }
+}
+
+fn header_value(value: &Value) -> Option<Vec<u8>> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone().into_bytes()),
+        Value::Object(o) => Some(decode(o["base64"].as_str().unwrap())),
+        other => panic!("bad header value {other}"),
+    }
+}
+
+fn pairs(value: &Value) -> Vec<(String, Option<Vec<u8>>)> {
+    value
+        .as_array()
+        .expect("header list")
+        .iter()
+        .map(|pair| (pair[0].as_str().unwrap().to_owned(), header_value(&pair[1])))
+        .collect()
+}
+
+fn parse_input(name: &str, input: &Value) -> Input {
+    let object = input.as_object().expect("input object");
+    let (kind, body) = object.iter().next().expect("one input kind");
+    match kind.as_str() {
+        "structured" => Input::Structured(serde_json::to_vec(body).unwrap()),
+        "structured_text" => Input::Structured(body.as_str().unwrap().as_bytes().to_vec()),
+        "structured_base64" => Input::Structured(decode(body.as_str().unwrap())),
+        "batch" => Input::Batch(serde_json::to_vec(body).unwrap()),
+        "batch_text" => Input::Batch(body.as_str().unwrap().as_bytes().to_vec()),
+        "binary" => Input::Binary(BinaryCase {
+            attributes: body["attributes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p[0].as_str().unwrap().to_owned(),
+                        p[1].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect(),
+            datacontenttype: body
+                .get("datacontenttype")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            data: body.get("data_base64").and_then(Value::as_str).map(decode),
+        }),
+        "http" => Input::Http {
+            headers: pairs(&body["headers"])
+                .into_iter()
+                .map(|(n, v)| (n, v.unwrap_or_default()))
+                .collect(),
+            body: match (body.get("body_base64"), body.get("body_text")) {
+                (Some(Value::String(b)), _) => decode(b),
+                (_, Some(Value::String(t))) => t.as_bytes().to_vec(),
+                _ => Vec::new(),
+            },
+        },
+        "kafka" => Input::Kafka(KafkaRecord {
+            key: body
+                .get("key")
+                .and_then(Value::as_str)
+                .map(|k| k.as_bytes().to_vec()),
+            headers: pairs(&body["headers"]),
+            value: body.get("value_base64").and_then(Value::as_str).map(decode),
+        }),
+        other => panic!("{name}: unknown input kind {other}"),
+    }
+}
+
+// -------------------------------------------------------------------------------- verdicts
+
+#[derive(Debug, Clone, PartialEq)]
+enum Verdict {
+    /// Accepted; the subject read, when the door can tell.
+    Accept(Option<String>),
+    /// Rejected with these rule ids (errors only; a strict door names one).
+    Reject(Vec<String>),
+    NotApplicable,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accept(_) => f.write_str("accept"),
+            Verdict::Reject(rules) => write!(f, "reject {rules:?}"),
+            Verdict::NotApplicable => f.write_str("n/a"),
+        }
+    }
+}
+
+fn format_rules(error: &FormatError) -> Vec<String> {
+    error.rule().map(|r| r.to_string()).into_iter().collect()
+}
+
+/// A binding error's rule: the event's own violation, else R-8 (R-11 for size), as the CLI
+/// reports binding errors.
+fn binding_rules(error: &BindingError) -> Vec<String> {
+    match error {
+        BindingError::Event(format) => format_rules(format),
+        BindingError::TooLarge { .. } => vec![R11.to_owned()],
+        _ => vec![R8.to_owned()],
+    }
+}
+
+fn any_result(result: Result<AnyEvent, BindingError>) -> Verdict {
+    match result {
+        Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
+        Err(error) => Verdict::Reject(binding_rules(&error)),
+    }
+}
+
+// ---------------------------------------------------------------------- transport mappings
+
+/// The HTTP headers and body of a case (binary mode percent-encodes values, CE HTTP binding
+/// 3.1.3.2); `None` when an attribute name cannot be an HTTP header name.
+/// Header names with their raw values, in order.
+type Headers = Vec<(String, Vec<u8>)>;
+
+fn http_message(input: &Input) -> Option<(Headers, Vec<u8>)> {
+    match input {
+        Input::Structured(bytes) => Some((
+            vec![("content-type".into(), STRUCTURED.into())],
+            bytes.clone(),
+        )),
+        Input::Batch(bytes) => Some((vec![("content-type".into(), BATCH.into())], bytes.clone())),
+        Input::Binary(binary) => {
+            let mut headers = Vec::new();
+            for (name, value) in &binary.attributes {
+                let header = format!("ce-{name}");
+                http::HeaderName::from_bytes(header.as_bytes()).ok()?;
+                headers.push((header, percent::encode(value).into_owned().into_bytes()));
+            }
+            if let Some(dct) = &binary.datacontenttype {
+                headers.push(("content-type".into(), dct.clone().into_bytes()));
+            }
+            Some((headers, binary.data.clone().unwrap_or_default()))
+        }
+        Input::Http { headers, body } => Some((headers.clone(), body.clone())),
+        Input::Kafka(_) => None,
+    }
+}
+
+fn header_map(headers: &[(String, Vec<u8>)]) -> Option<http::HeaderMap> {
+    let mut map = http::HeaderMap::new();
+    for (name, value) in headers {
+        map.append(
+            http::HeaderName::from_bytes(name.as_bytes()).ok()?,
+            http::HeaderValue::from_bytes(value).ok()?,
+        );
+    }
+    Some(map)
+}
+
+/// The Kafka record of a case (`ce_` headers with raw UTF-8 values, CE Kafka binding 3.2.3).
+fn kafka_record(input: &Input) -> Option<KafkaRecord> {
+    match input {
+        Input::Structured(bytes) => Some(KafkaRecord {
+            key: None,
+            headers: vec![("content-type".into(), Some(STRUCTURED.into()))],
+            value: Some(bytes.clone()),
+        }),
+        Input::Binary(binary) => {
+            let mut headers: Vec<(String, Option<Vec<u8>>)> = binary
+                .attributes
+                .iter()
+                .map(|(n, v)| (format!("ce_{n}"), Some(v.clone().into_bytes())))
+                .collect();
+            if let Some(dct) = &binary.datacontenttype {
+                headers.push(("content-type".into(), Some(dct.clone().into_bytes())));
+            }
+            Some(KafkaRecord {
+                key: None,
+                headers,
+                value: binary.data.clone(),
+            })
+        }
+        Input::Kafka(record) => Some(record.clone()),
+        Input::Batch(_) | Input::Http { .. } => None,
+    }
+}
+
+fn is_cloudevents(profile: Profile) -> bool {
+    profile == Profile::CloudEvents
+}
+
+// ------------------------------------------------------------------------------- the doors
+
+/// `AnyEvent::from_slice`: the `cloudevents` format checks only, today.
+fn any_event_door(case: &Case) -> Verdict {
+    // policy door pending: `AnyEvent::from_slice_with(bytes, &Policy::new(case.profile))`.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let Input::Structured(bytes) = &case.input else {
+        return Verdict::NotApplicable;
+    };
+    match AnyEvent::from_slice(bytes) {
+        Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
+        Err(error) => Verdict::Reject(format_rules(&error)),
+    }
+}
+
+fn validator(profile: Profile) -> Validator {
+    Validator::with_policy(Policy::new(profile))
+}
+
+fn report_errors(report: &cloudevent_runtime::ValidationReport) -> Vec<String> {
+    report.errors().map(|v| v.rule.to_string()).collect()
+}
+
+fn errors_verdict(errors: Vec<String>) -> Verdict {
+    if errors.is_empty() {
+        Verdict::Accept(None)
+    } else {
+        Verdict::Reject(errors)
+    }
+}
+
+/// `Validator::with_policy(..).validate_slice` (errors only); a binary message is first turned
+/// into the document it stands for by the binding (`structured_document`).
+fn validator_door(case: &Case) -> Verdict {
+    let validator = validator(case.profile);
+    let document = match &case.input {
+        Input::Structured(bytes) => bytes.clone(),
+        Input::Batch(bytes) => {
+            let report = validator.validate_batch_slice(bytes);
+            let errors = report
+                .findings()
+                .iter()
+                .filter(|v| v.is_error())
+                .map(|v| v.rule.to_string())
+                .chain(report.events().iter().flat_map(report_errors))
+                .collect();
+            return errors_verdict(errors);
+        }
+        Input::Http { .. } => {
+            let Some((headers, body)) = http_message(&case.input) else {
+                return Verdict::NotApplicable;
+            };
+            let Some(map) = header_map(&headers) else {
+                return Verdict::NotApplicable;
+            };
+            match http_binding::structured_document(&map, &body) {
+                Ok((cloudevent_runtime::binding::ContentMode::Batch, document)) => {
+                    let report = validator.validate_batch_slice(&document);
+                    let errors = report
+                        .findings()
+                        .iter()
+                        .filter(|v| v.is_error())
+                        .map(|v| v.rule.to_string())
+                        .chain(report.events().iter().flat_map(report_errors))
+                        .collect();
+                    return errors_verdict(errors);
+                }
+                Ok((_, document)) => document,
+                Err(error) => return Verdict::Reject(binding_rules(&error)),
+            }
+        }
+        Input::Binary(_) | Input::Kafka(_) => {
+            let record = kafka_record(&case.input).expect("a Kafka mapping");
+            match kafka::structured_document(&record) {
+                Ok(document) => document,
+                Err(error) => return Verdict::Reject(binding_rules(&error)),
+            }
+        }
+    };
+    errors_verdict(report_errors(&validator.validate_slice(&document)))
+}
+
+/// `Batch::from_slice`; a single event is sent as a one-element batch.
+fn batch_door(case: &Case) -> Verdict {
+    // policy door pending: `Batch::from_slice_with(bytes, &Policy::new(case.profile))`.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let bytes = match &case.input {
+        Input::Batch(bytes) => bytes.clone(),
+        // An empty text would become `[]`, a valid batch: not the same input.
+        Input::Structured(bytes) if !bytes.trim_ascii().is_empty() => {
+            [&b"["[..], bytes, b"]"].concat()
+        }
+        _ => return Verdict::NotApplicable,
+    };
+    match Batch::from_slice(&bytes) {
+        Ok(batch) => Verdict::Accept(
+            batch
+                .events()
+                .first()
+                .and_then(|e| e.subject().map(str::to_owned)),
+        ),
+        Err(error) => Verdict::Reject(format_rules(&error)),
+    }
+}
+
+/// `Event::<EntryPosted>::from_slice`, for the events of the typed door's type.
+fn typed_door(case: &Case) -> Verdict {
+    // policy door pending: the typed reader takes `T::PROFILE` (the crate's profile).
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let Input::Structured(bytes) = &case.input else {
+        return Verdict::NotApplicable;
+    };
+    let needle = format!("\"type\":\"{TYPED_TYPE}\"");
+    let compact = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    let spaced = format!("\"type\": \"{TYPED_TYPE}\"");
+    let pretty = bytes.windows(spaced.len()).any(|w| w == spaced.as_bytes());
+    if !compact && !pretty {
+        return Verdict::NotApplicable;
+    }
+    match Event::<EntryPosted>::from_slice(bytes) {
+        Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
+        Err(error) => Verdict::Reject(format_rules(&error)),
+    }
+}
+
+/// The HTTP binding's request reader (`binding::http::read_message`).
+fn http_door(case: &Case) -> Verdict {
+    // policy door pending: the HTTP reader takes no policy yet.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let Some((headers, body)) = http_message(&case.input) else {
+        return Verdict::NotApplicable;
+    };
+    let Some(map) = header_map(&headers) else {
+        return Verdict::NotApplicable;
+    };
+    match http_binding::read_message::<AnyEvent>(&map, &body) {
+        Ok(Received::Event(event)) => Verdict::Accept(event.subject().map(str::to_owned)),
+        Ok(Received::Batch(events)) => {
+            Verdict::Accept(events.first().and_then(|e| e.subject().map(str::to_owned)))
+        }
+        Err(error) => Verdict::Reject(binding_rules(&error)),
+    }
+}
+
+/// The Kafka record reader (`binding::kafka::from_record`).
+fn kafka_door(case: &Case) -> Verdict {
+    // policy door pending: the Kafka reader takes no policy yet.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    match kafka_record(&case.input) {
+        Some(record) => any_result(kafka::from_record::<AnyEvent>(&record)),
+        None => Verdict::NotApplicable,
+    }
+}
+
+/// The NATS reader: structured mode only (CE NATS binding 1.0.2 §3), JSON implied.
+fn nats_door(case: &Case) -> Verdict {
+    // policy door pending: the NATS reader takes no policy yet.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    match &case.input {
+        Input::Structured(bytes) => any_result(nats::from_parts::<AnyEvent>(None, bytes)),
+        _ => Verdict::NotApplicable,
+    }
+}
+
+/// The AMQP message reader: `cloudEvents:` application properties as strings.
+fn amqp_door(case: &Case) -> Verdict {
+    // policy door pending: the AMQP reader takes no policy yet.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let message = match &case.input {
+        Input::Structured(bytes) => AmqpMessage {
+            content_type: Some(STRUCTURED.into()),
+            application_properties: Vec::new(),
+            body: Some(bytes.clone()),
+        },
+        Input::Binary(binary) => AmqpMessage {
+            content_type: binary.datacontenttype.clone(),
+            application_properties: binary
+                .attributes
+                .iter()
+                .map(|(n, v)| (format!("cloudEvents:{n}"), AmqpValue::String(v.clone())))
+                .collect(),
+            body: binary.data.clone(),
+        },
+        _ => return Verdict::NotApplicable,
+    };
+    any_result(amqp::from_message::<AnyEvent>(&message))
+}
+
+/// The MQTT PUBLISH reader: structured over 3.1.1, binary over 5.0 user properties.
+fn mqtt_door(case: &Case) -> Verdict {
+    // policy door pending: the MQTT reader takes no policy yet.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let (publish, version) = match &case.input {
+        Input::Structured(bytes) => (
+            MqttPublish {
+                content_type: None,
+                user_properties: Vec::new(),
+                payload: bytes.clone(),
+            },
+            MqttVersion::V3_1_1,
+        ),
+        Input::Binary(binary) => (
+            MqttPublish {
+                content_type: binary.datacontenttype.clone(),
+                user_properties: binary.attributes.clone(),
+                payload: binary.data.clone().unwrap_or_default(),
+            },
+            MqttVersion::V5,
+        ),
+        _ => return Verdict::NotApplicable,
+    };
+    any_result(mqtt::from_publish::<AnyEvent>(&publish, version))
+}
+
+// ------------------------------------------------------------------------- the axum server
+
+/// One axum server for the whole test, on 127.0.0.1:0, built from our extractors: `/event`
+/// takes an `AnyEvent` (and answers its subject), `/batch` a `Batch`.
+struct Server {
+    address: SocketAddr,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Server {
+    fn start() -> Server {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("tokio runtime");
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("bind 127.0.0.1:0");
+        let address = listener.local_addr().expect("local address");
+        // policy door pending: the router's state will carry the `Policy`.
+        let app = axum::Router::new()
+            .route(
+                "/event",
+                axum::routing::post(|event: AnyEvent| async move {
+                    event.subject().unwrap_or_default().to_owned()
+                }),
+            )
+            .route(
+                "/batch",
+                axum::routing::post(|batch: Batch| async move {
+                    batch
+                        .events()
+                        .first()
+                        .and_then(|e| e.subject())
+                        .unwrap_or_default()
+                        .to_owned()
+                }),
+            );
+        runtime.spawn(async move { axum::serve(listener, app).await });
+        Server {
+            address,
+            _runtime: runtime,
+        }
+    }
+
+    /// Sends a raw HTTP/1.1 request (headers exactly as given) and returns status and body.
+    fn post(&self, path: &str, headers: &[(String, Vec<u8>)], body: &[u8]) -> (u16, Vec<u8>) {
+        let mut stream = TcpStream::connect(self.address).expect("connect to the axum server");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut request = format!(
+            "POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\ncontent-length: {}\r\n",
+            body.len()
+        )
+        .into_bytes();
+        for (name, value) in headers {
+            request.extend_from_slice(name.as_bytes());
+            request.extend_from_slice(b": ");
+            request.extend_from_slice(value);
+            request.extend_from_slice(b"\r\n");
+        }
+        request.extend_from_slice(b"\r\n");
+        request.extend_from_slice(body);
+        // The server may answer 413 and close before reading a large body.
+        let _ = stream.write_all(&request);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response);
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = response
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|at| response[at + 4..].to_vec())
+            .unwrap_or_default();
+        (status, body)
+    }
+}
+
+/// The axum extractors behind a real server.
+fn axum_door(server: &Server, case: &Case) -> Verdict {
+    // policy door pending: an extractor taking the `Policy` from router state.
+    if !is_cloudevents(case.profile) {
+        return Verdict::NotApplicable;
+    }
+    let Some((headers, body)) = http_message(&case.input) else {
+        return Verdict::NotApplicable;
+    };
+    let batch = matches!(case.input, Input::Batch(_))
+        || headers.iter().any(|(n, v)| {
+            n.eq_ignore_ascii_case("content-type")
+                && v.to_ascii_lowercase()
+                    .starts_with(b"application/cloudevents-batch")
+        });
+    let path = if batch { "/batch" } else { "/event" };
+    let (status, body) = server.post(path, &headers, &body);
+    if (200..300).contains(&status) {
+        let subject = String::from_utf8_lossy(&body).into_owned();
+        return Verdict::Accept((!subject.is_empty()).then_some(subject));
+    }
+    let report: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let mut rules: Vec<String> = report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["severity"] == "error")
+        .filter_map(|f| f["rule"].as_str().map(str::to_owned))
+        .collect();
+    if rules.is_empty() {
+        // INTG-STD-015 R-11 names 413 as its answer; any other refusal without a finding is
+        // reported as such, since every report should name its rule.
+        rules.push(match status {
+            413 => R11.to_owned(),
+            0 => "no HTTP answer".to_owned(),
+            status => format!("no rule id (status {status})"),
+        });
+    }
+    Verdict::Reject(rules)
+}
+
+// ---------------------------------------------------------------------------------- the CLI
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum CliFormat {
+    Json,
+    Http,
+    Kafka,
+}
+
+impl CliFormat {
+    fn arg(self) -> &'static str {
+        match self {
+            CliFormat::Json => "json",
+            CliFormat::Http => "http",
+            CliFormat::Kafka => "kafka",
+        }
+    }
+}
+
+/// What the CLI reads for a case, when it can: the JSON document, a raw HTTP message, or a
+/// Kafka record in the CLI's JSON form (no repeated header names, UTF-8 values only).
+fn cli_input(case: &Case) -> Option<(CliFormat, Vec<u8>)> {
+    match &case.input {
+        Input::Structured(bytes) => Some((CliFormat::Json, bytes.clone())),
+        // The CLI tells a batch from an event by its first byte: a batch that is not an array
+        // reaches it as an event, which is not the same question.
+        Input::Batch(bytes) if bytes.trim_ascii_start().starts_with(b"[") => {
+            Some((CliFormat::Json, bytes.clone()))
+        }
+        Input::Batch(_) => None,
+        Input::Http { .. } => {
+            let (headers, body) = http_message(&case.input)?;
+            let mut message = b"POST /events HTTP/1.1\r\n".to_vec();
+            for (name, value) in headers {
+                message.extend_from_slice(name.as_bytes());
+                message.extend_from_slice(b": ");
+                message.extend_from_slice(&value);
+                message.extend_from_slice(b"\r\n");
+            }
+            message.extend_from_slice(b"\r\n");
+            message.extend_from_slice(&body);
+            Some((CliFormat::Http, message))
+        }
+        Input::Binary(_) | Input::Kafka(_) => {
+            let record = kafka_record(&case.input)?;
+            let mut headers = serde_json::Map::new();
+            for (name, value) in &record.headers {
+                let value = match value {
+                    None => Value::Null,
+                    Some(bytes) => Value::String(String::from_utf8(bytes.clone()).ok()?),
+                };
+                if headers.insert(name.clone(), value).is_some() {
+                    return None;
+                }
+            }
+            let text = |b: &Option<Vec<u8>>| match b {
+                None => Some(Value::Null),
+                Some(bytes) => String::from_utf8(bytes.clone()).ok().map(Value::String),
+            };
+            let json = serde_json::json!({
+                "key": text(&record.key)?,
+                "headers": headers,
+                "value": text(&record.value)?,
+            });
+            Some((CliFormat::Kafka, serde_json::to_vec(&json).unwrap()))
+        }
+    }
+}
+
+/// Runs `cloudevent validate --profile <p> --format <f> --output json` once per profile and
+/// format over every case's file; answers a verdict per case index.
+fn cli_door(cases: &[Case]) -> Vec<Verdict> {
+    let dir = std::env::temp_dir().join(format!("cloudevent-corpus-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut verdicts = vec![Verdict::NotApplicable; cases.len()];
+    let mut groups: BTreeMap<(&str, CliFormat), Vec<(usize, String)>> = BTreeMap::new();
+    for (index, case) in cases.iter().enumerate() {
+        let Some((format, bytes)) = cli_input(case) else {
+            continue;
+        };
+        let path = dir.join(format!("{index:04}.{}", format.arg()));
+        std::fs::write(&path, bytes).expect("temp file");
+        groups
+            .entry((case.profile.name(), format))
+            .or_default()
+            .push((index, path.display().to_string()));
+    }
+    for ((profile, format), files) in groups {
+        let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+            .args([
+                "validate",
+                "--profile",
+                profile,
+                "--format",
+                format.arg(),
+                "--output",
+                "json",
+            ])
+            .args(files.iter().map(|(_, path)| path))
+            .output()
+            .expect("the binary runs");
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+            panic!(
+                "cloudevent validate --output json is not JSON ({error}): {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        let inputs = report["inputs"].as_array().expect("inputs");
+        for (index, path) in files {
+            let Some(input) = inputs.iter().find(|i| i["file"] == path.as_str()) else {
+                verdicts[index] = Verdict::Reject(vec!["missing from the CLI report".into()]);
+                continue;
+            };
+            if input["kind"] == "unreadable" {
+                verdicts[index] = Verdict::Reject(vec![format!("unreadable: {}", input["error"])]);
+                continue;
+            }
+            let errors: Vec<String> = input["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .chain(
+                    input["events"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|e| e["findings"].as_array().into_iter().flatten()),
+                )
+                .filter(|f| f["severity"] == "error")
+                .filter_map(|f| f["rule"].as_str().map(str::to_owned))
+                .collect();
+            verdicts[index] = errors_verdict(errors);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    verdicts
+}
+
+// --------------------------------------------------------------------------------- the test
+
+const DOORS: [&str; 11] = [
+    "AnyEvent::from_slice",
+    "Validator",
+    "Batch::from_slice",
+    "Event<T>::from_slice",
+    "http::read_message",
+    "axum extractor",
+    "kafka::from_record",
+    "nats::from_parts",
+    "amqp::from_message",
+    "mqtt::from_publish",
+    "cloudevent validate",
+];
+const VALIDATOR: usize = 1;
+/// Doors that stop at the first error: their one rule must be among the validator's.
+const STRICT: [usize; 8] = [0, 2, 3, 4, 6, 7, 8, 9];
+
+fn matches_expectation(expect: &Expect, verdict: &Verdict, subject: Option<&str>) -> bool {
+    match (expect, verdict) {
+        (_, Verdict::NotApplicable) => true,
+        (Expect::Accept, Verdict::Accept(read)) => match (subject, read) {
+            (Some(want), Some(got)) => want == got,
+            (Some(_), None) => true, // a door that cannot tell the subject
+            (None, _) => true,
+        },
+        (Expect::Reject(rules), Verdict::Reject(found)) => {
+            found.iter().any(|rule| rules.contains(rule))
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn every_door_gives_the_corpus_the_same_verdict() {
+    let cases = load();
+    assert!(
+        cases.len() >= 250,
+        "the corpus holds {} cases; issue #10 asks for at least 250",
+        cases.len()
+    );
+    let server = Server::start();
+    let cli = cli_door(&cases);
+
+    let mut run = [0usize; DOORS.len()];
+    let mut agreed = [0usize; DOORS.len()];
+    let mut failures: Vec<String> = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let verdicts: [Verdict; DOORS.len()] = [
+            any_event_door(case),
+            validator_door(case),
+            batch_door(case),
+            typed_door(case),
+            http_door(case),
+            axum_door(&server, case),
+            kafka_door(case),
+            nats_door(case),
+            amqp_door(case),
+            mqtt_door(case),
+            cli[index].clone(),
+        ];
+        let mut problems = Vec::new();
+        for (door, verdict) in verdicts.iter().enumerate() {
+            if *verdict == Verdict::NotApplicable {
+                continue;
+            }
+            run[door] += 1;
+            if matches_expectation(&case.expect, verdict, case.subject.as_deref()) {
+                agreed[door] += 1;
+            } else {
+                let subject = match verdict {
+                    Verdict::Accept(Some(s)) if case.subject.is_some() => format!(" subject {s:?}"),
+                    _ => String::new(),
+                };
+                problems.push(format!(
+                    "    {}: {verdict}{subject} (expected {:?})",
+                    DOORS[door], case.expect
+                ));
+            }
+        }
+        let accepting: Vec<&str> = (0..DOORS.len())
+            .filter(|&d| matches!(verdicts[d], Verdict::Accept(_)))
+            .map(|d| DOORS[d])
+            .collect();
+        let rejecting: Vec<&str> = (0..DOORS.len())
+            .filter(|&d| matches!(verdicts[d], Verdict::Reject(_)))
+            .map(|d| DOORS[d])
+            .collect();
+        if !accepting.is_empty() && !rejecting.is_empty() {
+            problems.push(format!(
+                "    doors disagree: accept {accepting:?}, reject {rejecting:?}"
+            ));
+        }
+        if let Verdict::Reject(validator_rules) = &verdicts[VALIDATOR] {
+            for door in STRICT {
+                if let Verdict::Reject(rules) = &verdicts[door]
+                    && let Some(first) = rules.first()
+                    && !validator_rules.contains(first)
+                {
+                    problems.push(format!(
+                        "    {}: first error {first:?} is not among the validator's {validator_rules:?}",
+                        DOORS[door]
+                    ));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{} / {} [{}]\n{}",
+                case.file,
+                case.name,
+                case.profile,
+                problems.join("\n")
+            ));
+        }
+    }
+
+    let mut per_file: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    for case in &cases {
+        *per_file
+            .entry((case.file.as_str(), case.profile.to_string()))
+            .or_default() += 1;
+    }
+    println!("corpus: {} cases", cases.len());
+    for ((file, profile), count) in &per_file {
+        println!("  {file:<18} {profile:<13} {count:>4}");
+    }
+    println!("\n{:<22} {:>5} {:>7}", "door", "run", "agreed");
+    for door in 0..DOORS.len() {
+        println!("{:<22} {:>5} {:>7}", DOORS[door], run[door], agreed[door]);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases show a disagreement:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
