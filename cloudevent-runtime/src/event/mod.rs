@@ -13,13 +13,13 @@ use crate::any::{AnyEvent, Data, read_bounded};
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
 use crate::extension::{ExtensionValue, ExtensionVisitor};
-use crate::extensions::{ExtensionValueBuf, Extensions};
+use crate::extension::{ExtensionValueBuf, Extensions};
 use crate::id::IdKind;
-use crate::json::{self, ContentType, DataSlot, Findings, Stop};
+use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
 use crate::limits;
 use crate::payload::{self, AsBase64, PayloadKind};
 use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE, Traceable};
-use crate::validate::extension_findings;
+use crate::extension::extension_findings;
 use crate::value::Timestamp;
 
 /// Where `subject` comes from.

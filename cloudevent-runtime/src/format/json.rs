@@ -15,7 +15,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use cloudevent_rules::{Profile, RuleId, Violation, rule};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::extensions::{ExtensionValueBuf, Extensions};
+use crate::extension::{ExtensionValueBuf, Extensions};
+pub(crate) use crate::extension::truncate;
 
 /// Where violations go while parsing: in strict mode the first one stops the parse, in
 /// lenient mode (the validator) all are collected and parsing goes on.
@@ -598,19 +599,6 @@ fn wrong_json_type(name: &str, found: &JsonScalar<'_>, expected: &str) -> Violat
         truncate(&found.describe()),
         format!("is {}; expected {expected}", found.json_type()),
     )
-}
-
-/// Long values are cut in messages; a report of a 200 KiB string helps nobody.
-pub(crate) fn truncate(text: &str) -> String {
-    const MAX: usize = 80;
-    if text.len() <= MAX {
-        return text.to_owned();
-    }
-    let mut end = MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &text[..end])
 }
 
 /// A violation about `data`.

@@ -47,7 +47,7 @@ use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError, ValueError};
 use crate::event::Event;
 use crate::extension::ExtensionValue;
-use crate::extensions::ExtensionValueBuf;
+use crate::extension::ExtensionValueBuf;
 use crate::limits;
 use crate::value::{Uri, UriRef};
 
