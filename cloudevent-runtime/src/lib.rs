@@ -55,12 +55,12 @@ mod value;
 pub use patterns::{claimcheck, dedupe, receipt};
 
 pub use any::{AnyEvent, Data};
-pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 pub use data::CloudEventData;
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
 pub use extension::{ExtensionValueBuf, Extensions};
+pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, ValidationReport, Validator};

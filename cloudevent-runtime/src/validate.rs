@@ -10,8 +10,9 @@ use cloudevent_rules::{Policy, Profile, Severity, Violation, rule};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
-use crate::any::{AnyEvent, Data, RawData};
+use crate::any::{AnyEvent, Data};
 use crate::extension::{ExtensionValue, describe, extension_findings};
+use crate::format::RawData;
 use crate::format::json::{self, AttributeView, Findings};
 use crate::trace::{CAUSATIONID, CORRELATIONID};
 use cloudevent_rules::limits;

@@ -15,8 +15,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use cloudevent_rules::{Profile, RuleId, Violation, rule};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::extension::{ExtensionValueBuf, Extensions};
 pub(crate) use crate::extension::truncate;
+use crate::extension::{ExtensionValueBuf, Extensions};
 
 /// Where violations go while parsing: in strict mode the first one stops the parse, in
 /// lenient mode (the validator) all are collected and parsing goes on.
@@ -638,7 +638,7 @@ pub(crate) fn into_format_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::any::RawData;
+    use crate::format::RawData;
 
     #[test]
     fn strict_findings_stop_at_the_first_error_lenient_ones_collect() {
