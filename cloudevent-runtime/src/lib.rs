@@ -35,6 +35,13 @@
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
 //! ```
+//!
+//! # Module layout
+//!
+//! One-way dependencies (a module uses only those to its left): the leaves (`error`, `value`,
+//! `limits`, `trace`, `id`, `payload`) <- `extension` <- `data`, `any` <- `format` <- `event`
+//! <- `validate` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`. See
+//! ARCHITECTURE.md at the repository root.
 
 mod any;
 pub mod binding;
