@@ -82,6 +82,7 @@ impl fmt::Display for Finding {
 
 /// Why a registry could not be loaded, checked or turned into code.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodegenError {
     /// A file or directory could not be read or written.
     #[error("{}: {source}", path.display())]

@@ -92,6 +92,7 @@ impl ValueError {
 /// assert!(matches!(err, BuildError::MissingSource { .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The payload type names no default source and none was set.
     #[error(
@@ -145,6 +146,7 @@ impl From<ValueError> for BuildError {
 /// assert!(err.to_string().contains("0.3"));
 /// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FormatError {
     /// An attribute (or `data`) breaks a rule of the format.
     #[error("{0}")]

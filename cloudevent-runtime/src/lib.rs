@@ -35,34 +35,39 @@
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
 //! ```
+//!
+//! # Module layout
+//!
+//! One-way dependencies (a module uses only those to its left): the leaves (`error`, `value`,
+//! `limits`, `trace`, `id`, `payload`) <- `extension` <- `data`, `any` <- `format` <- `event`
+//! <- `validate` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`. See
+//! ARCHITECTURE.md at the repository root.
 
 mod any;
-mod batch;
 pub mod binding;
-pub mod claimcheck;
 mod data;
-pub mod dedupe;
 mod dispatch;
 mod error;
 mod event;
 pub mod extension;
-mod extensions;
+mod format;
 mod id;
-mod json;
 pub mod limits;
+mod patterns;
 mod payload;
-pub mod receipt;
 pub mod trace;
 mod validate;
 mod value;
 
+pub use patterns::{claimcheck, dedupe, receipt};
+
 pub use any::{AnyEvent, Data};
-pub use batch::{BATCH_CONTENT_TYPE, Batch};
 pub use data::CloudEventData;
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
-pub use extensions::{ExtensionValueBuf, Extensions};
+pub use extension::{ExtensionValueBuf, Extensions};
+pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, ValidationReport, Validator};

@@ -182,7 +182,7 @@ async fn extract_event<E: BindingEvent>(request: Request) -> Result<E, EventReje
     let (headers, body) = read_limited(request, MAX_EVENT_BODY).await?;
     let event = super::http::read_event::<E>(&headers, &body)
         .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
-    crate::receipt::received(&event);
+    crate::patterns::receipt::received(&event);
     Ok(event)
 }
 
@@ -190,7 +190,7 @@ async fn extract_batch<E: BindingEvent>(request: Request) -> Result<Vec<E>, Even
     let (headers, body) = read_limited(request, MAX_BATCH_BODY).await?;
     let events = super::http::read_batch::<E>(&headers, &body)
         .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
-    events.iter().for_each(crate::receipt::received);
+    events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }
 
@@ -397,7 +397,7 @@ impl WebHook {
 #[cfg(all(test, feature = "tracing"))]
 mod tests {
     use super::*;
-    use crate::receipt::capture::{captured, field};
+    use crate::patterns::receipt::capture::{captured, field};
 
     const EVENT: &str = r#"{"specversion":"1.0","id":"r-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
 
@@ -423,7 +423,7 @@ mod tests {
             block_on(extract_event::<AnyEvent>(request)).unwrap();
         });
         assert_eq!(logged.len(), 1, "{logged:?}");
-        assert_eq!(logged[0].target, crate::receipt::TARGET);
+        assert_eq!(logged[0].target, crate::patterns::receipt::TARGET);
         assert_eq!(field(&logged[0], "id"), Some("r-1"));
         assert_eq!(field(&logged[0], "time"), Some("2026-03-28T14:22:31Z"));
 

@@ -14,7 +14,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError};
-use crate::json::{self, AttributeView, Findings};
+use crate::format::json::{self, AttributeView, Findings};
 use crate::{
     AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
     ExtensionVisitor,
@@ -31,7 +31,7 @@ use crate::{
 /// assert_eq!(parts.attribute("specversion"), Some("1.0"));
 /// assert_eq!(AnyEvent::from_binary(parts).unwrap(), event);
 /// ```
-pub trait BindingEvent: Sized + crate::receipt::Receivable {
+pub trait BindingEvent: Sized + crate::patterns::receipt::Receivable {
     /// The event's `id`.
     fn id(&self) -> &str;
 

@@ -19,7 +19,7 @@ use async_nats::jetstream::AckKind;
 use bytes::Bytes;
 
 use super::{BindingError, BindingEvent, ContentMode, Detected};
-use crate::dedupe::{Deduplicator, Delivery};
+use crate::patterns::dedupe::{Deduplicator, Delivery};
 
 /// The header carrying the content type.
 pub const CONTENT_TYPE: &str = "Content-Type";
@@ -197,7 +197,7 @@ where
             return Err(NatsError::Binding(error));
         }
     };
-    crate::receipt::received(&event);
+    crate::patterns::receipt::received(&event);
     let (source, id) = (event.source().to_owned(), event.id().to_owned());
     let delivery = deduplicator
         .check(&source, &id)

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 /// Why a header value could not be decoded (CloudEvents HTTP binding 1.0.2 §3.1.3.2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PercentDecodeError {
     /// A `%` not followed by two hexadecimal digits.
     #[error(

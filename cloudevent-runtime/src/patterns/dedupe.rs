@@ -24,7 +24,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::receipt::Receivable;
+use crate::patterns::receipt::Receivable;
 
 /// Whether an event was seen before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -15,7 +15,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use cloudevent_rules::{Profile, RuleId, Violation, rule};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::extensions::{ExtensionValueBuf, Extensions};
+pub(crate) use crate::extension::truncate;
+use crate::extension::{ExtensionValueBuf, Extensions};
 
 /// Where violations go while parsing: in strict mode the first one stops the parse, in
 /// lenient mode (the validator) all are collected and parsing goes on.
@@ -600,19 +601,6 @@ fn wrong_json_type(name: &str, found: &JsonScalar<'_>, expected: &str) -> Violat
     )
 }
 
-/// Long values are cut in messages; a report of a 200 KiB string helps nobody.
-pub(crate) fn truncate(text: &str) -> String {
-    const MAX: usize = 80;
-    if text.len() <= MAX {
-        return text.to_owned();
-    }
-    let mut end = MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &text[..end])
-}
-
 /// A violation about `data`.
 pub(crate) fn data_violation(problem: impl fmt::Display) -> Violation {
     Violation::error(rule::CE_JSON_3_1, "data", "", problem.to_string())
@@ -650,7 +638,7 @@ pub(crate) fn into_format_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::any::RawData;
+    use crate::format::RawData;
 
     #[test]
     fn strict_findings_stop_at_the_first_error_lenient_ones_collect() {

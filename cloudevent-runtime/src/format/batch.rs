@@ -6,7 +6,8 @@ use cloudevent_rules::rule;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::any::{AnyEvent, read_bounded};
+use super::read_bounded;
+use crate::any::AnyEvent;
 use crate::error::FormatError;
 use crate::limits;
 

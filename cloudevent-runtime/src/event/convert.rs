@@ -1,0 +1,157 @@
+//! [`Event<T>`] to and from [`AnyEvent`].
+
+use super::*;
+
+impl<T: CloudEventData> Event<T> {
+    /// The event as an [`AnyEvent`], the payload serialized to raw data.
+    ///
+    /// # Errors
+    /// When the payload cannot be serialized.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let any = Event::new(order()).to_any().unwrap();
+    /// assert_eq!(any.ty(), "com.example.order.created");
+    /// assert_eq!(any.extension("region"), Some(&"eu".into()));
+    /// ```
+    pub fn to_any(&self) -> Result<AnyEvent, BuildError>
+    where
+        T: Serialize,
+    {
+        let bytes = self.to_vec()?;
+        AnyEvent::from_slice_with_limit(&bytes, usize::MAX)
+            .map_err(|e| BuildError::Payload(e.to_string()))
+    }
+
+    pub(super) fn from_envelope(envelope: json::Envelope<'_>, data: T) -> Self {
+        Event::assemble(
+            envelope.id.map(Cow::into_owned).unwrap_or_default(),
+            envelope.source.as_deref().unwrap_or_default(),
+            envelope.datacontenttype.as_deref(),
+            envelope.dataschema.as_deref(),
+            envelope.subject.map(Cow::into_owned),
+            envelope
+                .time
+                .map(|t| Timestamp::new_unchecked(t.into_owned())),
+            envelope.extensions,
+            data,
+        )
+    }
+
+    pub(crate) fn from_any(any: AnyEvent) -> Result<Self, FormatError>
+    where
+        T: DeserializeOwned,
+    {
+        if any.ty() != T::TYPE {
+            return Err(FormatError::from(type_mismatch::<T>(any.ty())));
+        }
+        let data = match any.data() {
+            None => from_absent::<T>().ok_or_else(|| FormatError::from(absent_violation::<T>()))?,
+            Some(Data::Json(raw)) => serde_json::from_str(raw.get())
+                .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
+            Some(Data::Text(text)) => T::deserialize(Leaf::Str(text))
+                .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
+            Some(Data::Binary(bytes)) => T::deserialize(Leaf::Bytes(bytes))
+                .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
+        };
+        if let Some(violation) = payload_string_violation(&data) {
+            return Err(FormatError::from(violation));
+        }
+        Ok(Event::assemble(
+            any.id().to_owned(),
+            any.source(),
+            any.datacontenttype(),
+            any.dataschema(),
+            any.subject().map(str::to_owned),
+            any.time().cloned(),
+            any.extensions().clone(),
+            data,
+        ))
+    }
+
+    /// Builds a received event, borrowing `T`'s constants where the values match them and
+    /// dropping envelope copies of what the payload already holds.
+    #[allow(clippy::too_many_arguments)] // one per attribute; private
+    pub(super) fn assemble(
+        id: String,
+        source: &str,
+        datacontenttype: Option<&str>,
+        dataschema: Option<&str>,
+        subject: Option<String>,
+        time: Option<Timestamp>,
+        mut extensions: Extensions,
+        data: T,
+    ) -> Self {
+        let subject = if subject.as_deref() == payload_subject(&data) {
+            Subject::FromPayload
+        } else {
+            subject.map_or(Subject::Unset, Subject::Set)
+        };
+        if !T::EXTENSIONS.is_empty() {
+            let mut same = Vec::new();
+            let _ = data.visit_extensions(&mut Visit {
+                skip: &Extensions::new(),
+                f: |name: &str, value: ExtensionValue<'_>| {
+                    if extensions
+                        .get(name)
+                        .is_some_and(|got| value.is_carried_by(&got.as_value()))
+                    {
+                        same.push(name.to_owned());
+                    }
+                    Ok::<(), std::convert::Infallible>(())
+                },
+            });
+            extensions.retain(|name, _| !same.iter().any(|s| s == name));
+        }
+        Event {
+            id,
+            source: static_or_owned(source, T::SOURCE),
+            datacontenttype: datacontenttype.map_or(Cow::Borrowed(T::DATACONTENTTYPE), |v| {
+                static_or_owned(v, Some(T::DATACONTENTTYPE))
+            }),
+            dataschema: dataschema.map(|v| static_or_owned(v, T::DATASCHEMA)),
+            subject,
+            time,
+            extensions,
+            data,
+        }
+    }
+}
+
+impl AnyEvent {
+    /// The event as a typed [`Event<T>`], if its type is `T`'s.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, CloudEventData, Event, ExtensionVisitor};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Ping { n: u32 }
+    /// impl CloudEventData for Ping {
+    ///     const TYPE: &'static str = "com.example.health.ping.sent";
+    ///     const DATASCHEMA: Option<&'static str> = None;
+    ///     const SOURCE: Option<&'static str> = None;
+    ///     const DATACONTENTTYPE: &'static str = "application/json";
+    ///     const EXTENSIONS: &'static [&'static str] = &[];
+    ///     fn subject(&self) -> Option<&str> { None }
+    ///     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
+    /// }
+    ///
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s",
+    ///     "type":"com.example.health.ping.sent","data":{"n":3}}"#).unwrap();
+    /// let ping: Event<Ping> = any.into_typed().unwrap();
+    /// assert_eq!(ping.data().n, 3);
+    /// ```
+    ///
+    /// # Errors
+    /// When the type differs (the error names both) or the data does not fit `T`.
+    pub fn into_typed<T>(self) -> Result<Event<T>, FormatError>
+    where
+        T: CloudEventData + de::DeserializeOwned,
+    {
+        Event::from_any(self)
+    }
+}

@@ -1,0 +1,710 @@
+//! [`Event<T>`]: a typed event whose payload knows its metadata.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
+
+use cloudevent_rules::{Profile, Violation, rule};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess};
+use serde::ser::{self, Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+
+use crate::any::{AnyEvent, Data};
+use crate::data::CloudEventData;
+use crate::error::{BuildError, FormatError};
+use crate::extension::extension_findings;
+use crate::extension::{ExtensionValue, ExtensionVisitor};
+use crate::extension::{ExtensionValueBuf, Extensions};
+use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
+use crate::format::read_bounded;
+use crate::id::IdKind;
+use crate::limits;
+use crate::payload::{self, AsBase64, PayloadKind};
+use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE, Traceable};
+use crate::value::Timestamp;
+
+mod builder;
+mod convert;
+mod serde_impls;
+
+pub use builder::EventBuilder;
+use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
+
+/// Where `subject` comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Subject {
+    /// The payload's `#[cloudevent(subject)]` field.
+    FromPayload,
+    /// Set explicitly (or received different from the payload's).
+    Set(String),
+    /// Explicitly absent.
+    Unset,
+}
+
+/// A CloudEvent whose `data` is a `T`.
+///
+/// `type`, the default `source`, `dataschema` and `datacontenttype` come from `T`
+/// ([`CloudEventData`], usually derived); `subject` and extensions marked on `T`'s fields are
+/// read from the payload whenever the event is written, so they always agree with it.
+///
+/// ```
+/// use cloudevent_runtime::{CloudEvent, Event};
+///
+/// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com/checkout")]
+/// struct OrderCreated {
+///     #[cloudevent(subject)]
+///     order_id: String,
+/// }
+///
+/// let event = Event::new(OrderCreated { order_id: "order-8842".into() });
+/// assert_eq!(event.subject(), Some("order-8842"));
+/// let json = serde_json::to_string(&event).unwrap();
+/// assert!(json.starts_with(r#"{"specversion":"1.0","id":""#));
+///
+/// let back: Event<OrderCreated> = Event::from_slice(json.as_bytes()).unwrap();
+/// assert_eq!(back.id(), event.id());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event<T> {
+    id: String,
+    source: Cow<'static, str>,
+    datacontenttype: Cow<'static, str>,
+    dataschema: Option<Cow<'static, str>>,
+    subject: Subject,
+    time: Option<Timestamp>,
+    /// Extensions besides the payload's (which are read from it when written); one of the
+    /// same name overrides the payload's.
+    extensions: Extensions,
+    data: T,
+}
+
+impl<T: CloudEventData> Event<T> {
+    /// A new root event: fresh ULID `id`, `time` now (UTC), `T`'s source, type, dataschema and
+    /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]).
+    ///
+    /// `T` must name a default source (`#[cloudevent(source = "...")]`); without one this does
+    /// not compile, so an event without a source cannot exist. Use [`Event::builder`] to set
+    /// the source at run time.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
+    ///
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// struct Ping;
+    ///
+    /// let event = Event::new(Ping);
+    /// assert_eq!(event.source(), "https://health.example.com");
+    /// assert_eq!(event.causationid().as_deref(), Some(event.id()));
+    /// ```
+    pub fn new(payload: T) -> Self {
+        const {
+            assert!(
+                T::SOURCE.is_some(),
+                "Event::new needs a default source: add `source = \"...\"` to #[cloudevent(...)] or use Event::builder(payload).source(..).build()"
+            );
+        }
+        let source: &'static str = T::SOURCE.unwrap_or_default();
+        let mut event = Event::fresh(
+            payload,
+            Cow::Borrowed(source),
+            IdKind::Ulid.generate(),
+            Some(Timestamp::now()),
+        );
+        event.make_root();
+        event
+    }
+
+    /// A builder, to set the source or anything else before the event exists.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event, IdKind};
+    ///
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.health.ping.sent")]
+    /// struct Ping;
+    ///
+    /// let event = Event::builder(Ping)
+    ///     .source("https://health.example.com/eu")
+    ///     .id_kind(IdKind::UuidV4)
+    ///     .subject("node-7")
+    ///     .extension("region", "eu-west")
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(event.id().len(), 36);
+    /// assert_eq!(event.subject(), Some("node-7"));
+    /// ```
+    pub fn builder(payload: T) -> EventBuilder<T> {
+        EventBuilder::new(payload)
+    }
+
+    /// The event with the derive's metadata. `id` and `time` are taken, not generated, so a
+    /// builder that was given both pays for neither (a ULID costs a `getrandom` call).
+    fn fresh(payload: T, source: Cow<'static, str>, id: String, time: Option<Timestamp>) -> Self {
+        Event {
+            id,
+            source,
+            datacontenttype: Cow::Borrowed(T::DATACONTENTTYPE),
+            dataschema: T::DATASCHEMA.map(Cow::Borrowed),
+            subject: Subject::FromPayload,
+            time,
+            extensions: Extensions::new(),
+            data: payload,
+        }
+    }
+
+    /// Applies the root convention unless the payload already carries the attribute.
+    fn make_root(&mut self) {
+        if self.extension_str(CORRELATIONID).is_none() {
+            self.extensions.insert(CORRELATIONID, crate::id::ulid());
+        }
+        if self.extension_str(CAUSATIONID).is_none() {
+            self.extensions.insert(CAUSATIONID, self.id.clone());
+        }
+    }
+
+    /// Makes this event the effect of `parent` (ADR-0003): `causationid` = the parent's id,
+    /// `correlationid` carried from the parent (its id when it has none), and the parent's
+    /// `traceparent` / `tracestate` when this event has none.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
+    ///
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// struct OrderCreated;
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.payment.requested", source = "https://payments.example.com")]
+    /// struct PaymentRequested;
+    ///
+    /// let order = Event::new(OrderCreated);
+    /// let payment = Event::new(PaymentRequested).caused_by(&order);
+    /// assert_eq!(payment.causationid().as_deref(), Some(order.id()));
+    /// assert_eq!(payment.correlationid(), order.correlationid());
+    /// ```
+    #[must_use]
+    pub fn caused_by(mut self, parent: &impl Traceable) -> Self {
+        let correlation = parent
+            .correlationid()
+            .map_or_else(|| parent.id().to_owned(), Cow::into_owned);
+        self.extensions.insert(CORRELATIONID, correlation);
+        self.extensions.insert(CAUSATIONID, parent.id().to_owned());
+        for name in [TRACEPARENT, TRACESTATE] {
+            if self.extension_str(name).is_none() {
+                if let Some(value) = parent.extension_str(name) {
+                    self.extensions.insert(name, value.into_owned());
+                }
+            }
+        }
+        self
+    }
+
+    /// Gives the event a new id, for a new emission of the same occurrence (ADR-0003: "each
+    /// time an event is emitted, it receives a new, unique id"). A root event's
+    /// `causationid` follows its id.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::{IdKind, Traceable};
+    /// let first = Event::new(Ping);
+    /// let again = first.clone().with_new_id(IdKind::UuidV4);
+    /// assert_ne!(again.id(), first.id());
+    /// assert!(again.is_root());
+    /// ```
+    #[must_use]
+    pub fn with_new_id(mut self, kind: IdKind) -> Self {
+        let new_id = kind.generate();
+        if self.extensions.get_str(CAUSATIONID) == Some(self.id.as_str()) {
+            self.extensions.insert(CAUSATIONID, new_id.clone());
+        }
+        self.id = new_id;
+        self
+    }
+
+    /// Sets `subject`, overriding the payload's.
+    ///
+    /// # Errors
+    /// When the value breaks a rule: empty (CE 1.0.2 subject), control characters (CE 1.0.2
+    /// type system).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order()).with_subject("order-1/line-2").unwrap();
+    /// assert_eq!(event.subject(), Some("order-1/line-2"));
+    /// assert!(Event::new(order()).with_subject("").is_err());
+    /// ```
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Result<Self, BuildError> {
+        let subject = subject.into();
+        errors(subject_findings(&subject))?;
+        self.subject = Subject::Set(subject);
+        Ok(self)
+    }
+
+    /// Removes `subject`, even the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).without_subject().subject(), None);
+    /// ```
+    #[must_use]
+    pub fn without_subject(mut self) -> Self {
+        self.subject = Subject::Unset;
+        self
+    }
+
+    /// Sets `time`, checked against `T`'s profile: `intg-std-015` takes UTC `Z` only
+    /// (gateway 4), the others any RFC 3339 offset.
+    ///
+    /// # Errors
+    /// When the time breaks a rule of `T`'s profile (INTG-STD-015 gateway 4).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Timestamp;
+    /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    /// assert_eq!(Event::new(Ping).with_time(time.clone()).unwrap().time(), Some(&time));
+    /// let offset = Timestamp::parse("2026-03-28T15:22:31+01:00").unwrap();
+    /// let err = Event::new(Ping).with_time(offset).unwrap_err();
+    /// assert!(err.to_string().contains("INTG-STD-015 gateway 4"), "{err}");
+    /// ```
+    pub fn with_time(mut self, time: Timestamp) -> Result<Self, BuildError> {
+        errors(cloudevent_rules::check_time(time.as_str(), T::PROFILE))?;
+        self.time = Some(time);
+        Ok(self)
+    }
+
+    /// Removes `time` (INTG-STD-015 R-2 says SHOULD include it).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).without_time().time(), None);
+    /// ```
+    #[must_use]
+    pub fn without_time(mut self) -> Self {
+        self.time = None;
+        self
+    }
+
+    /// Sets `source`.
+    ///
+    /// # Errors
+    /// When the source breaks a rule of `T`'s profile (INTG-STD-015 R-5, R-14).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// let event = Event::new(Ping).with_source("https://health.example.com/eu").unwrap();
+    /// assert_eq!(event.source(), "https://health.example.com/eu");
+    /// assert!(Event::new(Ping).with_source("https://localhost/health").is_err());
+    /// ```
+    pub fn with_source(mut self, source: impl Into<String>) -> Result<Self, BuildError> {
+        let source = source.into();
+        errors(cloudevent_rules::check_source(&source, T::PROFILE))?;
+        self.source = Cow::Owned(source);
+        Ok(self)
+    }
+
+    /// Sets an extension, checked against `T`'s profile like the derive checks field
+    /// extensions: the name (CE 1.0.2 naming, R-6, gateway 5, R-14), a documented
+    /// extension's type, W3C formats for `traceparent` / `tracestate`. One the payload also
+    /// fills is overridden.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event, ExtensionValueBuf};
+    ///
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// struct Ping;
+    ///
+    /// let event = Event::new(Ping).with_extension("priority", 3).unwrap();
+    /// assert_eq!(event.extension("priority"), Some(ExtensionValueBuf::Integer(3)));
+    /// assert!(Event::new(Ping).with_extension("Priority", 3).is_err());
+    /// assert!(Event::new(Ping).with_extension("password", "hunter2").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`BuildError::Invalid`] with every error the rules found.
+    pub fn with_extension(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ExtensionValueBuf>,
+    ) -> Result<Self, BuildError> {
+        let name = name.into();
+        let value = value.into();
+        errors(extension_findings(&name, value.as_value(), T::PROFILE))?;
+        self.extensions.insert(name, value);
+        Ok(self)
+    }
+
+    /// Sets `traceparent` (W3C Trace Context), e.g. from the incoming request (R-15).
+    ///
+    /// # Errors
+    /// When it is not `00-<32 hex>-<16 hex>-<2 hex>`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::new(Ping)
+    ///     .with_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    ///     .unwrap();
+    /// assert!(event.traceparent().is_some());
+    /// assert!(Event::new(Ping).with_traceparent("00-zz").is_err());
+    /// ```
+    pub fn with_traceparent(self, traceparent: impl Into<String>) -> Result<Self, BuildError> {
+        self.with_extension(TRACEPARENT, traceparent.into())
+    }
+
+    /// Sets `tracestate` (W3C Trace Context).
+    ///
+    /// # Errors
+    /// When it is not a valid list of `key=value` members.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// use cloudevent_runtime::Traceable;
+    /// let event = Event::new(Ping).with_tracestate("vendor=value").unwrap();
+    /// assert_eq!(event.tracestate().as_deref(), Some("vendor=value"));
+    /// ```
+    pub fn with_tracestate(self, tracestate: impl Into<String>) -> Result<Self, BuildError> {
+        self.with_extension(TRACESTATE, tracestate.into())
+    }
+
+    /// `id`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).id().len(), 26); // a ULID
+    /// ```
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// `source`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).source(), "https://health.example.com");
+    /// ```
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// `type`: always `T::TYPE`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).ty(), "com.example.health.ping.sent");
+    /// ```
+    pub fn ty(&self) -> &'static str {
+        T::TYPE
+    }
+
+    /// `datacontenttype`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).datacontenttype(), "application/json");
+    /// ```
+    pub fn datacontenttype(&self) -> &str {
+        &self.datacontenttype
+    }
+
+    /// `dataschema`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert_eq!(Event::new(Ping).dataschema(), None);
+    /// ```
+    pub fn dataschema(&self) -> Option<&str> {
+        self.dataschema.as_deref()
+    }
+
+    /// `subject`: set explicitly, or the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).subject(), Some("order-1"));
+    /// ```
+    pub fn subject(&self) -> Option<&str> {
+        match &self.subject {
+            Subject::FromPayload => payload_subject(&self.data),
+            Subject::Set(subject) => Some(subject),
+            Subject::Unset => None,
+        }
+    }
+
+    /// `time`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// # struct Ping;
+    /// assert!(Event::new(Ping).time().is_some_and(|t| t.as_str().ends_with('Z')));
+    /// ```
+    pub fn time(&self) -> Option<&Timestamp> {
+        self.time.as_ref()
+    }
+
+    /// An extension's value: set on the event, or read from the payload.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order()).with_extension("priority", 2).unwrap();
+    /// assert_eq!(event.extension("region"), Some("eu".into()));
+    /// assert_eq!(event.extension("priority"), Some(2.into()));
+    /// ```
+    pub fn extension(&self, name: &str) -> Option<ExtensionValueBuf> {
+        if let Some(value) = self.extensions.get(name) {
+            return Some(value.clone());
+        }
+        payload_extension(&self.data, name)
+    }
+
+    /// The extensions set on the event itself (not the payload's).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let event = Event::new(order());
+    /// // The payload's `region` is not here; the root convention's attributes are.
+    /// assert!(!event.extensions().contains("region"));
+    /// assert!(event.extensions().contains("correlationid"));
+    /// ```
+    pub fn extensions(&self) -> &Extensions {
+        &self.extensions
+    }
+
+    /// Calls `f` with every extension the event writes, the payload's first, in the order
+    /// they are written. For protocol bindings (headers) and logs.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let mut names = Vec::new();
+    /// Event::new(order()).for_each_extension(|name, _| names.push(name.to_owned()));
+    /// assert_eq!(names, ["region", "causationid", "correlationid"]);
+    /// ```
+    pub fn for_each_extension(&self, mut f: impl FnMut(&str, ExtensionValue<'_>)) {
+        let mut visitor = Visit {
+            skip: &self.extensions,
+            f: |name: &str, value: ExtensionValue<'_>| {
+                f(name, value);
+                Ok::<(), std::convert::Infallible>(())
+            },
+        };
+        let _ = self.data.visit_extensions(&mut visitor);
+        for (name, value) in &self.extensions {
+            (visitor.f)(name, value.as_value()).ok();
+        }
+    }
+
+    /// The payload.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).data().order_id, "order-1");
+    /// ```
+    pub fn data(&self) -> &T {
+        &self.data
+    }
+
+    /// The payload, to change it; `subject` and field extensions follow it.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// let mut event = Event::new(order());
+    /// event.data_mut().order_id = "order-2".into();
+    /// assert_eq!(event.subject(), Some("order-2"));
+    /// ```
+    pub fn data_mut(&mut self) -> &mut T {
+        &mut self.data
+    }
+
+    /// The payload, owned.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
+    /// assert_eq!(Event::new(order()).into_data(), order());
+    /// ```
+    pub fn into_data(self) -> T {
+        self.data
+    }
+}
+
+fn static_or_owned(value: &str, constant: Option<&'static str>) -> Cow<'static, str> {
+    match constant {
+        Some(constant) if constant == value => Cow::Borrowed(constant),
+        _ => Cow::Owned(value.to_owned()),
+    }
+}
+
+/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
+/// characters (CE 1.0.2 type system).
+fn subject_findings(subject: &str) -> Vec<Violation> {
+    let mut found = cloudevent_rules::check_subject(subject);
+    found.extend(cloudevent_rules::check_string_value("subject", subject));
+    found
+}
+
+/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
+/// on the wire (CE 1.0.2 subject).
+fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
+    data.subject().filter(|subject| !subject.is_empty())
+}
+
+/// The first control character in a String the payload copies into the envelope (its
+/// subject, its String extensions): such an event could be read but never written again
+/// (CE 1.0.2 type system), so a typed reader refuses it as any reader refuses the attribute.
+fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
+    if let Some(subject) = data.subject() {
+        if let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop() {
+            return Some(violation);
+        }
+    }
+    let mut found = None;
+    let _ = data.visit_extensions(&mut Visit {
+        skip: &Extensions::new(),
+        f: |name: &str, value: ExtensionValue<'_>| {
+            if let (None, ExtensionValue::String(text)) = (&found, value) {
+                found = cloudevent_rules::check_string_value(name, text).pop();
+            }
+            Ok::<(), std::convert::Infallible>(())
+        },
+    });
+    found
+}
+
+/// Keeps the errors of a rules check (warnings pass).
+fn errors(violations: Vec<Violation>) -> Result<(), BuildError> {
+    let errors: Vec<Violation> = violations.into_iter().filter(Violation::is_error).collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(BuildError::Invalid(errors))
+    }
+}
+
+/// One extension of a payload, owned.
+fn payload_extension<T: CloudEventData>(data: &T, name: &str) -> Option<ExtensionValueBuf> {
+    if !T::EXTENSIONS.contains(&name) {
+        return None;
+    }
+    let mut found = None;
+    let _ = data.visit_extensions(&mut Visit {
+        skip: &Extensions::new(),
+        f: |visited: &str, value: ExtensionValue<'_>| {
+            if visited == name {
+                found = Some(value.to_owned_value());
+            }
+            Ok::<(), std::convert::Infallible>(())
+        },
+    });
+    found
+}
+
+/// An [`ExtensionVisitor`] from a closure, skipping names set on the event itself.
+struct Visit<'a, F> {
+    skip: &'a Extensions,
+    f: F,
+}
+
+impl<F, E> ExtensionVisitor for Visit<'_, F>
+where
+    F: FnMut(&str, ExtensionValue<'_>) -> Result<(), E>,
+{
+    type Error = E;
+
+    fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), E> {
+        if self.skip.contains(name) {
+            return Ok(());
+        }
+        (self.f)(name, value)
+    }
+}
+
+impl<T: CloudEventData> Traceable for Event<T> {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn extension_str(&self, name: &str) -> Option<Cow<'_, str>> {
+        if let Some(value) = self.extensions.get(name) {
+            return value.as_str().map(Cow::Borrowed);
+        }
+        match payload_extension(&self.data, name)? {
+            ExtensionValueBuf::String(s) => Some(Cow::Owned(s)),
+            other => other.as_str().map(|s| Cow::Owned(s.to_owned())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

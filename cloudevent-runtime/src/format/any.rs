@@ -1,0 +1,265 @@
+//! [`AnyEvent`] in the JSON event format: the strict reader with `data` kept raw, and the
+//! writer.
+
+use std::io::Read;
+
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+
+use super::json::{self, ContentType, DataSlot, Findings, Stop};
+use super::read_bounded;
+use crate::any::{AnyEvent, Data};
+use crate::error::FormatError;
+use crate::limits;
+use crate::value::Timestamp;
+
+/// Keeps `data` raw for [`AnyEvent`].
+#[derive(Default)]
+pub(crate) struct RawData {
+    json: Option<Box<RawValue>>,
+    text: Option<String>,
+    binary: Option<Vec<u8>>,
+}
+
+impl<'de> DataSlot<'de> for RawData {
+    type Data = Option<Data>;
+
+    fn data<A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        content_type: ContentType<'_>,
+        findings: &mut Findings,
+    ) -> Result<(), A::Error> {
+        // Text is read as text directly when the content type is known to be non-JSON;
+        // otherwise the raw member is kept and decided on at the end.
+        match content_type {
+            ContentType::Seen(content_type) if !json::is_json(content_type) => {
+                match map.next_value::<json::JsonScalar<'de>>()? {
+                    json::JsonScalar::Str(text) => self.text = Some(text.into_owned()),
+                    json::JsonScalar::Null => {
+                        self.json = RawValue::from_string("null".to_owned()).ok();
+                    }
+                    other => findings
+                        .report(json::data_violation(non_text_data(
+                            content_type.unwrap_or_default(),
+                            other_type(&other),
+                        )))
+                        .map_err(|Stop| json::stop(findings))?,
+                }
+            }
+            _ => self.json = Some(map.next_value::<Box<RawValue>>()?),
+        }
+        Ok(())
+    }
+
+    fn data_base64(&mut self, bytes: Vec<u8>, _findings: &mut Findings) -> Result<(), Stop> {
+        self.binary = Some(bytes);
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        datacontenttype: Option<&str>,
+        findings: &mut Findings,
+    ) -> Result<Self::Data, Stop> {
+        if let Some(text) = self.text {
+            return Ok(Some(Data::Text(text)));
+        }
+        if let Some(raw) = self.json {
+            if json::is_json(datacontenttype) || raw.get() == "null" {
+                return Ok(Some(Data::Json(raw)));
+            }
+            // `data` came before a non-JSON `datacontenttype`: it must be a JSON string.
+            return match serde_json::from_str::<String>(raw.get()) {
+                Ok(text) => Ok(Some(Data::Text(text))),
+                Err(_) => {
+                    findings.report(json::data_violation(non_text_data(
+                        datacontenttype.unwrap_or_default(),
+                        "not a string",
+                    )))?;
+                    Ok(Some(Data::Json(raw)))
+                }
+            };
+        }
+        Ok(self.binary.map(Data::Binary))
+    }
+}
+
+fn other_type(value: &json::JsonScalar<'_>) -> &'static str {
+    match value {
+        json::JsonScalar::Composite(kind) => kind,
+        json::JsonScalar::Bool(_) => "a boolean",
+        _ => "a number",
+    }
+}
+
+fn non_text_data(content_type: &str, found: &str) -> String {
+    format!(
+        "is {found}, but datacontenttype `{content_type}` is not JSON, so `data` must be a string (CE-JSON 3.1)"
+    )
+}
+
+impl AnyEvent {
+    /// Parses one event in the JSON format, refusing more than
+    /// [`limits::MAX_EVENT_BYTES`] before reading anything (INTG-STD-015 R-11).
+    ///
+    /// # Errors
+    /// The first thing that makes the input not a valid event: see [`FormatError`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.subject(), Some("order-1"));
+    /// let err = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","id":"2"}"#).unwrap_err();
+    /// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"));
+    /// ```
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
+        Self::from_slice_with_limit(bytes, limits::MAX_EVENT_BYTES)
+    }
+
+    /// [`AnyEvent::from_slice`] with another size limit (a bilateral agreement, a test).
+    ///
+    /// # Errors
+    /// See [`FormatError`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, FormatError};
+    /// let json = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created"}"#;
+    /// assert!(AnyEvent::from_slice_with_limit(json, 1024).is_ok());
+    /// assert!(matches!(AnyEvent::from_slice_with_limit(json, 10), Err(FormatError::TooLarge { .. })));
+    /// ```
+    pub fn from_slice_with_limit(bytes: &[u8], limit: usize) -> Result<Self, FormatError> {
+        if bytes.len() > limit {
+            return Err(FormatError::TooLarge {
+                what: "event",
+                found: bytes.len(),
+                limit,
+                rule: cloudevent_rules::rule::INTG_R11,
+            });
+        }
+        let mut findings = Findings::strict();
+        match json::parse_slice(bytes, RawData::default(), None, &mut findings) {
+            Ok((envelope, data)) => Ok(AnyEvent::from_envelope(envelope, data)),
+            Err(error) => Err(json::into_format_error(error, &mut findings)),
+        }
+    }
+
+    /// Reads one event, at most `limit` bytes: the reader is not drained past the limit, so
+    /// an oversized event costs no more than the limit (bounded reading, R-11).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, FormatError};
+    ///
+    /// let big = vec![b' '; 1000];
+    /// let err = AnyEvent::from_reader(&big[..], 100).unwrap_err();
+    /// assert!(matches!(err, FormatError::TooLarge { found: 101, limit: 100, .. }));
+    /// ```
+    ///
+    /// # Errors
+    /// See [`FormatError`]; reading errors are [`FormatError::Io`].
+    pub fn from_reader(reader: impl Read, limit: usize) -> Result<Self, FormatError> {
+        let bytes = read_bounded(reader, limit, "event", cloudevent_rules::rule::INTG_R11)?;
+        Self::from_slice_with_limit(&bytes, limit)
+    }
+
+    pub(crate) fn from_envelope(envelope: json::Envelope<'_>, data: Option<Data>) -> Self {
+        let owned = |value: Option<std::borrow::Cow<'_, str>>| value.map(|v| v.into_owned());
+        AnyEvent {
+            id: owned(envelope.id).unwrap_or_default(),
+            source: owned(envelope.source).unwrap_or_default(),
+            ty: owned(envelope.ty).unwrap_or_default(),
+            datacontenttype: owned(envelope.datacontenttype),
+            dataschema: owned(envelope.dataschema),
+            subject: owned(envelope.subject),
+            time: owned(envelope.time).map(Timestamp::new_unchecked),
+            extensions: envelope.extensions,
+            data,
+        }
+    }
+
+    /// The event in the JSON format.
+    ///
+    /// ```
+    /// use cloudevent_runtime::AnyEvent;
+    /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// event.extensions_mut().insert("region", "eu");
+    /// assert_eq!(
+    ///     String::from_utf8(event.to_vec()).unwrap(),
+    ///     r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com","type":"com.example.order.created","region":"eu"}"#
+    /// );
+    /// ```
+    pub fn to_vec(&self) -> Vec<u8> {
+        // Serializing these types to a Vec cannot fail: keys are strings, raw data is
+        // valid JSON by construction.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The attributes as strings, for the validator.
+    pub(crate) fn view(&self) -> json::AttributeView<'_> {
+        json::AttributeView {
+            specversion: Some("1.0"),
+            id: Some(&self.id),
+            source: Some(&self.source),
+            ty: Some(&self.ty),
+            datacontenttype: self.datacontenttype.as_deref(),
+            dataschema: self.dataschema.as_deref(),
+            subject: self.subject.as_deref(),
+            time: self.time.as_ref().map(Timestamp::as_str),
+            extensions: &self.extensions,
+        }
+    }
+}
+
+impl Serialize for AnyEvent {
+    /// The JSON format, attributes in the same order as [`Event<T>`]: core, extensions, data.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("specversion", "1.0")?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("source", &self.source)?;
+        map.serialize_entry("type", &self.ty)?;
+        if let Some(value) = &self.datacontenttype {
+            map.serialize_entry("datacontenttype", value)?;
+        }
+        if let Some(value) = &self.dataschema {
+            map.serialize_entry("dataschema", value)?;
+        }
+        if let Some(value) = &self.subject {
+            map.serialize_entry("subject", value)?;
+        }
+        if let Some(value) = &self.time {
+            map.serialize_entry("time", value.as_str())?;
+        }
+        for (name, value) in &self.extensions {
+            map.serialize_entry(name, value)?;
+        }
+        match &self.data {
+            Some(Data::Json(raw)) => map.serialize_entry("data", raw)?,
+            Some(Data::Text(text)) => map.serialize_entry("data", text)?,
+            Some(Data::Binary(bytes)) => {
+                map.serialize_entry("data_base64", &crate::payload::Base64Str(bytes))?
+            }
+            None => {}
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for AnyEvent {
+    /// Strict, like [`AnyEvent::from_slice`] but without the size check; JSON only (raw
+    /// `data` needs serde_json).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut findings = Findings::strict();
+        let (envelope, data) = json::EventSeed {
+            findings: &mut findings,
+            slot: RawData::default(),
+            expected_type: None,
+        }
+        .deserialize(deserializer)?;
+        Ok(AnyEvent::from_envelope(envelope, data))
+    }
+}
