@@ -66,8 +66,19 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 .unwrap_or_default();
             let manifest = policy.and_then(|p| p.manifest);
             let mut out = impl_cloud_event_data(&cont, &runtime, profile, manifest.as_deref());
+            // Lint levels the user set on the type (`#[allow(deprecated)]`) apply to the
+            // warnings generated for it too.
+            let lints: Vec<&syn::Attribute> = input
+                .attrs
+                .iter()
+                .filter(|a| {
+                    ["allow", "warn", "deny", "forbid"]
+                        .iter()
+                        .any(|l| a.path().is_ident(l))
+                })
+                .collect();
             for (index, (span, message)) in warnings.iter().enumerate() {
-                out.extend(warning(*span, message, index));
+                out.extend(warning(*span, message, index, &lints));
             }
             Ok(out)
         }
@@ -84,10 +95,11 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 /// so the message rides on a `#[deprecated]` constant used once: the compiler prints
 /// ``warning: use of deprecated constant `...`: <message>`` at the user's token, and
 /// `#[allow(deprecated)]` on the type silences it.
-fn warning(span: Span, message: &str, index: usize) -> TokenStream {
+fn warning(span: Span, message: &str, index: usize, lints: &[&syn::Attribute]) -> TokenStream {
     let name = quote::format_ident!("__cloudevent_should_{}", index, span = span);
     let note = format!("{message} (a SHOULD under this crate's profile: a warning, not an error)");
     quote_spanned! {span=>
+        #(#lints)*
         const _: () = {
             #[deprecated(note = #note)]
             #[allow(non_upper_case_globals)]

@@ -241,7 +241,10 @@ fn properties_follow_serde_renames() {
     assert_eq!(json["customer"], "c");
 }
 
+// A relative source is a SHOULD under intg-std-015, so the derive warns; the lint
+// level set on the type silences it, which is part of what this test shows.
 #[derive(CloudEvent)]
+#[allow(deprecated)]
 #[cloudevent(type = "com.example.payment.settled", source = "/payments")]
 enum PaymentSettled {
     Card { last4: String },
