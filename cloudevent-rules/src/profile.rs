@@ -110,7 +110,7 @@ pub struct Policy {
 
 impl Policy {
     /// The policy of a profile with no organisation prefix.
-    pub fn new(profile: Profile) -> Self {
+    pub const fn new(profile: Profile) -> Self {
         Policy {
             profile,
             type_prefix: None,

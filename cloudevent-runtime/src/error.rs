@@ -142,7 +142,7 @@ impl From<ValueError> for BuildError {
 ///
 /// let err = AnyEvent::from_slice(br#"{"specversion":"0.3","id":"1","source":"/s","type":"t"}"#)
 ///     .unwrap_err();
-/// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-1"));
+/// assert_eq!(err.rule().map(|r| r.as_str()), Some("CE 1.0.2 specversion"));
 /// assert!(err.to_string().contains("0.3"));
 /// ```
 #[derive(Debug, thiserror::Error)]

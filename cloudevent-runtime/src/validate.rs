@@ -6,15 +6,14 @@
 
 use std::fmt;
 
-use cloudevent_rules::{Policy, Profile, Severity, Violation, rule};
+use cloudevent_rules::{Mode, Policy, Profile, Severity, Violation, rule};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
 use crate::any::{AnyEvent, Data};
-use crate::extension::{ExtensionValue, describe, extension_findings};
+use crate::extension::ExtensionValueBuf;
 use crate::format::RawData;
 use crate::format::json::{self, AttributeView, Findings};
-use crate::trace::{CAUSATIONID, CORRELATIONID};
 use cloudevent_rules::limits;
 
 /// Checks events against a profile.
@@ -35,7 +34,6 @@ use cloudevent_rules::limits;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Validator {
     policy: Policy,
-    require_traceability: bool,
 }
 
 impl Default for Validator {
@@ -63,10 +61,7 @@ impl Validator {
     /// assert_eq!(validator.policy().type_prefix(), Some("com.example"));
     /// ```
     pub fn with_policy(policy: Policy) -> Self {
-        Validator {
-            policy,
-            require_traceability: false,
-        }
+        Validator { policy }
     }
 
     /// Requires every `type` to start with this prefix (INTG-STD-015 R-4).
@@ -95,7 +90,7 @@ impl Validator {
     /// ```
     #[must_use]
     pub fn require_traceability(mut self, required: bool) -> Self {
-        self.require_traceability = required;
+        self.policy = self.policy.with_required_traceability(required);
         self
     }
 
@@ -129,9 +124,12 @@ impl Validator {
     /// assert!(report.is_valid(), "{report}");
     /// ```
     pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
-        let mut findings = Findings::lenient();
-        self.check(&event.view(), event.data(), &mut findings);
-        self.report(Some(event.id().to_owned()), findings.list)
+        let view = event.view();
+        let size = event.data().map(Data::len);
+        let findings = self
+            .policy
+            .check_envelope(&view.envelope(size), Mode::Collect);
+        ValidationReport::new(self.policy.profile(), &view, findings)
     }
 
     /// Parses and validates one event in the JSON format. An event over the size limit is
@@ -147,16 +145,16 @@ impl Validator {
     /// assert!(report.has_rule("INTG-STD-015 R-11"));
     /// ```
     pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+        let profile = self.policy.profile();
         let too_large = limits::check_event_size(bytes.len());
         if !too_large.is_empty() {
-            return ValidationReport::new(None, too_large);
+            return ValidationReport::unread(profile, too_large);
         }
+        // The same reader as `AnyEvent::from_slice_with`, collecting instead of stopping: the
+        // structural findings as it reads, then the policy's envelope check.
         let mut findings = Findings::lenient();
-        match json::parse_slice(bytes, RawData::default(), None, &mut findings) {
-            Ok((envelope, data)) => {
-                self.check(&envelope.view(), data.as_ref(), &mut findings);
-                self.report(envelope.id.map(|id| id.into_owned()), findings.list)
-            }
+        match json::parse_slice(bytes, RawData::default(), None, &self.policy, &mut findings) {
+            Ok((envelope, _)) => ValidationReport::new(profile, &envelope.view(), findings.list),
             Err(error) => {
                 findings.list.push(Violation::error(
                     rule::INTG_R7,
@@ -164,7 +162,7 @@ impl Validator {
                     "",
                     format!("is not a CloudEvents JSON object: {error}"),
                 ));
-                self.report(None, findings.list)
+                ValidationReport::unread(profile, findings.list)
             }
         }
     }
@@ -229,132 +227,6 @@ impl Validator {
             _ => Document::Event(self.validate_slice(bytes)),
         }
     }
-
-    /// The report, its rule ids in the profile's words: the format's reader names the
-    /// required attributes after INTG-STD-015 R-1 and R-2, which restate CloudEvents MUSTs;
-    /// outside that profile the spec's own ids are the ones a reader can look up.
-    fn report(&self, id: Option<String>, mut findings: Vec<Violation>) -> ValidationReport {
-        if self.policy.profile() != Profile::IntgStd015 {
-            for violation in &mut findings {
-                if violation.rule == rule::INTG_R1 {
-                    violation.rule = rule::CE_SPECVERSION;
-                } else if violation.rule == rule::INTG_R2
-                    && matches!(&*violation.attribute, "id" | "source" | "type")
-                {
-                    violation.rule = rule::CE_REQUIRED;
-                }
-            }
-        }
-        ValidationReport::new(id, findings)
-    }
-
-    fn check(&self, view: &AttributeView<'_>, data: Option<&Data>, findings: &mut Findings) {
-        let profile = self.policy.profile();
-        // A lenient `Findings` never stops, so the results can be ignored.
-        let _ = json::check_format(view, findings);
-        let mut found = Vec::new();
-        if let Some(source) = view.source.filter(|s| !s.is_empty()) {
-            found.extend(cloudevent_rules::check_source(source, profile));
-        }
-        if let Some(ty) = view.ty.filter(|s| !s.is_empty()) {
-            found.extend(cloudevent_rules::check_type(ty, &self.policy));
-        }
-        if let Some(content_type) = view.datacontenttype {
-            found.extend(cloudevent_rules::check_media_type(content_type));
-        }
-        if let Some(dataschema) = view.dataschema {
-            found.extend(cloudevent_rules::check_dataschema(dataschema, profile));
-            if let Some(ty) = view.ty {
-                found.extend(cloudevent_rules::check_type_schema_agreement(
-                    ty, dataschema, profile,
-                ));
-            }
-        }
-        if let Some(time) = view.time {
-            found.extend(cloudevent_rules::check_time(time, profile));
-        }
-        for (name, value) in view.extensions {
-            found.extend(extension_findings(name, value.as_value(), profile));
-        }
-        if profile == Profile::IntgStd015 {
-            if view.time.is_none() {
-                found.push(Violation::warning(
-                    rule::INTG_R2,
-                    "time",
-                    "",
-                    "is absent; producers should set it for the audit trail (R-2, R-15)",
-                ));
-            }
-            if data.is_some() && view.datacontenttype.is_none() {
-                found.push(Violation::warning(
-                    rule::INTG_R2,
-                    "datacontenttype",
-                    "",
-                    "is absent though the event has data; producers should include it",
-                ));
-            }
-        }
-        found.extend(limits::check_attributes_size(attributes_size(view)));
-        if let Some(data) = data {
-            found.extend(limits::check_data_size(data.len()));
-        }
-        if self.require_traceability {
-            for name in [CORRELATIONID, CAUSATIONID] {
-                match view.extensions.get(name) {
-                    Some(value) if value.as_str().is_some_and(|s| !s.is_empty()) => {}
-                    Some(value) => found.push(Violation::error(
-                        rule::ADR_0003,
-                        name,
-                        describe(value.as_value()),
-                        "must be a non-empty string",
-                    )),
-                    None => found.push(
-                        Violation::error(
-                            rule::ADR_0003,
-                            name,
-                            "",
-                            "is required on every event (traceability)",
-                        )
-                        .with_hint("build events with Event::new(..).caused_by(&parent)"),
-                    ),
-                }
-            }
-        }
-        for violation in found {
-            // Some checks overlap across profiles (time is RFC 3339 in every one); say it once.
-            if !findings.list.contains(&violation) {
-                let _ = findings.report(violation);
-            }
-        }
-    }
-}
-
-/// The bytes the context attributes take: names and values as written.
-fn attributes_size(view: &AttributeView<'_>) -> usize {
-    let core = [
-        ("specversion", view.specversion),
-        ("id", view.id),
-        ("source", view.source),
-        ("type", view.ty),
-    ]
-    .into_iter()
-    .chain(view.optional())
-    .filter_map(|(name, value)| value.map(|v| name.len() + v.len()))
-    .sum::<usize>();
-    let extensions = view
-        .extensions
-        .iter()
-        .map(|(name, value)| {
-            name.len()
-                + match value.as_value() {
-                    ExtensionValue::Boolean(_) => 5,
-                    ExtensionValue::Integer(i) => i.to_string().len(),
-                    ExtensionValue::Binary(bytes) => bytes.len().div_ceil(3) * 4,
-                    other => other.as_str().map_or(0, str::len),
-                }
-        })
-        .sum::<usize>();
-    core + extensions
 }
 
 /// Everything found wrong with one event, errors and warnings, in the order checked.
@@ -373,13 +245,75 @@ fn attributes_size(view: &AttributeView<'_>) -> usize {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationReport {
+    profile: Profile,
     id: Option<String>,
+    attributes: Vec<(String, AttributeValue)>,
     findings: Vec<Violation>,
 }
 
+/// An attribute as the validator read it, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AttributeValue {
+    Text(String),
+    Extension(ExtensionValueBuf),
+}
+
 impl ValidationReport {
-    fn new(id: Option<String>, findings: Vec<Violation>) -> Self {
-        ValidationReport { id, findings }
+    /// A report on an event whose attributes could be read.
+    fn new(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
+        let mut attributes: Vec<(String, AttributeValue)> = view
+            .envelope(None)
+            .core()
+            .into_iter()
+            .filter_map(|(name, value)| {
+                value.map(|v| (name.to_owned(), AttributeValue::Text(v.to_owned())))
+            })
+            .collect();
+        attributes.extend(
+            view.extensions
+                .iter()
+                .map(|(name, value)| (name.to_owned(), AttributeValue::Extension(value.clone()))),
+        );
+        ValidationReport {
+            profile,
+            id: view.id.map(str::to_owned),
+            attributes,
+            findings,
+        }
+    }
+
+    /// A report on input that could not be read as an event at all.
+    pub(crate) fn unread(profile: Profile, findings: Vec<Violation>) -> Self {
+        ValidationReport {
+            profile,
+            id: None,
+            attributes: Vec::new(),
+            findings,
+        }
+    }
+
+    /// The profile the event was checked against.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::NlGov).validate_slice(b"{}");
+    /// assert_eq!(report.profile(), Profile::NlGov);
+    /// ```
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The attributes as they were read (core attributes, then extensions), so a person can
+    /// see what the validator saw. Empty when the input was not an event object.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1","ExtA":"x"}"#);
+    /// let names: Vec<&str> = report.attribute_names().collect();
+    /// assert_eq!(names, ["id", "ExtA"]);
+    /// ```
+    pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        self.attributes.iter().map(|(name, _)| name.as_str())
     }
 
     /// The event's `id`, when it could be read.
@@ -488,7 +422,23 @@ impl Serialize for FindingJson<'_> {
     }
 }
 
-struct FindingsJson<'a>(&'a [Violation]);
+/// The attributes as read: core attributes as strings, extensions as their JSON values.
+struct AttributesJson<'a>(&'a [(String, AttributeValue)]);
+
+impl Serialize for AttributesJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            match value {
+                AttributeValue::Text(text) => map.serialize_entry(name, text)?,
+                AttributeValue::Extension(value) => map.serialize_entry(name, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+pub(crate) struct FindingsJson<'a>(pub(crate) &'a [Violation]);
 
 impl Serialize for FindingsJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -501,12 +451,16 @@ impl Serialize for FindingsJson<'_> {
 }
 
 impl Serialize for ValidationReport {
-    /// `{"id", "valid", "findings": [...]}`, for machine-readable output.
+    /// `{"valid", "profile", "id", "findings": [...], "attributes": {...}}`: the one report
+    /// shape of the library, the axum extractors' 400 answer and `cloudevent validate
+    /// --output json`.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("id", &self.id)?;
         map.serialize_entry("valid", &self.is_valid())?;
+        map.serialize_entry("profile", self.profile.name())?;
+        map.serialize_entry("id", &self.id)?;
         map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        map.serialize_entry("attributes", &AttributesJson(&self.attributes))?;
         map.end()
     }
 }
@@ -633,9 +587,9 @@ mod tests {
             + "typet".len()
             + "subjectabc".len()
             + "flag".len()
-            + 5
+            + "true".len()
             + "n".len()
-            + 5;
-        assert_eq!(attributes_size(&view), expected);
+            + "12345".len();
+        assert_eq!(view.envelope(None).attributes_size(), expected);
     }
 }

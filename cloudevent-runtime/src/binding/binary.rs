@@ -14,11 +14,12 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError};
-use crate::format::json::{self, AttributeView, Findings};
+use crate::format::json::AttributeView;
 use crate::{
     AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
     ExtensionVisitor,
 };
+use cloudevent_rules::Mode;
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
 ///
@@ -279,7 +280,8 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         time: event.time().map(|t| t.as_str()),
         extensions: event.extensions(),
     };
-    if json::check_format(&view, &mut Findings::strict()).is_err() {
+    let found = Event::<T>::POLICY.check_envelope(&view.envelope(None), Mode::FirstError);
+    if cloudevent_rules::has_error(&found) {
         return None;
     }
     let mut attributes = core_attributes(

@@ -80,6 +80,20 @@ pub struct Event<T> {
 }
 
 impl<T: CloudEventData> Event<T> {
+    /// The policy every reader of `Event<T>` enforces: `T`'s profile, from the crate's
+    /// `[package.metadata.cloudevent]` when the derive ran (INTG-STD-015 by default).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event, Profile};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+    /// struct Ping;
+    ///
+    /// assert_eq!(Event::<Ping>::POLICY.profile(), Profile::IntgStd015);
+    /// ```
+    pub const POLICY: crate::Policy = crate::Policy::new(T::PROFILE);
+
     /// A new root event: fresh ULID `id`, `time` now (UTC), `T`'s source, type, dataschema and
     /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]).
     ///

@@ -39,6 +39,7 @@ impl<T: CloudEventData> Event<T> {
             bytes,
             TypedData::<T>::default(),
             Some(T::TYPE),
+            &Self::POLICY,
             &mut findings,
         ) {
             Ok((envelope, data)) => Ok(Event::from_envelope(envelope, data)),
@@ -158,6 +159,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
         let mut findings = Findings::strict();
         let (envelope, data) = json::EventSeed {
             findings: &mut findings,
+            policy: &Self::POLICY,
             slot: TypedData::<T>::default(),
             expected_type: Some(T::TYPE),
         }

@@ -13,6 +13,7 @@ use crate::any::{AnyEvent, Data};
 use crate::error::FormatError;
 use crate::limits;
 use crate::value::Timestamp;
+use crate::{Policy, Profile};
 
 /// Keeps `data` raw for [`AnyEvent`].
 #[derive(Default)]
@@ -56,6 +57,12 @@ impl<'de> DataSlot<'de> for RawData {
     fn data_base64(&mut self, bytes: Vec<u8>, _findings: &mut Findings) -> Result<(), Stop> {
         self.binary = Some(bytes);
         Ok(())
+    }
+
+    fn size(&self) -> usize {
+        self.json.as_ref().map_or(0, |raw| raw.get().len())
+            + self.text.as_ref().map_or(0, String::len)
+            + self.binary.as_ref().map_or(0, Vec::len)
     }
 
     fn finish(
@@ -118,7 +125,32 @@ impl AnyEvent {
     /// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"));
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
-        Self::from_slice_with_limit(bytes, limits::MAX_EVENT_BYTES)
+        Self::read(bytes, limits::MAX_EVENT_BYTES, &Self::DEFAULT_POLICY)
+    }
+
+    /// The policy [`AnyEvent::from_slice`] and every binding's `AnyEvent` reader enforce:
+    /// the CloudEvents 1.0.2 MUSTs (profile `cloudevents`). A gateway chooses a stricter one
+    /// with [`AnyEvent::from_slice_with`] or the axum `Checked` extractor.
+    pub const DEFAULT_POLICY: Policy = Policy::new(Profile::CloudEvents);
+
+    /// Parses one event in the JSON format under a policy: the same strict reader, stopping
+    /// at the first error the policy finds (its rule ids, its severities).
+    ///
+    /// # Errors
+    /// See [`FormatError`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Policy, Profile};
+    ///
+    /// let json = br#"{"specversion":"1.0","id":"1","source":"https://localhost:8080/orders",
+    ///     "type":"com.example.order.created"}"#;
+    /// assert!(AnyEvent::from_slice(json).is_ok());
+    /// let gateway = Policy::new(Profile::IntgStd015);
+    /// let err = AnyEvent::from_slice_with(json, &gateway).unwrap_err();
+    /// assert_eq!(err.attribute(), Some("source"));
+    /// ```
+    pub fn from_slice_with(bytes: &[u8], policy: &Policy) -> Result<Self, FormatError> {
+        Self::read(bytes, limits::MAX_EVENT_BYTES, policy)
     }
 
     /// [`AnyEvent::from_slice`] with another size limit (a bilateral agreement, a test).
@@ -133,6 +165,10 @@ impl AnyEvent {
     /// assert!(matches!(AnyEvent::from_slice_with_limit(json, 10), Err(FormatError::TooLarge { .. })));
     /// ```
     pub fn from_slice_with_limit(bytes: &[u8], limit: usize) -> Result<Self, FormatError> {
+        Self::read(bytes, limit, &Self::DEFAULT_POLICY)
+    }
+
+    fn read(bytes: &[u8], limit: usize, policy: &Policy) -> Result<Self, FormatError> {
         if bytes.len() > limit {
             return Err(FormatError::TooLarge {
                 what: "event",
@@ -142,7 +178,7 @@ impl AnyEvent {
             });
         }
         let mut findings = Findings::strict();
-        match json::parse_slice(bytes, RawData::default(), None, &mut findings) {
+        match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
             Ok((envelope, data)) => Ok(AnyEvent::from_envelope(envelope, data)),
             Err(error) => Err(json::into_format_error(error, &mut findings)),
         }
@@ -256,6 +292,7 @@ impl<'de> Deserialize<'de> for AnyEvent {
         let mut findings = Findings::strict();
         let (envelope, data) = json::EventSeed {
             findings: &mut findings,
+            policy: &AnyEvent::DEFAULT_POLICY,
             slot: RawData::default(),
             expected_type: None,
         }

@@ -4,7 +4,7 @@
 //!
 //! The visitor reports what serde_json would otherwise hide: duplicate keys (serde_json keeps
 //! the last one silently), `data` and `data_base64` together, extension values outside the
-//! type system. [`check_format`] then checks the attributes the format requires.
+//! type system. Then the policy's one envelope check ([`cloudevent_rules::Policy::check_envelope`]) runs.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -12,7 +12,7 @@ use std::fmt;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use cloudevent_rules::{Profile, RuleId, Violation, rule};
+use cloudevent_rules::{Mode, Policy, Violation, rule};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 pub(crate) use crate::extension::truncate;
@@ -233,6 +233,12 @@ pub(crate) trait DataSlot<'de> {
     /// Takes the decoded `data_base64` bytes.
     fn data_base64(&mut self, bytes: Vec<u8>, findings: &mut Findings) -> Result<(), Stop>;
 
+    /// The size in bytes of the data read so far (for the R-11 data size warning); 0 when
+    /// the slot cannot tell without extra work.
+    fn size(&self) -> usize {
+        0
+    }
+
     /// Finishes once the whole object is read and `datacontenttype` is final.
     fn finish(
         self,
@@ -287,76 +293,22 @@ pub(crate) struct AttributeView<'a> {
 }
 
 impl<'a> AttributeView<'a> {
-    /// The optional string attributes with their names, in output order.
-    pub(crate) fn optional(&self) -> [(&'static str, Option<&'a str>); 4] {
-        [
-            ("datacontenttype", self.datacontenttype),
-            ("dataschema", self.dataschema),
-            ("subject", self.subject),
-            ("time", self.time),
-        ]
-    }
-}
-
-/// The checks of the JSON format itself, common to every profile: `specversion` is "1.0"
-/// (R-1), `id`, `source` and `type` are present and non-empty (R-2), `time` is RFC 3339, and
-/// no string holds a control character. (A typed reader's `type` is compared as it is read.)
-pub(crate) fn check_format(view: &AttributeView<'_>, findings: &mut Findings) -> Result<(), Stop> {
-    match view.specversion {
-        None => findings.report(missing("specversion", rule::INTG_R1))?,
-        Some(value) => findings.report_all(cloudevent_rules::check_specversion(value))?,
-    }
-    for (name, value) in [("id", view.id), ("source", view.source), ("type", view.ty)] {
-        match value {
-            None => findings.report(missing(name, rule::INTG_R2))?,
-            Some("") => findings.report(Violation::error(
-                rule::INTG_R2,
-                name,
-                "",
-                "must not be empty",
-            ))?,
-            Some(value) => {
-                findings.report_all(cloudevent_rules::check_string_value(name, value))?
-            }
+    /// The attributes as the rules crate's envelope view. `data` is the size of the event's
+    /// data when it has some.
+    pub(crate) fn envelope(&self, data: Option<usize>) -> cloudevent_rules::Envelope<'a> {
+        cloudevent_rules::Envelope {
+            specversion: self.specversion,
+            id: self.id,
+            source: self.source,
+            ty: self.ty,
+            datacontenttype: self.datacontenttype,
+            dataschema: self.dataschema,
+            subject: self.subject,
+            time: self.time,
+            extensions: self.extensions,
+            data,
         }
     }
-    if let Some(id) = view.id {
-        findings.report_all(cloudevent_rules::check_id(id))?;
-    }
-    for (name, value) in view.optional() {
-        if let Some(value) = value {
-            findings.report_all(cloudevent_rules::check_string_value(name, value))?;
-        }
-    }
-    // Optional attributes, when present, are never empty (CE 1.0.2): absent is said by
-    // leaving the member out or writing `null`.
-    if let Some(subject) = view.subject {
-        findings.report_all(cloudevent_rules::check_subject(subject))?;
-    }
-    for (name, value, rule) in [
-        (
-            "datacontenttype",
-            view.datacontenttype,
-            rule::CE_DATACONTENTTYPE,
-        ),
-        ("dataschema", view.dataschema, rule::CE_DATASCHEMA),
-    ] {
-        if value == Some("") {
-            findings.report(
-                Violation::error(rule, name, "", "must not be empty when present")
-                    .with_hint("leave the attribute out instead"),
-            )?;
-        }
-    }
-    if let Some(time) = view.time {
-        findings.report_all(cloudevent_rules::check_time(time, Profile::CloudEvents))?;
-    }
-    for (name, value) in view.extensions {
-        if let Some(text) = value.as_str() {
-            findings.report_all(cloudevent_rules::check_string_value(name, text))?;
-        }
-    }
-    Ok(())
 }
 
 /// A typed reader met another type; the message names both.
@@ -370,18 +322,11 @@ pub(crate) fn type_mismatch(expected: &str, found: &str) -> Violation {
     .with_hint("read it as an `AnyEvent` or dispatch on the type")
 }
 
-fn missing(attribute: &'static str, rule: RuleId) -> Violation {
-    Violation::error(
-        rule,
-        attribute,
-        "",
-        "is required (CE 1.0.2 required) but absent or null",
-    )
-}
-
 /// Reads one event object: a seed so the findings and the data slot come from the caller.
 pub(crate) struct EventSeed<'f, S> {
     pub(crate) findings: &'f mut Findings,
+    /// The policy the attributes are checked against, once the object is read.
+    pub(crate) policy: &'f Policy,
     pub(crate) slot: S,
     /// A typed reader's `T::TYPE`.
     pub(crate) expected_type: Option<&'static str>,
@@ -419,6 +364,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let EventSeed {
             findings,
+            policy,
             mut slot,
             expected_type,
         } = self;
@@ -537,9 +483,17 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                 .map_err(|Stop| stop(findings))?;
         }
         // The attributes first: a missing `id` says more than the `data` it leaves unread.
-        if findings.strict {
-            check_format(&envelope.view(), findings).map_err(|Stop| stop(findings))?;
-        }
+        // The one envelope check of `cloudevent-rules`, the same for every door: a strict
+        // reader stops at its first error, the validator collects them all.
+        let mode = if findings.strict {
+            Mode::FirstError
+        } else {
+            Mode::Collect
+        };
+        let data_size = (has_data || has_data_base64).then_some(slot.size());
+        findings
+            .report_all(policy.check_envelope(&envelope.view().envelope(data_size), mode))
+            .map_err(|Stop| stop(findings))?;
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)
             .map_err(|Stop| stop(findings))?;
@@ -611,11 +565,13 @@ pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
     bytes: &'de [u8],
     slot: S,
     expected_type: Option<&'static str>,
+    policy: &Policy,
     findings: &mut Findings,
 ) -> Result<(Envelope<'de>, S::Data), serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let parsed = EventSeed {
         findings,
+        policy,
         slot,
         expected_type,
     }
@@ -659,9 +615,20 @@ mod tests {
     fn lenient_parse_reports_every_structural_problem() {
         let input = br#"{"id":"1","id":"2","x":1.5,"y":[1],"data":{},"data_base64":"??"}"#;
         let mut findings = Findings::lenient();
-        let (envelope, _) = parse_slice(input, RawData::default(), None, &mut findings).unwrap();
+        let (envelope, _) = parse_slice(
+            input,
+            RawData::default(),
+            None,
+            &crate::AnyEvent::DEFAULT_POLICY,
+            &mut findings,
+        )
+        .unwrap();
         let attributes: Vec<&str> = findings.list.iter().map(|v| &*v.attribute).collect();
-        assert_eq!(attributes, ["id", "x", "y", "data_base64"]);
+        // The structural problems as they are read, then the envelope check's findings.
+        assert_eq!(
+            attributes,
+            ["id", "x", "y", "data_base64", "specversion", "source", "type"]
+        );
         assert_eq!(
             envelope.id.as_deref(),
             Some("1"),
@@ -673,7 +640,14 @@ mod tests {
     fn keys_and_values_borrow_from_the_input_when_unescaped() {
         let input = br#"{"specversion":"1.0","id":"a\"b","source":"/s","type":"t"}"#;
         let mut findings = Findings::strict();
-        let (envelope, _) = parse_slice(input, RawData::default(), None, &mut findings).unwrap();
+        let (envelope, _) = parse_slice(
+            input,
+            RawData::default(),
+            None,
+            &crate::AnyEvent::DEFAULT_POLICY,
+            &mut findings,
+        )
+        .unwrap();
         assert!(matches!(envelope.source, Some(Cow::Borrowed("/s"))));
         assert!(matches!(envelope.id, Some(Cow::Owned(ref id)) if id == "a\"b"));
     }
