@@ -503,7 +503,16 @@ fn compare_peer(
     }
     let want = fixture_content(expected.data.as_ref());
     let have = peer_content(read.data.as_ref());
-    if want != have {
+    let empty_value_as_data = peer.name == "js"
+        && kind == "kafka-binary"
+        && want.is_none()
+        && matches!(&have, Some(Content::Bytes(bytes)) if bytes.is_empty());
+    if empty_value_as_data {
+        // We write an event without data as an empty value (never a null one, which is a
+        // tombstone on a compacted topic); the JS SDK reads an empty value as empty data.
+        // Our answer stays: an empty value is no data, in every binding, as HTTP's empty
+        // body is.
+    } else if want != have {
         problems.push(format!(
             "{context}: data: we sent {want:?}, the peer read {have:?}"
         ));
@@ -580,6 +589,11 @@ fn spec_breaking(peer: Peer, message: &Message) -> Option<&'static str> {
         // The JS SDK sends `ce-` values as they are, not percent-encoded (HTTP binding
         // 3.1.3.2): non-ASCII is not header text, so we refuse the message, naming the header.
         ("js", "http-binary", "subject-special") => Some("ce-subject"),
+        // The same SDK sends the subject `"a" b` raw. A receiver MUST first undo RFC 7230
+        // quoted-string escaping (HTTP binding 3.1.3.2); `"a" b` is a quoted string followed
+        // by more text, which no attribute header holds. We refuse it, naming the header,
+        // rather than cut it to `a` or guess.
+        ("js", "http-binary", "subject-quoted") => Some("ce-subject"),
         // CE 1.0.2 "Type System": an Integer is 32-bit; 2147483648 in the JSON format is an
         // error of ours, with the hint to send it as a string.
         (_, "http-structured" | "kafka-structured", "integer-out-of-range") => {
@@ -840,6 +854,20 @@ async fn ours_to_peer(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
             (true, Some(got)) => problems.extend(compare_peer(peer, kind, fixture, got, key)),
             (false, _)
                 if peer.name == "js"
+                    && *kind == "kafka-binary"
+                    && fixture.data.is_none()
+                    && read
+                        .error
+                        .as_deref()
+                        .is_some_and(|e| e.contains("Unexpected end of JSON input")) =>
+            {
+                // An event with `datacontenttype: application/json` and no data: we write an
+                // empty value (no tombstone); the JS SDK parses every JSON-typed value and
+                // fails on the empty one. A null value fails there too ("Value is null or
+                // undefined"), so no record of ours could carry this event to the JS SDK.
+            }
+            (false, _)
+                if peer.name == "js"
                     && *kind == "kafka-structured"
                     && !fixture.attributes.contains_key("time")
                     && read
@@ -1040,6 +1068,21 @@ async fn typed_route_reads_the_peers_orders() {
                 let http = message(&messages, kind, "json-object");
                 let (status, headers, body) = post_message(&format!("{base}/typed"), http).await;
                 let context = format!("{} {kind}", peer.name);
+                if peer.name == "python" && kind == "http-binary" {
+                    // The Python SDK writes the Boolean as `ce-express: True`; the canonical
+                    // form is `true` (CE 1.0.2 type system). So the header says the String
+                    // `True` while the payload's `express` field says true: one attribute,
+                    // two values. Our answer is a 400 naming `express` (INTG-STD-015 R-7),
+                    // never both values kept and re-sent.
+                    let body = String::from_utf8_lossy(&body);
+                    assert_eq!(status, StatusCode::BAD_REQUEST, "{context}: {body}");
+                    assert!(
+                        body.contains("express") && body.contains("R-7"),
+                        "{context}: {body}"
+                    );
+                    cases += 1;
+                    continue;
+                }
                 assert_eq!(
                     status,
                     StatusCode::OK,

@@ -435,12 +435,30 @@ fn unknown_extensions_are_forwarded_unchanged() {
 }
 
 #[test]
-fn envelope_subject_and_extensions_that_differ_from_the_payload_are_kept() {
-    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","subject":"other","partitionkey":"p-9","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+fn an_envelope_subject_that_differs_from_the_payload_is_kept() {
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","subject":"other","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
     let event: Event<OrderCreated> = Event::from_slice(json.as_bytes()).unwrap();
     assert_eq!(event.subject(), Some("other"));
-    assert_eq!(event.extension("partitionkey"), Some("p-9".into()));
     assert_eq!(event.extension("region"), Some("r".into()));
+    let out = String::from_utf8(event.to_vec().unwrap()).unwrap();
+    assert_eq!(out.matches("\"subject\"").count(), 1, "{out}");
+}
+
+#[test]
+fn an_envelope_extension_that_a_payload_field_fills_with_another_value_is_refused() {
+    // Kept, both would be sent on: one attribute, two values (the issue's `ce-priority: 7`
+    // next to a payload `priority: -3`).
+    let json = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created","partitionkey":"p-9","data":{"order_id":"o","customer_id":"c","region":"r","total_cents":1}}"#;
+    let err = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
+    assert_eq!(err.attribute(), Some("partitionkey"), "{err}");
+    assert_eq!(rule_of(&err), "INTG-STD-015 R-7");
+    assert!(
+        err.to_string().contains("`p-9`") && err.to_string().contains("`c`"),
+        "{err}"
+    );
+    // The same value in both places is one value.
+    let same = json.replace("p-9", "c");
+    let event: Event<OrderCreated> = Event::from_slice(same.as_bytes()).unwrap();
     let out = String::from_utf8(event.to_vec().unwrap()).unwrap();
     assert_eq!(out.matches("partitionkey").count(), 1, "{out}");
 }
@@ -653,13 +671,14 @@ fn typed_extensions_come_back_typed_from_their_string_forms() {
         // Written back typed, byte for byte.
         assert_eq!(String::from_utf8(direct.to_vec().unwrap()).unwrap(), json);
     }
-    // A string that is not the canonical form says another value: kept as received.
+    // A string that is not the canonical form says another value than the payload field:
+    // one attribute, two values, refused.
     let padded = json.replacen(r#""priority":-7"#, r#""priority":"-07""#, 1);
-    let parsed: Event<Shipment> = Event::from_slice(padded.as_bytes()).unwrap();
-    assert_eq!(parsed.extension("priority"), Some("-07".into()));
+    let err = Event::<Shipment>::from_slice(padded.as_bytes()).unwrap_err();
+    assert_eq!(err.attribute(), Some("priority"), "{err}");
     let other = json.replacen(r#""checksum":"c3Vt""#, r#""checksum":"c3Vu""#, 1);
-    let parsed: Event<Shipment> = Event::from_slice(other.as_bytes()).unwrap();
-    assert_eq!(parsed.extension("checksum"), Some("c3Vu".into()));
+    let err = Event::<Shipment>::from_slice(other.as_bytes()).unwrap_err();
+    assert_eq!(err.attribute(), Some("checksum"), "{err}");
 }
 
 /// A payload whose fields are not in alphabetical order.

@@ -11,7 +11,10 @@
 //!   forms are read; a timestamp becomes its RFC 3339 string, and a binary value its base64
 //!   string (the JSON format, through which every binding reads, has no Binary type).
 
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected, canonical_string};
+use super::{
+    BinaryParts, BindingError, BindingEvent, ContentMode, ContentTypeCopy, Detected,
+    canonical_string,
+};
 use crate::{ExtensionValue, ExtensionValueBuf, Timestamp};
 
 /// The default content mode INTG-STD-015 R-9 gives AMQP: binary, on application properties.
@@ -149,11 +152,7 @@ pub fn from_message<E: BindingEvent>(message: &AmqpMessage) -> Result<E, Binding
             E::from_structured(message.body.as_deref().unwrap_or_default())
         }
         Detected::Mode(ContentMode::Binary) => {
-            let mut parts = BinaryParts {
-                datacontenttype: content_type.map(str::to_owned),
-                data: message.body.clone(),
-                ..BinaryParts::default()
-            };
+            let mut parts = BinaryParts::received(content_type, message.body.clone());
             let mut typed = Vec::new();
             for (property, value) in &message.application_properties {
                 let Some(name) = property
@@ -166,21 +165,7 @@ pub fn from_message<E: BindingEvent>(message: &AmqpMessage) -> Result<E, Binding
                 if let Some(native) = native {
                     typed.push((name.to_owned(), native));
                 }
-                if name == "datacontenttype" {
-                    // §3.1.3: datacontenttype travels in content-type; a property copy may
-                    // only stand in for a missing content-type.
-                    if parts.datacontenttype.is_none() {
-                        parts.datacontenttype = Some(text);
-                    }
-                    continue;
-                }
-                if parts.attribute(name).is_some() {
-                    return Err(BindingError::DuplicateAttribute {
-                        attribute: name.to_owned(),
-                        header: property.clone(),
-                    });
-                }
-                parts.attributes.push((name.to_owned(), text));
+                parts.receive(name, property, text, ContentTypeCopy::MustAgree)?;
             }
             E::from_binary_typed(parts, &typed)
         }

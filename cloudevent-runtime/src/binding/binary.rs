@@ -202,6 +202,77 @@ impl BinaryParts {
     }
 }
 
+/// What a transport does with a copy of `datacontenttype` among its attribute headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ContentTypeCopy {
+    /// HTTP: `datacontenttype` is `Content-Type` only; a `ce-datacontenttype` header is an
+    /// error (CE HTTP binding 3.1.1).
+    Refused,
+    /// Kafka, AMQP, MQTT: a copy may stand in for a missing content type, and must agree
+    /// with a present one.
+    MustAgree,
+}
+
+impl BinaryParts {
+    /// The parts of a received binary-mode message before its attributes: the transport's
+    /// content type and body. An empty body is no data in every binding, as HTTP's empty
+    /// body is (so a Kafka record with an empty value and `application/json` has no data,
+    /// where it used to be refused as JSON that does not parse).
+    pub(crate) fn received(content_type: Option<&str>, body: Option<Vec<u8>>) -> Self {
+        BinaryParts {
+            attributes: Vec::new(),
+            datacontenttype: content_type.map(str::to_owned),
+            data: body.filter(|body| !body.is_empty()),
+        }
+    }
+
+    /// Adds one attribute read from a transport header, the checks every binding shares: a
+    /// header never carries `data` or `data_base64`, an attribute has one value, and a
+    /// `datacontenttype` copy follows the transport's rule. Names are kept as written: a
+    /// name the spec forbids (`ExtA`, `ext-a`, empty) reaches the policy's check and is
+    /// refused there, never silently renamed.
+    pub(crate) fn receive(
+        &mut self,
+        attribute: &str,
+        header: &str,
+        value: String,
+        copy: ContentTypeCopy,
+    ) -> Result<(), BindingError> {
+        if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
+            return Err(BindingError::DataHeader {
+                attribute: attribute.to_owned(),
+                header: header.to_owned(),
+            });
+        }
+        if attribute == "datacontenttype" {
+            return match (copy, &self.datacontenttype) {
+                (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
+                    header: header.to_owned(),
+                }),
+                (ContentTypeCopy::MustAgree, Some(existing)) if *existing != value => {
+                    Err(BindingError::DuplicateAttribute {
+                        attribute: attribute.to_owned(),
+                        header: header.to_owned(),
+                    })
+                }
+                (ContentTypeCopy::MustAgree, Some(_)) => Ok(()),
+                (ContentTypeCopy::MustAgree, None) => {
+                    self.datacontenttype = Some(value);
+                    Ok(())
+                }
+            };
+        }
+        if self.attribute(attribute).is_some() {
+            return Err(BindingError::DuplicateAttribute {
+                attribute: attribute.to_owned(),
+                header: header.to_owned(),
+            });
+        }
+        self.attributes.push((attribute.to_owned(), value));
+        Ok(())
+    }
+}
+
 /// Parses a JSON batch (CloudEvents JSON format §4, INTG-STD-015 R-10) into events of one kind.
 ///
 /// # Errors
@@ -246,15 +317,7 @@ pub fn batch_to_vec<E: BindingEvent>(events: &[E]) -> Result<Vec<u8>, BindingErr
 /// assert_eq!(canonical_string(ExtensionValue::Binary(b"hi")), "aGk=");
 /// ```
 pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
-    match value {
-        ExtensionValue::Boolean(b) => Cow::Borrowed(if b { "true" } else { "false" }),
-        ExtensionValue::Integer(i) => Cow::Owned(i.to_string()),
-        ExtensionValue::Binary(bytes) => Cow::Owned(Binary::new(bytes).to_base64()),
-        ExtensionValue::String(s)
-        | ExtensionValue::Uri(s)
-        | ExtensionValue::UriReference(s)
-        | ExtensionValue::Timestamp(s) => Cow::Borrowed(s),
-    }
+    crate::extension::canonical(value)
 }
 
 /// The parts of a typed event with a JSON payload, straight from the event: the payload is
@@ -357,9 +420,16 @@ fn parts_of(event: &AnyEvent) -> BinaryParts {
         Data::Text(text) => text.as_bytes().to_vec(),
         Data::Binary(bytes) => bytes.clone(),
     });
+    // JSON data without a `datacontenttype` is `application/json` (CE-JSON 3.1); in binary
+    // mode the content type is all a receiver has to tell JSON from bytes, so it is said.
+    let datacontenttype = match (event.datacontenttype(), event.data()) {
+        (Some(content_type), _) => Some(content_type.to_owned()),
+        (None, Some(Data::Json(_))) => Some("application/json".to_owned()),
+        (None, _) => None,
+    };
     BinaryParts {
         attributes,
-        datacontenttype: event.datacontenttype().map(str::to_owned),
+        datacontenttype,
         data,
     }
 }

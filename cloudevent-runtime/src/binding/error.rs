@@ -58,6 +58,17 @@ pub enum BindingError {
         /// The second header carrying it.
         header: String,
     },
+    /// A header naming `data` or `data_base64`: the data is the message body, never a header
+    /// (CE HTTP binding 3.1.3.1, Kafka 3.2.3; CE 1.0.2 naming keeps `data` for the payload).
+    #[error(
+        "header `{header}`: `{attribute}` is not a context attribute; in binary mode the data is the message body, never a header (CE 1.0.2 naming, CE HTTP binding 3.1.3.1)"
+    )]
+    DataHeader {
+        /// `data` or `data_base64`.
+        attribute: String,
+        /// The header carrying it.
+        header: String,
+    },
     /// An attribute whose name cannot be a header name of this transport.
     #[error("attribute `{attribute}` cannot be mapped to a header name: {reason}")]
     AttributeName {
@@ -122,4 +133,71 @@ pub enum BindingError {
     /// The event could not be serialized.
     #[error(transparent)]
     Build(#[from] crate::BuildError),
+}
+
+impl BindingError {
+    /// The rule the error breaks, so every refusal carries a rule id: the event's own for
+    /// [`BindingError::Event`], else the binding's rule (INTG-STD-015 R-8 binary mode, R-11
+    /// size, CE 1.0.2 naming for a `data` header, R-7 for a body that is not the format).
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::BindingError;
+    /// let error = BindingError::TooLarge { size: 300_000, limit: 262_144 };
+    /// assert_eq!(error.rule().as_str(), "INTG-STD-015 R-11");
+    /// ```
+    pub fn rule(&self) -> cloudevent_rules::RuleId {
+        use cloudevent_rules::rule;
+        match self {
+            BindingError::Event(error) => error.rule().unwrap_or(rule::INTG_R7),
+            BindingError::Build(_) | BindingError::DataNotJson { .. } => rule::CE_JSON_3_1,
+            BindingError::DataHeader { .. } | BindingError::AttributeName { .. } => rule::CE_NAMING,
+            BindingError::TooLarge { .. } => rule::INTG_R11,
+            BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
+                rule::INTG_R12
+            }
+            BindingError::DataContentTypeHeader { .. }
+            | BindingError::HeaderValue { .. }
+            | BindingError::HeaderNotText { .. }
+            | BindingError::NullHeader { .. }
+            | BindingError::HeaderNotUtf8 { .. }
+            | BindingError::DuplicateAttribute { .. }
+            | BindingError::PropertyType { .. }
+            | BindingError::BinaryOverMqtt3 => rule::INTG_R8,
+        }
+    }
+
+    /// The error as a finding for a report: the event's own violation, or one naming the
+    /// binding's rule with this error's message.
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::BindingError;
+    /// let error = BindingError::DataHeader { attribute: "data".into(), header: "ce-data".into() };
+    /// assert_eq!(error.violation().rule.as_str(), "CE 1.0.2 naming");
+    /// assert_eq!(error.violation().attribute, "ce-data");
+    /// ```
+    pub fn violation(&self) -> cloudevent_rules::Violation {
+        if let BindingError::Event(error) = self
+            && let Some(violation) = error.violation()
+        {
+            return violation.clone();
+        }
+        let attribute = match self {
+            BindingError::DataHeader { header, .. }
+            | BindingError::DataContentTypeHeader { header }
+            | BindingError::HeaderValue { header, .. }
+            | BindingError::HeaderNotText { header }
+            | BindingError::NullHeader { header }
+            | BindingError::HeaderNotUtf8 { header }
+            | BindingError::DuplicateAttribute { header, .. } => header.clone(),
+            BindingError::PropertyType { property, .. } => property.clone(),
+            BindingError::AttributeName { attribute, .. } => attribute.clone(),
+            BindingError::TooLarge { .. } => "message size".to_owned(),
+            BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
+                "content type".to_owned()
+            }
+            _ => "message".to_owned(),
+        };
+        // The message names the header and what is wrong, never the body.
+        cloudevent_rules::Violation::error(self.rule(), attribute, "", self.to_string())
+    }
 }

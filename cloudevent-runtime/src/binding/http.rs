@@ -14,7 +14,7 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
 use super::error::BindingError;
-use super::{BinaryParts, BindingEvent, ContentMode, Detected, percent};
+use super::{BinaryParts, BindingEvent, ContentMode, ContentTypeCopy, Detected, percent};
 
 /// The default content mode INTG-STD-015 R-9 gives HTTP: structured; binary MAY be used
 /// when payload size dominates and header inspection is not needed. Producers MUST document
@@ -126,17 +126,13 @@ pub fn read_binary_headers(
     headers: &HeaderMap,
     body: Vec<u8>,
 ) -> Result<BinaryParts, BindingError> {
-    let mut parts = BinaryParts::default();
+    let mut parts = BinaryParts::received(content_type(headers)?, Some(body));
     for (name, value) in headers {
-        // `http` stores header names in lower case, so this match is case-insensitive.
+        // `http` stores header names in lower case: HTTP field names are case-insensitive
+        // (RFC 9110 5.1), so `ce-ExtA` and `ce-exta` are one header naming `exta`.
         let Some(attribute) = name.as_str().strip_prefix(HEADER_PREFIX) else {
             continue;
         };
-        if attribute == "datacontenttype" {
-            return Err(BindingError::DataContentTypeHeader {
-                header: name.to_string(),
-            });
-        }
         let text = value.to_str().map_err(|_| BindingError::HeaderNotText {
             header: name.to_string(),
         })?;
@@ -144,18 +140,13 @@ pub fn read_binary_headers(
             header: name.to_string(),
             source,
         })?;
-        if parts.attribute(attribute).is_some() {
-            return Err(BindingError::DuplicateAttribute {
-                attribute: attribute.to_owned(),
-                header: name.to_string(),
-            });
-        }
-        parts
-            .attributes
-            .push((attribute.to_owned(), decoded.into_owned()));
+        parts.receive(
+            attribute,
+            name.as_str(),
+            decoded.into_owned(),
+            ContentTypeCopy::Refused,
+        )?;
     }
-    parts.datacontenttype = content_type(headers)?.map(str::to_owned);
-    parts.data = (!body.is_empty()).then_some(body);
     Ok(parts)
 }
 

@@ -27,6 +27,7 @@ pub mod rdkafka;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
 
+pub(crate) use binary::ContentTypeCopy;
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;
 

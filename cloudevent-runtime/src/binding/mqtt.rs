@@ -9,7 +9,7 @@
 //!   (§3.1.2), every other attribute a User Property named as the attribute, unchanged
 //!   (§3.1.3.1), with its canonical string value (§3.1.3.2).
 
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode, ContentTypeCopy, Detected};
 
 /// The default content mode INTG-STD-015 R-9 gives MQTT: structured, which MQTT 3.1.1 MUST
 /// use (no user properties); MQTT 5 MAY use binary. Producers MUST document the mode they
@@ -107,27 +107,9 @@ pub fn from_publish<E: BindingEvent>(
     match ContentMode::detect(content_type) {
         Detected::Mode(ContentMode::Structured) => E::from_structured(&publish.payload),
         Detected::Mode(ContentMode::Binary) => {
-            let mut parts = BinaryParts {
-                datacontenttype: content_type.map(str::to_owned),
-                data: (!publish.payload.is_empty()).then(|| publish.payload.clone()),
-                ..BinaryParts::default()
-            };
+            let mut parts = BinaryParts::received(content_type, Some(publish.payload.clone()));
             for (name, value) in &publish.user_properties {
-                if name == "datacontenttype" {
-                    // The spec's §3.1.4 example repeats it as a user property; the Content
-                    // Type property is authoritative (§3.1.1).
-                    if parts.datacontenttype.is_none() {
-                        parts.datacontenttype = Some(value.clone());
-                    }
-                    continue;
-                }
-                if parts.attribute(name).is_some() {
-                    return Err(BindingError::DuplicateAttribute {
-                        attribute: name.clone(),
-                        header: name.clone(),
-                    });
-                }
-                parts.attributes.push((name.clone(), value.clone()));
+                parts.receive(name, name, value.clone(), ContentTypeCopy::MustAgree)?;
             }
             E::from_binary(parts)
         }

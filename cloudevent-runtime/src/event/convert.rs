@@ -27,7 +27,10 @@ impl<T: CloudEventData> Event<T> {
             .map_err(|e| BuildError::Payload(e.to_string()))
     }
 
-    pub(super) fn from_envelope(envelope: json::Envelope<'_>, data: T) -> Self {
+    pub(super) fn from_envelope(
+        envelope: json::Envelope<'_>,
+        data: T,
+    ) -> Result<Self, Box<Violation>> {
         Event::assemble(
             envelope.id.map(Cow::into_owned).unwrap_or_default(),
             envelope.source.as_deref().unwrap_or_default(),
@@ -61,7 +64,7 @@ impl<T: CloudEventData> Event<T> {
         if let Some(violation) = payload_string_violation(&data) {
             return Err(FormatError::from(violation));
         }
-        Ok(Event::assemble(
+        Event::assemble(
             any.id().to_owned(),
             any.source(),
             any.datacontenttype(),
@@ -70,11 +73,14 @@ impl<T: CloudEventData> Event<T> {
             any.time().cloned(),
             any.extensions().clone(),
             data,
-        ))
+        )
+        .map_err(|violation| FormatError::Invalid(violation))
     }
 
     /// Builds a received event, borrowing `T`'s constants where the values match them and
-    /// dropping envelope copies of what the payload already holds.
+    /// dropping envelope copies of what the payload already holds. An envelope extension
+    /// that a payload field also fills, with another value, is refused: an attribute has one
+    /// value, and keeping both would send both on (INTG-STD-015 R-7).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
     pub(super) fn assemble(
         id: String,
@@ -85,7 +91,7 @@ impl<T: CloudEventData> Event<T> {
         time: Option<Timestamp>,
         mut extensions: Extensions,
         data: T,
-    ) -> Self {
+    ) -> Result<Self, Box<Violation>> {
         let subject = if subject.as_deref() == payload_subject(&data) {
             Subject::FromPayload
         } else {
@@ -93,21 +99,40 @@ impl<T: CloudEventData> Event<T> {
         };
         if !T::EXTENSIONS.is_empty() {
             let mut same = Vec::new();
+            let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
                 skip: &Extensions::new(),
                 f: |name: &str, value: ExtensionValue<'_>| {
-                    if extensions
-                        .get(name)
-                        .is_some_and(|got| value.is_carried_by(&got.as_value()))
-                    {
-                        same.push(name.to_owned());
+                    match extensions.get(name) {
+                        Some(got) if value.is_carried_by(&got.as_value()) => {
+                            same.push(name.to_owned());
+                        }
+                        Some(got) if conflict.is_none() => {
+                            conflict = Some(
+                                Violation::error(
+                                    rule::INTG_R7,
+                                    name.to_owned(),
+                                    crate::extension::canonical(got.as_value()).into_owned(),
+                                    format!(
+                                        "is given twice with different values: the envelope says `{}`, the payload field filling it says `{}`",
+                                        crate::extension::canonical(got.as_value()),
+                                        crate::extension::canonical(value),
+                                    ),
+                                )
+                                .with_hint("an attribute has one value; send it once, or the same in both places"),
+                            );
+                        }
+                        _ => {}
                     }
                     Ok::<(), std::convert::Infallible>(())
                 },
             });
+            if let Some(violation) = conflict {
+                return Err(Box::new(violation));
+            }
             extensions.retain(|name, _| !same.iter().any(|s| s == name));
         }
-        Event {
+        Ok(Event {
             id,
             source: static_or_owned(source, T::SOURCE),
             datacontenttype: datacontenttype.map_or(Cow::Borrowed(T::DATACONTENTTYPE), |v| {
@@ -118,7 +143,7 @@ impl<T: CloudEventData> Event<T> {
             time,
             extensions,
             data,
-        }
+        })
     }
 }
 

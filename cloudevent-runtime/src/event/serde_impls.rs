@@ -42,7 +42,9 @@ impl<T: CloudEventData> Event<T> {
             &Self::POLICY,
             &mut findings,
         ) {
-            Ok((envelope, data)) => Ok(Event::from_envelope(envelope, data)),
+            Ok((envelope, data)) => {
+                Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
+            }
             Err(error) => Err(json::into_format_error(error, &mut findings)),
         }
     }
@@ -164,7 +166,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
             expected_type: Some(T::TYPE),
         }
         .deserialize(deserializer)?;
-        Ok(Event::from_envelope(envelope, data))
+        Event::from_envelope(envelope, data).map_err(<D::Error as de::Error>::custom)
     }
 }
 

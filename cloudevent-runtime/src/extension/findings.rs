@@ -37,6 +37,20 @@ pub(crate) fn extension_findings(
     Policy::new(profile).check_extension(name, value.into())
 }
 
+/// The canonical string of a value (CE 1.0.2 type system), as binary mode writes it.
+pub(crate) fn canonical(value: ExtensionValue<'_>) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    match value {
+        ExtensionValue::Boolean(b) => Cow::Borrowed(if b { "true" } else { "false" }),
+        ExtensionValue::Integer(i) => Cow::Owned(i.to_string()),
+        ExtensionValue::Binary(bytes) => Cow::Owned(crate::Binary::new(bytes).to_base64()),
+        ExtensionValue::String(s)
+        | ExtensionValue::Uri(s)
+        | ExtensionValue::UriReference(s)
+        | ExtensionValue::Timestamp(s) => Cow::Borrowed(s),
+    }
+}
+
 /// Long values are cut in messages; a report of a 200 KiB string helps nobody.
 pub(crate) fn truncate(text: &str) -> String {
     cloudevent_rules::shorten(text)

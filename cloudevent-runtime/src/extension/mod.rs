@@ -15,7 +15,7 @@ use crate::value::{Binary, Timestamp, Uri, UriRef};
 mod findings;
 mod map;
 
-pub(crate) use findings::{extension_findings, truncate};
+pub(crate) use findings::{canonical, extension_findings, truncate};
 pub use map::{ExtensionValueBuf, Extensions};
 
 /// A borrowed extension value, typed per the CloudEvents type system.

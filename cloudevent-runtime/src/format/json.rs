@@ -627,7 +627,15 @@ mod tests {
         // The structural problems as they are read, then the envelope check's findings.
         assert_eq!(
             attributes,
-            ["id", "x", "y", "data_base64", "specversion", "source", "type"]
+            [
+                "id",
+                "x",
+                "y",
+                "data_base64",
+                "specversion",
+                "source",
+                "type"
+            ]
         );
         assert_eq!(
             envelope.id.as_deref(),
