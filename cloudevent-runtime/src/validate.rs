@@ -13,6 +13,7 @@ use serde_json::value::RawValue;
 use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValueBuf;
 use crate::format::RawData;
+use crate::format::batch::Batch;
 use crate::format::json::{self, AttributeView, Findings};
 use cloudevent_rules::limits;
 
@@ -148,7 +149,7 @@ impl Validator {
         let profile = self.policy.profile();
         let too_large = limits::check_event_size(bytes.len());
         if !too_large.is_empty() {
-            return ValidationReport::unread(profile, too_large);
+            return ValidationReport::refused(profile, too_large);
         }
         // The same reader as `AnyEvent::from_slice_with`, collecting instead of stopping: the
         // structural findings as it reads, then the policy's envelope check.
@@ -162,7 +163,7 @@ impl Validator {
                     "",
                     format!("is not a CloudEvents JSON object: {error}"),
                 ));
-                ValidationReport::unread(profile, findings.list)
+                ValidationReport::refused(profile, findings.list)
             }
         }
     }
@@ -208,6 +209,26 @@ impl Validator {
         BatchReport {
             findings: batch,
             events,
+        }
+    }
+
+    /// Validates every event of a parsed batch, each on its own (R-10).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
+    ///
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "https://localhost/x", "com.example.order.created")]);
+    /// assert!(Validator::new(Profile::CloudEvents).validate_batch(&batch).is_valid());
+    /// assert!(!Validator::new(Profile::IntgStd015).validate_batch(&batch).is_valid());
+    /// ```
+    pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        BatchReport {
+            findings: limits::check_batch(batch.to_vec().len(), batch.len()),
+            events: batch
+                .events()
+                .iter()
+                .map(|event| self.validate(event))
+                .collect(),
         }
     }
 
@@ -283,7 +304,7 @@ impl ValidationReport {
     }
 
     /// A report on input that could not be read as an event at all.
-    pub(crate) fn unread(profile: Profile, findings: Vec<Violation>) -> Self {
+    pub(crate) fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
         ValidationReport {
             profile,
             id: None,

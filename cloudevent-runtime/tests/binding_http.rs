@@ -288,7 +288,10 @@ async fn percent_decoding_vectors() {
             assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{raw}");
             let report: serde_json::Value = response.json_body().await;
             assert!(
-                report["error"].as_str().unwrap().contains("ce-subject"),
+                report["findings"][0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("ce-subject"),
                 "{report}"
             );
         }
@@ -325,7 +328,10 @@ async fn datacontenttype_header_in_binary_mode_is_refused() {
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
         let report = response.json_body().await;
         assert!(
-            report["error"].as_str().unwrap().contains("R-8"),
+            report["findings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("R-8"),
             "{report}"
         );
     })

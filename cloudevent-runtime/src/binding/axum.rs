@@ -11,7 +11,7 @@
 use std::future::Ready;
 
 use axum::body::Body;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRef, FromRequest, Request};
 use axum::response::{IntoResponse, Response};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, StatusCode};
@@ -19,22 +19,33 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{BindingError, BindingEvent, ContentMode};
-use crate::{AnyEvent, Batch, CloudEventData, Event, FormatError, Profile, Validator, Violation};
+use crate::{
+    AnyEvent, Batch, BatchReport, CloudEventData, Event, FormatError, Policy, ValidationReport,
+    Validator, Violation,
+};
 
 /// The largest single-event body accepted: 256 KiB (INTG-STD-015 R-11).
 pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 /// The largest batch body accepted: 1 MiB (INTG-STD-015 R-10).
 pub const MAX_BATCH_BODY: usize = crate::limits::MAX_BATCH_BYTES;
 
-/// Why a request was refused; answers with its status and a JSON report.
+/// Why a request was refused; answers with its status and the validator's JSON report.
 ///
-/// The body is `{"status": 400, "error": "...", "findings": [{"rule": "...",
-/// "severity": "error", "attribute": "...", "message": "..."}]}`.
+/// The body has one shape with the library's [`ValidationReport`] (and, for a batch,
+/// [`BatchReport`]) and `cloudevent validate --output json`: `{"valid": false, "profile",
+/// "id", "findings": [{"rule", "severity", "attribute", "value", "part", "message",
+/// "hint"}], "attributes": {...}}`. It never echoes the request body: findings name
+/// attributes and headers, and `data` is never quoted.
 #[derive(Debug)]
 pub struct EventRejection {
     status: StatusCode,
-    error: String,
-    findings: Vec<Violation>,
+    report: Report,
+}
+
+#[derive(Debug)]
+enum Report {
+    Event(ValidationReport),
+    Batch(BatchReport),
 }
 
 impl EventRejection {
@@ -43,90 +54,96 @@ impl EventRejection {
         self.status
     }
 
-    /// The findings reported.
-    pub fn findings(&self) -> &[Violation] {
-        &self.findings
-    }
-
-    fn too_large(size: usize, limit: usize) -> Self {
-        EventRejection {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            error: BindingError::TooLarge { size, limit }.to_string(),
-            findings: Vec::new(),
+    /// The findings reported (for a batch: about the batch, then each event's).
+    pub fn findings(&self) -> Vec<Violation> {
+        match &self.report {
+            Report::Event(report) => report.findings().to_vec(),
+            Report::Batch(report) => report
+                .findings()
+                .iter()
+                .chain(report.events().iter().flat_map(ValidationReport::findings))
+                .cloned()
+                .collect(),
         }
     }
 
-    fn from_binding(error: BindingError, headers: &HeaderMap, body: &[u8]) -> Self {
+    fn too_large(size: usize, limit: usize, policy: &Policy) -> Self {
+        let error = BindingError::TooLarge { size, limit };
+        EventRejection {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            report: Report::Event(ValidationReport::refused(
+                policy.profile(),
+                vec![error.violation()],
+            )),
+        }
+    }
+
+    /// The answer to a message the reader refused: 415 for what is not a CloudEvent in a
+    /// format we read, 413 over the limit, else 400 with the policy's full report on the
+    /// document the message stands for (every finding, as `cloudevent validate` lists them).
+    fn from_binding(
+        error: BindingError,
+        headers: &HeaderMap,
+        body: &[u8],
+        policy: &Policy,
+    ) -> Self {
         let status = match &error {
-            BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
-                StatusCode::UNSUPPORTED_MEDIA_TYPE
-            }
+            BindingError::UnsupportedFormat { .. }
+            | BindingError::UnexpectedMode { .. }
+            | BindingError::NotCloudEvents { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BindingError::Event(FormatError::TooLarge { .. }) | BindingError::TooLarge { .. } => {
                 StatusCode::PAYLOAD_TOO_LARGE
             }
             _ => StatusCode::BAD_REQUEST,
         };
-        let mut findings = Vec::new();
-        if status == StatusCode::BAD_REQUEST {
-            // A structured event gets the validator's full report, every finding at once; the
-            // other modes report the one problem that stopped parsing.
-            let structured = matches!(
-                super::http::content_mode(headers),
-                Ok(ContentMode::Structured)
-            );
-            if structured {
-                findings = Validator::new(Profile::CloudEvents)
-                    .validate_slice(body)
-                    .findings()
-                    .to_vec();
+        let validator = Validator::with_policy(policy.clone());
+        let report = if status == StatusCode::BAD_REQUEST {
+            match super::http::structured_document(headers, body) {
+                Ok((ContentMode::Batch, document)) => {
+                    Report::Batch(validator.validate_batch_slice(&document))
+                }
+                Ok((_, document)) => Report::Event(validator.validate_slice(&document)),
+                Err(_) => Report::Event(ValidationReport::refused(
+                    policy.profile(),
+                    vec![error.violation()],
+                )),
             }
-            if findings.is_empty()
-                && let BindingError::Event(format) = &error
-                && let Some(violation) = format.violation()
-            {
-                findings.push(violation.clone());
-            }
+        } else {
+            Report::Event(ValidationReport::refused(
+                policy.profile(),
+                vec![error.violation()],
+            ))
+        };
+        let mut rejection = EventRejection { status, report };
+        // The reader's own error leads when the full report does not hold it (a binding
+        // rule such as a duplicate header, which the document cannot show).
+        if status == StatusCode::BAD_REQUEST
+            && !rejection.findings().iter().any(Violation::is_error)
+        {
+            rejection.report = Report::Event(ValidationReport::refused(
+                policy.profile(),
+                vec![error.violation()],
+            ));
         }
+        rejection
+    }
+
+    /// A gateway's refusal of an event the reader accepted: the policy's report.
+    fn refused_by_policy(report: Report) -> Self {
         EventRejection {
-            status,
-            error: error.to_string(),
-            findings,
+            status: StatusCode::BAD_REQUEST,
+            report,
         }
     }
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    status: u16,
-    error: &'a str,
-    findings: Vec<Finding<'a>>,
-}
-
-#[derive(Serialize)]
-struct Finding<'a> {
-    rule: String,
-    severity: String,
-    attribute: &'a str,
-    message: String,
-}
-
 impl IntoResponse for EventRejection {
     fn into_response(self) -> Response {
-        let report = Report {
-            status: self.status.as_u16(),
-            error: &self.error,
-            findings: self
-                .findings
-                .iter()
-                .map(|v| Finding {
-                    rule: v.rule.to_string(),
-                    severity: v.severity.to_string(),
-                    attribute: &v.attribute,
-                    message: v.to_string(),
-                })
-                .collect(),
-        };
-        let body = serde_json::to_vec(&report).unwrap_or_default();
+        let body = match &self.report {
+            Report::Event(report) => serde_json::to_vec(report),
+            Report::Batch(report) => serde_json::to_vec(report),
+        }
+        .unwrap_or_default();
         let mut response = Response::new(Body::from(body));
         *response.status_mut() = self.status;
         response
@@ -138,7 +155,11 @@ impl IntoResponse for EventRejection {
 
 impl std::fmt::Display for EventRejection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.status, self.error)
+        write!(f, "{}", self.status)?;
+        for finding in self.findings().iter().filter(|f| f.is_error()) {
+            write!(f, "; {} {}: {finding}", finding.severity, finding.rule)?;
+        }
+        Ok(())
     }
 }
 
@@ -147,6 +168,7 @@ impl std::fmt::Display for EventRejection {
 async fn read_limited(
     request: Request,
     limit: usize,
+    policy: &Policy,
 ) -> Result<(HeaderMap, Vec<u8>), EventRejection> {
     let announced = request
         .headers()
@@ -156,7 +178,7 @@ async fn read_limited(
     if let Some(size) = announced
         && size > limit
     {
-        return Err(EventRejection::too_large(size, limit));
+        return Err(EventRejection::too_large(size, limit, policy));
     }
     let (parts, body) = request.into_parts();
     match axum::body::to_bytes(body, limit).await {
@@ -166,30 +188,44 @@ async fn read_limited(
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
                 || error.into_inner().is::<http_body_util::LengthLimitError>();
             if too_large {
-                Err(EventRejection::too_large(limit + 1, limit))
+                Err(EventRejection::too_large(limit + 1, limit, policy))
             } else {
                 Err(EventRejection {
                     status: StatusCode::BAD_REQUEST,
-                    error: "the request body could not be read".to_owned(),
-                    findings: Vec::new(),
+                    report: Report::Event(ValidationReport::refused(
+                        policy.profile(),
+                        vec![Violation::error(
+                            crate::rules::rule::INTG_R12,
+                            "body",
+                            "",
+                            "the request body could not be read",
+                        )],
+                    )),
                 })
             }
         }
     }
 }
 
-async fn extract_event<E: BindingEvent>(request: Request) -> Result<E, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_EVENT_BODY).await?;
+/// Reads one event with `E`'s own reader; a refusal is reported under `policy`.
+async fn extract_event<E: BindingEvent>(
+    request: Request,
+    policy: &Policy,
+) -> Result<E, EventRejection> {
+    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
     let event = super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
     crate::patterns::receipt::received(&event);
     Ok(event)
 }
 
-async fn extract_batch<E: BindingEvent>(request: Request) -> Result<Vec<E>, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_BATCH_BODY).await?;
+async fn extract_batch<E: BindingEvent>(
+    request: Request,
+    policy: &Policy,
+) -> Result<Vec<E>, EventRejection> {
+    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
     let events = super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body))?;
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }
@@ -213,15 +249,17 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_event(request).await
+        extract_event(request, &Event::<T>::POLICY).await
     }
 }
 
+/// Extracts any event under the CloudEvents 1.0.2 MUSTs ([`AnyEvent::DEFAULT_POLICY`]);
+/// [`Checked<AnyEvent>`] reads under the policy in the router's state instead.
 impl<S: Send + Sync> FromRequest<S> for AnyEvent {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_event(request).await
+        extract_event(request, &AnyEvent::DEFAULT_POLICY).await
     }
 }
 
@@ -229,7 +267,68 @@ impl<S: Send + Sync> FromRequest<S> for Batch {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_batch::<AnyEvent>(request).await.map(Batch::from)
+        extract_batch::<AnyEvent>(request, &AnyEvent::DEFAULT_POLICY)
+            .await
+            .map(Batch::from)
+    }
+}
+
+/// An [`AnyEvent`] or a [`Batch`] read under the [`Policy`] in the router's state: an
+/// INTG-STD-015 gateway is one line, `.with_state(Policy::new(Profile::IntgStd015))`. A
+/// request the policy refuses is answered 400 with that profile's report, the same
+/// findings `cloudevent validate --profile intg-std-015` lists; 413 over the size limit,
+/// 415 for a body that is neither a CloudEvents format nor a binary-mode message.
+///
+/// A state of your own provides the policy with `FromRef`.
+///
+/// ```
+/// use axum::{Router, routing::post};
+/// use cloudevent_runtime::{AnyEvent, Policy, Profile};
+/// use cloudevent_runtime::binding::axum::Checked;
+///
+/// async fn gateway(Checked(event): Checked<AnyEvent>) -> String {
+///     event.id().to_owned()
+/// }
+/// let app: Router = Router::new()
+///     .route("/events", post(gateway))
+///     .with_state(Policy::new(Profile::IntgStd015));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked<E>(pub E);
+
+impl<S> FromRequest<S> for Checked<AnyEvent>
+where
+    S: Send + Sync,
+    Policy: FromRef<S>,
+{
+    type Rejection = EventRejection;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let policy = Policy::from_ref(state);
+        let event = extract_event::<AnyEvent>(request, &policy).await?;
+        let report = Validator::with_policy(policy).validate(&event);
+        if !report.is_valid() {
+            return Err(EventRejection::refused_by_policy(Report::Event(report)));
+        }
+        Ok(Checked(event))
+    }
+}
+
+impl<S> FromRequest<S> for Checked<Batch>
+where
+    S: Send + Sync,
+    Policy: FromRef<S>,
+{
+    type Rejection = EventRejection;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let policy = Policy::from_ref(state);
+        let batch = Batch::from(extract_batch::<AnyEvent>(request, &policy).await?);
+        let report = Validator::with_policy(policy).validate_batch(&batch);
+        if !report.is_valid() {
+            return Err(EventRejection::refused_by_policy(Report::Batch(report)));
+        }
+        Ok(Checked(batch))
     }
 }
 
@@ -242,7 +341,7 @@ impl<S: Send + Sync, E: BindingEvent + Send> FromRequest<S> for Events<E> {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_batch(request).await.map(Events)
+        extract_batch(request, &E::policy()).await.map(Events)
     }
 }
 
@@ -293,8 +392,10 @@ impl<E: BindingEvent> IntoResponse for EventResponse<E> {
             Ok(response) => response.map(Body::from),
             Err(error) => EventRejection {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                error: error.to_string(),
-                findings: Vec::new(),
+                report: Report::Event(ValidationReport::refused(
+                    E::policy().profile(),
+                    vec![error.violation()],
+                )),
             }
             .into_response(),
         }
@@ -420,7 +521,11 @@ mod tests {
     fn the_extractors_log_the_receipt_of_every_event_r15() {
         let request = post("application/cloudevents+json", EVENT.to_owned());
         let logged = captured(|| {
-            block_on(extract_event::<AnyEvent>(request)).unwrap();
+            block_on(extract_event::<AnyEvent>(
+                request,
+                &AnyEvent::DEFAULT_POLICY,
+            ))
+            .unwrap();
         });
         assert_eq!(logged.len(), 1, "{logged:?}");
         assert_eq!(logged[0].target, crate::patterns::receipt::TARGET);
@@ -430,7 +535,11 @@ mod tests {
         let batch = format!("[{EVENT},{}]", EVENT.replace("r-1", "r-2"));
         let request = post("application/cloudevents-batch+json", batch);
         let logged = captured(|| {
-            block_on(extract_batch::<AnyEvent>(request)).unwrap();
+            block_on(extract_batch::<AnyEvent>(
+                request,
+                &AnyEvent::DEFAULT_POLICY,
+            ))
+            .unwrap();
         });
         let ids: Vec<_> = logged.iter().map(|l| field(l, "id")).collect();
         assert_eq!(ids, [Some("r-1"), Some("r-2")]);
@@ -440,7 +549,11 @@ mod tests {
     fn a_rejected_event_logs_no_receipt() {
         let request = post("application/cloudevents+json", "{}".to_owned());
         let logged = captured(|| {
-            block_on(extract_event::<AnyEvent>(request)).unwrap_err();
+            block_on(extract_event::<AnyEvent>(
+                request,
+                &AnyEvent::DEFAULT_POLICY,
+            ))
+            .unwrap_err();
         });
         assert!(logged.is_empty(), "{logged:?}");
     }

@@ -33,6 +33,12 @@ use cloudevent_rules::Mode;
 /// assert_eq!(AnyEvent::from_binary(parts).unwrap(), event);
 /// ```
 pub trait BindingEvent: Sized + crate::patterns::receipt::Receivable {
+    /// The policy this type's readers enforce, and report refusals under: the CloudEvents
+    /// 1.0.2 MUSTs for [`AnyEvent`], `T`'s profile for [`Event<T>`].
+    fn policy() -> crate::Policy {
+        AnyEvent::DEFAULT_POLICY
+    }
+
     /// The event's `id`.
     fn id(&self) -> &str;
 
@@ -98,7 +104,7 @@ impl BindingEvent for AnyEvent {
     }
 
     fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        Ok(self.to_vec())
+        outgoing(self.to_vec())
     }
 
     fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
@@ -106,7 +112,7 @@ impl BindingEvent for AnyEvent {
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
-        Ok(parts_of(self))
+        outgoing_parts(parts_of(self))
     }
 
     fn from_binary_typed(
@@ -130,6 +136,10 @@ impl<T> BindingEvent for Event<T>
 where
     T: CloudEventData + Serialize + DeserializeOwned,
 {
+    fn policy() -> crate::Policy {
+        Event::<T>::POLICY
+    }
+
     fn id(&self) -> &str {
         Event::id(self)
     }
@@ -139,7 +149,7 @@ where
     }
 
     fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        Ok(self.to_vec()?)
+        outgoing(self.to_vec()?)
     }
 
     fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
@@ -147,12 +157,12 @@ where
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
-        match typed_parts(self) {
-            Some(parts) => Ok(parts),
+        outgoing_parts(match typed_parts(self) {
+            Some(parts) => parts,
             // Text and binary payloads, and values the format refuses, take the route through
             // the JSON event format, which probes the payload and reports the error.
-            None => Ok(parts_of(&self.to_any()?)),
-        }
+            None => parts_of(&self.to_any()?),
+        })
     }
 
     fn from_binary_typed(
@@ -202,7 +212,43 @@ impl BinaryParts {
     }
 }
 
+/// The producer side refuses what every receiver would refuse: an event over 256 KiB
+/// (INTG-STD-015 R-11) is a typed error before anything is sent.
+fn outgoing(bytes: Vec<u8>) -> Result<Vec<u8>, BindingError> {
+    if bytes.len() > crate::limits::MAX_EVENT_BYTES {
+        return Err(BindingError::TooLarge {
+            size: bytes.len(),
+            limit: crate::limits::MAX_EVENT_BYTES,
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`outgoing`] for binary mode: the attributes as written (names and values) and the data.
+fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
+    let size = parts.data.as_ref().map_or(0, Vec::len)
+        + parts.datacontenttype.as_ref().map_or(0, String::len)
+        + parts
+            .attributes
+            .iter()
+            .map(|(name, value)| name.len() + value.len())
+            .sum::<usize>();
+    if size > crate::limits::MAX_EVENT_BYTES {
+        return Err(BindingError::TooLarge {
+            size,
+            limit: crate::limits::MAX_EVENT_BYTES,
+        });
+    }
+    Ok(parts)
+}
+
 /// What a transport does with a copy of `datacontenttype` among its attribute headers.
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt"
+))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ContentTypeCopy {
     /// HTTP: `datacontenttype` is `Content-Type` only; a `ce-datacontenttype` header is an
@@ -213,6 +259,12 @@ pub(crate) enum ContentTypeCopy {
     MustAgree,
 }
 
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt"
+))]
 impl BinaryParts {
     /// The parts of a received binary-mode message before its attributes: the transport's
     /// content type and body. An empty body is no data in every binding, as HTTP's empty
@@ -303,7 +355,15 @@ pub fn batch_to_vec<E: BindingEvent>(events: &[E]) -> Result<Vec<u8>, BindingErr
         .iter()
         .map(BindingEvent::to_any_event)
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Batch::from(events).to_vec())
+    let bytes = Batch::from(events).to_vec();
+    // Refused before sending, as every receiver would refuse it (R-10).
+    if bytes.len() > crate::limits::MAX_BATCH_BYTES {
+        return Err(BindingError::TooLarge {
+            size: bytes.len(),
+            limit: crate::limits::MAX_BATCH_BYTES,
+        });
+    }
+    Ok(bytes)
 }
 
 /// The canonical string of an extension value (CloudEvents 1.0.2 "Type System").
@@ -508,6 +568,13 @@ fn structured_document(
     parts: &BinaryParts,
     typed: &[TypedExtension],
 ) -> Result<Vec<u8>, BindingError> {
+    // A message with no attribute header at all is not a binary-mode CloudEvent (a plain
+    // `text/plain` POST): say so, rather than list the attributes it lacks.
+    if parts.attributes.is_empty() {
+        return Err(BindingError::NotCloudEvents {
+            content_type: parts.datacontenttype.clone(),
+        });
+    }
     let data = match (&parts.data, parts.datacontenttype.as_deref()) {
         (None, _) => None,
         (Some(body), Some(content_type)) if cloudevent_rules::is_json_media_type(content_type) => {

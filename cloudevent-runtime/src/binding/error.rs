@@ -58,6 +58,17 @@ pub enum BindingError {
         /// The second header carrying it.
         header: String,
     },
+    /// Neither a CloudEvents event format nor a binary-mode message: a content type that is
+    /// not `application/cloudevents...` and not one attribute header (`ce-`, `ce_`,
+    /// `cloudEvents:` ...). An HTTP receiver answers 415.
+    #[error(
+        "not a CloudEvent: content type {} names no CloudEvents format and the message carries no CloudEvents attribute headers (INTG-STD-015 R-8: binary mode maps every attribute to a header)",
+        content_type.as_deref().map_or_else(|| "(none)".to_owned(), |c| format!("`{c}`"))
+    )]
+    NotCloudEvents {
+        /// The content type, if any.
+        content_type: Option<String>,
+    },
     /// A header naming `data` or `data_base64`: the data is the message body, never a header
     /// (CE HTTP binding 3.1.3.1, Kafka 3.2.3; CE 1.0.2 naming keeps `data` for the payload).
     #[error(
@@ -162,6 +173,7 @@ impl BindingError {
             | BindingError::HeaderNotUtf8 { .. }
             | BindingError::DuplicateAttribute { .. }
             | BindingError::PropertyType { .. }
+            | BindingError::NotCloudEvents { .. }
             | BindingError::BinaryOverMqtt3 => rule::INTG_R8,
         }
     }
@@ -179,7 +191,12 @@ impl BindingError {
         if let BindingError::Event(error) = self
             && let Some(violation) = error.violation()
         {
-            return violation.clone();
+            let mut violation = violation.clone();
+            if let crate::FormatError::InBatch { index, .. } = error {
+                // Which event of the batch: the index leads the attribute, `#1 type`.
+                violation.attribute = format!("#{index} {}", violation.attribute).into();
+            }
+            return violation;
         }
         let attribute = match self {
             BindingError::DataHeader { header, .. }
@@ -192,9 +209,9 @@ impl BindingError {
             BindingError::PropertyType { property, .. } => property.clone(),
             BindingError::AttributeName { attribute, .. } => attribute.clone(),
             BindingError::TooLarge { .. } => "message size".to_owned(),
-            BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
-                "content type".to_owned()
-            }
+            BindingError::UnsupportedFormat { .. }
+            | BindingError::UnexpectedMode { .. }
+            | BindingError::NotCloudEvents { .. } => "content type".to_owned(),
             _ => "message".to_owned(),
         };
         // The message names the header and what is wrong, never the body.

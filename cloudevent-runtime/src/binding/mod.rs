@@ -27,6 +27,12 @@ pub mod rdkafka;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
 
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt"
+))]
 pub(crate) use binary::ContentTypeCopy;
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;

@@ -177,6 +177,18 @@ impl Sender {
     /// # Errors
     /// See [`SendError`].
     pub async fn send(&self, request: Request<Vec<u8>>) -> Result<Delivered, SendError> {
+        // What every receiver refuses is refused here, before anything is sent: one event
+        // over 256 KiB, a batch over 1 MiB.
+        let limit = match super::http::content_mode(request.headers()) {
+            Ok(super::ContentMode::Batch) => crate::limits::MAX_BATCH_BYTES,
+            _ => crate::limits::MAX_EVENT_BYTES,
+        };
+        if request.body().len() > limit {
+            return Err(SendError::Binding(super::BindingError::TooLarge {
+                size: request.body().len(),
+                limit,
+            }));
+        }
         let (parts, body) = request.into_parts();
         let url = parts.uri.to_string();
         let max_attempts = self.policy.max_attempts.max(1);
