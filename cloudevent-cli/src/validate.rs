@@ -645,16 +645,14 @@ fn json_type(value: &Value) -> &'static str {
 /// A binding error as a finding: the event's own violation when it has one, else R-8.
 fn binding_violation(error: &BindingError) -> Violation {
     match error {
-        BindingError::Event(format) => match format.violation() {
-            Some(violation) => violation.clone(),
-            None => Violation::error(
-                format.rule().unwrap_or(rule::INTG_R8),
-                format.attribute().unwrap_or("event").to_owned(),
-                "",
-                format.to_string(),
-            ),
-        },
-        other => Violation::error(rule::INTG_R8, "message", "", other.to_string()),
+        BindingError::Event(format) if format.violation().is_none() => Violation::error(
+            format.rule().unwrap_or(rule::INTG_R8),
+            format.attribute().unwrap_or("event").to_owned(),
+            "",
+            format.to_string(),
+        ),
+        // The runtime's own mapping, so the CLI and the axum extractors cite the same rule.
+        other => other.violation(),
     }
 }
 

@@ -157,12 +157,16 @@ impl Validator {
         match json::parse_slice(bytes, RawData::default(), None, &self.policy, &mut findings) {
             Ok((envelope, _)) => ValidationReport::new(profile, &envelope.view(), findings.list),
             Err(error) => {
-                findings.list.push(Violation::error(
-                    rule::INTG_R7,
-                    "event",
-                    "",
-                    format!("is not a CloudEvents JSON object: {error}"),
-                ));
+                findings
+                    .list
+                    .push(json::string_violation(&error).unwrap_or_else(|| {
+                        Violation::error(
+                            rule::INTG_R7,
+                            "event",
+                            "",
+                            format!("is not a CloudEvents JSON object: {error}"),
+                        )
+                    }));
                 ValidationReport::refused(profile, findings.list)
             }
         }
@@ -189,12 +193,7 @@ impl Validator {
         let elements: Vec<&RawValue> = match serde_json::from_slice(bytes) {
             Ok(elements) => elements,
             Err(error) => {
-                batch.push(Violation::error(
-                    rule::CE_JSON_4,
-                    "batch",
-                    "",
-                    format!("is not a JSON array of events: {error}"),
-                ));
+                batch.push(crate::format::batch::not_a_batch(&error));
                 return BatchReport {
                     findings: batch,
                     events: Vec::new(),

@@ -163,8 +163,10 @@ impl BindingError {
             BindingError::Build(_) | BindingError::DataNotJson { .. } => rule::CE_JSON_3_1,
             BindingError::DataHeader { .. } | BindingError::AttributeName { .. } => rule::CE_NAMING,
             BindingError::TooLarge { .. } => rule::INTG_R11,
+            // The message names a mode or format the reader does not take: the content-mode
+            // rules (R-7 structured, R-8 binary, R-10 batch) are where the media types live.
             BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
-                rule::INTG_R12
+                rule::INTG_R7
             }
             BindingError::DataContentTypeHeader { .. }
             | BindingError::HeaderValue { .. }

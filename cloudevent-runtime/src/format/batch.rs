@@ -35,6 +35,29 @@ pub struct Batch {
     events: Vec<AnyEvent>,
 }
 
+/// Why a document is not a batch: JSON that is not an array breaks the batch format (CE-JSON
+/// 4), text that is not JSON at all the event format's first rule (INTG-STD-015 R-7). The
+/// strict reader and the validator both call this, so they cite the same rule.
+pub(crate) fn not_a_batch(error: &serde_json::Error) -> cloudevent_rules::Violation {
+    if let Some(violation) = super::json::string_violation(error) {
+        return violation;
+    }
+    match error.classify() {
+        serde_json::error::Category::Data => cloudevent_rules::Violation::error(
+            rule::CE_JSON_4,
+            "batch",
+            "",
+            format!("is not a JSON array of events: {error}"),
+        ),
+        _ => cloudevent_rules::Violation::error(
+            rule::INTG_R7,
+            "batch",
+            "",
+            format!("is not JSON: {error}"),
+        ),
+    }
+}
+
 impl Batch {
     /// Parses a batch, refusing more than [`limits::MAX_BATCH_BYTES`] before reading
     /// (R-10). Each event is parsed on its own, with the 256 KiB event limit (R-11).
@@ -50,6 +73,24 @@ impl Batch {
     /// # Errors
     /// [`FormatError::InBatch`] names the first invalid event's index.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
+        Self::from_slice_with(bytes, &AnyEvent::DEFAULT_POLICY)
+    }
+
+    /// Parses a batch under a policy: every event is read as
+    /// [`AnyEvent::from_slice_with`] reads it.
+    ///
+    /// # Errors
+    /// See [`Batch::from_slice`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Batch, Policy, Profile};
+    ///
+    /// let json = br#"[{"specversion":"1.0","id":"1","source":"https://localhost:8080/x",
+    ///     "type":"com.example.order.created"}]"#;
+    /// assert!(Batch::from_slice(json).is_ok());
+    /// assert!(Batch::from_slice_with(json, &Policy::new(Profile::IntgStd015)).is_err());
+    /// ```
+    pub fn from_slice_with(bytes: &[u8], policy: &crate::Policy) -> Result<Self, FormatError> {
         if bytes.len() > limits::MAX_BATCH_BYTES {
             return Err(FormatError::TooLarge {
                 what: "batch",
@@ -58,14 +99,17 @@ impl Batch {
                 rule: rule::INTG_R10,
             });
         }
-        let elements: Vec<&RawValue> = serde_json::from_slice(bytes).map_err(FormatError::Json)?;
+        let elements: Vec<&RawValue> = serde_json::from_slice(bytes)
+            .map_err(|error| FormatError::from(not_a_batch(&error)))?;
         let events = elements
             .iter()
             .enumerate()
             .map(|(index, element)| {
-                AnyEvent::from_slice(element.get().as_bytes()).map_err(|e| FormatError::InBatch {
-                    index,
-                    source: Box::new(e),
+                AnyEvent::from_slice_with(element.get().as_bytes(), policy).map_err(|e| {
+                    FormatError::InBatch {
+                        index,
+                        source: Box::new(e),
+                    }
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

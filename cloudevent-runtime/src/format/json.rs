@@ -401,6 +401,24 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                 continue;
             }
             match key.as_ref() {
+                // The second of `data` and `data_base64` is refused as it arrives, before any
+                // reader tries to decode it into its payload: the verdict is R-7 whichever
+                // reader, typed or not, reads it.
+                "data" if has_data_base64 => {
+                    map.next_value::<IgnoredAny>()?;
+                    has_data = true;
+                    findings
+                        .report(both_data())
+                        .map_err(|Stop| stop(findings))?;
+                }
+                "data_base64" if has_data => {
+                    if !matches!(map.next_value::<JsonScalar<'de>>()?, JsonScalar::Null) {
+                        has_data_base64 = true;
+                        findings
+                            .report(both_data())
+                            .map_err(|Stop| stop(findings))?;
+                    }
+                }
                 "data" => {
                     let content_type = if seen[4] {
                         ContentType::Seen(envelope.datacontenttype.as_deref())
@@ -472,16 +490,6 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
             }
         }
 
-        if has_data && has_data_base64 {
-            findings
-                .report(Violation::error(
-                    rule::INTG_R7,
-                    "data_base64",
-                    "",
-                    "is present together with `data`; an event carries one or the other",
-                ))
-                .map_err(|Stop| stop(findings))?;
-        }
         // The attributes first: a missing `id` says more than the `data` it leaves unread.
         // The one envelope check of `cloudevent-rules`, the same for every door: a strict
         // reader stops at its first error, the validator collects them all.
@@ -499,6 +507,15 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
             .map_err(|Stop| stop(findings))?;
         Ok((envelope, data))
     }
+}
+
+fn both_data() -> Violation {
+    Violation::error(
+        rule::INTG_R7,
+        "data_base64",
+        "",
+        "is present together with `data`; an event carries one or the other",
+    )
 }
 
 /// Keeps one extension member, or reports why its value is not in the type system.
@@ -585,10 +602,27 @@ pub(crate) fn into_format_error(
     error: serde_json::Error,
     findings: &mut Findings,
 ) -> crate::FormatError {
-    match findings.take_error() {
+    match findings.take_error().or_else(|| string_violation(&error)) {
         Some(violation) => crate::FormatError::from(violation),
         None => crate::FormatError::Json(error),
     }
+}
+
+/// A JSON string holding a lone surrogate escape (`"\ud800"`) is valid JSON text to some
+/// parsers, but not a CloudEvents String: surrogates are allowed only in pairs (CE 1.0.2 type
+/// system). serde_json refuses it while parsing; this names the rule instead of "not JSON".
+pub(crate) fn string_violation(error: &serde_json::Error) -> Option<Violation> {
+    let text = error.to_string();
+    // serde_json's words for a lone leading surrogate, and for one not followed by `\u`.
+    let lone = text.contains("surrogate") || text.contains("end of hex escape");
+    lone.then(|| {
+        Violation::error(
+            rule::CE_TYPE_SYSTEM,
+            "string",
+            "",
+            format!("a lone surrogate escape is not allowed in a String (surrogates only in pairs): {text}"),
+        )
+    })
 }
 
 #[cfg(test)]
