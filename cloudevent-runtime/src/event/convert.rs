@@ -74,7 +74,7 @@ impl<T: CloudEventData> Event<T> {
             any.extensions().clone(),
             data,
         )
-        .map_err(|violation| FormatError::Invalid(violation))
+        .map_err(FormatError::Invalid)
     }
 
     /// Builds a received event, borrowing `T`'s constants where the values match them and
