@@ -96,12 +96,23 @@ fn http_binary_requests_cross_decode() {
     assert_eq!(by_sdk, expected);
 
     let sdk_request = sdk_side::sdk_request(sdk_side::sdk_build());
-    let by_us: Event<OrderCreated> = binding::from_request(&sdk_request).unwrap();
-    // The SDK writes `time` through chrono as `+00:00`, not `Z`; the instant is the same.
-    let time = by_us.time().unwrap().as_str().to_owned();
-    assert_eq!(time, "2026-11-22T10:15:30.123456+00:00");
+    // The SDK writes `time` through chrono as `+00:00`, not `Z`. `OrderCreated` reads under
+    // INTG-STD-015 (its crate's profile), whose gateway rule 4 wants the `Z`: refused, as
+    // `cloudevent validate --profile intg-std-015` refuses it.
+    let refused = binding::from_request::<Event<OrderCreated>, _>(&sdk_request).unwrap_err();
+    assert!(
+        refused.to_string().contains("INTG-STD-015 gateway 4"),
+        "{refused}"
+    );
+    // Under the CloudEvents MUSTs the same request reads, and it is the same event.
+    let by_us: cloudevent_runtime::AnyEvent = binding::from_request(&sdk_request).unwrap();
+    assert_eq!(
+        by_us.time().unwrap().as_str(),
+        "2026-11-22T10:15:30.123456+00:00"
+    );
+    let typed: Event<OrderCreated> = by_us.into_typed().unwrap();
     let time = ours.time().unwrap().clone();
-    assert_eq!(by_us.with_time(time).unwrap(), ours);
+    assert_eq!(typed.with_time(time).unwrap(), ours);
 }
 
 #[test]

@@ -44,8 +44,8 @@ use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{BindingError, BindingEvent, ContentMode, Detected, http};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, BatchReport, Binary, Document, Profile, RuleId, Severity, ValidationReport,
-    Validator, Violation, limits,
+    AnyEvent, BatchReport, Binary, Document, FindingJson, Profile, RuleId, Severity,
+    ValidationReport, Validator, Violation, limits,
 };
 use serde_json::{Value, json};
 
@@ -159,6 +159,8 @@ struct EventResult {
     line: Option<usize>,
     id: Option<String>,
     findings: Vec<Violation>,
+    /// The attributes the validator read (an object; empty when nothing could be read).
+    attributes: Value,
 }
 
 impl EventResult {
@@ -226,6 +228,7 @@ impl EventResult {
             line: None,
             id: report.id().map(str::to_owned),
             findings: report.findings().to_vec(),
+            attributes: report.attributes_json(),
         }
     }
 }
@@ -459,6 +462,7 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
         line: None,
         id: None,
         findings,
+        attributes: json!({}),
     };
     let record = match kafka_record(record) {
         Ok(record) => record,
@@ -729,15 +733,9 @@ fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result
     Ok(())
 }
 
+/// A finding in the library's one report shape.
 fn finding_json(finding: &Violation) -> Value {
-    json!({
-        "severity": finding.severity.to_string(),
-        "rule": finding.rule.as_str(),
-        "attribute": &*finding.attribute,
-        "value": finding.value,
-        "message": message(finding),
-        "hint": finding.hint,
-    })
+    serde_json::to_value(FindingJson(finding)).unwrap_or_default()
 }
 
 fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {
@@ -775,12 +773,16 @@ fn write_json(
                 "kind": checked.kind,
                 "valid": checked.is_valid(),
                 "findings": checked.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                // Each event in the library's report shape (`valid`, `profile`, `id`,
+                // `findings`, `attributes`), with where it stood in the input.
                 "events": checked.events.iter().map(|event| json!({
                     "index": event.index,
                     "line": event.line,
-                    "id": event.id,
                     "valid": event.is_valid(),
+                    "profile": profile.name(),
+                    "id": event.id,
                     "findings": event.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                    "attributes": event.attributes,
                 })).collect::<Vec<_>>(),
             }),
             Outcome::Unreadable(reason) => json!({

@@ -191,15 +191,33 @@ fn json_output_is_one_report_with_the_same_findings() {
     assert_eq!(finding["rule"], "INTG-STD-015 R-4");
     assert_eq!(finding["attribute"], "type");
     assert_eq!(finding["value"], "order.created");
-    // The message is the text output's.
+    // The message is the library's (and the axum extractors'): the violation as displayed,
+    // which the text output prints after the rule id.
     let text = stdout(&run(&["validate", "batch.json"]));
     let message = finding["message"].as_str().unwrap();
     assert!(
-        text.contains(&format!(
-            "batch.json#1: error INTG-STD-015 R-4: {message}\n"
-        )),
+        message.ends_with("e.g. `com.example.order.created`"),
+        "{message}"
+    );
+    assert!(
+        text.contains("batch.json#1: error INTG-STD-015 R-4: type `order.created`"),
         "{text}"
     );
+    // Each event in the library's report shape, with the attributes the validator read.
+    assert_eq!(events[1]["profile"], "intg-std-015");
+    assert_eq!(events[1]["attributes"]["type"], "order.created");
+    let library = cloudevent_runtime::Validator::new(cloudevent_runtime::Profile::IntgStd015)
+        .validate_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#);
+    let library = serde_json::to_value(&library).unwrap();
+    let keys = |v: &serde_json::Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let mut cli_keys = keys(&events[1]);
+    cli_keys.retain(|k| k != "index" && k != "line");
+    assert_eq!(cli_keys, keys(&library));
+    assert_eq!(keys(finding), keys(&library["findings"][0]));
 
     assert_eq!(inputs[2]["valid"], true);
     assert_eq!(inputs[2]["events"][0]["findings"][0]["severity"], "warning");
@@ -599,7 +617,7 @@ fn kafka_header_values_may_be_base64_but_ce_headers_must_be_utf8() {
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     assert!(
         stdout(&output).starts_with(
-            "<stdin>: error INTG-STD-015 R-8: message: header `ce_subject`: value is not UTF-8 (CE Kafka binding 3.2.3"
+            "<stdin>: error INTG-STD-015 R-8: ce_subject: header `ce_subject`: value is not UTF-8 (CE Kafka binding 3.2.3"
         ),
         "{}",
         stdout(&output)

@@ -174,24 +174,29 @@ fn check_authority(value: &str, authority: &Authority<'_>, found: &mut Vec<Viola
         Host::RegName(raw) => {
             let decoded = uri::decode_host(raw);
             let host = decoded.strip_suffix('.').unwrap_or(&decoded);
-            let part = format!("host `{raw}`");
+            // Built only for a finding: a valid source is checked without allocating.
+            let part = || format!("host `{raw}`");
             if let Some(address) = parse_ipv4(host) {
                 match ipv4_range(address) {
                     Some(range) => found.push(error(
                         rule::INTG_R14,
-                        part,
+                        part(),
                         format!("is a {range}; {internal}"),
                     )),
                     None => found.push(error(
                         rule::INTG_R5,
-                        part,
+                        part(),
                         format!(
                             "is the IP address {address}; the source must not expose IP addresses"
                         ),
                     )),
                 }
             } else if let Some(reason) = internal_host(host) {
-                found.push(error(rule::INTG_R14, part, format!("{reason}; {internal}")));
+                found.push(error(
+                    rule::INTG_R14,
+                    part(),
+                    format!("{reason}; {internal}"),
+                ));
             } else if !host.is_empty() && !host.contains('.') {
                 found.push(
                     Violation::warning(
@@ -200,7 +205,7 @@ fn check_authority(value: &str, authority: &Authority<'_>, found: &mut Vec<Viola
                         value,
                         "a single-label host is an internal name; use a fully qualified public name",
                     )
-                    .with_part(part)
+                    .with_part(part())
                     .with_hint(format!("e.g. `{EXAMPLE}`")),
                 );
             }

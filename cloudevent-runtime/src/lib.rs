@@ -70,7 +70,7 @@ pub use extension::{ExtensionValueBuf, Extensions};
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 pub use id::IdKind;
 pub use trace::Traceable;
-pub use validate::{BatchReport, Document, ValidationReport, Validator};
+pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};
 pub use value::{Binary, Timestamp, Uri, UriRef};
 
 /// The structured-mode media type of one event (INTG-STD-015 R-7).

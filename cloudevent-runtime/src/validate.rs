@@ -279,6 +279,17 @@ enum AttributeValue {
 }
 
 impl ValidationReport {
+    /// The attributes as read, as the JSON object the report's `attributes` member holds.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1","n":1}"#);
+    /// assert_eq!(report.attributes_json(), serde_json::json!({"id": "evt-1", "n": 1}));
+    /// ```
+    pub fn attributes_json(&self) -> serde_json::Value {
+        serde_json::to_value(AttributesJson(&self.attributes)).unwrap_or_default()
+    }
+
     /// A report on an event whose attributes could be read.
     fn new(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
         let mut attributes: Vec<(String, AttributeValue)> = view
@@ -424,8 +435,18 @@ impl fmt::Display for ValidationReport {
     }
 }
 
-/// A finding as JSON: `{"rule", "severity", "attribute", "value", "part", "message", "hint"}`.
-struct FindingJson<'a>(&'a Violation);
+/// A finding as JSON: `{"rule", "severity", "attribute", "value", "part", "message", "hint"}`,
+/// the one shape of a finding in every report (the library's, the axum extractors', the CLI's).
+///
+/// ```
+/// use cloudevent_runtime::{FindingJson, Violation, rules::rule};
+///
+/// let v = Violation::error(rule::CE_NAMING, "extension", "ExtA", "must be lowercase");
+/// let json = serde_json::to_value(FindingJson(&v)).unwrap();
+/// assert_eq!(json["rule"], "CE 1.0.2 naming");
+/// assert_eq!(json["message"], "extension `ExtA`: must be lowercase (CE 1.0.2 naming)");
+/// ```
+pub struct FindingJson<'a>(pub &'a Violation);
 
 impl Serialize for FindingJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
