@@ -9,10 +9,6 @@
 use crate::extension::documented_extension;
 use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
 
-/// The names of the core context attributes in the order the JSON format writes them
-/// (CE 1.0.2 "Context Attributes"); `data` and `data_base64` are not attributes.
-pub const CORE_ATTRIBUTE_ORDER: [&str; 8] = crate::extension::CORE_ATTRIBUTES;
-
 /// An extension value as the envelope check sees it (CE 1.0.2 type system).
 ///
 /// ```
@@ -225,7 +221,7 @@ impl Default for Envelope<'_> {
 }
 
 impl<'a> Envelope<'a> {
-    /// The core attributes with their names, in [`CORE_ATTRIBUTE_ORDER`].
+    /// The core attributes with their names, in [`crate::CORE_ATTRIBUTES`]' order.
     ///
     /// ```
     /// use cloudevent_rules::Envelope;
@@ -233,16 +229,21 @@ impl<'a> Envelope<'a> {
     /// assert_eq!(envelope.core()[1], ("id", Some("1")));
     /// ```
     pub fn core(&self) -> [(&'static str, Option<&'a str>); 8] {
-        [
-            ("specversion", self.specversion),
-            ("id", self.id),
-            ("source", self.source),
-            ("type", self.ty),
-            ("datacontenttype", self.datacontenttype),
-            ("dataschema", self.dataschema),
-            ("subject", self.subject),
-            ("time", self.time),
-        ]
+        let values = [
+            self.specversion,
+            self.id,
+            self.source,
+            self.ty,
+            self.datacontenttype,
+            self.dataschema,
+            self.subject,
+            self.time,
+        ];
+        let mut i = 0;
+        values.map(|value| {
+            i += 1;
+            (crate::CORE_ATTRIBUTES[i - 1], value)
+        })
     }
 
     /// The bytes the context attributes take: names and values as written (R-11).

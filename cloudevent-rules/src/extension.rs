@@ -16,6 +16,26 @@ pub const CORE_ATTRIBUTES: [&str; 8] = [
 /// Names the JSON event format keeps for the payload (CE-JSON 3.1); never extensions.
 pub const RESERVED_NAMES: [&str; 2] = ["data", "data_base64"];
 
+/// The members the JSON event format names itself: [`CORE_ATTRIBUTES`] in their order, then
+/// [`RESERVED_NAMES`]. Everything else in an event object is an extension.
+///
+/// ```
+/// use cloudevent_rules::JSON_FORMAT_MEMBERS;
+/// assert_eq!(JSON_FORMAT_MEMBERS[0], "specversion");
+/// assert_eq!(JSON_FORMAT_MEMBERS[9], "data_base64");
+/// ```
+pub const JSON_FORMAT_MEMBERS: [&str; 10] = {
+    let mut out = [""; 10];
+    let mut i = 0;
+    while i < CORE_ATTRIBUTES.len() {
+        out[i] = CORE_ATTRIBUTES[i];
+        i += 1;
+    }
+    out[8] = RESERVED_NAMES[0];
+    out[9] = RESERVED_NAMES[1];
+    out
+};
+
 /// The recommended maximum length of an extension name (CE 1.0.2 naming, INTG-STD-015 R-6);
 /// a MUST in `intg-std-015` (gateway 5: `^[a-z][a-z0-9]{0,19}$`).
 pub const MAX_EXTENSION_NAME_LEN: usize = 20;

@@ -33,17 +33,15 @@ pub mod rule;
 mod uri;
 
 mod envelope;
-pub use envelope::{
-    CORE_ATTRIBUTE_ORDER, Envelope, ExtensionAttributes, Mode, ValueRef, has_error, shorten,
-};
+pub use envelope::{Envelope, ExtensionAttributes, Mode, ValueRef, has_error, shorten};
 
 mod type_name;
 pub use type_name::{check_type, check_type_prefix, type_version};
 
 mod extension;
 pub use extension::{
-    CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, MAX_EXTENSION_NAME_LEN,
-    RESERVED_NAMES, check_extension_name, documented_extension,
+    CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, JSON_FORMAT_MEMBERS,
+    MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, check_extension_name, documented_extension,
 };
 
 mod source;

@@ -332,19 +332,9 @@ pub(crate) struct EventSeed<'f, S> {
     pub(crate) expected_type: Option<&'static str>,
 }
 
-/// Core members, for duplicate detection.
-const KEYS: [&str; 10] = [
-    "specversion",
-    "id",
-    "source",
-    "type",
-    "datacontenttype",
-    "dataschema",
-    "subject",
-    "time",
-    "data",
-    "data_base64",
-];
+/// The members the format names, for duplicate detection: the core attributes in their
+/// order, then `data` and `data_base64` (from `cloudevent-rules`, the one list of them).
+const KEYS: [&str; 10] = cloudevent_rules::JSON_FORMAT_MEMBERS;
 
 impl<'de, S: DataSlot<'de>> DeserializeSeed<'de> for EventSeed<'_, S> {
     type Value = (Envelope<'de>, S::Data);
