@@ -4,6 +4,25 @@
 //! Depend on this crate alone: it re-exports `#[derive(CloudEvent)]` behind the default
 //! `derive` feature.
 //!
+//! # Where to begin
+//!
+//! - **Producers** derive the metadata on their payload (`#[derive(CloudEvent)]`) and write
+//!   [`Event::new`]: a fresh ULID `id`, `time` now, and the type, source, dataschema and
+//!   datacontenttype the derive declares. The event serializes with serde to the JSON
+//!   format, or goes out through a [`binding`].
+//! - **Consumers** read an event typed with [`Event::<T>::from_slice`](Event::from_slice),
+//!   under `T`'s profile, or dynamically as an [`AnyEvent`] ([`AnyEvent::from_slice`], or
+//!   [`AnyEvent::from_slice_with`] and a [`Policy`]). An axum service takes `Event<T>`,
+//!   `AnyEvent`, `Batch` or `Events<E>` as handler arguments (the extractors of
+//!   `binding::axum`); a gateway that enforces a policy takes
+//!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
+//!   `.with_state(Policy::new(Profile::IntgStd015))`.
+//! - **Gateways and pipelines** that must show everything wrong with an event, not only the
+//!   first error, use a [`Validator`]: its [`ValidationReport`] lists every finding with its
+//!   rule id, as `cloudevent validate` does.
+//!
+//! # Example
+//!
 //! A producer derives the metadata on its payload and writes events; a consumer reads them
 //! typed, or dynamically and validated against a profile:
 //!
@@ -35,6 +54,22 @@
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
 //! ```
+//!
+//! # Features
+//!
+//! | Feature | Enables |
+//! |---|---|
+//! | `derive` (default) | `#[derive(CloudEvent)]`, re-exported from `cloudevent-derive` |
+//! | `http` | `binding::http`: the CloudEvents HTTP Protocol Binding 1.0.2 on the `http` 1.x types |
+//! | `axum` | `binding::axum`: the extractors (`Event<T>`, `AnyEvent`, `Batch`, `Events<E>`, `Checked<AnyEvent>`, `Checked<Batch>`), the `EventResponse` response type and the Web Hook handshake; implies `http` |
+//! | `reqwest` | `binding::reqwest`: a `Sender` on reqwest with R-12 retry and backoff; implies `http`; no TLS unless `rustls-tls` |
+//! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
+//! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |
+//! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically; implies `kafka` |
+//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding 1.0.2 on async-nats, JetStream publishing and an at-least-once consumer (`handle_once`) |
+//! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
+//! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
+//! | `tracing` | INTG-STD-015 R-15 receipt logging through `tracing`: `receipt::Receipt::log`, `receipt::Receivable::log_receipt`, and the axum extractors and `binding::nats::handle_once` log each event they receive |
 //!
 //! # Module layout
 //!
