@@ -7,7 +7,7 @@
 //!     use ::cloudevent_runtime as __cloudevent;          // the only path that `crate = ".."` swaps
 //!     fn __string_extension<..StringExtensionField>(..)  // one helper per trait bound in use
 //!     #[automatically_derived]
-//!     impl __cloudevent::__private::CloudEventData for OrderCreated {
+//!     impl __cloudevent::__private_v1::CloudEventData for OrderCreated {
 //!         const TYPE: &'static str = "com.example.order.created";
 //!         ...
 //!         fn subject(&self) -> Option<&str> { __subject(&self.order_id) }
@@ -19,6 +19,13 @@
 //! Every path is absolute or goes through the alias, so a user's `Result`, `Option`, `Ok` or
 //! `Some` cannot change its meaning. The helper calls carry the field type's span: when the
 //! type is outside the CloudEvents type system, the compiler points at the field.
+//!
+//! Generated code reaches the runtime's hidden module `__private_v1` and nothing else of it.
+//! The suffix is bumped on any breaking change to what generated code reaches (a name
+//! removed or renamed, a signature or trait changed). That is safe because the runtime pins
+//! this crate's exact version (`=x.y.z`): a runtime and a derive built for different
+//! versions of the module never meet, and a stale path fails to compile instead of meaning
+//! something else.
 
 use std::collections::BTreeSet;
 
@@ -161,18 +168,18 @@ impl Bound {
         match self {
             Bound::Subject => quote! {
                 #[inline]
-                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private::#bound>(
+                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
                     __field: &__T,
                 ) -> ::core::option::Option<&str> {
-                    __cloudevent::__private::SubjectField::subject(__field)
+                    __cloudevent::__private_v1::SubjectField::subject(__field)
                 }
             },
             _ => quote! {
                 #[inline]
-                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private::#bound>(
+                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
                     __field: &__T,
-                ) -> ::core::option::Option<__cloudevent::__private::ExtensionValue<'_>> {
-                    __cloudevent::__private::ExtensionField::extension_value(__field)
+                ) -> ::core::option::Option<__cloudevent::__private_v1::ExtensionValue<'_>> {
+                    __cloudevent::__private_v1::ExtensionField::extension_value(__field)
                 }
             },
         }
@@ -231,7 +238,7 @@ fn impl_cloud_event_data(
                 .make_where_clause()
                 .predicates
                 .push(syn::parse_quote_spanned! {ty.span()=>
-                    #ty: __cloudevent::__private::#bound
+                    #ty: __cloudevent::__private_v1::#bound
                 });
         }
     }
@@ -278,7 +285,7 @@ fn impl_cloud_event_data(
         let value = call_helper(marked);
         quote! {
             if let ::core::option::Option::Some(__value) = #value {
-                __cloudevent::__private::ExtensionVisitor::visit(__visitor, #name, __value)?;
+                __cloudevent::__private_v1::ExtensionVisitor::visit(__visitor, #name, __value)?;
             }
         }
     });
@@ -297,7 +304,7 @@ fn impl_cloud_event_data(
             #(#helpers)*
 
             #[automatically_derived]
-            impl #impl_generics __cloudevent::__private::CloudEventData for #ident #ty_generics #where_clause {
+            impl #impl_generics __cloudevent::__private_v1::CloudEventData for #ident #ty_generics #where_clause {
                 const TYPE: &'static str = #type_;
                 const DATASCHEMA: ::core::option::Option<&'static str> = #dataschema;
                 const SOURCE: ::core::option::Option<&'static str> = #source;
@@ -306,14 +313,14 @@ fn impl_cloud_event_data(
                 const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;
                 const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
                     &[#(#extension_properties),*];
-                const PROFILE: __cloudevent::__private::Profile =
-                    __cloudevent::__private::Profile::#profile;
+                const PROFILE: __cloudevent::__private_v1::Profile =
+                    __cloudevent::__private_v1::Profile::#profile;
 
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body
                 }
 
-                fn visit_extensions<__V: __cloudevent::__private::ExtensionVisitor>(
+                fn visit_extensions<__V: __cloudevent::__private_v1::ExtensionVisitor>(
                     &self,
                     __visitor: &mut __V,
                 ) -> ::core::result::Result<(), __V::Error> {

@@ -10,6 +10,10 @@ use quote::quote;
 use syn::DeriveInput;
 
 /// An impl with empty metadata and the user's generics unchanged.
+///
+/// Like `expand.rs`, it reaches the runtime through `__private_v1`, whose suffix is bumped on
+/// any breaking change to what generated code reaches; the runtime's exact pin on this crate
+/// makes that safe.
 pub(crate) fn stub(input: &DeriveInput, runtime: &syn::Path) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -18,7 +22,7 @@ pub(crate) fn stub(input: &DeriveInput, runtime: &syn::Path) -> TokenStream {
             use #runtime as __cloudevent;
 
             #[automatically_derived]
-            impl #impl_generics __cloudevent::__private::CloudEventData for #ident #ty_generics #where_clause {
+            impl #impl_generics __cloudevent::__private_v1::CloudEventData for #ident #ty_generics #where_clause {
                 const TYPE: &'static str = "";
                 const DATASCHEMA: ::core::option::Option<&'static str> = ::core::option::Option::None;
                 const SOURCE: ::core::option::Option<&'static str> = ::core::option::Option::None;
@@ -29,7 +33,7 @@ pub(crate) fn stub(input: &DeriveInput, runtime: &syn::Path) -> TokenStream {
                     ::core::option::Option::None
                 }
 
-                fn visit_extensions<__V: __cloudevent::__private::ExtensionVisitor>(
+                fn visit_extensions<__V: __cloudevent::__private_v1::ExtensionVisitor>(
                     &self,
                     __visitor: &mut __V,
                 ) -> ::core::result::Result<(), __V::Error> {

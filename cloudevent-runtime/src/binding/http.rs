@@ -1,7 +1,7 @@
 //! The CloudEvents HTTP Protocol Binding 1.0.2 on the `http` 1.x crate's types.
 //!
 //! - Binary mode (§3.1): every attribute but `datacontenttype` in a `ce-` header (§3.1.3.1),
-//!   values percent-encoded (§3.1.3.2, see [`percent`](super::percent)); `datacontenttype` in
+//!   values percent-encoded (§3.1.3.2, see [`percent`]); `datacontenttype` in
 //!   `Content-Type` (§3.1.1); a `ce-datacontenttype` header is an error on receipt
 //!   (INTG-STD-015 R-8).
 //! - Structured mode (§3.2): the JSON event format with `Content-Type:

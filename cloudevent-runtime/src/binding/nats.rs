@@ -8,7 +8,7 @@
 //!   a second publish of the same event inside the stream's duplicate window; the returned
 //!   ack says whether it was a duplicate.
 //! - [`handle_once`] runs a handler for a JetStream message at most once per `(source, id)`
-//!   with a [`Deduplicator`](crate::dedupe::Deduplicator): a redelivered event (the consumer
+//!   with a [`Deduplicator`]: a redelivered event (the consumer
 //!   died before its ack) is acknowledged without running the handler again.
 
 use std::future::Future;

@@ -251,7 +251,7 @@ impl AnyEvent {
 }
 
 impl Serialize for AnyEvent {
-    /// The JSON format, attributes in the same order as [`Event<T>`]: core, extensions, data.
+    /// The JSON format, attributes in the same order as [`Event<T>`](crate::Event): core, extensions, data.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("specversion", "1.0")?;

@@ -55,6 +55,7 @@ impl Receipt<'_> {
     /// Receipt { id: "1", source: "/orders", ty: "com.example.order.created", time: None }.log();
     /// ```
     #[cfg(feature = "tracing")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
     pub fn log(&self) {
         tracing::info!(
             target: "cloudevent::receipt",
@@ -95,6 +96,7 @@ pub trait Receivable {
     /// AnyEvent::new("1", "/orders", "com.example.order.created").log_receipt();
     /// ```
     #[cfg(feature = "tracing")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
     fn log_receipt(&self) {
         self.receipt().log();
     }
