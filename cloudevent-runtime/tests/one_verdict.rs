@@ -405,3 +405,20 @@ fn one_report_shape_for_the_library_the_extractors_and_the_cli() {
         assert!(finding.get(key).is_some(), "missing `{key}` in {finding}");
     }
 }
+
+#[test]
+fn a_lone_surrogate_names_its_attribute_and_the_string_rule_at_every_reader() {
+    let bytes = structured(r#""subject":"a\ud800""#);
+    let error = AnyEvent::from_slice(&bytes).unwrap_err();
+    let violation = error.violation().expect("a violation");
+    assert_eq!(
+        (&*violation.attribute, violation.rule.as_str()),
+        ("subject", "CE 1.0.2 type system")
+    );
+    let report = Validator::new(Profile::CloudEvents).validate_slice(&bytes);
+    let errors: Vec<(&str, &str)> = report
+        .errors()
+        .map(|v| (&*v.attribute, v.rule.as_str()))
+        .collect();
+    assert_eq!(errors, [("subject", "CE 1.0.2 type system")]);
+}

@@ -443,7 +443,19 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                         .map_err(|Stop| stop(findings))?,
                 },
                 _ => {
-                    let value = map.next_value::<JsonScalar<'de>>()?;
+                    let value = match map.next_value::<JsonScalar<'de>>() {
+                        Ok(value) => value,
+                        Err(error) => {
+                            // serde_json stops at a lone surrogate escape; say which
+                            // attribute held it, under the String rule, then stop.
+                            if let Some(violation) =
+                                lone_surrogate(&error.to_string(), key.as_ref())
+                            {
+                                let _ = findings.report(violation);
+                            }
+                            return Err(error);
+                        }
+                    };
                     if let Some(index) = core {
                         let slot = match index {
                             0 => &mut envelope.specversion,
@@ -602,13 +614,18 @@ pub(crate) fn into_format_error(
 /// parsers, but not a CloudEvents String: surrogates are allowed only in pairs (CE 1.0.2 type
 /// system). serde_json refuses it while parsing; this names the rule instead of "not JSON".
 pub(crate) fn string_violation(error: &serde_json::Error) -> Option<Violation> {
-    let text = error.to_string();
+    lone_surrogate(&error.to_string(), "string")
+}
+
+/// The String-rule violation for a parser error that is a lone surrogate escape, naming the
+/// attribute that held it; `None` for any other error.
+fn lone_surrogate(text: &str, attribute: &str) -> Option<Violation> {
     // serde_json's words for a lone leading surrogate, and for one not followed by `\u`.
     let lone = text.contains("surrogate") || text.contains("end of hex escape");
     lone.then(|| {
         Violation::error(
             rule::CE_TYPE_SYSTEM,
-            "string",
+            attribute.to_owned(),
             "",
             format!("a lone surrogate escape is not allowed in a String (surrogates only in pairs): {text}"),
         )
