@@ -3,7 +3,6 @@
 use serde_json::value::RawValue;
 
 use crate::extension::{ExtensionValueBuf, Extensions};
-use crate::trace::Traceable;
 use crate::value::Timestamp;
 
 /// An event's payload as it was received: raw JSON text, text, or bytes.
@@ -401,14 +400,45 @@ impl AnyEvent {
     }
 }
 
-impl Traceable for AnyEvent {
+impl crate::attributes::Attributes for AnyEvent {
     fn id(&self) -> &str {
-        &self.id
+        AnyEvent::id(self)
     }
 
-    fn extension_str(&self, name: &str) -> Option<std::borrow::Cow<'_, str>> {
-        self.extensions
-            .get_str(name)
-            .map(std::borrow::Cow::Borrowed)
+    fn source(&self) -> &str {
+        AnyEvent::source(self)
+    }
+
+    fn ty(&self) -> &str {
+        AnyEvent::ty(self)
+    }
+
+    fn subject(&self) -> Option<&str> {
+        AnyEvent::subject(self)
+    }
+
+    fn time(&self) -> Option<&Timestamp> {
+        AnyEvent::time(self)
+    }
+
+    fn datacontenttype(&self) -> Option<&str> {
+        AnyEvent::datacontenttype(self)
+    }
+
+    fn dataschema(&self) -> Option<&str> {
+        AnyEvent::dataschema(self)
+    }
+
+    fn extension_value(&self, name: &str) -> Option<std::borrow::Cow<'_, ExtensionValueBuf>> {
+        self.extension(name).map(std::borrow::Cow::Borrowed)
+    }
+
+    fn set_extension(
+        &mut self,
+        name: &str,
+        value: ExtensionValueBuf,
+    ) -> Result<(), crate::error::BuildError> {
+        self.extensions_mut().insert(name, value);
+        Ok(())
     }
 }

@@ -81,6 +81,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod any;
+mod attributes;
 pub mod binding;
 mod data;
 mod dispatch;
@@ -99,6 +100,7 @@ mod value;
 pub use patterns::{claimcheck, dedupe, receipt};
 
 pub use any::{AnyEvent, Data};
+pub use attributes::Attributes;
 pub use data::CloudEventData;
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};

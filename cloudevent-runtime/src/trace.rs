@@ -24,6 +24,8 @@
 
 use std::borrow::Cow;
 
+use crate::attributes::Attributes;
+
 /// `correlationid`: the workflow an event belongs to (ADR-0003).
 ///
 /// ```
@@ -61,9 +63,9 @@ pub const TRACEPARENT: &str = "traceparent";
 /// ```
 pub const TRACESTATE: &str = "tracestate";
 
-/// An event another can be caused by: anything with an `id` and string extensions.
-///
-/// Implemented by [`Event<T>`](crate::Event) and [`AnyEvent`](crate::AnyEvent).
+/// An event another can be caused by: its `id` and its traceability extensions, read through
+/// [`Attributes`]. Every event type has it (a blanket implementation); import it to call
+/// `correlationid()` and friends.
 ///
 /// ```
 /// use cloudevent_runtime::{AnyEvent, Traceable};
@@ -73,12 +75,14 @@ pub const TRACESTATE: &str = "tracestate";
 /// assert_eq!(parent.correlationid().as_deref(), Some("wf-1"));
 /// assert_eq!(parent.causationid(), None);
 /// ```
-pub trait Traceable {
-    /// The event's `id`.
-    fn id(&self) -> &str;
-
-    /// The text of a String-typed extension, if set.
-    fn extension_str(&self, name: &str) -> Option<Cow<'_, str>>;
+pub trait Traceable: Attributes {
+    /// The text of a String-typed extension, if set (`None` for other types).
+    fn extension_str(&self, name: &str) -> Option<Cow<'_, str>> {
+        match self.extension_value(name)? {
+            Cow::Borrowed(value) => value.as_str().map(Cow::Borrowed),
+            Cow::Owned(value) => value.as_str().map(|text| Cow::Owned(text.to_owned())),
+        }
+    }
 
     /// `correlationid`.
     fn correlationid(&self) -> Option<Cow<'_, str>> {
@@ -105,3 +109,5 @@ pub trait Traceable {
         self.causationid().as_deref() == Some(self.id())
     }
 }
+
+impl<E: Attributes + ?Sized> Traceable for E {}

@@ -32,18 +32,12 @@ use cloudevent_rules::Mode;
 /// assert_eq!(parts.attribute("specversion"), Some("1.0"));
 /// assert_eq!(AnyEvent::from_binary(parts).unwrap(), event);
 /// ```
-pub trait BindingEvent: Sized + crate::patterns::receipt::Receivable {
+pub trait BindingEvent: Sized + crate::Attributes {
     /// The policy this type's readers enforce, and report refusals under: the CloudEvents
     /// 1.0.2 MUSTs for [`AnyEvent`], `T`'s profile for [`Event<T>`].
     fn policy() -> crate::Policy {
         AnyEvent::DEFAULT_POLICY
     }
-
-    /// The event's `id`.
-    fn id(&self) -> &str;
-
-    /// The event's `source`.
-    fn source(&self) -> &str;
 
     /// The event in the JSON event format (structured mode).
     ///
@@ -95,14 +89,6 @@ pub trait BindingEvent: Sized + crate::patterns::receipt::Receivable {
 }
 
 impl BindingEvent for AnyEvent {
-    fn id(&self) -> &str {
-        AnyEvent::id(self)
-    }
-
-    fn source(&self) -> &str {
-        AnyEvent::source(self)
-    }
-
     fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
         outgoing(self.to_vec())
     }
@@ -138,14 +124,6 @@ where
 {
     fn policy() -> crate::Policy {
         Event::<T>::POLICY
-    }
-
-    fn id(&self) -> &str {
-        Event::id(self)
-    }
-
-    fn source(&self) -> &str {
-        Event::source(self)
     }
 
     fn to_structured(&self) -> Result<Vec<u8>, BindingError> {

@@ -12,8 +12,8 @@ use serde_json::value::RawValue;
 use crate::any::{AnyEvent, Data};
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
+use crate::extension::ExtensionValue;
 use crate::extension::extension_findings;
-use crate::extension::{ExtensionValue, ExtensionVisitor};
 use crate::extension::{ExtensionValueBuf, Extensions};
 use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
 use crate::format::read_bounded;
@@ -25,9 +25,11 @@ use crate::value::Timestamp;
 
 mod builder;
 mod convert;
+mod payload_attributes;
 mod serde_impls;
 
 pub use builder::EventBuilder;
+use payload_attributes::{Visit, payload_extension, payload_string_violation};
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
 
 /// Where `subject` comes from.
@@ -363,11 +365,19 @@ impl<T: CloudEventData> Event<T> {
         name: impl Into<String>,
         value: impl Into<ExtensionValueBuf>,
     ) -> Result<Self, BuildError> {
-        let name = name.into();
-        let value = value.into();
+        self.insert_extension(name.into(), value.into())?;
+        Ok(self)
+    }
+
+    /// [`Event::with_extension`] in place, for [`Attributes::set_extension`](crate::Attributes).
+    pub(crate) fn insert_extension(
+        &mut self,
+        name: String,
+        value: ExtensionValueBuf,
+    ) -> Result<(), BuildError> {
         errors(extension_findings(&name, value.as_value(), T::PROFILE))?;
         self.extensions.insert(name, value);
-        Ok(self)
+        Ok(())
     }
 
     /// Sets `traceparent` (W3C Trace Context), e.g. from the incoming request.
@@ -634,28 +644,6 @@ fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
     data.subject().filter(|subject| !subject.is_empty())
 }
 
-/// The first control character in a String the payload copies into the envelope (its
-/// subject, its String extensions): such an event could be read but never written again
-/// (CE 1.0.2 type system), so a typed reader refuses it as any reader refuses the attribute.
-fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
-    if let Some(subject) = data.subject() {
-        if let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop() {
-            return Some(violation);
-        }
-    }
-    let mut found = None;
-    let _ = data.visit_extensions(&mut Visit {
-        skip: &Extensions::new(),
-        f: |name: &str, value: ExtensionValue<'_>| {
-            if let (None, ExtensionValue::String(text)) = (&found, value) {
-                found = cloudevent_rules::check_string_value(name, text).pop();
-            }
-            Ok::<(), std::convert::Infallible>(())
-        },
-    });
-    found
-}
-
 /// Keeps the errors of a rules check (warnings pass).
 fn errors(violations: Vec<Violation>) -> Result<(), BuildError> {
     let errors: Vec<Violation> = violations.into_iter().filter(Violation::is_error).collect();
@@ -666,57 +654,44 @@ fn errors(violations: Vec<Violation>) -> Result<(), BuildError> {
     }
 }
 
-/// One extension of a payload, owned.
-fn payload_extension<T: CloudEventData>(data: &T, name: &str) -> Option<ExtensionValueBuf> {
-    if !T::EXTENSIONS.contains(&name) {
-        return None;
-    }
-    let mut found = None;
-    let _ = data.visit_extensions(&mut Visit {
-        skip: &Extensions::new(),
-        f: |visited: &str, value: ExtensionValue<'_>| {
-            if visited == name {
-                found = Some(value.to_owned_value());
-            }
-            Ok::<(), std::convert::Infallible>(())
-        },
-    });
-    found
-}
-
-/// An [`ExtensionVisitor`] from a closure, skipping names set on the event itself.
-struct Visit<'a, F> {
-    skip: &'a Extensions,
-    f: F,
-}
-
-impl<F, E> ExtensionVisitor for Visit<'_, F>
-where
-    F: FnMut(&str, ExtensionValue<'_>) -> Result<(), E>,
-{
-    type Error = E;
-
-    fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), E> {
-        if self.skip.contains(name) {
-            return Ok(());
-        }
-        (self.f)(name, value)
-    }
-}
-
-impl<T: CloudEventData> Traceable for Event<T> {
+impl<T: CloudEventData> crate::attributes::Attributes for Event<T> {
     fn id(&self) -> &str {
-        &self.id
+        Event::id(self)
     }
 
-    fn extension_str(&self, name: &str) -> Option<Cow<'_, str>> {
-        if let Some(value) = self.extensions.get(name) {
-            return value.as_str().map(Cow::Borrowed);
+    fn source(&self) -> &str {
+        Event::source(self)
+    }
+
+    fn ty(&self) -> &str {
+        Event::ty(self)
+    }
+
+    fn subject(&self) -> Option<&str> {
+        Event::subject(self)
+    }
+
+    fn time(&self) -> Option<&Timestamp> {
+        Event::time(self)
+    }
+
+    fn datacontenttype(&self) -> Option<&str> {
+        Some(Event::datacontenttype(self))
+    }
+
+    fn dataschema(&self) -> Option<&str> {
+        Event::dataschema(self)
+    }
+
+    fn extension_value(&self, name: &str) -> Option<Cow<'_, ExtensionValueBuf>> {
+        match self.extensions().get(name) {
+            Some(value) => Some(Cow::Borrowed(value)),
+            None => self.extension(name).map(Cow::Owned),
         }
-        match payload_extension(&self.data, name)? {
-            ExtensionValueBuf::String(s) => Some(Cow::Owned(s)),
-            other => other.as_str().map(|s| Cow::Owned(s.to_owned())),
-        }
+    }
+
+    fn set_extension(&mut self, name: &str, value: ExtensionValueBuf) -> Result<(), BuildError> {
+        self.insert_extension(name.to_owned(), value)
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::extension::ExtensionVisitor;
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Order {

@@ -43,6 +43,7 @@ use cloudevent_rules::{Violation, rule};
 use serde::{Deserialize, Serialize};
 
 use crate::any::{AnyEvent, Data};
+use crate::attributes::Attributes;
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError, ValueError};
 use crate::event::Event;
@@ -361,21 +362,30 @@ fn is_text(content_type: &str) -> bool {
 ///     .unwrap();
 /// assert_eq!(event.dataref().unwrap().unwrap().as_str(), "https://blobs.example.com/reports/1");
 /// ```
-pub trait Dataref: Sized {
+pub trait Dataref: Attributes + Sized {
     /// `dataref`, `None` when absent.
     ///
     /// # Errors
     /// When it is present but not a URI-reference (a received event's extension is a plain
     /// string until checked here).
-    fn dataref(&self) -> Result<Option<UriRef>, ValueError>;
+    fn dataref(&self) -> Result<Option<UriRef>, ValueError> {
+        self.extension_value(DATAREF)
+            .map(|value| as_dataref(value.as_value()))
+            .transpose()
+    }
 
     /// Sets `dataref`.
     ///
     /// # Errors
     /// When the event's profile refuses the extension (it does not for the documented
-    /// `dataref`; the signature follows [`Event::with_extension`]).
-    fn with_dataref(self, dataref: UriRef) -> Result<Self, BuildError>;
+    /// `dataref`; the signature follows [`Event::with_extension`](crate::Event::with_extension)).
+    fn with_dataref(mut self, dataref: UriRef) -> Result<Self, BuildError> {
+        self.set_extension(DATAREF, ExtensionValueBuf::UriReference(dataref))?;
+        Ok(self)
+    }
 }
+
+impl<E: Attributes> Dataref for E {}
 
 /// A `dataref` value as a URI-reference.
 fn as_dataref(value: ExtensionValue<'_>) -> Result<UriRef, ValueError> {
@@ -400,31 +410,5 @@ fn as_dataref(value: ExtensionValue<'_>) -> Result<UriRef, ValueError> {
             format!("{:?}", value.kind()),
             "must be a URI-reference (CloudEvents Dataref extension)",
         )])),
-    }
-}
-
-impl Dataref for AnyEvent {
-    fn dataref(&self) -> Result<Option<UriRef>, ValueError> {
-        self.extension(DATAREF)
-            .map(|value| as_dataref(value.as_value()))
-            .transpose()
-    }
-
-    fn with_dataref(mut self, dataref: UriRef) -> Result<Self, BuildError> {
-        self.extensions_mut()
-            .insert(DATAREF, ExtensionValueBuf::UriReference(dataref));
-        Ok(self)
-    }
-}
-
-impl<T: CloudEventData> Dataref for Event<T> {
-    fn dataref(&self) -> Result<Option<UriRef>, ValueError> {
-        self.extension(DATAREF)
-            .map(|value| as_dataref(value.as_value()))
-            .transpose()
-    }
-
-    fn with_dataref(self, dataref: UriRef) -> Result<Self, BuildError> {
-        self.with_extension(DATAREF, dataref)
     }
 }

@@ -3,7 +3,7 @@
 //! R-15: "Consumers MUST log id, source, type, and time upon receipt. The combination of
 //! source + id + time MUST be sufficient to locate the originating event in producer logs."
 //! [`Receivable::receipt`] reads those four attributes from [`Event<T>`](crate::Event) or
-//! [`AnyEvent`]; with the `tracing` feature, `Receivable::log_receipt`
+//! [`AnyEvent`](crate::AnyEvent); with the `tracing` feature, `Receivable::log_receipt`
 //! writes them as one `info` event on the `cloudevent::receipt` target.
 //!
 //! Where the runtime itself receives an event, it logs the receipt (with the `tracing`
@@ -24,9 +24,7 @@
 
 use std::fmt;
 
-use crate::any::AnyEvent;
-use crate::data::CloudEventData;
-use crate::event::Event;
+use crate::attributes::Attributes;
 use crate::value::Timestamp;
 
 /// The `tracing` target receipts are logged on, to filter them (`cloudevent::receipt=info`).
@@ -82,10 +80,18 @@ impl fmt::Display for Receipt<'_> {
     }
 }
 
-/// An event a consumer can receive: it yields its [`Receipt`].
-pub trait Receivable {
+/// An event a consumer can receive: it yields its [`Receipt`]. Every event type has it (a
+/// blanket implementation over [`Attributes`]).
+pub trait Receivable: Attributes {
     /// The attributes to log on receipt.
-    fn receipt(&self) -> Receipt<'_>;
+    fn receipt(&self) -> Receipt<'_> {
+        Receipt {
+            id: self.id(),
+            source: self.source(),
+            ty: self.ty(),
+            time: self.time().map(Timestamp::as_str),
+        }
+    }
 
     /// Logs the receipt (INTG-STD-015 R-15); see [`Receipt::log`].
     ///
@@ -102,27 +108,7 @@ pub trait Receivable {
     }
 }
 
-impl Receivable for AnyEvent {
-    fn receipt(&self) -> Receipt<'_> {
-        Receipt {
-            id: self.id(),
-            source: self.source(),
-            ty: self.ty(),
-            time: self.time().map(Timestamp::as_str),
-        }
-    }
-}
-
-impl<T: CloudEventData> Receivable for Event<T> {
-    fn receipt(&self) -> Receipt<'_> {
-        Receipt {
-            id: self.id(),
-            source: self.source(),
-            ty: self.ty(),
-            time: self.time().map(Timestamp::as_str),
-        }
-    }
-}
+impl<E: Attributes + ?Sized> Receivable for E {}
 
 /// Logs the receipt of an event the runtime received itself (see the module docs); without
 /// the `tracing` feature there is nothing to log to.
@@ -132,12 +118,6 @@ pub(crate) fn received<E: Receivable + ?Sized>(event: &E) {
     event.log_receipt();
     #[cfg(not(feature = "tracing"))]
     let _ = event;
-}
-
-impl<E: Receivable + ?Sized> Receivable for &E {
-    fn receipt(&self) -> Receipt<'_> {
-        (**self).receipt()
-    }
 }
 
 /// A `tracing` subscriber that keeps what it is given, for the tests of every receiving point.
@@ -219,6 +199,7 @@ mod tests {
 
     use super::capture::{captured, field};
     use super::*;
+    use crate::{AnyEvent, Event};
 
     #[test]
     fn receipt_logs_id_source_type_and_time_at_info() {
