@@ -28,6 +28,7 @@ mod convert;
 mod serde_impls;
 
 pub use builder::EventBuilder;
+pub(crate) use serde_impls::TypedData;
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
 
 /// Where `subject` comes from.
