@@ -50,7 +50,38 @@ pub(super) fn read_typed<T>(
 where
     T: CloudEventData + DeserializeOwned,
 {
-    let mut hints = typed_extensions::<T>(parts);
+    // The payload's typed extensions are read from the body only when they can matter: an
+    // attribute named like one, whose value the payload holds as another type than String.
+    // Reading first without them saves a parse of the payload; the rare event they change is
+    // read again with them.
+    let named = parts
+        .attributes
+        .iter()
+        .any(|(name, _)| T::EXTENSIONS.contains(&name.as_str()));
+    if !named || !typed.is_empty() {
+        return read_typed_with::<T>(parts, typed, !named);
+    }
+    match read_typed_with::<T>(parts, typed, true) {
+        Ok(event) if payload_hints_are_strings(&event, parts) => Ok(event),
+        _ => read_typed_with::<T>(parts, typed, false),
+    }
+}
+
+/// Reads parts into an [`Event<T>`], with the payload's typed extensions as hints unless
+/// `without_payload_hints`.
+fn read_typed_with<T>(
+    parts: &BinaryParts,
+    typed: &[(String, ExtensionValueBuf)],
+    without_payload_hints: bool,
+) -> Result<Event<T>, BindingError>
+where
+    T: CloudEventData + DeserializeOwned,
+{
+    let mut hints = if without_payload_hints {
+        Vec::new()
+    } else {
+        typed_extensions::<T>(parts)
+    };
     hints.extend(self::hints(typed));
     let (envelope, data) = read(
         parts,
@@ -73,19 +104,28 @@ fn read<'a, S: DataSlot<'a>>(
     policy: &Policy,
 ) -> Result<(Envelope<'a>, S::Data), BindingError> {
     not_cloud_events(parts)?;
-    let data = body_data(parts)?;
+    let data = unchecked_body_data(parts)?;
     // Parts no transport produces (the message layer refuses an attribute named `data` or
     // `data_base64` and keeps `datacontenttype` apart) are read through the document itself,
     // whose member order then decides which of two values a reader sees first.
     if parts.attributes.iter().any(|(name, _)| {
         name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(&name.as_str())
     }) {
+        if let Some(data) = data {
+            checked_json(parts, data)?;
+        }
         let document = write_document(parts, hints, data.as_ref())?;
         return Ok(read_document(document, slot, expected_type, policy)?);
     }
+    // Data that is not JSON under a JSON content type is refused before anything else (the
+    // document could not be written); the reader's error stands only for JSON data.
+    let checked = |error: BindingError| match data {
+        Some(data) => checked_json(parts, data).and(Err(error)),
+        None => Err(error),
+    };
     let size = document_len(parts, hints, data.as_ref());
     if size > crate::limits::MAX_EVENT_BYTES {
-        return Err(too_large(size).into());
+        return checked(too_large(size).into());
     }
     let members = Members {
         attributes: parts.attributes.iter(),
@@ -94,12 +134,13 @@ fn read<'a, S: DataSlot<'a>>(
         data,
         value: None,
     };
-    Ok(json::read_event(
+    json::read_event(
         MapAccessDeserializer::new(members),
         slot,
         expected_type,
         policy,
-    )?)
+    )
+    .or_else(|error| checked(error.into()))
 }
 
 /// The fallback for malformed parts: the document, parsed by the JSON reader. The envelope
@@ -142,7 +183,8 @@ pub(super) fn not_cloud_events(parts: &BinaryParts) -> Result<(), BindingError> 
 /// parses), text under a text type, bytes otherwise (CE-JSON 3.1).
 #[derive(Clone, Copy)]
 enum BodyData<'a> {
-    Json(&'a RawValue),
+    /// The JSON text without the whitespace around it.
+    Json(&'a str),
     Text(&'a str),
     Bytes(&'a [u8]),
 }
@@ -150,14 +192,28 @@ enum BodyData<'a> {
 /// # Errors
 /// A JSON content type over a body that is not JSON (CE-JSON 3.1).
 fn body_data(parts: &BinaryParts) -> Result<Option<BodyData<'_>>, BindingError> {
+    let data = unchecked_body_data(parts)?;
+    if let Some(data) = data {
+        checked_json(parts, data)?;
+    }
+    Ok(data)
+}
+
+/// [`body_data`] without parsing a body under a JSON content type: the reader parses it
+/// anyway, and only a failed read needs to know whether it was JSON ([`checked_json`]).
+///
+/// # Errors
+/// A JSON content type over a body that is not UTF-8.
+fn unchecked_body_data(parts: &BinaryParts) -> Result<Option<BodyData<'_>>, BindingError> {
     let Some(body) = parts.data.as_deref() else {
         return Ok(None);
     };
     Ok(Some(match parts.datacontenttype.as_deref() {
-        Some(content_type) if cloudevent_rules::is_json_media_type(content_type) => json_body(body)
-            .ok_or_else(|| BindingError::DataNotJson {
-                content_type: content_type.to_owned(),
-            })?,
+        Some(content_type) if cloudevent_rules::is_json_media_type(content_type) => {
+            let text = std::str::from_utf8(body).map_err(|_| not_json(content_type))?;
+            // JSON's whitespace (RFC 8259 section 2), which serde_json trims too.
+            BodyData::Json(text.trim_matches([' ', '\t', '\n', '\r']))
+        }
         // No content type: JSON is implied (CE-JSON 3.1) when the body is JSON; anything
         // else can only be carried as bytes.
         None => json_body(body).unwrap_or(BodyData::Bytes(body)),
@@ -173,7 +229,23 @@ fn json_body(body: &[u8]) -> Option<BodyData<'_>> {
     let text = std::str::from_utf8(body).ok()?;
     serde_json::from_str::<&RawValue>(text)
         .ok()
-        .map(BodyData::Json)
+        .map(|raw| BodyData::Json(raw.get()))
+}
+
+/// Refuses JSON data that does not parse as JSON (CE-JSON 3.1).
+fn checked_json(parts: &BinaryParts, data: BodyData<'_>) -> Result<(), BindingError> {
+    match data {
+        BodyData::Json(text) if serde_json::from_str::<&RawValue>(text).is_err() => Err(not_json(
+            parts.datacontenttype.as_deref().unwrap_or_default(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn not_json(content_type: &str) -> BindingError {
+    BindingError::DataNotJson {
+        content_type: content_type.to_owned(),
+    }
 }
 
 /// `text/*`, or any type with a `charset` parameter: data that is text and can travel as a
@@ -253,6 +325,23 @@ fn typed_extensions<T: CloudEventData + DeserializeOwned>(
     }
 }
 
+/// Whether every extension the payload holds that also came as an attribute of the same
+/// canonical string is a String: then it read the same with or without the payload's hints.
+fn payload_hints_are_strings<T: CloudEventData>(event: &Event<T>, parts: &BinaryParts) -> bool {
+    struct Check<'p>(&'p BinaryParts);
+    impl ExtensionVisitor for Check<'_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            match value {
+                ExtensionValue::String(_) => Ok(()),
+                _ if self.0.attribute(name) == Some(&*canonical_string(value)) => Err(()),
+                _ => Ok(()),
+            }
+        }
+    }
+    event.data().visit_extensions(&mut Check(parts)).is_ok()
+}
+
 /// One member's value as the visitor is handed it.
 enum Value<'a> {
     /// A string, borrowed (a header value, the content type, a text body).
@@ -291,7 +380,7 @@ impl<'a> MapAccess<'a> for Members<'a> {
             ("datacontenttype", Value::Str(content_type))
         } else if let Some(data) = self.data.take() {
             match data {
-                BodyData::Json(raw) => ("data", Value::Json(raw.get())),
+                BodyData::Json(text) => ("data", Value::Json(text)),
                 BodyData::Text(text) => ("data", Value::Str(text)),
                 BodyData::Bytes(bytes) => ("data_base64", Value::Bytes(bytes)),
             }
@@ -349,7 +438,7 @@ fn document_len(parts: &BinaryParts, hints: &[TypedExtension], data: Option<&Bod
     }
     match data {
         None => {}
-        Some(BodyData::Json(raw)) => member("\"data\"".len(), raw.get().len()),
+        Some(BodyData::Json(text)) => member("\"data\"".len(), text.len()),
         Some(BodyData::Text(text)) => member("\"data\"".len(), json_string_len(text)),
         Some(BodyData::Bytes(bytes)) => {
             member("\"data_base64\"".len(), 2 + 4 * bytes.len().div_ceil(3));
@@ -430,7 +519,7 @@ fn write_document(
         }
         match data {
             None => {}
-            Some(BodyData::Json(raw)) => map.serialize_entry("data", raw)?,
+            Some(BodyData::Json(text)) => map.serialize_entry("data", &RawJson(text))?,
             Some(BodyData::Text(text)) => map.serialize_entry("data", text)?,
             Some(BodyData::Bytes(bytes)) => {
                 map.serialize_entry("data_base64", &Binary::new(bytes.to_vec()).to_base64())?;
