@@ -149,7 +149,8 @@ pub(crate) fn receive<E: BindingEvent, M: IncomingMessage>(
 /// Reads one event; a batch is refused before its body is read.
 ///
 /// # Errors
-/// See [`receive`]; a batch.
+/// A mode the binding does not have, a batch, a bad header, no CloudEvent at all, or an
+/// invalid event.
 pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<E, BindingError> {
@@ -163,7 +164,7 @@ pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
 /// Reads a batch; one event is refused before its body is read.
 ///
 /// # Errors
-/// See [`receive`]; one event.
+/// A mode the binding does not have, one event, or an invalid batch.
 #[cfg(feature = "http")]
 pub(crate) fn receive_batch<E: BindingEvent, M: IncomingMessage>(
     message: &M,
