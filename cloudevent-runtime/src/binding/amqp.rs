@@ -11,10 +11,10 @@
 //!   forms are read; a timestamp becomes its RFC 3339 string, and a binary value its base64
 //!   string (the JSON format, through which every binding reads, has no Binary type).
 
-use super::{
-    BinaryParts, BindingError, BindingEvent, ContentMode, ContentTypeCopy, Detected,
-    canonical_string,
-};
+use std::borrow::Cow;
+
+use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
+use super::{BindingError, BindingEvent, ContentMode, canonical_string};
 use crate::{ExtensionValue, ExtensionValueBuf, Timestamp};
 
 /// The default content mode INTG-STD-015 R-9 gives AMQP: binary, on application properties.
@@ -146,34 +146,44 @@ fn native(value: ExtensionValue<'_>) -> Option<AmqpValue> {
 /// A property of a type CloudEvents has no use for, an attribute twice, an unsupported
 /// format, or an invalid event.
 pub fn from_message<E: BindingEvent>(message: &AmqpMessage) -> Result<E, BindingError> {
-    let content_type = message.content_type.as_deref();
-    match ContentMode::detect(content_type) {
-        Detected::Mode(ContentMode::Structured) => {
-            E::from_structured(message.body.as_deref().unwrap_or_default())
+    message::receive_event(message)
+}
+
+/// A message as the binding layer reads it: `content-type` for the mode (§3), application
+/// properties named `cloudEvents:` or `cloudEvents_` (§3.1.3.1) in their native types or as
+/// strings (§3.1.3.2), the application data as the body.
+impl IncomingMessage for AmqpMessage {
+    fn modes(&self) -> Modes {
+        Modes {
+            without_content_type: ContentMode::Binary,
+            structured_only: None,
+            batch: false,
+            content_type_copy: ContentTypeCopy::MustAgree,
         }
-        Detected::Mode(ContentMode::Binary) => {
-            let mut parts = BinaryParts::received(content_type, message.body.clone());
-            let mut typed = Vec::new();
-            for (property, value) in &message.application_properties {
-                let Some(name) = property
+    }
+
+    fn content_type(&self) -> Result<Option<&str>, BindingError> {
+        Ok(self.content_type.as_deref())
+    }
+
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
+        self.application_properties
+            .iter()
+            .filter_map(|(property, value)| {
+                let attribute = property
                     .strip_prefix(PropertyPrefix::Colon.as_str())
-                    .or_else(|| property.strip_prefix(PropertyPrefix::Underscore.as_str()))
-                else {
-                    continue;
-                };
-                let (text, native) = canonical(property, value)?;
-                if let Some(native) = native {
-                    typed.push((name.to_owned(), native));
-                }
-                parts.receive(name, property, text, ContentTypeCopy::MustAgree)?;
-            }
-            E::from_binary_typed(parts, &typed)
-        }
-        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
-            Err(BindingError::UnsupportedFormat {
-                content_type: content_type.unwrap_or_default().to_owned(),
+                    .or_else(|| property.strip_prefix(PropertyPrefix::Underscore.as_str()))?;
+                Some(canonical(property, value).map(|(text, typed)| Header {
+                    attribute,
+                    header: property,
+                    value: Cow::Owned(text),
+                    typed,
+                }))
             })
-        }
+    }
+
+    fn body(&self) -> Option<&[u8]> {
+        self.body.as_deref()
     }
 }
 

@@ -207,27 +207,46 @@ async fn read_limited(
     }
 }
 
-/// Reads one event with `E`'s own reader; a refusal is reported under `policy`.
+/// Reads one event with `E`'s own reader and logs its receipt (INTG-STD-015 R-15); a
+/// refusal is reported under `policy`.
 async fn extract_event<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<E, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
-    let event = super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
+    let event = read_event::<E>(request, policy).await?;
     crate::patterns::receipt::received(&event);
     Ok(event)
+}
+
+/// Reads one event with `E`'s own reader, logging nothing: a caller with a check of its own
+/// logs the receipt once the event has passed it, so a refused event is never logged as
+/// received.
+async fn read_event<E: BindingEvent>(
+    request: Request,
+    policy: &Policy,
+) -> Result<E, EventRejection> {
+    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
+    super::http::read_event::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
 }
 
 async fn extract_batch<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<Vec<E>, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
-    let events = super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
+    let events = read_batch::<E>(request, policy).await?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
+}
+
+/// [`read_event`] for a batch.
+async fn read_batch<E: BindingEvent>(
+    request: Request,
+    policy: &Policy,
+) -> Result<Vec<E>, EventRejection> {
+    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
+    super::http::read_batch::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
 }
 
 /// Extracts a typed event in binary or structured mode.
@@ -305,11 +324,13 @@ where
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let policy = Policy::from_ref(state);
-        let event = extract_event::<AnyEvent>(request, &policy).await?;
+        let event = read_event::<AnyEvent>(request, &policy).await?;
         let report = Validator::with_policy(policy).validate(&event);
         if !report.is_valid() {
             return Err(EventRejection::refused_by_policy(Report::Event(report)));
         }
+        // Received only once the policy accepts it (R-15 logs what the consumer takes).
+        crate::patterns::receipt::received(&event);
         Ok(Checked(event))
     }
 }
@@ -323,11 +344,15 @@ where
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let policy = Policy::from_ref(state);
-        let batch = Batch::from(extract_batch::<AnyEvent>(request, &policy).await?);
+        let batch = Batch::from(read_batch::<AnyEvent>(request, &policy).await?);
         let report = Validator::with_policy(policy).validate_batch(&batch);
         if !report.is_valid() {
             return Err(EventRejection::refused_by_policy(Report::Batch(report)));
         }
+        batch
+            .events()
+            .iter()
+            .for_each(crate::patterns::receipt::received);
         Ok(Checked(batch))
     }
 }
@@ -543,6 +568,49 @@ mod tests {
         });
         let ids: Vec<_> = logged.iter().map(|l| field(l, "id")).collect();
         assert_eq!(ids, [Some("r-1"), Some("r-2")]);
+    }
+
+    /// A gateway's refusal is no receipt: `Checked` logs an event only once its policy has
+    /// accepted it (INTG-STD-015 R-15), and then exactly once.
+    #[test]
+    fn checked_logs_the_receipt_only_after_the_policy_accepts() {
+        use crate::Profile;
+        let strict = Policy::new(Profile::IntgStd015);
+        // Valid under the CloudEvents MUSTs, refused by INTG-STD-015 (R-5: no localhost).
+        let refused = EVENT.replace(
+            "https://orders.example.com",
+            "https://localhost:8080/orders",
+        );
+        let logged = captured(|| {
+            let rejection = block_on(Checked::<AnyEvent>::from_request(
+                post("application/cloudevents+json", refused.clone()),
+                &strict,
+            ))
+            .unwrap_err();
+            assert_eq!(rejection.status(), StatusCode::BAD_REQUEST);
+        });
+        assert!(logged.is_empty(), "a refused event was logged: {logged:?}");
+
+        let batch = format!("[{EVENT},{refused}]");
+        let logged = captured(|| {
+            block_on(Checked::<Batch>::from_request(
+                post("application/cloudevents-batch+json", batch),
+                &strict,
+            ))
+            .unwrap_err();
+        });
+        assert!(logged.is_empty(), "a refused batch was logged: {logged:?}");
+
+        let lenient = AnyEvent::DEFAULT_POLICY;
+        let logged = captured(|| {
+            block_on(Checked::<AnyEvent>::from_request(
+                post("application/cloudevents+json", refused),
+                &lenient,
+            ))
+            .unwrap();
+        });
+        assert_eq!(logged.len(), 1, "{logged:?}");
+        assert_eq!(field(&logged[0], "id"), Some("r-1"));
     }
 
     #[test]

@@ -1,8 +1,7 @@
 //! Events to and from [`BinaryParts`], the content of a binary-mode message, and the
 //! [`BindingEvent`] trait every binding is generic over.
 //!
-//! Receiving goes through the JSON event format on purpose: the parts are written as the
-//! structured-mode document they stand for and parsed by the same strict parser, so a binary
+//! Receiving reads the parts with the JSON reader's own rules (`parts.rs`), so a binary
 //! message is held to exactly the rules a structured one is (required attributes, control
 //! characters, `type` of a typed event, size limit).
 
@@ -10,15 +9,10 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::ser::{SerializeMap, Serializer};
-use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError};
 use crate::format::json::AttributeView;
-use crate::{
-    AnyEvent, Batch, Binary, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
-    ExtensionVisitor,
-};
+use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
 use cloudevent_rules::Mode;
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
@@ -105,8 +99,7 @@ impl BindingEvent for AnyEvent {
         parts: BinaryParts,
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
-        let document = structured_document(&parts, &hints(typed))?;
-        Ok(AnyEvent::from_slice(&document)?)
+        super::parts::read_any(&parts, typed)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -147,10 +140,7 @@ where
         parts: BinaryParts,
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
-        let mut hints = typed_extensions::<T>(&parts);
-        hints.extend(self::hints(typed));
-        let document = structured_document(&parts, &hints)?;
-        Ok(Event::from_slice(&document)?)
+        super::parts::read_typed(&parts, typed)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -159,34 +149,6 @@ where
 
     fn from_any_event(event: AnyEvent) -> Result<Self, BindingError> {
         Ok(event.into_typed()?)
-    }
-}
-
-impl BinaryParts {
-    /// The JSON event format document these parts stand for: what a receiver parses, and
-    /// what a validator can report on in full (every finding, not only the first). A JSON
-    /// body goes in `data`, text under a text type in `data` as a string, anything else in
-    /// `data_base64`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// use cloudevent_runtime::binding::BinaryParts;
-    ///
-    /// let parts = BinaryParts {
-    ///     attributes: vec![("specversion".into(), "1.0".into()), ("id".into(), "".into())],
-    ///     datacontenttype: Some("text/plain".into()),
-    ///     data: Some(b"hi".to_vec()),
-    /// };
-    /// let document = parts.to_structured_document().unwrap();
-    /// assert_eq!(document, br#"{"specversion":"1.0","id":"","datacontenttype":"text/plain","data":"hi"}"#);
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(&document);
-    /// assert!(report.errors().count() >= 3); // empty id, no source, no type
-    /// ```
-    ///
-    /// # Errors
-    /// A JSON content type over a body that is not JSON.
-    pub fn to_structured_document(&self) -> Result<Vec<u8>, BindingError> {
-        structured_document(self, &[])
     }
 }
 
@@ -218,89 +180,6 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
         });
     }
     Ok(parts)
-}
-
-/// What a transport does with a copy of `datacontenttype` among its attribute headers.
-#[cfg(any(
-    feature = "http",
-    feature = "kafka",
-    feature = "amqp",
-    feature = "mqtt"
-))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ContentTypeCopy {
-    /// HTTP: `datacontenttype` is `Content-Type` only; a `ce-datacontenttype` header is an
-    /// error (CE HTTP binding 3.1.1).
-    Refused,
-    /// Kafka, AMQP, MQTT: a copy may stand in for a missing content type, and must agree
-    /// with a present one.
-    MustAgree,
-}
-
-#[cfg(any(
-    feature = "http",
-    feature = "kafka",
-    feature = "amqp",
-    feature = "mqtt"
-))]
-impl BinaryParts {
-    /// The parts of a received binary-mode message before its attributes: the transport's
-    /// content type and body. An empty body is no data in every binding, as HTTP's empty
-    /// body is (so a Kafka record with an empty value and `application/json` has no data,
-    /// where it used to be refused as JSON that does not parse).
-    pub(crate) fn received(content_type: Option<&str>, body: Option<Vec<u8>>) -> Self {
-        BinaryParts {
-            attributes: Vec::new(),
-            datacontenttype: content_type.map(str::to_owned),
-            data: body.filter(|body| !body.is_empty()),
-        }
-    }
-
-    /// Adds one attribute read from a transport header, the checks every binding shares: a
-    /// header never carries `data` or `data_base64`, an attribute has one value, and a
-    /// `datacontenttype` copy follows the transport's rule. Names are kept as written: a
-    /// name the spec forbids (`ExtA`, `ext-a`, empty) reaches the policy's check and is
-    /// refused there, never silently renamed.
-    pub(crate) fn receive(
-        &mut self,
-        attribute: &str,
-        header: &str,
-        value: String,
-        copy: ContentTypeCopy,
-    ) -> Result<(), BindingError> {
-        if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
-            return Err(BindingError::DataHeader {
-                attribute: attribute.to_owned(),
-                header: header.to_owned(),
-            });
-        }
-        if attribute == "datacontenttype" {
-            return match (copy, &self.datacontenttype) {
-                (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
-                    header: header.to_owned(),
-                }),
-                (ContentTypeCopy::MustAgree, Some(existing)) if *existing != value => {
-                    Err(BindingError::DuplicateAttribute {
-                        attribute: attribute.to_owned(),
-                        header: header.to_owned(),
-                    })
-                }
-                (ContentTypeCopy::MustAgree, Some(_)) => Ok(()),
-                (ContentTypeCopy::MustAgree, None) => {
-                    self.datacontenttype = Some(value);
-                    Ok(())
-                }
-            };
-        }
-        if self.attribute(attribute).is_some() {
-            return Err(BindingError::DuplicateAttribute {
-                attribute: attribute.to_owned(),
-                header: header.to_owned(),
-            });
-        }
-        self.attributes.push((attribute.to_owned(), value));
-        Ok(())
-    }
 }
 
 /// Parses a JSON batch (CloudEvents JSON format §4, INTG-STD-015 R-10) into events of one kind.
@@ -469,232 +348,5 @@ fn parts_of(event: &AnyEvent) -> BinaryParts {
         attributes,
         datacontenttype,
         data,
-    }
-}
-
-/// Typed values given by the transport, as document hints.
-fn hints(typed: &[(String, ExtensionValueBuf)]) -> Vec<TypedExtension> {
-    typed
-        .iter()
-        .filter_map(|(name, value)| {
-            Some(TypedExtension {
-                name: name.clone().into(),
-                canonical: canonical_string(value.as_value()).into_owned(),
-                json: serde_json::to_string(value).ok()?,
-            })
-        })
-        .collect()
-}
-
-/// An extension with its typed value as JSON and as canonical string: the document writes
-/// the typed JSON where the binary-mode string equals the canonical string.
-struct TypedExtension {
-    name: Cow<'static, str>,
-    canonical: String,
-    json: String,
-}
-
-/// The extensions `T` fills from its payload, read from the binary body, so that a header
-/// such as `ce-priority: 5` comes back as the Integer the payload declares rather than as a
-/// String (binary mode carries only canonical strings, §3.1.3.2).
-fn typed_extensions<T: CloudEventData + DeserializeOwned>(
-    parts: &BinaryParts,
-) -> Vec<TypedExtension> {
-    if T::EXTENSIONS.is_empty() {
-        return Vec::new();
-    }
-    let Some(body) = parts.data.as_deref() else {
-        return Vec::new();
-    };
-    // Only a JSON payload can be read here without the runtime's private leaf deserializers;
-    // the derive's extension fields live in JSON payloads.
-    let Ok(payload) = serde_json::from_slice::<T>(body) else {
-        return Vec::new();
-    };
-    struct Collect(Vec<TypedExtension>);
-    impl ExtensionVisitor for Collect {
-        type Error = serde_json::Error;
-        fn visit(
-            &mut self,
-            name: &'static str,
-            value: ExtensionValue<'_>,
-        ) -> Result<(), Self::Error> {
-            self.0.push(TypedExtension {
-                name: Cow::Borrowed(name),
-                canonical: canonical_string(value).into_owned(),
-                json: serde_json::to_string(&value)?,
-            });
-            Ok(())
-        }
-    }
-    let mut collect = Collect(Vec::new());
-    match payload.visit_extensions(&mut collect) {
-        Ok(()) => collect.0,
-        Err(_) => Vec::new(),
-    }
-}
-
-/// How the body becomes `data` in the structured document.
-enum DocumentData<'a> {
-    Json(Box<RawValue>),
-    Text(&'a str),
-    Base64(String),
-}
-
-/// Writes the JSON event format document the parts stand for.
-fn structured_document(
-    parts: &BinaryParts,
-    typed: &[TypedExtension],
-) -> Result<Vec<u8>, BindingError> {
-    // A message with no attribute header at all is not a binary-mode CloudEvent (a plain
-    // `text/plain` POST): say so, rather than list the attributes it lacks.
-    if parts.attributes.is_empty() {
-        return Err(BindingError::NotCloudEvents {
-            content_type: parts.datacontenttype.clone(),
-        });
-    }
-    let data = match (&parts.data, parts.datacontenttype.as_deref()) {
-        (None, _) => None,
-        (Some(body), Some(content_type)) if cloudevent_rules::is_json_media_type(content_type) => {
-            Some(json_data(body).ok_or_else(|| BindingError::DataNotJson {
-                content_type: content_type.to_owned(),
-            })?)
-        }
-        // No content type: JSON is implied (CE-JSON 3.1) when the body is JSON; anything
-        // else can only be carried as bytes.
-        (Some(body), None) => Some(
-            json_data(body)
-                .unwrap_or_else(|| DocumentData::Base64(Binary::new(body.clone()).to_base64())),
-        ),
-        (Some(body), Some(content_type)) => Some(match std::str::from_utf8(body) {
-            Ok(text) if is_text_media_type(content_type) => DocumentData::Text(text),
-            _ => DocumentData::Base64(Binary::new(body.clone()).to_base64()),
-        }),
-    };
-    let mut out = Vec::with_capacity(256 + parts.data.as_ref().map_or(0, Vec::len));
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    let result = (|| {
-        let mut map = serializer.serialize_map(None)?;
-        for (name, value) in &parts.attributes {
-            match typed
-                .iter()
-                .find(|t| t.name == name.as_str() && t.canonical == *value)
-            {
-                Some(typed) => {
-                    map.serialize_entry(name, &RawJson(&typed.json))?;
-                }
-                None => map.serialize_entry(name, value)?,
-            }
-        }
-        if let Some(content_type) = &parts.datacontenttype {
-            map.serialize_entry("datacontenttype", content_type)?;
-        }
-        match &data {
-            None => {}
-            Some(DocumentData::Json(raw)) => map.serialize_entry("data", raw)?,
-            Some(DocumentData::Text(text)) => map.serialize_entry("data", text)?,
-            Some(DocumentData::Base64(text)) => map.serialize_entry("data_base64", text)?,
-        }
-        map.end()
-    })();
-    result.map_err(|e| BindingError::Event(crate::FormatError::Json(e)))?;
-    Ok(out)
-}
-
-fn json_data(body: &[u8]) -> Option<DocumentData<'static>> {
-    let text = std::str::from_utf8(body).ok()?;
-    RawValue::from_string(text.to_owned())
-        .ok()
-        .map(DocumentData::Json)
-}
-
-/// `text/*`, or any type with a `charset` parameter: data that is text and can travel as a
-/// JSON string (CE-JSON 3.1); anything else travels as `data_base64`.
-fn is_text_media_type(content_type: &str) -> bool {
-    let lower = content_type.to_ascii_lowercase();
-    lower.trim_start().starts_with("text/") || lower.contains("charset=")
-}
-
-/// Already-serialized JSON, written as is.
-struct RawJson<'a>(&'a str);
-
-impl Serialize for RawJson<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match RawValue::from_string(self.0.to_owned()) {
-            Ok(raw) => raw.serialize(serializer),
-            Err(e) => Err(serde::ser::Error::custom(e)),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parts(attributes: &[(&str, &str)], content_type: Option<&str>, body: &[u8]) -> BinaryParts {
-        BinaryParts {
-            attributes: attributes
-                .iter()
-                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-                .collect(),
-            datacontenttype: content_type.map(str::to_owned),
-            data: (!body.is_empty()).then(|| body.to_vec()),
-        }
-    }
-
-    const REQUIRED: [(&str, &str); 4] = [
-        ("specversion", "1.0"),
-        ("id", "1"),
-        ("source", "/s"),
-        ("type", "com.example.order.created"),
-    ];
-
-    #[test]
-    fn body_becomes_json_text_or_bytes_by_content_type() {
-        let any = AnyEvent::from_binary(parts(&REQUIRED, Some("application/json"), b"{\"a\":1}"))
-            .unwrap();
-        assert_eq!(any.data(), Some(&Data::json("{\"a\":1}").unwrap()));
-        let any = AnyEvent::from_binary(parts(&REQUIRED, Some("text/plain"), b"hi")).unwrap();
-        assert_eq!(any.data(), Some(&Data::Text("hi".into())));
-        let any = AnyEvent::from_binary(parts(
-            &REQUIRED,
-            Some("application/octet-stream"),
-            b"\x00\xff",
-        ))
-        .unwrap();
-        assert_eq!(any.data(), Some(&Data::Binary(vec![0, 0xff])));
-        let any = AnyEvent::from_binary(parts(&REQUIRED, None, b"[1]")).unwrap();
-        assert_eq!(any.data(), Some(&Data::json("[1]").unwrap()));
-    }
-
-    #[test]
-    fn json_content_type_with_non_json_body_is_an_error() {
-        let err =
-            AnyEvent::from_binary(parts(&REQUIRED, Some("application/json"), b"nope")).unwrap_err();
-        assert!(matches!(err, BindingError::DataNotJson { .. }), "{err}");
-    }
-
-    #[test]
-    fn missing_or_wrong_specversion_is_rejected() {
-        assert!(AnyEvent::from_binary(parts(&REQUIRED[1..], None, b"")).is_err());
-        let mut wrong = REQUIRED;
-        wrong[0] = ("specversion", "0.3");
-        assert!(AnyEvent::from_binary(parts(&wrong, None, b"")).is_err());
-    }
-
-    #[test]
-    fn extensions_round_trip_as_canonical_strings() {
-        let mut event = AnyEvent::new("1", "/s", "com.example.order.created");
-        event.extensions_mut().insert("priority", 5);
-        event.extensions_mut().insert("flag", true);
-        let parts = event.to_binary().unwrap();
-        assert_eq!(parts.attribute("priority"), Some("5"));
-        assert_eq!(parts.attribute("flag"), Some("true"));
-        // A receiver without a schema sees the canonical strings (§3.1.3.2).
-        let back = AnyEvent::from_binary(parts).unwrap();
-        assert_eq!(
-            back.extension("priority").and_then(|v| v.as_str()),
-            Some("5")
-        );
     }
 }

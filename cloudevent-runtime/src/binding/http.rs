@@ -14,7 +14,10 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
 use super::error::BindingError;
-use super::{BinaryParts, BindingEvent, ContentMode, ContentTypeCopy, Detected, percent};
+use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
+use super::{BinaryParts, BindingEvent, ContentMode, percent};
+
+pub use super::message::Received;
 
 /// The default content mode INTG-STD-015 R-9 gives HTTP: structured; binary MAY be used
 /// when payload size dominates and header inspection is not needed. Producers MUST document
@@ -126,28 +129,58 @@ pub fn read_binary_headers(
     headers: &HeaderMap,
     body: Vec<u8>,
 ) -> Result<BinaryParts, BindingError> {
-    let mut parts = BinaryParts::received(content_type(headers)?, Some(body));
-    for (name, value) in headers {
-        // `http` stores header names in lower case: HTTP field names are case-insensitive
-        // (RFC 9110 5.1), so `ce-ExtA` and `ce-exta` are one header naming `exta`.
-        let Some(attribute) = name.as_str().strip_prefix(HEADER_PREFIX) else {
-            continue;
-        };
-        let text = value.to_str().map_err(|_| BindingError::HeaderNotText {
-            header: name.to_string(),
-        })?;
-        let decoded = percent::decode(text).map_err(|source| BindingError::HeaderValue {
-            header: name.to_string(),
-            source,
-        })?;
-        parts.receive(
-            attribute,
-            name.as_str(),
-            decoded.into_owned(),
-            ContentTypeCopy::Refused,
-        )?;
-    }
+    let (mut parts, _) = message::binary_parts(&HttpMessage { headers, body: &[] })?;
+    parts.data = Some(body).filter(|body| !body.is_empty());
     Ok(parts)
+}
+
+/// Headers and body as the binding layer reads them (§3): `ce-` headers (any case: `http`
+/// stores names in lower case, RFC 9110 5.1, so `ce-ExtA` and `ce-exta` are one header
+/// naming `exta`), values percent-decoded exactly once (§3.1.3.2).
+struct HttpMessage<'m> {
+    headers: &'m HeaderMap,
+    body: &'m [u8],
+}
+
+impl IncomingMessage for HttpMessage<'_> {
+    fn modes(&self) -> Modes {
+        Modes {
+            without_content_type: ContentMode::Binary,
+            structured_only: None,
+            batch: true,
+            content_type_copy: ContentTypeCopy::Refused,
+        }
+    }
+
+    fn content_type(&self) -> Result<Option<&str>, BindingError> {
+        content_type(self.headers)
+    }
+
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
+        self.headers.iter().filter_map(|(name, value)| {
+            let attribute = name.as_str().strip_prefix(HEADER_PREFIX)?;
+            let header = || {
+                let text = value.to_str().map_err(|_| BindingError::HeaderNotText {
+                    header: name.to_string(),
+                })?;
+                let value = percent::decode(text).map_err(|source| BindingError::HeaderValue {
+                    header: name.to_string(),
+                    source,
+                })?;
+                Ok(Header {
+                    attribute,
+                    header: name.as_str(),
+                    value,
+                    typed: None,
+                })
+            };
+            Some(header())
+        })
+    }
+
+    fn body(&self) -> Option<&[u8]> {
+        Some(self.body)
+    }
 }
 
 /// The `Content-Type` header as text, if present.
@@ -178,13 +211,7 @@ pub fn content_type(headers: &HeaderMap) -> Result<Option<&str>, BindingError> {
 /// assert_eq!(content_mode(&headers).unwrap(), ContentMode::Structured);
 /// ```
 pub fn content_mode(headers: &HeaderMap) -> Result<ContentMode, BindingError> {
-    let content_type = content_type(headers)?;
-    match ContentMode::detect(content_type) {
-        Detected::Mode(mode) => Ok(mode),
-        Detected::UnsupportedFormat => Err(BindingError::UnsupportedFormat {
-            content_type: content_type.unwrap_or_default().to_owned(),
-        }),
-    }
+    message::content_mode(&HttpMessage { headers, body: &[] })
 }
 
 /// Why a raw HTTP/1.1 message could not be read.
@@ -443,15 +470,6 @@ fn trim_ows(bytes: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests;
 
-/// Events received in one HTTP message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Received<E> {
-    /// One event (binary or structured mode).
-    Event(E),
-    /// A batch (batched mode); possibly empty.
-    Batch(Vec<E>),
-}
-
 /// Writes one event into `headers` and returns the body, in binary or structured mode.
 /// Structured mode sets `Content-Type: application/cloudevents+json; charset=utf-8` (R-7).
 ///
@@ -579,25 +597,7 @@ pub fn event_response<E: BindingEvent>(
 /// A batch content type, an unsupported format, or an invalid event.
 pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E, BindingError> {
     // The mode is checked before the body is parsed, so a batch is refused as such.
-    if content_mode(headers)? == ContentMode::Batch {
-        return Err(BindingError::UnexpectedMode {
-            expected: "one event",
-            found: "a batch",
-            content_type: content_type(headers)?.unwrap_or_default().to_owned(),
-        });
-    }
-    match read_message(headers, body)? {
-        Received::Event(event) => Ok(event),
-        Received::Batch(_) => unreachable_batch(),
-    }
-}
-
-fn unreachable_batch<E>() -> Result<E, BindingError> {
-    Err(BindingError::UnexpectedMode {
-        expected: "one event",
-        found: "a batch",
-        content_type: super::BATCH_CONTENT_TYPE.to_owned(),
-    })
+    message::receive_event(&HttpMessage { headers, body })
 }
 
 /// Reads a batch; `Content-Type` must name the JSON batch format.
@@ -608,18 +608,7 @@ pub fn read_batch<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Vec<E>, BindingError> {
-    match content_mode(headers)? {
-        ContentMode::Batch => super::batch_from_slice(body),
-        mode => Err(BindingError::UnexpectedMode {
-            expected: "a batch",
-            found: if mode == ContentMode::Structured {
-                "a structured-mode event"
-            } else {
-                "a binary-mode event"
-            },
-            content_type: content_type(headers)?.unwrap_or_default().to_owned(),
-        }),
-    }
+    message::receive_batch(&HttpMessage { headers, body })
 }
 
 /// Reads whatever the message carries: one event or a batch.
@@ -644,14 +633,7 @@ pub fn read_message<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Received<E>, BindingError> {
-    match content_mode(headers)? {
-        ContentMode::Structured => E::from_structured(body).map(Received::Event),
-        ContentMode::Batch => super::batch_from_slice(body).map(Received::Batch),
-        ContentMode::Binary => {
-            let parts = read_binary_headers(headers, body.to_vec())?;
-            E::from_binary(parts).map(Received::Event)
-        }
-    }
+    message::receive(&HttpMessage { headers, body })
 }
 
 /// The message as a JSON document for a validator: the structured event or the batch as
@@ -678,14 +660,7 @@ pub fn structured_document(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<(ContentMode, Vec<u8>), BindingError> {
-    let mode = content_mode(headers)?;
-    let document = match mode {
-        ContentMode::Structured | ContentMode::Batch => body.to_vec(),
-        ContentMode::Binary => {
-            read_binary_headers(headers, body.to_vec())?.to_structured_document()?
-        }
-    };
-    Ok((mode, document))
+    message::structured_document(&HttpMessage { headers, body })
 }
 
 /// Reads one event from a request.

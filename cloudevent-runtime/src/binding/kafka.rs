@@ -14,7 +14,10 @@
 //! A null or non-UTF-8 header on a `ce_` or `content-type` header is an error, never a panic.
 //! The `rdkafka` feature adds conversions to and from rdkafka's types.
 
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode, ContentTypeCopy, Detected};
+use std::borrow::Cow;
+
+use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode};
 
 /// The default content mode INTG-STD-015 R-9 gives Kafka: structured; binary MAY be used on
 /// high-throughput internal topics with tightly coupled consumers. Producers MUST document
@@ -199,22 +202,7 @@ fn utf8_header<'a>(name: &str, value: Option<&'a [u8]>) -> Result<&'a str, Bindi
 /// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, a structured record
 /// without value, an unsupported format, or an invalid event.
 pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingError> {
-    let content_type = record
-        .header(CONTENT_TYPE)
-        .map(|value| utf8_header(CONTENT_TYPE, value))
-        .transpose()?;
-    match ContentMode::detect(content_type) {
-        Detected::Mode(ContentMode::Structured) => {
-            let value = record.value.as_deref().unwrap_or_default();
-            E::from_structured(value)
-        }
-        Detected::Mode(ContentMode::Binary) => E::from_binary(read_binary(record, content_type)?),
-        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
-            Err(BindingError::UnsupportedFormat {
-                content_type: content_type.unwrap_or_default().to_owned(),
-            })
-        }
-    }
+    message::receive_event(record)
 }
 
 /// The record as a JSON event document for a validator (for `cloudevent validate --format
@@ -235,48 +223,49 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 /// assert_eq!((event.id(), event.ty()), ("1", "com.example.a.b"));
 /// ```
 pub fn structured_document(record: &KafkaRecord) -> Result<Vec<u8>, BindingError> {
-    let content_type = record
-        .header(CONTENT_TYPE)
-        .map(|value| utf8_header(CONTENT_TYPE, value))
-        .transpose()?;
-    match ContentMode::detect(content_type) {
-        Detected::Mode(ContentMode::Structured) => Ok(record.value.clone().unwrap_or_default()),
-        Detected::Mode(ContentMode::Binary) => {
-            read_binary(record, content_type)?.to_structured_document()
-        }
-        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
-            Err(BindingError::UnsupportedFormat {
-                content_type: content_type.unwrap_or_default().to_owned(),
-            })
-        }
-    }
+    message::structured_document(record).map(|(_, document)| document)
 }
 
-fn read_binary(
-    record: &KafkaRecord,
-    content_type: Option<&str>,
-) -> Result<BinaryParts, BindingError> {
-    let mut parts = BinaryParts::received(content_type, record.value.clone());
-    for (name, value) in &record.headers {
-        // The `ce_` prefix in any case; the attribute name as written, since Kafka header
-        // names are case-sensitive: `ce_ExtA` names `ExtA`, which the policy refuses (CE
-        // 1.0.2 naming) instead of this reader renaming it.
-        let Some(attribute) = name
-            .get(..HEADER_PREFIX.len())
-            .filter(|prefix| prefix.eq_ignore_ascii_case(HEADER_PREFIX))
-            .map(|_| &name[HEADER_PREFIX.len()..])
-        else {
-            continue;
-        };
-        let value = utf8_header(name, value.as_deref())?;
-        parts.receive(
-            attribute,
-            name,
-            value.to_owned(),
-            ContentTypeCopy::MustAgree,
-        )?;
+/// A record as the binding layer reads it: `content-type` for the mode (§3), `ce_` headers
+/// (the prefix in any case) with UTF-8 values (§3.2.3), the value as the body.
+impl IncomingMessage for KafkaRecord {
+    fn modes(&self) -> Modes {
+        Modes {
+            without_content_type: ContentMode::Binary,
+            structured_only: None,
+            // No batched mode (§1.3): the batch media type is a format Kafka does not carry.
+            batch: false,
+            content_type_copy: ContentTypeCopy::MustAgree,
+        }
     }
-    Ok(parts)
+
+    fn content_type(&self) -> Result<Option<&str>, BindingError> {
+        self.header(CONTENT_TYPE)
+            .map(|value| utf8_header(CONTENT_TYPE, value))
+            .transpose()
+    }
+
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
+        self.headers.iter().filter_map(|(name, value)| {
+            // The attribute name as written, since Kafka header names are case-sensitive:
+            // `ce_ExtA` names `ExtA`, which the policy refuses (CE 1.0.2 naming) instead of
+            // this reader renaming it.
+            let attribute = name
+                .get(..HEADER_PREFIX.len())
+                .filter(|prefix| prefix.eq_ignore_ascii_case(HEADER_PREFIX))
+                .map(|_| &name[HEADER_PREFIX.len()..])?;
+            Some(utf8_header(name, value.as_deref()).map(|value| Header {
+                attribute,
+                header: name,
+                value: Cow::Borrowed(value),
+                typed: None,
+            }))
+        })
+    }
+
+    fn body(&self) -> Option<&[u8]> {
+        self.value.as_deref()
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! Protocol bindings: HTTP, Kafka, NATS, AMQP and MQTT, each behind its cargo feature so the
 //! core stays transport-free.
 //!
-//! Every binding shares two things defined here: how a receiver tells the content modes apart
-//! by the content type ([`ContentMode::detect`]) and the transport-neutral content of a
-//! binary-mode message ([`BinaryParts`]): every context attribute as its canonical string,
-//! the data's media type and the data bytes. A binding only maps [`BinaryParts`] to its own
-//! headers or properties.
+//! Every binding shares three things defined here: how a receiver tells the content modes
+//! apart by the content type ([`ContentMode::detect`]), the transport-neutral content of a
+//! binary-mode message ([`BinaryParts`]: every context attribute as its canonical string, the
+//! data's media type and the data bytes), and one receive path (`message.rs`: the mode
+//! decision, the checks on attribute headers, the reader for each mode). A binding only maps
+//! its own headers or properties to and from those.
 
 #[cfg(feature = "amqp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "amqp")))]
@@ -21,12 +22,21 @@ pub mod http;
 #[cfg(feature = "kafka")]
 #[cfg_attr(docsrs, doc(cfg(feature = "kafka")))]
 pub mod kafka;
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
+mod message;
 #[cfg(feature = "mqtt")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mqtt")))]
 pub mod mqtt;
 #[cfg(feature = "nats")]
 #[cfg_attr(docsrs, doc(cfg(feature = "nats")))]
 pub mod nats;
+mod parts;
 pub mod percent;
 #[cfg(feature = "rdkafka")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rdkafka")))]
@@ -35,13 +45,6 @@ pub mod rdkafka;
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
 pub mod reqwest;
 
-#[cfg(any(
-    feature = "http",
-    feature = "kafka",
-    feature = "amqp",
-    feature = "mqtt"
-))]
-pub(crate) use binary::ContentTypeCopy;
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;
 

@@ -9,7 +9,10 @@
 //!   (§3.1.2), every other attribute a User Property named as the attribute, unchanged
 //!   (§3.1.3.1), with its canonical string value (§3.1.3.2).
 
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode, ContentTypeCopy, Detected};
+use std::borrow::Cow;
+
+use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
+use super::{BindingError, BindingEvent, ContentMode};
 
 /// The default content mode INTG-STD-015 R-9 gives MQTT: structured, which MQTT 3.1.1 MUST
 /// use (no user properties); MQTT 5 MAY use binary. Producers MUST document the mode they
@@ -99,25 +102,52 @@ pub fn from_publish<E: BindingEvent>(
     publish: &MqttPublish,
     version: MqttVersion,
 ) -> Result<E, BindingError> {
-    if version == MqttVersion::V3_1_1 {
-        // §3: with 3.1.1 the mode is always structured, the JSON format implied.
-        return E::from_structured(&publish.payload);
+    message::receive_event(&Received { publish, version })
+}
+
+/// A PUBLISH as the binding layer reads it, on a connection of one protocol version.
+struct Received<'m> {
+    publish: &'m MqttPublish,
+    version: MqttVersion,
+}
+
+impl IncomingMessage for Received<'_> {
+    fn modes(&self) -> Modes {
+        Modes {
+            // §3: with 3.1.1 (no content type) the JSON format is implied.
+            without_content_type: match self.version {
+                MqttVersion::V3_1_1 => ContentMode::Structured,
+                MqttVersion::V5 => ContentMode::Binary,
+            },
+            structured_only: None,
+            batch: false,
+            content_type_copy: ContentTypeCopy::MustAgree,
+        }
     }
-    let content_type = publish.content_type.as_deref();
-    match ContentMode::detect(content_type) {
-        Detected::Mode(ContentMode::Structured) => E::from_structured(&publish.payload),
-        Detected::Mode(ContentMode::Binary) => {
-            let mut parts = BinaryParts::received(content_type, Some(publish.payload.clone()));
-            for (name, value) in &publish.user_properties {
-                parts.receive(name, name, value.clone(), ContentTypeCopy::MustAgree)?;
-            }
-            E::from_binary(parts)
-        }
-        Detected::Mode(ContentMode::Batch) | Detected::UnsupportedFormat => {
-            Err(BindingError::UnsupportedFormat {
-                content_type: content_type.unwrap_or_default().to_owned(),
+
+    fn content_type(&self) -> Result<Option<&str>, BindingError> {
+        Ok(match self.version {
+            // 3.1.1 has no properties: whatever the struct holds was not on the wire.
+            MqttVersion::V3_1_1 => None,
+            MqttVersion::V5 => self.publish.content_type.as_deref(),
+        })
+    }
+
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
+        // §3.1.3.1: every user property is an attribute, named as the attribute. 3.1.1 never
+        // reaches binary mode.
+        self.publish.user_properties.iter().map(|(name, value)| {
+            Ok(Header {
+                attribute: name,
+                header: name,
+                value: Cow::Borrowed(value),
+                typed: None,
             })
-        }
+        })
+    }
+
+    fn body(&self) -> Option<&[u8]> {
+        Some(&self.publish.payload)
     }
 }
 

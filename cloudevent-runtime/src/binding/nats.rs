@@ -18,7 +18,8 @@ use async_nats::jetstream;
 use async_nats::jetstream::AckKind;
 use bytes::Bytes;
 
-use super::{BindingError, BindingEvent, ContentMode, Detected};
+use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
+use super::{BindingError, BindingEvent, ContentMode};
 use crate::patterns::dedupe::{Deduplicator, Delivery};
 
 /// The header carrying the content type.
@@ -77,31 +78,41 @@ pub fn from_parts<E: BindingEvent>(
     headers: Option<&HeaderMap>,
     payload: &[u8],
 ) -> Result<E, BindingError> {
-    let content_type = headers.and_then(|h| {
-        h.get(CONTENT_TYPE)
-            .or_else(|| h.get("content-type"))
-            .map(|v| v.as_str().to_owned())
-    });
-    if let Some(content_type) = content_type {
-        match ContentMode::detect(Some(&content_type)) {
-            Detected::Mode(ContentMode::Structured) => {}
-            Detected::UnsupportedFormat => {
-                return Err(BindingError::UnsupportedFormat { content_type });
-            }
-            Detected::Mode(mode) => {
-                return Err(BindingError::UnexpectedMode {
-                    expected: "structured mode (CE NATS binding 1.0.2 3)",
-                    found: if mode == ContentMode::Batch {
-                        "batched mode"
-                    } else {
-                        "binary mode"
-                    },
-                    content_type,
-                });
-            }
+    message::receive_event(&Received { headers, payload })
+}
+
+/// A message as the binding layer reads it: structured mode only (§3).
+struct Received<'m> {
+    headers: Option<&'m HeaderMap>,
+    payload: &'m [u8],
+}
+
+impl IncomingMessage for Received<'_> {
+    fn modes(&self) -> Modes {
+        Modes {
+            without_content_type: ContentMode::Structured,
+            structured_only: Some("structured mode (CE NATS binding 1.0.2 3)"),
+            batch: false,
+            content_type_copy: ContentTypeCopy::MustAgree,
         }
     }
-    E::from_structured(payload)
+
+    fn content_type(&self) -> Result<Option<&str>, BindingError> {
+        Ok(self.headers.and_then(|headers| {
+            headers
+                .get(CONTENT_TYPE)
+                .or_else(|| headers.get("content-type"))
+                .map(|value| value.as_str())
+        }))
+    }
+
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
+        std::iter::empty()
+    }
+
+    fn body(&self) -> Option<&[u8]> {
+        Some(self.payload)
+    }
 }
 
 /// Reads an event from a core NATS message.

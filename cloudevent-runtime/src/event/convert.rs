@@ -27,7 +27,7 @@ impl<T: CloudEventData> Event<T> {
             .map_err(|e| BuildError::Payload(e.to_string()))
     }
 
-    pub(super) fn from_envelope(
+    pub(crate) fn from_envelope(
         envelope: json::Envelope<'_>,
         data: T,
     ) -> Result<Self, Box<Violation>> {

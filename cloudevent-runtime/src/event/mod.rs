@@ -30,6 +30,7 @@ mod serde_impls;
 
 pub use builder::EventBuilder;
 use payload_attributes::{Visit, payload_extension, payload_string_violation};
+pub(crate) use serde_impls::TypedData;
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
 
 /// Where `subject` comes from.

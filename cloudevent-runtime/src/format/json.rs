@@ -111,6 +111,9 @@ pub(crate) enum JsonScalar<'de> {
     UInt(u64),
     Float(f64),
     Str(Cow<'de, str>),
+    /// Bytes: never from JSON text; the binary-mode reader hands its body over as bytes,
+    /// which only `data_base64` takes (the JSON format's form of bytes).
+    Bytes(Cow<'de, [u8]>),
     /// An object or an array, skipped; the name is for messages.
     Composite(&'static str),
 }
@@ -124,6 +127,7 @@ impl JsonScalar<'_> {
             JsonScalar::UInt(u) => u.to_string(),
             JsonScalar::Float(f) => f.to_string(),
             JsonScalar::Str(s) => s.to_string(),
+            JsonScalar::Bytes(bytes) => format!("{} bytes", bytes.len()),
             JsonScalar::Composite(kind) => (*kind).to_owned(),
         }
     }
@@ -135,6 +139,7 @@ impl JsonScalar<'_> {
             JsonScalar::Int(_) | JsonScalar::UInt(_) => "an integer",
             JsonScalar::Float(_) => "a number with a fraction or exponent",
             JsonScalar::Str(_) => "a string",
+            JsonScalar::Bytes(_) => "bytes",
             JsonScalar::Composite(kind) => kind,
         }
     }
@@ -185,6 +190,14 @@ impl<'de> de::Deserialize<'de> for JsonScalar<'de> {
 
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
                 Ok(JsonScalar::Str(Cow::Owned(v)))
+            }
+
+            fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Bytes(Cow::Borrowed(v)))
+            }
+
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
+                Ok(JsonScalar::Bytes(Cow::Owned(v.to_vec())))
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -420,6 +433,11 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                 }
                 "data_base64" => match map.next_value::<JsonScalar<'de>>()? {
                     JsonScalar::Null => {}
+                    JsonScalar::Bytes(bytes) => {
+                        slot.data_base64(bytes.into_owned(), findings)
+                            .map_err(|Stop| stop(findings))?;
+                        has_data_base64 = true;
+                    }
                     JsonScalar::Str(text) => match BASE64.decode(text.as_bytes()) {
                         Ok(bytes) => {
                             slot.data_base64(bytes, findings)
@@ -543,7 +561,7 @@ fn extension(
             Err(_) => return findings.report(out_of_range(&name, &u.to_string())),
         },
         JsonScalar::Str(text) => ExtensionValueBuf::String(text.into_owned()),
-        other @ (JsonScalar::Float(_) | JsonScalar::Composite(_)) => {
+        other @ (JsonScalar::Float(_) | JsonScalar::Bytes(_) | JsonScalar::Composite(_)) => {
             return findings.report(wrong_json_type(
                 &name,
                 &other,
@@ -597,6 +615,30 @@ pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
     .deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(parsed)
+}
+
+/// Reads one event strictly from any source of members: the JSON reader's visitor, its
+/// findings and its policy check over `deserializer`, which is the JSON text's or the
+/// binary-mode reader's (`binding::parts`), so both readers give one verdict.
+pub(crate) fn read_event<'de, D, S>(
+    deserializer: D,
+    slot: S,
+    expected_type: Option<&'static str>,
+    policy: &Policy,
+) -> Result<(Envelope<'de>, S::Data), crate::FormatError>
+where
+    D: Deserializer<'de, Error = serde_json::Error>,
+    S: DataSlot<'de>,
+{
+    let mut findings = Findings::strict();
+    EventSeed {
+        findings: &mut findings,
+        policy,
+        slot,
+        expected_type,
+    }
+    .deserialize(deserializer)
+    .map_err(|error| into_format_error(error, &mut findings))
 }
 
 /// Turns a failed strict parse into the error the caller returns.

@@ -1,0 +1,302 @@
+//! The one receive path every transport shares: a received message seen through
+//! [`IncomingMessage`] (its content type, its attribute headers as the transport spelled
+//! them, its body) and [`receive`], which decides the content mode, collects the attributes
+//! with the checks every binding makes (a header never carries `data` or `data_base64`, an
+//! attribute has one value, a `datacontenttype` copy follows the transport's rule), refuses a
+//! message that is no CloudEvent, and hands the event to the structured, batch or binary
+//! reader. A transport only says how its headers are named, prefixed and encoded.
+
+use std::borrow::Cow;
+
+use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
+use crate::ExtensionValueBuf;
+
+/// Events received in one message.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received<E> {
+    /// One event (binary or structured mode).
+    Event(E),
+    /// A batch (batched mode); possibly empty.
+    Batch(Vec<E>),
+}
+
+/// What a transport does with a copy of `datacontenttype` among its attribute headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ContentTypeCopy {
+    /// HTTP: `datacontenttype` is `Content-Type` only; a `ce-datacontenttype` header is an
+    /// error (CE HTTP binding 3.1.1).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only the HTTP binding refuses the copy")
+    )]
+    Refused,
+    /// Kafka, AMQP, MQTT: a copy may stand in for a missing content type, and must agree
+    /// with a present one.
+    #[cfg_attr(
+        not(any(
+            feature = "kafka",
+            feature = "amqp",
+            feature = "mqtt",
+            feature = "nats"
+        )),
+        allow(
+            dead_code,
+            reason = "only the HTTP binding is enabled, which refuses the copy"
+        )
+    )]
+    MustAgree,
+}
+
+/// The content-mode rules of one binding (CE HTTP, Kafka, AMQP, MQTT, NATS bindings §3).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Modes {
+    /// What a message without a content type carries: binary mode (HTTP, Kafka, AMQP,
+    /// MQTT 5), or the JSON event format (NATS, MQTT 3.1.1).
+    pub(crate) without_content_type: ContentMode,
+    /// `Some(what the binding takes)` for a binding with structured mode only (NATS): any
+    /// other mode is unexpected there.
+    pub(crate) structured_only: Option<&'static str>,
+    /// Whether the binding has batched mode (HTTP only; elsewhere the batch media type is a
+    /// format the binding does not carry).
+    pub(crate) batch: bool,
+    /// The rule for a `datacontenttype` attribute header.
+    pub(crate) content_type_copy: ContentTypeCopy,
+}
+
+/// One attribute as a transport carried it.
+pub(crate) struct Header<'m> {
+    /// The attribute name, without the transport's prefix, as written: a name the spec
+    /// forbids (`ExtA`, `ext-a`, empty) reaches the policy's check and is refused there,
+    /// never silently renamed.
+    pub(crate) attribute: &'m str,
+    /// The header or property carrying it, for messages.
+    pub(crate) header: &'m str,
+    /// The value as the canonical string (CloudEvents 1.0.2 "Type System").
+    pub(crate) value: Cow<'m, str>,
+    /// The value's type, where the transport says it (AMQP's boolean, long, binary).
+    pub(crate) typed: Option<ExtensionValueBuf>,
+}
+
+/// A received message as the binding layer reads it.
+pub(crate) trait IncomingMessage {
+    /// The binding's content-mode rules.
+    fn modes(&self) -> Modes;
+
+    /// The content type, as text.
+    ///
+    /// # Errors
+    /// A content type the transport cannot give as text.
+    fn content_type(&self) -> Result<Option<&str>, BindingError>;
+
+    /// The CloudEvents attribute headers, in the message's order; the others are skipped.
+    fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>>;
+
+    /// The body; `None` for a message without one.
+    fn body(&self) -> Option<&[u8]>;
+}
+
+/// The content mode a message names.
+///
+/// # Errors
+/// A CloudEvents format other than JSON, a mode the binding does not have, or a content
+/// type that is not text.
+pub(crate) fn content_mode<M: IncomingMessage>(message: &M) -> Result<ContentMode, BindingError> {
+    let modes = message.modes();
+    let content_type = message.content_type()?;
+    let detected = match content_type {
+        None => Detected::Mode(modes.without_content_type),
+        Some(_) => ContentMode::detect(content_type),
+    };
+    let unsupported = || BindingError::UnsupportedFormat {
+        content_type: content_type.unwrap_or_default().to_owned(),
+    };
+    match detected {
+        Detected::Mode(ContentMode::Structured) => Ok(ContentMode::Structured),
+        Detected::UnsupportedFormat => Err(unsupported()),
+        Detected::Mode(mode) => match modes.structured_only {
+            Some(expected) => Err(BindingError::UnexpectedMode {
+                expected,
+                found: if mode == ContentMode::Batch {
+                    "batched mode"
+                } else {
+                    "binary mode"
+                },
+                content_type: content_type.unwrap_or_default().to_owned(),
+            }),
+            None if mode == ContentMode::Batch && !modes.batch => Err(unsupported()),
+            None => Ok(mode),
+        },
+    }
+}
+
+/// Reads whatever the message carries, in the mode its content type names.
+///
+/// # Errors
+/// A mode the binding does not have, a bad header, no CloudEvent at all, or an invalid
+/// event.
+#[cfg(feature = "http")]
+pub(crate) fn receive<E: BindingEvent, M: IncomingMessage>(
+    message: &M,
+) -> Result<Received<E>, BindingError> {
+    match content_mode(message)? {
+        ContentMode::Structured => E::from_structured(body(message)).map(Received::Event),
+        ContentMode::Batch => super::batch_from_slice(body(message)).map(Received::Batch),
+        ContentMode::Binary => binary_event(message).map(Received::Event),
+    }
+}
+
+/// Reads one event; a batch is refused before its body is read.
+///
+/// # Errors
+/// A mode the binding does not have, a batch, a bad header, no CloudEvent at all, or an
+/// invalid event.
+pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
+    message: &M,
+) -> Result<E, BindingError> {
+    match content_mode(message)? {
+        ContentMode::Structured => E::from_structured(body(message)),
+        ContentMode::Binary => binary_event(message),
+        ContentMode::Batch => Err(unexpected(message, "one event", "a batch")?),
+    }
+}
+
+/// Reads a batch; one event is refused before its body is read.
+///
+/// # Errors
+/// A mode the binding does not have, one event, or an invalid batch.
+#[cfg(feature = "http")]
+pub(crate) fn receive_batch<E: BindingEvent, M: IncomingMessage>(
+    message: &M,
+) -> Result<Vec<E>, BindingError> {
+    match content_mode(message)? {
+        ContentMode::Batch => super::batch_from_slice(body(message)),
+        ContentMode::Structured => Err(unexpected(message, "a batch", "a structured-mode event")?),
+        ContentMode::Binary => Err(unexpected(message, "a batch", "a binary-mode event")?),
+    }
+}
+
+fn body<M: IncomingMessage>(message: &M) -> &[u8] {
+    message.body().unwrap_or_default()
+}
+
+/// The caller takes another mode than the message's.
+fn unexpected<M: IncomingMessage>(
+    message: &M,
+    expected: &'static str,
+    found: &'static str,
+) -> Result<BindingError, BindingError> {
+    Ok(BindingError::UnexpectedMode {
+        expected,
+        found,
+        content_type: message.content_type()?.unwrap_or_default().to_owned(),
+    })
+}
+
+/// A binary-mode event: no attribute header at all is no CloudEvent (415 at HTTP).
+fn binary_event<E: BindingEvent, M: IncomingMessage>(message: &M) -> Result<E, BindingError> {
+    let (parts, typed) = binary_parts(message)?;
+    super::parts::not_cloud_events(&parts)?;
+    E::from_binary_typed(parts, &typed)
+}
+
+/// The message as a JSON document for a validator: the structured event or the batch as
+/// sent, or the document a binary-mode message stands for.
+///
+/// # Errors
+/// See [`content_mode`] and [`binary_parts`]; no CloudEvent at all.
+#[cfg(any(feature = "http", feature = "kafka"))]
+pub(crate) fn structured_document<M: IncomingMessage>(
+    message: &M,
+) -> Result<(ContentMode, Vec<u8>), BindingError> {
+    let mode = content_mode(message)?;
+    let document = match mode {
+        ContentMode::Structured | ContentMode::Batch => message.body().unwrap_or_default().to_vec(),
+        ContentMode::Binary => {
+            let (parts, typed) = binary_parts(message)?;
+            super::parts::structured_document(&parts, &super::parts::hints(&typed))?
+        }
+    };
+    Ok((mode, document))
+}
+
+/// The binary-mode parts of a message and the typed values its transport gave: an empty
+/// body is no data in every binding (as HTTP's empty body is), and every attribute header
+/// passes [`BinaryParts::receive`].
+///
+/// # Errors
+/// A header the transport cannot decode, a `data` or `data_base64` header, an attribute
+/// twice, a `datacontenttype` copy the binding refuses or that disagrees.
+pub(crate) fn binary_parts<M: IncomingMessage>(
+    message: &M,
+) -> Result<(BinaryParts, Vec<(String, ExtensionValueBuf)>), BindingError> {
+    let copy = message.modes().content_type_copy;
+    let mut parts = BinaryParts {
+        attributes: Vec::new(),
+        datacontenttype: message.content_type()?.map(str::to_owned),
+        data: message
+            .body()
+            .filter(|body| !body.is_empty())
+            .map(<[u8]>::to_vec),
+    };
+    let mut typed = Vec::new();
+    for header in message.attributes() {
+        let header = header?;
+        if let Some(value) = header.typed {
+            typed.push((header.attribute.to_owned(), value));
+        }
+        parts.receive(
+            header.attribute,
+            header.header,
+            header.value.into_owned(),
+            copy,
+        )?;
+    }
+    Ok((parts, typed))
+}
+
+impl BinaryParts {
+    /// Adds one attribute read from a transport header, the checks every binding shares: a
+    /// header never carries `data` or `data_base64` (CE 1.0.2 naming), an attribute has one
+    /// value (INTG-STD-015 R-8), and a `datacontenttype` copy follows the transport's rule.
+    fn receive(
+        &mut self,
+        attribute: &str,
+        header: &str,
+        value: String,
+        copy: ContentTypeCopy,
+    ) -> Result<(), BindingError> {
+        if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
+            return Err(BindingError::DataHeader {
+                attribute: attribute.to_owned(),
+                header: header.to_owned(),
+            });
+        }
+        if attribute == "datacontenttype" {
+            return match (copy, &self.datacontenttype) {
+                (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
+                    header: header.to_owned(),
+                }),
+                (ContentTypeCopy::MustAgree, Some(existing)) if *existing != value => {
+                    Err(BindingError::DuplicateAttribute {
+                        attribute: attribute.to_owned(),
+                        header: header.to_owned(),
+                    })
+                }
+                (ContentTypeCopy::MustAgree, Some(_)) => Ok(()),
+                (ContentTypeCopy::MustAgree, None) => {
+                    self.datacontenttype = Some(value);
+                    Ok(())
+                }
+            };
+        }
+        if self.attribute(attribute).is_some() {
+            return Err(BindingError::DuplicateAttribute {
+                attribute: attribute.to_owned(),
+                header: header.to_owned(),
+            });
+        }
+        self.attributes.push((attribute.to_owned(), value));
+        Ok(())
+    }
+}

@@ -1,0 +1,547 @@
+//! Binary-mode parts read into an event, and the JSON document they stand for.
+//!
+//! One set of rules, two readers over it: the parts are read straight into the event's slots
+//! by the JSON reader's own visitor ([`crate::format::json::read_event`]), fed the members of
+//! the structured-mode document the parts stand for, in that document's order, without the
+//! document being written or parsed. The verdict is the JSON reader's, rule for rule: the
+//! same policy check, the same per-value checks, the same size limit (computed on the
+//! document's length), the same first error. [`BinaryParts::to_structured_document`] writes
+//! that document for a validator that lists every finding; a differential property test and
+//! a fuzz target (`fuzz/fuzz_targets/binary_differential.rs`) hold the two paths together.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde::de::value::{BorrowedBytesDeserializer, BorrowedStrDeserializer, MapAccessDeserializer};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess};
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::value::RawValue;
+
+use super::{BinaryParts, BindingError, canonical_string};
+use crate::format::RawData;
+use crate::format::json::{self, DataSlot, Envelope};
+use crate::{
+    AnyEvent, Binary, CloudEventData, Event, ExtensionValue, ExtensionValueBuf, ExtensionVisitor,
+    FormatError, Policy,
+};
+
+/// Reads parts into an [`AnyEvent`] under [`AnyEvent::DEFAULT_POLICY`].
+pub(super) fn read_any(
+    parts: &BinaryParts,
+    typed: &[(String, ExtensionValueBuf)],
+) -> Result<AnyEvent, BindingError> {
+    let hints = hints(typed);
+    let (envelope, data) = read(
+        parts,
+        &hints,
+        RawData::default(),
+        None,
+        &AnyEvent::DEFAULT_POLICY,
+    )?;
+    Ok(AnyEvent::from_envelope(envelope, data))
+}
+
+/// Reads parts into an [`Event<T>`] under `T`'s policy. The extensions `T` fills from its
+/// payload come back typed (a header `5` is the Integer the payload declares).
+pub(super) fn read_typed<T>(
+    parts: &BinaryParts,
+    typed: &[(String, ExtensionValueBuf)],
+) -> Result<Event<T>, BindingError>
+where
+    T: CloudEventData + DeserializeOwned,
+{
+    // The payload's typed extensions are read from the body only when they can matter: an
+    // attribute named like one, whose value the payload holds as another type than String.
+    // Reading first without them saves a parse of the payload; the rare event they change is
+    // read again with them.
+    let named = parts
+        .attributes
+        .iter()
+        .any(|(name, _)| T::EXTENSIONS.contains(&name.as_str()));
+    if !named || !typed.is_empty() {
+        return read_typed_with::<T>(parts, typed, !named);
+    }
+    match read_typed_with::<T>(parts, typed, true) {
+        Ok(event) if payload_hints_are_strings(&event, parts) => Ok(event),
+        _ => read_typed_with::<T>(parts, typed, false),
+    }
+}
+
+/// Reads parts into an [`Event<T>`], with the payload's typed extensions as hints unless
+/// `without_payload_hints`.
+fn read_typed_with<T>(
+    parts: &BinaryParts,
+    typed: &[(String, ExtensionValueBuf)],
+    without_payload_hints: bool,
+) -> Result<Event<T>, BindingError>
+where
+    T: CloudEventData + DeserializeOwned,
+{
+    let mut hints = if without_payload_hints {
+        Vec::new()
+    } else {
+        typed_extensions::<T>(parts)
+    };
+    hints.extend(self::hints(typed));
+    let (envelope, data) = read(
+        parts,
+        &hints,
+        crate::event::TypedData::<T>::default(),
+        Some(T::TYPE),
+        &Event::<T>::POLICY,
+    )?;
+    Ok(Event::from_envelope(envelope, data).map_err(FormatError::Invalid)?)
+}
+
+/// The one read: what the document route refuses before parsing (no attribute at all, a
+/// JSON content type over a body that is not JSON, a document over the size limit) in its
+/// order, then the JSON reader's visitor over the document's members.
+fn read<'a, S: DataSlot<'a>>(
+    parts: &'a BinaryParts,
+    hints: &'a [TypedExtension],
+    slot: S,
+    expected_type: Option<&'static str>,
+    policy: &Policy,
+) -> Result<(Envelope<'a>, S::Data), BindingError> {
+    not_cloud_events(parts)?;
+    let data = unchecked_body_data(parts)?;
+    // Parts no transport produces (the message layer refuses an attribute named `data` or
+    // `data_base64` and keeps `datacontenttype` apart) are read through the document itself,
+    // whose member order then decides which of two values a reader sees first.
+    if parts.attributes.iter().any(|(name, _)| {
+        name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(&name.as_str())
+    }) {
+        if let Some(data) = data {
+            checked_json(parts, data)?;
+        }
+        let document = write_document(parts, hints, data.as_ref())?;
+        return Ok(read_document(document, slot, expected_type, policy)?);
+    }
+    // Data that is not JSON under a JSON content type is refused before anything else (the
+    // document could not be written); the reader's error stands only for JSON data.
+    let checked = |error: BindingError| match data {
+        Some(data) => checked_json(parts, data).and(Err(error)),
+        None => Err(error),
+    };
+    let size = document_len(parts, hints, data.as_ref());
+    if size > crate::limits::MAX_EVENT_BYTES {
+        return checked(too_large(size).into());
+    }
+    let members = Members {
+        attributes: parts.attributes.iter(),
+        hints,
+        datacontenttype: parts.datacontenttype.as_deref(),
+        data,
+        value: None,
+    };
+    json::read_event(
+        MapAccessDeserializer::new(members),
+        slot,
+        expected_type,
+        policy,
+    )
+    .or_else(|error| checked(error.into()))
+}
+
+/// The fallback for malformed parts: the document, parsed by the JSON reader. The envelope
+/// borrows nothing from the document: every attribute it keeps is made owned, so the
+/// document can go.
+fn read_document<'a, S: DataSlot<'a>>(
+    document: Vec<u8>,
+    slot: S,
+    expected_type: Option<&'static str>,
+    policy: &Policy,
+) -> Result<(Envelope<'a>, S::Data), FormatError> {
+    if document.len() > crate::limits::MAX_EVENT_BYTES {
+        return Err(too_large(document.len()));
+    }
+    let mut deserializer = serde_json::Deserializer::from_reader(document.as_slice());
+    json::read_event(&mut deserializer, slot, expected_type, policy)
+}
+
+fn too_large(found: usize) -> FormatError {
+    FormatError::TooLarge {
+        what: "event",
+        found,
+        limit: crate::limits::MAX_EVENT_BYTES,
+        rule: cloudevent_rules::rule::INTG_R11,
+    }
+}
+
+/// A message with no attribute header at all is not a binary-mode CloudEvent (a plain
+/// `text/plain` POST): say so, rather than list the attributes it lacks (INTG-STD-015 R-8).
+pub(super) fn not_cloud_events(parts: &BinaryParts) -> Result<(), BindingError> {
+    if parts.attributes.is_empty() {
+        return Err(BindingError::NotCloudEvents {
+            content_type: parts.datacontenttype.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// What the body is in the document: JSON under a JSON content type (or none, when it
+/// parses), text under a text type, bytes otherwise (CE-JSON 3.1).
+#[derive(Clone, Copy)]
+enum BodyData<'a> {
+    /// The JSON text without the whitespace around it.
+    Json(&'a str),
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// # Errors
+/// A JSON content type over a body that is not JSON (CE-JSON 3.1).
+fn body_data(parts: &BinaryParts) -> Result<Option<BodyData<'_>>, BindingError> {
+    let data = unchecked_body_data(parts)?;
+    if let Some(data) = data {
+        checked_json(parts, data)?;
+    }
+    Ok(data)
+}
+
+/// [`body_data`] without parsing a body under a JSON content type: the reader parses it
+/// anyway, and only a failed read needs to know whether it was JSON ([`checked_json`]).
+///
+/// # Errors
+/// A JSON content type over a body that is not UTF-8.
+fn unchecked_body_data(parts: &BinaryParts) -> Result<Option<BodyData<'_>>, BindingError> {
+    let Some(body) = parts.data.as_deref() else {
+        return Ok(None);
+    };
+    Ok(Some(match parts.datacontenttype.as_deref() {
+        Some(content_type) if cloudevent_rules::is_json_media_type(content_type) => {
+            let text = std::str::from_utf8(body).map_err(|_| not_json(content_type))?;
+            // JSON's whitespace (RFC 8259 section 2), which serde_json trims too.
+            BodyData::Json(text.trim_matches([' ', '\t', '\n', '\r']))
+        }
+        // No content type: JSON is implied (CE-JSON 3.1) when the body is JSON; anything
+        // else can only be carried as bytes.
+        None => json_body(body).unwrap_or(BodyData::Bytes(body)),
+        Some(content_type) => match std::str::from_utf8(body) {
+            Ok(text) if is_text_media_type(content_type) => BodyData::Text(text),
+            _ => BodyData::Bytes(body),
+        },
+    }))
+}
+
+/// The body as one JSON value, without the whitespace around it.
+fn json_body(body: &[u8]) -> Option<BodyData<'_>> {
+    let text = std::str::from_utf8(body).ok()?;
+    serde_json::from_str::<&RawValue>(text)
+        .ok()
+        .map(|raw| BodyData::Json(raw.get()))
+}
+
+/// Refuses JSON data that does not parse as JSON (CE-JSON 3.1).
+fn checked_json(parts: &BinaryParts, data: BodyData<'_>) -> Result<(), BindingError> {
+    match data {
+        BodyData::Json(text) if serde_json::from_str::<&RawValue>(text).is_err() => Err(not_json(
+            parts.datacontenttype.as_deref().unwrap_or_default(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn not_json(content_type: &str) -> BindingError {
+    BindingError::DataNotJson {
+        content_type: content_type.to_owned(),
+    }
+}
+
+/// `text/*`, or any type with a `charset` parameter: data that is text and can travel as a
+/// JSON string (CE-JSON 3.1); anything else travels as `data_base64`.
+fn is_text_media_type(content_type: &str) -> bool {
+    let lower = content_type.to_ascii_lowercase();
+    lower.trim_start().starts_with("text/") || lower.contains("charset=")
+}
+
+/// An extension with its typed value as JSON and as canonical string: where the binary-mode
+/// string equals the canonical string, the document holds the typed JSON.
+pub(super) struct TypedExtension {
+    name: Cow<'static, str>,
+    canonical: String,
+    json: String,
+}
+
+/// The typed JSON that stands for an attribute's string, if any.
+fn hint<'h>(hints: &'h [TypedExtension], name: &str, value: &str) -> Option<&'h str> {
+    hints
+        .iter()
+        .find(|t| t.name == name && t.canonical == value)
+        .map(|t| t.json.as_str())
+}
+
+/// Typed values given by the transport (AMQP's boolean and long, CE AMQP binding 3.1.3.2).
+pub(super) fn hints(typed: &[(String, ExtensionValueBuf)]) -> Vec<TypedExtension> {
+    typed
+        .iter()
+        .filter_map(|(name, value)| {
+            Some(TypedExtension {
+                name: name.clone().into(),
+                canonical: canonical_string(value.as_value()).into_owned(),
+                json: serde_json::to_string(value).ok()?,
+            })
+        })
+        .collect()
+}
+
+/// The extensions `T` fills from its payload, read from the binary body, so that a header
+/// such as `ce-priority: 5` comes back as the Integer the payload declares rather than as a
+/// String (binary mode carries only canonical strings, §3.1.3.2).
+fn typed_extensions<T: CloudEventData + DeserializeOwned>(
+    parts: &BinaryParts,
+) -> Vec<TypedExtension> {
+    if T::EXTENSIONS.is_empty() {
+        return Vec::new();
+    }
+    let Some(body) = parts.data.as_deref() else {
+        return Vec::new();
+    };
+    // Only a JSON payload can be read here without the runtime's private leaf deserializers;
+    // the derive's extension fields live in JSON payloads.
+    let Ok(payload) = serde_json::from_slice::<T>(body) else {
+        return Vec::new();
+    };
+    struct Collect(Vec<TypedExtension>);
+    impl ExtensionVisitor for Collect {
+        type Error = serde_json::Error;
+        fn visit(
+            &mut self,
+            name: &'static str,
+            value: ExtensionValue<'_>,
+        ) -> Result<(), Self::Error> {
+            self.0.push(TypedExtension {
+                name: Cow::Borrowed(name),
+                canonical: canonical_string(value).into_owned(),
+                json: serde_json::to_string(&value)?,
+            });
+            Ok(())
+        }
+    }
+    let mut collect = Collect(Vec::new());
+    match payload.visit_extensions(&mut collect) {
+        Ok(()) => collect.0,
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Whether every extension the payload holds that also came as an attribute of the same
+/// canonical string is a String: then it read the same with or without the payload's hints.
+fn payload_hints_are_strings<T: CloudEventData>(event: &Event<T>, parts: &BinaryParts) -> bool {
+    struct Check<'p>(&'p BinaryParts);
+    impl ExtensionVisitor for Check<'_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            match value {
+                ExtensionValue::String(_) => Ok(()),
+                _ if self.0.attribute(name) == Some(&*canonical_string(value)) => Err(()),
+                _ => Ok(()),
+            }
+        }
+    }
+    event.data().visit_extensions(&mut Check(parts)).is_ok()
+}
+
+/// One member's value as the visitor is handed it.
+enum Value<'a> {
+    /// A string, borrowed (a header value, the content type, a text body).
+    Str(&'a str),
+    /// JSON text, read by serde_json (a JSON body, a typed extension's value).
+    Json(&'a str),
+    /// The bytes of a body the document carries as `data_base64`.
+    Bytes(&'a [u8]),
+}
+
+/// The members of the document the parts stand for, in its order: the attributes as the
+/// transport gave them, `datacontenttype`, then `data` or `data_base64`.
+struct Members<'a> {
+    attributes: std::slice::Iter<'a, (String, String)>,
+    hints: &'a [TypedExtension],
+    datacontenttype: Option<&'a str>,
+    data: Option<BodyData<'a>>,
+    /// The value of the member whose name was handed out last.
+    value: Option<Value<'a>>,
+}
+
+impl<'a> MapAccess<'a> for Members<'a> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let (name, value) = if let Some((name, value)) = self.attributes.next() {
+            let value = match hint(self.hints, name, value) {
+                Some(json) => Value::Json(json),
+                None => Value::Str(value),
+            };
+            (name.as_str(), value)
+        } else if let Some(content_type) = self.datacontenttype.take() {
+            ("datacontenttype", Value::Str(content_type))
+        } else if let Some(data) = self.data.take() {
+            match data {
+                BodyData::Json(text) => ("data", Value::Json(text)),
+                BodyData::Text(text) => ("data", Value::Str(text)),
+                BodyData::Bytes(bytes) => ("data_base64", Value::Bytes(bytes)),
+            }
+        } else {
+            return Ok(None);
+        };
+        self.value = Some(value);
+        seed.deserialize(BorrowedStrDeserializer::new(name))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'a>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.value.take() {
+            Some(Value::Str(text)) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+            Some(Value::Json(text)) => {
+                let mut deserializer = serde_json::Deserializer::from_str(text);
+                let value = seed.deserialize(&mut deserializer)?;
+                deserializer.end()?;
+                Ok(value)
+            }
+            Some(Value::Bytes(bytes)) => seed.deserialize(BorrowedBytesDeserializer::new(bytes)),
+            None => Err(de::Error::custom(
+                "a member's value was asked for before its name",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(
+            self.attributes.len()
+                + usize::from(self.datacontenttype.is_some())
+                + usize::from(self.data.is_some()),
+        )
+    }
+}
+
+/// The length in bytes of the document [`write_document`] writes, without writing it: the
+/// size the JSON reader would hold against the R-11 limit.
+fn document_len(parts: &BinaryParts, hints: &[TypedExtension], data: Option<&BodyData>) -> usize {
+    let mut members = 0_usize;
+    let mut len = 2; // `{` and `}`
+    let mut member = |name: usize, value: usize| {
+        members += 1;
+        len += name + 1 + value; // `"name":value`
+    };
+    for (name, value) in &parts.attributes {
+        let value_len = hint(hints, name, value).map_or_else(|| json_string_len(value), str::len);
+        member(json_string_len(name), value_len);
+    }
+    if let Some(content_type) = &parts.datacontenttype {
+        member("\"datacontenttype\"".len(), json_string_len(content_type));
+    }
+    match data {
+        None => {}
+        Some(BodyData::Json(text)) => member("\"data\"".len(), text.len()),
+        Some(BodyData::Text(text)) => member("\"data\"".len(), json_string_len(text)),
+        Some(BodyData::Bytes(bytes)) => {
+            member("\"data_base64\"".len(), 2 + 4 * bytes.len().div_ceil(3));
+        }
+    }
+    len + members.saturating_sub(1)
+}
+
+/// The length of a string as serde_json writes it: quoted, `"` and `\` escaped, control
+/// characters as `\n`-style or `\u00XX` escapes, everything else as its UTF-8 bytes.
+fn json_string_len(text: &str) -> usize {
+    2 + text
+        .bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\x08' | b'\x0c' | b'\n' | b'\r' | b'\t' => 2,
+            0x00..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
+}
+
+impl BinaryParts {
+    /// The JSON event format document these parts stand for: what a validator can report on
+    /// in full (every finding, not only the first); a receiver reads the parts to the same
+    /// verdict without writing it. A JSON body goes in `data`, text under a text type in
+    /// `data` as a string, anything else in `data_base64`.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::binding::BinaryParts;
+    ///
+    /// let parts = BinaryParts {
+    ///     attributes: vec![("specversion".into(), "1.0".into()), ("id".into(), "".into())],
+    ///     datacontenttype: Some("text/plain".into()),
+    ///     data: Some(b"hi".to_vec()),
+    /// };
+    /// let document = parts.to_structured_document().unwrap();
+    /// assert_eq!(document, br#"{"specversion":"1.0","id":"","datacontenttype":"text/plain","data":"hi"}"#);
+    /// let report = Validator::new(Profile::CloudEvents).validate_slice(&document);
+    /// assert!(report.errors().count() >= 3); // empty id, no source, no type
+    /// ```
+    ///
+    /// # Errors
+    /// No attribute at all (not a CloudEvent), or a JSON content type over a body that is not
+    /// JSON.
+    pub fn to_structured_document(&self) -> Result<Vec<u8>, BindingError> {
+        structured_document(self, &[])
+    }
+}
+
+/// The document the parts stand for, with the typed values of `hints` where they apply.
+pub(super) fn structured_document(
+    parts: &BinaryParts,
+    hints: &[TypedExtension],
+) -> Result<Vec<u8>, BindingError> {
+    not_cloud_events(parts)?;
+    let data = body_data(parts)?;
+    write_document(parts, hints, data.as_ref())
+}
+
+fn write_document(
+    parts: &BinaryParts,
+    hints: &[TypedExtension],
+    data: Option<&BodyData>,
+) -> Result<Vec<u8>, BindingError> {
+    let mut out = Vec::with_capacity(256 + parts.data.as_ref().map_or(0, Vec::len));
+    let mut serializer = serde_json::Serializer::new(&mut out);
+    let result = (|| {
+        let mut map = serializer.serialize_map(None)?;
+        for (name, value) in &parts.attributes {
+            match hint(hints, name, value) {
+                Some(json) => map.serialize_entry(name, &RawJson(json))?,
+                None => map.serialize_entry(name, value)?,
+            }
+        }
+        if let Some(content_type) = &parts.datacontenttype {
+            map.serialize_entry("datacontenttype", content_type)?;
+        }
+        match data {
+            None => {}
+            Some(BodyData::Json(text)) => map.serialize_entry("data", &RawJson(text))?,
+            Some(BodyData::Text(text)) => map.serialize_entry("data", text)?,
+            Some(BodyData::Bytes(bytes)) => {
+                map.serialize_entry("data_base64", &Binary::new(bytes.to_vec()).to_base64())?;
+            }
+        }
+        map.end()
+    })();
+    result.map_err(|e| BindingError::Event(FormatError::Json(e)))?;
+    Ok(out)
+}
+
+/// Already-serialized JSON, written as is.
+struct RawJson<'a>(&'a str);
+
+impl Serialize for RawJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match serde_json::from_str::<&RawValue>(self.0) {
+            Ok(raw) => raw.serialize(serializer),
+            Err(e) => Err(serde::ser::Error::custom(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
