@@ -3,8 +3,9 @@
 //!
 //! Every entry point calls [`Policy::check_envelope`] over an [`Envelope`] view: the strict
 //! readers of the runtime (JSON, batch, every binding) with [`Mode::FirstError`], the
-//! validator and the CLI with [`Mode::Collect`], the derive on its constants. So the same
-//! bytes get the same verdict with the same rule ids, whichever door they came through.
+//! validator and the CLI with [`Mode::Collect`], the derive and codegen on what they declare
+//! (through [`Policy::check_declaration`]). So the same bytes get the same
+//! verdict with the same rule ids, whichever door they came through.
 
 use crate::extension::documented_extension;
 use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
