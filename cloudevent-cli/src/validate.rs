@@ -40,6 +40,7 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use cloudevent_cli::http_message;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{BindingError, BindingEvent, ContentMode, Detected, http};
 use cloudevent_runtime::rules::rule;
@@ -393,14 +394,14 @@ fn check_json_lines(validator: &Validator, bytes: &[u8]) -> Checked {
 }
 
 fn looks_like_http(bytes: &[u8]) -> bool {
-    cloudevent_runtime::binding::http::looks_like_http_message(bytes)
+    http_message::looks_like_http_message(bytes)
 }
 
 /// A raw HTTP/1.1 message: structured mode and batches are validated as JSON (every
 /// finding); binary mode is read into an event first, so a broken header stops at the first
 /// problem, and the event read is then validated in full.
 fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
-    let request = match http::parse_http_message(bytes) {
+    let request = match http_message::parse_http_message(bytes) {
         Ok(request) => request,
         Err(error) => return Checked::refused("message", rule::INTG_R8, error.to_string()),
     };

@@ -1,15 +1,14 @@
 use cloudevent_rules::{
-    Policy, Severity, Violation, check_dataschema, check_extension_name, check_media_type,
-    check_source, check_type, check_type_schema_agreement, schema_major, type_version,
+    AttributeKind, Declaration, Policy, Severity, Violation, schema_major, type_version,
 };
 use serde_json::Value;
 
 use crate::error::{Finding, pointer_segment};
 use crate::registry::SchemaFile;
 
-/// Checks a schema file before any code is generated: its names against `cloudevent-rules`
-/// (type, source, dataschema, extension names, datacontenttype, the `.vN` suffix against the
-/// schema's major), the registry layout, the properties named by `x-cloudevent`, and the
+/// Checks a schema file before any code is generated: its names with `cloudevent-rules`' one
+/// envelope check (type, source, dataschema, extension names, datacontenttype, the `.vN`
+/// suffix against the schema's major), the registry layout, the properties named by `x-cloudevent`, and the
 /// keywords codegen cannot turn into Rust.
 ///
 /// Returns the errors; warnings (broken SHOULDs) are left out, see [`check_warnings`].
@@ -46,36 +45,60 @@ pub fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
         .collect()
 }
 
+/// The declared metadata goes through the one envelope check (`Policy::check_declaration`),
+/// as the validator's does at run time; each finding points at the member it is about.
 fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)> {
     let meta = &file.meta;
-    let profile = policy.profile();
-    let mut out = Vec::new();
-    let mut add = |pointer: &str, found: Vec<Violation>| {
-        out.extend(found.into_iter().map(|v| (pointer.to_owned(), v)));
+    // `property_findings` holds each extension to a string property, so its events carry a
+    // String.
+    let extensions: Vec<(&str, Option<AttributeKind>)> = meta
+        .extensions
+        .keys()
+        .map(|name| (name.as_str(), Some(AttributeKind::String)))
+        .collect();
+    let declaration = Declaration {
+        ty: Some(&meta.event_type),
+        source: meta.source.as_deref(),
+        datacontenttype: meta.datacontenttype.as_deref(),
+        dataschema: Some(&meta.dataschema),
+        subject: None,
+        extensions: &extensions,
     };
-    add("/x-cloudevent/type", check_type(&meta.event_type, policy));
-    add("/$id", check_dataschema(&meta.dataschema, profile));
-    add(
-        "/x-cloudevent/type",
-        check_type_schema_agreement(&meta.event_type, &meta.dataschema, profile),
-    );
-    if let Some(source) = &meta.source {
-        add("/x-cloudevent/source", check_source(source, profile));
-    }
-    if let Some(media_type) = &meta.datacontenttype {
-        add(
-            "/x-cloudevent/datacontenttype",
-            check_media_type(media_type),
-        );
-    }
-    for name in meta.extensions.keys() {
-        add(
-            &format!("/x-cloudevent/extensions/{}", pointer_segment(name)),
-            check_extension_name(name, profile),
-        );
-    }
-    out
+    let extension_pointer =
+        |name: &str| format!("/x-cloudevent/extensions/{}", pointer_segment(name));
+    let mut found: Vec<(String, Violation)> = policy
+        .check_declaration(&declaration)
+        .into_iter()
+        .map(|v| {
+            let pointer = match &*v.attribute {
+                "type" => "/x-cloudevent/type".to_owned(),
+                "dataschema" => "/$id".to_owned(),
+                "source" => "/x-cloudevent/source".to_owned(),
+                "datacontenttype" => "/x-cloudevent/datacontenttype".to_owned(),
+                "extension" => extension_pointer(&v.value),
+                name if meta.extensions.contains_key(name) => extension_pointer(name),
+                _ => "/x-cloudevent".to_owned(),
+            };
+            (pointer, v)
+        })
+        .collect();
+    // Reported in the order of the file's members (`type`, `$id`, `source`, ...), as before
+    // the envelope check decided them; the order within one member is kept.
+    found.sort_by_key(|(pointer, _)| {
+        MEMBER_ORDER
+            .iter()
+            .position(|p| pointer == p)
+            .unwrap_or(MEMBER_ORDER.len())
+    });
+    found
 }
+
+const MEMBER_ORDER: [&str; 4] = [
+    "/x-cloudevent/type",
+    "/$id",
+    "/x-cloudevent/source",
+    "/x-cloudevent/datacontenttype",
+];
 
 fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Finding {
     let mut message = format!("{} `{}`", v.attribute, v.value);

@@ -15,22 +15,45 @@
 //! }
 //! ```
 //!
-//! This crate:
-//! - checks every name with `cloudevent-rules` before generating anything ([`check_schema`]),
-//! - turns each schema file into a Rust module with typify, one `TypeSpace` a file, the root
-//!   type carrying `#[derive(CloudEvent)]` ([`generate_rust`], [`Builder`] for build scripts),
-//! - finds breaking changes between two versions of a schema ([`diff_schemas`]).
+//! What this crate offers, by task (everything a user needs is at the root):
+//!
+//! | task | items |
+//! |---|---|
+//! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`) |
+//! | load and check a registry | [`Registry`], [`SchemaFile`], [`EventMeta`], [`check_schema`], [`check_warnings`] |
+//! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
+//! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
+//! | compatibility between versions | [`diff_schemas`], [`check_compatibility`], [`Baseline`], [`breaking_findings`] |
+//! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
+//! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
+//!
+//! Every name is checked with `cloudevent-rules` before anything is generated; the root type
+//! of each schema carries `#[derive(CloudEvent)]`, one typify `TypeSpace` a file.
 //!
 //! ```
-//! use cloudevent_codegen::{Registry, check_schema};
+//! use cloudevent_codegen::{Builder, Registry, check_schema, diff_schemas};
 //! use cloudevent_rules::{Policy, Profile};
 //!
-//! let registry = Registry::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas")).unwrap();
+//! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+//! let registry = Registry::load(dir).unwrap();
 //! let policy = Policy::new(Profile::IntgStd015);
 //! for file in &registry.files {
 //!     assert!(check_schema(file, &policy).is_empty(), "{}", file.relative);
 //! }
+//!
+//! // What a build script's `generate_to_out_dir` writes, as a string.
+//! let rust = Builder::new().schemas(dir).generate_string().unwrap();
+//! assert!(rust.contains("pub struct OrderCreated"));
+//!
+//! // A property whose type changed breaks consumers generated from the old schema.
+//! let old = serde_json::json!({"type": "object", "properties": {"n": {"type": "string"}}});
+//! let new = serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+//! assert!(diff_schemas(&old, &new).iter().any(|c| c.is_breaking()));
 //! ```
+//!
+//! This repository's own layout of generated files (which registry file goes which way, the
+//! stale-output check of `cargo xtask codegen --check`) is not part of this crate: it lives in
+//! `xtask/src/outputs.rs`, built on the items above.
 //!
 //! typify 0.8 speaks schemars 0.8 (draft 7); this crate alone depends on it, bridging from
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
@@ -43,7 +66,6 @@ mod error;
 mod export;
 mod generate;
 mod import;
-mod outputs;
 mod registry;
 
 pub use catalog::{
@@ -58,7 +80,6 @@ pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
-pub use outputs::{Direction, Layout, Output, render_outputs, stale_outputs, write_outputs};
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
 
 /// The traits [`export`] needs of a type, for exporters that name them in bounds.

@@ -1,7 +1,8 @@
-//! The rules, applied to what was parsed. Every naming and format rule is a call into
-//! `cloudevent-rules`; this file only decides which value goes to which rule, where the error
-//! points, and the rules that span several attributes (subject twice, duplicate extension
-//! names, a missing `type`).
+//! The rules, applied to what was parsed. The declared attributes go through
+//! `cloudevent-rules`' one envelope check (`Policy::check_declaration`), the same check the
+//! validator runs on an event, so the rule id and severity come from there; this file only
+//! decides where each finding points, and checks the structure of the derive's input
+//! (subject twice, duplicate extension names, a missing `type`).
 //!
 //! Only MUST violations (errors) fail the build. A SHOULD violation under the crate's profile
 //! becomes a compiler warning at the user's token (see `expand::warning`): stable Rust has no
@@ -10,10 +11,10 @@
 
 use std::collections::HashMap;
 
-use cloudevent_rules::{Policy, Violation};
+use cloudevent_rules::{AttributeKind, Declaration, Policy, Violation};
 use proc_macro2::Span;
 
-use crate::ast::Container;
+use crate::ast::{Container, ExtensionName};
 use crate::attr::key;
 use crate::ctxt::Ctxt;
 
@@ -86,68 +87,74 @@ fn check_extension_names_unique(ctxt: &Ctxt, cont: &Container<'_>) {
     }
 }
 
+/// The declared attributes and extension names go through the one envelope check
+/// (`Policy::check_declaration`), as the validator's do at run time; each finding is reported
+/// at the literal it is about.
 fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     let attrs = &cont.attrs;
-    let profile = policy.profile();
-    if let Some(lit) = &attrs.type_ {
-        report(
-            ctxt,
-            lit.span(),
-            cloudevent_rules::check_type(&lit.value(), policy),
-        );
-    }
-    if let Some(lit) = &attrs.dataschema {
-        let schema = lit.value();
-        report(
-            ctxt,
-            lit.span(),
-            cloudevent_rules::check_dataschema(&schema, profile),
-        );
-        if let Some(type_) = &attrs.type_ {
-            // The violation names the attribute that must change; point at that one.
-            for violation in
-                cloudevent_rules::check_type_schema_agreement(&type_.value(), &schema, profile)
-            {
-                let span = if violation.attribute == key::TYPE {
-                    type_.span()
-                } else {
-                    lit.span()
-                };
-                report(ctxt, span, vec![violation]);
-            }
+    let value = |lit: &Option<syn::LitStr>| lit.as_ref().map(syn::LitStr::value);
+    let (ty, source) = (value(&attrs.type_), value(&attrs.source));
+    let (dataschema, datacontenttype) = (value(&attrs.dataschema), value(&attrs.datacontenttype));
+    let extensions: Vec<&ExtensionName> = cont
+        .fields()
+        .iter()
+        .filter_map(|f| f.extension.as_ref())
+        .collect();
+    // The Rust type of an extension field decides its CloudEvents type at run time.
+    let declared: Vec<(&str, Option<AttributeKind>)> =
+        extensions.iter().map(|e| (e.name.as_str(), None)).collect();
+    let declaration = Declaration {
+        ty: ty.as_deref(),
+        source: source.as_deref(),
+        datacontenttype: datacontenttype.as_deref(),
+        dataschema: dataschema.as_deref(),
+        subject: None,
+        extensions: &declared,
+    };
+    let mut found = policy.check_declaration(&declaration);
+    // Reported in the order the derive documents its keys (type first), not the envelope
+    // check's; the order within one attribute is kept.
+    found.sort_by_key(|v| {
+        key::CONTAINER
+            .iter()
+            .position(|k| *k == v.attribute)
+            .unwrap_or(key::CONTAINER.len())
+    });
+    for violation in found {
+        let literal = match &*violation.attribute {
+            key::TYPE => attrs.type_.as_ref(),
+            key::SOURCE => attrs.source.as_ref(),
+            key::DATASCHEMA => attrs.dataschema.as_ref(),
+            key::DATACONTENTTYPE => attrs.datacontenttype.as_ref(),
+            _ => None,
+        };
+        let spans: Vec<Span> = match literal {
+            Some(lit) => vec![lit.span()],
+            // An extension name's finding names the extension in its value; a name declared
+            // twice gets it at each place (the duplicate is its own error).
+            None => extensions
+                .iter()
+                .filter(|e| violation.attribute == key::EXTENSION && e.name == violation.value)
+                .map(|e| e.span)
+                .collect(),
+        };
+        let spans = if spans.is_empty() {
+            vec![cont.original.ident.span()]
+        } else {
+            spans
+        };
+        for span in spans {
+            report(ctxt, span, violation.clone());
         }
-    }
-    if let Some(lit) = &attrs.source {
-        report(
-            ctxt,
-            lit.span(),
-            cloudevent_rules::check_source(&lit.value(), profile),
-        );
-    }
-    if let Some(lit) = &attrs.datacontenttype {
-        report(
-            ctxt,
-            lit.span(),
-            cloudevent_rules::check_media_type(&lit.value()),
-        );
-    }
-    for extension in cont.fields().iter().filter_map(|f| f.extension.as_ref()) {
-        report(
-            ctxt,
-            extension.span,
-            cloudevent_rules::check_extension_name(&extension.name, profile),
-        );
     }
 }
 
-/// One compile error per MUST violation and one warning per SHOULD, at the user's token.
-fn report(ctxt: &Ctxt, span: Span, violations: Vec<Violation>) {
-    for violation in violations {
-        if violation.is_error() {
-            ctxt.error_spanned(span, violation);
-        } else {
-            ctxt.warning_spanned(span, violation);
-        }
+/// A compile error for a MUST violation, a warning for a SHOULD, at the user's token.
+fn report(ctxt: &Ctxt, span: Span, violation: Violation) {
+    if violation.is_error() {
+        ctxt.error_spanned(span, violation);
+    } else {
+        ctxt.warning_spanned(span, violation);
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Every entry point calls [`Policy::check_envelope`] over an [`Envelope`] view: the strict
 //! readers of the runtime (JSON, batch, every binding) with [`Mode::FirstError`], the
-//! validator and the CLI with [`Mode::Collect`], the derive on its constants. So the same
-//! bytes get the same verdict with the same rule ids, whichever door they came through.
+//! validator and the CLI with [`Mode::Collect`], the derive and codegen on what they declare
+//! (through [`Policy::check_declaration`]). So the same bytes get the same
+//! verdict with the same rule ids, whichever door they came through.
 
 use crate::extension::documented_extension;
 use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
@@ -394,12 +395,7 @@ impl Policy {
         ] {
             match value {
                 None => sink.push(missing(name, self.required_rule()))?,
-                Some("") => sink.push(Violation::error(
-                    self.required_rule(),
-                    name,
-                    "",
-                    "must not be empty",
-                ))?,
+                Some("") => sink.push(self.empty_required(name))?,
                 Some(value) => sink.add(crate::check_string_value(name, value))?,
             }
         }
@@ -559,6 +555,25 @@ impl Policy {
             ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => {}
         }
         found
+    }
+}
+
+impl Policy {
+    /// An empty `id`, `source` or `type`, with the example this profile's own rule for the
+    /// attribute gives, so the message says what a good value looks like.
+    fn empty_required(&self, attribute: &'static str) -> Violation {
+        let example = match attribute {
+            "type" => crate::check_type("", self),
+            "source" => crate::check_source("", self.profile()),
+            _ => Vec::new(),
+        }
+        .into_iter()
+        .find_map(|v| v.hint);
+        let violation = Violation::error(self.required_rule(), attribute, "", "must not be empty");
+        match example {
+            Some(example) => violation.with_hint(example),
+            None => violation,
+        }
     }
 }
 

@@ -35,6 +35,9 @@ mod uri;
 mod envelope;
 pub use envelope::{Envelope, ExtensionAttributes, Mode, ValueRef, has_error, shorten};
 
+mod declaration;
+pub use declaration::Declaration;
+
 mod type_name;
 pub use type_name::{check_type, check_type_prefix, type_version};
 

@@ -213,7 +213,9 @@ impl Validator {
         }
     }
 
-    /// Validates every event of a parsed batch, each on its own (R-10).
+    /// Validates every event of a parsed batch, each on its own (R-10), and the batch's size
+    /// as written in the JSON batch format ([`Batch::serialized_len`]). For bytes received,
+    /// [`Validator::validate_batch_slice`] measures the bytes themselves.
     ///
     /// ```
     /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
@@ -224,7 +226,8 @@ impl Validator {
     /// ```
     pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
         BatchReport {
-            findings: limits::check_batch(batch.to_vec().len(), batch.len()),
+            // The size the batch takes when sent, counted without writing it out.
+            findings: limits::check_batch(batch.serialized_len(), batch.len()),
             events: batch
                 .events()
                 .iter()

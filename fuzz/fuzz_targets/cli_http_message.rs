@@ -1,11 +1,11 @@
-//! The CLI's raw HTTP/1.1 message reader (`cloudevent validate --format http`): never panics,
+//! The CLI's raw HTTP/1.1 message reader (`cloudevent validate --format http`, in
+//! `cloudevent-cli/src/http_message.rs`): never panics,
 //! and whatever it reads goes through the binding's reader in any mode without panicking.
 #![no_main]
 
+use cloudevent_cli::http_message::{looks_like_http_message, parse_http_message};
 use cloudevent_runtime::AnyEvent;
-use cloudevent_runtime::binding::http::{
-    looks_like_http_message, parse_http_message, read_message,
-};
+use cloudevent_runtime::binding::http::read_message;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -206,3 +206,52 @@ fn any_event_parse_allocation_count_is_bounded() {
     assert!(event.is_ok());
     assert!(allocations <= 12, "{allocations} allocations");
 }
+
+/// `Validator::validate_batch` measures the batch's size (R-10) without writing the batch
+/// out: it allocates what validating each event allocates, plus its report's lists, and
+/// reports the same size a serialization would give.
+#[test]
+fn validating_a_batch_does_not_serialize_it() {
+    use cloudevent_runtime::{Batch, Data, Profile, Validator};
+
+    let events: Vec<AnyEvent> = (0..150)
+        .map(|i| {
+            let mut event = AnyEvent::new(
+                format!("{i}"),
+                "https://orders.example.com/checkout",
+                "com.example.order.created",
+            );
+            event.set_datacontenttype(Some("text/plain".into()));
+            event.set_data(Some(Data::Text("é\"\n".repeat(2_000))));
+            event
+        })
+        .collect();
+    let batch = Batch::from(events);
+    let validator = Validator::new(Profile::CloudEvents);
+
+    let (_, per_event) = count(|| {
+        batch
+            .events()
+            .iter()
+            .map(|event| validator.validate(event))
+            .collect::<Vec<_>>()
+    });
+    let written = batch.to_vec().len();
+    let (_, findings) = count(|| cloudevent_runtime::rules::limits::check_batch(written, 150));
+    let (size, counting) = count(|| batch.serialized_len());
+    assert_eq!((size, counting), (written, 0));
+
+    let (report, allocations) = count(|| validator.validate_batch(&batch));
+    assert!(
+        allocations <= per_event + findings,
+        "validate_batch: {allocations} allocations; its events {per_event}, the R-10 findings {findings}"
+    );
+
+    assert!(written > 1024 * 1024, "the batch is over the R-10 limit");
+    let size = report
+        .findings()
+        .iter()
+        .find(|v| v.attribute == "batch size")
+        .expect("an R-10 size finding");
+    assert_eq!(size.value, format!("{written} bytes"), "{size}");
+}

@@ -2,6 +2,10 @@
 //! broken producer, and every answer is an error naming what was wrong, within bounded memory
 //! and time, never a panic or a stack overflow.
 //!
+//! Raw HTTP/1.1 messages as `cloudevent validate --format http` reads them (deep nesting in a
+//! binary-mode body, invalid UTF-8 in a header) are tested with the CLI's message reader:
+//! `cloudevent-cli/tests/hostile_http_message.rs`.
+//!
 //! The HTTP 413 answer of the axum extractor (by `Content-Length` and while streaming) is
 //! tested with the binding: `cloudevent-runtime/tests/binding_http.rs`,
 //! `oversize_body_is_413_by_content_length_and_while_streaming`.
@@ -16,9 +20,8 @@ use std::cell::Cell;
 use std::io::{self, Read};
 use std::time::Instant;
 
-use cloudevent_runtime::binding::http::{self as binding, parse_http_message};
+use cloudevent_runtime::binding::BindingError;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
-use cloudevent_runtime::binding::{BindingError, percent};
 use cloudevent_runtime::{
     AnyEvent, Batch, CloudEvent, Event, FormatError, Profile, Validator, limits,
 };
@@ -316,26 +319,6 @@ fn deep_nesting_in_a_typed_batch_hits_the_recursion_limit() {
     assert!(typed.contains("recursion limit"), "{typed}");
 }
 
-#[test]
-fn deep_nesting_in_an_http_binary_body_is_refused_for_a_typed_event() {
-    let message = format!(
-        "POST /events HTTP/1.1\r\nce-specversion: 1.0\r\nce-id: 1\r\n\
-         ce-source: https://orders.example.com/checkout\r\nce-type: com.example.order.created\r\n\
-         content-type: application/json\r\n\r\n{}",
-        nested(10_000)
-    );
-    let (any, typed) = on_small_stack(move || {
-        let request = parse_http_message(message.as_bytes()).unwrap();
-        let any = binding::from_request::<AnyEvent, _>(&request).map(drop);
-        let typed = binding::from_request::<Event<OrderCreated>, _>(&request)
-            .map(drop)
-            .map_err(|e| e.to_string());
-        (any.is_ok(), typed)
-    });
-    assert!(any, "AnyEvent keeps binary-mode JSON data raw");
-    assert!(typed.is_err());
-}
-
 // --- many extensions, huge attributes -----------------------------------------------------
 
 fn extensions(n: usize, value: &str) -> String {
@@ -525,36 +508,6 @@ fn invalid_utf8_in_a_batch_names_the_position() {
     json.splice(at..at + 2, [0xC3]);
     let error = Batch::from_slice(&json).unwrap_err().to_string();
     assert!(error.contains("line 1 column"), "{error}");
-}
-
-#[test]
-fn invalid_utf8_in_http_headers_is_an_error_naming_the_header() {
-    let message = |header: &[u8]| {
-        let mut bytes = b"POST /events HTTP/1.1\r\nce-specversion: 1.0\r\nce-id: 1\r\n\
-            ce-source: https://orders.example.com/checkout\r\n\
-            ce-type: com.example.order.created\r\n"
-            .to_vec();
-        bytes.extend_from_slice(header);
-        bytes.extend_from_slice(b"\r\ncontent-type: application/json\r\n\r\n{}");
-        bytes
-    };
-    // A raw byte outside visible ASCII: the binding percent-encodes, so this is refused.
-    let request = parse_http_message(&message(b"ce-subject: caf\xC3")).unwrap();
-    let error = binding::from_request::<AnyEvent, _>(&request).unwrap_err();
-    assert!(
-        matches!(&error, BindingError::HeaderNotText { header } if header == "ce-subject"),
-        "{error}"
-    );
-
-    // Percent-escapes that decode to invalid UTF-8.
-    let request = parse_http_message(&message(b"ce-subject: caf%C3")).unwrap();
-    let error = binding::from_request::<AnyEvent, _>(&request).unwrap_err();
-    assert!(error.to_string().contains("ce-subject"), "{error}");
-    assert!(error.to_string().contains("not valid UTF-8"), "{error}");
-    assert!(matches!(
-        percent::decode("%C0%A0"),
-        Err(percent::PercentDecodeError::InvalidUtf8 { .. })
-    ));
 }
 
 #[test]

@@ -17,10 +17,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CloudEventData, CodegenError, JsonSchema, Layout, RustOptions, SchemaFile,
-    check_compatibility, export_file, render_outputs, stale_outputs, write_outputs,
+    Baseline, CloudEventData, CodegenError, JsonSchema, RustOptions, SchemaFile,
+    check_compatibility, export_file,
 };
 use cloudevent_rules::{Policy, Profile};
+
+use crate::outputs::{Layout, render_outputs, stale_outputs, write_outputs};
 
 /// The options of one run.
 struct Options {

@@ -15,6 +15,7 @@ mod bench;
 mod codegen;
 mod compile_cost;
 mod deps;
+mod outputs;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();

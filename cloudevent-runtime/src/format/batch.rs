@@ -144,6 +144,23 @@ impl Batch {
         serde_json::to_vec(self).unwrap_or_default()
     }
 
+    /// The length of [`Batch::to_vec`] in bytes, counted as the batch is written into
+    /// nothing: no buffer of the batch's size is allocated. What the batch size limit (R-10)
+    /// measures for a batch built in memory.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+    /// assert_eq!(batch.serialized_len(), batch.to_vec().len());
+    /// assert_eq!(Batch::default().serialized_len(), 2);
+    /// ```
+    pub fn serialized_len(&self) -> usize {
+        let mut counter = ByteCounter(0);
+        // AnyEvent always serializes (see AnyEvent::to_vec), and counting never fails.
+        let _ = serde_json::to_writer(&mut counter, self);
+        counter.0
+    }
+
     /// The events, in batch order (which promises no delivery order, R-10).
     ///
     /// ```
@@ -196,6 +213,20 @@ impl Batch {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
+    }
+}
+
+/// A writer that only counts the bytes written to it.
+struct ByteCounter(usize);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -1,15 +1,19 @@
+//! The generated files of this repository and where they live, for `cargo xtask codegen`:
+//! which registry file goes which way (schema → Rust or Rust → schema), every output rendered
+//! in memory, the stale ones found, the changed ones written.
+//!
+//! This is the repository's plumbing, built on `cloudevent-codegen`'s public API
+//! ([`generate_rust`], [`export_file`](cloudevent_codegen::export_file), [`catalog_markdown`],
+//! [`asyncapi_yaml`]); a user's build script uses `cloudevent_codegen::Builder` instead.
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use cloudevent_codegen::{
+    CodegenError, Registry, RustOptions, SchemaFile, asyncapi_yaml, catalog_markdown, check_schema,
+    generate_rust, schema_text,
+};
 use cloudevent_rules::Policy;
-
-use crate::catalog::{asyncapi_yaml, catalog_markdown};
-use crate::check::check_schema;
-use crate::error::CodegenError;
-use crate::export::schema_text;
-use crate::generate::generate_rust;
-use crate::import::RustOptions;
-use crate::registry::{Registry, SchemaFile};
 
 /// One generated file and what it must contain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +37,7 @@ pub struct Layout {
     pub policy: Policy,
     /// How generated code reaches the runtime.
     pub options: RustOptions,
-    /// Schema files exported from Rust types ([`crate::export_file`]). They are written into
+    /// Schema files exported from Rust types ([`cloudevent_codegen::export_file`]). They are written into
     /// the registry and listed in the catalog, but never generated back into Rust modules
     /// here: the Rust type is their source, and a second, generated copy of it would be a
     /// duplicate. Every other file goes the other way (schema → Rust).
@@ -168,9 +172,13 @@ fn leftovers(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
 /// # Errors
 /// A file that cannot be written or removed.
 pub fn write_outputs(layout: &Layout, outputs: &[Output]) -> Result<Vec<PathBuf>, CodegenError> {
+    let io = |path: &Path, source| CodegenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut changed = Vec::new();
     for path in leftovers(&layout.rust_dir, outputs) {
-        fs::remove_file(&path).map_err(|e| CodegenError::io(&path, e))?;
+        fs::remove_file(&path).map_err(|e| io(&path, e))?;
         changed.push(path);
     }
     for output in outputs {
@@ -178,9 +186,9 @@ pub fn write_outputs(layout: &Layout, outputs: &[Output]) -> Result<Vec<PathBuf>
             continue;
         }
         if let Some(parent) = output.path.parent() {
-            fs::create_dir_all(parent).map_err(|e| CodegenError::io(parent, e))?;
+            fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
         }
-        fs::write(&output.path, &output.contents).map_err(|e| CodegenError::io(&output.path, e))?;
+        fs::write(&output.path, &output.contents).map_err(|e| io(&output.path, e))?;
         changed.push(output.path.clone());
     }
     Ok(changed)
