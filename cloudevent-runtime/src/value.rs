@@ -567,7 +567,9 @@ mod tests {
         let whole = Timestamp::utc(1_774_707_751, 0, 3).unwrap();
         assert_eq!(whole.as_str(), "2026-03-28T14:22:31.000Z");
         assert_eq!(
-            Timestamp::utc(-62_167_219_200, 7_000_000, 3).unwrap().as_str(),
+            Timestamp::utc(-62_167_219_200, 7_000_000, 3)
+                .unwrap()
+                .as_str(),
             "0000-01-01T00:00:00.007Z"
         );
     }
