@@ -247,7 +247,7 @@ fn placed() -> OrderPlaced {
 /// payload's subject and extension are read from it when written, not copied.
 const NEW_EVENT: usize = 6;
 
-/// `serde_json::to_vec` of that event (about 580 bytes): serde_json's `Vec` starts at 128
+/// `serde_json::to_vec` of that event (about 560 bytes): serde_json's `Vec` starts at 128
 /// bytes and doubles to 256, 512 and 1024. Nothing else: the writer borrows every value.
 const TO_VEC: usize = 4;
 
