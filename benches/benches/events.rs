@@ -2,6 +2,10 @@
 //! `AnyEvent`, `cloudevents-sdk` 0.9 and a plain serde struct, in one run so the ratios are
 //! comparable. `cargo xtask bench` runs this and prints the table of medians.
 //!
+//! The README-path cases of issue 13 come first (`new_serialize`, `root_parse`,
+//! `root_batch_parse`, `root_http_decode`: the event `Event::new` writes, with its fresh id,
+//! time and ADR-0003 attributes); the micro-cases of issue 6 follow.
+//!
 //! Group names are the cases, function names the contestants (`ours`, `plain`, `sdk`, ...);
 //! the xtask reads `target/criterion/<group>/<contestant>/new/estimates.json`.
 
@@ -9,19 +13,104 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use cloudevent_bench::{
-    OrderCreated, PlainEvent, ours, plain, reference_batch_json, reference_json,
+    OrderCreated, OrderPlaced, PlainEvent, PlainPlaced, PlainRootEvent, ours, ours_root, placed,
+    plain, plain_new, plain_placed, reference_batch_json, reference_json, root_batch_json,
+    root_json,
 };
 use cloudevent_runtime::{AnyEvent, Batch, Event, Profile, Validator};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 mod sdk;
-use sdk::{sdk_build, sdk_parse, sdk_payload, sdk_request};
+use sdk::{sdk_build, sdk_new, sdk_parse, sdk_parse_as, sdk_payload, sdk_payload_as, sdk_request};
 
 /// How many events the batch cases hold.
 const BATCH: usize = 100;
 
 fn validator() -> Validator {
     Validator::new(Profile::IntgStd015).type_prefix("com.example")
+}
+
+/// (a) The README path: `Event::new(payload)` + `serde_json::to_vec`, against a plain struct
+/// and the SDK's builder making the same event (fresh ids, time now, the payload built from
+/// the constants in every contestant).
+fn new_serialize(c: &mut Criterion) {
+    let mut group = c.benchmark_group("new_serialize");
+    group.bench_function("ours", |b| {
+        b.iter(|| serde_json::to_vec(&Event::new(black_box(placed()))).expect("serializes"))
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::to_vec(&plain_new(black_box(plain_placed()))).expect("serializes"))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| serde_json::to_vec(&sdk_new(black_box(placed()))).expect("serializes"))
+    });
+    group.finish();
+}
+
+/// (b) Typed parse of the README-path event (SDK: the event, then `data` to the payload).
+fn root_parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("root_parse");
+    let json = root_json();
+    group.bench_function("ours", |b| {
+        b.iter(|| Event::<OrderPlaced>::from_slice(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::from_slice::<PlainRootEvent>(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| sdk_parse_as::<PlainPlaced>(black_box(&json)))
+    });
+    group.finish();
+}
+
+/// (c) A batch of 100 README-path events: `AnyEvent` (`Batch`, every event checked against
+/// the CloudEvents MUSTs) against the SDK, which also converts each `data` to the payload.
+fn root_batch_parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("root_batch_parse");
+    let json = root_batch_json(BATCH);
+    group.bench_function("ours_any", |b| {
+        b.iter(|| Batch::from_slice(black_box(&json)).expect("parses"))
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| {
+            let events: Vec<cloudevents::Event> =
+                serde_json::from_slice(black_box(&json)).expect("parses");
+            events
+                .into_iter()
+                .map(|mut event| {
+                    let (_, _, data) = event.take_data();
+                    (event, sdk_payload_as::<PlainPlaced>(data))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    group.finish();
+}
+
+/// (d) An HTTP binary-mode request of the README-path event to `Event<OrderPlaced>` through
+/// the public binding API, against the SDK's HTTP binding reading the same request.
+fn root_http_decode(c: &mut Criterion) {
+    use cloudevent_runtime::binding::{ContentMode, http as binding};
+    let request =
+        binding::event_request("http://127.0.0.1/events", &ours_root(), ContentMode::Binary)
+            .expect("encodes");
+    let mut group = c.benchmark_group("root_http_decode");
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            binding::from_request::<Event<OrderPlaced>, _>(black_box(&request)).expect("decodes")
+        })
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| {
+            let request = black_box(&request);
+            let mut event =
+                cloudevents::binding::http::to_event(request.headers(), request.body().clone())
+                    .expect("SDK decodes");
+            let (_, _, data) = event.take_data();
+            (event, sdk_payload_as::<PlainPlaced>(data))
+        })
+    });
+    group.finish();
 }
 
 fn serialize(c: &mut Criterion) {
@@ -223,6 +312,7 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = serialize, build_serialize, parse, parse_validate, batch, http_binary
+    targets = new_serialize, root_parse, root_batch_parse, root_http_decode,
+        serialize, build_serialize, parse, parse_validate, batch, http_binary
 }
 criterion_main!(benches);

@@ -6,6 +6,11 @@
 //! All three produce the same JSON object (checked by `tests/same_event.rs`), so the
 //! timings compare like with like.
 //!
+//! The README path (issue 13) has its own event, [`OrderPlaced`]: what `Event::new(payload)`
+//! writes, a fresh ULID `id`, the current `time` (milliseconds, UTC), `subject` and one
+//! extension from the payload, and the ADR-0003 root attributes `correlationid` (a second
+//! ULID) and `causationid` (= `id`). The plain and SDK contestants write the same attributes.
+//!
 //! ```
 //! let json = cloudevent_bench::reference_json();
 //! assert!((440..=480).contains(&json.len()), "{} bytes", json.len());
@@ -164,6 +169,170 @@ pub fn reference_batch_json(n: usize) -> Vec<u8> {
         .map(|i| {
             let mut event = plain();
             event.id = format!("{}{:04}", &ID[..ID.len() - 4], i);
+            event
+        })
+        .collect();
+    serde_json::to_vec(&events).unwrap_or_default()
+}
+
+/// `time` of the fixed README-path event (what `Timestamp::now()` writes: milliseconds, UTC).
+pub const ROOT_TIME: &str = "2026-11-22T10:15:30.123Z";
+/// `correlationid` of the fixed README-path event (a ULID, as `Event::new` makes it).
+pub const CORRELATIONID: &str = "01JD6Z3Q8Y7K2M4N5P6R7S8T9W";
+/// `type` of the README-path event.
+pub const ROOT_TYPE: &str = "com.example.order.placed";
+/// `dataschema` of the README-path event.
+pub const ROOT_DATASCHEMA: &str = "https://schemas.example.com/orders/placed/v1.json";
+
+/// The README-path payload (issue 13): five fields, one the `subject`, one an extension.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.placed",
+    source = "https://orders.example.com/checkout",
+    dataschema = "https://schemas.example.com/orders/placed/v1.json",
+    datacontenttype = "application/json"
+)]
+pub struct OrderPlaced {
+    /// The order, also the event's `subject`.
+    #[cloudevent(subject)]
+    pub order_id: String,
+    /// Who ordered.
+    pub customer_id: String,
+    /// How many items.
+    pub quantity: i64,
+    /// The amount.
+    pub total: f64,
+    /// Where, also the `region` extension.
+    #[cloudevent(extension)]
+    pub region: String,
+}
+
+/// The README-path payload, built from the constants (allocates its three strings).
+pub fn placed() -> OrderPlaced {
+    OrderPlaced {
+        order_id: SUBJECT.to_owned(),
+        customer_id: CUSTOMER.to_owned(),
+        quantity: QUANTITY,
+        total: TOTAL,
+        region: EXTENSION_VALUE.to_owned(),
+    }
+}
+
+/// The README-path event with a fixed `id`, `time` and `correlationid`, so its JSON is
+/// comparable; `causationid` follows the id by the root convention, as in `Event::new`.
+///
+/// # Panics
+/// Never with these constants: they satisfy every rule the builder checks.
+pub fn ours_root() -> Event<OrderPlaced> {
+    let time = Timestamp::parse(ROOT_TIME).expect("the reference time is RFC 3339");
+    Event::builder(placed())
+        .id(ID)
+        .time(time)
+        .extension("correlationid", CORRELATIONID)
+        .build()
+        .expect("the README-path event is valid")
+}
+
+/// The plain serde shape of [`OrderPlaced`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlainPlaced {
+    /// See [`OrderPlaced::order_id`].
+    pub order_id: String,
+    /// See [`OrderPlaced::customer_id`].
+    pub customer_id: String,
+    /// See [`OrderPlaced::quantity`].
+    pub quantity: i64,
+    /// See [`OrderPlaced::total`].
+    pub total: f64,
+    /// See [`OrderPlaced::region`].
+    pub region: String,
+}
+
+/// The plain serde shape of the README-path event: every attribute an owned `String`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlainRootEvent {
+    /// `specversion`.
+    pub specversion: String,
+    /// `id`.
+    pub id: String,
+    /// `source`.
+    pub source: String,
+    /// `type`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// `time`.
+    pub time: String,
+    /// `subject`.
+    pub subject: String,
+    /// `datacontenttype`.
+    pub datacontenttype: String,
+    /// `dataschema`.
+    pub dataschema: String,
+    /// The payload's extension.
+    pub region: String,
+    /// ADR-0003 `correlationid`.
+    pub correlationid: String,
+    /// ADR-0003 `causationid`.
+    pub causationid: String,
+    /// `data`.
+    pub data: PlainPlaced,
+}
+
+/// What a hand-rolled producer does for `Event::new`: a fresh ULID for `id` and for
+/// `correlationid`, `causationid` = `id`, `time` from `chrono::Utc::now()`, the payload moved
+/// in and the subject and extension copied out of it.
+pub fn plain_new(data: PlainPlaced) -> PlainRootEvent {
+    let id = ulid::Ulid::generate().to_string();
+    PlainRootEvent {
+        specversion: "1.0".to_owned(),
+        causationid: id.clone(),
+        id,
+        source: SOURCE.to_owned(),
+        ty: ROOT_TYPE.to_owned(),
+        time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        subject: data.order_id.clone(),
+        datacontenttype: DATACONTENTTYPE.to_owned(),
+        dataschema: ROOT_DATASCHEMA.to_owned(),
+        region: data.region.clone(),
+        correlationid: ulid::Ulid::generate().to_string(),
+        data,
+    }
+}
+
+/// The plain README-path payload, built from the constants.
+pub fn plain_placed() -> PlainPlaced {
+    PlainPlaced {
+        order_id: SUBJECT.to_owned(),
+        customer_id: CUSTOMER.to_owned(),
+        quantity: QUANTITY,
+        total: TOTAL,
+        region: EXTENSION_VALUE.to_owned(),
+    }
+}
+
+/// The fixed README-path event as the plain struct.
+pub fn plain_root() -> PlainRootEvent {
+    PlainRootEvent {
+        id: ID.to_owned(),
+        causationid: ID.to_owned(),
+        correlationid: CORRELATIONID.to_owned(),
+        time: ROOT_TIME.to_owned(),
+        ..plain_new(plain_placed())
+    }
+}
+
+/// The fixed README-path event as JSON.
+pub fn root_json() -> Vec<u8> {
+    serde_json::to_vec(&plain_root()).unwrap_or_default()
+}
+
+/// A JSON batch of `n` README-path events, each with its own `id` (and `causationid`).
+pub fn root_batch_json(n: usize) -> Vec<u8> {
+    let events: Vec<PlainRootEvent> = (0..n)
+        .map(|i| {
+            let mut event = plain_root();
+            event.id = format!("{}{:04}", &ID[..ID.len() - 4], i);
+            event.causationid = event.id.clone();
             event
         })
         .collect();

@@ -121,3 +121,112 @@ fn sdk_parse_extracts_the_payload() {
     assert_eq!(event.id(), cloudevent_bench::ID);
     assert_eq!(payload, cloudevent_bench::plain().data);
 }
+
+// The README path (issue 13): `Event::new`'s event, with fresh ids, time and the ADR-0003
+// root attributes, written by every contestant.
+
+use cloudevent_bench::{OrderPlaced, PlainPlaced, PlainRootEvent};
+
+/// The attributes whose values are fresh on every emission; the rest must be equal.
+const FRESH: [&str; 4] = ["id", "time", "correlationid", "causationid"];
+
+/// Checks a freshly built README-path event against the fixed one: same attribute names,
+/// same values except the fresh ones, which have the shapes `Event::new` gives them.
+fn assert_same_root_event(who: &str, written: &[u8]) {
+    let mut written = as_value(written);
+    let mut reference = as_value(&cloudevent_bench::root_json());
+    let keys = |v: &Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    assert_eq!(keys(&written), keys(&reference), "{who}: attribute names");
+    let (id, correlationid) = (written["id"].clone(), written["correlationid"].clone());
+    assert_eq!(id.as_str().unwrap().len(), 26, "{who}: id is a ULID");
+    assert_eq!(
+        correlationid.as_str().unwrap().len(),
+        26,
+        "{who}: correlationid"
+    );
+    assert_ne!(id, correlationid, "{who}: two ids");
+    assert_eq!(
+        written["causationid"], id,
+        "{who}: a root's causationid is its id"
+    );
+    let time = written["time"].as_str().unwrap();
+    cloudevent_runtime::Timestamp::parse(time).unwrap_or_else(|e| panic!("{who}: {time}: {e}"));
+    for name in FRESH {
+        written.as_object_mut().unwrap().remove(name);
+        reference.as_object_mut().unwrap().remove(name);
+    }
+    assert_eq!(written, reference, "{who}");
+}
+
+#[test]
+fn readme_path_contestants_write_the_same_event() {
+    let ours = Event::new(cloudevent_bench::placed());
+    assert_same_root_event("ours", &serde_json::to_vec(&ours).unwrap());
+    let plain = cloudevent_bench::plain_new(cloudevent_bench::plain_placed());
+    assert_same_root_event("plain", &serde_json::to_vec(&plain).unwrap());
+    assert!(plain.time.ends_with('Z') && plain.time.len() == ours.time().unwrap().as_str().len());
+    let sdk = sdk_side::sdk_new(cloudevent_bench::placed());
+    assert_same_root_event("sdk", &serde_json::to_vec(&sdk).unwrap());
+
+    // With the fresh values fixed, the same JSON object.
+    let reference = as_value(&cloudevent_bench::root_json());
+    let ours = as_value(&serde_json::to_vec(&cloudevent_bench::ours_root()).unwrap());
+    assert_eq!(ours, reference);
+    let sdk = as_value(&serde_json::to_vec(&sdk_side::sdk_root()).unwrap());
+    assert_eq!(sdk, reference);
+}
+
+#[test]
+fn readme_path_contestants_read_the_same_event() {
+    let json = cloudevent_bench::root_json();
+    let ours = Event::<OrderPlaced>::from_slice(&json).unwrap();
+    assert_eq!(ours, cloudevent_bench::ours_root());
+    let plain: PlainRootEvent = serde_json::from_slice(&json).unwrap();
+    assert_eq!(plain, cloudevent_bench::plain_root());
+    let (mut sdk, payload) = sdk_side::sdk_parse_as::<PlainPlaced>(&json);
+    assert_eq!(payload, cloudevent_bench::plain_placed());
+    let mut expected = sdk_side::sdk_root();
+    expected.take_data();
+    sdk.take_data();
+    assert_eq!(sdk, expected);
+}
+
+#[test]
+fn readme_path_batches_hold_the_same_events() {
+    let json = cloudevent_bench::root_batch_json(100);
+    let batch = Batch::from_slice(&json).unwrap();
+    let sdk: Vec<cloudevents::Event> = serde_json::from_slice(&json).unwrap();
+    assert_eq!(batch.len(), 100);
+    assert_eq!(sdk.len(), 100);
+    for (ours, sdk) in batch.events().iter().zip(&sdk) {
+        assert_eq!(ours.id(), sdk.id());
+        let typed: Event<OrderPlaced> = ours.clone().into_typed().unwrap();
+        assert_eq!(typed.data(), &cloudevent_bench::placed());
+    }
+    assert_ne!(batch.events()[0].id(), batch.events()[99].id());
+}
+
+#[test]
+fn readme_path_http_request_reads_the_same_event_in_both_libraries() {
+    use cloudevent_runtime::binding::{ContentMode, http as binding};
+
+    let request = binding::event_request(
+        "http://127.0.0.1/events",
+        &cloudevent_bench::ours_root(),
+        ContentMode::Binary,
+    )
+    .unwrap();
+    let ours: Event<OrderPlaced> = binding::from_request(&request).unwrap();
+    assert_eq!(ours, cloudevent_bench::ours_root());
+    let mut by_sdk =
+        cloudevents::binding::http::to_event(request.headers(), request.body().clone()).unwrap();
+    let payload: PlainPlaced = sdk_side::sdk_payload_as(by_sdk.take_data().2);
+    assert_eq!(payload, cloudevent_bench::plain_placed());
+    let mut expected = sdk_side::sdk_root();
+    expected.take_data();
+    assert_eq!(by_sdk, expected);
+}

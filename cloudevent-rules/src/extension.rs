@@ -200,8 +200,15 @@ const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
 /// The refused word a name announces, and what it announces. Case-insensitive, so a
 /// name already refused for its case is still checked for its meaning.
 pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+    // A word can only match a name holding every one of its letters: comparing letter sets
+    // first skips most of the 57 words with one AND instead of a case-folding scan each
+    // (the scan was the largest single cost of a typed parse with three extensions).
+    let letters = letter_set(name.as_bytes());
     SENSITIVE_WORDS
         .iter()
+        .zip(SENSITIVE_LETTERS)
+        .filter(|(_, needed)| needed & !letters == 0)
+        .map(|(entry, _)| entry)
         .find(|(word, how, _)| match how {
             Match::Anywhere => contains_ignore_case(name, word),
             Match::Affix => {
@@ -211,6 +218,32 @@ pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)>
         })
         .map(|&(word, _, what)| (word, what))
 }
+
+/// The ASCII bytes of `text`, lowercased, as a set (bit `b` for byte `b`); other bytes are
+/// left out, as ASCII case folding never matches them to a word's letter.
+const fn letter_set(text: &[u8]) -> u128 {
+    let mut set = 0u128;
+    let mut i = 0;
+    while i < text.len() {
+        let byte = text[i].to_ascii_lowercase();
+        if byte < 128 {
+            set |= 1 << byte;
+        }
+        i += 1;
+    }
+    set
+}
+
+/// [`letter_set`] of each of [`SENSITIVE_WORDS`], in the same order.
+const SENSITIVE_LETTERS: [u128; SENSITIVE_WORDS.len()] = {
+    let mut sets = [0u128; SENSITIVE_WORDS.len()];
+    let mut i = 0;
+    while i < sets.len() {
+        sets[i] = letter_set(SENSITIVE_WORDS[i].0.as_bytes());
+        i += 1;
+    }
+    sets
+};
 
 fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
     haystack
@@ -404,6 +437,50 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
 mod tests {
     use super::*;
     use crate::Severity;
+
+    #[test]
+    fn the_letter_prefilter_finds_what_the_plain_scan_finds() {
+        let scan = |name: &str| {
+            SENSITIVE_WORDS
+                .iter()
+                .find(|(word, how, _)| match how {
+                    Match::Anywhere => contains_ignore_case(name, word),
+                    Match::Affix => {
+                        starts_with_ignore_case(name, word) || ends_with_ignore_case(name, word)
+                    }
+                    Match::Whole => name.eq_ignore_ascii_case(word),
+                })
+                .map(|&(word, _, what)| (word, what))
+        };
+        let mut names: Vec<String> = SENSITIVE_WORDS
+            .iter()
+            .flat_map(|(word, _, _)| {
+                [
+                    (*word).to_owned(),
+                    word.to_ascii_uppercase(),
+                    format!("x{word}"),
+                    format!("{word}9"),
+                    format!("my{}id", word.to_ascii_uppercase()),
+                ]
+            })
+            .collect();
+        names.extend(
+            [
+                "region",
+                "correlationid",
+                "causationid",
+                "classname",
+                "shipping",
+                "Ünïcode",
+                "",
+            ]
+            .map(str::to_owned),
+        );
+        for name in &names {
+            assert_eq!(sensitive_word(name), scan(name), "{name}");
+        }
+        assert!(names.iter().filter(|n| scan(n).is_some()).count() > SENSITIVE_WORDS.len());
+    }
 
     fn summary(found: &[Violation]) -> Vec<(&'static str, Severity, Option<&str>)> {
         found

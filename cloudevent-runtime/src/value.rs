@@ -3,6 +3,7 @@
 //! Each constructor checks its input through `cloudevent-rules`, so a [`Timestamp`], [`Uri`]
 //! or [`UriRef`] that exists is well-formed.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -35,8 +36,21 @@ fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
 /// assert!(Timestamp::now().as_str().ends_with('Z'));
 /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Timestamp(String);
+#[derive(Clone)]
+pub struct Timestamp(Repr);
+
+/// Where the text lives. Every timestamp this crate writes, and most it reads, fits in
+/// [`INLINE`] bytes, so `Timestamp::now()` on the `Event::new` path and the typed reader
+/// allocate nothing for it; longer text (an offset with nine fraction digits, or more
+/// digits than that) is a `String`.
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(String),
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`, the longest UTC form with nine fraction digits.
+const INLINE: usize = 30;
 
 impl Timestamp {
     /// Checks an RFC 3339 date-time (CE 1.0.2 time). Offsets other than `Z` are accepted
@@ -53,14 +67,16 @@ impl Timestamp {
     pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
         let value = value.into();
         errors_only(cloudevent_rules::check_time(&value, Profile::CloudEvents))?;
-        Ok(Timestamp(value))
+        Ok(Timestamp(Repr::Heap(value)))
     }
 
-    /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`.
+    /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`:
+    /// always three fraction digits, written without allocating.
     ///
     /// ```
     /// use cloudevent_runtime::Timestamp;
     /// assert!(Timestamp::now().as_str().ends_with('Z'));
+    /// assert_eq!(Timestamp::now().as_str().len(), "2026-03-28T14:22:31.482Z".len());
     /// ```
     pub fn now() -> Self {
         // A clock before 1970 is a misconfigured host; the epoch is the least wrong answer.
@@ -68,9 +84,10 @@ impl Timestamp {
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default();
         let secs = i64::try_from(since_epoch.as_secs()).unwrap_or(i64::MAX);
-        let millis = since_epoch.subsec_millis() * 1_000_000;
-        Timestamp::from_unix(secs, millis)
-            .unwrap_or_else(|| Timestamp("1970-01-01T00:00:00Z".to_owned()))
+        let nanos = since_epoch.subsec_millis() * 1_000_000;
+        Timestamp::utc(secs, nanos, 3).unwrap_or_else(|| {
+            Timestamp::utc(0, 0, 3).unwrap_or(Timestamp(Repr::Heap(String::new())))
+        })
     }
 
     /// The UTC timestamp `secs` seconds and `nanos` nanoseconds after the Unix epoch. The
@@ -85,37 +102,53 @@ impl Timestamp {
     /// assert_eq!(Timestamp::from_unix(0, 1_000_000_000), None);
     /// ```
     pub fn from_unix(secs: i64, nanos: u32) -> Option<Self> {
-        use fmt::Write as _;
+        let digits = if nanos == 0 {
+            0
+        } else if nanos % 1_000_000 == 0 {
+            3
+        } else if nanos % 1_000 == 0 {
+            6
+        } else {
+            9
+        };
+        Timestamp::utc(secs, nanos, digits)
+    }
 
+    /// Writes `YYYY-MM-DDTHH:MM:SSZ` with `digits` (0, 3, 6 or 9) fraction digits into the
+    /// inline buffer, digit by digit: `write!` through `fmt` cost more than the rest of
+    /// `Event::new` without its ids.
+    fn utc(secs: i64, nanos: u32, digits: usize) -> Option<Self> {
         if nanos >= 1_000_000_000 {
             return None;
         }
         let days = secs.div_euclid(86_400);
         let second_of_day = secs.rem_euclid(86_400);
         let (year, month, day) = civil_from_days(days);
-        if !(0..=9999).contains(&year) {
-            return None;
-        }
-        let mut out = String::with_capacity(30);
-        // Writing to a String cannot fail.
-        let _ = write!(
-            out,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
-            second_of_day / 3600,
-            second_of_day % 3600 / 60,
-            second_of_day % 60
-        );
-        let _ = if nanos == 0 {
-            Ok(())
-        } else if nanos % 1_000_000 == 0 {
-            write!(out, ".{:03}", nanos / 1_000_000)
-        } else if nanos % 1_000 == 0 {
-            write!(out, ".{:06}", nanos / 1_000)
-        } else {
-            write!(out, ".{nanos:09}")
+        let year = u32::try_from(year).ok().filter(|year| *year <= 9999)?;
+        // In range by construction: 0..86_400.
+        let second_of_day = u32::try_from(second_of_day).unwrap_or(0);
+        let mut bytes = [0u8; INLINE];
+        let mut len = 0;
+        let mut put = |value: u32, width: usize, then: u8| {
+            write_digits(&mut bytes[len..len + width], value);
+            bytes[len + width] = then;
+            len += width + 1;
         };
-        out.push('Z');
-        Some(Timestamp(out))
+        put(year, 4, b'-');
+        put(month, 2, b'-');
+        put(day, 2, b'T');
+        put(second_of_day / 3600, 2, b':');
+        put(second_of_day % 3600 / 60, 2, b':');
+        if digits == 0 {
+            put(second_of_day % 60, 2, b'Z');
+        } else {
+            put(second_of_day % 60, 2, b'.');
+            put(nanos / 10u32.pow(9 - digits as u32), digits, b'Z');
+        }
+        Some(Timestamp(Repr::Inline {
+            len: len as u8,
+            bytes,
+        }))
     }
 
     /// The RFC 3339 string.
@@ -125,12 +158,75 @@ impl Timestamp {
     /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
     /// ```
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            // Only ASCII digits and separators are ever written inline.
+            Repr::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            Repr::Heap(text) => text,
+        }
     }
 
     /// Wraps a string already known to be valid (generated here, or checked by the caller).
     pub(crate) fn new_unchecked(value: String) -> Self {
-        Timestamp(value)
+        Timestamp(Repr::Heap(value))
+    }
+
+    /// Wraps text already known to be valid, copying it inline when it fits, so a reader that
+    /// borrowed it from the input allocates nothing.
+    pub(crate) fn from_checked(value: Cow<'_, str>) -> Self {
+        if value.len() <= INLINE {
+            let mut bytes = [0u8; INLINE];
+            bytes[..value.len()].copy_from_slice(value.as_bytes());
+            // An ASCII check keeps `as_str` exact; RFC 3339 text is ASCII.
+            if value.is_ascii() {
+                return Timestamp(Repr::Inline {
+                    len: value.len() as u8,
+                    bytes,
+                });
+            }
+        }
+        Timestamp(Repr::Heap(value.into_owned()))
+    }
+}
+
+/// Writes `value`'s last `out.len()` decimal digits, zero-padded.
+fn write_digits(out: &mut [u8], mut value: u32) {
+    for slot in out.iter_mut().rev() {
+        *slot = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl std::hash::Hash for Timestamp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl fmt::Debug for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Timestamp").field(&self.as_str()).finish()
     }
 }
 
@@ -156,7 +252,7 @@ fn day_or_month(value: i64) -> u32 {
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -170,7 +266,7 @@ impl FromStr for Timestamp {
 
 impl AsRef<str> for Timestamp {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
@@ -377,7 +473,7 @@ macro_rules! string_serde {
     ($($t:ident),*) => {$(
         impl Serialize for $t {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.0)
+                serializer.serialize_str(self.as_str())
             }
         }
 
@@ -452,7 +548,7 @@ mod tests {
         ];
         for (secs, nanos, expected) in cases {
             assert_eq!(
-                Timestamp::from_unix(secs, nanos).map(|t| t.0),
+                Timestamp::from_unix(secs, nanos).map(|t| t.as_str().to_owned()),
                 Some(expected.to_owned()),
                 "{secs}"
             );
@@ -464,6 +560,52 @@ mod tests {
         assert_eq!(Timestamp::from_unix(253_402_300_800, 0), None);
         assert_eq!(Timestamp::from_unix(-62_167_219_201, 0), None);
         assert_eq!(Timestamp::from_unix(0, 1_000_000_000), None);
+    }
+
+    #[test]
+    fn now_writes_three_fraction_digits_even_on_a_whole_second() {
+        let whole = Timestamp::utc(1_774_707_751, 0, 3).unwrap();
+        assert_eq!(whole.as_str(), "2026-03-28T14:22:31.000Z");
+        assert_eq!(
+            Timestamp::utc(-62_167_219_200, 7_000_000, 3)
+                .unwrap()
+                .as_str(),
+            "0000-01-01T00:00:00.007Z"
+        );
+    }
+
+    #[test]
+    fn inline_and_heap_text_are_one_value() {
+        use std::collections::hash_map::DefaultHasher;
+        use std::hash::{Hash, Hasher};
+
+        let text = "2026-03-28T14:22:31.482Z";
+        let written = Timestamp::from_unix(1_774_707_751, 482_000_000).unwrap();
+        let parsed = Timestamp::parse(text).unwrap();
+        let borrowed = Timestamp::from_checked(Cow::Borrowed(text));
+        assert!(matches!(written.0, Repr::Inline { .. }));
+        assert!(matches!(parsed.0, Repr::Heap(_)));
+        assert!(matches!(borrowed.0, Repr::Inline { .. }));
+        assert_eq!(written, parsed);
+        assert_eq!(borrowed, parsed);
+        assert_eq!(written.cmp(&parsed), std::cmp::Ordering::Equal);
+        let hash = |t: &Timestamp| {
+            let mut h = DefaultHasher::new();
+            t.hash(&mut h);
+            h.finish()
+        };
+        assert_eq!(hash(&written), hash(&parsed));
+        assert_eq!(format!("{written:?}"), format!("{:?}", parsed));
+        assert_eq!(format!("{written:?}"), format!("Timestamp({text:?})"));
+        let later = Timestamp::parse("2026-03-28T14:22:32Z").unwrap();
+        assert!(written < later);
+
+        // Too long to keep inline: an offset and nine digits.
+        let long = "2026-03-28T15:22:31.123456789+01:00";
+        let kept = Timestamp::from_checked(Cow::Borrowed(long));
+        assert!(matches!(kept.0, Repr::Heap(_)));
+        assert_eq!(kept.as_str(), long);
+        assert_eq!(serde_json::to_string(&kept).unwrap(), format!("\"{long}\""));
     }
 
     #[test]

@@ -2,8 +2,13 @@
 //! `cloudevent-bench` crate and prints a table of medians and ratios against plain serde and
 //! `cloudevents-sdk` 0.9, read from criterion's `target/criterion/<case>/<contestant>/new/estimates.json`.
 //!
-//! The targets are the issue's (DESIGN.md "Performance targets"); a ratio that misses its
-//! target is marked, the command still succeeds: timings are evidence, not a gate.
+//! Two tables: the README path of issue 13 first (the event `Event::new` writes, its typed
+//! parse, a batch of 100, an HTTP binary request), with DESIGN.md's targets; then the
+//! micro-cases of issue 6 with the bounds of that issue. A ratio that misses its target is
+//! marked, the command still succeeds: timings are evidence, not a gate.
+//!
+//! Rows measured outside criterion (the end-to-end load tests) are [`Row`]s with their cells
+//! already written; [`report`] prints them in the README-path table, after its own rows.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -27,7 +32,44 @@ struct Case {
     as_far_as: Option<&'static str>,
 }
 
-const CASES: &[Case] = &[
+/// The README path (issue 13), in the order the issue lists its targets.
+const README_CASES: &[Case] = &[
+    Case {
+        group: "new_serialize",
+        title: "`Event::new(payload)` + `serde_json::to_vec` (fresh ids, time, ADR-0003)",
+        ours: "ours",
+        max_vs_plain: Some(1.3),
+        min_sdk_over_ours: Some(1.5),
+        as_far_as: None,
+    },
+    Case {
+        group: "root_parse",
+        title: "typed parse of that event (SDK: Event + payload)",
+        ours: "ours",
+        max_vs_plain: Some(1.25),
+        min_sdk_over_ours: Some(2.5),
+        as_far_as: None,
+    },
+    Case {
+        group: "root_http_decode",
+        title: "HTTP binary request -> `Event<T>` (SDK: its http binding + payload)",
+        ours: "ours",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(1.5),
+        as_far_as: None,
+    },
+    Case {
+        group: "root_batch_parse",
+        title: "`AnyEvent` batch of 100 parse (SDK: + payload of each)",
+        ours: "ours_any",
+        max_vs_plain: None,
+        min_sdk_over_ours: Some(2.5),
+        as_far_as: None,
+    },
+];
+
+/// The micro-cases of issue 6, on the reference event without traceability.
+const MICRO_CASES: &[Case] = &[
     Case {
         group: "serialize",
         title: "serialize one event (pre-built, into a reused Vec)",
@@ -128,9 +170,58 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
         crate::run(bench)?;
     }
     let criterion = target_dir(workspace_root).join("criterion");
-    let table = table(&criterion)?;
-    println!("\n{}\n\n{table}", machine());
+    // The end-to-end rows (axum load test, NATS JetStream) are measured by their own bench
+    // target and module; they join the README-path table through this argument.
+    let end_to_end: Vec<Row> = Vec::new();
+    println!("\n{}\n\n{}", machine(), report(&criterion, &end_to_end)?);
     Ok(())
+}
+
+/// One table row with its cells written out, so a row measured outside criterion (in
+/// requests/s or events/s) prints beside the criterion rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// What the row measures.
+    pub case: String,
+    /// Our figure.
+    pub ours: String,
+    /// Plain serde's (or the row's limit's) figure, or `–`.
+    pub plain: String,
+    /// `cloudevents-sdk` 0.9's figure, or `–`.
+    pub sdk: String,
+    /// Ours against the limit, with the target and a mark, or `–`.
+    pub vs_plain: String,
+    /// The SDK against ours, with the target and a mark, or `–`.
+    pub vs_sdk: String,
+}
+
+/// Both tables: the README path (criterion's rows, then `extra`), then the micro-cases.
+///
+/// # Errors
+/// When no benchmark has run, or criterion's output cannot be read.
+pub fn report(criterion: &Path, extra: &[Row]) -> Result<String, String> {
+    let mut readme = rows(criterion, README_CASES)?;
+    readme.extend_from_slice(extra);
+    let micro = rows(criterion, MICRO_CASES)?;
+    if readme.is_empty() && micro.is_empty() {
+        return Err(format!(
+            "no results under {}; run `cargo xtask bench` without --report-only",
+            criterion.display()
+        ));
+    }
+    let mut out = String::new();
+    if !readme.is_empty() {
+        out.push_str("README path (issue 13; DESIGN.md targets)\n\n");
+        out.push_str(&render(&readme));
+        out.push('\n');
+    }
+    if !micro.is_empty() {
+        out.push_str("micro-cases (issue 6; reference event without traceability)\n\n");
+        out.push_str(&render(&micro));
+        out.push('\n');
+    }
+    out.push_str("medians of criterion samples; ✗ marks a missed target.\n");
+    Ok(out)
 }
 
 /// What the numbers were measured on: cores, CPU model, rustc, load.
@@ -181,15 +272,10 @@ fn median_ns(criterion: &Path, group: &str, function: &str) -> Result<Option<f64
         .ok_or_else(|| format!("{} has no median.point_estimate", path.display()))
 }
 
-/// The markdown table of every case that has run.
-fn table(criterion: &Path) -> Result<String, String> {
-    let mut out = String::new();
-    out.push_str(
-        "| case | ours | plain serde | cloudevents-sdk 0.9 | ours / plain (target) | sdk / ours (target) |\n\
-         |---|---:|---:|---:|---:|---:|\n",
-    );
-    let mut rows = 0;
-    for case in CASES {
+/// The rows of the cases that have run.
+fn rows(criterion: &Path, cases: &[Case]) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    for case in cases {
         let Some(ours) = median_ns(criterion, case.group, case.ours)? else {
             continue;
         };
@@ -218,24 +304,32 @@ fn table(criterion: &Path) -> Result<String, String> {
             }
             _ => "–".to_owned(),
         };
+        rows.push(Row {
+            case: case.title.to_owned(),
+            ours: duration(Some(ours)),
+            plain: duration(plain),
+            sdk: duration(sdk),
+            vs_plain,
+            vs_sdk,
+        });
+    }
+    Ok(rows)
+}
+
+/// A markdown table of `rows`.
+fn render(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| case | ours | plain serde | cloudevents-sdk 0.9 | ours / plain (target) | sdk / ours (target) |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    for row in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {vs_plain} | {vs_sdk} |",
-            case.title,
-            duration(Some(ours)),
-            duration(plain),
-            duration(sdk),
+            "| {} | {} | {} | {} | {} | {} |",
+            row.case, row.ours, row.plain, row.sdk, row.vs_plain, row.vs_sdk
         );
-        rows += 1;
     }
-    if rows == 0 {
-        return Err(format!(
-            "no results under {}; run `cargo xtask bench` without --report-only",
-            criterion.display()
-        ));
-    }
-    out.push_str("\nmedians of criterion samples; ✗ marks a missed target.\n");
-    Ok(out)
+    out
 }
 
 fn verdict(ratio: f64, relation: &str, bound: f64, met: bool) -> String {
@@ -278,7 +372,7 @@ mod tests {
         // 1.6x ahead of the SDK clears the fixed 1.5 but not the single event's 1.82.
         write_estimate(&root, "http_encode", "ours", 1000.0);
         write_estimate(&root, "http_encode", "sdk", 1600.0);
-        let table = table(&root).unwrap();
+        let table = report(&root, &[]).unwrap();
         let _ = fs::remove_dir_all(&root);
 
         let serialize = table
@@ -303,8 +397,56 @@ mod tests {
     }
 
     #[test]
+    fn readme_path_rows_come_first_with_the_issue_targets_then_extra_rows() {
+        let root = std::env::temp_dir().join(format!("xtask-bench-readme-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        write_estimate(&root, "new_serialize", "ours", 1200.0);
+        write_estimate(&root, "new_serialize", "plain", 1000.0);
+        write_estimate(&root, "new_serialize", "sdk", 1500.0);
+        write_estimate(&root, "root_parse", "ours", 1300.0);
+        write_estimate(&root, "root_parse", "plain", 1000.0);
+        write_estimate(&root, "root_parse", "sdk", 3900.0);
+        write_estimate(&root, "root_http_decode", "ours", 1000.0);
+        write_estimate(&root, "root_http_decode", "sdk", 1400.0);
+        write_estimate(&root, "root_batch_parse", "ours_any", 100_000.0);
+        write_estimate(&root, "root_batch_parse", "sdk", 300_000.0);
+        write_estimate(&root, "parse", "ours", 1000.0);
+        let extra = Row {
+            case: "axum service, structured".to_owned(),
+            ours: "10000 req/s".to_owned(),
+            plain: "–".to_owned(),
+            sdk: "9000 req/s".to_owned(),
+            vs_plain: "–".to_owned(),
+            vs_sdk: "1.11x (≥ 1.00) ✓".to_owned(),
+        };
+        let table = report(&root, std::slice::from_ref(&extra)).unwrap();
+        let _ = fs::remove_dir_all(&root);
+
+        let lines: Vec<&str> = table.lines().filter(|l| l.starts_with("| ")).collect();
+        // lines[0] is the header.
+        let readme = &lines[1..];
+        assert!(readme[0].contains("`Event::new(payload)`"), "{table}");
+        assert!(readme[0].contains("1.20x (≤ 1.30) ✓"), "{table}");
+        assert!(readme[0].contains("1.25x (≥ 1.50) ✗"), "{table}");
+        assert!(readme[1].contains("1.30x (≤ 1.25) ✗"), "{table}");
+        assert!(readme[1].contains("3.00x (≥ 2.50) ✓"), "{table}");
+        assert!(readme[2].contains("HTTP binary request"), "{table}");
+        assert!(readme[2].contains("1.40x (≥ 1.50) ✗"), "{table}");
+        assert!(readme[3].contains("batch of 100"), "{table}");
+        assert!(readme[3].contains("3.00x (≥ 2.50) ✓"), "{table}");
+        assert!(
+            readme[4].starts_with("| axum service, structured |"),
+            "{table}"
+        );
+        assert!(
+            table.find("micro-cases") > table.find("axum"),
+            "the micro-cases follow the README path: {table}"
+        );
+    }
+
+    #[test]
     fn no_results_is_an_error_naming_the_directory() {
-        let err = table(Path::new("/nonexistent/criterion")).unwrap_err();
+        let err = report(Path::new("/nonexistent/criterion"), &[]).unwrap_err();
         assert!(err.contains("/nonexistent/criterion"), "{err}");
     }
 }

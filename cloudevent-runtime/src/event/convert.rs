@@ -36,10 +36,8 @@ impl<T: CloudEventData> Event<T> {
             envelope.source.as_deref().unwrap_or_default(),
             envelope.datacontenttype.as_deref(),
             envelope.dataschema.as_deref(),
-            envelope.subject.map(Cow::into_owned),
-            envelope
-                .time
-                .map(|t| Timestamp::new_unchecked(t.into_owned())),
+            envelope.subject,
+            envelope.time.map(Timestamp::from_checked),
             envelope.extensions,
             data,
         )
@@ -69,7 +67,7 @@ impl<T: CloudEventData> Event<T> {
             any.source(),
             any.datacontenttype(),
             any.dataschema(),
-            any.subject().map(str::to_owned),
+            any.subject().map(Cow::Borrowed),
             any.time().cloned(),
             any.extensions().clone(),
             data,
@@ -87,25 +85,26 @@ impl<T: CloudEventData> Event<T> {
         source: &str,
         datacontenttype: Option<&str>,
         dataschema: Option<&str>,
-        subject: Option<String>,
+        subject: Option<Cow<'_, str>>,
         time: Option<Timestamp>,
         mut extensions: Extensions,
         data: T,
     ) -> Result<Self, Box<Violation>> {
+        // Compared before it is owned: the usual received subject is the payload's own.
         let subject = if subject.as_deref() == payload_subject(&data) {
             Subject::FromPayload
         } else {
-            subject.map_or(Subject::Unset, Subject::Set)
+            subject.map_or(Subject::Unset, |s| Subject::Set(s.into_owned()))
         };
         if !T::EXTENSIONS.is_empty() {
-            let mut same = Vec::new();
             let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
                 skip: &Extensions::new(),
                 f: |name: &str, value: ExtensionValue<'_>| {
                     match extensions.get(name) {
                         Some(got) if value.is_carried_by(&got.as_value()) => {
-                            same.push(name.to_owned());
+                            // The payload writes it; an envelope copy would be a second one.
+                            extensions.remove(name);
                         }
                         Some(got) if conflict.is_none() => {
                             conflict = Some(
@@ -130,7 +129,6 @@ impl<T: CloudEventData> Event<T> {
             if let Some(violation) = conflict {
                 return Err(Box::new(violation));
             }
-            extensions.retain(|name, _| !same.iter().any(|s| s == name));
         }
         Ok(Event {
             id,

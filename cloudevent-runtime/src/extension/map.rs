@@ -361,10 +361,6 @@ impl Extensions {
             btree_map::Entry::Occupied(_) => false,
         }
     }
-
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str, &ExtensionValueBuf) -> bool) {
-        self.map.retain(|name, value| keep(name, value));
-    }
 }
 
 impl<'a> IntoIterator for &'a Extensions {

@@ -211,7 +211,7 @@ impl AnyEvent {
             datacontenttype: owned(envelope.datacontenttype),
             dataschema: owned(envelope.dataschema),
             subject: owned(envelope.subject),
-            time: owned(envelope.time).map(Timestamp::new_unchecked),
+            time: envelope.time.map(Timestamp::from_checked),
             extensions: envelope.extensions,
             data,
         }

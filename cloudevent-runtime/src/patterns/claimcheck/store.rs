@@ -313,7 +313,9 @@ impl ClaimCheckStore for FsStore {
 /// 128 random bits as 32 lowercase hexadecimal digits.
 fn object_name() -> io::Result<String> {
     let mut bits = [0u8; NAME_LEN / 2];
-    getrandom::fill(&mut bits).map_err(|e| io::Error::other(e.to_string()))?;
+    // Straight from the operating system: an object name must not be guessable.
+    rand::TryRng::try_fill_bytes(&mut rand::rngs::SysRng, &mut bits)
+        .map_err(|e| io::Error::other(e.to_string()))?;
     let mut name = String::with_capacity(NAME_LEN);
     for byte in bits {
         // Writing to a String cannot fail.
