@@ -183,9 +183,26 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
         services.rotate_left(1);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // In process, no network: what the extractor and handler alone cost a request (median of
+    // five rounds of 20,000), to tell a gap in our code from one in the transport.
+    let mut extract = [0.0_f64; 3];
+    for service in [Service::Ours, Service::Sdk, Service::Floor] {
+        let mut rounds = Vec::new();
+        for _ in 0..5 {
+            rounds.push(http::extract_ns(service, &request, 20_000).await);
+        }
+        rounds.sort_by(f64::total_cmp);
+        extract[index(service)] = rounds[rounds.len() / 2];
+        println!(
+            "  {case:<16} {:<8} extractor + handler in process: {:.0} ns",
+            short(service),
+            extract[index(service)]
+        );
+    }
     json!({
         "case": case,
         "title": format!("axum service on loopback, {} mode", http::mode_name(mode)),
+        "extract_ns": {"ours": extract[0], "baseline": extract[1], "floor": extract[2]},
         "unit": "req/s",
         "ours": summary(Service::Ours.name(), &runs[0]),
         "baseline": summary(Service::Sdk.name(), &runs[1]),
@@ -236,30 +253,47 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
         binary.display()
     );
     // One unmeasured round each, so the store and the connection are warm.
-    for contestant in [Contestant::Ours, Contestant::Plain] {
+    let mut order = [
+        Contestant::Ours,
+        Contestant::Plain,
+        Contestant::PlainHeaders,
+    ];
+    for contestant in order {
         nats::measure(&client, contestant, 0, settings.events.min(2_000)).await;
     }
-    let mut order = [Contestant::Ours, Contestant::Plain];
-    let (mut publish, mut consume): ([Vec<Run>; 2], [Vec<Run>; 2]) = Default::default();
+    let (mut publish, mut consume): ([Vec<Run>; 3], [Vec<Run>; 3]) = Default::default();
     for run in 1..=settings.runs {
         for &contestant in &order {
             let (published, consumed) =
                 nats::measure(&client, contestant, run, settings.events).await;
-            let tag = if contestant == Contestant::Ours {
-                "ours"
-            } else {
-                "plain"
+            let (tag, i) = match contestant {
+                Contestant::Ours => ("ours", 0),
+                Contestant::Plain => ("plain", 1),
+                Contestant::PlainHeaders => ("headers", 2),
             };
             show("nats_publish", tag, &published);
             show("nats_consume", tag, &consumed);
-            let i = usize::from(contestant == Contestant::Plain);
             publish[i].push(published);
             consume[i].push(consumed);
         }
-        order.reverse();
+        order.rotate_left(1);
     }
     drop(client);
     drop(server);
+    let median_of_5 = |f: &dyn Fn() -> f64| {
+        let mut rounds: Vec<f64> = (0..5).map(|_| f()).collect();
+        rounds.sort_by(f64::total_cmp);
+        rounds[2]
+    };
+    let read_ours = median_of_5(&|| nats::read_ns(Contestant::Ours, 20_000));
+    let read_plain = median_of_5(&|| nats::read_ns(Contestant::Plain, 20_000));
+    let write_ours = median_of_5(&|| nats::write_ns(20_000));
+    println!(
+        "  nats in process, no server: ours read + dedupe {read_ours:.0} ns, plain serde \
+         {read_plain:.0} ns; ours Event::new + to_message {write_ours:.0} ns"
+    );
+    let read = json!({"read_ns": {"ours": read_ours, "baseline": read_plain}});
+    let written = json!({"write_ns": {"ours": write_ours, "baseline": 0.0}});
     let settings = json!({
         "runs": settings.runs, "events": settings.events, "window": nats::WINDOW,
         "worker_threads": WORKER_THREADS, "storage": "file",
@@ -267,12 +301,14 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
     let target = json!({"min_ratio": 1.0 / 1.2, "p99_no_worse": false,
                         "text": "within 1.2x of plain async-nats"});
     let load = json!({"before": load_before, "after": load_average()});
-    let report = |case: &str, title: &str, runs: &[Vec<Run>; 2]| {
+    let report = |case: &str, title: &str, runs: &[Vec<Run>; 3], in_process: &Value| {
         json!({
             "case": case, "title": title, "unit": "events/s",
             "ours": summary(Contestant::Ours.name(), &runs[0]),
             "baseline": summary(Contestant::Plain.name(), &runs[1]),
+            "plain_with_headers": summary(Contestant::PlainHeaders.name(), &runs[2]),
             "target": target, "settings": settings, "load_average": load,
+            "in_process": in_process,
         })
     };
     (
@@ -280,11 +316,13 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
             "nats_publish",
             "NATS JetStream publish, waiting for acks",
             &publish,
+            &written,
         ),
         report(
             "nats_consume",
             "NATS JetStream consume (pull, explicit ack)",
             &consume,
+            &read,
         ),
     )
 }

@@ -7,7 +7,6 @@
 //! the target met (✓) or missed (✗). Timings are evidence, not a gate: a miss does not fail.
 //! `--report-only` reprints the table from the last run.
 
-use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
@@ -44,6 +43,7 @@ fn table(dir: &Path) -> Result<String, String> {
          |---|---:|---:|---:|---:|---:|\n",
     );
     let mut rows = 0;
+    let mut notes = String::new();
     for case in CASES {
         let path = dir.join(format!("{case}.json"));
         let text = match fs::read_to_string(&path) {
@@ -59,6 +59,7 @@ fn table(dir: &Path) -> Result<String, String> {
                 path.display()
             )
         })?);
+        notes.push_str(&variants(&report));
         rows += 1;
     }
     if rows == 0 {
@@ -71,7 +72,40 @@ fn table(dir: &Path) -> Result<String, String> {
         "\nmedian run of each contestant; ratio = ours / baseline throughput; \
          ✗ marks a missed target (HTTP: req/s ≥ the SDK's and p99 no worse; NATS: within 1.2x).\n",
     );
+    if !notes.is_empty() {
+        out.push_str(
+            "\nA/B variants and in-process costs (not contestants; where a gap comes from):\n",
+        );
+        out.push_str(&notes);
+    }
     Ok(out)
+}
+
+/// The A/B variant and the in-process costs a report carries, one line each.
+fn variants(report: &Value) -> String {
+    let case = report["case"].as_str().unwrap_or("?");
+    let unit = report["unit"].as_str().unwrap_or("/s");
+    let mut lines = String::new();
+    for key in ["floor", "plain_with_headers"] {
+        if let (Some(name), Some(rate)) =
+            (report[key]["name"].as_str(), report[key]["per_s"].as_f64())
+        {
+            lines.push_str(&format!("- {case}: {name}: {rate:.0} {unit}\n"));
+        }
+    }
+    for key in ["extract_ns", "read_ns", "write_ns"] {
+        let costs = if key == "extract_ns" {
+            &report[key]
+        } else {
+            &report["in_process"][key]
+        };
+        if let (Some(ours), Some(base)) = (costs["ours"].as_f64(), costs["baseline"].as_f64()) {
+            lines.push_str(&format!(
+                "- {case}: {key} in process: ours {ours:.0} ns, baseline {base:.0} ns\n"
+            ));
+        }
+    }
+    lines
 }
 
 fn row(report: &Value) -> Option<String> {

@@ -198,9 +198,12 @@ impl Server {
     }
 }
 
+/// One keep-alive HTTP/1.1 connection's sending half.
+type Connection = SendRequest<Full<Bytes>>;
+
 /// A fixed set of keep-alive HTTP/1.1 connections to one server.
 pub struct Client {
-    connections: Vec<SendRequest<Full<Bytes>>>,
+    connections: Vec<Connection>,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -235,7 +238,7 @@ impl Client {
         let request = Arc::new(request.clone());
         let per_connection = total / self.connections.len().max(1) + 1;
         let start = Instant::now();
-        let workers: Vec<JoinHandle<(SendRequest<Full<Bytes>>, Vec<u64>)>> = self
+        let workers: Vec<JoinHandle<(Connection, Vec<u64>)>> = self
             .connections
             .drain(..)
             .map(|mut connection| {
@@ -325,4 +328,39 @@ pub async fn measure(
     client.close().await;
     server.stop().await;
     run
+}
+
+/// What one request costs the service's extractor and handler alone, in process, without
+/// the network, hyper or the router: `iterations` requests one after another, nanoseconds
+/// each. Splits an end-to-end gap into "our code" and "the rest".
+///
+/// # Panics
+/// When the service refuses the request.
+pub async fn extract_ns(service: Service, request: &Prepared, iterations: usize) -> f64 {
+    use axum::extract::FromRequest;
+
+    let start = Instant::now();
+    for _ in 0..iterations {
+        let mut incoming =
+            axum::extract::Request::new(axum::body::Body::from(request.body.clone()));
+        *incoming.method_mut() = hyper::Method::POST;
+        *incoming.headers_mut() = request.headers.clone();
+        let status = match service {
+            Service::Ours => match Event::<OrderCreated>::from_request(incoming, &()).await {
+                Ok(event) => ours(event).await,
+                Err(rejection) => panic!("{rejection}"),
+            },
+            Service::Sdk => match cloudevents::Event::from_request(incoming, &()).await {
+                Ok(event) => sdk(event).await,
+                Err(_) => StatusCode::BAD_REQUEST,
+            },
+            Service::Floor => {
+                let headers = incoming.headers().clone();
+                let body = Bytes::from_request(incoming, &()).await.expect("body");
+                floor(headers, body).await
+            }
+        };
+        assert_eq!(status, StatusCode::ACCEPTED, "{}", service.name());
+    }
+    start.elapsed().as_nanos() as f64 / iterations as f64
 }

@@ -20,13 +20,13 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use async_nats::jetstream;
 use async_nats::jetstream::consumer::{AckPolicy, PullConsumer, pull};
+use async_nats::{HeaderMap, jetstream};
 use bytes::Bytes;
 use cloudevent_bench::{OrderCreated, PlainPayload, payload};
 use cloudevent_runtime::Event;
 use cloudevent_runtime::binding::nats::{self, Handled};
-use cloudevent_runtime::dedupe::InMemoryDeduplicator;
+use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
 use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Deserialize;
 
@@ -61,6 +61,10 @@ pub enum Contestant {
     Ours,
     /// async-nats alone on the same bytes.
     Plain,
+    /// async-nats alone on the same bytes with the headers ours sends (`Content-Type`,
+    /// `Nats-Msg-Id`): not a contestant, an A/B variant that tells the cost of the headers
+    /// (client and server side) from the cost of our code.
+    PlainHeaders,
 }
 
 impl Contestant {
@@ -71,6 +75,9 @@ impl Contestant {
                 "ours: Event::new + publish_jetstream (Nats-Msg-Id) / handle_once + dedupe"
             }
             Contestant::Plain => "plain async-nats: publish bytes / serde + ack",
+            Contestant::PlainHeaders => {
+                "plain async-nats + the same headers (Content-Type, Nats-Msg-Id)"
+            }
         }
     }
 
@@ -78,6 +85,7 @@ impl Contestant {
         match self {
             Contestant::Ours => "ours",
             Contestant::Plain => "plain",
+            Contestant::PlainHeaders => "headers",
         }
     }
 }
@@ -192,7 +200,8 @@ pub async fn measure(
 
     let published = match contestant {
         Contestant::Ours => publish_ours(&context, &subject, events).await,
-        Contestant::Plain => publish_plain(&context, &subject, events).await,
+        Contestant::Plain => publish_plain(&context, &subject, events, false).await,
+        Contestant::PlainHeaders => publish_plain(&context, &subject, events, true).await,
     };
     let consumer: PullConsumer = stream
         .create_consumer(pull::Config {
@@ -204,7 +213,9 @@ pub async fn measure(
         .expect("create the consumer");
     let consumed = match contestant {
         Contestant::Ours => consume_ours(client, &consumer, events).await,
-        Contestant::Plain => consume_plain(client, &consumer, events).await,
+        Contestant::Plain | Contestant::PlainHeaders => {
+            consume_plain(client, &consumer, events).await
+        }
     };
     context
         .delete_stream(&name)
@@ -234,27 +245,40 @@ async fn publish_ours(context: &jetstream::Context, subject: &str, events: usize
     }
 }
 
-/// The bytes our publisher sends, one event each (fresh ids), serialized up front.
-pub fn event_bytes(events: usize) -> Vec<Bytes> {
+/// The messages our publisher sends, one event each (fresh ids), serialized up front: the
+/// payload, and the headers `publish_jetstream` adds when `headers`.
+pub fn event_messages(events: usize, headers: bool) -> Vec<(Option<HeaderMap>, Bytes)> {
     (0..events)
         .map(|_| {
             let event = Event::new(payload());
-            Bytes::from(serde_json::to_vec(&event).expect("the event serializes"))
+            let (mut map, payload) = nats::to_message(&event).expect("the event serializes");
+            map.insert(async_nats::header::NATS_MESSAGE_ID, event.id());
+            (headers.then_some(map), payload)
         })
         .collect()
 }
 
-async fn publish_plain(context: &jetstream::Context, subject: &str, events: usize) -> Run {
-    let bytes = event_bytes(events);
+async fn publish_plain(
+    context: &jetstream::Context,
+    subject: &str,
+    events: usize,
+    headers: bool,
+) -> Run {
+    let messages = event_messages(events, headers);
     let start = Instant::now();
-    let acks: usize = stream::iter(bytes)
-        .map(|payload| async {
-            context
-                .publish(subject.to_owned(), payload)
-                .await
-                .expect("publish")
-                .await
-                .expect("the stream's ack");
+    let acks: usize = stream::iter(messages)
+        .map(|(headers, payload)| async {
+            match headers {
+                Some(headers) => {
+                    context
+                        .publish_with_headers(subject.to_owned(), headers, payload)
+                        .await
+                }
+                None => context.publish(subject.to_owned(), payload).await,
+            }
+            .expect("publish")
+            .await
+            .expect("the stream's ack");
             1
         })
         .buffer_unordered(WINDOW)
@@ -319,4 +343,44 @@ async fn consume_plain(client: &async_nats::Client, consumer: &PullConsumer, eve
         elapsed: start.elapsed(),
         latencies_ns: Vec::new(),
     }
+}
+
+/// What reading one delivered message costs each consumer in process, without the server:
+/// ours `nats::from_parts::<Event<OrderCreated>>` (headers and payload as JetStream delivers
+/// them) and the deduplicator's check; plain serde into [`PlainTracedEvent`]. Nanoseconds a
+/// message, over `events` messages; tells a consume gap in our code from one in the transport.
+pub fn read_ns(contestant: Contestant, events: usize) -> f64 {
+    let messages = event_messages(events, true);
+    let seen = InMemoryDeduplicator::new(events * 2, Duration::from_secs(3600));
+    let start = Instant::now();
+    for (headers, payload) in &messages {
+        match contestant {
+            Contestant::Ours => {
+                let event: Event<OrderCreated> =
+                    nats::from_parts(headers.as_ref(), payload).expect("a valid event");
+                let new = seen.check(event.source(), event.id()).expect("in memory");
+                assert!(!new.is_duplicate());
+                std::hint::black_box(event.data());
+            }
+            Contestant::Plain | Contestant::PlainHeaders => {
+                let event: PlainTracedEvent = serde_json::from_slice(payload).expect("the event");
+                std::hint::black_box(event);
+            }
+        }
+    }
+    start.elapsed().as_nanos() as f64 / events as f64
+}
+
+/// What building and writing one message costs each publisher in process, without the
+/// server: ours `Event::new` + `nats::to_message` + `Nats-Msg-Id`; plain nothing (its bytes
+/// are written before the clock starts), so only ours is measured.
+pub fn write_ns(events: usize) -> f64 {
+    let start = Instant::now();
+    for _ in 0..events {
+        let event = Event::new(payload());
+        let (mut headers, payload) = nats::to_message(&event).expect("the event serializes");
+        headers.insert(async_nats::header::NATS_MESSAGE_ID, event.id());
+        std::hint::black_box((headers, payload));
+    }
+    start.elapsed().as_nanos() as f64 / events as f64
 }

@@ -256,6 +256,13 @@ pub(crate) enum ContentTypeCopy {
     Refused,
     /// Kafka, AMQP, MQTT: a copy may stand in for a missing content type, and must agree
     /// with a present one.
+    #[cfg_attr(
+        not(any(feature = "kafka", feature = "amqp", feature = "mqtt")),
+        allow(
+            dead_code,
+            reason = "only the Kafka, AMQP and MQTT readers take copies"
+        )
+    )]
     MustAgree,
 }
 
