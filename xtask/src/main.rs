@@ -5,13 +5,14 @@
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, and every
 //!   test (unit, integration, trybuild, doctests).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
-//! - `bench`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
+//! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod bench_e2e;
 mod codegen;
 mod compile_cost;
 mod deps;
@@ -23,6 +24,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("codegen") => codegen::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
+        Some("bench-e2e") => bench_e2e::run(&args[1..], &workspace_root()),
         Some("compile-cost") => compile_cost::run(&args[1..], &workspace_root()),
         Some("deps") => deps::run(&workspace_root()),
         Some("help" | "--help" | "-h") | None => {
@@ -46,6 +48,8 @@ fn print_help() {
          commands:\n  \
          bench     criterion benchmarks against cloudevents-sdk 0.9 and plain serde, then the\n            \
                    table of medians and ratios (further args go to criterion; --report-only)\n  \
+         bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats;\n            \
+                   table of median runs (--report-only)\n  \
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \

@@ -1,0 +1,328 @@
+//! End-to-end throughput on loopback (issue 13): an axum service on our extractors against the
+//! same service on `cloudevents-sdk` 0.9's axum binding, and JetStream publish / consume
+//! through our NATS binding against plain async-nats.
+//!
+//! ```sh
+//! cargo bench -p cloudevent-bench --bench e2e              # every case
+//! cargo bench -p cloudevent-bench --bench e2e -- http      # cases whose name holds `http`
+//! cargo xtask bench-e2e                                    # the same, then the table
+//! ```
+//!
+//! A plain `main`, not criterion: these are throughput runs of a fixed size. Each case runs
+//! [`RUNS`] times, the contestants interleaved (and their order rotated) so a change in the
+//! machine's load hits all of them alike; the run with the median throughput is reported and
+//! written as JSON to `<target dir>/e2e/<case>.json`.
+//!
+//! Server and load generator share one tokio runtime of two worker threads (the machine has
+//! two cores), so neither gets a core to itself and both contestants get the same scheduler.
+//! Sizes can be changed for a quick look with `E2E_REQUESTS`, `E2E_WARMUP`, `E2E_CONCURRENCY`,
+//! `E2E_EVENTS` and `E2E_RUNS`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use cloudevent_runtime::binding::ContentMode;
+use serde_json::{Value, json};
+
+#[path = "loopback/mod.rs"]
+mod loopback;
+
+use loopback::http::{self, Prepared, Service};
+use loopback::nats::{self, Contestant};
+use loopback::{Run, median};
+
+/// Timed runs of each case (the median is reported).
+const RUNS: usize = 5;
+/// Requests timed per HTTP run.
+const REQUESTS: usize = 20_000;
+/// Requests sent before the clock starts, on the same connections.
+const WARMUP: usize = 2_000;
+/// Keep-alive connections, each with one request in flight.
+const CONCURRENCY: usize = 32;
+/// Events published and consumed per NATS run.
+const EVENTS: usize = 20_000;
+/// Worker threads of the one runtime serving and loading.
+const WORKER_THREADS: usize = 2;
+
+fn setting(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&v| v > 0)
+        .unwrap_or(default)
+}
+
+struct Settings {
+    runs: usize,
+    requests: usize,
+    warmup: usize,
+    concurrency: usize,
+    events: usize,
+}
+
+fn main() {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let selected = |case: &str| filters.is_empty() || filters.iter().any(|f| case.contains(f));
+    let settings = Settings {
+        runs: setting("E2E_RUNS", RUNS),
+        requests: setting("E2E_REQUESTS", REQUESTS),
+        warmup: setting("E2E_WARMUP", WARMUP),
+        concurrency: setting("E2E_CONCURRENCY", CONCURRENCY),
+        events: setting("E2E_EVENTS", EVENTS),
+    };
+    let out = target_dir().join("e2e");
+    std::fs::create_dir_all(&out).expect("create the e2e output directory");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKER_THREADS)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+
+    for mode in [ContentMode::Structured, ContentMode::Binary] {
+        let case = format!("http_{}", http::mode_name(mode));
+        if selected(&case) {
+            let report = runtime.block_on(http_case(&case, mode, &settings));
+            write(&out, &case, &report);
+        }
+    }
+    if selected("nats_publish") || selected("nats_consume") {
+        match nats::server_binary() {
+            Some(binary) => {
+                let (publish, consume) = runtime.block_on(nats_cases(&binary, &settings));
+                write(&out, "nats_publish", &publish);
+                write(&out, "nats_consume", &consume);
+            }
+            None => {
+                eprintln!(
+                    "e2e: nats-server not found (PATH, /usr/sbin, /usr/bin, /usr/local/bin or \
+                     NATS_SERVER_BIN): the NATS cases are skipped. Install it with \
+                     `apt-get install -y nats-server` (`cargo xtask test` does this)."
+                );
+                for case in ["nats_publish", "nats_consume"] {
+                    let _ = std::fs::remove_file(out.join(format!("{case}.json")));
+                }
+            }
+        }
+    }
+}
+
+/// Where cargo puts build output: `CARGO_TARGET_DIR`, else three levels above this binary
+/// (`<target>/release/deps/e2e-<hash>`).
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.to_path_buf()))
+        .unwrap_or_else(|| PathBuf::from("target"))
+}
+
+fn write(out: &std::path::Path, case: &str, report: &Value) {
+    let path = out.join(format!("{case}.json"));
+    let text = serde_json::to_string_pretty(report).expect("the report serializes");
+    std::fs::write(&path, text + "\n").expect("write the report");
+    println!("e2e: wrote {}", path.display());
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// The median run of a contestant, and every run's throughput.
+fn summary(name: &str, runs: &[Run]) -> Value {
+    let chosen = median(runs);
+    json!({
+        "name": name,
+        "per_s": chosen.per_second(),
+        "p50_us": chosen.quantile_us(0.50),
+        "p99_us": chosen.quantile_us(0.99),
+        "count": chosen.count,
+        "elapsed_s": chosen.elapsed.as_secs_f64(),
+        "runs_per_s": runs.iter().map(Run::per_second).collect::<Vec<_>>(),
+    })
+}
+
+fn show(case: &str, name: &str, run: &Run) {
+    match (run.quantile_us(0.5), run.quantile_us(0.99)) {
+        (Some(p50), Some(p99)) => println!(
+            "  {case:<16} {name:<8} {:>10.0}/s  p50 {p50:>8.1} µs  p99 {p99:>8.1} µs",
+            run.per_second()
+        ),
+        _ => println!("  {case:<16} {name:<8} {:>10.0}/s", run.per_second()),
+    }
+}
+
+async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value {
+    let request = Prepared::reference(mode);
+    let load_before = load_average();
+    println!(
+        "e2e: {case}: {} runs x {} requests ({} warm-up), {} connections",
+        settings.runs, settings.requests, settings.warmup, settings.concurrency
+    );
+    let mut services = [Service::Ours, Service::Sdk, Service::Floor];
+    let mut runs: [Vec<Run>; 3] = Default::default();
+    for _ in 0..settings.runs {
+        for &service in &services {
+            let run = http::measure(
+                service,
+                &request,
+                settings.warmup,
+                settings.requests,
+                settings.concurrency,
+            )
+            .await;
+            show(case, short(service), &run);
+            runs[index(service)].push(run);
+        }
+        services.rotate_left(1);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // In process, no network: what the extractor and handler alone cost a request (median of
+    // five rounds of 20,000), to tell a gap in our code from one in the transport.
+    let mut extract = [0.0_f64; 3];
+    for service in [Service::Ours, Service::Sdk, Service::Floor] {
+        let mut rounds = Vec::new();
+        for _ in 0..5 {
+            rounds.push(http::extract_ns(service, &request, 20_000).await);
+        }
+        rounds.sort_by(f64::total_cmp);
+        extract[index(service)] = rounds[rounds.len() / 2];
+        println!(
+            "  {case:<16} {:<8} extractor + handler in process: {:.0} ns",
+            short(service),
+            extract[index(service)]
+        );
+    }
+    json!({
+        "case": case,
+        "title": format!("axum service on loopback, {} mode", http::mode_name(mode)),
+        "extract_ns": {"ours": extract[0], "baseline": extract[1], "floor": extract[2]},
+        "unit": "req/s",
+        "ours": summary(Service::Ours.name(), &runs[0]),
+        "baseline": summary(Service::Sdk.name(), &runs[1]),
+        "floor": summary(Service::Floor.name(), &runs[2]),
+        "target": {"min_ratio": 1.0, "p99_no_worse": true,
+                   "text": "req/s >= the SDK's, p99 no worse"},
+        "settings": {
+            "runs": settings.runs, "requests": settings.requests, "warmup": settings.warmup,
+            "concurrency": settings.concurrency, "worker_threads": WORKER_THREADS,
+            "body_bytes": request_len(mode),
+        },
+        "load_average": {"before": load_before, "after": load_average()},
+    })
+}
+
+fn short(service: Service) -> &'static str {
+    match service {
+        Service::Ours => "ours",
+        Service::Sdk => "sdk",
+        Service::Floor => "floor",
+    }
+}
+
+fn index(service: Service) -> usize {
+    match service {
+        Service::Ours => 0,
+        Service::Sdk => 1,
+        Service::Floor => 2,
+    }
+}
+
+fn request_len(mode: ContentMode) -> usize {
+    let event = cloudevent_bench::ours();
+    cloudevent_runtime::binding::http::event_request("http://127.0.0.1/events", &event, mode)
+        .map(|r| r.body().len())
+        .unwrap_or_default()
+}
+
+async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Value) {
+    let load_before = load_average();
+    let server = nats::NatsServer::start(binary);
+    let client = server.client().await;
+    println!(
+        "e2e: nats: {} runs x {} events, {} publishes in flight, server {}",
+        settings.runs,
+        settings.events,
+        nats::WINDOW,
+        binary.display()
+    );
+    // One unmeasured round each, so the store and the connection are warm.
+    let mut order = [
+        Contestant::Ours,
+        Contestant::Plain,
+        Contestant::PlainHeaders,
+    ];
+    for contestant in order {
+        nats::measure(&client, contestant, 0, settings.events.min(2_000)).await;
+    }
+    let (mut publish, mut consume): ([Vec<Run>; 3], [Vec<Run>; 3]) = Default::default();
+    for run in 1..=settings.runs {
+        for &contestant in &order {
+            let (published, consumed) =
+                nats::measure(&client, contestant, run, settings.events).await;
+            let (tag, i) = match contestant {
+                Contestant::Ours => ("ours", 0),
+                Contestant::Plain => ("plain", 1),
+                Contestant::PlainHeaders => ("headers", 2),
+            };
+            show("nats_publish", tag, &published);
+            show("nats_consume", tag, &consumed);
+            publish[i].push(published);
+            consume[i].push(consumed);
+        }
+        order.rotate_left(1);
+    }
+    drop(client);
+    drop(server);
+    let median_of_5 = |f: &dyn Fn() -> f64| {
+        let mut rounds: Vec<f64> = (0..5).map(|_| f()).collect();
+        rounds.sort_by(f64::total_cmp);
+        rounds[2]
+    };
+    let read_ours = median_of_5(&|| nats::read_ns(Contestant::Ours, 20_000));
+    let read_plain = median_of_5(&|| nats::read_ns(Contestant::Plain, 20_000));
+    let write_ours = median_of_5(&|| nats::write_ns(20_000));
+    println!(
+        "  nats in process, no server: ours read + dedupe {read_ours:.0} ns, plain serde \
+         {read_plain:.0} ns; ours Event::new + to_message {write_ours:.0} ns"
+    );
+    let read = json!({"read_ns": {"ours": read_ours, "baseline": read_plain}});
+    let written = json!({"write_ns": {"ours": write_ours, "baseline": 0.0}});
+    let settings = json!({
+        "runs": settings.runs, "events": settings.events, "window": nats::WINDOW,
+        "worker_threads": WORKER_THREADS, "storage": "file",
+    });
+    let target = json!({"min_ratio": 1.0 / 1.2, "p99_no_worse": false,
+                        "text": "within 1.2x of plain async-nats"});
+    let load = json!({"before": load_before, "after": load_average()});
+    let report = |case: &str, title: &str, runs: &[Vec<Run>; 3], in_process: &Value| {
+        json!({
+            "case": case, "title": title, "unit": "events/s",
+            "ours": summary(Contestant::Ours.name(), &runs[0]),
+            "baseline": summary(Contestant::Plain.name(), &runs[1]),
+            "plain_with_headers": summary(Contestant::PlainHeaders.name(), &runs[2]),
+            "target": target, "settings": settings, "load_average": load,
+            "in_process": in_process,
+        })
+    };
+    (
+        report(
+            "nats_publish",
+            "NATS JetStream publish, waiting for acks",
+            &publish,
+            &written,
+        ),
+        report(
+            "nats_consume",
+            "NATS JetStream consume (pull, explicit ack)",
+            &consume,
+            &read,
+        ),
+    )
+}
