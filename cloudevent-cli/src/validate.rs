@@ -21,7 +21,7 @@
 //!   finding on that line. The input as a whole keeps the input limit below; a JSON Lines
 //!   file is not a batch, so the batch's event count (R-10) does not apply.
 //! - `http`: a raw HTTP/1.1 message in structured, binary or batched mode.
-//! - `kafka`: a Kafka record as JSON, or an array of them (see [`kafka_record`]).
+//! - `kafka`: a Kafka record as JSON, or an array of them (see `validate/kafka_record.rs`).
 //! - `auto` (the default): JSON Lines when the first non-blank line is on its own a complete
 //!   JSON object and another non-blank line follows (a pretty-printed event opens with a
 //!   line that is not a whole object, so it stays one event); else JSON when the input starts
@@ -41,14 +41,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cloudevent_cli::http_message;
-use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
+use cloudevent_runtime::binding::kafka;
 use cloudevent_runtime::binding::{BindingError, BindingEvent, ContentMode, Detected, http};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, BatchReport, Binary, Document, FindingJson, Profile, RuleId, Severity,
-    ValidationReport, Validator, Violation, limits,
+    AnyEvent, BatchReport, Document, FindingJson, Profile, RuleId, Severity, ValidationReport,
+    Validator, Violation, limits,
 };
 use serde_json::{Value, json};
+
+mod kafka_record;
+use kafka_record::kafka_record;
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -484,169 +487,6 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
 }
 
 /// The members of a Kafka record in JSON.
-const RECORD_MEMBERS: [&str; 4] = ["key", "headers", "value", "value_base64"];
-
-/// Reads one Kafka record in the CLI's JSON form:
-///
-/// ```text
-/// {"key": string|null,
-///  "headers": {"<name>": string|null|{"base64": string}},
-///  "value": string|null}            or  "value_base64": string|null
-/// ```
-///
-/// Every member may be left out. A text header or `value` is its UTF-8 bytes; `{"base64":
-/// ...}` and `value_base64` are standard base64 with padding (RFC 4648 section 4), for bytes
-/// that are not UTF-8 text (a binary payload, a header a client sent as raw bytes). Whether a
-/// `ce_` header holds UTF-8 (CE Kafka binding 3.2.3) is the binding's check, after this. A
-/// null `value` is a record without value (a tombstone). Every problem with the record is
-/// reported, not only the first.
-///
-/// # Errors
-/// Not that shape, `value` and `value_base64` both given, or base64 that does not decode.
-fn kafka_record(record: &Value) -> Result<KafkaRecord, Vec<Violation>> {
-    let mut findings = Vec::new();
-    let not_a_record = |problem: String| {
-        Violation::error(
-            rule::INTG_R8,
-            "record",
-            "",
-            format!(
-                "is not a Kafka record {{\"key\", \"headers\", \"value\" or \"value_base64\"}}: {problem}"
-            ),
-        )
-    };
-    let Value::Object(members) = record else {
-        findings.push(not_a_record(format!("found {}", json_type(record))));
-        return Err(findings);
-    };
-    for name in members.keys() {
-        if !RECORD_MEMBERS.contains(&name.as_str()) {
-            findings.push(not_a_record(format!(
-                "unknown member `{name}`, expected one of `key`, `headers`, `value`, `value_base64`"
-            )));
-        }
-    }
-    let key = match members.get("key") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(key)) => Some(key.as_bytes().to_vec()),
-        Some(other) => {
-            findings.push(not_a_record(format!(
-                "`key`: expected a string or null, found {}",
-                json_type(other)
-            )));
-            None
-        }
-    };
-    let mut headers = Vec::new();
-    let mut base64 = Vec::new();
-    match members.get("headers") {
-        None => {}
-        Some(Value::Object(entries)) => {
-            for (name, value) in entries {
-                let value = match value {
-                    Value::Null => None,
-                    Value::String(text) => Some(text.as_bytes().to_vec()),
-                    Value::Object(object) => match (object.len(), object.get("base64")) {
-                        (1, Some(Value::String(text))) => {
-                            let member = format!("headers.{name}.base64");
-                            let Some(bytes) = decode_base64(member, text, &mut base64) else {
-                                continue;
-                            };
-                            Some(bytes)
-                        }
-                        _ => {
-                            findings.push(not_a_record(format!(
-                                "header `{name}`: expected a string, null or {{\"base64\": string}}, found an object with other members"
-                            )));
-                            continue;
-                        }
-                    },
-                    other => {
-                        findings.push(not_a_record(format!(
-                            "header `{name}`: expected a string, null or {{\"base64\": string}}, found {}",
-                            json_type(other)
-                        )));
-                        continue;
-                    }
-                };
-                headers.push((name.clone(), value));
-            }
-        }
-        Some(other) => findings.push(not_a_record(format!(
-            "`headers`: expected an object of header names, found {}",
-            json_type(other)
-        ))),
-    }
-    let value = match (members.get("value"), members.get("value_base64")) {
-        (Some(_), Some(_)) => {
-            findings.push(Violation::error(
-                rule::INTG_R8,
-                "record",
-                "",
-                "has both `value` and `value_base64`; give the value once: as text in `value` or as bytes in `value_base64`",
-            ));
-            None
-        }
-        (None, None) | (Some(Value::Null), None) | (None, Some(Value::Null)) => None,
-        (Some(Value::String(text)), None) => Some(text.as_bytes().to_vec()),
-        (None, Some(Value::String(text))) => {
-            decode_base64("value_base64".to_owned(), text, &mut base64)
-        }
-        (Some(other), None) => {
-            findings.push(not_a_record(format!(
-                "`value`: expected a string or null, found {}",
-                json_type(other)
-            )));
-            None
-        }
-        (None, Some(other)) => {
-            findings.push(not_a_record(format!(
-                "`value_base64`: expected a base64 string or null, found {}",
-                json_type(other)
-            )));
-            None
-        }
-    };
-    findings.extend(base64);
-    if findings.is_empty() {
-        Ok(KafkaRecord {
-            key,
-            headers,
-            value,
-        })
-    } else {
-        Err(findings)
-    }
-}
-
-/// Decodes a base64 member of a Kafka record, or adds a finding naming the member.
-fn decode_base64(member: String, text: &str, findings: &mut Vec<Violation>) -> Option<Vec<u8>> {
-    match Binary::from_base64(text) {
-        Ok(bytes) => Some(bytes.into_bytes()),
-        Err(error) => {
-            findings.push(
-                Violation::error(rule::INTG_R8, member, "", format!("is not base64: {error}"))
-                    .with_hint(
-                        "use standard base64 with `=` padding (RFC 4648 section 4), e.g. `aGk=` for `hi`",
-                    ),
-            );
-            None
-        }
-    }
-}
-
-/// A JSON value's type, for messages that must not repeat a large value.
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A binding error as a finding: the event's own violation when it has one, else R-8.
 fn binding_violation(error: &BindingError) -> Violation {
     match error {
@@ -809,116 +649,4 @@ fn write_json(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn detect_tells_json_from_http() {
-        assert_eq!(detect(b"  {\"id\":1}"), Format::Json);
-        assert_eq!(detect(b"\n[ ]"), Format::Json);
-        assert_eq!(
-            detect(b"POST /events HTTP/1.1\r\nce-id: 1\r\n\r\n"),
-            Format::Http
-        );
-        assert_eq!(detect(b"ce-id: 1\n\n"), Format::Http);
-        assert_eq!(detect(b"garbage"), Format::Json);
-        assert_eq!(detect(b""), Format::Json);
-    }
-
-    #[test]
-    fn detect_takes_json_lines_only_when_the_first_line_is_a_whole_object() {
-        assert_eq!(detect(b"{\"id\":1}\n{\"id\":2}\n"), Format::JsonLines);
-        assert_eq!(detect(b"\n  {\"id\":1}\r\n\r\nnot json"), Format::JsonLines);
-        // One line, with or without blank lines after it: one event.
-        assert_eq!(detect(b"{\"id\":1}\n\n  \n"), Format::Json);
-        // Pretty-printed: the first line is `{` or holds only the first members.
-        assert_eq!(detect(b"{\n  \"id\": 1\n}\n"), Format::Json);
-        assert_eq!(detect(b"{\"id\": 1,\n \"type\": \"a\"}"), Format::Json);
-        // A batch on several lines is a batch.
-        assert_eq!(detect(b"[{\"id\":1}]\n[{\"id\":2}]"), Format::Json);
-    }
-
-    #[test]
-    fn json_lines_numbers_lines_from_1_and_skips_blank_ones() {
-        let lines: Vec<_> = json_lines(b"a\r\n\n \t\nb\nc").collect();
-        assert_eq!(lines, [(1, &b"a"[..]), (4, &b"b"[..]), (5, &b"c"[..])]);
-        assert_eq!(json_lines(b"").count(), 0);
-    }
-
-    #[test]
-    fn kafka_record_reads_base64_members() {
-        let record = kafka_record(&json!({
-            "key": "k",
-            "headers": {"ce_id": {"base64": "MQ=="}, "x-raw": {"base64": "/w=="}, "ce_subject": null},
-            "value_base64": "AP8=",
-        }))
-        .unwrap();
-        assert_eq!(record.key.as_deref(), Some(&b"k"[..]));
-        assert_eq!(record.header("ce_id"), Some(Some(&b"1"[..])));
-        assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
-        assert_eq!(record.header("ce_subject"), Some(None));
-        assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
-        assert_eq!(kafka_record(&json!({})).unwrap(), KafkaRecord::default());
-        assert_eq!(
-            kafka_record(&json!({"value_base64": null})).unwrap().value,
-            None
-        );
-    }
-
-    #[test]
-    fn kafka_record_reports_every_problem() {
-        let findings = kafka_record(&json!({
-            "partition": 1,
-            "headers": {"ce_id": {"base64": "MQ"}, "ce_type": 7},
-            "value": "a",
-            "value_base64": "!!",
-        }))
-        .unwrap_err();
-        let messages: Vec<_> = findings.iter().map(message).collect();
-        assert_eq!(messages.len(), 4, "{messages:#?}");
-        assert!(
-            messages[0].contains("unknown member `partition`"),
-            "{messages:#?}"
-        );
-        assert!(
-            messages[1].contains(
-                "header `ce_type`: expected a string, null or {\"base64\": string}, found a number"
-            ),
-            "{messages:#?}"
-        );
-        assert!(
-            messages[2].starts_with("record: has both `value` and `value_base64`"),
-            "{messages:#?}"
-        );
-        assert!(
-            messages[3].starts_with("headers.ce_id.base64: is not base64: "),
-            "{messages:#?}"
-        );
-        assert!(messages[3].contains("RFC 4648"), "{messages:#?}");
-        assert!(findings.iter().all(Violation::is_error));
-
-        let findings = kafka_record(&json!([1])).unwrap_err();
-        assert!(
-            message(&findings[0]).ends_with("found an array"),
-            "{findings:?}"
-        );
-    }
-
-    #[test]
-    fn clean_escapes_control_characters() {
-        assert_eq!(clean("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
-        assert_eq!(clean("plain ü"), "plain ü");
-    }
-
-    #[test]
-    fn message_leaves_out_the_rule_id_and_empty_values() {
-        let finding = Violation::error(rule::INTG_R2, "time", "", "is absent").with_hint("set it");
-        assert_eq!(message(&finding), "time: is absent; set it");
-        let finding = Violation::warning(rule::INTG_R4, "type", "Com.x", "must be lowercase")
-            .with_part("segment `Com`");
-        assert_eq!(
-            message(&finding),
-            "type `Com.x` segment `Com`: must be lowercase"
-        );
-    }
-}
+mod tests;

@@ -1,0 +1,112 @@
+use super::*;
+use cloudevent_runtime::binding::kafka::KafkaRecord;
+
+#[test]
+fn detect_tells_json_from_http() {
+    assert_eq!(detect(b"  {\"id\":1}"), Format::Json);
+    assert_eq!(detect(b"\n[ ]"), Format::Json);
+    assert_eq!(
+        detect(b"POST /events HTTP/1.1\r\nce-id: 1\r\n\r\n"),
+        Format::Http
+    );
+    assert_eq!(detect(b"ce-id: 1\n\n"), Format::Http);
+    assert_eq!(detect(b"garbage"), Format::Json);
+    assert_eq!(detect(b""), Format::Json);
+}
+
+#[test]
+fn detect_takes_json_lines_only_when_the_first_line_is_a_whole_object() {
+    assert_eq!(detect(b"{\"id\":1}\n{\"id\":2}\n"), Format::JsonLines);
+    assert_eq!(detect(b"\n  {\"id\":1}\r\n\r\nnot json"), Format::JsonLines);
+    // One line, with or without blank lines after it: one event.
+    assert_eq!(detect(b"{\"id\":1}\n\n  \n"), Format::Json);
+    // Pretty-printed: the first line is `{` or holds only the first members.
+    assert_eq!(detect(b"{\n  \"id\": 1\n}\n"), Format::Json);
+    assert_eq!(detect(b"{\"id\": 1,\n \"type\": \"a\"}"), Format::Json);
+    // A batch on several lines is a batch.
+    assert_eq!(detect(b"[{\"id\":1}]\n[{\"id\":2}]"), Format::Json);
+}
+
+#[test]
+fn json_lines_numbers_lines_from_1_and_skips_blank_ones() {
+    let lines: Vec<_> = json_lines(b"a\r\n\n \t\nb\nc").collect();
+    assert_eq!(lines, [(1, &b"a"[..]), (4, &b"b"[..]), (5, &b"c"[..])]);
+    assert_eq!(json_lines(b"").count(), 0);
+}
+
+#[test]
+fn kafka_record_reads_base64_members() {
+    let record = kafka_record(&json!({
+        "key": "k",
+        "headers": {"ce_id": {"base64": "MQ=="}, "x-raw": {"base64": "/w=="}, "ce_subject": null},
+        "value_base64": "AP8=",
+    }))
+    .unwrap();
+    assert_eq!(record.key.as_deref(), Some(&b"k"[..]));
+    assert_eq!(record.header("ce_id"), Some(Some(&b"1"[..])));
+    assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
+    assert_eq!(record.header("ce_subject"), Some(None));
+    assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
+    assert_eq!(kafka_record(&json!({})).unwrap(), KafkaRecord::default());
+    assert_eq!(
+        kafka_record(&json!({"value_base64": null})).unwrap().value,
+        None
+    );
+}
+
+#[test]
+fn kafka_record_reports_every_problem() {
+    let findings = kafka_record(&json!({
+        "partition": 1,
+        "headers": {"ce_id": {"base64": "MQ"}, "ce_type": 7},
+        "value": "a",
+        "value_base64": "!!",
+    }))
+    .unwrap_err();
+    let messages: Vec<_> = findings.iter().map(message).collect();
+    assert_eq!(messages.len(), 4, "{messages:#?}");
+    assert!(
+        messages[0].contains("unknown member `partition`"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[1].contains(
+            "header `ce_type`: expected a string, null or {\"base64\": string}, found a number"
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[2].starts_with("record: has both `value` and `value_base64`"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[3].starts_with("headers.ce_id.base64: is not base64: "),
+        "{messages:#?}"
+    );
+    assert!(messages[3].contains("RFC 4648"), "{messages:#?}");
+    assert!(findings.iter().all(Violation::is_error));
+
+    let findings = kafka_record(&json!([1])).unwrap_err();
+    assert!(
+        message(&findings[0]).ends_with("found an array"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn clean_escapes_control_characters() {
+    assert_eq!(clean("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
+    assert_eq!(clean("plain ü"), "plain ü");
+}
+
+#[test]
+fn message_leaves_out_the_rule_id_and_empty_values() {
+    let finding = Violation::error(rule::INTG_R2, "time", "", "is absent").with_hint("set it");
+    assert_eq!(message(&finding), "time: is absent; set it");
+    let finding = Violation::warning(rule::INTG_R4, "type", "Com.x", "must be lowercase")
+        .with_part("segment `Com`");
+    assert_eq!(
+        message(&finding),
+        "type `Com.x` segment `Com`: must be lowercase"
+    );
+}
