@@ -267,7 +267,7 @@ fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// A name that starts with a letter: leading digits move to the end (`1abc` → `abc1`), and an
 /// all-digit name gets an `n` in front.
-fn letter_first(name: &str) -> String {
+pub(crate) fn letter_first(name: &str) -> String {
     let split = name
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(name.len());
@@ -351,10 +351,12 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
         return found;
     }
 
-    if let Some((at, c)) = name
-        .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
-    {
+    // Every allowed character is one ASCII byte, so the first byte that is not one starts
+    // the first character that is not one, at the same offset.
+    let bad = name
+        .bytes()
+        .position(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit()));
+    if let Some((at, c)) = bad.and_then(|at| Some((at, name[at..].chars().next()?))) {
         let problem = if c.is_ascii_uppercase() {
             "must be lowercase; only `a-z` and `0-9` are allowed"
         } else {
@@ -373,7 +375,11 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
         found.push(violation);
     }
 
-    let length = name.chars().count();
+    // A name of allowed characters is ASCII: its length in characters is its length in bytes.
+    let length = match bad {
+        None => name.len(),
+        Some(_) => name.chars().count(),
+    };
     match profile {
         Profile::IntgStd015 => {
             if name.as_bytes()[0].is_ascii_digit() {

@@ -56,16 +56,19 @@ impl UriError {
 pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
     check_characters(s)?;
 
-    let (rest, fragment) = match s.find('#') {
+    // Every delimiter below is ASCII, so byte scans find what the char searches found at
+    // the same offsets, without decoding UTF-8 (the rules parse every event's `source` and
+    // `dataschema`).
+    let (rest, fragment) = match find_byte(s, b'#') {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let (rest, query) = match rest.find('?') {
+    let (rest, query) = match find_byte(rest, b'?') {
         Some(i) => (&rest[..i], Some(&rest[i + 1..])),
         None => (rest, None),
     };
 
-    let (scheme, rest) = match rest.find([':', '/']) {
+    let (scheme, rest) = match rest.bytes().position(|b| b == b':' || b == b'/') {
         Some(i) if rest.as_bytes()[i] == b':' => {
             let candidate = &rest[..i];
             if candidate.is_empty() {
@@ -84,7 +87,7 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
 
     let (authority, path) = match rest.strip_prefix("//") {
         Some(after) => {
-            let end = after.find('/').unwrap_or(after.len());
+            let end = find_byte(after, b'/').unwrap_or(after.len());
             (Some(parse_authority(&after[..end])?), &after[end..])
         }
         None => (None, rest),
@@ -96,7 +99,7 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
     }
     if let Some(fragment) = fragment {
         check_component(fragment, "fragment", s)?;
-        if let Some(i) = fragment.find('#') {
+        if let Some(i) = find_byte(fragment, b'#') {
             return Err(UriError::new(
                 format!("character `#` at byte {}", offset(s, fragment) + i),
                 "a URI holds at most one `#`; percent-encode it as `%23`",
@@ -111,6 +114,16 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
         query,
         fragment,
     })
+}
+
+/// The first `byte` (ASCII) in `s`.
+fn find_byte(s: &str, byte: u8) -> Option<usize> {
+    s.bytes().position(|b| b == byte)
+}
+
+/// The first `[` or `]` in `s`.
+fn find_bracket(s: &str) -> Option<usize> {
+    s.bytes().position(|b| b == b'[' || b == b']')
 }
 
 /// The byte offset of `part` (a sub-slice) inside `whole`.
@@ -133,20 +146,33 @@ fn scheme_error(candidate: &str) -> Option<UriError> {
     ))
 }
 
-fn is_unreserved(b: u8) -> bool {
+const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
-fn is_sub_delim(b: u8) -> bool {
+const fn is_sub_delim(b: u8) -> bool {
     matches!(
         b,
         b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
     )
 }
 
-fn is_gen_delim(b: u8) -> bool {
+const fn is_gen_delim(b: u8) -> bool {
     matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
 }
+
+/// The bytes allowed in a URI as they are (unreserved, sub-delims, gen-delims), one lookup
+/// a byte instead of three sets of compares; `%` is not among them, it starts an escape.
+const URI_CHARACTER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = is_unreserved(byte) || is_sub_delim(byte) || is_gen_delim(byte);
+        b += 1;
+    }
+    table
+};
 
 /// Every character must be allowed somewhere in a URI, and every `%` must start `%HH`.
 fn check_characters(s: &str) -> Result<(), UriError> {
@@ -166,7 +192,7 @@ fn check_characters(s: &str) -> Result<(), UriError> {
             i += 3;
             continue;
         }
-        if is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b) {
+        if URI_CHARACTER[usize::from(b)] {
             i += 1;
             continue;
         }
@@ -208,7 +234,7 @@ pub(crate) fn describe_char(c: char) -> String {
 /// Path, query and fragment may hold any character that passed [`check_characters`] except
 /// `[` and `]`, which RFC 3986 keeps for IP literals in the host.
 fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriError> {
-    match component.find(['[', ']']) {
+    match find_bracket(component) {
         Some(i) => {
             let c = &component[i..=i];
             Err(UriError::new(
@@ -223,12 +249,12 @@ fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriEr
 }
 
 fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
-    let (userinfo, host_port) = match authority.find('@') {
+    let (userinfo, host_port) = match find_byte(authority, b'@') {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
         None => (None, authority),
     };
     if let Some(userinfo) = userinfo {
-        if let Some(i) = userinfo.find(['[', ']']) {
+        if let Some(i) = find_bracket(userinfo) {
             return Err(UriError::new(
                 format!("userinfo `{userinfo}`"),
                 format!(
@@ -280,12 +306,12 @@ fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
         });
     }
 
-    let (host, port) = match host_port.find(':') {
+    let (host, port) = match find_byte(host_port, b':') {
         Some(i) => (&host_port[..i], Some(&host_port[i + 1..])),
         None => (host_port, None),
     };
     check_port(port)?;
-    if let Some(i) = host.find(['[', ']', '@']) {
+    if let Some(i) = host.bytes().position(|b| matches!(b, b'[' | b']' | b'@')) {
         return Err(UriError::new(
             format!("host `{host}`"),
             format!("character `{}` is not allowed in a host name", &host[i..=i]),
