@@ -632,7 +632,24 @@ pub(crate) mod dataschema {
 }
 
 pub(crate) mod extension {
-    use crate::extension::{MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, letter_first, sensitive_word};
+    use crate::extension::{
+        MAX_EXTENSION_NAME_LEN, Match, RESERVED_NAMES, SENSITIVE_WORDS, contains_ignore_case,
+        ends_with_ignore_case, letter_first, starts_with_ignore_case,
+    };
+
+    /// The R-14 word scan without any prefilter: the definition the fast one is held to.
+    pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+        SENSITIVE_WORDS
+            .iter()
+            .find(|(word, how, _)| match how {
+                Match::Anywhere => contains_ignore_case(name, word),
+                Match::Affix => {
+                    starts_with_ignore_case(name, word) || ends_with_ignore_case(name, word)
+                }
+                Match::Whole => name.eq_ignore_ascii_case(word),
+            })
+            .map(|&(word, _, what)| (word, what))
+    }
     use crate::uri::describe_char;
     use crate::{CORE_ATTRIBUTES, Profile, Violation, rule};
     pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
@@ -1503,6 +1520,16 @@ mod tests {
         "svc.cluster.local",
     ];
     const NAME_PIECES: &[&str] = &[
+        "Password",
+        "CVV",
+        "iban",
+        "otp",
+        "dob",
+        "pin",
+        "name",
+        "first",
+        "last",
+        "ip",
         "a",
         "z",
         "0",
