@@ -54,16 +54,14 @@ impl UriError {
 /// Parses a URI-reference (RFC 3986 4.1). The empty string is a valid (empty) relative
 /// reference; callers that need a non-empty value check that first.
 pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
-    check_characters(s)?;
+    let delimiters = check_characters(s)?;
 
-    // Every delimiter below is ASCII, so byte scans find what the char searches found at
-    // the same offsets, without decoding UTF-8 (the rules parse every event's `source` and
-    // `dataschema`).
-    let (rest, fragment) = match find_byte(s, b'#') {
+    // Every delimiter is ASCII, so the byte offsets found are char boundaries.
+    let (rest, fragment) = match delimiters.hash {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let (rest, query) = match find_byte(rest, b'?') {
+    let (rest, query) = match delimiters.question {
         Some(i) => (&rest[..i], Some(&rest[i + 1..])),
         None => (rest, None),
     };
@@ -93,12 +91,18 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
         None => (None, rest),
     };
 
-    check_component(path, "path", s)?;
-    if let Some(query) = query {
-        check_component(query, "query", s)?;
+    // Without `[` or `]` anywhere, no component holds one; without a second `#`, the
+    // fragment (all after the first) holds none.
+    if delimiters.bracket {
+        check_component(path, "path", s)?;
+        if let Some(query) = query {
+            check_component(query, "query", s)?;
+        }
+        if let Some(fragment) = fragment {
+            check_component(fragment, "fragment", s)?;
+        }
     }
-    if let Some(fragment) = fragment {
-        check_component(fragment, "fragment", s)?;
+    if let Some(fragment) = fragment.filter(|_| delimiters.second_hash) {
         if let Some(i) = find_byte(fragment, b'#') {
             return Err(UriError::new(
                 format!("character `#` at byte {}", offset(s, fragment) + i),
@@ -161,40 +165,87 @@ const fn is_gen_delim(b: u8) -> bool {
     matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
 }
 
-/// The bytes allowed in a URI as they are (unreserved, sub-delims, gen-delims), one lookup
-/// a byte instead of three sets of compares; `%` is not among them, it starts an escape.
-const URI_CHARACTER: [bool; 256] = {
-    let mut table = [false; 256];
+/// What [`check_characters`] found on its way, so [`parse`] splits the components without
+/// scanning the string again.
+struct Delimiters {
+    /// The first `#`.
+    hash: Option<usize>,
+    /// Whether a second `#` follows the first.
+    second_hash: bool,
+    /// The first `?` before the first `#`.
+    question: Option<usize>,
+    /// Whether a `[` or `]` appears anywhere.
+    bracket: bool,
+}
+
+/// A byte allowed in a URI as it is (unreserved, sub-delims, gen-delims) that splits nothing.
+const PLAIN: u8 = 1;
+/// `#`, `?`, `[` or `]`, which [`Delimiters`] records.
+const DELIMITER: u8 = 2;
+/// `%`, which starts an escape.
+const PERCENT: u8 = 3;
+
+/// Each byte's class, one lookup a byte instead of three sets of compares; 0 is a byte a
+/// URI cannot hold as it is.
+const URI_BYTE: [u8; 256] = {
+    let mut table = [0; 256];
     let mut b = 0;
     while b < 256 {
         let byte = b as u8;
-        table[b] = is_unreserved(byte) || is_sub_delim(byte) || is_gen_delim(byte);
+        table[b] = match byte {
+            b'#' | b'?' | b'[' | b']' => DELIMITER,
+            b'%' => PERCENT,
+            _ if is_unreserved(byte) || is_sub_delim(byte) || is_gen_delim(byte) => PLAIN,
+            _ => 0,
+        };
         b += 1;
     }
     table
 };
 
 /// Every character must be allowed somewhere in a URI, and every `%` must start `%HH`.
-fn check_characters(s: &str) -> Result<(), UriError> {
+fn check_characters(s: &str) -> Result<Delimiters, UriError> {
     let bytes = s.as_bytes();
+    let mut found = Delimiters {
+        hash: None,
+        second_hash: false,
+        question: None,
+        bracket: false,
+    };
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if b == b'%' {
-            let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
-            if !(hex(i + 1) && hex(i + 2)) {
-                let escape: String = s[i..].chars().take(3).collect();
-                return Err(UriError::new(
-                    format!("`{escape}` at byte {i}"),
-                    "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
-                ));
+        match URI_BYTE[usize::from(b)] {
+            PLAIN => {
+                i += 1;
+                continue;
             }
-            i += 3;
-            continue;
-        }
-        if URI_CHARACTER[usize::from(b)] {
-            i += 1;
-            continue;
+            DELIMITER => {
+                match b {
+                    b'#' if found.hash.is_some() => found.second_hash = true,
+                    b'#' => found.hash = Some(i),
+                    b'?' if found.hash.is_none() && found.question.is_none() => {
+                        found.question = Some(i);
+                    }
+                    b'[' | b']' => found.bracket = true,
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            PERCENT => {
+                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+                if !(hex(i + 1) && hex(i + 2)) {
+                    let escape: String = s[i..].chars().take(3).collect();
+                    return Err(UriError::new(
+                        format!("`{escape}` at byte {i}"),
+                        "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
+                    ));
+                }
+                i += 3;
+                continue;
+            }
+            _ => {}
         }
         let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
         let mut encoded = String::new();
@@ -213,7 +264,7 @@ fn check_characters(s: &str) -> Result<(), UriError> {
             problem,
         ));
     }
-    Ok(())
+    Ok(found)
 }
 
 /// A character as shown in messages: visible ones in backticks, the others as `U+XXXX`.
