@@ -213,7 +213,23 @@ fn check_characters(s: &str) -> Result<Delimiters, UriError> {
         bracket: false,
     };
     let mut i = 0;
+    // Below this offset the bytes are taken one at a time: the block starting before it
+    // held something other than plain bytes.
+    let mut one_at_a_time = 0;
     while i < bytes.len() {
+        // Most of a URI is plain bytes: 16 lookups that do not wait on each other, then one
+        // branch, instead of a branch a byte.
+        if i >= one_at_a_time {
+            if let Some(block) = bytes.get(i..i + 16) {
+                if block.iter().fold(true, |plain, &b| {
+                    plain & (URI_BYTE[usize::from(b)] == PLAIN)
+                }) {
+                    i += 16;
+                    continue;
+                }
+                one_at_a_time = i + 16;
+            }
+        }
         let b = bytes[i];
         match URI_BYTE[usize::from(b)] {
             PLAIN => {
