@@ -36,6 +36,16 @@ const EXAMPLE: &str = "https://schemas.example.com/orders/created/v1.json";
 /// assert_eq!(found[0].rule.as_str(), "CE 1.0.2 dataschema");
 /// ```
 pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
+    check_dataschema_and_major(value, profile).0
+}
+
+/// [`check_dataschema`]'s findings, and the [`schema_major`] of the same parse, so the
+/// envelope check parses a `dataschema` once for both its own rules and the type's
+/// agreement with it.
+pub(crate) fn check_dataschema_and_major(
+    value: &str,
+    profile: Profile,
+) -> (Vec<Violation>, Option<u64>) {
     let mut found = Vec::new();
     let error = |problem: &'static str| {
         Violation::error(rule::CE_DATASCHEMA, "dataschema", value, problem)
@@ -43,7 +53,7 @@ pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
     };
     if value.is_empty() {
         found.push(error("must be a non-empty absolute URI"));
-        return found;
+        return (found, None);
     }
     let parsed = match uri::parse(value) {
         Ok(parsed) => parsed,
@@ -53,9 +63,10 @@ pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
                     .with_part(bad.part)
                     .with_hint(format!("e.g. `{EXAMPLE}`")),
             );
-            return found;
+            return (found, None);
         }
     };
+    let major = last_version(&parsed);
     if parsed.scheme.is_none() {
         found.push(error(
             "must be an absolute URI or a URN, not a relative reference",
@@ -67,7 +78,7 @@ pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
                 .with_part(format!("fragment `#{fragment}`")),
         );
     }
-    if profile == Profile::IntgStd015 && last_version(&parsed).is_none() {
+    if profile == Profile::IntgStd015 && major.is_none() {
         let latest = segments(&parsed).find(|s| {
             let stem = file_stem(s);
             stem.eq_ignore_ascii_case("latest")
@@ -93,7 +104,7 @@ pub fn check_dataschema(value: &str, profile: Profile) -> Vec<Violation> {
             None => violation,
         });
     }
-    found
+    (found, major)
 }
 
 /// The path segments a version token may sit in: split on `/`, and on `:` too for a URI
@@ -209,6 +220,16 @@ pub fn check_type_schema_agreement(
     dataschema: &str,
     profile: Profile,
 ) -> Vec<Violation> {
+    agreement_with_major(event_type, dataschema, schema_major(dataschema), profile)
+}
+
+/// [`check_type_schema_agreement`] with the dataschema's [`schema_major`] already found.
+pub(crate) fn agreement_with_major(
+    event_type: &str,
+    dataschema: &str,
+    major: Option<u64>,
+    profile: Profile,
+) -> Vec<Violation> {
     // The `.vN` type suffix is INTG-STD-015's convention (R-4); the CloudEvents spec only
     // says a schema change SHOULD get a new URI, and NL GOV versions types its own way (a
     // `v1.2.3` suffix). So outside `intg-std-015` a disagreement is a warning.
@@ -217,16 +238,16 @@ pub fn check_type_schema_agreement(
     } else {
         Severity::Warning
     };
-    let mut found = agreement(event_type, dataschema);
+    let mut found = agreement(event_type, dataschema, major);
     for violation in &mut found {
         violation.severity = severity;
     }
     found
 }
 
-fn agreement(event_type: &str, dataschema: &str) -> Vec<Violation> {
+fn agreement(event_type: &str, dataschema: &str, major: Option<u64>) -> Vec<Violation> {
     let mut found = Vec::new();
-    let Some(major) = schema_major(dataschema) else {
+    let Some(major) = major else {
         return found;
     };
     match type_version(event_type) {

@@ -7,6 +7,7 @@
 //! (through [`Policy::check_declaration`]). So the same bytes get the same
 //! verdict with the same rule ids, whichever door they came through.
 
+use crate::dataschema;
 use crate::extension::documented_extension;
 use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
 
@@ -97,7 +98,7 @@ impl<'a> ValueRef<'a> {
     }
 
     /// The value as a report shows it: text cut at 80 bytes, binary as its length.
-    fn shown(self) -> String {
+    pub(crate) fn shown(self) -> String {
         match self {
             ValueRef::Boolean(b) => b.to_string(),
             ValueRef::Integer(i) => i.to_string(),
@@ -288,6 +289,11 @@ struct Sink {
 
 impl Sink {
     fn add(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
+        // Nearly every check of a valid event finds nothing; skip making and dropping an
+        // iterator over the empty `Vec`.
+        if violations.is_empty() {
+            return Ok(());
+        }
         for violation in violations {
             self.push(violation)?;
         }
@@ -419,9 +425,12 @@ impl Policy {
             sink.add(crate::check_media_type(content_type))?;
         }
         if let Some(dataschema) = envelope.dataschema {
-            sink.add(crate::check_dataschema(dataschema, profile))?;
+            let (found, major) = dataschema::check_dataschema_and_major(dataschema, profile);
+            sink.add(found)?;
             if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
-                sink.add(crate::check_type_schema_agreement(ty, dataschema, profile))?;
+                sink.add(dataschema::agreement_with_major(
+                    ty, dataschema, major, profile,
+                ))?;
             }
         }
         if let Some(time) = envelope.time {
@@ -561,7 +570,7 @@ impl Policy {
 impl Policy {
     /// An empty `id`, `source` or `type`, with the example this profile's own rule for the
     /// attribute gives, so the message says what a good value looks like.
-    fn empty_required(&self, attribute: &'static str) -> Violation {
+    pub(crate) fn empty_required(&self, attribute: &'static str) -> Violation {
         let example = match attribute {
             "type" => crate::check_type("", self),
             "source" => crate::check_source("", self.profile()),
@@ -577,12 +586,12 @@ impl Policy {
     }
 }
 
-fn missing(attribute: &'static str, rule: RuleId) -> Violation {
+pub(crate) fn missing(attribute: &'static str, rule: RuleId) -> Violation {
     Violation::error(rule, attribute, "", "is required but absent or null")
 }
 
 /// Reports a shared check under the profile's id for the same requirement.
-fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
+pub(crate) fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
     violation.rule = rule;
     violation
 }

@@ -116,7 +116,7 @@ pub fn documented_extension(name: &str) -> Option<DocumentedExtension> {
 
 /// How a refused word must appear in a name for R-14 to apply.
 #[derive(Clone, Copy)]
-enum Match {
+pub(crate) enum Match {
     /// Anywhere in the name: long, distinctive words (`token`, `password`).
     Anywhere,
     /// The whole name, its start or its end: short abbreviations that hide inside innocent
@@ -134,7 +134,7 @@ enum Match {
 /// matched in the way that catches real names without refusing absurd ones. The accepted
 /// false positives are `secretary` (`secret`) and `possession` (`session`), rare as
 /// extension names and easy to rename.
-const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
+pub(crate) const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
     // Credentials and tokens.
     ("token", Match::Anywhere, "a token"),
     ("password", Match::Anywhere, "a credential"),
@@ -200,23 +200,38 @@ const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
 /// The refused word a name announces, and what it announces. Case-insensitive, so a
 /// name already refused for its case is still checked for its meaning.
 pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+    const ALPHABET: u32 = (1 << 26) - 1;
     // A word can only match a name holding every one of its letters: comparing letter sets
     // first skips most of the 57 words with one AND instead of a case-folding scan each
     // (the scan was the largest single cost of a typed parse with three extensions).
     let letters = letter_set(name.as_bytes());
-    SENSITIVE_WORDS
-        .iter()
-        .zip(SENSITIVE_LETTERS)
-        .filter(|(_, needed)| needed & !letters == 0)
-        .map(|(entry, _)| entry)
-        .find(|(word, how, _)| match how {
-            Match::Anywhere => contains_ignore_case(name, word),
-            Match::Affix => {
-                starts_with_ignore_case(name, word) || ends_with_ignore_case(name, word)
-            }
-            Match::Whole => name.eq_ignore_ascii_case(word),
-        })
-        .map(|&(word, _, what)| (word, what))
+    // Rather than test 57 sets, leave out the words needing a letter the name lacks: one
+    // OR a missing letter (bit `i` of `WORDS_NEEDING[letter]` is word `i`).
+    let mut missing = !((letters >> b'a') as u32) & ALPHABET;
+    let mut ruled_out = 0u64;
+    while missing != 0 {
+        ruled_out |= WORDS_NEEDING[missing.trailing_zeros() as usize];
+        missing &= missing - 1;
+    }
+    // The words left, in list order; the letter set check stays for any non-letter byte.
+    let mut candidates = !ruled_out & (u64::MAX >> (64 - SENSITIVE_WORDS.len()));
+    while candidates != 0 {
+        let i = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let (word, how, what) = SENSITIVE_WORDS[i];
+        let found = SENSITIVE_LETTERS[i] & !letters == 0
+            && match how {
+                Match::Anywhere => contains_ignore_case(name, word),
+                Match::Affix => {
+                    starts_with_ignore_case(name, word) || ends_with_ignore_case(name, word)
+                }
+                Match::Whole => name.eq_ignore_ascii_case(word),
+            };
+        if found {
+            return Some((word, what));
+        }
+    }
+    None
 }
 
 /// The ASCII bytes of `text`, lowercased, as a set (bit `b` for byte `b`); other bytes are
@@ -234,6 +249,24 @@ const fn letter_set(text: &[u8]) -> u128 {
     set
 }
 
+/// For each letter `a..=z`, the words of [`SENSITIVE_WORDS`] holding it, as bits by index.
+const WORDS_NEEDING: [u64; 26] = {
+    assert!(SENSITIVE_WORDS.len() <= 64);
+    let mut masks = [0u64; 26];
+    let mut letter = 0;
+    while letter < 26 {
+        let mut i = 0;
+        while i < SENSITIVE_WORDS.len() {
+            if SENSITIVE_LETTERS[i] & (1 << (b'a' + letter as u8)) != 0 {
+                masks[letter] |= 1 << i;
+            }
+            i += 1;
+        }
+        letter += 1;
+    }
+    masks
+};
+
 /// [`letter_set`] of each of [`SENSITIVE_WORDS`], in the same order.
 const SENSITIVE_LETTERS: [u128; SENSITIVE_WORDS.len()] = {
     let mut sets = [0u128; SENSITIVE_WORDS.len()];
@@ -245,21 +278,21 @@ const SENSITIVE_LETTERS: [u128; SENSITIVE_WORDS.len()] = {
     sets
 };
 
-fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+pub(crate) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
     haystack
         .as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-fn starts_with_ignore_case(haystack: &str, needle: &str) -> bool {
+pub(crate) fn starts_with_ignore_case(haystack: &str, needle: &str) -> bool {
     haystack
         .as_bytes()
         .get(..needle.len())
         .is_some_and(|h| h.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
+pub(crate) fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
     let bytes = haystack.as_bytes();
     bytes.len() >= needle.len()
         && bytes[bytes.len() - needle.len()..].eq_ignore_ascii_case(needle.as_bytes())
@@ -267,7 +300,7 @@ fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// A name that starts with a letter: leading digits move to the end (`1abc` → `abc1`), and an
 /// all-digit name gets an `n` in front.
-fn letter_first(name: &str) -> String {
+pub(crate) fn letter_first(name: &str) -> String {
     let split = name
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(name.len());
@@ -351,10 +384,12 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
         return found;
     }
 
-    if let Some((at, c)) = name
-        .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
-    {
+    // Every allowed character is one ASCII byte, so the first byte that is not one starts
+    // the first character that is not one, at the same offset.
+    let bad = name
+        .bytes()
+        .position(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit()));
+    if let Some((at, c)) = bad.and_then(|at| Some((at, name[at..].chars().next()?))) {
         let problem = if c.is_ascii_uppercase() {
             "must be lowercase; only `a-z` and `0-9` are allowed"
         } else {
@@ -373,7 +408,11 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
         found.push(violation);
     }
 
-    let length = name.chars().count();
+    // A name of allowed characters is ASCII: its length in characters is its length in bytes.
+    let length = match bad {
+        None => name.len(),
+        Some(_) => name.chars().count(),
+    };
     match profile {
         Profile::IntgStd015 => {
             if name.as_bytes()[0].is_ascii_digit() {

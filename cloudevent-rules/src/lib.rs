@@ -69,3 +69,6 @@ mod trace;
 pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};
 
 pub mod limits;
+
+#[cfg(test)]
+mod oracle;

@@ -54,18 +54,19 @@ impl UriError {
 /// Parses a URI-reference (RFC 3986 4.1). The empty string is a valid (empty) relative
 /// reference; callers that need a non-empty value check that first.
 pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
-    check_characters(s)?;
+    let delimiters = check_characters(s)?;
 
-    let (rest, fragment) = match s.find('#') {
+    // Every delimiter is ASCII, so the byte offsets found are char boundaries.
+    let (rest, fragment) = match delimiters.hash {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let (rest, query) = match rest.find('?') {
+    let (rest, query) = match delimiters.question {
         Some(i) => (&rest[..i], Some(&rest[i + 1..])),
         None => (rest, None),
     };
 
-    let (scheme, rest) = match rest.find([':', '/']) {
+    let (scheme, rest) = match rest.bytes().position(|b| b == b':' || b == b'/') {
         Some(i) if rest.as_bytes()[i] == b':' => {
             let candidate = &rest[..i];
             if candidate.is_empty() {
@@ -84,19 +85,25 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
 
     let (authority, path) = match rest.strip_prefix("//") {
         Some(after) => {
-            let end = after.find('/').unwrap_or(after.len());
+            let end = find_byte(after, b'/').unwrap_or(after.len());
             (Some(parse_authority(&after[..end])?), &after[end..])
         }
         None => (None, rest),
     };
 
-    check_component(path, "path", s)?;
-    if let Some(query) = query {
-        check_component(query, "query", s)?;
+    // Without `[` or `]` anywhere, no component holds one; without a second `#`, the
+    // fragment (all after the first) holds none.
+    if delimiters.bracket {
+        check_component(path, "path", s)?;
+        if let Some(query) = query {
+            check_component(query, "query", s)?;
+        }
+        if let Some(fragment) = fragment {
+            check_component(fragment, "fragment", s)?;
+        }
     }
-    if let Some(fragment) = fragment {
-        check_component(fragment, "fragment", s)?;
-        if let Some(i) = fragment.find('#') {
+    if let Some(fragment) = fragment.filter(|_| delimiters.second_hash) {
+        if let Some(i) = find_byte(fragment, b'#') {
             return Err(UriError::new(
                 format!("character `#` at byte {}", offset(s, fragment) + i),
                 "a URI holds at most one `#`; percent-encode it as `%23`",
@@ -111,6 +118,16 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
         query,
         fragment,
     })
+}
+
+/// The first `byte` (ASCII) in `s`.
+fn find_byte(s: &str, byte: u8) -> Option<usize> {
+    s.bytes().position(|b| b == byte)
+}
+
+/// The first `[` or `]` in `s`.
+fn find_bracket(s: &str) -> Option<usize> {
+    s.bytes().position(|b| b == b'[' || b == b']')
 }
 
 /// The byte offset of `part` (a sub-slice) inside `whole`.
@@ -133,42 +150,118 @@ fn scheme_error(candidate: &str) -> Option<UriError> {
     ))
 }
 
-fn is_unreserved(b: u8) -> bool {
+const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
-fn is_sub_delim(b: u8) -> bool {
+const fn is_sub_delim(b: u8) -> bool {
     matches!(
         b,
         b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
     )
 }
 
-fn is_gen_delim(b: u8) -> bool {
+const fn is_gen_delim(b: u8) -> bool {
     matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
 }
 
+/// What [`check_characters`] found on its way, so [`parse`] splits the components without
+/// scanning the string again.
+struct Delimiters {
+    /// The first `#`.
+    hash: Option<usize>,
+    /// Whether a second `#` follows the first.
+    second_hash: bool,
+    /// The first `?` before the first `#`.
+    question: Option<usize>,
+    /// Whether a `[` or `]` appears anywhere.
+    bracket: bool,
+}
+
+/// A byte allowed in a URI as it is (unreserved, sub-delims, gen-delims) that splits nothing.
+const PLAIN: u8 = 1;
+/// `#`, `?`, `[` or `]`, which [`Delimiters`] records.
+const DELIMITER: u8 = 2;
+/// `%`, which starts an escape.
+const PERCENT: u8 = 3;
+
+/// Each byte's class, one lookup a byte instead of three sets of compares; 0 is a byte a
+/// URI cannot hold as it is.
+const URI_BYTE: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = match byte {
+            b'#' | b'?' | b'[' | b']' => DELIMITER,
+            b'%' => PERCENT,
+            _ if is_unreserved(byte) || is_sub_delim(byte) || is_gen_delim(byte) => PLAIN,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// Every character must be allowed somewhere in a URI, and every `%` must start `%HH`.
-fn check_characters(s: &str) -> Result<(), UriError> {
+fn check_characters(s: &str) -> Result<Delimiters, UriError> {
     let bytes = s.as_bytes();
+    let mut found = Delimiters {
+        hash: None,
+        second_hash: false,
+        question: None,
+        bracket: false,
+    };
     let mut i = 0;
+    // Below this offset the bytes are taken one at a time: the block starting before it
+    // held something other than plain bytes.
+    let mut one_at_a_time = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'%' {
-            let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
-            if !(hex(i + 1) && hex(i + 2)) {
-                let escape: String = s[i..].chars().take(3).collect();
-                return Err(UriError::new(
-                    format!("`{escape}` at byte {i}"),
-                    "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
-                ));
+        // Most of a URI is plain bytes: 16 lookups that do not wait on each other, then one
+        // branch, instead of a branch a byte.
+        if i >= one_at_a_time {
+            if let Some(block) = bytes.get(i..i + 16) {
+                if block.iter().fold(true, |plain, &b| {
+                    plain & (URI_BYTE[usize::from(b)] == PLAIN)
+                }) {
+                    i += 16;
+                    continue;
+                }
+                one_at_a_time = i + 16;
             }
-            i += 3;
-            continue;
         }
-        if is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b) {
-            i += 1;
-            continue;
+        let b = bytes[i];
+        match URI_BYTE[usize::from(b)] {
+            PLAIN => {
+                i += 1;
+                continue;
+            }
+            DELIMITER => {
+                match b {
+                    b'#' if found.hash.is_some() => found.second_hash = true,
+                    b'#' => found.hash = Some(i),
+                    b'?' if found.hash.is_none() && found.question.is_none() => {
+                        found.question = Some(i);
+                    }
+                    b'[' | b']' => found.bracket = true,
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            PERCENT => {
+                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+                if !(hex(i + 1) && hex(i + 2)) {
+                    let escape: String = s[i..].chars().take(3).collect();
+                    return Err(UriError::new(
+                        format!("`{escape}` at byte {i}"),
+                        "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
+                    ));
+                }
+                i += 3;
+                continue;
+            }
+            _ => {}
         }
         let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
         let mut encoded = String::new();
@@ -187,7 +280,7 @@ fn check_characters(s: &str) -> Result<(), UriError> {
             problem,
         ));
     }
-    Ok(())
+    Ok(found)
 }
 
 /// A character as shown in messages: visible ones in backticks, the others as `U+XXXX`.
@@ -208,7 +301,7 @@ pub(crate) fn describe_char(c: char) -> String {
 /// Path, query and fragment may hold any character that passed [`check_characters`] except
 /// `[` and `]`, which RFC 3986 keeps for IP literals in the host.
 fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriError> {
-    match component.find(['[', ']']) {
+    match find_bracket(component) {
         Some(i) => {
             let c = &component[i..=i];
             Err(UriError::new(
@@ -223,12 +316,12 @@ fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriEr
 }
 
 fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
-    let (userinfo, host_port) = match authority.find('@') {
+    let (userinfo, host_port) = match find_byte(authority, b'@') {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
         None => (None, authority),
     };
     if let Some(userinfo) = userinfo {
-        if let Some(i) = userinfo.find(['[', ']']) {
+        if let Some(i) = find_bracket(userinfo) {
             return Err(UriError::new(
                 format!("userinfo `{userinfo}`"),
                 format!(
@@ -280,12 +373,12 @@ fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
         });
     }
 
-    let (host, port) = match host_port.find(':') {
+    let (host, port) = match find_byte(host_port, b':') {
         Some(i) => (&host_port[..i], Some(&host_port[i + 1..])),
         None => (host_port, None),
     };
     check_port(port)?;
-    if let Some(i) = host.find(['[', ']', '@']) {
+    if let Some(i) = host.bytes().position(|b| matches!(b, b'[' | b']' | b'@')) {
         return Err(UriError::new(
             format!("host `{host}`"),
             format!("character `{}` is not allowed in a host name", &host[i..=i]),
