@@ -193,10 +193,10 @@ fn unexpected<M: IncomingMessage>(
     })
 }
 
-/// A binary-mode event: no attribute header at all is no CloudEvent (415 at HTTP).
+/// A binary-mode event. The parts' reader refuses a message with no attribute header at all
+/// as no CloudEvent (415 at HTTP), whichever event type reads it.
 fn binary_event<E: BindingEvent, M: IncomingMessage>(message: &M) -> Result<E, BindingError> {
     let (parts, typed) = binary_parts(message)?;
-    super::parts::not_cloud_events(&parts)?;
     E::from_binary_typed(parts, &typed)
 }
 
