@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 
 use async_nats::jetstream;
 use async_nats::jetstream::consumer::{AckPolicy, PullConsumer, pull};
+use cloudevent_runtime::binding::ContentMode;
 use cloudevent_runtime::binding::nats::{self, Handled};
 use cloudevent_runtime::dedupe::InMemoryDeduplicator;
-use cloudevent_runtime::{AnyEvent, CloudEvent, Event};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, ExtensionValueBuf};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
@@ -397,6 +398,135 @@ async fn failed_handler_is_retried_and_invalid_event_terminated() {
                 .await
                 .is_none()
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn binary_mode_round_trips_typed_and_dynamic_events_over_core_nats() {
+    bounded(async {
+        let server = NatsServer::start();
+        let client = server.client().await;
+        let mut subscriber = client.subscribe("orders.shipped").await.unwrap();
+        client.flush().await.unwrap();
+
+        let typed = shipped("order-11");
+        let mut dynamic = AnyEvent::new(
+            "dyn-2",
+            "https://orders.example.com",
+            "com.example.order.noted",
+        );
+        dynamic
+            .extensions_mut()
+            .insert("region", "eu west ☕ \"quoted\" 100%");
+        dynamic.set_datacontenttype(Some("text/plain; charset=utf-8".into()));
+        dynamic.set_data(Some(cloudevent_runtime::Data::Text("note".into())));
+        nats::publish_in(&client, "orders.shipped", &typed, ContentMode::Binary)
+            .await
+            .unwrap();
+        nats::publish_in(&client, "orders.shipped", &dynamic, ContentMode::Binary)
+            .await
+            .unwrap();
+        nats::publish_in(&client, "orders.shipped", &typed, ContentMode::Structured)
+            .await
+            .unwrap();
+
+        // Binary: every attribute a `ce-` header as the server delivered it, no Content-Type.
+        let message = subscriber.next().await.unwrap();
+        let headers = message.headers.as_ref().expect("binary mode has headers");
+        assert_eq!(headers.get("ce-id").unwrap().as_str(), typed.id());
+        assert_eq!(headers.get("ce-subject").unwrap().as_str(), "order-11");
+        assert_eq!(headers.get("ce-parcels").unwrap().as_str(), "2");
+        assert_eq!(
+            headers.get("ce-datacontenttype").unwrap().as_str(),
+            "application/json"
+        );
+        assert!(headers.get("Content-Type").is_none());
+        let received: Event<OrderShipped> = nats::from_message(&message).unwrap();
+        assert_eq!(received.id(), typed.id());
+        assert_eq!(received.data(), typed.data());
+        assert_eq!(
+            received.extension("parcels"),
+            Some(ExtensionValueBuf::Integer(2))
+        );
+        assert_eq!(received.to_vec().unwrap(), typed.to_vec().unwrap());
+
+        let message = subscriber.next().await.unwrap();
+        let headers = message.headers.as_ref().unwrap();
+        assert_eq!(
+            headers.get("ce-region").unwrap().as_str(),
+            "eu%20west%20%E2%98%95%20%22quoted%22%20100%25"
+        );
+        assert_eq!(&message.payload[..], b"note");
+        assert_eq!(nats::from_message::<AnyEvent>(&message).unwrap(), dynamic);
+        assert!(nats::from_message::<Event<OrderShipped>>(&message).is_err());
+
+        // The same reader takes structured mode from the same subscription.
+        let message = subscriber.next().await.unwrap();
+        let received: Event<OrderShipped> = nats::from_message(&message).unwrap();
+        assert_eq!(received.to_vec().unwrap(), typed.to_vec().unwrap());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn jetstream_binary_mode_dedupes_publishes_and_redeliveries() {
+    bounded(async {
+        let server = NatsServer::start();
+        let context = jetstream::new(server.client().await);
+        let mut stream = orders_stream(&context).await;
+        let event = shipped("order-12");
+        let first =
+            nats::publish_jetstream_in(&context, "orders.shipped", &event, ContentMode::Binary)
+                .await
+                .unwrap();
+        let second =
+            nats::publish_jetstream_in(&context, "orders.shipped", &event, ContentMode::Binary)
+                .await
+                .unwrap();
+        assert!(!first.duplicate);
+        assert!(
+            second.duplicate,
+            "Nats-Msg-Id = event id in binary mode too"
+        );
+        assert_eq!(stream.info().await.unwrap().state.messages, 1);
+
+        let consumer = consumer(&stream, Duration::from_secs(1)).await;
+        let seen = InMemoryDeduplicator::new(1000, Duration::from_secs(600));
+        let message = fetch_one(&consumer, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(
+            message
+                .headers
+                .as_ref()
+                .unwrap()
+                .get("ce-id")
+                .unwrap()
+                .as_str(),
+            event.id()
+        );
+        // The handler fails: Nak'd, redelivered in binary mode, processed once.
+        let handled =
+            nats::handle_once::<Event<OrderShipped>, _, _, _, &str>(&message, &seen, |_| async {
+                Err("db down")
+            })
+            .await
+            .unwrap();
+        assert!(matches!(handled, Handled::Retry(_, "db down")));
+        let message = fetch_one(&consumer, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(message.info().unwrap().delivered, 2);
+        let handled =
+            nats::handle_once::<Event<OrderShipped>, _, _, _, &str>(&message, &seen, |_| async {
+                Ok(())
+            })
+            .await
+            .unwrap();
+        match handled {
+            Handled::Processed(received) => {
+                assert_eq!(received.id(), event.id());
+                assert_eq!(received.data(), event.data());
+            }
+            other => panic!("expected processing, got {other:?}"),
+        }
     })
     .await;
 }

@@ -1,9 +1,20 @@
-//! The CloudEvents NATS Protocol Binding 1.0.2 on async-nats, with JetStream publishing and an
-//! at-least-once consumer that does each side effect once (ADR-0003).
+//! The CloudEvents NATS Protocol Binding on async-nats, in structured and binary mode, with
+//! JetStream publishing and an at-least-once consumer that does each side effect once
+//! (ADR-0003).
 //!
-//! - §1.3, §3: NATS carries events in structured mode only; the payload is the JSON event
-//!   format. The message also gets `Content-Type: application/cloudevents+json;
-//!   charset=utf-8` (INTG-STD-015 R-7) so a reader can tell the format without parsing.
+//! - Structured mode (CE NATS binding 1.0.2 §3, 1.0.3-wip §3.2), the default
+//!   ([`DEFAULT_MODE`]): the payload is the JSON event format, and the message also gets
+//!   `Content-Type: application/cloudevents+json; charset=utf-8` (INTG-STD-015 R-7) so a
+//!   reader can tell the format without parsing.
+//! - Binary mode (CE NATS binding 1.0.3-wip §3.1, NATS 2.2+ message headers): every attribute,
+//!   `datacontenttype` included, is a header named `ce-<name>` (§3.1.3.1) whose value is the
+//!   canonical string percent-encoded as the HTTP binding does it (§3.1.3.2); the data is the
+//!   payload (§3.1.1). No `Content-Type` header is written, since on NATS it means structured.
+//! - On receipt (§3): a `Content-Type` starting with `application/cloudevents`
+//!   (case-insensitive) is structured mode; otherwise a message with `ce-` headers is binary
+//!   mode. A message with neither is read as the JSON event format, as a NATS server before
+//!   2.2 (no headers at all) and the 1.0.2 binding deliver it. Header names are
+//!   case-insensitive (NATS ADR-4): `ce-ID` names `id`, and `ce-id` beside it is a duplicate.
 //! - JetStream: [`publish_jetstream`] sets `Nats-Msg-Id` to the event `id`, so the server drops
 //!   a second publish of the same event inside the stream's duplicate window; the returned
 //!   ack says whether it was a duplicate.
@@ -13,17 +24,34 @@
 
 use std::future::Future;
 
-use async_nats::HeaderMap;
+use std::borrow::Cow;
+use std::str::FromStr;
+
 use async_nats::jetstream;
 use async_nats::jetstream::AckKind;
+use async_nats::{HeaderMap, HeaderName, HeaderValue};
 use bytes::Bytes;
 
 use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
-use super::{BindingError, BindingEvent, ContentMode};
+use super::{BindingError, BindingEvent, ContentMode, percent};
 use crate::patterns::dedupe::{Deduplicator, Delivery};
 
 /// The header carrying the content type.
 pub const CONTENT_TYPE: &str = "Content-Type";
+/// The header prefix of binary mode (CE NATS binding 1.0.3-wip §3.1.3.1).
+pub const HEADER_PREFIX: &str = "ce-";
+
+/// The content mode [`to_message`], [`publish`] and [`publish_jetstream`] write: structured,
+/// which every NATS server and every CloudEvents NATS reader takes (the 1.0.2 binding has
+/// no other). Binary mode needs NATS 2.2+ and a reader of the 1.0.3 binding: choose it with
+/// [`to_message_in`], [`publish_in`] or [`publish_jetstream_in`]. Producers MUST document the
+/// mode they emit (INTG-STD-015 R-9).
+///
+/// ```
+/// use cloudevent_runtime::binding::{ContentMode, nats};
+/// assert_eq!(nats::DEFAULT_MODE, ContentMode::Structured);
+/// ```
+pub const DEFAULT_MODE: ContentMode = ContentMode::Structured;
 
 /// A NATS or JetStream operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -46,10 +74,11 @@ impl NatsError {
     }
 }
 
-/// The headers and payload of a NATS message carrying `event` (structured mode, §3).
+/// The headers and payload of a NATS message carrying `event` in [`DEFAULT_MODE`]
+/// (structured).
 ///
 /// # Errors
-/// A payload that cannot be serialized.
+/// A payload that cannot be serialized, or an event over 256 KiB (R-11).
 ///
 /// ```
 /// use cloudevent_runtime::AnyEvent;
@@ -62,52 +91,181 @@ impl NatsError {
 /// assert_eq!(back, event);
 /// ```
 pub fn to_message<E: BindingEvent>(event: &E) -> Result<(HeaderMap, Bytes), BindingError> {
-    let payload = event.to_structured()?;
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, super::STRUCTURED_CONTENT_TYPE);
-    Ok((headers, Bytes::from(payload)))
+    to_message_in(event, DEFAULT_MODE)
 }
 
-/// Reads an event from a message's headers and payload. Without a content type the JSON
-/// event format is implied (§3); a content type naming anything but structured JSON is an
-/// error, since NATS 1.0.2 defines no binary mode.
+/// The headers and payload of a NATS message carrying `event` in binary or structured mode.
 ///
 /// # Errors
-/// Another content type, or an invalid event.
+/// [`ContentMode::Batch`] (the binding has none, §1.3), an attribute whose name cannot be a
+/// NATS header name, a payload that cannot be serialized, or an event over 256 KiB (R-11).
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{ContentMode, nats};
+///
+/// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// event.set_subject(Some("Euro € 😀".into()));
+/// let (headers, payload) = nats::to_message_in(&event, ContentMode::Binary).unwrap();
+/// assert_eq!(headers.get("ce-id").unwrap().as_str(), "1");
+/// assert_eq!(headers.get("ce-subject").unwrap().as_str(), "Euro%20%E2%82%AC%20%F0%9F%98%80");
+/// assert!(headers.get("Content-Type").is_none());
+/// assert!(payload.is_empty());
+/// assert_eq!(nats::from_parts::<AnyEvent>(Some(&headers), &payload).unwrap(), event);
+/// ```
+pub fn to_message_in<E: BindingEvent>(
+    event: &E,
+    mode: ContentMode,
+) -> Result<(HeaderMap, Bytes), BindingError> {
+    match mode {
+        ContentMode::Structured => {
+            let payload = event.to_structured()?;
+            let mut headers = HeaderMap::new();
+            headers.insert(CONTENT_TYPE, super::STRUCTURED_CONTENT_TYPE);
+            Ok((headers, Bytes::from(payload)))
+        }
+        ContentMode::Binary => {
+            let parts = event.to_binary()?;
+            let mut headers = HeaderMap::new();
+            // `datacontenttype` is a `ce-` header like every other attribute (§3.1.3.1): a
+            // `Content-Type` header would tell a NATS reader the message is structured.
+            let content_type = parts
+                .datacontenttype
+                .as_deref()
+                .map(|value| ("datacontenttype", value));
+            let attributes = parts
+                .attributes
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str()));
+            for (name, value) in attributes.chain(content_type) {
+                let header = format!("{HEADER_PREFIX}{name}");
+                let header_name =
+                    HeaderName::from_str(&header).map_err(|e| BindingError::AttributeName {
+                        attribute: name.to_owned(),
+                        reason: e.to_string(),
+                    })?;
+                // Percent-encoding leaves only visible ASCII, which is always a header value.
+                let value = HeaderValue::from_str(&percent::encode(value))
+                    .map_err(|_| BindingError::HeaderNotText { header })?;
+                headers.insert(header_name, value);
+            }
+            Ok((headers, Bytes::from(parts.data.unwrap_or_default())))
+        }
+        ContentMode::Batch => Err(BindingError::UnexpectedMode {
+            expected: "binary or structured mode (CE NATS binding 1.0.3-wip 1.3 has no batch mode)",
+            found: "batched mode",
+            content_type: super::BATCH_CONTENT_TYPE.to_owned(),
+        }),
+    }
+}
+
+/// Reads an event from a message's headers and payload, in whichever mode they carry: a
+/// `Content-Type` of the JSON event format is structured mode, `ce-` headers are binary mode
+/// (CE NATS binding 1.0.3-wip §3), and a message with neither is the JSON event format
+/// (NATS before 2.2, binding 1.0.2). Both modes run the same reader and the same policy.
+///
+/// # Errors
+/// Another CloudEvents format, a header that is not visible ASCII or does not percent-decode
+/// to UTF-8, an attribute twice, a `Content-Type` naming neither a CloudEvents format nor
+/// sent beside `ce-` headers (no CloudEvent), or an invalid event.
 pub fn from_parts<E: BindingEvent>(
     headers: Option<&HeaderMap>,
     payload: &[u8],
 ) -> Result<E, BindingError> {
-    message::receive_event(&Received { headers, payload })
+    message::receive_event(&Received::new(headers, payload))
 }
 
-/// A message as the binding layer reads it: structured mode only (§3).
+/// A message as the binding layer reads it.
 struct Received<'m> {
-    headers: Option<&'m HeaderMap>,
+    content_type: Option<&'m str>,
+    /// The `ce-` headers, one entry a value, sorted by header name so that a message gives
+    /// the same first error whatever order the header map iterates in.
+    attributes: Vec<AttributeHeader<'m>>,
     payload: &'m [u8],
+}
+
+struct AttributeHeader<'m> {
+    /// The name after `ce-`, in lower case: NATS header names are case-insensitive (ADR-4).
+    attribute: String,
+    header: &'m str,
+    value: &'m str,
+}
+
+impl<'m> Received<'m> {
+    fn new(headers: Option<&'m HeaderMap>, payload: &'m [u8]) -> Self {
+        let mut content_types: Vec<(&str, &str)> = Vec::new();
+        let mut attributes = Vec::new();
+        for (name, values) in headers.into_iter().flat_map(HeaderMap::iter) {
+            let header: &str = name.as_ref();
+            if header.eq_ignore_ascii_case(CONTENT_TYPE) {
+                content_types.extend(values.iter().map(|value| (header, value.as_str())));
+            } else if let Some(attribute) = header
+                .get(..HEADER_PREFIX.len())
+                .filter(|prefix| prefix.eq_ignore_ascii_case(HEADER_PREFIX))
+                .map(|_| &header[HEADER_PREFIX.len()..])
+            {
+                attributes.extend(values.iter().map(|value| AttributeHeader {
+                    attribute: attribute.to_ascii_lowercase(),
+                    header,
+                    value: value.as_str(),
+                }));
+            }
+        }
+        attributes.sort_by(|a, b| a.header.cmp(b.header));
+        content_types.sort_by(|a, b| a.0.cmp(b.0));
+        Received {
+            content_type: content_types.first().map(|(_, value)| *value),
+            attributes,
+            payload,
+        }
+    }
 }
 
 impl IncomingMessage for Received<'_> {
     fn modes(&self) -> Modes {
         Modes {
-            without_content_type: ContentMode::Structured,
-            structured_only: Some("structured mode (CE NATS binding 1.0.2 3)"),
+            // §3: without a CloudEvents content type the message is binary mode; one that
+            // carries no `ce-` header either is the JSON event format of a NATS server before
+            // 2.2 (and of the 1.0.2 binding), which had no headers to say so.
+            without_content_type: if self.attributes.is_empty() {
+                ContentMode::Structured
+            } else {
+                ContentMode::Binary
+            },
+            structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
         }
     }
 
     fn content_type(&self) -> Result<Option<&str>, BindingError> {
-        Ok(self.headers.and_then(|headers| {
-            headers
-                .get(CONTENT_TYPE)
-                .or_else(|| headers.get("content-type"))
-                .map(|value| value.as_str())
-        }))
+        Ok(self.content_type)
     }
 
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
-        std::iter::empty()
+        self.attributes.iter().map(|header| {
+            // §3.1.3.2: header values are visible US-ASCII; everything else was percent-encoded.
+            if !header
+                .value
+                .bytes()
+                .all(|b| matches!(b, b'\t' | 0x20..=0x7E))
+            {
+                return Err(BindingError::HeaderNotText {
+                    header: header.header.to_owned(),
+                });
+            }
+            let value: Cow<'_, str> =
+                percent::decode(header.value).map_err(|source| BindingError::HeaderValue {
+                    header: header.header.to_owned(),
+                    source,
+                })?;
+            Ok(Header {
+                attribute: &header.attribute,
+                header: header.header,
+                value,
+                typed: None,
+            })
+        })
     }
 
     fn body(&self) -> Option<&[u8]> {
@@ -123,7 +281,7 @@ pub fn from_message<E: BindingEvent>(message: &async_nats::Message) -> Result<E,
     from_parts(message.headers.as_ref(), &message.payload)
 }
 
-/// Publishes an event on core NATS.
+/// Publishes an event on core NATS in [`DEFAULT_MODE`] (structured).
 ///
 /// # Errors
 /// The event cannot be serialized, or the client fails.
@@ -132,16 +290,29 @@ pub async fn publish<E: BindingEvent>(
     subject: impl Into<String>,
     event: &E,
 ) -> Result<(), NatsError> {
-    let (headers, payload) = to_message(event)?;
+    publish_in(client, subject, event, DEFAULT_MODE).await
+}
+
+/// Publishes an event on core NATS in binary or structured mode.
+///
+/// # Errors
+/// See [`to_message_in`]; the client fails.
+pub async fn publish_in<E: BindingEvent>(
+    client: &async_nats::Client,
+    subject: impl Into<String>,
+    event: &E,
+    mode: ContentMode,
+) -> Result<(), NatsError> {
+    let (headers, payload) = to_message_in(event, mode)?;
     client
         .publish_with_headers(subject.into(), headers, payload)
         .await
         .map_err(NatsError::nats)
 }
 
-/// Publishes an event to JetStream with `Nats-Msg-Id` = the event `id`, and waits for the
-/// server's ack. A second publish of the same event inside the stream's duplicate window is
-/// dropped by the server: the ack then has `duplicate == true`.
+/// Publishes an event to JetStream in [`DEFAULT_MODE`] (structured) with `Nats-Msg-Id` = the
+/// event `id`, and waits for the server's ack. A second publish of the same event inside the
+/// stream's duplicate window is dropped by the server: the ack then has `duplicate == true`.
 ///
 /// # Errors
 /// The event cannot be serialized, no stream takes the subject, or the client fails.
@@ -150,8 +321,24 @@ pub async fn publish_jetstream<E: BindingEvent>(
     subject: impl Into<String>,
     event: &E,
 ) -> Result<jetstream::publish::PublishAck, NatsError> {
-    let (mut headers, payload) = to_message(event)?;
-    headers.insert(async_nats::header::NATS_MESSAGE_ID, event.id());
+    publish_jetstream_in(context, subject, event, DEFAULT_MODE).await
+}
+
+/// [`publish_jetstream`] in binary or structured mode.
+///
+/// # Errors
+/// See [`to_message_in`]; no stream takes the subject, or the client fails.
+pub async fn publish_jetstream_in<E: BindingEvent>(
+    context: &jetstream::Context,
+    subject: impl Into<String>,
+    event: &E,
+    mode: ContentMode,
+) -> Result<jetstream::publish::PublishAck, NatsError> {
+    let (mut headers, payload) = to_message_in(event, mode)?;
+    let id = HeaderValue::from_str(event.id()).map_err(|_| BindingError::HeaderNotText {
+        header: async_nats::header::NATS_MESSAGE_ID.to_string(),
+    })?;
+    headers.insert(async_nats::header::NATS_MESSAGE_ID, id);
     context
         .publish_with_headers(subject.into(), headers, payload)
         .await
@@ -232,5 +419,131 @@ where
                 .map_err(NatsError::Nats)?;
             Ok(Handled::Retry(event, error))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyEvent;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, *value);
+        }
+        map
+    }
+
+    fn read(pairs: &[(&str, &str)], payload: &[u8]) -> Result<AnyEvent, BindingError> {
+        from_parts(Some(&headers(pairs)), payload)
+    }
+
+    const SPEC_EXAMPLE: &[(&str, &str)] = &[
+        // CE NATS binding 1.0.3-wip 3.1.4.
+        ("ce-specversion", "1.0"),
+        ("ce-type", "com.example.someevent"),
+        ("ce-time", "2018-04-05T03:56:24Z"),
+        ("ce-id", "1234-1234-1234"),
+        ("ce-source", "/mycontext/subcontext"),
+        ("ce-datacontenttype", "application/json"),
+    ];
+
+    #[test]
+    fn reads_the_spec_binary_example() {
+        let event = read(SPEC_EXAMPLE, br#"{"n":1}"#).unwrap();
+        assert_eq!(event.id(), "1234-1234-1234");
+        assert_eq!(event.datacontenttype(), Some("application/json"));
+        assert_eq!(
+            event.data(),
+            Some(&crate::Data::json(r#"{"n":1}"#).unwrap())
+        );
+        let (written, payload) = to_message_in(&event, ContentMode::Binary).unwrap();
+        for (name, value) in SPEC_EXAMPLE {
+            assert_eq!(written.get(*name).map(HeaderValue::as_str), Some(*value));
+        }
+        assert_eq!(&payload[..], br#"{"n":1}"#);
+    }
+
+    #[test]
+    fn the_content_type_header_decides_the_mode() {
+        let structured = AnyEvent::new("s", "/s", "com.example.someevent");
+        let body = structured.to_structured().unwrap();
+        // A CloudEvents content type is structured mode even beside `ce-` headers.
+        let mut with_headers = SPEC_EXAMPLE.to_vec();
+        with_headers.push(("Content-Type", "Application/CloudEvents+JSON"));
+        assert_eq!(read(&with_headers, &body).unwrap(), structured);
+        // No headers at all: the JSON event format (NATS before 2.2, binding 1.0.2).
+        assert_eq!(from_parts::<AnyEvent>(None, &body).unwrap(), structured);
+        assert_eq!(read(&[], &body).unwrap(), structured);
+        // Another content type and no `ce-` header: no CloudEvent.
+        assert!(matches!(
+            read(&[("Content-Type", "application/json")], &body),
+            Err(BindingError::NotCloudEvents { .. })
+        ));
+        assert!(matches!(
+            read(&[("content-type", "application/cloudevents+avro")], &body),
+            Err(BindingError::UnsupportedFormat { .. })
+        ));
+        assert!(matches!(
+            to_message_in(&structured, ContentMode::Batch),
+            Err(BindingError::UnexpectedMode { .. })
+        ));
+    }
+
+    #[test]
+    fn header_names_are_case_insensitive() {
+        let mut shouting = SPEC_EXAMPLE.to_vec();
+        shouting[3] = ("CE-ID", "1234-1234-1234");
+        assert_eq!(read(&shouting, b"").unwrap().id(), "1234-1234-1234");
+        shouting.push(("ce-Id", "other"));
+        assert!(matches!(
+            read(&shouting, b""),
+            Err(BindingError::DuplicateAttribute { attribute, .. }) if attribute == "id"
+        ));
+    }
+
+    #[test]
+    fn hostile_headers_are_typed_errors() {
+        let with = |extra: (&'static str, &'static str)| {
+            let mut pairs = SPEC_EXAMPLE.to_vec();
+            pairs.push(extra);
+            read(&pairs, b"{}")
+        };
+        assert!(matches!(
+            with(("ce-subject", "caf\u{e9}")),
+            Err(BindingError::HeaderNotText { header }) if header == "ce-subject"
+        ));
+        assert!(matches!(
+            with(("ce-subject", "%C0%A0")),
+            Err(BindingError::HeaderValue { header, .. }) if header == "ce-subject"
+        ));
+        assert!(matches!(
+            with(("ce-subject", "\"open")),
+            Err(BindingError::HeaderValue { .. })
+        ));
+        assert!(matches!(
+            with(("ce-data", "{}")),
+            Err(BindingError::DataHeader { .. })
+        ));
+        assert!(matches!(
+            with(("ce-id", "again")),
+            Err(BindingError::DuplicateAttribute { .. })
+        ));
+        // A `Content-Type` beside binary headers must agree with `ce-datacontenttype`.
+        assert!(matches!(
+            with(("Content-Type", "text/plain")),
+            Err(BindingError::DuplicateAttribute { attribute, .. }) if attribute == "datacontenttype"
+        ));
+        // An extension name the spec forbids reaches the policy and is refused there.
+        assert!(matches!(
+            with(("ce-ext_a", "1")),
+            Err(BindingError::Event(_))
+        ));
+        // Quoted values from older producers are read (§3.1.3.2).
+        assert_eq!(
+            with(("ce-subject", "\"a b\"")).unwrap().subject(),
+            Some("a b")
+        );
     }
 }
