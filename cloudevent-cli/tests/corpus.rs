@@ -499,7 +499,8 @@ fn kafka_door(case: &Case) -> Verdict {
     }
 }
 
-/// The NATS reader: structured mode only (CE NATS binding 1.0.2 §3), JSON implied.
+/// The NATS reader: structured mode with the JSON format implied (CE NATS binding 1.0.2 §3),
+/// binary mode on `ce-` headers, percent-encoded (1.0.3-wip §3.1).
 fn nats_door(case: &Case) -> Verdict {
     // policy door pending: the NATS reader takes no policy yet.
     if !is_cloudevents(case.profile) {
@@ -507,6 +508,22 @@ fn nats_door(case: &Case) -> Verdict {
     }
     match &case.input {
         Input::Structured(bytes) => any_result(nats::from_parts::<AnyEvent>(None, bytes)),
+        Input::Binary(binary) => {
+            let mut headers = async_nats::HeaderMap::new();
+            let content_type = binary
+                .datacontenttype
+                .iter()
+                .map(|value| ("datacontenttype".to_owned(), value.clone()));
+            for (name, value) in binary.attributes.iter().cloned().chain(content_type) {
+                // A name NATS cannot carry as a header is no NATS message.
+                let Ok(header) = async_nats::HeaderName::try_from(format!("ce-{name}")) else {
+                    return Verdict::NotApplicable;
+                };
+                headers.append(header, percent::encode(&value).as_ref());
+            }
+            let payload = binary.data.clone().unwrap_or_default();
+            any_result(nats::from_parts::<AnyEvent>(Some(&headers), &payload))
+        }
         _ => Verdict::NotApplicable,
     }
 }

@@ -214,3 +214,158 @@ async fn typed_and_dynamic_events_round_trip_through_mosquitto_with_mqtt5() {
     .await
     .expect("test took longer than 30 s");
 }
+
+/// A client subscribed to `topic` whose received PUBLISHes come out of the returned channel,
+/// once the broker has acknowledged the subscription. Connecting is retried, bounded to
+/// about 5 s, as in [`round_trip`].
+async fn mqtt5_subscriber(
+    port: u16,
+    id: &str,
+    topic: &str,
+) -> (
+    AsyncClient,
+    tokio::sync::mpsc::UnboundedReceiver<MqttPublish>,
+) {
+    let mut options = MqttOptions::new(id, "127.0.0.1", port);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut eventloop) = AsyncClient::new(options, 16);
+    client.subscribe(topic, QoS::AtLeastOnce).await.unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let (subscribed_tx, subscribed_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (mut subscribed_tx, mut attempts) = (Some(subscribed_tx), 0);
+        loop {
+            match eventloop.poll().await {
+                Ok(MqttEvent::Incoming(Packet::SubAck(_))) => {
+                    subscribed_tx.take().map(|tx| tx.send(()));
+                }
+                Ok(MqttEvent::Incoming(Packet::Publish(publish))) => {
+                    let properties = publish.properties.unwrap_or_default();
+                    let _ = tx.send(MqttPublish {
+                        content_type: properties.content_type,
+                        user_properties: properties.user_properties,
+                        payload: publish.payload.to_vec(),
+                    });
+                }
+                Ok(_) => {}
+                Err(error) if subscribed_tx.is_some() && attempts < 25 => {
+                    attempts += 1;
+                    eprintln!("MQTT 5 connect, attempt {attempts}: {error}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(_) => return,
+            }
+        }
+    });
+    subscribed_rx
+        .await
+        .expect("MQTT 5 subscription acknowledged");
+    (client, rx)
+}
+
+/// [`mqtt5_subscriber`] on MQTT 3.1.1 (rumqttc's v4 API): payloads only, no properties.
+async fn mqtt3_subscriber(
+    port: u16,
+    id: &str,
+    topic: &str,
+) -> (
+    rumqttc::AsyncClient,
+    tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>,
+) {
+    let mut options = rumqttc::MqttOptions::new(id, "127.0.0.1", port);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut eventloop) = rumqttc::AsyncClient::new(options, 16);
+    client
+        .subscribe(topic, rumqttc::QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let (subscribed_tx, subscribed_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (mut subscribed_tx, mut attempts) = (Some(subscribed_tx), 0);
+        loop {
+            match eventloop.poll().await {
+                Ok(rumqttc::Event::Incoming(rumqttc::Packet::SubAck(_))) => {
+                    subscribed_tx.take().map(|tx| tx.send(()));
+                }
+                Ok(rumqttc::Event::Incoming(rumqttc::Packet::Publish(publish))) => {
+                    let _ = tx.send(publish.payload.to_vec());
+                }
+                Ok(_) => {}
+                Err(error) if subscribed_tx.is_some() && attempts < 25 => {
+                    attempts += 1;
+                    eprintln!("MQTT 3.1.1 connect, attempt {attempts}: {error}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(_) => return,
+            }
+        }
+    });
+    subscribed_rx
+        .await
+        .expect("MQTT 3.1.1 subscription acknowledged");
+    (client, rx)
+}
+
+#[tokio::test]
+async fn mixed_fleet_of_mqtt3_and_mqtt5_clients_through_mosquitto() {
+    tokio::time::timeout(Duration::from_secs(30), async {
+        let broker = Mosquitto::start();
+        let topic = "sensors/mixed";
+        let (_v5, mut at_v5) = mqtt5_subscriber(broker.port, "sub-v5", topic).await;
+        let (v3, mut at_v3) = mqtt3_subscriber(broker.port, "sub-v3", topic).await;
+        let typed = Event::new(ReadingTaken {
+            sensor: "hall-4".into(),
+            floor: 1,
+            celsius: 19.0,
+        });
+
+        // A 3.1.1 publisher: structured mode, no properties on the wire.
+        let structured = to_publish(&typed, MqttVersion::V3_1_1, ContentMode::Structured).unwrap();
+        v3.publish(topic, rumqttc::QoS::AtLeastOnce, false, structured.payload)
+            .await
+            .unwrap();
+        let from_v3_at_v5 = at_v5.recv().await.unwrap();
+        assert_eq!(from_v3_at_v5.content_type, None);
+        assert!(from_v3_at_v5.user_properties.is_empty());
+        let event: Event<ReadingTaken> = from_publish(&from_v3_at_v5, MqttVersion::V5).unwrap();
+        assert_eq!(event.to_vec().unwrap(), typed.to_vec().unwrap());
+        let from_v3_at_v3 = MqttPublish {
+            payload: at_v3.recv().await.unwrap(),
+            ..MqttPublish::default()
+        };
+        let event: Event<ReadingTaken> = from_publish(&from_v3_at_v3, MqttVersion::V3_1_1).unwrap();
+        assert_eq!(event.to_vec().unwrap(), typed.to_vec().unwrap());
+
+        // A 5.0 publisher in binary mode: the 5.0 subscriber reads it; the broker strips the
+        // properties for the 3.1.1 subscriber, whose reader refuses the bare data instead of
+        // taking it for an event (R-9: MQTT 3.1.1 is structured only).
+        let binary = to_publish(&typed, MqttVersion::V5, ContentMode::Binary).unwrap();
+        let (v5_publisher, mut v5_loop) =
+            AsyncClient::new(MqttOptions::new("pub-v5", "127.0.0.1", broker.port), 16);
+        let properties = PublishProperties {
+            content_type: binary.content_type.clone(),
+            user_properties: binary.user_properties.clone(),
+            ..PublishProperties::default()
+        };
+        v5_publisher
+            .publish_with_properties(topic, QoS::AtLeastOnce, false, binary.payload, properties)
+            .await
+            .unwrap();
+        let driver = tokio::spawn(async move { while v5_loop.poll().await.is_ok() {} });
+        let binary_at_v5 = at_v5.recv().await.unwrap();
+        let event: Event<ReadingTaken> = from_publish(&binary_at_v5, MqttVersion::V5).unwrap();
+        assert_eq!(event.to_vec().unwrap(), typed.to_vec().unwrap());
+        let binary_at_v3 = MqttPublish {
+            payload: at_v3.recv().await.unwrap(),
+            ..MqttPublish::default()
+        };
+        assert!(
+            from_publish::<AnyEvent>(&binary_at_v3, MqttVersion::V3_1_1).is_err(),
+            "bare data over MQTT 3.1.1 is no event"
+        );
+        driver.abort();
+    })
+    .await
+    .expect("test took longer than 30 s");
+}

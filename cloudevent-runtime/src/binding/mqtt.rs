@@ -4,7 +4,10 @@
 //!   content type); MQTT 5.0 also has binary mode. INTG-STD-015 R-9: structured is the
 //!   default, binary MAY be used with MQTT 5.
 //! - §3 (5.0): a `Content Type` starting with `application/cloudevents` is structured mode,
-//!   anything else binary.
+//!   anything else binary. A 5.0 PUBLISH with neither a `Content Type` nor a user property
+//!   is what a 3.1.1 publisher sends (the broker forwards it to 5.0 subscribers as it is):
+//!   it is read as the JSON event format, as over 3.1.1, not refused as a binary-mode message
+//!   without attributes. A mixed fleet of 3.1.1 and 5.0 clients stays on structured mode.
 //! - §3.1 binary mode: `Content Type` = `datacontenttype` (§3.1.1), the data as payload
 //!   (§3.1.2), every other attribute a User Property named as the attribute, unchanged
 //!   (§3.1.3.1), with its canonical string value (§3.1.3.2).
@@ -115,9 +118,10 @@ impl IncomingMessage for Received<'_> {
     fn modes(&self) -> Modes {
         Modes {
             // §3: with 3.1.1 (no content type) the JSON format is implied.
+            // With 5.0 and no property at all, a 3.1.1 publisher sent it: the same.
             without_content_type: match self.version {
-                MqttVersion::V3_1_1 => ContentMode::Structured,
-                MqttVersion::V5 => ContentMode::Binary,
+                MqttVersion::V5 if !self.publish.user_properties.is_empty() => ContentMode::Binary,
+                MqttVersion::V3_1_1 | MqttVersion::V5 => ContentMode::Structured,
             },
             structured_only: None,
             batch: false,
@@ -197,6 +201,39 @@ mod tests {
         assert!(matches!(
             to_publish(&event, MqttVersion::V3_1_1, ContentMode::Binary),
             Err(BindingError::BinaryOverMqtt3)
+        ));
+        // Forwarded to a 5.0 subscriber, a 3.1.1 PUBLISH has no property at all: the JSON
+        // event format, as over 3.1.1.
+        assert_eq!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap(),
+            event
+        );
+    }
+
+    #[test]
+    fn mqtt5_without_a_cloudevents_content_type_is_binary_mode() {
+        let structured = AnyEvent::new("1", "/s", "com.example.someevent")
+            .to_structured()
+            .unwrap();
+        // A content type that names no CloudEvents format, and no attribute: no CloudEvent.
+        let publish = MqttPublish {
+            content_type: Some("application/json".into()),
+            user_properties: Vec::new(),
+            payload: structured.clone(),
+        };
+        assert!(matches!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V5),
+            Err(BindingError::NotCloudEvents { .. })
+        ));
+        // User properties without a content type: binary mode, so the payload is data.
+        let publish = MqttPublish {
+            content_type: None,
+            user_properties: vec![("specversion".into(), "1.0".into())],
+            payload: structured,
+        };
+        assert!(matches!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V5),
+            Err(BindingError::Event(_))
         ));
     }
 

@@ -5,7 +5,7 @@
 //! the system library at build time.
 
 use rdkafka::message::{Header, Headers, Message, OwnedHeaders};
-use rdkafka::producer::FutureRecord;
+use rdkafka::producer::{BaseRecord, FutureRecord};
 
 use super::kafka::KafkaRecord;
 
@@ -54,6 +54,32 @@ pub fn future_record<'a>(topic: &'a str, record: &'a KafkaRecord) -> FutureRecor
         future = future.payload(value);
     }
     future
+}
+
+/// A record for rdkafka's `BaseProducer` (the polling producer, which needs no async
+/// runtime) for `topic`, borrowing the record's key and value.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{ContentMode, kafka, rdkafka::base_record};
+/// use rdkafka::message::Headers;
+///
+/// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// event.set_subject(Some("order-1".into()));
+/// let record = kafka::to_record(&event, ContentMode::Binary).unwrap();
+/// let base = base_record("orders", &record);
+/// assert_eq!(base.key, Some(&b"order-1"[..]));
+/// assert_eq!(base.headers.unwrap().get(0).key, "ce_specversion");
+/// ```
+pub fn base_record<'a>(topic: &'a str, record: &'a KafkaRecord) -> BaseRecord<'a, [u8], [u8]> {
+    let mut base = BaseRecord::to(topic).headers(to_owned_headers(record));
+    if let Some(key) = record.key.as_deref() {
+        base = base.key(key);
+    }
+    if let Some(value) = record.value.as_deref() {
+        base = base.payload(value);
+    }
+    base
 }
 
 /// The record a consumed message holds. Header values that are null stay `None`; reading
