@@ -583,6 +583,21 @@ mod bindings {
             }
         }
 
+        /// CE NATS binding 1.0.3-wip: `ce-` headers, percent-encoded, in binary mode; the JSON
+        /// format with its `Content-Type` in structured mode.
+        #[cfg(feature = "nats")]
+        #[test]
+        fn nats_headers_round_trip(event in event()) {
+            use cloudevent_runtime::binding::nats;
+            for mode in [ContentMode::Binary, ContentMode::Structured] {
+                let (headers, payload) = nats::to_message_in(&event, mode)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let read: AnyEvent = nats::from_parts(Some(&headers), &payload)
+                    .map_err(|e| TestCaseError::fail(format!("{mode:?}: {e}")))?;
+                prop_assert_eq!(&read, &read_back(&event, mode, EMPTY_BODY_IS_NO_DATA), "{:?}", mode);
+            }
+        }
+
         #[test]
         fn mqtt_user_properties_round_trip(event in event()) {
             for (version, mode) in [
