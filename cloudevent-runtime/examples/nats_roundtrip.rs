@@ -1,5 +1,6 @@
 //! A NATS JetStream producer and consumer: publish typed events with `Nats-Msg-Id` = event id
-//! (a repeated publish is dropped by the server), consume them with explicit acks and a
+//! (a repeated publish is dropped by the server), in structured mode (the default) and in
+//! binary mode (`ce-` headers, NATS 2.2+); consume both with explicit acks and a
 //! `(source, id)` deduplicator so a redelivery does not repeat the side effect (ADR-0003).
 //!
 //! ```text
@@ -11,6 +12,7 @@ use std::time::Duration;
 
 use async_nats::jetstream;
 use async_nats::jetstream::consumer::{AckPolicy, pull};
+use cloudevent_runtime::binding::ContentMode;
 use cloudevent_runtime::binding::nats::{self, Handled};
 use cloudevent_runtime::dedupe::InMemoryDeduplicator;
 use cloudevent_runtime::{CloudEvent, Event};
@@ -58,7 +60,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         );
     }
 
-    // Consumer: explicit acks, at-least-once; the deduplicator makes the side effect once.
+    // Binary mode: the attributes travel as `ce-` headers, the payload is the data alone.
+    let binary = Event::new(OrderShipped {
+        order_id: "order-2".into(),
+        parcels: 1,
+    });
+    let ack = nats::publish_jetstream_in(
+        &context,
+        "example.orders.shipped",
+        &binary,
+        ContentMode::Binary,
+    )
+    .await?;
+    println!(
+        "published {} in binary mode, seq {}",
+        binary.id(),
+        ack.sequence
+    );
+
+    // Consumer: one reader for both modes; explicit acks, at-least-once; the deduplicator makes the side effect once.
     let consumer = stream
         .get_or_create_consumer(
             "example-billing",
