@@ -52,9 +52,11 @@ pub(crate) enum ContentTypeCopy {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Modes {
     /// What a message without a content type carries: binary mode (HTTP, Kafka, AMQP,
-    /// MQTT 5), or the JSON event format (NATS, MQTT 3.1.1).
+    /// MQTT 5), or the JSON event format (MQTT 3.1.1); NATS and MQTT 5 choose per message
+    /// (binary when it carries attribute headers, else the JSON format).
     pub(crate) without_content_type: ContentMode,
-    /// `Some(what the binding takes)` for a binding with structured mode only (NATS): any
+    /// `Some(what the binding takes)` for a binding with structured mode only (none today:
+    /// NATS was, until its binary mode; MQTT 3.1.1 has no content type to name another): any
     /// other mode is unexpected there.
     pub(crate) structured_only: Option<&'static str>,
     /// Whether the binding has batched mode (HTTP only; elsewhere the batch media type is a
