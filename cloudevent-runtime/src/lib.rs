@@ -66,7 +66,7 @@
 //! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
 //! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |
 //! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically; implies `kafka` |
-//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding 1.0.2 on async-nats, JetStream publishing and an at-least-once consumer (`handle_once`) |
+//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`) |
 //! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
 //! | `tracing` | INTG-STD-015 R-15 receipt logging through `tracing`: `receipt::Receipt::log`, `receipt::Receivable::log_receipt`, and the axum extractors and `binding::nats::handle_once` log each event they receive |
