@@ -9,7 +9,9 @@
 //! - Binary mode (CE NATS binding 1.0.3-wip §3.1, NATS 2.2+ message headers): every attribute,
 //!   `datacontenttype` included, is a header named `ce-<name>` (§3.1.3.1) whose value is the
 //!   canonical string percent-encoded as the HTTP binding does it (§3.1.3.2); the data is the
-//!   payload (§3.1.1). No `Content-Type` header is written, since on NATS it means structured.
+//!   payload (§3.1.1). No `Content-Type` header is written: the spec gives `datacontenttype`
+//!   its own header, and a `Content-Type` of `application/cloudevents...` (an event carried
+//!   as data) would make a reader take the message for structured mode.
 //! - On receipt (§3): a `Content-Type` starting with `application/cloudevents`
 //!   (case-insensitive) is structured mode; otherwise a message with `ce-` headers is binary
 //!   mode. A message with neither is read as the JSON event format, as a NATS server before
@@ -22,9 +24,8 @@
 //!   with a [`Deduplicator`]: a redelivered event (the consumer
 //!   died before its ack) is acknowledged without running the handler again.
 
-use std::future::Future;
-
 use std::borrow::Cow;
+use std::future::Future;
 use std::str::FromStr;
 
 use async_nats::jetstream;
@@ -127,8 +128,9 @@ pub fn to_message_in<E: BindingEvent>(
         ContentMode::Binary => {
             let parts = event.to_binary()?;
             let mut headers = HeaderMap::new();
-            // `datacontenttype` is a `ce-` header like every other attribute (§3.1.3.1): a
-            // `Content-Type` header would tell a NATS reader the message is structured.
+            // `datacontenttype` is a `ce-` header like every other attribute (§3.1.3.1), never
+            // `Content-Type`, which a reader takes for structured mode when it names a
+            // CloudEvents format (§3), as the media type of an event carried as data does.
             let content_type = parts
                 .datacontenttype
                 .as_deref()
@@ -178,6 +180,9 @@ pub fn from_parts<E: BindingEvent>(
 /// A message as the binding layer reads it.
 struct Received<'m> {
     content_type: Option<&'m str>,
+    /// A second `Content-Type` header with another value: which content type holds is
+    /// unknown, so the message is refused rather than one of them dropped.
+    conflicting_content_type: Option<&'m str>,
     /// The `ce-` headers, one entry a value, sorted by header name so that a message gives
     /// the same first error whatever order the header map iterates in.
     attributes: Vec<AttributeHeader<'m>>,
@@ -213,8 +218,13 @@ impl<'m> Received<'m> {
         }
         attributes.sort_by(|a, b| a.header.cmp(b.header));
         content_types.sort_by(|a, b| a.0.cmp(b.0));
+        let content_type = content_types.first().map(|(_, value)| *value);
         Received {
-            content_type: content_types.first().map(|(_, value)| *value),
+            content_type,
+            conflicting_content_type: content_types
+                .iter()
+                .find(|(_, value)| Some(*value) != content_type)
+                .map(|(header, _)| *header),
             attributes,
             payload,
         }
@@ -239,7 +249,13 @@ impl IncomingMessage for Received<'_> {
     }
 
     fn content_type(&self) -> Result<Option<&str>, BindingError> {
-        Ok(self.content_type)
+        match self.conflicting_content_type {
+            Some(header) => Err(BindingError::DuplicateAttribute {
+                attribute: "datacontenttype".to_owned(),
+                header: header.to_owned(),
+            }),
+            None => Ok(self.content_type),
+        }
     }
 
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
@@ -540,6 +556,17 @@ mod tests {
             with(("ce-ext_a", "1")),
             Err(BindingError::Event(_))
         ));
+        // Two content types that disagree: refused, neither dropped.
+        let mut pairs = SPEC_EXAMPLE.to_vec();
+        pairs.push(("Content-Type", "application/json"));
+        pairs.push(("content-type", "text/plain"));
+        assert!(matches!(
+            read(&pairs, b"{}"),
+            Err(BindingError::DuplicateAttribute { attribute, .. }) if attribute == "datacontenttype"
+        ));
+        pairs.pop();
+        pairs.push(("content-type", "application/json"));
+        assert!(read(&pairs, b"{}").is_ok());
         // Quoted values from older producers are read (§3.1.3.2).
         assert_eq!(
             with(("ce-subject", "\"a b\"")).unwrap().subject(),
