@@ -1,4 +1,4 @@
-//! Protocol bindings: HTTP, Kafka, NATS, AMQP and MQTT, each behind its cargo feature so the
+//! Protocol bindings: HTTP, Kafka, NATS, AMQP, MQTT and WebSockets, each behind its cargo feature so the
 //! core stays transport-free.
 //!
 //! Every binding shares three things defined here: how a receiver tells the content modes
@@ -44,6 +44,9 @@ pub mod rdkafka;
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
 pub mod reqwest;
+#[cfg(feature = "websocket")]
+#[cfg_attr(docsrs, doc(cfg(feature = "websocket")))]
+pub mod websocket;
 
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;
