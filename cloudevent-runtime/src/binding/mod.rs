@@ -16,6 +16,9 @@ pub mod amqp;
 pub mod axum;
 mod binary;
 mod error;
+#[cfg(feature = "fe2o3-amqp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fe2o3-amqp")))]
+pub mod fe2o3_amqp;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
