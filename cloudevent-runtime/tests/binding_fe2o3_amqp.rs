@@ -367,3 +367,106 @@ async fn events_round_trip_through_rabbitmq_over_amqp_1_0() {
         started.elapsed().as_secs_f64()
     );
 }
+
+mod hostile {
+    use super::*;
+    use fe2o3_amqp::types::messaging::{ApplicationProperties, Batch, Data, Properties};
+    use fe2o3_amqp::types::primitives::{Binary, OrderedMap, Symbol, Timestamp};
+    use proptest::prelude::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "cloudEvents:specversion",
+                "cloudEvents:id",
+                "cloudEvents:source",
+                "cloudEvents:type",
+                "cloudEvents:time",
+                "cloudEvents:data",
+                "cloudEvents:datacontenttype",
+                "cloudEvents_id",
+                "cloudEvents:ExtA",
+                "cloudEvents:",
+                "x-opt-other",
+            ])
+            .prop_map(str::to_owned),
+            "(cloudEvents[:_])?[a-zA-Z0-9_:.-]{0,12}",
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = SimpleValue> {
+        prop_oneof![
+            prop_oneof![
+                Just("1.0".to_owned()),
+                Just("https://a.example.com".to_owned()),
+                Just("com.example.order.created".to_owned()),
+                any::<String>(),
+            ]
+            .prop_map(SimpleValue::String),
+            any::<i64>().prop_map(SimpleValue::Long),
+            any::<i32>().prop_map(SimpleValue::Int),
+            any::<bool>().prop_map(SimpleValue::Bool),
+            any::<i64>().prop_map(|t| SimpleValue::Timestamp(Timestamp::from_milliseconds(t))),
+            proptest::collection::vec(any::<u8>(), 0..16)
+                .prop_map(|b| SimpleValue::Binary(Binary::from(b))),
+            any::<f64>().prop_map(|d| SimpleValue::Double(d.into())),
+            any::<u64>().prop_map(SimpleValue::Ulong),
+            Just(SimpleValue::Null),
+            "[a-z]{0,5}".prop_map(|s| SimpleValue::Symbol(Symbol::from(s))),
+        ]
+    }
+
+    fn body() -> impl Strategy<Value = Body> {
+        prop_oneof![
+            Just(Body::Empty),
+            Just(Body::Value(AmqpValue(Value::Null))),
+            any::<String>().prop_map(|s| Body::Value(AmqpValue(Value::String(s)))),
+            proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..64), 1..3)
+                .prop_map(|sections| Body::Data(Batch::new(
+                    sections.into_iter().map(|b| Data(Binary::from(b))).collect::<Vec<_>>()
+                ))),
+            Just(r#"{"specversion":"1.0","id":"1","source":"https://a.example.com","type":"com.example.order.created"}"#)
+                .prop_map(|s| Body::Data(Batch::new(vec![Data(Binary::from(s.as_bytes().to_vec()))]))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// Any message a broker could hand over: reading it never panics, and an event that
+        /// is read comes back the same after writing it out again in either mode.
+        #[test]
+        fn hostile_messages_never_panic_and_accepted_events_round_trip(
+            properties in proptest::collection::vec((name(), value()), 0..8),
+            content_type in proptest::option::of(prop_oneof![
+                Just("application/json".to_owned()),
+                Just("application/cloudevents+json".to_owned()),
+                Just("application/cloudevents-batch+json".to_owned()),
+                Just("text/plain".to_owned()),
+                any::<String>(),
+            ]),
+            body in body(),
+        ) {
+            let mut map = OrderedMap::new();
+            for (name, value) in properties {
+                map.insert(name, value);
+            }
+            let message = Message {
+                header: None,
+                delivery_annotations: None,
+                message_annotations: None,
+                properties: content_type.map(|c| Properties::builder().content_type(Symbol::from(c)).build()),
+                application_properties: Some(ApplicationProperties(map)),
+                body,
+                footer: None,
+            };
+            let _ = amqp::read::<Event<OrderCreated>>(&message);
+            if let Ok(event) = amqp::read::<AnyEvent>(&message) {
+                for mode in [ContentMode::Binary, ContentMode::Structured] {
+                    let again = amqp::to_amqp(&event, mode, PropertyPrefix::Colon).unwrap();
+                    prop_assert_eq!(&amqp::read::<AnyEvent>(&again).unwrap(), &event);
+                }
+            }
+        }
+    }
+}
