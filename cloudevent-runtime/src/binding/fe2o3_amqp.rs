@@ -163,6 +163,14 @@ fn simple_value(value: amqp::AmqpValue) -> SimpleValue {
 ///
 /// # Errors
 /// [`AmqpError::Body`] for a body that is not data sections.
+///
+/// ```
+/// use cloudevent_runtime::binding::amqp::AmqpMessage;
+/// use cloudevent_runtime::binding::fe2o3_amqp::{from_amqp, into_amqp};
+///
+/// let message = AmqpMessage { content_type: Some("text/plain".into()), body: Some(b"hi".to_vec()), ..Default::default() };
+/// assert_eq!(from_amqp(&into_amqp(message.clone())).unwrap(), message);
+/// ```
 pub fn from_amqp(message: &Message<Body>) -> Result<AmqpMessage, AmqpError> {
     let content_type = message
         .properties
@@ -239,6 +247,20 @@ fn amqp_value(value: &SimpleValue) -> amqp::AmqpValue {
 /// # Errors
 /// [`AmqpError::Body`] for a body that is not data sections, [`AmqpError::Binding`] with
 /// the reader's verdict.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::amqp::{AmqpMessage, AmqpValue};
+/// use cloudevent_runtime::binding::fe2o3_amqp::{into_amqp, read};
+///
+/// let property = |name: &str, value: &str| (format!("cloudEvents:{name}"), AmqpValue::String(value.into()));
+/// let message = into_amqp(AmqpMessage {
+///     application_properties: vec![property("specversion", "1.0"), property("id", "1"), property("type", "com.example.order.created")],
+///     ..Default::default()
+/// });
+/// let refused = read::<AnyEvent>(&message).unwrap_err();
+/// assert!(refused.to_string().contains("source"));
+/// ```
 pub fn read<E: BindingEvent>(message: &Message<Body>) -> Result<E, AmqpError> {
     Ok(from_message(&from_amqp(message)?)?)
 }
@@ -264,6 +286,13 @@ pub async fn send<E: BindingEvent>(
 
 /// The AMQP error to reject a delivery with when its event is refused: `amqp:decode-error`
 /// with the refusal (its rule id and what was found) as the description.
+///
+/// ```
+/// use cloudevent_runtime::binding::fe2o3_amqp::{AmqpError, rejection};
+///
+/// let error = rejection(&AmqpError::Body { found: "an amqp-value section" });
+/// assert!(error.description.unwrap().contains("CE AMQP binding"));
+/// ```
 pub fn rejection(refused: &AmqpError) -> definitions::Error {
     definitions::Error::new(
         definitions::AmqpError::DecodeError,

@@ -19,31 +19,36 @@
 //! when the runtime has them, with their binary frame type, in [`encode`] and [`decode`];
 //! nothing else here changes.
 //!
-//! ```no_run
-//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! ```
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use cloudevent_runtime::binding::websocket::{self, Subprotocol};
-//! use cloudevent_runtime::{AnyEvent, Event};
-//! # #[derive(serde::Serialize, serde::Deserialize, cloudevent_runtime::CloudEvent)]
+//! use cloudevent_runtime::Event;
+//! # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, cloudevent_runtime::CloudEvent)]
 //! # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
 //! # struct OrderCreated { #[cloudevent(subject)] order_id: String }
 //!
-//! // Consumer: accept connections, read typed events.
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:9000").await?;
-//! tokio::spawn(async move {
+//! // Consumer: accept a connection, read typed events until the producer closes.
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let url = format!("ws://{}/events", listener.local_addr()?);
+//! let consumer = tokio::spawn(async move {
 //!     let (tcp, _) = listener.accept().await.unwrap();
 //!     let mut stream = websocket::accept(tcp, &[Subprotocol::Json]).await.unwrap();
+//!     let mut received = Vec::new();
 //!     while let Some(event) = stream.receive::<Event<OrderCreated>>().await {
 //!         match event {
-//!             Ok(event) => println!("{} {}", event.ty(), event.id()),
+//!             Ok(event) => received.push(event),
 //!             Err(refused) => eprintln!("{refused}"), // the rule id and what was found
 //!         }
 //!     }
+//!     received
 //! });
 //!
-//! // Producer: offer `cloudevents.json`, send events, close.
-//! let mut stream = websocket::connect("ws://127.0.0.1:9000/events", &[Subprotocol::Json]).await?;
-//! stream.send(&Event::new(OrderCreated { order_id: "order-1".into() })).await?;
+//! // Producer: offer `cloudevents.json`, send an event, close.
+//! let mut stream = websocket::connect(url.as_str(), &[Subprotocol::Json]).await?;
+//! let event = Event::new(OrderCreated { order_id: "order-1".into() });
+//! stream.send(&event).await?;
 //! stream.close().await?;
+//! assert_eq!(consumer.await?, [event]);
 //! # Ok(()) }
 //! ```
 
