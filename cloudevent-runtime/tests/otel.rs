@@ -427,3 +427,28 @@ proptest! {
         prop_assert_eq!(back.is_sampled(), sampled);
     }
 }
+
+#[test]
+fn a_span_tracestate_the_w3c_rule_refuses_is_left_out_by_new_and_refused_explicitly() {
+    // OpenTelemetry's parser takes a value outside printable ASCII; W3C Trace Context
+    // 3.3.1.3.2 (and so the rules crate) does not.
+    let Ok(state) = TraceState::from_key_value([("vendor", "é")]) else {
+        panic!("OpenTelemetry now refuses this tracestate: pick another that the rule refuses");
+    };
+    assert!(!cloudevent_runtime::rules::check_tracestate("vendor=é").is_empty());
+    let cx = Context::new().with_remote_span_context(SpanContext::new(
+        TraceId::from_hex(CURRENT_TRACE).unwrap(),
+        SpanId::from_hex("b7ad6b7169203331").unwrap(),
+        TraceFlags::SAMPLED,
+        true,
+        state,
+    ));
+    let event = {
+        let _guard = cx.clone().attach();
+        Event::new(order())
+    };
+    assert!(event.traceparent().is_some());
+    assert_eq!(event.tracestate(), None);
+    let err = Event::new(order()).with_trace_context(&cx).unwrap_err();
+    assert_eq!(err.violations()[0].attribute, "tracestate");
+}

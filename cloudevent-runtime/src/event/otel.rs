@@ -48,8 +48,9 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// What [`Event::fresh`] does with the feature on: the current span's trace context,
-    /// unless the payload fills `traceparent` itself. A span whose `tracestate` the W3C rule
-    /// refuses gives no trace context (a reader would refuse the event).
+    /// unless the payload fills `traceparent` itself. A span `tracestate` that the W3C rule
+    /// refuses (a reader would refuse the event) is left out and its `traceparent` kept, as
+    /// W3C Trace Context 3.3.1 lets a vendor do; `with_trace_context` reports it instead.
     pub(super) fn traced_by_current_span(mut self) -> Self {
         if let Some((traceparent, tracestate)) = crate::otel::current() {
             if payload_extension(&self.data, TRACEPARENT).is_none() {
