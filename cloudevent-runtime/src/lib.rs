@@ -91,6 +91,9 @@ pub mod extension;
 mod format;
 mod id;
 pub mod limits;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod otel;
 mod patterns;
 mod payload;
 pub mod trace;

@@ -94,13 +94,19 @@ fn run(mut command: Command) -> Result<(), String> {
 /// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
 /// Each package comes with the files that show it is installed; any one of them will do
 /// (Debian puts `nats-server` in `/usr/sbin`, a hand install often in `/usr/bin`).
-const TEST_PACKAGES: [(&str, &[&str]); 3] = [
+const TEST_PACKAGES: [(&str, &[&str]); 4] = [
     (
         "nats-server",
         &["/usr/sbin/nats-server", "/usr/bin/nats-server"],
     ),
     ("mosquitto", &["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]),
     ("librdkafka-dev", &["/usr/include/librdkafka/rdkafka.h"]),
+    // An AMQP 1.0 broker for the `fe2o3-amqp` tests: RabbitMQ with its bundled AMQP 1.0
+    // plugin (Debian bookworm: 3.10.8), started by the test itself.
+    (
+        "rabbitmq-server",
+        &["/usr/lib/rabbitmq/bin/rabbitmq-server"],
+    ),
 ];
 
 /// Installs what the tests need when it is missing, so a fresh machine passes with one command.

@@ -1,4 +1,4 @@
-//! Protocol bindings: HTTP, Kafka, NATS, AMQP and MQTT, each behind its cargo feature so the
+//! Protocol bindings: HTTP, Kafka, NATS, AMQP, MQTT and WebSockets, each behind its cargo feature so the
 //! core stays transport-free.
 //!
 //! Every binding shares three things defined here: how a receiver tells the content modes
@@ -16,6 +16,9 @@ pub mod amqp;
 pub mod axum;
 mod binary;
 mod error;
+#[cfg(feature = "fe2o3-amqp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fe2o3-amqp")))]
+pub mod fe2o3_amqp;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
@@ -44,6 +47,9 @@ pub mod rdkafka;
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
 pub mod reqwest;
+#[cfg(feature = "websocket")]
+#[cfg_attr(docsrs, doc(cfg(feature = "websocket")))]
+pub mod websocket;
 
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;

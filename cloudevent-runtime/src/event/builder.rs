@@ -323,8 +323,11 @@ impl<T: CloudEventData> EventBuilder<T> {
                 (TRACEPARENT, parent.traceparent),
                 (TRACESTATE, parent.tracestate),
             ];
+            // A tracestate belongs to its traceparent (W3C): a child with a traceparent of
+            // its own (set here, or the current span's with `otel`) takes neither.
+            let traced = event.extension_str(TRACEPARENT).is_some();
             for (name, value) in trace {
-                let already_set = event.extension_str(name).is_some();
+                let already_set = traced || event.extension_str(name).is_some();
                 if let (Some(value), false) = (value, already_set) {
                     event.extensions.insert(name, value);
                 }

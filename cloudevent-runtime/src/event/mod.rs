@@ -25,6 +25,8 @@ use crate::value::Timestamp;
 
 mod builder;
 mod convert;
+#[cfg(feature = "otel")]
+mod otel;
 mod payload_attributes;
 mod serde_impls;
 
@@ -158,8 +160,9 @@ impl<T: CloudEventData> Event<T> {
 
     /// The event with the derive's metadata. `id` and `time` are taken, not generated, so a
     /// builder that was given both pays for neither (a ULID costs a `getrandom` call).
+    /// With the `otel` feature, the current OpenTelemetry span's trace context too.
     fn fresh(payload: T, source: Cow<'static, str>, id: String, time: Option<Timestamp>) -> Self {
-        Event {
+        let event = Event {
             id,
             source,
             datacontenttype: Cow::Borrowed(T::DATACONTENTTYPE),
@@ -168,7 +171,10 @@ impl<T: CloudEventData> Event<T> {
             time,
             extensions: Extensions::new(),
             data: payload,
-        }
+        };
+        #[cfg(feature = "otel")]
+        let event = event.traced_by_current_span();
+        event
     }
 
     /// Applies the root convention unless the payload already carries the attribute.
@@ -207,8 +213,10 @@ impl<T: CloudEventData> Event<T> {
             .map_or_else(|| parent.id().to_owned(), Cow::into_owned);
         self.extensions.insert(CORRELATIONID, correlation);
         self.extensions.insert(CAUSATIONID, parent.id().to_owned());
+        // W3C: a tracestate belongs to its traceparent; a child with its own takes neither.
+        let traced = self.extension_str(TRACEPARENT).is_some();
         for name in [TRACEPARENT, TRACESTATE] {
-            if self.extension_str(name).is_none() {
+            if !traced && self.extension_str(name).is_none() {
                 if let Some(value) = parent.extension_str(name) {
                     self.extensions.insert(name, value.into_owned());
                 }
