@@ -2,3 +2,9 @@
 //! `cloudevent_codegen::Builder` (see `build.rs`).
 
 include!(concat!(env!("OUT_DIR"), "/cloudevents.rs"));
+
+/// The types of the CDEvents-shaped schema folder of `cloudevent-codegen`'s tests, read with
+/// `--type-pointer /properties/context/properties/type` and carrying the `cloudevents` profile.
+pub mod cdevents {
+    include!(concat!(env!("OUT_DIR"), "/cdevents.rs"));
+}
