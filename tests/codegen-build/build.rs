@@ -1,6 +1,7 @@
 //! Generates the payload types of the bundled registry into `OUT_DIR`, as a user's build
 //! script would; and the types of a schema set published by others (the CDEvents-shaped
-//! fixture of `cloudevent-codegen`), whose types carry their own profile.
+//! fixture of `cloudevent-codegen`), whose types carry their own profile; and the shapes
+//! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`).
 
 use cloudevent_codegen::Profile;
 
@@ -10,6 +11,14 @@ fn main() {
         .generate_to_out_dir()
     {
         // A build script reports by failing; the message names file, pointer, rule and fix.
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/shapes/schemas")
+        .file_name("shapes.rs")
+        .generate_to_out_dir()
+    {
         eprintln!("{error}");
         std::process::exit(1);
     }

@@ -8,3 +8,9 @@ include!(concat!(env!("OUT_DIR"), "/cloudevents.rs"));
 pub mod cdevents {
     include!(concat!(env!("OUT_DIR"), "/cdevents.rs"));
 }
+
+/// One type for each schema shape codegen rewrites before typify sees it (keyword beside
+/// `$ref`, scalar `anyOf`/`oneOf`, presence-only `anyOf`, non-object roots).
+pub mod shapes {
+    include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
+}
