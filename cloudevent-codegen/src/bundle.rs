@@ -177,13 +177,17 @@ impl Resolver<'_> {
                                 used.insert(name);
                                 object.insert("$ref".into(), Value::String(rewritten));
                             }
-                            Err(problem) => self.findings.push(
+                            Err(problem) => {
+                                // Reported here; typify must not trip over it again.
+                                object.remove("$ref");
+                                self.findings.push(
                                 Finding::new(&self.docs[doc].path, ref_at, format!("`$ref` `{reference}`: {problem}"))
                                     .with_fix(format!(
                                         "add the schema it names below `{}` (its `$id` or its path must match), or correct the ref",
                                         self.root.display()
                                     )),
-                            ),
+                                );
+                            }
                         }
                     }
                 }

@@ -200,37 +200,63 @@ fn run_typify(
     }
 }
 
-/// The properties and definitions that fail on their own, when the whole schema failed.
+/// The definitions, then the root properties, that fail on their own when the whole schema
+/// failed: each definition is tried with the others standing in as `{}` (any JSON), each
+/// property with the definitions that work.
 fn culprits(prepared: &Value, settings: &TypeSpaceSettings) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let definitions = prepared.get("definitions").cloned();
-    for keyword in ["properties", "definitions"] {
-        let Some(map) = prepared.get(keyword).and_then(Value::as_object) else {
-            continue;
-        };
-        for (name, schema) in map {
-            let mut probe = Map::new();
-            probe.insert("type".into(), "object".into());
-            probe.insert("title".into(), "CodegenProbe".into());
-            let mut properties = Map::new();
-            properties.insert("probe".into(), schema.clone());
-            probe.insert("properties".into(), Value::Object(properties));
-            if let Some(definitions) = &definitions {
-                probe.insert("definitions".into(), definitions.clone());
-            }
-            if keyword == "definitions" {
-                // A definition is checked alone, without the others it may name.
-                probe.remove("definitions");
-                if schema.to_string().contains("\"$ref\"") {
-                    continue;
-                }
-            }
-            if let Err(message) = typify_once(&Value::Object(probe), settings) {
-                out.push((format!("/{keyword}/{}", pointer_segment(name)), message));
+    let definitions = prepared
+        .get("definitions")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let stubbed = |keep: &dyn Fn(&str) -> bool| -> Map<String, Value> {
+        definitions
+            .iter()
+            .map(|(k, v)| {
+                let v = if keep(k) {
+                    v.clone()
+                } else {
+                    Value::Object(Map::new())
+                };
+                (k.clone(), v)
+            })
+            .collect()
+    };
+    let probe = |schema: &Value, definitions: Map<String, Value>| {
+        let mut properties = Map::new();
+        properties.insert("probe".into(), schema.clone());
+        let mut probe = Map::new();
+        probe.insert("title".into(), "CodegenProbe".into());
+        probe.insert("type".into(), "object".into());
+        probe.insert("properties".into(), Value::Object(properties));
+        probe.insert("definitions".into(), Value::Object(definitions));
+        typify_once(&Value::Object(probe), settings)
+    };
+    let mut failing: Vec<String> = Vec::new();
+    for (name, schema) in &definitions {
+        if let Err(message) = probe(schema, stubbed(&|k| k == name)) {
+            out.push((format!("/definitions/{}", pointer_segment(name)), message));
+            failing.push(name.clone());
+        }
+    }
+    if let Some(properties) = prepared.get("properties").and_then(Value::as_object) {
+        for (name, schema) in properties {
+            if let Err(message) = probe(schema, stubbed(&|k| !failing.iter().any(|f| f == k))) {
+                out.push((format!("/properties/{}", pointer_segment(name)), message));
             }
         }
     }
     out
+}
+
+/// typify's message, short: its first line, at most 200 characters.
+fn short(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    match line.char_indices().nth(200) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_owned(),
+    }
 }
 
 fn typify_once(prepared: &Value, settings: &TypeSpaceSettings) -> Result<TokenStream, String> {
@@ -241,7 +267,7 @@ fn typify_once(prepared: &Value, settings: &TypeSpaceSettings) -> Result<TokenSt
         space
             .add_root_schema(root)
             .map(|_| space.to_stream())
-            .map_err(|e| e.to_string())
+            .map_err(|e| short(&e.to_string()))
     })
     .unwrap_or_else(|panic| {
         let message = panic
@@ -249,7 +275,7 @@ fn typify_once(prepared: &Value, settings: &TypeSpaceSettings) -> Result<TokenSt
             .cloned()
             .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
             .unwrap_or_else(|| "typify stopped on an unsupported shape".to_owned());
-        Err(format!("typify panicked ({message})"))
+        Err(format!("typify stopped on it ({})", short(&message)))
     })
 }
 

@@ -243,7 +243,7 @@ impl SchemaFile {
                     "",
                     "a registry file must be named `<type>/v<major>.json`",
                 )
-                .with_fix("move it to e.g. `com.example.order.created/v1.json`"),
+                .with_fix("move it to e.g. `com.example.order.created/v1.json`; or, for a folder of schemas that each hold their event type (as CDEvents' do), read it with `--type-pointer` / `Builder::type_pointer`"),
             ])
         })?;
         let meta = EventMeta::from_schema(&schema).map_err(|findings| {
