@@ -19,8 +19,13 @@ pub struct Args {
     /// pointer, as a `const`, a one-value `enum` or a `default`, e.g.
     /// `/properties/context/properties/type` for the CDEvents schemas. Files without it are
     /// documents that `$ref`s may reach.
-    #[arg(long, value_name = "PTR")]
+    #[arg(long, value_name = "PTR", conflicts_with = "xregistry")]
     type_pointer: Option<String>,
+    /// Read an xRegistry document instead of `--schemas`: its messages with `envelope:
+    /// CloudEvents/1.0`, typed by their envelope metadata's `type`, with the payload schema
+    /// their `dataschemauri` names in the document (default or latest version).
+    #[arg(long, value_name = "FILE")]
+    xregistry: Option<PathBuf>,
     /// Where to write the Rust file (`-` for stdout).
     #[arg(long, default_value = "-")]
     out: PathBuf,
@@ -44,6 +49,9 @@ pub fn run(args: Args) -> ExitCode {
         .command(command_line(&args));
     if let Some(pointer) = &args.type_pointer {
         builder = builder.type_pointer(pointer.clone());
+    }
+    if let Some(file) = &args.xregistry {
+        builder = builder.xregistry(file);
     }
     let generated = builder.generate().and_then(|rust| {
         let text = rust.single_file()?;
@@ -80,7 +88,10 @@ pub fn run(args: Args) -> ExitCode {
 
 /// The command that regenerates the file, for its header.
 fn command_line(args: &Args) -> String {
-    let mut command = format!("cloudevent codegen --schemas {}", args.schemas.display());
+    let mut command = match &args.xregistry {
+        Some(file) => format!("cloudevent codegen --xregistry {}", file.display()),
+        None => format!("cloudevent codegen --schemas {}", args.schemas.display()),
+    };
     if let Some(pointer) = &args.type_pointer {
         command.push_str(&format!(" --type-pointer {pointer}"));
     }

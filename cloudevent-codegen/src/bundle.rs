@@ -307,10 +307,18 @@ impl Resolver<'_> {
             .unwrap_or(relative)
             .trim_end_matches(".json")
             .trim_end_matches(".schema");
+        // The pointer's last segment that names something (`Money` in
+        // `/schemas/Money/versions/2/schema`), not a keyword or a version.
         let last = pointer
             .rsplit('/')
-            .next()
-            .filter(|s| !s.is_empty())
+            .find(|s| {
+                !s.is_empty()
+                    && !s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                    && !matches!(
+                        *s,
+                        "schema" | "versions" | "definitions" | "$defs" | "properties" | "items"
+                    )
+            })
             .map(|s| s.replace("~1", "/").replace("~0", "~"));
         let mut tries: Vec<String> = Vec::new();
         match &last {

@@ -104,6 +104,14 @@ const MEMBER_ORDER: [&str; 4] = [
 ];
 
 fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Finding {
+    // The type of an xRegistry message sits in the document, not in the schema that
+    // `file.path` names after its `#`: point at the document.
+    let path = match (&file.type_pointer, file.path.to_str()) {
+        (Some(at), Some(path)) if *at == pointer && path.contains('#') => {
+            std::path::PathBuf::from(path.split('#').next().unwrap_or(path))
+        }
+        _ => file.path.clone(),
+    };
     let mut message = format!("{} `{}`", v.attribute, v.value);
     if let Some(part) = &v.part {
         message.push(' ');
@@ -115,7 +123,7 @@ fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Findi
         .hint
         .clone()
         .unwrap_or_else(|| format!("change `{}` to satisfy {}", v.attribute, v.rule));
-    Finding::new(&file.path, pointer, message)
+    Finding::new(path, pointer, message)
         .with_rule(v.rule)
         .with_fix(fix)
 }

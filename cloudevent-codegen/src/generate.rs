@@ -67,37 +67,40 @@ impl GeneratedRust {
                 .iter()
                 .map(|m| wrap_module(&m.names.module, m.tokens.clone(), &module_doc(m))),
         );
-        items.push(self.registry_enum()?);
         let body =
             pretty(quote::quote!(#(#items)*)).map_err(|message| CodegenError::GeneratedCode {
                 path: PathBuf::from("<registry>"),
                 message,
             })?;
-        Ok(format!("{}\n{body}", header(&self.options)))
+        Ok(format!(
+            "{}\n{body}\n{}",
+            header(&self.options),
+            self.registry_enum()?
+        ))
     }
 
-    fn registry_enum(&self) -> Result<TokenStream, CodegenError> {
-        let runtime: syn::Path = syn::parse_str(&self.options.runtime_crate).map_err(|e| {
+    /// `RegistryEvent`, written out by hand: prettyplease leaves a macro's input on one line.
+    fn registry_enum(&self) -> Result<String, CodegenError> {
+        syn::parse_str::<syn::Path>(&self.options.runtime_crate).map_err(|e| {
             CodegenError::GeneratedCode {
                 path: PathBuf::from("<registry>"),
                 message: format!("runtime crate path `{}`: {e}", self.options.runtime_crate),
             }
         })?;
-        let variants = self.modules.iter().zip(&self.variants).map(|(m, variant)| {
-            let variant = quote::format_ident!("{}", variant);
-            let module = quote::format_ident!("{}", m.names.module);
-            let root = quote::format_ident!("{}", m.names.root);
-            let doc = format!(" `{}`.", m.event_type);
-            quote::quote!(#[doc = #doc] #variant(#module::#root))
-        });
-        Ok(quote::quote! {
-            #runtime::dispatch! {
-                /// Any event of this registry: one variant a generated type, `Other` for
-                /// every other type. Read one with `RegistryEvent::from_slice(&bytes)`.
-                #[allow(clippy::large_enum_variant, reason = "generated; one variant a registry type")]
-                pub enum RegistryEvent { #(#variants),* }
-            }
-        })
+        let mut out = format!(
+            "{}::dispatch! {{\n    /// Any event of this registry: one variant a generated type, `Other` for every\n    /// other type. Read one with `RegistryEvent::from_slice(&bytes)`.\n    #[allow(clippy::large_enum_variant, reason = \"generated: one variant a registry type\")]\n    pub enum RegistryEvent {{\n",
+            self.options.runtime_crate
+        );
+        for (module, variant) in self.modules.iter().zip(&self.variants) {
+            out.push_str(&format!(
+                "        /// `{}`.\n        {variant}({}::{}),\n",
+                module.event_type.replace(['\n', '\r'], " "),
+                module.names.module,
+                module.names.root
+            ));
+        }
+        out.push_str("    }\n}\n");
+        Ok(out)
     }
 
     /// One file a module plus a `mod.rs` declaring them: `(file name, contents)` pairs. (The
@@ -181,11 +184,14 @@ pub fn generate_rust(
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
     let mut refused = Vec::new();
+    let mut warned = Vec::new();
     for file in &registry.files {
         let found = check_schema(file, policy);
         refused.push(!found.is_empty());
         findings.extend(found);
-        warnings.extend(check_warnings(file, policy));
+        let should = check_warnings(file, policy);
+        warned.push(!should.is_empty());
+        warnings.extend(should);
     }
     let bundle = bundle::bundle(registry);
     findings.extend(bundle.findings.iter().cloned());
@@ -216,7 +222,7 @@ pub fn generate_rust(
             continue;
         }
         let (schema, used) = &bundle.events[index];
-        let tokens = match event_tokens(file, schema, &names[index], used, options) {
+        let tokens = match event_tokens(file, schema, &names[index], used, warned[index], options) {
             Ok(tokens) => tokens,
             Err(found) => {
                 findings.extend(found);
@@ -326,6 +332,7 @@ fn shared_finding(
 pub struct Builder {
     schemas: PathBuf,
     type_pointer: Option<String>,
+    xregistry: bool,
     policy: Policy,
     options: RustOptions,
     file_name: String,
@@ -343,6 +350,7 @@ impl Builder {
         Builder {
             schemas: PathBuf::from("schemas"),
             type_pointer: None,
+            xregistry: false,
             policy: Policy::new(Profile::IntgStd015),
             options: RustOptions::default(),
             file_name: "cloudevents.rs".to_owned(),
@@ -369,6 +377,17 @@ impl Builder {
     #[must_use]
     pub fn type_pointer(mut self, pointer: impl Into<String>) -> Builder {
         self.type_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Reads the registry from an xRegistry document (relative to the crate's manifest
+    /// directory) instead of a folder: its messages with `envelope: CloudEvents/1.0`, each
+    /// typed by its envelope metadata's `type`, its payload schema the default (or latest)
+    /// version its `dataschemauri` names in the document (see [`Registry::load_xregistry`]).
+    #[must_use]
+    pub fn xregistry(mut self, file: impl Into<PathBuf>) -> Builder {
+        self.schemas = file.into();
+        self.xregistry = true;
         self
     }
 
@@ -424,6 +443,7 @@ impl Builder {
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
         match &self.type_pointer {
+            _ if self.xregistry => Registry::load_xregistry(dir),
             Some(pointer) => Registry::load_type_pointer(dir, pointer),
             None => Registry::load(dir),
         }

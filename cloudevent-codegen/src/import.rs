@@ -100,7 +100,7 @@ pub fn module_tokens(
     options: &RustOptions,
 ) -> Result<TokenStream, CodegenError> {
     let names = RustNames::new(&file.meta.event_type, file.major);
-    event_tokens(file, &file.schema, &names, &BTreeSet::new(), options)
+    event_tokens(file, &file.schema, &names, &BTreeSet::new(), false, options)
         .map_err(CodegenError::Findings)
 }
 
@@ -111,6 +111,7 @@ pub(crate) fn event_tokens(
     schema: &Value,
     names: &RustNames,
     shared: &BTreeSet<String>,
+    warned: bool,
     options: &RustOptions,
 ) -> Result<TokenStream, Vec<Finding>> {
     let mode = if file.type_pointer.is_some() {
@@ -130,7 +131,7 @@ pub(crate) fn event_tokens(
     let tokens = run_typify(&file.path, &prepared, &settings)?;
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
-    annotate_root(&mut syntax, file, names, options).map_err(|f| vec![f])?;
+    annotate_root(&mut syntax, file, names, warned, options).map_err(|f| vec![f])?;
     Ok(quote!(#syntax))
 }
 
@@ -325,6 +326,7 @@ fn annotate_root(
     syntax: &mut syn::File,
     file: &SchemaFile,
     names: &RustNames,
+    warned: bool,
     options: &RustOptions,
 ) -> Result<(), Finding> {
     let meta = &file.meta;
@@ -371,6 +373,13 @@ fn annotate_root(
     if let Some(profile) = options.profile {
         let profile = profile.name();
         args.push(quote!(profile = #profile));
+    }
+    if warned {
+        // The derive turns a broken SHOULD into a `deprecated` warning; codegen reported it
+        // already, where the schema can be fixed, so the including crate is not told again.
+        attrs.push(syn::parse_quote!(
+            #[allow(deprecated, reason = "the SHOULDs this type breaks were reported by codegen")]
+        ));
     }
     attrs.push(syn::parse_quote!(#[derive(#runtime::CloudEvent)]));
     attrs.push(syn::parse_quote!(#[cloudevent(#(#args),*)]));

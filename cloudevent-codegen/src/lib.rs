@@ -71,6 +71,7 @@ mod layout;
 mod naming;
 mod registry;
 mod shapes;
+mod xregistry;
 
 pub use catalog::{
     MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,

@@ -1,7 +1,8 @@
 //! Generates the payload types of the bundled registry into `OUT_DIR`, as a user's build
 //! script would; and the types of a schema set published by others (the CDEvents-shaped
 //! fixture of `cloudevent-codegen`), whose types carry their own profile; and the shapes
-//! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`).
+//! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`); and an xRegistry
+//! message catalog (`cloudevent-codegen/tests/fixtures/xregistry`).
 
 use cloudevent_codegen::Profile;
 
@@ -27,6 +28,15 @@ fn main() {
         .type_pointer("/properties/context/properties/type")
         .profile(Profile::CloudEvents)
         .file_name("cdevents.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .xregistry("../../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
+        .profile(Profile::CloudEvents)
+        .file_name("xregistry.rs")
         .generate_to_out_dir()
     {
         eprintln!("{error}");

@@ -14,3 +14,9 @@ pub mod cdevents {
 pub mod shapes {
     include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
 }
+
+/// The CloudEvents messages of the xRegistry catalog of `cloudevent-codegen`'s tests, carrying
+/// the `cloudevents` profile.
+pub mod xregistry {
+    include!(concat!(env!("OUT_DIR"), "/xregistry.rs"));
+}
