@@ -26,6 +26,10 @@ pub struct Args {
     /// their `dataschemauri` names in the document (default or latest version).
     #[arg(long, value_name = "FILE")]
     xregistry: Option<PathBuf>,
+    /// Fill `subject` from the payload at this JSON pointer (one or two members deep), for
+    /// schemas that do not name their subject, e.g. `/subject/id` for CDEvents.
+    #[arg(long, value_name = "PTR")]
+    subject_pointer: Option<String>,
     /// Where to write the Rust file (`-` for stdout).
     #[arg(long, default_value = "-")]
     out: PathBuf,
@@ -52,6 +56,9 @@ pub fn run(args: Args) -> ExitCode {
     }
     if let Some(file) = &args.xregistry {
         builder = builder.xregistry(file);
+    }
+    if let Some(pointer) = &args.subject_pointer {
+        builder = builder.subject_pointer(pointer.clone());
     }
     let generated = builder.generate().and_then(|rust| {
         let text = rust.single_file()?;
@@ -94,6 +101,9 @@ fn command_line(args: &Args) -> String {
     };
     if let Some(pointer) = &args.type_pointer {
         command.push_str(&format!(" --type-pointer {pointer}"));
+    }
+    if let Some(pointer) = &args.subject_pointer {
+        command.push_str(&format!(" --subject-pointer {pointer}"));
     }
     command.push_str(&format!(" --profile {}", args.profile));
     if args.runtime_crate != "::cloudevent_runtime" {

@@ -210,3 +210,77 @@ fn every_problem_of_the_registry_is_reported_in_one_run_without_panic_text() {
     );
     assert_eq!(stderr.matches("; fix: ").count(), 3, "{stderr}");
 }
+
+fn xregistry_catalog() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
+}
+
+#[test]
+fn an_xregistry_catalog_generates_its_cloudevents_messages() {
+    let catalog = xregistry_catalog();
+    let output = cloudevent(&[
+        "codegen",
+        "--xregistry",
+        catalog.to_str().unwrap(),
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // Names that collide once the prefix is dropped are lengthened, not refused.
+    for module in [
+        "smart_oven_turned_on",
+        "lumen_turned_on",
+        "temperature_changed",
+        "events_employee_added",
+    ] {
+        assert!(rust.contains(&format!("pub mod {module} {{")), "{module}");
+    }
+    // The MQTT message is no CloudEvent; the shared address schema is generated once.
+    assert!(!rust.contains("Reading"));
+    assert_eq!(rust.matches("pub struct Address {").count(), 1);
+    assert_eq!(rust.matches("super::shared::Address").count(), 2);
+    // A URI-template source is no default source.
+    assert!(!rust.contains("{tenantid}"));
+    // SHOULDs are printed, pointing into the catalog, and generation goes on.
+    assert_eq!(
+        stderr.matches("cloudevent codegen: warning: ").count(),
+        5,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("catalog.json#/messagegroups/Fabrikam.Lumen/messages/Fabrikam.Lumen.TurnedOn/metadata/type: type `Fabrikam.Lumen.TurnedOn`: should be prefixed with a reverse-DNS name"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_subject_pointer_that_names_nothing_is_a_finding() {
+    let schemas = fixture();
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        schemas.to_str().unwrap(),
+        "--type-pointer",
+        POINTER,
+        "--subject-pointer",
+        "/subject/name",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("5 problem(s)"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "subject pointer `/subject/name`: `TicketCreatedSubject` has no member `name`"
+        ),
+        "{stderr}"
+    );
+}

@@ -401,6 +401,15 @@ impl Builder {
         self
     }
 
+    /// Fills `subject` from the payload at this JSON pointer (one or two members deep, e.g.
+    /// `/subject/id`, as the CDEvents binding asks) for every schema that does not name its
+    /// subject in `x-cloudevent`.
+    #[must_use]
+    pub fn subject_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.subject_pointer = Some(pointer.into());
+        self
+    }
+
     /// The command the generated file's header names for regenerating it.
     #[must_use]
     pub fn command(mut self, command: impl Into<String>) -> Builder {

@@ -30,6 +30,10 @@ pub struct RustOptions {
     /// The command that regenerates the file, named in its header; `None`: `cargo xtask
     /// codegen` (this repository's own registry).
     pub command: Option<String>,
+    /// Where in the payload `subject` comes from when a schema does not say
+    /// (`x-cloudevent.subject`): a JSON pointer one or two members deep, e.g. `/subject/id`
+    /// for the CDEvents binding.
+    pub subject_pointer: Option<String>,
 }
 
 impl Default for RustOptions {
@@ -38,6 +42,7 @@ impl Default for RustOptions {
             runtime_crate: "::cloudevent_runtime".to_owned(),
             profile: None,
             command: None,
+            subject_pointer: None,
         }
     }
 }
@@ -132,6 +137,14 @@ pub(crate) fn event_tokens(
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     annotate_root(&mut syntax, file, names, warned, options).map_err(|f| vec![f])?;
+    if file.meta.subject.is_none()
+        && let Some(pointer) = &options.subject_pointer
+    {
+        let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
+            .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+        crate::mapping::subject_from_pointer(&mut syntax, file, names, pointer, &runtime)
+            .map_err(|f| vec![f])?;
+    }
     Ok(quote!(#syntax))
 }
 
@@ -404,7 +417,7 @@ fn annotate_root(
 }
 
 /// The JSON property a generated field holds: its `#[serde(rename = "...")]`, else its name.
-fn property_name(field: &syn::Field) -> String {
+pub(crate) fn property_name(field: &syn::Field) -> String {
     for attr in &field.attrs {
         if !attr.path().is_ident("serde") {
             continue;

@@ -68,6 +68,7 @@ mod export;
 mod generate;
 mod import;
 mod layout;
+mod mapping;
 mod naming;
 mod registry;
 mod shapes;

@@ -26,6 +26,7 @@ fn main() {
     if let Err(error) = cloudevent_codegen::Builder::new()
         .schemas("../../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas")
         .type_pointer("/properties/context/properties/type")
+        .subject_pointer("/subject/id")
         .profile(Profile::CloudEvents)
         .file_name("cdevents.rs")
         .generate_to_out_dir()

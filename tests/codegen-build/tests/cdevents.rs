@@ -40,6 +40,19 @@ fn typed(event: &RegistryEvent) -> Option<(&'static str, Value)> {
     }
 }
 
+/// The subject the typed payload gives (what `Event::new` would send).
+fn subject(event: &RegistryEvent) -> Option<&str> {
+    use cloudevent_runtime::CloudEventData;
+    match event {
+        RegistryEvent::ArtifactPackaged(e) => e.data().subject(),
+        RegistryEvent::IncidentDetected(e) => e.data().subject(),
+        RegistryEvent::PipelinerunFinished(e) => e.data().subject(),
+        RegistryEvent::ServiceDeployed(e) => e.data().subject(),
+        RegistryEvent::TicketCreated(e) => e.data().subject(),
+        RegistryEvent::Other(_) => None,
+    }
+}
+
 #[test]
 fn every_example_reads_as_its_typed_variant() {
     let examples = examples();
@@ -49,6 +62,8 @@ fn every_example_reads_as_its_typed_variant() {
         let event = RegistryEvent::from_slice(bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
         let (ty, data) = typed(&event).unwrap_or_else(|| panic!("{path}: read as `Other`"));
         assert_eq!(ty, document["type"], "{path}");
+        // `--subject-pointer /subject/id`: the CDEvents binding's subject.
+        assert_eq!(subject(&event), document["subject"].as_str(), "{path}");
         assert_eq!(data, document["data"], "{path}: data written back differs");
     }
 }
