@@ -488,7 +488,15 @@ impl Builder {
                 schemas.join(relative).display()
             );
         }
-        let rust = generate_rust(&registry, &self.policy, &self.options)?;
+        let mut options = self.options.clone();
+        if options.command.is_none() {
+            let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+            options.command = Some(format!(
+                "`cargo build -p {package}` (its build.rs runs `cloudevent_codegen::Builder` on `{}`)",
+                self.schemas.display()
+            ));
+        }
+        let rust = generate_rust(&registry, &self.policy, &options)?;
         for warning in &rust.warnings {
             println!("cargo:warning={warning}");
         }
