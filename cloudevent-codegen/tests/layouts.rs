@@ -162,3 +162,92 @@ fn an_xregistry_catalog_takes_the_default_or_latest_version() {
             .ends_with("/Contoso.ERP.Events.EmployeeAdded/versions/2/schema")
     );
 }
+
+/// Serves the fixture folder's files to the validator: a URI names the file its path ends
+/// with (as `$id`, as a path relative to `$id`, with or without `.json`). Never the network.
+struct Folder(Vec<(String, serde_json::Value)>);
+
+impl jsonschema::Retrieve for Folder {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<serde_json::Value, Box<dyn std::error::Error + Send + Sync>> {
+        let path = uri.path().as_str();
+        self.0
+            .iter()
+            .find(|(relative, _)| {
+                path.ends_with(&format!("/{relative}"))
+                    || path.ends_with(&format!("/{}", relative.trim_end_matches(".json")))
+            })
+            .map(|(_, schema)| schema.clone())
+            .ok_or_else(|| format!("no file of the fixture for `{uri}`").into())
+    }
+}
+
+/// The fixture's example events are valid under their schemas (checked with the `jsonschema`
+/// crate, refs served from the folder), so reading them proves the generated types read
+/// schema-valid events.
+#[test]
+fn the_cdevents_shaped_examples_are_valid_under_their_schemas() {
+    let registry =
+        Registry::load_type_pointer(fixture("cdevents-shaped/schemas"), POINTER).unwrap();
+    let mut served: Vec<(String, serde_json::Value)> = registry
+        .documents
+        .iter()
+        .map(|(relative, schema)| (relative.clone(), schema.clone()))
+        .collect();
+    served.extend(
+        registry
+            .files
+            .iter()
+            .map(|f| (f.relative.clone(), f.schema.clone())),
+    );
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixture("cdevents-shaped/examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let event: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let file = registry
+            .files
+            .iter()
+            .find(|f| f.meta.event_type == event["type"])
+            .unwrap_or_else(|| panic!("{}: no schema for its type", path.display()));
+        // Every file of the folder, under its `$id` and under each URI a ref relative to this
+        // schema's path would name it by (`../links/x.json` from `custom/`), with and without
+        // `.json`; anything else is served from the folder while the registry is prepared.
+        let base = jsonschema::uri::from_str(&file.meta.dataschema).unwrap();
+        let depth = file.relative.matches('/').count();
+        let mut resources: Vec<(String, serde_json::Value)> = Vec::new();
+        for (relative, schema) in &served {
+            if let Some(id) = schema.get("$id").and_then(serde_json::Value::as_str) {
+                resources.push((id.to_owned(), schema.clone()));
+            }
+            let path = format!("{}{relative}", "../".repeat(depth));
+            for alias in [path.clone(), path.trim_end_matches(".json").to_owned()] {
+                let uri = jsonschema::uri::resolve_against(&base.borrow(), &alias).unwrap();
+                resources.push((uri.to_string(), schema.clone()));
+            }
+        }
+        let registry = jsonschema::Registry::new()
+            .retriever(Folder(served.clone()))
+            .extend(resources)
+            .and_then(|b| b.add(&file.meta.dataschema, &file.schema))
+            .and_then(jsonschema::RegistryBuilder::prepare)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.relative));
+        let validator = jsonschema::options()
+            .with_registry(&registry)
+            .build(&file.schema)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.relative));
+        let errors: Vec<String> = validator
+            .iter_errors(&event["data"])
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+        // And an invalid one is refused, so the check can fail.
+        let mut broken = event["data"].clone();
+        broken["subject"]["content"]["unexpected"] = json!(true);
+        assert!(!validator.is_valid(&broken), "{}", path.display());
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
