@@ -3,18 +3,38 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cloudevent_runtime::{Policy, Profile};
+use cloudevent_codegen::{Builder, CodegenError};
+use cloudevent_runtime::Profile;
 
-/// Generate Rust payload types (one module a schema file) from `<type>/v<major>.json` files.
+/// Generate Rust payload types (one module a schema file, a `shared` module for what their
+/// `$ref`s reach, and a `RegistryEvent` dispatch enum) from a schema registry: today's
+/// `<type>/v<major>.json` files, or, with `--type-pointer`, any folder of schemas that hold
+/// their event type.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The registry directory.
     #[arg(long, default_value = "schemas")]
     schemas: PathBuf,
+    /// Read every `*.json` below `--schemas` (any depth) and take the event type at this JSON
+    /// pointer, as a `const`, a one-value `enum` or a `default`, e.g.
+    /// `/properties/context/properties/type` for the CDEvents schemas. Files without it are
+    /// documents that `$ref`s may reach.
+    #[arg(long, value_name = "PTR", conflicts_with = "xregistry")]
+    type_pointer: Option<String>,
+    /// Read an xRegistry document instead of `--schemas`: its messages with `envelope:
+    /// CloudEvents/1.0`, typed by their envelope metadata's `type`, with the payload schema
+    /// their `dataschemauri` names in the document (default or latest version).
+    #[arg(long, value_name = "FILE")]
+    xregistry: Option<PathBuf>,
+    /// Fill `subject` from the payload at this JSON pointer (one or two members deep), for
+    /// schemas that do not name their subject, e.g. `/subject/id` for CDEvents.
+    #[arg(long, value_name = "PTR")]
+    subject_pointer: Option<String>,
     /// Where to write the Rust file (`-` for stdout).
     #[arg(long, default_value = "-")]
     out: PathBuf,
-    /// The profile names are checked against.
+    /// The profile names are checked against; every generated type carries it
+    /// (`#[cloudevent(profile = "...")]`), so the file compiles in any crate.
     #[arg(long, default_value = "intg-std-015")]
     profile: Profile,
     /// The path of `cloudevent_runtime` in the generated code.
@@ -22,16 +42,36 @@ pub struct Args {
     runtime_crate: String,
 }
 
-/// Exit 0 when written, 1 when a schema breaks a rule, 2 when the input cannot be read.
+/// Exit 0 when written (SHOULD warnings printed to stderr), 1 when a schema breaks a rule or
+/// has a shape codegen cannot turn into Rust (every problem of the registry listed), 2 when
+/// the input cannot be read or holds no event schema.
 pub fn run(args: Args) -> ExitCode {
-    let generated = cloudevent_codegen::Builder::new()
+    let mut builder = Builder::new()
         .schemas(&args.schemas)
-        .policy(Policy::new(args.profile))
-        .runtime_crate(args.runtime_crate)
-        .generate_string();
+        .profile(args.profile)
+        .runtime_crate(args.runtime_crate.clone())
+        .command(command_line(&args));
+    if let Some(pointer) = &args.type_pointer {
+        builder = builder.type_pointer(pointer.clone());
+    }
+    if let Some(file) = &args.xregistry {
+        builder = builder.xregistry(file);
+    }
+    if let Some(pointer) = &args.subject_pointer {
+        builder = builder.subject_pointer(pointer.clone());
+    }
+    let generated = builder.generate().and_then(|rust| {
+        let text = rust.single_file()?;
+        Ok((rust.warnings, text))
+    });
     let text = match generated {
-        Ok(text) => text,
-        Err(error @ cloudevent_codegen::CodegenError::Findings(_)) => {
+        Ok((warnings, text)) => {
+            for warning in &warnings {
+                eprintln!("cloudevent codegen: warning: {warning}");
+            }
+            text
+        }
+        Err(error @ CodegenError::Findings(_)) => {
             eprintln!("cloudevent codegen: {error}");
             return ExitCode::FAILURE;
         }
@@ -51,4 +91,24 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The command that regenerates the file, for its header.
+fn command_line(args: &Args) -> String {
+    let mut command = match &args.xregistry {
+        Some(file) => format!("cloudevent codegen --xregistry {}", file.display()),
+        None => format!("cloudevent codegen --schemas {}", args.schemas.display()),
+    };
+    if let Some(pointer) = &args.type_pointer {
+        command.push_str(&format!(" --type-pointer {pointer}"));
+    }
+    if let Some(pointer) = &args.subject_pointer {
+        command.push_str(&format!(" --subject-pointer {pointer}"));
+    }
+    command.push_str(&format!(" --profile {}", args.profile));
+    if args.runtime_crate != "::cloudevent_runtime" {
+        command.push_str(&format!(" --runtime-crate {}", args.runtime_crate));
+    }
+    command.push_str(&format!(" --out {}", args.out.display()));
+    command
 }

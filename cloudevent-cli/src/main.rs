@@ -23,7 +23,8 @@ struct Cli {
 enum Command {
     /// Validate events (JSON, HTTP messages, Kafka records) against a profile.
     Validate(validate::Args),
-    /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`).
+    /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
+    /// folder of schemas holding their type at `--type-pointer`).
     Codegen(codegen::Args),
     /// Compare two versions of a schema file; exit 1 on a breaking change.
     Diff(diff::Args),

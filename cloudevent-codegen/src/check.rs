@@ -60,7 +60,7 @@ fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)>
         ty: Some(&meta.event_type),
         source: meta.source.as_deref(),
         datacontenttype: meta.datacontenttype.as_deref(),
-        dataschema: Some(&meta.dataschema),
+        dataschema: (!meta.dataschema.is_empty()).then_some(meta.dataschema.as_str()),
         subject: None,
         extensions: &extensions,
     };
@@ -71,7 +71,10 @@ fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)>
         .into_iter()
         .map(|v| {
             let pointer = match &*v.attribute {
-                "type" => "/x-cloudevent/type".to_owned(),
+                "type" => match &file.type_pointer {
+                    Some(pointer) => pointer.clone(),
+                    None => "/x-cloudevent/type".to_owned(),
+                },
                 "dataschema" => "/$id".to_owned(),
                 "source" => "/x-cloudevent/source".to_owned(),
                 "datacontenttype" => "/x-cloudevent/datacontenttype".to_owned(),
@@ -101,6 +104,14 @@ const MEMBER_ORDER: [&str; 4] = [
 ];
 
 fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Finding {
+    // The type of an xRegistry message sits in the document, not in the schema that
+    // `file.path` names after its `#`: point at the document.
+    let path = match (&file.type_pointer, file.path.to_str()) {
+        (Some(at), Some(path)) if *at == pointer && path.contains('#') => {
+            std::path::PathBuf::from(path.split('#').next().unwrap_or(path))
+        }
+        _ => file.path.clone(),
+    };
     let mut message = format!("{} `{}`", v.attribute, v.value);
     if let Some(part) = &v.part {
         message.push(' ');
@@ -112,7 +123,7 @@ fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Findi
         .hint
         .clone()
         .unwrap_or_else(|| format!("change `{}` to satisfy {}", v.attribute, v.rule));
-    Finding::new(&file.path, pointer, message)
+    Finding::new(path, pointer, message)
         .with_rule(v.rule)
         .with_fix(fix)
 }
@@ -122,6 +133,12 @@ fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Findi
 fn layout_findings(file: &SchemaFile) -> Vec<Finding> {
     let meta = &file.meta;
     let mut out = Vec::new();
+    if file.type_pointer.is_some() {
+        // A schema set published by others: its files are named as its publisher likes, and
+        // its `$id` is the dataschema as published (a spec version such as `0.4.1` is no
+        // major of the event's schema), so there is no layout to hold it to.
+        return out;
+    }
     if meta.base_type() != file.type_dir {
         out.push(
             Finding::new(
@@ -257,8 +274,8 @@ const UNSUPPORTED: [(&str, &str); 10] = [
 ];
 
 /// Walks every subschema position (not property names) looking for keywords typify cannot
-/// turn into Rust and for `$ref`s that leave the file: typify panics on those, so they are
-/// refused here with the file and the keyword named.
+/// turn into Rust and for `$defs` refs that name nothing, refused here with the file and the
+/// keyword named.
 fn unsupported_keywords(file: &SchemaFile) -> Vec<Finding> {
     let mut out = Vec::new();
     walk(file, &file.schema, String::new(), &mut out);
@@ -292,14 +309,10 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
                     );
                 }
             }
-            Some(r) => out.push(
-                Finding::new(
-                    &file.path,
-                    at,
-                    format!("`$ref` `{r}` is external or not a `$defs` entry; codegen needs self-contained schemas"),
-                )
-                .with_fix("copy the referenced schema into this file's `$defs` and use `#/$defs/<Name>`"),
-            ),
+            // Any other ref (another file, an `$id`-relative or absolute URI, a pointer
+            // outside `$defs`) is resolved and bundled by `generate_rust`, which reports the
+            // ones that name nothing in the registry folder.
+            Some(_) => {}
             None => out.push(Finding::new(&file.path, at, "`$ref` must be a string")),
         }
     }

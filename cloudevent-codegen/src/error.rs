@@ -119,6 +119,14 @@ pub enum CodegenError {
         /// syn's message.
         message: String,
     },
+    /// The registry folder holds no event schema in the layout it was read as.
+    #[error("{}: no event schema found; looked for {looked_for}", root.display())]
+    NoEventSchemas {
+        /// The registry folder.
+        root: PathBuf,
+        /// What a file needs to be an event schema in that layout.
+        looked_for: String,
+    },
     /// A git command for the baseline failed.
     #[error("git {args}: {message}")]
     Git {

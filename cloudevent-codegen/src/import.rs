@@ -1,27 +1,48 @@
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use cloudevent_rules::Profile;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use schemars::transform::{ReplacePrefixItems, Transform};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
-use crate::error::CodegenError;
+use crate::bundle::{SHARED_MODULE, stub_key};
+use crate::error::{CodegenError, Finding, pointer_segment};
 use crate::registry::{METADATA_KEY, SchemaFile};
+use crate::shapes::{Mode, normalize};
 
-/// How generated code reaches the runtime.
+/// How generated code reaches the runtime, and what it says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RustOptions {
     /// The path of `cloudevent_runtime` in the generated code; `::cloudevent_runtime` unless
     /// the user renamed or re-exported it. Passed on as `#[cloudevent(crate = "...")]`.
     pub runtime_crate: String,
+    /// The profile every generated type carries (`#[cloudevent(profile = "...")]`), so it
+    /// compiles and reads under that profile in any crate, whatever the crate's own
+    /// `[package.metadata.cloudevent]`; `None`: the types follow the including crate's policy.
+    pub profile: Option<Profile>,
+    /// The command that regenerates the file, named in its header; `None`: `cargo xtask
+    /// codegen` (this repository's own registry).
+    pub command: Option<String>,
+    /// Where in the payload `subject` comes from when a schema does not say
+    /// (`x-cloudevent.subject`): a JSON pointer one or two members deep, e.g. `/subject/id`
+    /// for the CDEvents binding.
+    pub subject_pointer: Option<String>,
 }
 
 impl Default for RustOptions {
     fn default() -> Self {
         RustOptions {
             runtime_crate: "::cloudevent_runtime".to_owned(),
+            profile: None,
+            command: None,
+            subject_pointer: None,
         }
     }
 }
@@ -68,62 +89,230 @@ impl RustNames {
     }
 }
 
-/// The Rust module body (no `mod` wrapper) for one schema file: typify's types, the root
-/// type carrying `#[derive(CloudEvent)]` and its `#[cloudevent(...)]` attributes.
+/// The Rust module body (no `mod` wrapper) for one self-contained schema file: typify's
+/// types, the root type carrying `#[derive(CloudEvent)]` and its `#[cloudevent(...)]`
+/// attributes.
 ///
 /// Each file gets its own typify `TypeSpace`, so `Money` in two events stays two types.
-/// Call [`crate::check_schema`] first: this function assumes a schema that passed it.
+/// Call [`crate::check_schema`] first: this function assumes a schema that passed it. A
+/// registry's external `$ref`s are bundled by [`crate::generate_rust`], not here.
 ///
 /// # Errors
-/// [`CodegenError::Typify`] when typify refuses (or panics on) the schema,
-/// [`CodegenError::GeneratedCode`] when its output does not parse.
+/// [`CodegenError::Findings`] when typify refuses (or panics on) the schema or its output
+/// does not fit, each with the file, the pointer and a fix.
 pub fn module_tokens(
     file: &SchemaFile,
     options: &RustOptions,
 ) -> Result<TokenStream, CodegenError> {
     let names = RustNames::new(&file.meta.event_type, file.major);
-    let prepared = typify_input(file, &names.root);
-    let typify_error = |message: String| CodegenError::Typify {
-        path: file.path.clone(),
-        message,
-    };
-    let root: schemars08::schema::RootSchema =
-        serde_json::from_value(prepared).map_err(|e| typify_error(e.to_string()))?;
+    event_tokens(file, &file.schema, &names, &BTreeSet::new(), false, options)
+        .map_err(CodegenError::Findings)
+}
 
+/// [`module_tokens`] for a schema whose external refs were bundled: `shared` names the stubs
+/// that stand for types of the registry's shared module.
+pub(crate) fn event_tokens(
+    file: &SchemaFile,
+    schema: &Value,
+    names: &RustNames,
+    shared: &BTreeSet<String>,
+    warned: bool,
+    options: &RustOptions,
+) -> Result<TokenStream, Vec<Finding>> {
+    let mode = if file.type_pointer.is_some() {
+        Mode::KeepText
+    } else {
+        Mode::Shapes
+    };
+    let prepared = typify_input(schema, Some(&names.root), mode);
+    let mut settings = settings();
+    for name in shared {
+        settings.with_replacement(
+            stub_key(name),
+            format!("super::{SHARED_MODULE}::{name}"),
+            std::iter::empty(),
+        );
+    }
+    let tokens = run_typify(&file.path, &prepared, &settings)?;
+    let mut syntax: syn::File = syn::parse2(tokens)
+        .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+    annotate_root(&mut syntax, file, names, warned, options).map_err(|f| vec![f])?;
+    if file.meta.subject.is_none()
+        && let Some(pointer) = &options.subject_pointer
+    {
+        let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
+            .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+        crate::mapping::subject_from_pointer(&mut syntax, file, names, pointer, &runtime)
+            .map_err(|f| vec![f])?;
+    }
+    Ok(quote!(#syntax))
+}
+
+/// The registry's shared module: every schema reached through an external `$ref`, once.
+pub(crate) fn shared_tokens(
+    root: &Path,
+    shared: &BTreeMap<String, Value>,
+    mode: Mode,
+) -> Result<TokenStream, Vec<Finding>> {
+    let mut definitions = Map::new();
+    for (name, schema) in shared {
+        let mut schema = schema.clone();
+        normalize(&mut schema, mode);
+        definitions.insert(name.clone(), schema);
+    }
+    let mut document = Map::new();
+    document.insert("definitions".into(), Value::Object(definitions));
+    run_typify(root, &Value::Object(document), &settings())
+}
+
+fn settings() -> TypeSpaceSettings {
     let mut settings = TypeSpaceSettings::default();
     settings.with_derive("PartialEq".to_owned());
-    // typify panics on some schemas it does not support; check_schema refuses the known ones,
-    // and this guard turns any other panic into an error naming the file.
-    let tokens = catch_unwind(AssertUnwindSafe(|| {
-        let mut space = TypeSpace::new(&settings);
+    settings
+}
+
+fn generated_code_finding(path: &Path, message: &str) -> Finding {
+    Finding::new(path, "", format!("the Rust typify generated does not parse: {message}"))
+        .with_fix("this is a codegen bug: report the schema; meanwhile simplify the shape named in the message")
+}
+
+/// Runs typify on one prepared schema. A refusal or a panic becomes findings naming the file
+/// and, when one property alone fails, that property's pointer; no panic text reaches the
+/// user's terminal.
+fn run_typify(
+    path: &Path,
+    prepared: &Value,
+    settings: &TypeSpaceSettings,
+) -> Result<TokenStream, Vec<Finding>> {
+    match typify_once(prepared, settings) {
+        Ok(tokens) => Ok(tokens),
+        Err(message) => {
+            let fix = "simplify that subschema (codegen handles objects, arrays, scalars, `enum`, `$ref`, `allOf`, and `anyOf`/`oneOf` of objects or of scalars), or describe it as `{}` to read it as JSON";
+            let mut findings: Vec<Finding> = culprits(prepared, settings)
+                .into_iter()
+                .map(|(pointer, message)| {
+                    Finding::new(
+                        path,
+                        pointer,
+                        format!("typify cannot turn this subschema into Rust: {message}"),
+                    )
+                    .with_fix(fix)
+                })
+                .collect();
+            if findings.is_empty() {
+                findings.push(
+                    Finding::new(
+                        path,
+                        "",
+                        format!("typify cannot turn the schema into Rust: {message}"),
+                    )
+                    .with_fix(fix),
+                );
+            }
+            Err(findings)
+        }
+    }
+}
+
+/// The definitions, then the root properties, that fail on their own when the whole schema
+/// failed: each definition is tried with the others standing in as `{}` (any JSON), each
+/// property with the definitions that work.
+fn culprits(prepared: &Value, settings: &TypeSpaceSettings) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let definitions = prepared
+        .get("definitions")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let stubbed = |keep: &dyn Fn(&str) -> bool| -> Map<String, Value> {
+        definitions
+            .iter()
+            .map(|(k, v)| {
+                let v = if keep(k) {
+                    v.clone()
+                } else {
+                    Value::Object(Map::new())
+                };
+                (k.clone(), v)
+            })
+            .collect()
+    };
+    let probe = |schema: &Value, definitions: Map<String, Value>| {
+        let mut properties = Map::new();
+        properties.insert("probe".into(), schema.clone());
+        let mut probe = Map::new();
+        probe.insert("title".into(), "CodegenProbe".into());
+        probe.insert("type".into(), "object".into());
+        probe.insert("properties".into(), Value::Object(properties));
+        probe.insert("definitions".into(), Value::Object(definitions));
+        typify_once(&Value::Object(probe), settings)
+    };
+    let mut failing: Vec<String> = Vec::new();
+    for (name, schema) in &definitions {
+        if let Err(message) = probe(schema, stubbed(&|k| k == name)) {
+            out.push((format!("/definitions/{}", pointer_segment(name)), message));
+            failing.push(name.clone());
+        }
+    }
+    if let Some(properties) = prepared.get("properties").and_then(Value::as_object) {
+        for (name, schema) in properties {
+            if let Err(message) = probe(schema, stubbed(&|k| !failing.iter().any(|f| f == k))) {
+                out.push((format!("/properties/{}", pointer_segment(name)), message));
+            }
+        }
+    }
+    out
+}
+
+/// typify's message, short: its first line, at most 200 characters.
+fn short(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    match line.char_indices().nth(200) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_owned(),
+    }
+}
+
+fn typify_once(prepared: &Value, settings: &TypeSpaceSettings) -> Result<TokenStream, String> {
+    let root: schemars08::schema::RootSchema =
+        serde_json::from_value(prepared.clone()).map_err(|e| e.to_string())?;
+    quietly(|| {
+        let mut space = TypeSpace::new(settings);
         space
             .add_root_schema(root)
             .map(|_| space.to_stream())
-            .map_err(|e| e.to_string())
-    }))
-    .map_err(|panic| {
+            .map_err(|e| short(&e.to_string()))
+    })
+    .unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<String>()
             .cloned()
             .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "typify panicked".to_owned());
-        typify_error(format!("typify panicked: {message}"))
-    })?
-    .map_err(typify_error)?;
-
-    let mut syntax: syn::File = syn::parse2(tokens).map_err(|e| CodegenError::GeneratedCode {
-        path: file.path.clone(),
-        message: e.to_string(),
-    })?;
-    annotate_root(&mut syntax, file, &names, options)?;
-    Ok(quote!(#syntax))
+            .unwrap_or_else(|| "typify stopped on an unsupported shape".to_owned());
+        Err(format!("typify stopped on it ({})", short(&message)))
+    })
 }
 
-/// The schema as typify 0.8 (schemars 0.8, draft 7) understands it: without our metadata,
-/// with `prefixItems` rewritten to draft-7 `items` and `$defs` moved to `definitions`, titled
-/// with the root type's Rust name so typify names it.
-fn typify_input(file: &SchemaFile, root_name: &str) -> Value {
-    let mut value = file.schema.clone();
+/// Runs `f`, catching a panic without letting the panic hook print it: typify panics on some
+/// shapes it does not support, and that text is not for the user (the finding says it
+/// better). The hook is process-wide, so calls take turns.
+fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    static TURN: Mutex<()> = Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result
+}
+
+/// The schema as typify 0.8 (schemars 0.8, draft 7) understands it: the shapes it mishandles
+/// rewritten (see `shapes.rs`), without our metadata, with `prefixItems` rewritten to draft-7
+/// `items` and `$defs` merged into `definitions`, titled with the root type's Rust name so
+/// typify names it.
+fn typify_input(schema: &Value, root_name: Option<&str>, mode: Mode) -> Value {
+    let mut value = schema.clone();
+    normalize(&mut value, mode);
     if let Ok(mut schema) = schemars::Schema::try_from(value.clone()) {
         ReplacePrefixItems::default().transform(&mut schema);
         value = schema.to_value();
@@ -131,9 +320,16 @@ fn typify_input(file: &SchemaFile, root_name: &str) -> Value {
     if let Some(object) = value.as_object_mut() {
         object.remove(METADATA_KEY);
         object.remove("$schema");
-        object.insert("title".into(), Value::String(root_name.to_owned()));
-        if let Some(defs) = object.remove("$defs") {
-            object.insert("definitions".into(), defs);
+        if let Some(root_name) = root_name {
+            object.insert("title".into(), Value::String(root_name.to_owned()));
+        }
+        if let Some(Value::Object(defs)) = object.remove("$defs") {
+            let definitions = object
+                .entry("definitions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(definitions) = definitions.as_object_mut() {
+                definitions.extend(defs);
+            }
         }
     }
     value
@@ -143,31 +339,41 @@ fn annotate_root(
     syntax: &mut syn::File,
     file: &SchemaFile,
     names: &RustNames,
+    warned: bool,
     options: &RustOptions,
-) -> Result<(), CodegenError> {
+) -> Result<(), Finding> {
     let meta = &file.meta;
     let root = syntax.items.iter_mut().find_map(|item| match item {
-        syn::Item::Struct(s) if s.ident == names.root => Some(s),
+        syn::Item::Struct(s) if s.ident == names.root => Some((&mut s.attrs, Some(&mut s.fields))),
+        syn::Item::Enum(e) if e.ident == names.root => Some((&mut e.attrs, None)),
         _ => None,
     });
-    let Some(root) = root else {
-        return Err(CodegenError::GeneratedCode {
-            path: file.path.clone(),
-            message: format!(
-                "typify did not generate the root struct `{}`; the root schema must be an object",
+    let Some((attrs, fields)) = root else {
+        return Err(Finding::new(
+            &file.path,
+            "",
+            format!(
+                "typify generated no struct or enum `{}` for the root schema (a root that is only a `$ref` or `allOf` becomes an alias)",
                 names.root
             ),
-        });
+        )
+        .with_fix("give the root its own `type` (an object, an array, a scalar) or a `oneOf`/`anyOf` of alternatives"));
     };
-    let runtime: syn::Path =
-        syn::parse_str(&options.runtime_crate).map_err(|e| CodegenError::GeneratedCode {
-            path: file.path.clone(),
-            message: format!("runtime crate path `{}`: {e}", options.runtime_crate),
-        })?;
+    let runtime: syn::Path = syn::parse_str(&options.runtime_crate).map_err(|e| {
+        Finding::new(
+            &file.path,
+            "",
+            format!("runtime crate path `{}`: {e}", options.runtime_crate),
+        )
+        .with_fix("give a Rust path such as `::cloudevent_runtime`")
+    })?;
     let event_type = &meta.event_type;
     let dataschema = &meta.dataschema;
     let runtime_str = &options.runtime_crate;
-    let mut args = vec![quote!(type = #event_type), quote!(dataschema = #dataschema)];
+    let mut args = vec![quote!(type = #event_type)];
+    if !dataschema.is_empty() {
+        args.push(quote!(dataschema = #dataschema));
+    }
     if let Some(source) = &meta.source {
         args.push(quote!(source = #source));
     }
@@ -177,16 +383,24 @@ fn annotate_root(
         args.push(quote!(datacontenttype = #media_type));
     }
     args.push(quote!(crate = #runtime_str));
-    root.attrs
-        .push(syn::parse_quote!(#[derive(#runtime::CloudEvent)]));
-    root.attrs
-        .push(syn::parse_quote!(#[cloudevent(#(#args),*)]));
+    if let Some(profile) = options.profile {
+        let profile = profile.name();
+        args.push(quote!(profile = #profile));
+    }
+    if warned {
+        // The derive turns a broken SHOULD into a `deprecated` warning; codegen reported it
+        // already, where the schema can be fixed, so the including crate is not told again.
+        attrs.push(syn::parse_quote!(
+            #[allow(deprecated, reason = "the SHOULDs this type breaks were reported by codegen")]
+        ));
+    }
+    attrs.push(syn::parse_quote!(#[derive(#runtime::CloudEvent)]));
+    attrs.push(syn::parse_quote!(#[cloudevent(#(#args),*)]));
 
-    let syn::Fields::Named(fields) = &mut root.fields else {
-        return Err(CodegenError::GeneratedCode {
-            path: file.path.clone(),
-            message: format!("root struct `{}` has no named fields", names.root),
-        });
+    let Some(syn::Fields::Named(fields)) = fields else {
+        // A tuple struct (an array or scalar root) or an enum: no member to read the subject
+        // or an extension from, and `check_schema` allows none.
+        return Ok(());
     };
     for field in &mut fields.named {
         let property = property_name(field);
@@ -203,7 +417,7 @@ fn annotate_root(
 }
 
 /// The JSON property a generated field holds: its `#[serde(rename = "...")]`, else its name.
-fn property_name(field: &syn::Field) -> String {
+pub(crate) fn property_name(field: &syn::Field) -> String {
     for attr in &field.attrs {
         if !attr.path().is_ident("serde") {
             continue;
@@ -238,8 +452,8 @@ pub(crate) fn pretty(tokens: TokenStream) -> Result<String, String> {
 }
 
 /// One `pub mod <name> { ... }` per schema, for `include!`.
-pub(crate) fn wrap_module(names: &RustNames, body: TokenStream, doc: &str) -> TokenStream {
-    let module = format_ident!("{}", names.module);
+pub(crate) fn wrap_module(module: &str, body: TokenStream, doc: &str) -> TokenStream {
+    let module = format_ident!("{}", module);
     quote! {
         #[doc = #doc]
         #[allow(clippy::all, missing_docs, reason = "typify's output is generated, not ours to restyle")]

@@ -58,6 +58,7 @@
 //! typify 0.8 speaks schemars 0.8 (draft 7); this crate alone depends on it, bridging from
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
 
+mod bundle;
 mod catalog;
 mod check;
 mod compat;
@@ -66,7 +67,12 @@ mod error;
 mod export;
 mod generate;
 mod import;
+mod layout;
+mod mapping;
+mod naming;
 mod registry;
+mod shapes;
+mod xregistry;
 
 pub use catalog::{
     MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,
@@ -80,8 +86,13 @@ pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
+pub use layout::event_type_at;
+pub use naming::split_type_version;
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
 
+/// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
+/// build script needs no other dependency.
+pub use cloudevent_rules::{Policy, Profile};
 /// The traits [`export`] needs of a type, for exporters that name them in bounds.
 pub use cloudevent_runtime::CloudEventData;
 /// The schemars 1.x trait [`export`] needs of a type.

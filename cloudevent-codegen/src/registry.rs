@@ -208,8 +208,16 @@ pub struct SchemaFile {
     pub relative: String,
     /// The directory name: the event type without its version suffix.
     pub type_dir: String,
-    /// The `<major>` of the file name.
+    /// The `<major>` of the file name; in a [`Registry::load_type_pointer`] registry, the
+    /// major of the type's version suffix (0 without one).
     pub major: u64,
+    /// The type's version suffix as written (`v2`, `0.3.0`, `v1.2.3`, `0.6.0-draft`), see
+    /// [`crate::split_type_version`]; for today's layout `v<major>`.
+    pub version: Option<String>,
+    /// Where the event type was found inside the schema, for a
+    /// [`Registry::load_type_pointer`] registry; `None` for `<type>/v<major>.json` files,
+    /// whose type is in `x-cloudevent`.
+    pub type_pointer: Option<String>,
     /// The whole schema.
     pub schema: Value,
     /// Its CloudEvents metadata.
@@ -235,7 +243,7 @@ impl SchemaFile {
                     "",
                     "a registry file must be named `<type>/v<major>.json`",
                 )
-                .with_fix("move it to e.g. `com.example.order.created/v1.json`"),
+                .with_fix("move it to e.g. `com.example.order.created/v1.json`; or, for a folder of schemas that each hold their event type (as CDEvents' do), read it with `--type-pointer` / `Builder::type_pointer`"),
             ])
         })?;
         let meta = EventMeta::from_schema(&schema).map_err(|findings| {
@@ -254,6 +262,8 @@ impl SchemaFile {
             relative: relative.to_owned(),
             type_dir,
             major,
+            version: Some(format!("v{major}")),
+            type_pointer: None,
             schema,
             meta,
         })
@@ -281,8 +291,11 @@ fn split_relative(relative: &str) -> Option<(String, u64)> {
 pub struct Registry {
     /// The registry directory.
     pub root: PathBuf,
-    /// Its schema files.
+    /// Its event schema files.
     pub files: Vec<SchemaFile>,
+    /// The other JSON documents of the folder, by `/`-separated path relative to `root`:
+    /// schemas that `$ref`s may reach (CDEvents' `links/*.json`). Empty for today's layout.
+    pub documents: BTreeMap<String, Value>,
 }
 
 impl Registry {
@@ -314,10 +327,17 @@ impl Registry {
         if !findings.is_empty() {
             return Err(CodegenError::Findings(findings));
         }
+        if files.is_empty() {
+            return Err(CodegenError::NoEventSchemas {
+                root: root.to_path_buf(),
+                looked_for: "`<type>/v<major>.json` files with an `x-cloudevent` object (for a folder whose schemas hold the type at a JSON pointer, use `--type-pointer` / `Builder::type_pointer`)".to_owned(),
+            });
+        }
         files.sort_by(|a, b| (&a.type_dir, a.major).cmp(&(&b.type_dir, b.major)));
         Ok(Registry {
             root: root.to_path_buf(),
             files,
+            documents: BTreeMap::new(),
         })
     }
 }

@@ -25,6 +25,9 @@ pub(crate) mod key {
     pub(crate) const DATACONTENTTYPE: &str = "datacontenttype";
     /// `crate = "::cloudevent_runtime"` (container).
     pub(crate) const CRATE: &str = "crate";
+    /// `profile = "cloudevents"` (container): the type's own profile, for imported types
+    /// (generated from a third party's schemas) that must compile under any crate's policy.
+    pub(crate) const PROFILE: &str = "profile";
 
     /// `subject` (field).
     pub(crate) const SUBJECT: &str = "subject";
@@ -32,7 +35,8 @@ pub(crate) mod key {
     pub(crate) const EXTENSION: &str = "extension";
 
     /// The keys of the container attribute.
-    pub(crate) const CONTAINER: [&str; 5] = [TYPE, DATASCHEMA, SOURCE, DATACONTENTTYPE, CRATE];
+    pub(crate) const CONTAINER: [&str; 6] =
+        [TYPE, DATASCHEMA, SOURCE, DATACONTENTTYPE, CRATE, PROFILE];
     /// The keys of a field attribute.
     pub(crate) const FIELD: [&str; 2] = [SUBJECT, EXTENSION];
 }
@@ -45,6 +49,9 @@ pub(crate) struct Container {
     pub(crate) source: Option<LitStr>,
     pub(crate) datacontenttype: Option<LitStr>,
     pub(crate) krate: Option<syn::Path>,
+    /// `profile = "..."`: replaces the crate's `[package.metadata.cloudevent]` policy (and
+    /// its `type-prefix`) for this type alone.
+    pub(crate) profile: Option<cloudevent_rules::Profile>,
     /// Whether some key could not be read. A missing `type` is then not reported: the user
     /// most likely wrote it and got it wrong, which is already reported.
     pub(crate) incomplete: bool,
@@ -113,6 +120,14 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
                         )
                     }))
                     .map(|path| set_once(ctxt, &meta, &mut found.krate, path)),
+                // profile = "cloudevents"
+                key::PROFILE => string_value(&meta, key::PROFILE, "cloudevents")
+                    .and_then(|lit| {
+                        lit.value().parse::<cloudevent_rules::Profile>().map_err(|unknown| {
+                            syn::Error::new(lit.span(), format!("`profile = \"{}\"`: {unknown}", unknown.0))
+                        })
+                    })
+                    .map(|profile| set_once(ctxt, &meta, &mut found.profile, profile)),
                 _ => Err(unknown_key(&meta, &key::CONTAINER, Place::Container)),
             };
             recover(ctxt, &meta, result)

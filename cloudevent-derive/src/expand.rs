@@ -57,6 +57,15 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     };
     let cont = Container::from_ast(&ctxt, input);
+    // A type that names its own profile is checked (and read at run time) under that profile
+    // alone: the crate's organisation rules (`type-prefix`) are not its rules.
+    let policy = match (policy, cont.as_ref().and_then(|c| c.attrs.profile)) {
+        (Some(crate_policy), Some(profile)) => Some(policy::CratePolicy {
+            policy: cloudevent_rules::Policy::new(profile),
+            manifest: crate_policy.manifest,
+        }),
+        (policy, _) => policy,
+    };
     if let Some(cont) = &cont {
         check::check(&ctxt, cont, policy.as_ref().map(|p| &p.policy));
     }

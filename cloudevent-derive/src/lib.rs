@@ -48,6 +48,7 @@ use proc_macro::TokenStream;
 /// | `source` | `"https://orders.example.com/checkout"` | non-empty URI-reference (CE 1.0.2 source); INTG-STD-015 hygiene (no private IPs, `localhost`, `.internal`, ports) |
 /// | `datacontenttype` | `"application/json"` (the default) | RFC 2046 media type (CE 1.0.2 datacontenttype) |
 /// | `crate` | `"::cloudevent_runtime"` (the default) | the path generated code reaches the runtime through, for a renamed or re-exported runtime |
+/// | `profile` | `"cloudevents"`, `"intg-std-015"` or `"nl-gov"` | this type's own policy in place of the crate's `[package.metadata.cloudevent]` (and its `type-prefix`): for types generated from a third party's schemas, which follow their publisher's naming, not the consuming crate's |
 ///
 /// # Field attributes: `#[cloudevent(...)]` on a struct field
 ///

@@ -139,8 +139,21 @@ fn number(s: &str) -> Option<u64> {
     s.parse().ok()
 }
 
-/// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`.
+/// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`, the three-part forms
+/// possibly with a semver pre-release (`0.6.0-draft`, `v1.2.3-rc.1`).
 fn token_major(token: &str) -> Option<u64> {
+    let token = match token.split_once('-') {
+        Some((numbers, pre))
+            if numbers.matches('.').count() == 2
+                && !pre.is_empty()
+                && pre
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') =>
+        {
+            numbers
+        }
+        _ => token,
+    };
     let (numbers, prefixed) = match token.strip_prefix(['v', 'V']) {
         Some(rest) => (rest, true),
         None => (token, false),
@@ -187,6 +200,8 @@ fn last_version(parsed: &UriRef<'_>) -> Option<u64> {
 /// assert_eq!(schema_major("https://schemas.example.com/orders/created/v1.json"), Some(1));
 /// assert_eq!(schema_major("https://schemas.example.com/orders/2.1.0/created.json"), Some(2));
 /// assert_eq!(schema_major("urn:example:schema:order:v3"), Some(3));
+/// // A pre-release is a version (the CDEvents specification publishes `0.6.0-draft`).
+/// assert_eq!(schema_major("https://cdevents.dev/0.6.0-draft/schema/ticket-created-event"), Some(0));
 /// assert_eq!(schema_major("https://schemas.example.com/orders/latest.json"), None);
 /// ```
 pub fn schema_major(dataschema: &str) -> Option<u64> {

@@ -497,8 +497,21 @@ pub(crate) mod dataschema {
         s.parse().ok()
     }
 
-    /// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`.
+    /// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`, the three-part forms
+    /// possibly with a semver pre-release (`0.6.0-draft`, `v1.2.3-rc.1`).
     fn token_major(token: &str) -> Option<u64> {
+        let token = match token.split_once('-') {
+            Some((numbers, pre))
+                if numbers.matches('.').count() == 2
+                    && !pre.is_empty()
+                    && pre
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') =>
+            {
+                numbers
+            }
+            _ => token,
+        };
         let (numbers, prefixed) = match token.strip_prefix(['v', 'V']) {
             Some(rest) => (rest, true),
             None => (token, false),

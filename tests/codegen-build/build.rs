@@ -1,5 +1,10 @@
 //! Generates the payload types of the bundled registry into `OUT_DIR`, as a user's build
-//! script would.
+//! script would; and the types of a schema set published by others (the CDEvents-shaped
+//! fixture of `cloudevent-codegen`), whose types carry their own profile; and the shapes
+//! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`); and an xRegistry
+//! message catalog (`cloudevent-codegen/tests/fixtures/xregistry`).
+
+use cloudevent_codegen::Profile;
 
 fn main() {
     if let Err(error) = cloudevent_codegen::Builder::new()
@@ -7,6 +12,34 @@ fn main() {
         .generate_to_out_dir()
     {
         // A build script reports by failing; the message names file, pointer, rule and fix.
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/shapes/schemas")
+        .file_name("shapes.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas")
+        .type_pointer("/properties/context/properties/type")
+        .subject_pointer("/subject/id")
+        .profile(Profile::CloudEvents)
+        .file_name("cdevents.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .xregistry("../../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
+        .profile(Profile::CloudEvents)
+        .file_name("xregistry.rs")
+        .generate_to_out_dir()
+    {
         eprintln!("{error}");
         std::process::exit(1);
     }

@@ -325,3 +325,32 @@ struct Aliased;
 fn crate_attribute_swaps_the_runtime_path() {
     assert_eq!(Aliased::TYPE, "com.example.order.aliased");
 }
+
+/// A type generated from a third party's schemas names its own profile: under this crate's
+/// default `intg-std-015` its type (no reverse-DNS organisation form, a semver suffix) would be
+/// refused at compile time; with `profile = "cloudevents"` it compiles and reads under that
+/// profile alone.
+#[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "dev.cdevents.ticket.created.0.2.0",
+    dataschema = "https://cdevents.dev/0.6.0-draft/schema/ticket-created-event",
+    profile = "cloudevents"
+)]
+struct TicketCreated {
+    summary: String,
+}
+
+#[test]
+fn a_type_with_its_own_profile_reads_under_it() {
+    assert_eq!(
+        <TicketCreated as CloudEventData>::PROFILE,
+        cloudevent_runtime::Profile::CloudEvents
+    );
+    assert_eq!(
+        <OrderCreated as CloudEventData>::PROFILE,
+        cloudevent_runtime::Profile::IntgStd015
+    );
+    let bytes = br#"{"specversion":"1.0","id":"t-1","source":"/ticketing","type":"dev.cdevents.ticket.created.0.2.0","data":{"summary":"s"}}"#;
+    let event = cloudevent_runtime::Event::<TicketCreated>::from_slice(bytes).unwrap();
+    assert_eq!(event.data().summary, "s");
+}

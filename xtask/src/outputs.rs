@@ -115,6 +115,7 @@ pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output
             .filter(|f| layout.direction(&f.relative) == Direction::SchemaToRust)
             .cloned()
             .collect(),
+        documents: registry.documents.clone(),
     };
     let rust = generate_rust(&schema_first, &layout.policy, &layout.options)?;
     let mut outputs: Vec<Output> = rust

@@ -2,3 +2,21 @@
 //! `cloudevent_codegen::Builder` (see `build.rs`).
 
 include!(concat!(env!("OUT_DIR"), "/cloudevents.rs"));
+
+/// The types of the CDEvents-shaped schema folder of `cloudevent-codegen`'s tests, read with
+/// `--type-pointer /properties/context/properties/type` and carrying the `cloudevents` profile.
+pub mod cdevents {
+    include!(concat!(env!("OUT_DIR"), "/cdevents.rs"));
+}
+
+/// One type for each schema shape codegen rewrites before typify sees it (keyword beside
+/// `$ref`, scalar `anyOf`/`oneOf`, presence-only `anyOf`, non-object roots).
+pub mod shapes {
+    include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
+}
+
+/// The CloudEvents messages of the xRegistry catalog of `cloudevent-codegen`'s tests, carrying
+/// the `cloudevents` profile.
+pub mod xregistry {
+    include!(concat!(env!("OUT_DIR"), "/xregistry.rs"));
+}

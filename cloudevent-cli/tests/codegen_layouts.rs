@@ -1,0 +1,286 @@
+//! `cloudevent codegen` on schema sets laid out as others publish them (issue 11): the
+//! CDEvents-shaped fixture of `cloudevent-codegen` read with `--type-pointer`, and what the
+//! user sees when such a folder is empty, or holds refs and shapes codegen cannot handle.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const POINTER: &str = "/properties/context/properties/type";
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas")
+}
+
+fn cloudevent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// A temporary copy of a folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!(
+            "cloudevent-cli-layouts-{}-{name}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+
+    fn copy_of(from: &Path, name: &str) -> TempDir {
+        fn copy(from: &Path, to: &Path) {
+            for entry in fs::read_dir(from).unwrap() {
+                let path = entry.unwrap().path();
+                let target = to.join(path.file_name().unwrap());
+                if path.is_dir() {
+                    fs::create_dir_all(&target).unwrap();
+                    copy(&path, &target);
+                } else {
+                    fs::copy(&path, &target).unwrap();
+                }
+            }
+        }
+        let dir = TempDir::new(name);
+        copy(from, &dir.0);
+        dir
+    }
+
+    fn edit(&self, relative: &str, change: impl FnOnce(&mut serde_json::Value)) {
+        let path = self.0.join(relative);
+        let mut schema: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        change(&mut schema);
+        fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_cdevents_shaped_folder_generates_every_type_with_shared_links_once() {
+    let schemas = fixture();
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        schemas.to_str().unwrap(),
+        "--type-pointer",
+        POINTER,
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        rust.lines().nth(1).unwrap().contains(&format!(
+            "Regenerate with: cloudevent codegen --schemas {} --type-pointer {POINTER} --profile cloudevents --out -",
+            schemas.display()
+        )),
+        "{}",
+        &rust[..300]
+    );
+    for (module, root) in [
+        ("artifact_packaged_v0_3_0", "ArtifactPackaged"),
+        ("incident_detected_v0_2_0", "IncidentDetected"),
+        ("pipelinerun_finished_v0_2_0", "PipelinerunFinished"),
+        ("service_deployed_v0_3_0", "ServiceDeployed"),
+        ("ticket_created_v0_2_0", "TicketCreated"),
+    ] {
+        assert!(rust.contains(&format!("pub mod {module} {{")), "{module}");
+        assert!(rust.contains(&format!("pub struct {root} {{")), "{root}");
+        assert!(
+            rust.contains(&format!("{root}({module}::{root})")),
+            "RegistryEvent variant {root}"
+        );
+    }
+    // The links every event reaches are generated once, in the shared module.
+    assert_eq!(rust.matches("pub struct Embeddedlinksarray(").count(), 1);
+    assert_eq!(rust.matches("super::shared::Embeddedlinksarray").count(), 5);
+    assert_eq!(rust.matches("pub struct Domainid(").count(), 1);
+    // Each type carries its profile, and its dataschema is the `$id` as published.
+    assert_eq!(rust.matches("profile = \"cloudevents\"").count(), 5);
+    assert!(rust.contains(
+        "dataschema = \"https://cdevents.dev/0.4.1/schema/pipeline-run-finished-event\""
+    ));
+    // An unversioned `$id` is the dataschema as well, unchanged.
+    assert!(rust.contains("dataschema = \"https://cdevents.dev/schema/service-deployed-event\""));
+}
+
+#[test]
+fn a_folder_without_event_schemas_says_what_was_looked_for() {
+    let empty = TempDir::new("empty");
+    fs::write(empty.0.join("notes.json"), "{\"title\": \"not an event\"}").unwrap();
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        empty.path(),
+        "--type-pointer",
+        POINTER,
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(stderr.contains("no event schema found"), "{stderr}");
+    assert!(
+        stderr.contains(POINTER) && stderr.contains("1 `*.json` file"),
+        "{stderr}"
+    );
+
+    // Today's layout on a flat folder: no longer an empty file written with exit 0.
+    let flat = TempDir::new("flat");
+    for name in ["ticketcreated.json", "artifactpackaged.json"] {
+        fs::copy(fixture().join(name), flat.0.join(name)).unwrap();
+    }
+    let output = cloudevent(&["codegen", "--schemas", flat.path(), "--out", "-"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--type-pointer"), "{stderr}");
+}
+
+#[test]
+fn every_problem_of_the_registry_is_reported_in_one_run_without_panic_text() {
+    let dir = TempDir::copy_of(&fixture(), "broken");
+    // typify panics on an enum whose values have several JSON types, one an object.
+    dir.edit("ticketcreated.json", |s| {
+        s["properties"]["mixed"] = serde_json::json!({"enum": [1, "a", {"x": 1}]});
+    });
+    dir.edit("servicedeployed.json", |s| {
+        s["properties"]["subject"]["properties"]["content"]["properties"]["artifactDomainId"]
+            ["$ref"] = "links/domain-id".into();
+    });
+    dir.edit("links/embeddedlinkend.json", |s| {
+        s["properties"]["from"]["properties"]["domainId"]["$ref"] =
+            "https://elsewhere.example.com/domainid".into();
+    });
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        dir.path(),
+        "--type-pointer",
+        POINTER,
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("3 problem(s)"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "ticketcreated.json#/properties/mixed: typify cannot turn this subschema into Rust"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("servicedeployed.json#/properties/subject/properties/content/properties/artifactDomainId/$ref: `$ref` `links/domain-id`: no file `links/domain-id`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("embeddedlinkend.json#/properties/from/properties/domainId/$ref: `$ref` `https://elsewhere.example.com/domainid`")
+            && stderr.contains("never fetches"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("; fix: ").count(), 3, "{stderr}");
+}
+
+fn xregistry_catalog() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
+}
+
+#[test]
+fn an_xregistry_catalog_generates_its_cloudevents_messages() {
+    let catalog = xregistry_catalog();
+    let output = cloudevent(&[
+        "codegen",
+        "--xregistry",
+        catalog.to_str().unwrap(),
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // Names that collide once the prefix is dropped are lengthened, not refused.
+    for module in [
+        "smart_oven_turned_on",
+        "lumen_turned_on",
+        "temperature_changed",
+        "events_employee_added",
+    ] {
+        assert!(rust.contains(&format!("pub mod {module} {{")), "{module}");
+    }
+    // The MQTT message is no CloudEvent; the shared address schema is generated once.
+    assert!(!rust.contains("Reading"));
+    assert_eq!(rust.matches("pub struct Address {").count(), 1);
+    assert_eq!(rust.matches("super::shared::Address").count(), 2);
+    // A URI-template source is no default source.
+    assert!(!rust.contains("{tenantid}"));
+    // SHOULDs are printed, pointing into the catalog, and generation goes on.
+    assert_eq!(
+        stderr.matches("cloudevent codegen: warning: ").count(),
+        5,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("catalog.json#/messagegroups/Fabrikam.Lumen/messages/Fabrikam.Lumen.TurnedOn/metadata/type: type `Fabrikam.Lumen.TurnedOn`: should be prefixed with a reverse-DNS name"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_subject_pointer_that_names_nothing_is_a_finding() {
+    let schemas = fixture();
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        schemas.to_str().unwrap(),
+        "--type-pointer",
+        POINTER,
+        "--subject-pointer",
+        "/subject/name",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("5 problem(s)"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "subject pointer `/subject/name`: `TicketCreatedSubject` has no member `name`"
+        ),
+        "{stderr}"
+    );
+}

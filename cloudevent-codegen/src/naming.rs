@@ -1,0 +1,264 @@
+//! Rust names for a whole registry: a module and a root type per event schema, unique across
+//! the registry (a name is lengthened with more of the type's segments on a collision, never
+//! refused), and readable for third-party types with semver suffixes.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+use crate::import::RustNames;
+use crate::registry::SchemaFile;
+
+/// Splits an event type into its name and its version suffix, when it has one: `v2`,
+/// `v1.2.3` (NL GOV), a bare semver `0.3.0` (CDEvents), each possibly with a pre-release
+/// (`0.6.0-draft`).
+///
+/// ```
+/// use cloudevent_codegen::split_type_version;
+///
+/// assert_eq!(split_type_version("dev.cdevents.artifact.packaged.0.3.0"), ("dev.cdevents.artifact.packaged", Some("0.3.0".to_owned())));
+/// assert_eq!(split_type_version("nl.vng.zaken.zaak-aangemaakt.v1.2.3"), ("nl.vng.zaken.zaak-aangemaakt", Some("v1.2.3".to_owned())));
+/// assert_eq!(split_type_version("com.example.order.created.v2"), ("com.example.order.created", Some("v2".to_owned())));
+/// assert_eq!(split_type_version("dev.example.build.started.0.6.0-draft"), ("dev.example.build.started", Some("0.6.0-draft".to_owned())));
+/// assert_eq!(split_type_version("com.example.order.created"), ("com.example.order.created", None));
+/// assert_eq!(split_type_version("com.example.v2x"), ("com.example.v2x", None));
+/// ```
+pub fn split_type_version(event_type: &str) -> (&str, Option<String>) {
+    let segments: Vec<&str> = event_type.split('.').collect();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let pre_release = |s: &str| match s.split_once('-') {
+        Some((n, pre)) => {
+            digits(n)
+                && !pre.is_empty()
+                && pre.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        }
+        None => digits(s),
+    };
+    let v_number = |s: &str| s.strip_prefix(['v', 'V']).is_some_and(digits);
+    let n = segments.len();
+    // `x.y.z` or `vx.y.z`, the last part possibly a pre-release.
+    if n > 3
+        && pre_release(segments[n - 1])
+        && digits(segments[n - 2])
+        && (digits(segments[n - 3]) || v_number(segments[n - 3]))
+    {
+        let split = event_type.len() - segments[n - 3..].iter().map(|s| s.len()).sum::<usize>() - 3;
+        return (&event_type[..split], Some(segments[n - 3..].join(".")));
+    }
+    // `vN` or `vN.M`.
+    for take in [2, 1] {
+        if n > take
+            && v_number(segments[n - take])
+            && segments[n - take + 1..].iter().all(|s| digits(s))
+        {
+            let split = event_type.len()
+                - segments[n - take..].iter().map(|s| s.len()).sum::<usize>()
+                - take;
+            return (&event_type[..split], Some(segments[n - take..].join(".")));
+        }
+    }
+    (event_type, None)
+}
+
+/// One file's naming state: its type's segments, how many leading ones are left out, and
+/// the module suffix naming its version.
+struct Candidate {
+    segments: Vec<String>,
+    start: usize,
+    suffix: String,
+    counter: usize,
+}
+
+impl Candidate {
+    fn local(&self) -> String {
+        self.segments[self.start..].join(" ")
+    }
+
+    fn module(&self) -> String {
+        let mut module = format!("{}{}", self.local().to_snake_case(), self.suffix);
+        if module.starts_with(|c: char| c.is_ascii_digit()) {
+            module.insert_str(0, "event_");
+        }
+        if syn::parse_str::<syn::Ident>(&module).is_err() {
+            module.push_str("_event");
+        }
+        if self.counter > 0 {
+            module.push_str(&format!("_{}", self.counter + 1));
+        }
+        module
+    }
+
+    fn root(&self) -> String {
+        let mut root = self.local().to_upper_camel_case();
+        if root.starts_with(|c: char| c.is_ascii_digit()) || root.is_empty() {
+            root.insert_str(0, "Event");
+        }
+        root
+    }
+}
+
+/// The names of every file of a registry, in order. Files of today's layout keep
+/// [`RustNames::new`]'s names; types with a semver suffix get it in the module
+/// (`ticket_created_v0_2_0`), never in the type (`TicketCreated`). When two files would share
+/// a module, both are lengthened with the type's next leading segment
+/// (`smart_oven_turned_on`, `lumen_turned_on`) until they differ.
+pub(crate) fn registry_names(files: &[SchemaFile]) -> Vec<RustNames> {
+    let mut candidates: Vec<Candidate> = files.iter().map(candidate).collect();
+    loop {
+        let modules: Vec<String> = candidates.iter().map(Candidate::module).collect();
+        let mut changed = false;
+        for i in 0..candidates.len() {
+            let clash = modules
+                .iter()
+                .enumerate()
+                .any(|(j, m)| j != i && *m == modules[i]);
+            if !clash {
+                continue;
+            }
+            if candidates[i].start > 0 {
+                candidates[i].start -= 1;
+                changed = true;
+            } else if modules[..i].contains(&modules[i]) {
+                candidates[i].counter += 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    candidates
+        .iter()
+        .map(|c| RustNames {
+            module: c.module(),
+            root: c.root(),
+        })
+        .collect()
+}
+
+fn candidate(file: &SchemaFile) -> Candidate {
+    let (base, suffix) = match &file.type_pointer {
+        None => {
+            let (base, _) = split_type_version(&file.meta.event_type);
+            (base.to_owned(), format!("_v{}", file.major))
+        }
+        Some(_) => {
+            let (base, version) = split_type_version(&file.meta.event_type);
+            let suffix = match version {
+                Some(v) => format!(
+                    "_v{}",
+                    v.trim_start_matches(['v', 'V'])
+                        .to_ascii_lowercase()
+                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+                ),
+                None => String::new(),
+            };
+            (base.to_owned(), suffix)
+        }
+    };
+    let segments: Vec<String> = base.split('.').map(str::to_owned).collect();
+    let start = if segments.len() > 2 { 2 } else { 0 };
+    Candidate {
+        segments,
+        start,
+        suffix,
+        counter: 0,
+    }
+}
+
+/// The variant of the registry's dispatch enum for each file: its root type's name, or, when
+/// two files share a root name (two versions of one type), the module's name in camel case.
+pub(crate) fn variant_names(names: &[RustNames]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| {
+            if names.iter().filter(|o| o.root == n.root).count() > 1 {
+                n.module.to_upper_camel_case()
+            } else {
+                n.root.clone()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pointer_file(event_type: &str) -> SchemaFile {
+        SchemaFile {
+            path: "x.json".into(),
+            relative: "x.json".into(),
+            type_dir: String::new(),
+            major: 0,
+            version: None,
+            type_pointer: Some("/t".into()),
+            schema: serde_json::Value::Null,
+            meta: crate::EventMeta {
+                event_type: event_type.into(),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn modules(types: &[&str]) -> Vec<(String, String)> {
+        let files: Vec<SchemaFile> = types.iter().map(|t| pointer_file(t)).collect();
+        registry_names(&files)
+            .into_iter()
+            .map(|n| (n.module, n.root))
+            .collect()
+    }
+
+    #[test]
+    fn semver_suffixes_go_to_the_module_not_the_type() {
+        assert_eq!(
+            modules(&[
+                "dev.cdevents.artifact.packaged.0.3.0",
+                "nl.vng.zaak.aangemaakt.v1.2.3"
+            ]),
+            [
+                (
+                    "artifact_packaged_v0_3_0".to_owned(),
+                    "ArtifactPackaged".to_owned()
+                ),
+                (
+                    "zaak_aangemaakt_v1_2_3".to_owned(),
+                    "ZaakAangemaakt".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn collisions_lengthen_the_names() {
+        assert_eq!(
+            modules(&[
+                "Fabrikam.SmartOven.TurnedOn",
+                "Fabrikam.Lumen.TurnedOn",
+                "Contoso.ERP.Events.EmployeeAdded"
+            ]),
+            [
+                (
+                    "smart_oven_turned_on".to_owned(),
+                    "SmartOvenTurnedOn".to_owned()
+                ),
+                ("lumen_turned_on".to_owned(), "LumenTurnedOn".to_owned()),
+                (
+                    "events_employee_added".to_owned(),
+                    "EventsEmployeeAdded".to_owned()
+                ),
+            ]
+        );
+        // The same type twice (two files): numbered, not refused.
+        let twice = modules(&["com.example.order.created", "com.example.order.created"]);
+        assert_eq!(twice[0].0, "com_example_order_created");
+        assert_eq!(twice[1].0, "com_example_order_created_2");
+    }
+
+    #[test]
+    fn keywords_and_digits_make_identifiers() {
+        assert_eq!(modules(&["com.example.type"])[0].0, "type_event");
+        assert_eq!(
+            modules(&["com.example.3d.printed"])[0].0,
+            "event_3d_printed"
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! Schema shapes typify 0.8 turns into Rust that cannot read every valid instance (or panics
+//! on), rewritten before typify sees them into equivalent or wider shapes:
+//!
+//! - a keyword beside `$ref` (`{"type": "object", "$ref": "x"}`): annotations and a
+//!   redundant `type` are dropped, other keywords move into `allOf` with the ref;
+//! - `anyOf`/`oneOf` whose alternatives only require members (`[{"required": ["a"]},
+//!   {"required": ["b"]}]`): dropped, the members stay optional (every instance still reads,
+//!   none loses a member to an untagged variant that lacks it);
+//! - `anyOf`/`oneOf` of scalar alternatives of which at least one is open (`[{"type": "string",
+//!   "enum": [...]}, {"type": "string"}]`): the union of their types (`"type": "string"`, or
+//!   `["integer", "string"]`, an untagged enum), which reads every valid instance. Alternatives
+//!   that are all enumerated (`const`/`enum`) stay: typify makes them an enum.
+
+use serde_json::{Map, Value};
+
+/// Keywords that only annotate: dropped beside a `$ref`.
+const ANNOTATIONS: [&str; 8] = [
+    "description",
+    "title",
+    "$comment",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "default",
+];
+
+const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
+
+/// How far the rewriting goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Only the shapes typify mishandles.
+    Shapes,
+    /// Also read `date-time` and `date` strings as the text received, so a typed event
+    /// re-emits them unchanged (a `chrono` type would rewrite `+01:00` to UTC and `.5` to
+    /// `.500`): for schema sets published by others, whose events are passed on.
+    KeepText,
+}
+
+/// Rewrites every subschema of `schema` in place.
+pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    ref_siblings(object);
+    if mode == Mode::KeepText
+        && matches!(
+            object.get("format").and_then(Value::as_str),
+            Some("date-time" | "date")
+        )
+    {
+        object.remove("format");
+    }
+    let normalize = |sub: &mut Value| normalize(sub, mode);
+    for (key, sub) in object.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => {
+                if let Value::Object(map) = sub {
+                    map.values_mut().for_each(normalize);
+                }
+            }
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                if let Value::Array(list) = sub {
+                    list.iter_mut().for_each(normalize);
+                }
+            }
+            "items"
+            | "additionalProperties"
+            | "contains"
+            | "propertyNames"
+            | "additionalItems"
+            | "not"
+            | "if"
+            | "then"
+            | "else" => match sub {
+                Value::Array(list) => list.iter_mut().for_each(normalize),
+                sub => normalize(sub),
+            },
+            _ => {}
+        }
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(alternatives)) = object.get(keyword) else {
+            continue;
+        };
+        if !alternatives.is_empty() && alternatives.iter().all(presence_only) {
+            object.remove(keyword);
+            continue;
+        }
+        if let Some(union) = scalar_union(alternatives) {
+            object.remove(keyword);
+            object.remove("enum");
+            for (k, v) in union {
+                object.insert(k, v);
+            }
+        }
+    }
+}
+
+fn ref_siblings(object: &mut Map<String, Value>) {
+    if !object.contains_key("$ref") || object.len() == 1 {
+        return;
+    }
+    object.remove("type");
+    let validation: Vec<String> = object
+        .keys()
+        .filter(|k| *k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    if validation.is_empty() {
+        return;
+    }
+    let mut rest = Map::new();
+    for key in validation {
+        if let Some(value) = object.remove(&key) {
+            rest.insert(key, value);
+        }
+    }
+    let mut only_ref = Map::new();
+    only_ref.insert("$ref".into(), object.remove("$ref").unwrap_or(Value::Null));
+    object.insert(
+        "allOf".into(),
+        Value::Array(vec![Value::Object(only_ref), Value::Object(rest)]),
+    );
+}
+
+/// An alternative that only says which members must be present.
+fn presence_only(alternative: &Value) -> bool {
+    alternative.as_object().is_some_and(|o| {
+        o.contains_key("required")
+            && o.keys()
+                .all(|k| k == "required" || ANNOTATIONS.contains(&k.as_str()))
+    })
+}
+
+/// The scalar types an alternative admits, and whether it admits every value of them (no
+/// `enum`/`const`); `None` when it is not a plain scalar schema.
+fn scalar_alternative(alternative: &Value) -> Option<(Vec<&'static str>, bool, Vec<Value>)> {
+    let object = alternative.as_object()?;
+    let structural = [
+        "$ref",
+        "properties",
+        "items",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "additionalProperties",
+        "prefixItems",
+    ];
+    if structural.iter().any(|k| object.contains_key(*k)) {
+        return None;
+    }
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(constant) = object.get("const") {
+        values.push(constant.clone());
+    }
+    if let Some(Value::Array(list)) = object.get("enum") {
+        values.extend(list.iter().cloned());
+    }
+    let enumerated = object.contains_key("const") || object.contains_key("enum");
+    let types: Vec<&'static str> = match object.get("type") {
+        Some(Value::String(t)) => vec![SCALARS.iter().find(|s| **s == t)?],
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|t| {
+                t.as_str()
+                    .and_then(|t| SCALARS.iter().find(|s| **s == t).copied())
+            })
+            .collect::<Option<Vec<_>>>()?,
+        None if enumerated => values
+            .iter()
+            .map(|v| match v {
+                Value::String(_) => Some("string"),
+                Value::Bool(_) => Some("boolean"),
+                Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+                Value::Number(_) => Some("number"),
+                Value::Null => Some("null"),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    Some((types, !enumerated, values))
+}
+
+fn scalar_union(alternatives: &[Value]) -> Option<Map<String, Value>> {
+    let parsed: Vec<_> = alternatives
+        .iter()
+        .map(scalar_alternative)
+        .collect::<Option<Vec<_>>>()?;
+    if parsed.is_empty() || parsed.iter().all(|(_, open, _)| !open) {
+        return None;
+    }
+    let mut types: Vec<&str> = Vec::new();
+    for (list, _, _) in &parsed {
+        for t in list {
+            if !types.contains(t) {
+                types.push(t);
+            }
+        }
+    }
+    if types.contains(&"number") {
+        types.retain(|t| *t != "integer");
+    }
+    types.sort_unstable();
+    let mut union = Map::new();
+    union.insert(
+        "type".into(),
+        match types.as_slice() {
+            [one] => Value::String((*one).to_owned()),
+            many => Value::Array(
+                many.iter()
+                    .map(|t| Value::String((*t).to_owned()))
+                    .collect(),
+            ),
+        },
+    );
+    Some(union)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn normalized(mut schema: Value) -> Value {
+        normalize(&mut schema, Mode::Shapes);
+        schema
+    }
+
+    #[test]
+    fn dates_stay_text_for_imported_schemas() {
+        let schema = json!({"properties": {"t": {"type": "string", "format": "date-time"}}});
+        let mut kept = schema.clone();
+        normalize(&mut kept, Mode::KeepText);
+        assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
+        assert_eq!(normalized(schema.clone()), schema);
+    }
+
+    #[test]
+    fn keywords_beside_ref() {
+        assert_eq!(
+            normalized(json!({"type": "object", "$ref": "x", "description": "d"})),
+            json!({"$ref": "x", "description": "d"})
+        );
+        assert_eq!(
+            normalized(json!({"$ref": "x", "required": ["a"]})),
+            json!({"allOf": [{"$ref": "x"}, {"required": ["a"]}]})
+        );
+    }
+
+    #[test]
+    fn scalar_alternatives_become_their_union() {
+        let open =
+            json!({"anyOf": [{"type": "string", "enum": ["low", "high"]}, {"type": "string"}]});
+        assert_eq!(normalized(open), json!({"type": "string"}));
+        let mixed = json!({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["low"]}]});
+        assert_eq!(normalized(mixed), json!({"type": ["integer", "string"]}));
+        let closed =
+            json!({"oneOf": [{"const": "a", "type": "string"}, {"const": "b", "type": "string"}]});
+        assert_eq!(normalized(closed.clone()), closed);
+        let objects = json!({"oneOf": [{"type": "object"}, {"type": "string"}]});
+        assert_eq!(normalized(objects.clone()), objects);
+    }
+
+    #[test]
+    fn presence_only_alternatives_are_dropped() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        assert_eq!(
+            normalized(schema),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}})
+        );
+    }
+}
