@@ -626,3 +626,18 @@ proptest! {
         let _ = AnyEvent::from_avro(&bytes);
     }
 }
+
+#[test]
+fn the_validator_lists_what_it_lists_for_the_same_event_in_json() {
+    let mut event = AnyEvent::new("", "https://localhost:8080/orders", "Order");
+    event.set_subject(Some("order-1".into()));
+    event.extensions_mut().insert("Bad_Name", "x");
+    event.extensions_mut().insert("password", "hunter2");
+    let validator = cloudevent_runtime::Validator::new(Profile::IntgStd015);
+    let json = validator.validate_slice(&event.to_vec());
+    let avro = validator.validate_avro(&event.to_avro().unwrap());
+    assert!(json.errors().count() >= 4, "{json}");
+    assert_eq!(avro.to_string(), json.to_string());
+    let truncated = validator.validate_avro(&event.to_avro().unwrap()[..10]);
+    assert!(truncated.has_rule("CE-Avro 2.4"), "{truncated}");
+}

@@ -57,7 +57,7 @@ use crate::format::RawData;
 use crate::{CloudEventData, Policy, limits};
 
 mod data;
-mod record;
+pub(crate) mod record;
 mod wire;
 
 /// The media type of one event in the Avro format (CE-Avro 4).

@@ -15,7 +15,8 @@ use super::data;
 use super::wire::{self, Reader};
 use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValue;
-use crate::format::json::{self, DataSlot, Envelope};
+use crate::format::RawData;
+use crate::format::json::{self, DataSlot, Envelope, EventSeed, Findings};
 
 /// The branches of the `attribute` map's value union, in the schema's order.
 const ATTRIBUTE_BRANCHES: usize = 5;
@@ -51,13 +52,13 @@ enum DataValue<'a> {
 }
 
 /// The record as decoded, before any CloudEvents check.
-pub(super) struct Record<'a> {
+pub(crate) struct Record<'a> {
     attributes: Vec<(&'a str, AttributeValue<'a>)>,
     data: DataValue<'a>,
 }
 
 /// Decodes the record's structure: the whole input, nothing after it.
-pub(super) fn parse(bytes: &[u8]) -> Result<Record<'_>, Box<Violation>> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Record<'_>, Box<Violation>> {
     let mut reader = Reader::new(bytes);
     let mut attributes = Vec::new();
     loop {
@@ -178,14 +179,13 @@ fn json_text(text: &str) -> Result<&str, Box<Violation>> {
     }
 }
 
-/// Reads a decoded record with the JSON reader's visitor under `policy`.
-pub(super) fn read<'r, S: DataSlot<'r>>(
+/// The record's members as the visitor takes them; refuses what cannot be a member (an
+/// attribute named like the payload, data that does not fit its `datacontenttype`).
+fn members<'r>(
     record: &'r Record<'_>,
     quoted: &'r mut Option<String>,
-    slot: S,
-    expected_type: Option<&'static str>,
     policy: &Policy,
-) -> Result<(Envelope<'r>, S::Data), crate::FormatError> {
+) -> Result<Members<'r>, crate::FormatError> {
     // `data` and `data_base64` are the event's payload, never attributes (CE 1.0.2 naming):
     // the rules' own check says so, before the visitor could take one for the payload.
     if let Some((name, _)) = record
@@ -244,17 +244,55 @@ pub(super) fn read<'r, S: DataSlot<'r>>(
             _ => Some(("data", Value::Json(text))),
         },
     };
-    let members = Members {
+    Ok(Members {
         attributes: record.attributes.iter(),
         data,
         value: None,
-    };
+    })
+}
+
+/// Reads a decoded record with the JSON reader's visitor under `policy`, stopping at the
+/// first error.
+pub(super) fn read<'r, S: DataSlot<'r>>(
+    record: &'r Record<'_>,
+    quoted: &'r mut Option<String>,
+    slot: S,
+    expected_type: Option<&'static str>,
+    policy: &Policy,
+) -> Result<(Envelope<'r>, S::Data), crate::FormatError> {
+    let members = members(record, quoted, policy)?;
     json::read_event(
         MapAccessDeserializer::new(members),
         slot,
         expected_type,
         policy,
     )
+}
+
+/// Reads a decoded record for the validator: every finding into `findings`, the envelope
+/// back when the visitor got to the end.
+pub(crate) fn read_lenient<'r>(
+    record: &'r Record<'_>,
+    quoted: &'r mut Option<String>,
+    policy: &Policy,
+    findings: &mut Findings,
+) -> Option<Envelope<'r>> {
+    let members = match members(record, quoted, policy) {
+        Ok(members) => members,
+        Err(error) => {
+            findings.list.extend(error.violation().cloned());
+            return None;
+        }
+    };
+    EventSeed {
+        findings,
+        policy,
+        slot: RawData::default(),
+        expected_type: None,
+    }
+    .deserialize(MapAccessDeserializer::new(members))
+    .ok()
+    .map(|(envelope, _)| envelope)
 }
 
 /// Writes an event as the record. Fails only for JSON data without a `datacontenttype` that
