@@ -30,6 +30,9 @@ pub(super) enum Node {
     Null,
     Bool(bool),
     Number(f64),
+    /// An integer literal that no double holds exactly (beyond 2^53): the writer refuses it
+    /// rather than round it. Never read from Avro.
+    InexactInteger,
     Str(String),
     Array(Vec<Node>),
     Object(Vec<(String, Node)>),
@@ -61,14 +64,6 @@ pub(super) fn write_json(out: &mut Vec<u8>, raw: &str) -> Result<(), Box<Violati
     write(out, &node, Place::Top).map_err(|problem| unrepresentable(raw, problem))
 }
 
-fn number(out: &mut Vec<u8>, n: f64) -> Result<(), &'static str> {
-    if n.fract() == 0.0 && n.abs() > EXACT {
-        return Err("holds an integer beyond 2^53, which an Avro double cannot hold exactly");
-    }
-    wire::write_double(out, n);
-    Ok(())
-}
-
 fn write(out: &mut Vec<u8>, node: &Node, place: Place) -> Result<(), &'static str> {
     // The branch index of each kind of value in the union at this place (CE-Avro 2.4).
     let (null, boolean, double, string) = match place {
@@ -84,7 +79,10 @@ fn write(out: &mut Vec<u8>, node: &Node, place: Place) -> Result<(), &'static st
         }
         Node::Number(n) => {
             wire::write_long(out, double);
-            number(out, *n)?;
+            wire::write_double(out, *n);
+        }
+        Node::InexactInteger => {
+            return Err("holds an integer beyond 2^53, which an Avro double cannot hold exactly");
         }
         Node::Str(s) => {
             wire::write_long(out, string);
@@ -307,6 +305,9 @@ impl Serialize for Node {
                 serializer.serialize_i64(*n as i64)
             }
             Node::Number(n) => serializer.serialize_f64(*n),
+            Node::InexactInteger => Err(serde::ser::Error::custom(
+                "an integer beyond 2^53 is never read from Avro",
+            )),
             Node::Str(s) => serializer.serialize_str(s),
             Node::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -323,6 +324,19 @@ impl Serialize for Node {
                 map.end()
             }
         }
+    }
+}
+
+/// An integer literal of magnitude `abs` as the double `value`, when that is exact.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "the magnitude is checked against 2^53 first"
+)]
+fn integer(abs: u64, value: f64) -> Node {
+    if abs <= 1 << 53 {
+        Node::Number(value)
+    } else {
+        Node::InexactInteger
     }
 }
 
@@ -345,20 +359,14 @@ impl<'de> Deserialize<'de> for Node {
                 Ok(Node::Bool(v))
             }
 
-            #[allow(
-                clippy::cast_precision_loss,
-                reason = "checked against 2^53 when written"
-            )]
+            #[allow(clippy::cast_precision_loss, reason = "used only when exact")]
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
-                Ok(Node::Number(v as f64))
+                Ok(integer(v.unsigned_abs(), v as f64))
             }
 
-            #[allow(
-                clippy::cast_precision_loss,
-                reason = "checked against 2^53 when written"
-            )]
+            #[allow(clippy::cast_precision_loss, reason = "used only when exact")]
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-                Ok(Node::Number(v as f64))
+                Ok(integer(v, v as f64))
             }
 
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {

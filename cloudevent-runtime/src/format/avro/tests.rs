@@ -70,3 +70,28 @@ fn the_policy_decides_as_for_json() {
     let avro = decode(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
     assert_eq!(avro.violation(), json.violation());
 }
+
+#[test]
+fn large_doubles_come_back_and_encode_again_but_large_integers_are_refused() {
+    // A double read from Avro that is integral and beyond 2^53 (1e300) is written as a JSON
+    // float, so it encodes again; only an integer literal beyond 2^53 has no exact double.
+    let mut data = vec![10]; // data branch 5, double
+    data.extend_from_slice(&1e300_f64.to_le_bytes());
+    let mut bytes = encode(&AnyEvent::new("1", "/s", "com.example.order.created")).unwrap();
+    bytes.pop(); // the null data
+    bytes.extend_from_slice(&data);
+    let event = decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
+    let Some(Data::Json(raw)) = event.data() else {
+        panic!("JSON data: {event:?}")
+    };
+    assert_eq!(raw.get().parse::<f64>().unwrap(), 1e300, "{}", raw.get());
+    assert_eq!(encode(&event).unwrap(), bytes);
+    let mut big = AnyEvent::new("1", "/s", "com.example.order.created");
+    big.set_data(Some(Data::json("9007199254740993").unwrap()));
+    assert_eq!(
+        encode(&big).unwrap_err().rule().map(|r| r.as_str()),
+        Some("CE-Avro 3")
+    );
+    big.set_data(Some(Data::json("9007199254740992").unwrap()));
+    assert!(encode(&big).is_ok());
+}
