@@ -12,8 +12,9 @@ use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 
 use cloudevent_rules::{Violation, rule};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
 
 use super::wire::{self, Reader};
 use crate::extension::truncate;
@@ -59,8 +60,8 @@ fn unrepresentable(raw: &str, problem: &str) -> Box<Violation> {
 
 /// Writes JSON `data` (without a `datacontenttype`) as the schema's representation.
 pub(super) fn write_json(out: &mut Vec<u8>, raw: &str) -> Result<(), Box<Violation>> {
-    let node: Node = serde_json::from_str(raw)
-        .map_err(|e| unrepresentable(raw, &format!("is not JSON: {e}")))?;
+    let node =
+        Node::from_json(raw).map_err(|e| unrepresentable(raw, &format!("is not JSON: {e}")))?;
     write(out, &node, Place::Top).map_err(|problem| unrepresentable(raw, problem))
 }
 
@@ -327,72 +328,76 @@ impl Serialize for Node {
     }
 }
 
-/// An integer literal of magnitude `abs` as the double `value`, when that is exact.
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "the magnitude is checked against 2^53 first"
-)]
-fn integer(abs: u64, value: f64) -> Node {
-    if abs <= 1 << 53 {
-        Node::Number(value)
-    } else {
-        Node::InexactInteger
+impl Node {
+    /// Reads JSON text into a tree, numbers with the standard library's correctly rounded
+    /// parser: serde_json's default float parser can be an ulp off, and a double that moved
+    /// would make the Avro bytes of an event unstable across a round trip (fuzz finding).
+    /// Structure comes from serde_json, one level at a time, values kept as raw text.
+    fn from_json(raw: &str) -> Result<Node, String> {
+        let text = raw.trim_matches([' ', '\t', '\n', '\r']);
+        match text.as_bytes().first() {
+            Some(b'{') => {
+                let members: Members<'_> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                let members = members
+                    .0
+                    .into_iter()
+                    .map(|(name, value)| Ok((name, Node::from_json(value.get())?)))
+                    .collect::<Result<_, String>>()?;
+                Ok(Node::Object(members))
+            }
+            Some(b'[') => {
+                let items: Vec<&RawValue> =
+                    serde_json::from_str(text).map_err(|e| e.to_string())?;
+                let items = items
+                    .into_iter()
+                    .map(|item| Node::from_json(item.get()))
+                    .collect::<Result<_, String>>()?;
+                Ok(Node::Array(items))
+            }
+            Some(b'"') => serde_json::from_str(text)
+                .map(Node::Str)
+                .map_err(|e| e.to_string()),
+            Some(b't' | b'f' | b'n') => {
+                match serde_json::from_str::<Option<bool>>(text).map_err(|e| e.to_string())? {
+                    Some(b) => Ok(Node::Bool(b)),
+                    None => Ok(Node::Null),
+                }
+            }
+            _ => {
+                // Validated as a JSON number by serde_json, then read exactly.
+                serde_json::from_str::<&RawValue>(text).map_err(|e| e.to_string())?;
+                let integer = !text.contains(['.', 'e', 'E']);
+                if integer
+                    && text
+                        .parse::<i64>()
+                        .map_or(true, |i| i.unsigned_abs() > 1 << 53)
+                {
+                    return Ok(Node::InexactInteger);
+                }
+                text.parse().map(Node::Number).map_err(|e| format!("{e}"))
+            }
+        }
     }
 }
 
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct NodeVisitor;
+/// An object's members in their order, values as raw JSON, a name given twice refused.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
 
-        impl<'de> Visitor<'de> for NodeVisitor {
-            type Value = Node;
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MembersVisitor;
+
+        impl<'de> Visitor<'de> for MembersVisitor {
+            type Value = Members<'de>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
+                f.write_str("a JSON object")
             }
 
-            fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
-                Ok(Node::Bool(v))
-            }
-
-            #[allow(clippy::cast_precision_loss, reason = "used only when exact")]
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
-                Ok(integer(v.unsigned_abs(), v as f64))
-            }
-
-            #[allow(clippy::cast_precision_loss, reason = "used only when exact")]
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-                Ok(integer(v, v as f64))
-            }
-
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
-                Ok(Node::Number(v))
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
-                Ok(Node::Str(v.to_owned()))
-            }
-
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
-                Ok(Node::Str(v))
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Node::Array(items))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-                let mut members: Vec<(String, Node)> = Vec::new();
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
                 let mut names = BTreeSet::new();
-                while let Some((name, value)) = map.next_entry::<String, Node>()? {
+                while let Some((name, value)) = map.next_entry::<String, &'de RawValue>()? {
                     if !names.insert(name.clone()) {
                         return Err(de::Error::custom(format!(
                             "the member `{}` appears more than once in an object",
@@ -401,10 +406,10 @@ impl<'de> Deserialize<'de> for Node {
                     }
                     members.push((name, value));
                 }
-                Ok(Node::Object(members))
+                Ok(Members(members))
             }
         }
 
-        deserializer.deserialize_any(NodeVisitor)
+        deserializer.deserialize_map(MembersVisitor)
     }
 }

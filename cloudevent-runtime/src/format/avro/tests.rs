@@ -95,3 +95,23 @@ fn large_doubles_come_back_and_encode_again_but_large_integers_are_refused() {
     big.set_data(Some(Data::json("9007199254740992").unwrap()));
     assert!(encode(&big).is_ok());
 }
+
+/// Fuzz finding (target `avro`): serde_json's default float parser read the double it had
+/// written one ulp off, so an event's Avro bytes changed across a round trip.
+#[test]
+fn fuzz_avro_1_doubles_keep_their_bits_across_round_trips() {
+    for text in [
+        "1.0624999995052353",
+        "0.1",
+        "2.2250738585072014e-308",
+        "1.7976931348623157e308",
+    ] {
+        let value: f64 = text.parse().unwrap();
+        let mut bytes = encode(&AnyEvent::new("1", "/s", "com.example.order.created")).unwrap();
+        bytes.pop();
+        bytes.push(10); // data branch 5, double
+        bytes.extend_from_slice(&value.to_le_bytes());
+        let event = decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
+        assert_eq!(encode(&event).unwrap(), bytes, "{text}");
+    }
+}
