@@ -381,7 +381,7 @@ impl Node {
 }
 
 /// An object's members in their order, values as raw JSON, a name given twice refused.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
+pub(super) struct Members<'a>(pub(super) Vec<(String, &'a RawValue)>);
 
 impl<'de> Deserialize<'de> for Members<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

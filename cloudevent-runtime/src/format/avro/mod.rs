@@ -58,6 +58,7 @@ use crate::{CloudEventData, Policy, limits};
 
 mod data;
 pub(crate) mod record;
+mod typed;
 mod wire;
 
 /// The media type of one event in the Avro format (CE-Avro 4).
@@ -211,7 +212,9 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// The event in the Avro format: a JSON payload as a string under its JSON
-    /// `datacontenttype`, text as a string, bytes as bytes.
+    /// `datacontenttype`, text as a string, bytes as bytes; the event
+    /// [`avro::encode`](encode) writes for [`Event::to_any`], without building the
+    /// `AnyEvent` (extensions in the order `Event<T>` writes them).
     ///
     /// # Errors
     /// When the payload cannot be serialized (see [`Event::to_vec`]).
@@ -228,10 +231,7 @@ impl<T: CloudEventData> Event<T> {
     where
         T: serde::Serialize,
     {
-        encode(&self.to_any()?).map_err(|error| match error {
-            FormatError::Invalid(violation) => BuildError::Invalid(vec![*violation]),
-            other => BuildError::Payload(other.to_string()),
-        })
+        typed::transcode(&self.to_vec()?).map_err(|violation| BuildError::Invalid(vec![*violation]))
     }
 }
 
