@@ -32,6 +32,9 @@
 //! data nesting deeper than 100 levels are errors naming the field and `CE-Avro 2.4`,
 //! `CE-Avro 3` or `CE 1.0.2 type system`.
 //!
+//! [`Validator::validate_avro`](crate::Validator::validate_avro) runs the same reader
+//! collecting every finding, as `validate_slice` does for JSON.
+//!
 //! The codec is written for this one schema rather than on the `apache-avro` crate, whose
 //! generic reader keeps maps in a `HashMap` (a repeated attribute would vanish and the order
 //! that decides the first error would be random) and recurses without a depth limit (the
