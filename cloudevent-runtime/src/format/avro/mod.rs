@@ -32,6 +32,13 @@
 //! data nesting deeper than 100 levels are errors naming the field and `CE-Avro 2.4`,
 //! `CE-Avro 3` or `CE 1.0.2 type system`.
 //!
+//! Not implemented: the Avro *compact* format (`application/cloudevents+avro-compact`). In
+//! the CloudEvents specification it is still `1.0.3-wip`, in no released version; it was
+//! renamed from the "turbo" draft and moved out of the working drafts recently; its schema
+//! gives the `bytes`/`null` data union the default `"null"` (a string, so a default of the
+//! four bytes `null`), and its `time` is `timestamp-micros`, which cannot carry the
+//! nanoseconds an RFC 3339 `time` may hold. Worth adding once a release fixes it.
+//!
 //! [`Validator::validate_avro`](crate::Validator::validate_avro) runs the same reader
 //! collecting every finding, as `validate_slice` does for JSON.
 //!
