@@ -2,8 +2,8 @@
 //!
 //! `INTG-STD-015 R-n` are the standard's rules, `INTG-STD-015 gateway n` its gateway
 //! enforcement list, `CE 1.0.2 ...` the core spec, `CE-JSON n.n` the JSON event format,
-//! `NL-GOV ...` the Dutch government profile, `ADR-0003` the traceability decision and
-//! `W3C trace-context` the trace headers.
+//! `CE-Avro n.n` the Avro event format, `NL-GOV ...` the Dutch government profile, `ADR-0003`
+//! the traceability decision and `W3C trace-context` the trace headers.
 
 use crate::RuleId;
 
@@ -64,6 +64,13 @@ pub const CE_SPECVERSION: RuleId = RuleId("CE 1.0.2 specversion");
 pub const CE_JSON_3_1: RuleId = RuleId("CE-JSON 3.1");
 /// CloudEvents JSON format 4: batch format.
 pub const CE_JSON_4: RuleId = RuleId("CE-JSON 4");
+
+/// CloudEvents Avro format 2.4: a message's binary encoding is the one the format's record
+/// schema describes (an `attribute` map of the value union, a `data` union).
+pub const CE_AVRO_2_4: RuleId = RuleId("CE-Avro 2.4");
+/// CloudEvents Avro format 3: `data` is `bytes` when binary, else the JSON value's
+/// representation in the schema's union.
+pub const CE_AVRO_3: RuleId = RuleId("CE-Avro 3");
 
 /// NL GOV profile, `type`: reverse domain name notation, semver version suffix.
 pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");

@@ -109,6 +109,9 @@ pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
 pub use extension::{ExtensionValueBuf, Extensions};
+#[cfg(feature = "avro")]
+#[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
+pub use format::avro;
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 pub use id::IdKind;
 pub use trace::Traceable;

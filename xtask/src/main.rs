@@ -139,6 +139,9 @@ fn install_test_packages() -> Result<(), String> {
 /// The official CloudEvents Python SDK the interop tests run as a peer
 /// (`cloudevent-runtime/tests/interop_sdks.rs`, `tests/interop/python/peer.py`).
 const PYTHON_SDK: &str = "cloudevents==2.2.0";
+/// The independent Avro implementation `cloudevent-runtime/tests/avro_interop.rs` holds our
+/// Avro format to (issue 14 §4).
+const PYTHON_AVRO: &str = "fastavro==1.12.2";
 
 /// Installs the official CloudEvents SDKs the interop tests talk to: the Python SDK with pip
 /// (skipped when that version is importable) and the JavaScript SDK with `npm ci` from the
@@ -158,6 +161,7 @@ fn install_interop_sdks() -> Result<(), String> {
         pip.args(["-m", "pip", "install", "--quiet", PYTHON_SDK]);
         run(pip)?;
     }
+    pip_install_unless_importable("fastavro", PYTHON_AVRO)?;
 
     let js = workspace_root().join("tests/interop/js");
     let lock = js.join("package-lock.json");
@@ -174,6 +178,23 @@ fn install_interop_sdks() -> Result<(), String> {
         npm.args(["ci", "--no-audit", "--no-fund", "--silent"])
             .current_dir(&js);
         run(npm)?;
+    }
+    Ok(())
+}
+
+/// Installs `requirement` (`name==version`) with pip unless `module` imports at that version.
+fn pip_install_unless_importable(module: &str, requirement: &str) -> Result<(), String> {
+    let version = requirement.rsplit("==").next().unwrap_or_default();
+    let check = format!("import {module}, sys; sys.exit({module}.__version__ != sys.argv[1])");
+    let installed = Command::new("python3")
+        .args(["-c", &check, version])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start python3 (the interop tests need it): {e}"))?;
+    if !installed.success() {
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet", requirement]);
+        run(pip)?;
     }
     Ok(())
 }

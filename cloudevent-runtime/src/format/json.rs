@@ -561,7 +561,12 @@ fn extension(
             Err(_) => return findings.report(out_of_range(&name, &u.to_string())),
         },
         JsonScalar::Str(text) => ExtensionValueBuf::String(text.into_owned()),
-        other @ (JsonScalar::Float(_) | JsonScalar::Bytes(_) | JsonScalar::Composite(_)) => {
+        // Never from JSON text (Binary is a base64 string there); the Avro reader hands an
+        // attribute of Avro type `bytes` over as bytes (CE-Avro 2.1).
+        JsonScalar::Bytes(bytes) => {
+            ExtensionValueBuf::Binary(crate::Binary::new(bytes.into_owned()))
+        }
+        other @ (JsonScalar::Float(_) | JsonScalar::Composite(_)) => {
             return findings.report(wrong_json_type(
                 &name,
                 &other,

@@ -1,13 +1,16 @@
 //! The JSON event format and the JSON batch format (CloudEvents JSON Event Format 1.0.2).
 //!
 //! [`json`] is the one reader every entry point shares; [`batch`] reads and writes arrays of
-//! events.
+//! events; `avro` (feature `avro`) is the Avro event format, read through the JSON reader's
+//! visitor.
 
 use std::io::Read;
 
 use crate::error::FormatError;
 
 mod any;
+#[cfg(feature = "avro")]
+pub mod avro;
 pub(crate) mod batch;
 pub(crate) mod json;
 
