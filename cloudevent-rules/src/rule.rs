@@ -1,7 +1,7 @@
 //! The rule ids. Each constant is quoted verbatim in violations, compile errors and docs.
 //!
 //! `INTG-STD-015 R-n` are the standard's rules, `INTG-STD-015 gateway n` its gateway
-//! enforcement list, `CE 1.0.2 ...` the core spec, `CE-JSON n.n` the JSON event format,
+//! enforcement list, `CE 1.0.2 ...` the core spec, `CE-JSON n.n` the JSON event format, `CE-Protobuf 1.0` the Protobuf event format,
 //! `NL-GOV ...` the Dutch government profile, `ADR-0003` the traceability decision and
 //! `W3C trace-context` the trace headers.
 
@@ -64,6 +64,10 @@ pub const CE_SPECVERSION: RuleId = RuleId("CE 1.0.2 specversion");
 pub const CE_JSON_3_1: RuleId = RuleId("CE-JSON 3.1");
 /// CloudEvents JSON format 4: batch format.
 pub const CE_JSON_4: RuleId = RuleId("CE-JSON 4");
+
+/// CloudEvents Protobuf format 1.0: the wire form of the `CloudEvent` and `CloudEventBatch`
+/// messages (field numbers, wire types, the type system's mapping to Protobuf types).
+pub const CE_PROTOBUF: RuleId = RuleId("CE-Protobuf 1.0");
 
 /// NL GOV profile, `type`: reverse domain name notation, semver version suffix.
 pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");

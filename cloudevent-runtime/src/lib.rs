@@ -107,6 +107,8 @@ pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
 pub use extension::{ExtensionValueBuf, Extensions};
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
+#[cfg(feature = "protobuf")]
+pub use format::protobuf;
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};

@@ -1,7 +1,7 @@
 //! The JSON event format and the JSON batch format (CloudEvents JSON Event Format 1.0.2).
 //!
 //! [`json`] is the one reader every entry point shares; [`batch`] reads and writes arrays of
-//! events.
+//! events; `protobuf` (feature `protobuf`) the CloudEvents Protobuf event and batch formats.
 
 use std::io::Read;
 
@@ -10,6 +10,8 @@ use crate::error::FormatError;
 mod any;
 pub(crate) mod batch;
 pub(crate) mod json;
+#[cfg(feature = "protobuf")]
+pub mod protobuf;
 
 pub(crate) use any::RawData;
 

@@ -1,0 +1,266 @@
+//! The Protobuf writer: an [`AnyEvent`] written as a `CloudEvent` message straight from its
+//! fields, with every length known before it is written, so the output is allocated once and
+//! nothing is copied into an intermediate message. The bytes are those `prost` writes for the
+//! same message ([`super::messages`]; a property test holds the two together): fields in
+//! number order, map entries in key order.
+
+use super::time;
+use crate::any::{AnyEvent, Data};
+use crate::extension::ExtensionValue;
+use crate::value::Timestamp;
+
+const VARINT: u64 = 0;
+const LEN: u64 = 2;
+
+fn varint_len(value: u64) -> usize {
+    // One byte per started 7 bits; 0 takes one byte.
+    ((64 - (value | 1).leading_zeros() as usize) + 6) / 7
+}
+
+fn put_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn key_len(field: u64) -> usize {
+    varint_len(field << 3)
+}
+
+fn put_key(out: &mut Vec<u8>, field: u64, wire_type: u64) {
+    put_varint(out, (field << 3) | wire_type);
+}
+
+/// The size of a length-delimited field holding `len` bytes.
+fn len_field(field: u64, len: usize) -> usize {
+    key_len(field) + varint_len(len as u64) + len
+}
+
+fn put_bytes(out: &mut Vec<u8>, field: u64, bytes: &[u8]) {
+    put_key(out, field, LEN);
+    put_varint(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+/// An attribute value as the writer sees it: an extension's, or an optional core
+/// attribute's in the type the Protobuf format gives it.
+#[derive(Clone, Copy)]
+enum Value<'a> {
+    Extension(ExtensionValue<'a>),
+    Time(&'a Timestamp),
+}
+
+fn timestamp_len(seconds: i64, nanos: i32) -> usize {
+    let mut len = 0;
+    if seconds != 0 {
+        len += key_len(1) + varint_len(seconds as u64);
+    }
+    if nanos != 0 {
+        len += key_len(2) + varint_len(i64::from(nanos) as u64);
+    }
+    len
+}
+
+fn put_timestamp(out: &mut Vec<u8>, field: u64, (seconds, nanos): (i64, i32)) {
+    put_key(out, field, LEN);
+    put_varint(out, timestamp_len(seconds, nanos) as u64);
+    if seconds != 0 {
+        put_key(out, 1, VARINT);
+        put_varint(out, seconds as u64);
+    }
+    if nanos != 0 {
+        put_key(out, 2, VARINT);
+        put_varint(out, i64::from(nanos) as u64);
+    }
+}
+
+/// The instant of a timestamp. A [`Timestamp`] is checked RFC 3339 text, which always has
+/// one; the epoch stands in for the impossible case rather than a panic.
+fn instant(timestamp: &Timestamp) -> (i64, i32) {
+    time::to_wire(timestamp).unwrap_or((0, 0))
+}
+
+/// The size of a `CloudEventAttributeValue` message's content.
+fn value_len(value: Value<'_>) -> usize {
+    match value {
+        Value::Extension(ExtensionValue::Boolean(b)) => key_len(1) + varint_len(u64::from(b)),
+        Value::Extension(ExtensionValue::Integer(i)) => {
+            key_len(2) + varint_len(i64::from(i) as u64)
+        }
+        Value::Extension(ExtensionValue::String(s)) => len_field(3, s.len()),
+        Value::Extension(ExtensionValue::Binary(b)) => len_field(4, b.len()),
+        Value::Extension(ExtensionValue::Uri(s)) => len_field(5, s.len()),
+        Value::Extension(ExtensionValue::UriReference(s)) => len_field(6, s.len()),
+        Value::Extension(ExtensionValue::Timestamp(text)) => {
+            let (seconds, nanos) = Timestamp::parse(text)
+                .ok()
+                .and_then(|t| time::to_wire(&t))
+                .unwrap_or((0, 0));
+            len_field(7, timestamp_len(seconds, nanos))
+        }
+        Value::Time(t) => {
+            let (seconds, nanos) = instant(t);
+            len_field(7, timestamp_len(seconds, nanos))
+        }
+    }
+}
+
+fn put_value(out: &mut Vec<u8>, value: Value<'_>) {
+    match value {
+        Value::Extension(ExtensionValue::Boolean(b)) => {
+            put_key(out, 1, VARINT);
+            put_varint(out, u64::from(b));
+        }
+        Value::Extension(ExtensionValue::Integer(i)) => {
+            put_key(out, 2, VARINT);
+            put_varint(out, i64::from(i) as u64);
+        }
+        Value::Extension(ExtensionValue::String(s)) => put_bytes(out, 3, s.as_bytes()),
+        Value::Extension(ExtensionValue::Binary(b)) => put_bytes(out, 4, b),
+        Value::Extension(ExtensionValue::Uri(s)) => put_bytes(out, 5, s.as_bytes()),
+        Value::Extension(ExtensionValue::UriReference(s)) => put_bytes(out, 6, s.as_bytes()),
+        Value::Extension(ExtensionValue::Timestamp(text)) => {
+            let wire = Timestamp::parse(text)
+                .ok()
+                .and_then(|t| time::to_wire(&t))
+                .unwrap_or((0, 0));
+            put_timestamp(out, 7, wire);
+        }
+        Value::Time(t) => put_timestamp(out, 7, instant(t)),
+    }
+}
+
+fn entry_len(name: &str, value: Value<'_>) -> usize {
+    len_field(1, name.len()) + len_field(2, value_len(value))
+}
+
+fn put_entry(out: &mut Vec<u8>, name: &str, value: Value<'_>) {
+    put_key(out, 5, LEN);
+    put_varint(out, entry_len(name, value) as u64);
+    put_bytes(out, 1, name.as_bytes());
+    put_key(out, 2, LEN);
+    put_varint(out, value_len(value) as u64);
+    put_value(out, value);
+}
+
+/// The attributes map's entries in key order (a `BTreeMap`'s, as `prost` writes one): the
+/// optional core attributes merged with the extensions, which never share their names.
+fn entries(event: &AnyEvent) -> impl Iterator<Item = (&str, Value<'_>)> {
+    fn string(s: &Option<String>) -> Option<ExtensionValue<'_>> {
+        s.as_deref().map(ExtensionValue::String)
+    }
+    let core = [
+        (
+            "datacontenttype",
+            string(&event.datacontenttype).map(Value::Extension),
+        ),
+        (
+            "dataschema",
+            event
+                .dataschema
+                .as_deref()
+                .map(|s| Value::Extension(ExtensionValue::Uri(s))),
+        ),
+        ("subject", string(&event.subject).map(Value::Extension)),
+        ("time", event.time.as_ref().map(Value::Time)),
+    ];
+    let extensions = event
+        .extensions
+        .iter()
+        .map(|(name, value)| (name, Value::Extension(value.as_value())));
+    let mut core = core
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)))
+        .peekable();
+    let mut extensions = extensions.peekable();
+    std::iter::from_fn(move || match (core.peek(), extensions.peek()) {
+        (Some((a, _)), Some((b, _))) if a < b => core.next(),
+        (Some(_), None) => core.next(),
+        _ => extensions.next(),
+    })
+}
+
+/// The size of `data`'s field.
+fn data_len(event: &AnyEvent) -> usize {
+    match (&event.data, &event.protobuf_type_url) {
+        (None, _) => 0,
+        (Some(Data::Binary(bytes)), Some(url)) => {
+            len_field(8, len_field(1, url.len()) + len_field(2, bytes.len()))
+        }
+        (Some(Data::Binary(bytes)), None) => len_field(6, bytes.len()),
+        (Some(Data::Json(raw)), _) => len_field(7, raw.get().len()),
+        (Some(Data::Text(text)), _) => len_field(7, text.len()),
+    }
+}
+
+/// The size of the event's message.
+pub(super) fn event_len(event: &AnyEvent) -> usize {
+    len_field(1, event.id.len())
+        + len_field(2, event.source.len())
+        + len_field(3, 3)
+        + len_field(4, event.ty.len())
+        + entries(event)
+            .map(|(name, value)| len_field(5, entry_len(name, value)))
+            .sum::<usize>()
+        + data_len(event)
+}
+
+/// Writes the event's message (without a length prefix).
+pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent) {
+    put_bytes(out, 1, event.id.as_bytes());
+    put_bytes(out, 2, event.source.as_bytes());
+    put_bytes(out, 3, b"1.0");
+    put_bytes(out, 4, event.ty.as_bytes());
+    for (name, value) in entries(event) {
+        put_entry(out, name, value);
+    }
+    match (&event.data, &event.protobuf_type_url) {
+        (None, _) => {}
+        (Some(Data::Binary(bytes)), Some(url)) => {
+            put_key(out, 8, LEN);
+            put_varint(
+                out,
+                (len_field(1, url.len()) + len_field(2, bytes.len())) as u64,
+            );
+            put_bytes(out, 1, url.as_bytes());
+            put_bytes(out, 2, bytes);
+        }
+        (Some(Data::Binary(bytes)), None) => put_bytes(out, 6, bytes),
+        (Some(Data::Json(raw)), _) => put_bytes(out, 7, raw.get().as_bytes()),
+        (Some(Data::Text(text)), _) => put_bytes(out, 7, text.as_bytes()),
+    }
+}
+
+/// Writes a `CloudEventBatch` message.
+pub(super) fn put_batch(out: &mut Vec<u8>, events: &[AnyEvent]) {
+    for event in events {
+        put_key(out, 1, LEN);
+        put_varint(out, event_len(event) as u64);
+        put_event(out, event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_lengths_match_the_written_bytes() {
+        for value in [
+            0,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            let mut out = Vec::new();
+            put_varint(&mut out, value);
+            assert_eq!(out.len(), varint_len(value), "{value}");
+        }
+    }
+}
