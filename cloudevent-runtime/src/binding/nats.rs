@@ -68,6 +68,30 @@ pub fn to_message<E: BindingEvent>(event: &E) -> Result<(HeaderMap, Bytes), Bind
     Ok((headers, Bytes::from(payload)))
 }
 
+/// Writes an event as a NATS message in `format` (JSON, or Protobuf with feature
+/// `protobuf`), its `Content-Type` naming the format.
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{StructuredFormat, nats};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let (headers, payload) = nats::to_message_in(&event, StructuredFormat::Json).unwrap();
+/// assert_eq!(nats::from_parts::<AnyEvent>(Some(&headers), &payload).unwrap(), event);
+/// ```
+pub fn to_message_in<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+) -> Result<(HeaderMap, Bytes), BindingError> {
+    let payload = super::structured_body(event, format)?;
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, format.content_type());
+    Ok((headers, Bytes::from(payload)))
+}
+
 /// Reads an event from a message's headers and payload. Without a content type the JSON
 /// event format is implied (§3); a content type naming anything but structured JSON is an
 /// error, since NATS 1.0.2 defines no binary mode.
