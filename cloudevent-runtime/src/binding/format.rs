@@ -163,6 +163,13 @@ impl StructuredFormat {
 /// Reads one structured-mode event of any [`BindingEvent`] in `format`. JSON goes through the
 /// type's own reader (a typed event reads its payload straight from the document); the
 /// other formats are read as an [`AnyEvent`] under the type's policy, then converted.
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
 pub(crate) fn event_from<E: BindingEvent>(
     format: StructuredFormat,
     bytes: &[u8],
@@ -175,6 +182,13 @@ pub(crate) fn event_from<E: BindingEvent>(
 }
 
 /// Reads a batch of any [`BindingEvent`] in `format`.
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
 pub(crate) fn batch_from<E: BindingEvent>(
     format: StructuredFormat,
     bytes: &[u8],

@@ -9,6 +9,11 @@
 //! at most four messages deep (event, attribute entry, attribute value, timestamp); an
 //! unknown field is refused before anything inside it is read, so no input nests deeper.
 
+#![allow(
+    clippy::result_large_err,
+    reason = "a refusal is the cold path, made once per refused input and boxed into FormatError at the module's edge"
+)]
+
 use std::borrow::Cow;
 
 use cloudevent_rules::{Mode, Policy, Violation, rule};
@@ -308,7 +313,7 @@ fn timestamp(name: &str, bytes: &[u8]) -> Result<crate::Timestamp, Violation> {
     } else {
         -1
     };
-    Ok(time::from_wire(name, seconds.unwrap_or(0), nanos)?)
+    time::from_wire(name, seconds.unwrap_or(0), nanos)
 }
 
 /// The Any of `proto_data`: its type URL and the message's bytes.

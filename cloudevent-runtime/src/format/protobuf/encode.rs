@@ -14,7 +14,7 @@ const LEN: u64 = 2;
 
 fn varint_len(value: u64) -> usize {
     // One byte per started 7 bits; 0 takes one byte.
-    ((64 - (value | 1).leading_zeros() as usize) + 6) / 7
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
 }
 
 fn put_varint(out: &mut Vec<u8>, mut value: u64) {

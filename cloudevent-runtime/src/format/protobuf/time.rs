@@ -1,5 +1,10 @@
 //! `google.protobuf.Timestamp` and the RFC 3339 text the runtime keeps a [`Timestamp`] as.
 
+#![allow(
+    clippy::result_large_err,
+    reason = "a refusal is the cold path, boxed into FormatError at the module's edge"
+)]
+
 use cloudevent_rules::{Violation, rule};
 
 use crate::value::Timestamp;
