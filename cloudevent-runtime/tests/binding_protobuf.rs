@@ -127,3 +127,56 @@ fn the_415_names_the_formats_this_receiver_accepts() {
         Some((StructuredFormat::Protobuf, true))
     );
 }
+
+/// The axum extractors read the format the content type names: a typed event, an
+/// `AnyEvent`, a batch; a refused one is answered with the reader's rule.
+#[cfg(feature = "axum")]
+mod axum_extractors {
+    use super::*;
+    use axum::extract::{FromRequest, Request};
+    use axum::response::IntoResponse;
+    use cloudevent_runtime::Batch;
+
+    fn post(content_type: &str, body: Vec<u8>) -> Request {
+        Request::builder()
+            .method("POST")
+            .uri("/events")
+            .header("content-type", content_type)
+            .body(axum::body::Body::from(body))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn extractors_read_protobuf() {
+        let event = event();
+        let body = event.to_protobuf().unwrap();
+        let typed =
+            Event::<OrderCreated>::from_request(post(protobuf::MEDIA_TYPE, body.clone()), &())
+                .await
+                .unwrap();
+        assert_eq!(typed, event);
+        let any = AnyEvent::from_request(post(protobuf::MEDIA_TYPE, body), &())
+            .await
+            .unwrap();
+        assert_eq!(any.id(), event.id());
+
+        let batch = Batch::from(vec![any.clone(), any]);
+        let read = Batch::from_request(post(protobuf::BATCH_MEDIA_TYPE, batch.to_protobuf()), &())
+            .await
+            .unwrap();
+        assert_eq!(read, batch);
+
+        let mut truncated = event.to_protobuf().unwrap();
+        truncated.pop();
+        let rejection = AnyEvent::from_request(post(protobuf::MEDIA_TYPE, truncated), &())
+            .await
+            .unwrap_err();
+        let response = rejection.into_response();
+        assert_eq!(response.status(), 400);
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let text = String::from_utf8_lossy(&body);
+        assert!(text.contains("CE-Protobuf 1.0"), "{text}");
+    }
+}
