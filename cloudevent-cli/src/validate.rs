@@ -509,8 +509,16 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
         .header(kafka::CONTENT_TYPE)
         .flatten()
         .and_then(|value| std::str::from_utf8(value).ok());
+    let value = record.value.as_deref().unwrap_or_default();
+    if let Some((StructuredFormat::Protobuf, _)) =
+        content_type.and_then(StructuredFormat::from_media_type)
+    {
+        return match AnyEvent::from_protobuf(value) {
+            Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
+            Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
+        };
+    }
     if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
-        let value = record.value.as_deref().unwrap_or_default();
         return EventResult::from_report(index, &validator.validate_slice(value));
     }
     match kafka::from_record::<AnyEvent>(&record) {
