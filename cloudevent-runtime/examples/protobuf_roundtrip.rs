@@ -11,12 +11,20 @@
 //! ```
 
 use cloudevent_runtime::binding::{StructuredFormat, http};
-use cloudevent_runtime::{AnyEvent, CloudEvent, CloudEventData, Event, ExtensionVisitor, protobuf};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, protobuf};
 
-/// A Protobuf payload: `example.orders.v1.OrderShipped`.
-#[derive(Clone, PartialEq, prost::Message)]
+/// A Protobuf payload, `example.orders.v1.OrderShipped`: `prost::Message` and the derive on
+/// one struct, `datacontenttype = "application/protobuf"`; with `prost::Name` it is
+/// `protobuf::ProtobufData` and travels in `proto_data`.
+#[derive(Clone, PartialEq, prost::Message, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.shipped",
+    source = "https://orders.example.com/shipping",
+    datacontenttype = "application/protobuf"
+)]
 struct OrderShipped {
     #[prost(string, tag = "1")]
+    #[cloudevent(subject)]
     order_id: String,
     #[prost(uint32, tag = "2")]
     parcels: u32,
@@ -27,20 +35,6 @@ impl prost::Name for OrderShipped {
     const PACKAGE: &'static str = "example.orders.v1";
     fn type_url() -> String {
         "type.googleapis.com/example.orders.v1.OrderShipped".to_owned()
-    }
-}
-
-impl CloudEventData for OrderShipped {
-    const TYPE: &'static str = "com.example.order.shipped";
-    const DATASCHEMA: Option<&'static str> = None;
-    const SOURCE: Option<&'static str> = Some("https://orders.example.com/shipping");
-    const DATACONTENTTYPE: &'static str = "application/protobuf";
-    const EXTENSIONS: &'static [&'static str] = &[];
-    fn subject(&self) -> Option<&str> {
-        Some(&self.order_id)
-    }
-    fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> {
-        Ok(())
     }
 }
 

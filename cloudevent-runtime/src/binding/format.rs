@@ -12,7 +12,7 @@ use crate::{AnyEvent, Batch, FormatError, Policy};
 ///
 /// let json = StructuredFormat::from_media_type("application/cloudevents+json; charset=utf-8");
 /// assert_eq!(json, Some((StructuredFormat::Json, false)));
-/// assert_eq!(StructuredFormat::Json.batch_media_type(), "application/cloudevents-batch+json");
+/// assert_eq!(StructuredFormat::Json.batch_media_type(), Some("application/cloudevents-batch+json"));
 /// assert!(StructuredFormat::ALL.contains(&StructuredFormat::Json));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,21 +61,22 @@ impl StructuredFormat {
         }
     }
 
-    /// The media type of a batch in this format, without parameters.
-    pub fn batch_media_type(self) -> &'static str {
+    /// The media type of a batch in this format, without parameters; `None` for a format
+    /// whose specification defines no batch.
+    pub fn batch_media_type(self) -> Option<&'static str> {
         match self {
-            StructuredFormat::Json => "application/cloudevents-batch+json",
+            StructuredFormat::Json => Some("application/cloudevents-batch+json"),
             #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => crate::protobuf::BATCH_MEDIA_TYPE,
+            StructuredFormat::Protobuf => Some(crate::protobuf::BATCH_MEDIA_TYPE),
         }
     }
 
-    /// The content type a sender sets for a batch.
-    pub fn batch_content_type(self) -> &'static str {
+    /// The content type a sender sets for a batch; `None` for a format without a batch.
+    pub fn batch_content_type(self) -> Option<&'static str> {
         match self {
-            StructuredFormat::Json => super::BATCH_CONTENT_TYPE,
+            StructuredFormat::Json => Some(super::BATCH_CONTENT_TYPE),
             #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => crate::protobuf::BATCH_MEDIA_TYPE,
+            StructuredFormat::Protobuf => Some(crate::protobuf::BATCH_MEDIA_TYPE),
         }
     }
 
@@ -94,7 +95,10 @@ impl StructuredFormat {
         Self::ALL.iter().find_map(|format| {
             if essence.eq_ignore_ascii_case(format.media_type()) {
                 Some((*format, false))
-            } else if essence.eq_ignore_ascii_case(format.batch_media_type()) {
+            } else if format
+                .batch_media_type()
+                .is_some_and(|batch| essence.eq_ignore_ascii_case(batch))
+            {
                 Some((*format, true))
             } else {
                 None
@@ -112,7 +116,8 @@ impl StructuredFormat {
     pub fn accepted() -> String {
         Self::ALL
             .iter()
-            .flat_map(|format| [format.media_type(), format.batch_media_type()])
+            .flat_map(|format| [Some(format.media_type()), format.batch_media_type()])
+            .flatten()
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -138,7 +143,8 @@ impl StructuredFormat {
         }
     }
 
-    /// Reads a batch in this format's batch format under a policy.
+    /// Reads a batch in this format's batch format under a policy. Only called for a
+    /// content type [`StructuredFormat::from_media_type`] found to be this format's batch.
     ///
     /// # Errors
     /// Whatever makes the bytes not a valid batch.
@@ -150,12 +156,12 @@ impl StructuredFormat {
         }
     }
 
-    /// Writes a batch in this format's batch format.
-    pub fn encode_batch(self, batch: &Batch) -> Vec<u8> {
+    /// Writes a batch in this format's batch format; `None` for a format without a batch.
+    pub fn encode_batch(self, batch: &Batch) -> Option<Vec<u8>> {
         match self {
-            StructuredFormat::Json => batch.to_vec(),
+            StructuredFormat::Json => Some(batch.to_vec()),
             #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => batch.to_protobuf(),
+            StructuredFormat::Protobuf => Some(batch.to_protobuf()),
         }
     }
 }

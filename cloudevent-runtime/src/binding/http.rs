@@ -287,7 +287,8 @@ pub fn write_structured<E: BindingEvent>(
 /// Writes a batch in `format`'s batch format into `headers` and returns the body.
 ///
 /// # Errors
-/// A payload that cannot be serialized; a batch over the size limit.
+/// A payload that cannot be serialized; a batch over the size limit; a format whose
+/// specification defines no batch.
 pub fn write_batch_in<E: BindingEvent>(
     events: &[E],
     format: super::StructuredFormat,
@@ -297,17 +298,23 @@ pub fn write_batch_in<E: BindingEvent>(
         .iter()
         .map(BindingEvent::to_any_event)
         .collect::<Result<Vec<_>, _>>()?;
-    let bytes = format.encode_batch(&crate::Batch::from(events));
+    let (Some(bytes), Some(content_type)) = (
+        format.encode_batch(&crate::Batch::from(events)),
+        format.batch_content_type(),
+    ) else {
+        return Err(BindingError::UnexpectedMode {
+            expected: "a format with a batch format",
+            found: "batched mode",
+            content_type: format.media_type().to_owned(),
+        });
+    };
     if bytes.len() > crate::limits::MAX_BATCH_BYTES {
         return Err(BindingError::TooLarge {
             size: bytes.len(),
             limit: crate::limits::MAX_BATCH_BYTES,
         });
     }
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static(format.batch_content_type()),
-    );
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     Ok(bytes)
 }
 
