@@ -49,7 +49,8 @@ fn put_bytes(out: &mut Vec<u8>, field: u64, bytes: &[u8]) {
 #[derive(Clone, Copy)]
 enum Value<'a> {
     Extension(ExtensionValue<'a>),
-    Time(&'a Timestamp),
+    /// `time`, as the instant it names (computed once per event).
+    Time((i64, i32)),
 }
 
 fn timestamp_len(seconds: i64, nanos: i32) -> usize {
@@ -79,7 +80,7 @@ fn put_timestamp(out: &mut Vec<u8>, field: u64, (seconds, nanos): (i64, i32)) {
 /// The instant of a timestamp. A [`Timestamp`] is checked RFC 3339 text, which always has
 /// one; the epoch stands in for the impossible case rather than a panic.
 fn instant(timestamp: &Timestamp) -> (i64, i32) {
-    time::to_wire(timestamp).unwrap_or((0, 0))
+    time::to_wire(timestamp.as_str()).unwrap_or((0, 0))
 }
 
 /// The size of a `CloudEventAttributeValue` message's content.
@@ -94,16 +95,10 @@ fn value_len(value: Value<'_>) -> usize {
         Value::Extension(ExtensionValue::Uri(s)) => len_field(5, s.len()),
         Value::Extension(ExtensionValue::UriReference(s)) => len_field(6, s.len()),
         Value::Extension(ExtensionValue::Timestamp(text)) => {
-            let (seconds, nanos) = Timestamp::parse(text)
-                .ok()
-                .and_then(|t| time::to_wire(&t))
-                .unwrap_or((0, 0));
+            let (seconds, nanos) = time::to_wire(text).unwrap_or((0, 0));
             len_field(7, timestamp_len(seconds, nanos))
         }
-        Value::Time(t) => {
-            let (seconds, nanos) = instant(t);
-            len_field(7, timestamp_len(seconds, nanos))
-        }
+        Value::Time((seconds, nanos)) => len_field(7, timestamp_len(seconds, nanos)),
     }
 }
 
@@ -122,13 +117,10 @@ fn put_value(out: &mut Vec<u8>, value: Value<'_>) {
         Value::Extension(ExtensionValue::Uri(s)) => put_bytes(out, 5, s.as_bytes()),
         Value::Extension(ExtensionValue::UriReference(s)) => put_bytes(out, 6, s.as_bytes()),
         Value::Extension(ExtensionValue::Timestamp(text)) => {
-            let wire = Timestamp::parse(text)
-                .ok()
-                .and_then(|t| time::to_wire(&t))
-                .unwrap_or((0, 0));
+            let wire = time::to_wire(text).unwrap_or((0, 0));
             put_timestamp(out, 7, wire);
         }
-        Value::Time(t) => put_timestamp(out, 7, instant(t)),
+        Value::Time(wire) => put_timestamp(out, 7, wire),
     }
 }
 
@@ -137,21 +129,24 @@ fn entry_len(name: &str, value: Value<'_>) -> usize {
 }
 
 fn put_entry(out: &mut Vec<u8>, name: &str, value: Value<'_>) {
+    let value_len = value_len(value);
     put_key(out, 5, LEN);
-    put_varint(out, entry_len(name, value) as u64);
+    put_varint(
+        out,
+        (len_field(1, name.len()) + len_field(2, value_len)) as u64,
+    );
     put_bytes(out, 1, name.as_bytes());
     put_key(out, 2, LEN);
-    put_varint(out, value_len(value) as u64);
+    put_varint(out, value_len as u64);
     put_value(out, value);
 }
 
-/// The attributes map's entries in key order (a `BTreeMap`'s, as `prost` writes one): the
-/// optional core attributes merged with the extensions, which never share their names.
-fn entries(event: &AnyEvent) -> impl Iterator<Item = (&str, Value<'_>)> {
-    fn string(s: &Option<String>) -> Option<ExtensionValue<'_>> {
-        s.as_deref().map(ExtensionValue::String)
-    }
-    let core = [
+/// Calls `f` with the attributes map's entries in key order (a `BTreeMap`'s, as `prost`
+/// writes one): the optional core attributes merged into the extensions, which are already
+/// in key order and never share their names.
+fn for_each_entry<'a>(event: &'a AnyEvent, mut f: impl FnMut(&'a str, Value<'a>)) {
+    let string = |s: &'a Option<String>| s.as_deref().map(ExtensionValue::String);
+    let core: [(&str, Option<Value<'a>>); 4] = [
         (
             "datacontenttype",
             string(&event.datacontenttype).map(Value::Extension),
@@ -164,22 +159,23 @@ fn entries(event: &AnyEvent) -> impl Iterator<Item = (&str, Value<'_>)> {
                 .map(|s| Value::Extension(ExtensionValue::Uri(s))),
         ),
         ("subject", string(&event.subject).map(Value::Extension)),
-        ("time", event.time.as_ref().map(Value::Time)),
+        ("time", event.time.as_ref().map(|t| Value::Time(instant(t)))),
     ];
-    let extensions = event
-        .extensions
-        .iter()
-        .map(|(name, value)| (name, Value::Extension(value.as_value())));
-    let mut core = core
-        .into_iter()
-        .filter_map(|(name, value)| Some((name, value?)))
-        .peekable();
-    let mut extensions = extensions.peekable();
-    std::iter::from_fn(move || match (core.peek(), extensions.peek()) {
-        (Some((a, _)), Some((b, _))) if a < b => core.next(),
-        (Some(_), None) => core.next(),
-        _ => extensions.next(),
-    })
+    let mut next = 0;
+    for (name, value) in event.extensions.iter() {
+        while let Some((core_name, core_value)) = core.get(next).filter(|(n, _)| *n < name) {
+            if let Some(value) = core_value {
+                f(core_name, *value);
+            }
+            next += 1;
+        }
+        f(name, Value::Extension(value.as_value()));
+    }
+    for (core_name, core_value) in &core[next..] {
+        if let Some(value) = core_value {
+            f(core_name, *value);
+        }
+    }
 }
 
 /// The size of `data`'s field.
@@ -197,13 +193,15 @@ fn data_len(event: &AnyEvent) -> usize {
 
 /// The size of the event's message.
 pub(super) fn event_len(event: &AnyEvent) -> usize {
+    let mut entries = 0;
+    for_each_entry(event, |name, value| {
+        entries += len_field(5, entry_len(name, value));
+    });
     len_field(1, event.id.len())
         + len_field(2, event.source.len())
         + len_field(3, 3)
         + len_field(4, event.ty.len())
-        + entries(event)
-            .map(|(name, value)| len_field(5, entry_len(name, value)))
-            .sum::<usize>()
+        + entries
         + data_len(event)
 }
 
@@ -213,9 +211,7 @@ pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent) {
     put_bytes(out, 2, event.source.as_bytes());
     put_bytes(out, 3, b"1.0");
     put_bytes(out, 4, event.ty.as_bytes());
-    for (name, value) in entries(event) {
-        put_entry(out, name, value);
-    }
+    for_each_entry(event, |name, value| put_entry(out, name, value));
     match (&event.data, &event.protobuf_type_url) {
         (None, _) => {}
         (Some(Data::Binary(bytes)), Some(url)) => {
@@ -235,9 +231,11 @@ pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent) {
 
 /// Writes a `CloudEventBatch` message.
 pub(super) fn put_batch(out: &mut Vec<u8>, events: &[AnyEvent]) {
-    for event in events {
+    let lens: Vec<usize> = events.iter().map(event_len).collect();
+    out.reserve(lens.iter().map(|len| len_field(1, *len)).sum());
+    for (event, len) in events.iter().zip(lens) {
         put_key(out, 1, LEN);
-        put_varint(out, event_len(event) as u64);
+        put_varint(out, len as u64);
         put_event(out, event);
     }
 }
