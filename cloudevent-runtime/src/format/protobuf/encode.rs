@@ -144,7 +144,11 @@ fn put_entry(out: &mut Vec<u8>, name: &str, value: Value<'_>) {
 /// Calls `f` with the attributes map's entries in key order (a `BTreeMap`'s, as `prost`
 /// writes one): the optional core attributes merged into the extensions, which are already
 /// in key order and never share their names.
-fn for_each_entry<'a>(event: &'a AnyEvent, mut f: impl FnMut(&'a str, Value<'a>)) {
+fn for_each_entry<'a>(
+    event: &'a AnyEvent,
+    time: Option<(i64, i32)>,
+    mut f: impl FnMut(&'a str, Value<'a>),
+) {
     let string = |s: &'a Option<String>| s.as_deref().map(ExtensionValue::String);
     let core: [(&str, Option<Value<'a>>); 4] = [
         (
@@ -159,7 +163,7 @@ fn for_each_entry<'a>(event: &'a AnyEvent, mut f: impl FnMut(&'a str, Value<'a>)
                 .map(|s| Value::Extension(ExtensionValue::Uri(s))),
         ),
         ("subject", string(&event.subject).map(Value::Extension)),
-        ("time", event.time.as_ref().map(|t| Value::Time(instant(t)))),
+        ("time", time.map(Value::Time)),
     ];
     let mut next = 0;
     for (name, value) in event.extensions.iter() {
@@ -191,10 +195,16 @@ fn data_len(event: &AnyEvent) -> usize {
     }
 }
 
+/// The event's `time` as the instant the writer sends: computed once, used by [`event_len`]
+/// and [`put_event`].
+pub(super) fn time_of(event: &AnyEvent) -> Option<(i64, i32)> {
+    event.time.as_ref().map(instant)
+}
+
 /// The size of the event's message.
-pub(super) fn event_len(event: &AnyEvent) -> usize {
+pub(super) fn event_len(event: &AnyEvent, time: Option<(i64, i32)>) -> usize {
     let mut entries = 0;
-    for_each_entry(event, |name, value| {
+    for_each_entry(event, time, |name, value| {
         entries += len_field(5, entry_len(name, value));
     });
     len_field(1, event.id.len())
@@ -206,12 +216,12 @@ pub(super) fn event_len(event: &AnyEvent) -> usize {
 }
 
 /// Writes the event's message (without a length prefix).
-pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent) {
+pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent, time: Option<(i64, i32)>) {
     put_bytes(out, 1, event.id.as_bytes());
     put_bytes(out, 2, event.source.as_bytes());
     put_bytes(out, 3, b"1.0");
     put_bytes(out, 4, event.ty.as_bytes());
-    for_each_entry(event, |name, value| put_entry(out, name, value));
+    for_each_entry(event, time, |name, value| put_entry(out, name, value));
     match (&event.data, &event.protobuf_type_url) {
         (None, _) => {}
         (Some(Data::Binary(bytes)), Some(url)) => {
@@ -231,12 +241,18 @@ pub(super) fn put_event(out: &mut Vec<u8>, event: &AnyEvent) {
 
 /// Writes a `CloudEventBatch` message.
 pub(super) fn put_batch(out: &mut Vec<u8>, events: &[AnyEvent]) {
-    let lens: Vec<usize> = events.iter().map(event_len).collect();
-    out.reserve(lens.iter().map(|len| len_field(1, *len)).sum());
-    for (event, len) in events.iter().zip(lens) {
+    let sized: Vec<(Option<(i64, i32)>, usize)> = events
+        .iter()
+        .map(|event| {
+            let time = time_of(event);
+            (time, event_len(event, time))
+        })
+        .collect();
+    out.reserve(sized.iter().map(|(_, len)| len_field(1, *len)).sum());
+    for (event, (time, len)) in events.iter().zip(sized) {
         put_key(out, 1, LEN);
         put_varint(out, len as u64);
-        put_event(out, event);
+        put_event(out, event, time);
     }
 }
 

@@ -157,8 +157,9 @@ impl AnyEvent {
     /// assert_eq!(&event.to_protobuf()[..5], b"\x0a\x011\x12\x07");
     /// ```
     pub fn to_protobuf(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(encode::event_len(self));
-        encode::put_event(&mut out, self);
+        let time = encode::time_of(self);
+        let mut out = Vec::with_capacity(encode::event_len(self, time));
+        encode::put_event(&mut out, self, time);
         out
     }
 
