@@ -22,6 +22,10 @@
 //!   file is not a batch, so the batch's event count does not apply.
 //! - `http`: a raw HTTP/1.1 message in structured, binary or batched mode.
 //! - `kafka`: a Kafka record as JSON, or an array of them (see `validate/kafka_record.rs`).
+//! - `protobuf`, `protobuf-batch`: one `CloudEvent` or a `CloudEventBatch` message in the
+//!   CloudEvents Protobuf format, read strictly (the wire, then the CloudEvents MUSTs, to the
+//!   first error), then validated in full under the chosen profile. An HTTP message whose
+//!   content type names the Protobuf format is read the same way.
 //! - `auto` (the default): JSON Lines when the first non-blank line is on its own a complete
 //!   JSON object and another non-blank line follows (a pretty-printed event opens with a
 //!   line that is not a whole object, so it stays one event); else JSON when the input starts
@@ -42,11 +46,13 @@ use std::process::ExitCode;
 
 use cloudevent_cli::http_message;
 use cloudevent_runtime::binding::kafka;
-use cloudevent_runtime::binding::{BindingError, BindingEvent, ContentMode, Detected, http};
+use cloudevent_runtime::binding::{
+    BindingError, BindingEvent, ContentMode, Detected, StructuredFormat, http,
+};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, BatchReport, Document, FindingJson, Profile, RuleId, Severity, ValidationReport,
-    Validator, Violation, limits,
+    AnyEvent, Batch, BatchReport, Document, FindingJson, FormatError, Profile, RuleId, Severity,
+    ValidationReport, Validator, Violation, limits,
 };
 use serde_json::{Value, json};
 
@@ -117,6 +123,10 @@ enum Format {
     /// string|null|{"base64": string}}, "value": string|null}`, or `"value_base64": string`
     /// instead of `value` for bytes (standard base64 with padding, RFC 4648 section 4).
     Kafka,
+    /// One event in the CloudEvents Protobuf format (`application/cloudevents+protobuf`).
+    Protobuf,
+    /// A batch in the CloudEvents Protobuf batch format.
+    ProtobufBatch,
 }
 
 /// `--output`.
@@ -338,6 +348,8 @@ fn check_input(validator: &Validator, format: Format, reader: &mut dyn Read) -> 
         Format::JsonLines => Outcome::Checked(check_json_lines(validator, &bytes)),
         Format::Http => Outcome::Checked(check_http(validator, &bytes)),
         Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
+        Format::Protobuf => Outcome::Checked(check_protobuf(validator, &bytes, false)),
+        Format::ProtobufBatch => Outcome::Checked(check_protobuf(validator, &bytes, true)),
         Format::Auto | Format::Json => {
             Outcome::Checked(Checked::document(&validator.validate_document(&bytes)))
         }
@@ -409,6 +421,13 @@ fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
         Err(error) => return Checked::refused("message", rule::INTG_R8, error.to_string()),
     };
     let (headers, body) = (request.headers(), request.body());
+    let format = http::content_type(headers)
+        .ok()
+        .flatten()
+        .and_then(StructuredFormat::from_media_type);
+    if let Some((StructuredFormat::Protobuf, batch)) = format {
+        return check_protobuf(validator, body, batch);
+    }
     match http::content_mode(headers) {
         Ok(ContentMode::Structured) => Checked::event(&validator.validate_slice(body)),
         Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_slice(body)),
@@ -421,6 +440,20 @@ fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
             }
         }
         Err(error) => Checked::binding_error(&error),
+    }
+}
+
+/// The Protobuf format: read strictly (the wire and the CloudEvents MUSTs stop at the first
+/// error, which is the finding), then every finding of the chosen profile.
+fn check_protobuf(validator: &Validator, bytes: &[u8], batch: bool) -> Checked {
+    let refused = |error: FormatError| Checked::binding_error(&BindingError::Event(error));
+    if batch {
+        Batch::from_protobuf(bytes).map_or_else(refused, |batch| {
+            Checked::batch(&validator.validate_batch(&batch))
+        })
+    } else {
+        AnyEvent::from_protobuf(bytes)
+            .map_or_else(refused, |event| Checked::event(&validator.validate(&event)))
     }
 }
 
@@ -476,8 +509,16 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
         .header(kafka::CONTENT_TYPE)
         .flatten()
         .and_then(|value| std::str::from_utf8(value).ok());
+    let value = record.value.as_deref().unwrap_or_default();
+    if let Some((StructuredFormat::Protobuf, _)) =
+        content_type.and_then(StructuredFormat::from_media_type)
+    {
+        return match AnyEvent::from_protobuf(value) {
+            Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
+            Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
+        };
+    }
     if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
-        let value = record.value.as_deref().unwrap_or_default();
         return EventResult::from_report(index, &validator.validate_slice(value));
     }
     match kafka::from_record::<AnyEvent>(&record) {

@@ -2,8 +2,9 @@
 //!
 //! `INTG-STD-015 R-n` are the standard's rules, `INTG-STD-015 gateway n` its gateway
 //! enforcement list, `CE 1.0.2 ...` the core spec, `CE-JSON n.n` the JSON event format,
-//! `CE-Avro n.n` the Avro event format, `NL-GOV ...` the Dutch government profile, `ADR-0003`
-//! the traceability decision and `W3C trace-context` the trace headers.
+//! `CE-Avro n.n` the Avro event format, `CE-Protobuf 1.0` the Protobuf event format, `NL-GOV ...`
+//! the Dutch government profile, `ADR-0003` the traceability decision and `W3C trace-context`
+//! the trace headers.
 
 use crate::RuleId;
 
@@ -71,6 +72,9 @@ pub const CE_AVRO_2_4: RuleId = RuleId("CE-Avro 2.4");
 /// CloudEvents Avro format 3: `data` is `bytes` when binary, else the JSON value's
 /// representation in the schema's union.
 pub const CE_AVRO_3: RuleId = RuleId("CE-Avro 3");
+/// CloudEvents Protobuf format 1.0: the wire form of the `CloudEvent` and `CloudEventBatch`
+/// messages (field numbers, wire types, the type system's mapping to Protobuf types).
+pub const CE_PROTOBUF: RuleId = RuleId("CE-Protobuf 1.0");
 
 /// NL GOV profile, `type`: reverse domain name notation, semver version suffix.
 pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");

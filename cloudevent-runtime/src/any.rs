@@ -109,6 +109,10 @@ pub struct AnyEvent {
     pub(crate) time: Option<Timestamp>,
     pub(crate) extensions: Extensions,
     pub(crate) data: Option<Data>,
+    /// The type URL of data that arrived as (or is to be written as) a Protobuf message in
+    /// the Protobuf format's `proto_data` (a `google.protobuf.Any`); `data` holds the
+    /// message's bytes as [`Data::Binary`]. Other formats have no place for it.
+    pub(crate) protobuf_type_url: Option<String>,
 }
 
 impl AnyEvent {
@@ -132,6 +136,7 @@ impl AnyEvent {
             time: None,
             extensions: Extensions::new(),
             data: None,
+            protobuf_type_url: None,
         }
     }
 
@@ -300,6 +305,7 @@ impl AnyEvent {
     /// assert_eq!(event.data(), None);
     /// ```
     pub fn take_data(&mut self) -> Option<Data> {
+        self.protobuf_type_url = None;
         self.data.take()
     }
 
@@ -396,6 +402,7 @@ impl AnyEvent {
     /// assert!(String::from_utf8(event.to_vec()).unwrap().ends_with(r#""data":"hi"}"#));
     /// ```
     pub fn set_data(&mut self, data: Option<Data>) {
+        self.protobuf_type_url = None;
         self.data = data;
     }
 }

@@ -69,6 +69,7 @@
 //! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`) |
 //! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
+//! | `protobuf` | `protobuf`: the CloudEvents Protobuf event and batch formats on `prost`, in every binding's structured mode |
 //! | `tracing` | INTG-STD-015 R-15 receipt logging through `tracing`: `receipt::Receipt::log`, `receipt::Receivable::log_receipt`, and the axum extractors and `binding::nats::handle_once` log each event they receive |
 //!
 //! # Module layout
@@ -113,6 +114,8 @@ pub use extension::{ExtensionValueBuf, Extensions};
 #[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
 pub use format::avro;
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
+#[cfg(feature = "protobuf")]
+pub use format::protobuf;
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};

@@ -160,6 +160,61 @@ const MICRO_CASES: &[Case] = &[
     },
 ];
 
+/// The event-format cases of issue 14 (`benches/benches/protobuf.rs`): ours against a plain
+/// `prost` message of the same shape, the limit DESIGN.md bounds at 1.3x, and against our own
+/// JSON path for scale. `(group, what the row measures)`.
+const FORMAT_CASES: &[(&str, &str)] = &[
+    ("protobuf_encode", "Protobuf: reference event -> bytes"),
+    ("protobuf_decode", "Protobuf: bytes -> AnyEvent (checked)"),
+    ("protobuf_batch_encode", "Protobuf: batch of 100 -> bytes"),
+    (
+        "protobuf_batch_decode",
+        "Protobuf: bytes -> batch of 100 (checked)",
+    ),
+];
+
+/// The bound of ours / plain `prost` (DESIGN.md).
+const MAX_VS_PROST: f64 = 1.3;
+
+/// The event-format table, or nothing when its bench has not run.
+fn format_table(criterion: &Path) -> Result<String, String> {
+    let mut out = String::new();
+    for (group, title) in FORMAT_CASES {
+        let Some(ours) = median_ns(criterion, group, "ours")? else {
+            continue;
+        };
+        let prost = median_ns(criterion, group, "prost")?;
+        let json = median_ns(criterion, group, "json")?;
+        let vs_prost = prost.map_or_else(
+            || "–".to_owned(),
+            |prost| {
+                verdict(
+                    ours / prost,
+                    "≤",
+                    MAX_VS_PROST,
+                    ours / prost <= MAX_VS_PROST,
+                )
+            },
+        );
+        let vs_json = json.map_or_else(|| "–".to_owned(), |json| format!("{:.2}x", json / ours));
+        let _ = writeln!(
+            out,
+            "| {title} | {} | {} | {} | {vs_prost} | {vs_json} |",
+            duration(Some(ours)),
+            duration(prost),
+            duration(json),
+        );
+    }
+    if out.is_empty() {
+        return Ok(out);
+    }
+    Ok(format!(
+        "event formats (issue 14; plain prost is the limit)\n\n\
+         | case | ours | plain prost | ours, JSON | ours / prost (target) | JSON / ours |\n\
+         |---|---:|---:|---:|---:|---:|\n{out}\n"
+    ))
+}
+
 /// Runs the benchmarks (extra arguments go to criterion), then prints the table.
 pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
     let report_only = args.iter().any(|a| a == "--report-only");
@@ -168,6 +223,17 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
         bench.args(["bench", "-p", "cloudevent-bench", "--bench", "events", "--"]);
         bench.args(args);
         crate::run(bench)?;
+        let mut formats = crate::cargo();
+        formats.args([
+            "bench",
+            "-p",
+            "cloudevent-bench",
+            "--bench",
+            "protobuf",
+            "--",
+        ]);
+        formats.args(args);
+        crate::run(formats)?;
     }
     let criterion = target_dir(workspace_root).join("criterion");
     // The end-to-end rows (axum load test, NATS JetStream) are measured by their own bench
@@ -203,7 +269,8 @@ pub fn report(criterion: &Path, extra: &[Row]) -> Result<String, String> {
     let mut readme = rows(criterion, README_CASES)?;
     readme.extend_from_slice(extra);
     let micro = rows(criterion, MICRO_CASES)?;
-    if readme.is_empty() && micro.is_empty() {
+    let formats = format_table(criterion)?;
+    if readme.is_empty() && micro.is_empty() && formats.is_empty() {
         return Err(format!(
             "no results under {}; run `cargo xtask bench` without --report-only",
             criterion.display()
@@ -220,6 +287,7 @@ pub fn report(criterion: &Path, extra: &[Row]) -> Result<String, String> {
         out.push_str(&render(&micro));
         out.push('\n');
     }
+    out.push_str(&formats);
     out.push_str("medians of criterion samples; ✗ marks a missed target.\n");
     Ok(out)
 }
@@ -442,6 +510,24 @@ mod tests {
             table.find("micro-cases") > table.find("axum"),
             "the micro-cases follow the README path: {table}"
         );
+    }
+
+    #[test]
+    fn format_rows_hold_ours_to_plain_prost() {
+        let root = std::env::temp_dir().join(format!("xtask-bench-format-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        write_estimate(&root, "protobuf_decode", "ours", 1400.0);
+        write_estimate(&root, "protobuf_decode", "prost", 1000.0);
+        write_estimate(&root, "protobuf_decode", "json", 2800.0);
+        let table = report(&root, &[]).unwrap();
+        let _ = fs::remove_dir_all(&root);
+        let row = table
+            .lines()
+            .find(|l| l.contains("bytes -> AnyEvent"))
+            .unwrap();
+        assert!(row.contains("1.40x (≤ 1.30) ✗"), "{row}");
+        assert!(row.contains("| 2.00x |"), "{row}");
+        assert!(!table.contains("batch of 100 ->"), "{table}");
     }
 
     #[test]

@@ -58,6 +58,7 @@ fn print_help() {
                    --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
+                   the Protobuf peer (pip protobuf, grpcio-tools),\n            \
                    then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
     );
 }
@@ -143,6 +144,12 @@ const PYTHON_SDK: &str = "cloudevents==2.2.0";
 /// Avro format to (issue 14 §4).
 const PYTHON_AVRO: &str = "fastavro==1.12.2";
 
+/// The independent Protobuf implementation the Protobuf interop test runs as a peer
+/// (`cloudevent-runtime/tests/interop_protobuf.rs`, `tests/interop/python/protobuf_peer.py`):
+/// the Python `protobuf` runtime, and `grpcio-tools` for its `protoc` (which compiles our copy
+/// of the schema). grpcio-tools 1.84 requires protobuf 7.x.
+const PYTHON_PROTOBUF: [&str; 2] = ["protobuf==7.36.2", "grpcio-tools==1.84.0"];
+
 /// Installs the official CloudEvents SDKs the interop tests talk to: the Python SDK with pip
 /// (skipped when that version is importable) and the JavaScript SDK with `npm ci` from the
 /// committed lock file in `tests/interop/js` (skipped when `node_modules` matches the lock).
@@ -162,6 +169,25 @@ fn install_interop_sdks() -> Result<(), String> {
         run(pip)?;
     }
     pip_install_unless_importable("fastavro", PYTHON_AVRO)?;
+
+    let versions = PYTHON_PROTOBUF.map(|pin| pin.rsplit("==").next().unwrap_or_default());
+    let installed = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, google.protobuf, grpc_tools, importlib.metadata as m; \
+             sys.exit(google.protobuf.__version__ != sys.argv[1] or m.version('grpcio-tools') != sys.argv[2])",
+            versions[0],
+            versions[1],
+        ])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start python3 (the interop tests need it): {e}"))?;
+    if !installed.success() {
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet"])
+            .args(PYTHON_PROTOBUF);
+        run(pip)?;
+    }
 
     let js = workspace_root().join("tests/interop/js");
     let lock = js.join("package-lock.json");

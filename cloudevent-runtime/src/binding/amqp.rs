@@ -130,6 +130,31 @@ pub fn to_message<E: BindingEvent>(
     }
 }
 
+/// A structured-mode message in `format` (JSON, or Protobuf with feature `protobuf`).
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::StructuredFormat;
+/// use cloudevent_runtime::binding::amqp::{from_message, to_structured_message};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let message = to_structured_message(&event, StructuredFormat::Json).unwrap();
+/// assert_eq!(from_message::<AnyEvent>(&message).unwrap(), event);
+/// ```
+pub fn to_structured_message<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+) -> Result<AmqpMessage, BindingError> {
+    Ok(AmqpMessage {
+        content_type: Some(format.content_type().to_owned()),
+        application_properties: Vec::new(),
+        body: Some(super::structured_body(event, format)?),
+    })
+}
+
 /// The native AMQP form of a typed extension value, where one is efficient (§3.1.3.2).
 fn native(value: ExtensionValue<'_>) -> Option<AmqpValue> {
     match value {

@@ -90,7 +90,8 @@ pub enum BindingError {
     },
     /// A CloudEvents media type naming a format this crate does not read.
     #[error(
-        "content type `{content_type}` names a CloudEvents event format other than JSON; only `application/cloudevents+json` and `application/cloudevents-batch+json` are supported (CE HTTP binding 1.4)"
+        "content type `{content_type}` names a CloudEvents event format this receiver does not read; it accepts {} (CE HTTP binding 1.4, INTG-STD-015 R-16)",
+        super::StructuredFormat::accepted()
     )]
     UnsupportedFormat {
         /// The content type found.

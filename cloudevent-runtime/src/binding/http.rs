@@ -256,6 +256,68 @@ pub fn write_event<E: BindingEvent>(
     }
 }
 
+/// Writes one event in structured mode in `format` (JSON, or Protobuf with feature
+/// `protobuf`) into `headers` and returns the body.
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{StructuredFormat, http};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let mut headers = ::http::HeaderMap::new();
+/// let body = http::write_structured(&event, StructuredFormat::Json, &mut headers).unwrap();
+/// assert_eq!(http::read_event::<AnyEvent>(&headers, &body).unwrap(), event);
+/// ```
+pub fn write_structured<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+    headers: &mut HeaderMap,
+) -> Result<Vec<u8>, BindingError> {
+    let body = super::structured_body(event, format)?;
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(format.content_type()),
+    );
+    Ok(body)
+}
+
+/// Writes a batch in `format`'s batch format into `headers` and returns the body.
+///
+/// # Errors
+/// A payload that cannot be serialized; a batch over the size limit (R-10); a format whose
+/// specification defines no batch.
+pub fn write_batch_in<E: BindingEvent>(
+    events: &[E],
+    format: super::StructuredFormat,
+    headers: &mut HeaderMap,
+) -> Result<Vec<u8>, BindingError> {
+    let events = events
+        .iter()
+        .map(BindingEvent::to_any_event)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (Some(bytes), Some(content_type)) = (
+        format.encode_batch(&crate::Batch::from(events)),
+        format.batch_content_type(),
+    ) else {
+        return Err(BindingError::UnexpectedMode {
+            expected: "a format with a batch format",
+            found: "batched mode",
+            content_type: format.media_type().to_owned(),
+        });
+    };
+    if bytes.len() > crate::limits::MAX_BATCH_BYTES {
+        return Err(BindingError::TooLarge {
+            size: bytes.len(),
+            limit: crate::limits::MAX_BATCH_BYTES,
+        });
+    }
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    Ok(bytes)
+}
+
 /// Writes a batch (§3.3, R-10) into `headers` and returns the body.
 ///
 /// # Errors

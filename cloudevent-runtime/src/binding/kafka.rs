@@ -187,6 +187,36 @@ pub fn to_record<E: BindingEvent>(
     }
 }
 
+/// A structured-mode record in `format` (JSON, or Protobuf with feature `protobuf`), keyed
+/// as [`to_record`] keys it.
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::StructuredFormat;
+/// use cloudevent_runtime::binding::kafka::{from_record, to_structured_record};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let record = to_structured_record(&event, StructuredFormat::Json).unwrap();
+/// assert_eq!(from_record::<AnyEvent>(&record).unwrap(), event);
+/// ```
+pub fn to_structured_record<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+) -> Result<KafkaRecord, BindingError> {
+    let key = key_of(&event.to_binary()?);
+    Ok(KafkaRecord {
+        key,
+        headers: vec![(
+            CONTENT_TYPE.to_owned(),
+            Some(format.content_type().as_bytes().to_vec()),
+        )],
+        value: Some(super::structured_body(event, format)?),
+    })
+}
+
 fn utf8_header<'a>(name: &str, value: Option<&'a [u8]>) -> Result<&'a str, BindingError> {
     let value = value.ok_or_else(|| BindingError::NullHeader {
         header: name.to_owned(),

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use super::format::{self, StructuredFormat};
 use super::{BinaryParts, BindingError, BindingEvent, ContentMode, Detected};
 use crate::ExtensionValueBuf;
 
@@ -142,8 +143,12 @@ pub(crate) fn receive<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<Received<E>, BindingError> {
     match content_mode(message)? {
-        ContentMode::Structured => E::from_structured(body(message)).map(Received::Event),
-        ContentMode::Batch => super::batch_from_slice(body(message)).map(Received::Batch),
+        ContentMode::Structured => {
+            format::event_from(structured_format(message)?, body(message)).map(Received::Event)
+        }
+        ContentMode::Batch => {
+            format::batch_from(structured_format(message)?, body(message)).map(Received::Batch)
+        }
         ContentMode::Binary => binary_event(message).map(Received::Event),
     }
 }
@@ -157,7 +162,7 @@ pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<E, BindingError> {
     match content_mode(message)? {
-        ContentMode::Structured => E::from_structured(body(message)),
+        ContentMode::Structured => format::event_from(structured_format(message)?, body(message)),
         ContentMode::Binary => binary_event(message),
         ContentMode::Batch => Err(unexpected(message, "one event", "a batch")?),
     }
@@ -172,10 +177,19 @@ pub(crate) fn receive_batch<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<Vec<E>, BindingError> {
     match content_mode(message)? {
-        ContentMode::Batch => super::batch_from_slice(body(message)),
+        ContentMode::Batch => format::batch_from(structured_format(message)?, body(message)),
         ContentMode::Structured => Err(unexpected(message, "a batch", "a structured-mode event")?),
         ContentMode::Binary => Err(unexpected(message, "a batch", "a binary-mode event")?),
     }
+}
+
+/// The event format of a structured or batched message: the one its content type names, JSON
+/// when it has none (NATS, MQTT 3.1.1 carry the JSON format without a content type).
+fn structured_format<M: IncomingMessage>(message: &M) -> Result<StructuredFormat, BindingError> {
+    Ok(message
+        .content_type()?
+        .and_then(StructuredFormat::from_media_type)
+        .map_or(StructuredFormat::Json, |(format, _)| format))
 }
 
 fn body<M: IncomingMessage>(message: &M) -> &[u8] {
@@ -212,9 +226,21 @@ pub(crate) fn structured_document<M: IncomingMessage>(
     message: &M,
 ) -> Result<(ContentMode, Vec<u8>), BindingError> {
     let mode = content_mode(message)?;
-    let document = match mode {
-        ContentMode::Structured | ContentMode::Batch => message.body().unwrap_or_default().to_vec(),
-        ContentMode::Binary => {
+    let document = match (mode, structured_format(message)?) {
+        (ContentMode::Structured | ContentMode::Batch, StructuredFormat::Json) => {
+            message.body().unwrap_or_default().to_vec()
+        }
+        // Another format is read (to its first error) and handed on as the JSON document
+        // the validator reports on.
+        #[cfg(feature = "protobuf")]
+        (ContentMode::Structured, other) => other
+            .decode(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
+            .to_vec(),
+        #[cfg(feature = "protobuf")]
+        (ContentMode::Batch, other) => other
+            .decode_batch(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
+            .to_vec(),
+        (ContentMode::Binary, _) => {
             let (parts, typed) = binary_parts(message)?;
             super::parts::structured_document(&parts, &super::parts::hints(&typed))?
         }

@@ -19,6 +19,7 @@ mod error;
 #[cfg(feature = "fe2o3-amqp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fe2o3-amqp")))]
 pub mod fe2o3_amqp;
+mod format;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
@@ -53,6 +54,7 @@ pub mod websocket;
 
 pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
 pub use error::BindingError;
+pub use format::{StructuredFormat, structured_body};
 
 /// The content type of a structured-mode JSON event (INTG-STD-015 R-7).
 pub const STRUCTURED_CONTENT_TYPE: &str = "application/cloudevents+json; charset=utf-8";
@@ -85,7 +87,8 @@ impl ContentMode {
     /// (the Kafka §3, AMQP §3 and MQTT §3 rules are the same minus batch): the
     /// `application/cloudevents-batch` prefix is checked first, then `application/cloudevents`,
     /// anything else (or no content type) is binary. Parameters such as `charset` are ignored
-    /// and the match is case-insensitive. Of the CloudEvents formats only JSON is supported.
+    /// and the match is case-insensitive. Of the CloudEvents formats, those of
+    /// [`StructuredFormat::ALL`] are read (JSON always, Protobuf with feature `protobuf`).
     ///
     /// ```
     /// use cloudevent_runtime::binding::{ContentMode, Detected};
@@ -102,20 +105,13 @@ impl ContentMode {
             return Detected::Mode(ContentMode::Binary);
         };
         let essence = media_type_essence(content_type);
-        if starts_with_ignore_case(essence, "application/cloudevents-batch") {
-            if essence.eq_ignore_ascii_case("application/cloudevents-batch+json") {
-                Detected::Mode(ContentMode::Batch)
-            } else {
+        match StructuredFormat::from_media_type(essence) {
+            Some((_, true)) => Detected::Mode(ContentMode::Batch),
+            Some((_, false)) => Detected::Mode(ContentMode::Structured),
+            None if starts_with_ignore_case(essence, "application/cloudevents") => {
                 Detected::UnsupportedFormat
             }
-        } else if starts_with_ignore_case(essence, "application/cloudevents") {
-            if essence.eq_ignore_ascii_case("application/cloudevents+json") {
-                Detected::Mode(ContentMode::Structured)
-            } else {
-                Detected::UnsupportedFormat
-            }
-        } else {
-            Detected::Mode(ContentMode::Binary)
+            None => Detected::Mode(ContentMode::Binary),
         }
     }
 }

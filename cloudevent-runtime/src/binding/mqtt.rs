@@ -97,6 +97,33 @@ pub fn to_publish<E: BindingEvent>(
     }
 }
 
+/// A structured-mode MQTT 5 PUBLISH in `format` (JSON, or Protobuf with feature
+/// `protobuf`), its content type naming the format. MQTT 3.1.1 has no content type, so it
+/// carries the JSON format only ([`to_publish`]).
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::StructuredFormat;
+/// use cloudevent_runtime::binding::mqtt::{MqttVersion, from_publish, to_structured_publish};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let publish = to_structured_publish(&event, StructuredFormat::Json).unwrap();
+/// assert_eq!(from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap(), event);
+/// ```
+pub fn to_structured_publish<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+) -> Result<MqttPublish, BindingError> {
+    Ok(MqttPublish {
+        content_type: Some(format.content_type().to_owned()),
+        user_properties: Vec::new(),
+        payload: super::structured_body(event, format)?,
+    })
+}
+
 /// Reads an event from a PUBLISH.
 ///
 /// # Errors

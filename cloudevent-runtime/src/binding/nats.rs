@@ -161,6 +161,30 @@ pub fn to_message_in<E: BindingEvent>(
     }
 }
 
+/// Writes an event as a structured-mode NATS message in `format` (JSON, or Protobuf with
+/// feature `protobuf`), its `Content-Type` naming the format.
+///
+/// # Errors
+/// A payload that cannot be serialized; an event over the size limit.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{StructuredFormat, nats};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let (headers, payload) = nats::to_structured_message(&event, StructuredFormat::Json).unwrap();
+/// assert_eq!(nats::from_parts::<AnyEvent>(Some(&headers), &payload).unwrap(), event);
+/// ```
+pub fn to_structured_message<E: BindingEvent>(
+    event: &E,
+    format: super::StructuredFormat,
+) -> Result<(HeaderMap, Bytes), BindingError> {
+    let payload = super::structured_body(event, format)?;
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, format.content_type());
+    Ok((headers, Bytes::from(payload)))
+}
+
 /// Reads an event from a message's headers and payload, in whichever mode they carry: a
 /// `Content-Type` of the JSON event format is structured mode, `ce-` headers are binary mode
 /// (CE NATS binding 1.0.3-wip §3), and a message with neither is the JSON event format

@@ -75,6 +75,26 @@ impl<T: CloudEventData> Event<T> {
         .map_err(FormatError::Invalid)
     }
 
+    /// A received [`AnyEvent`]'s attributes around a payload the caller decoded from its
+    /// data (the Protobuf format's `proto_data`, which serde does not read).
+    #[cfg(feature = "protobuf")]
+    pub(crate) fn from_any_with_data(any: &AnyEvent, data: T) -> Result<Self, FormatError> {
+        if any.ty() != T::TYPE {
+            return Err(FormatError::from(type_mismatch::<T>(any.ty())));
+        }
+        Event::assemble(
+            any.id().to_owned(),
+            any.source(),
+            any.datacontenttype(),
+            any.dataschema(),
+            any.subject().map(Cow::Borrowed),
+            any.time().cloned(),
+            any.extensions().clone(),
+            data,
+        )
+        .map_err(FormatError::Invalid)
+    }
+
     /// Builds a received event, borrowing `T`'s constants where the values match them and
     /// dropping envelope copies of what the payload already holds. An envelope extension
     /// that a payload field also fills, with another value, is refused: an attribute has one

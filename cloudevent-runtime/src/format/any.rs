@@ -214,6 +214,7 @@ impl AnyEvent {
             time: envelope.time.map(Timestamp::from_checked),
             extensions: envelope.extensions,
             data,
+            protobuf_type_url: None,
         }
     }
 

@@ -1,8 +1,9 @@
-//! The JSON event format and the JSON batch format (CloudEvents JSON Event Format 1.0.2).
+//! The event formats: JSON and the JSON batch format (CloudEvents JSON Event Format 1.0.2),
+//! Protobuf and Avro behind their features.
 //!
 //! [`json`] is the one reader every entry point shares; [`batch`] reads and writes arrays of
 //! events; `avro` (feature `avro`) is the Avro event format, read through the JSON reader's
-//! visitor.
+//! visitor; `protobuf` (feature `protobuf`) the CloudEvents Protobuf event and batch formats.
 
 use std::io::Read;
 
@@ -13,6 +14,8 @@ mod any;
 pub mod avro;
 pub(crate) mod batch;
 pub(crate) mod json;
+#[cfg(feature = "protobuf")]
+pub mod protobuf;
 
 pub(crate) use any::RawData;
 

@@ -1,0 +1,26 @@
+//! The Protobuf reader on arbitrary bytes: never panic; whatever it reads as an event or a
+//! batch writes back and reads to the same value; `prost` reads every message we accept (our
+//! reader is stricter, never looser).
+#![no_main]
+
+use cloudevent_runtime::protobuf::messages::{CloudEvent, CloudEventBatch};
+use cloudevent_runtime::{AnyEvent, Batch, Policy, Profile};
+use libfuzzer_sys::fuzz_target;
+use prost::Message as _;
+
+fuzz_target!(|data: &[u8]| {
+    let strict = Policy::new(Profile::IntgStd015);
+    let _ = AnyEvent::from_protobuf_with(data, &strict).map_err(|e| e.to_string());
+    if let Ok(event) = AnyEvent::from_protobuf(data) {
+        assert!(CloudEvent::decode(data).is_ok(), "prost refuses what we accept");
+        let again = AnyEvent::from_protobuf(&event.to_protobuf())
+            .unwrap_or_else(|e| panic!("own output does not read back: {e}"));
+        assert_eq!(again, event, "round trip changed the event");
+    }
+    if let Ok(batch) = Batch::from_protobuf(data) {
+        assert!(CloudEventBatch::decode(data).is_ok(), "prost refuses a batch we accept");
+        let again = Batch::from_protobuf(&batch.to_protobuf())
+            .unwrap_or_else(|e| panic!("own batch does not read back: {e}"));
+        assert_eq!(again.events(), batch.events());
+    }
+});
