@@ -26,6 +26,9 @@
 //!   CloudEvents Protobuf format, read strictly (the wire, then the CloudEvents MUSTs, to the
 //!   first error), then validated in full under the chosen profile. An HTTP message whose
 //!   content type names the Protobuf format is read the same way.
+//! - `avro`: one event in the CloudEvents Avro format (which defines no batch), decoded
+//!   strictly and validated in full under the chosen profile, every finding listed; an HTTP
+//!   message or Kafka record whose content type names the Avro format is read the same way.
 //! - `auto` (the default): JSON Lines when the first non-blank line is on its own a complete
 //!   JSON object and another non-blank line follows (a pretty-printed event opens with a
 //!   line that is not a whole object, so it stays one event); else JSON when the input starts
@@ -127,6 +130,8 @@ enum Format {
     Protobuf,
     /// A batch in the CloudEvents Protobuf batch format.
     ProtobufBatch,
+    /// One event in the CloudEvents Avro format (`application/cloudevents+avro`).
+    Avro,
 }
 
 /// `--output`.
@@ -350,6 +355,7 @@ fn check_input(validator: &Validator, format: Format, reader: &mut dyn Read) -> 
         Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
         Format::Protobuf => Outcome::Checked(check_protobuf(validator, &bytes, false)),
         Format::ProtobufBatch => Outcome::Checked(check_protobuf(validator, &bytes, true)),
+        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_avro(&bytes))),
         Format::Auto | Format::Json => {
             Outcome::Checked(Checked::document(&validator.validate_document(&bytes)))
         }
@@ -425,8 +431,14 @@ fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
         .ok()
         .flatten()
         .and_then(StructuredFormat::from_media_type);
-    if let Some((StructuredFormat::Protobuf, batch)) = format {
-        return check_protobuf(validator, body, batch);
+    match format {
+        Some((StructuredFormat::Protobuf, batch)) => {
+            return check_protobuf(validator, body, batch);
+        }
+        Some((StructuredFormat::Avro, _)) => {
+            return Checked::event(&validator.validate_avro(body));
+        }
+        _ => {}
     }
     match http::content_mode(headers) {
         Ok(ContentMode::Structured) => Checked::event(&validator.validate_slice(body)),
@@ -510,13 +522,17 @@ fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Valu
         .flatten()
         .and_then(|value| std::str::from_utf8(value).ok());
     let value = record.value.as_deref().unwrap_or_default();
-    if let Some((StructuredFormat::Protobuf, _)) =
-        content_type.and_then(StructuredFormat::from_media_type)
-    {
-        return match AnyEvent::from_protobuf(value) {
-            Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-            Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
-        };
+    match content_type.and_then(StructuredFormat::from_media_type) {
+        Some((StructuredFormat::Protobuf, _)) => {
+            return match AnyEvent::from_protobuf(value) {
+                Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
+                Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
+            };
+        }
+        Some((StructuredFormat::Avro, _)) => {
+            return EventResult::from_report(index, &validator.validate_avro(value));
+        }
+        _ => {}
     }
     if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
         return EventResult::from_report(index, &validator.validate_slice(value));

@@ -395,7 +395,7 @@ async fn unsupported_mode_or_format_is_415() {
         let client = reqwest::Client::new();
         let avro = client
             .post(format!("{}/any", server.base))
-            .header("content-type", "application/cloudevents+avro")
+            .header("content-type", "application/cloudevents+xml")
             .body("x")
             .send()
             .await

@@ -66,7 +66,8 @@ fn kafka_nats_amqp_mqtt_structured_round_trip_in_protobuf() {
         event
     );
 
-    let (headers, payload) = nats::to_structured_message(&event, StructuredFormat::Protobuf).unwrap();
+    let (headers, payload) =
+        nats::to_structured_message(&event, StructuredFormat::Protobuf).unwrap();
     let back: Event<OrderCreated> = nats::from_parts(Some(&headers), &payload).unwrap();
     assert_eq!(back, event);
 
@@ -109,7 +110,7 @@ fn the_415_names_the_formats_this_receiver_accepts() {
     let mut headers = ::http::HeaderMap::new();
     headers.insert(
         "content-type",
-        "application/cloudevents+avro".parse().unwrap(),
+        "application/cloudevents+xml".parse().unwrap(),
     );
     let err = http::read_event::<AnyEvent>(&headers, b"").unwrap_err();
     assert!(matches!(err, BindingError::UnsupportedFormat { .. }));

@@ -78,7 +78,8 @@ pub enum Detected {
     /// The mode.
     Mode(ContentMode),
     /// A CloudEvents media type whose format this crate cannot read (e.g.
-    /// `application/cloudevents+avro`); the binding spec lets a receiver forward it as-is.
+    /// `application/cloudevents+xml`, or Avro and Protobuf without their features); the
+    /// binding spec lets a receiver forward it as-is.
     UnsupportedFormat,
 }
 
@@ -88,7 +89,7 @@ impl ContentMode {
     /// `application/cloudevents-batch` prefix is checked first, then `application/cloudevents`,
     /// anything else (or no content type) is binary. Parameters such as `charset` are ignored
     /// and the match is case-insensitive. Of the CloudEvents formats, those of
-    /// [`StructuredFormat::ALL`] are read (JSON always, Protobuf with feature `protobuf`).
+    /// [`StructuredFormat::ALL`] are read (JSON always, Protobuf and Avro with their features).
     ///
     /// ```
     /// use cloudevent_runtime::binding::{ContentMode, Detected};
@@ -98,7 +99,7 @@ impl ContentMode {
     /// assert_eq!(detect(Some("Application/CloudEvents-Batch+JSON")), Detected::Mode(ContentMode::Batch));
     /// assert_eq!(detect(Some("application/json")), Detected::Mode(ContentMode::Binary));
     /// assert_eq!(detect(None), Detected::Mode(ContentMode::Binary));
-    /// assert_eq!(detect(Some("application/cloudevents+avro")), Detected::UnsupportedFormat);
+    /// assert_eq!(detect(Some("application/cloudevents+xml")), Detected::UnsupportedFormat);
     /// ```
     pub fn detect(content_type: Option<&str>) -> Detected {
         let Some(content_type) = content_type else {

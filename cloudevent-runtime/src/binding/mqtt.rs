@@ -277,7 +277,7 @@ mod tests {
             event
         );
         let avro = MqttPublish {
-            content_type: Some("application/cloudevents+avro".into()),
+            content_type: Some("application/cloudevents+xml".into()),
             ..publish
         };
         assert!(matches!(

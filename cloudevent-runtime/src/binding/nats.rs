@@ -522,7 +522,7 @@ mod tests {
             Err(BindingError::NotCloudEvents { .. })
         ));
         assert!(matches!(
-            read(&[("content-type", "application/cloudevents+avro")], &body),
+            read(&[("content-type", "application/cloudevents+xml")], &body),
             Err(BindingError::UnsupportedFormat { .. })
         ));
         assert!(matches!(
