@@ -418,3 +418,54 @@ proptest! {
         }
     }
 }
+
+/// The binary subprotocols: `cloudevents.proto` and `cloudevents.avro` carry each event in a
+/// binary frame, read back typed and dynamic; a text frame is refused on them.
+#[cfg(all(feature = "protobuf", feature = "avro"))]
+#[tokio::test]
+async fn the_protobuf_and_avro_subprotocols_carry_events_in_binary_frames() {
+    bounded(async {
+        for subprotocol in [Subprotocol::Protobuf, Subprotocol::Avro] {
+            assert_eq!(subprotocol.frame_type(), FrameType::Binary);
+            let (listener, url) = listen().await;
+            let server = tokio::spawn(async move {
+                let (tcp, _) = listener.accept().await.unwrap();
+                let mut stream = websocket::accept(tcp, &[Subprotocol::Json, subprotocol])
+                    .await
+                    .unwrap();
+                assert_eq!(stream.subprotocol(), subprotocol);
+                let typed: Event<OrderCreated> = stream.receive().await.unwrap().unwrap();
+                let policy = Policy::new(Profile::CloudEvents);
+                let dynamic = stream.receive_any_with(&policy).await.unwrap().unwrap();
+                stream.send(&typed).await.unwrap();
+                assert!(stream.receive::<AnyEvent>().await.is_none());
+                (typed, dynamic)
+            });
+            // The client prefers the binary format; the server picks the client's first.
+            let mut client = websocket::connect(url.as_str(), &[subprotocol, Subprotocol::Json])
+                .await
+                .unwrap();
+            assert_eq!(client.subprotocol(), subprotocol);
+            let sent = order(7);
+            client.send(&sent).await.unwrap();
+            client.send(&sent).await.unwrap();
+            let echoed: Event<OrderCreated> = client.receive().await.unwrap().unwrap();
+            client.close().await.unwrap();
+            let (typed, dynamic) = server.await.unwrap();
+            assert_eq!(typed, sent);
+            assert_eq!(echoed, sent);
+            assert_eq!(dynamic.id(), sent.id());
+            assert_eq!(dynamic.ty(), "com.example.order.created");
+
+            let payload = websocket::encode(&sent, subprotocol).unwrap();
+            assert!(matches!(
+                websocket::decode::<AnyEvent>(subprotocol, FrameType::Text, &payload),
+                Err(WebSocketError::FrameType { .. })
+            ));
+            let back: Event<OrderCreated> =
+                websocket::decode(subprotocol, FrameType::Binary, &payload).unwrap();
+            assert_eq!(back, sent);
+        }
+    })
+    .await;
+}

@@ -204,7 +204,8 @@ impl StructuredFormat {
     feature = "kafka",
     feature = "amqp",
     feature = "mqtt",
-    feature = "nats"
+    feature = "nats",
+    feature = "websocket"
 ))]
 pub(crate) fn event_from<E: BindingEvent>(
     format: StructuredFormat,

@@ -8,16 +8,15 @@
 //!   with a [`WebSocketError`]. The format is fixed for the stream.
 //! - **Messages** (binding 1.5, 3): structured mode only (INTG-STD-015 R-7), one event a
 //!   message in the agreed format, in the format's frame type: `cloudevents.json` in text
-//!   frames. A received message is read by the same reader as every other entry point
-//!   ([`BindingEvent::from_structured`], or [`AnyEvent::from_slice_with`] for a gateway's
-//!   policy), so it gets the same verdict; a frame of the wrong type, a batch (the binding
-//!   does not carry the batch format) and a message over 256 KiB (R-11, refused by the
-//!   WebSocket layer before it is buffered) are typed errors too.
+//!   frames, `cloudevents.proto` (feature `protobuf`) and `cloudevents.avro` (feature `avro`)
+//!   in binary frames. A received message is read by the same reader as every other entry
+//!   point (the format's reader of [`super::StructuredFormat`] under the event type's policy,
+//!   or a gateway's through [`EventStream::receive_any_with`]), so it gets the same verdict;
+//!   a frame of the wrong type, a batch (the binding does not carry the batch formats) and a
+//!   message over 256 KiB (R-11, refused by the WebSocket layer before it is buffered) are
+//!   typed errors too.
 //!
-//! [`Subprotocol`] lists the formats. Only `cloudevents.json` is implemented: the Protobuf
-//! (`cloudevents.proto`) and Avro (`cloudevents.avro`) event formats get a variant each
-//! when the runtime has them, with their binary frame type, in [`encode`] and [`decode`];
-//! nothing else here changes.
+//! [`Subprotocol`] lists the formats this build implements, one variant a format.
 //!
 //! ```
 //! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -78,7 +77,7 @@ use crate::{AnyEvent, Policy, limits};
 /// assert_eq!(Subprotocol::Json.frame_type(), FrameType::Text);
 /// assert_eq!(Subprotocol::from_name("cloudevents.json"), Some(Subprotocol::Json));
 /// // Not implemented (yet): the Protobuf and Avro formats.
-/// assert_eq!(Subprotocol::from_name("cloudevents.proto"), None);
+/// assert_eq!(Subprotocol::from_name("chat"), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -86,16 +85,32 @@ pub enum Subprotocol {
     /// `cloudevents.json`: the JSON event format, in text frames. Every implementation
     /// supports it (CE WebSockets binding 1.5).
     Json,
+    /// `cloudevents.proto`: the Protobuf event format, in binary frames (feature `protobuf`).
+    #[cfg(feature = "protobuf")]
+    Protobuf,
+    /// `cloudevents.avro`: the Avro event format, in binary frames (feature `avro`).
+    #[cfg(feature = "avro")]
+    Avro,
 }
 
 impl Subprotocol {
     /// Every subprotocol this build implements, in the order a client offers them.
-    pub const ALL: &'static [Subprotocol] = &[Subprotocol::Json];
+    pub const ALL: &'static [Subprotocol] = &[
+        Subprotocol::Json,
+        #[cfg(feature = "protobuf")]
+        Subprotocol::Protobuf,
+        #[cfg(feature = "avro")]
+        Subprotocol::Avro,
+    ];
 
     /// The subprotocol's name in `Sec-WebSocket-Protocol`.
     pub const fn name(self) -> &'static str {
         match self {
             Subprotocol::Json => "cloudevents.json",
+            #[cfg(feature = "protobuf")]
+            Subprotocol::Protobuf => "cloudevents.proto",
+            #[cfg(feature = "avro")]
+            Subprotocol::Avro => "cloudevents.avro",
         }
     }
 
@@ -103,6 +118,21 @@ impl Subprotocol {
     pub const fn frame_type(self) -> FrameType {
         match self {
             Subprotocol::Json => FrameType::Text,
+            #[cfg(feature = "protobuf")]
+            Subprotocol::Protobuf => FrameType::Binary,
+            #[cfg(feature = "avro")]
+            Subprotocol::Avro => FrameType::Binary,
+        }
+    }
+
+    /// The event format the subprotocol carries.
+    pub const fn format(self) -> super::StructuredFormat {
+        match self {
+            Subprotocol::Json => super::StructuredFormat::Json,
+            #[cfg(feature = "protobuf")]
+            Subprotocol::Protobuf => super::StructuredFormat::Protobuf,
+            #[cfg(feature = "avro")]
+            Subprotocol::Avro => super::StructuredFormat::Avro,
         }
     }
 
@@ -252,6 +282,8 @@ pub fn encode<E: BindingEvent>(
 ) -> Result<Vec<u8>, BindingError> {
     match subprotocol {
         Subprotocol::Json => event.to_structured(),
+        #[cfg(any(feature = "protobuf", feature = "avro"))]
+        other => super::structured_body(event, other.format()),
     }
 }
 
@@ -274,7 +306,9 @@ pub fn decode<E: BindingEvent>(
     frame: FrameType,
     payload: &[u8],
 ) -> Result<E, WebSocketError> {
-    decode_with(subprotocol, frame, payload, E::from_structured)
+    decode_with(subprotocol, frame, payload, |bytes| {
+        super::format::event_from::<E>(subprotocol.format(), bytes)
+    })
 }
 
 fn decode_with<E>(
@@ -296,6 +330,10 @@ fn decode_with<E>(
             }
             Ok(read(payload)?)
         }
+        // The binary formats' batches have their own media types, which no subprotocol
+        // names: a frame is read as one event, and a batch message fails that read.
+        #[cfg(any(feature = "protobuf", feature = "avro"))]
+        _ => Ok(read(payload)?),
     }
 }
 
@@ -512,7 +550,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> EventStream<S> {
     /// closed (the peer's close is answered first). Pings are answered and skipped. A
     /// refused message is an `Err`, and the stream stays usable for the next one.
     pub async fn receive<E: BindingEvent>(&mut self) -> Option<Result<E, WebSocketError>> {
-        self.receive_with(E::from_structured).await
+        let format = self.subprotocol.format();
+        self.receive_with(|bytes| super::format::event_from::<E>(format, bytes))
+            .await
     }
 
     /// [`EventStream::receive`] for a dynamic event under a given policy (a gateway's),
@@ -521,7 +561,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> EventStream<S> {
         &mut self,
         policy: &Policy,
     ) -> Option<Result<AnyEvent, WebSocketError>> {
-        self.receive_with(|bytes| Ok(AnyEvent::from_slice_with(bytes, policy)?))
+        let format = self.subprotocol.format();
+        self.receive_with(|bytes| Ok(format.decode(bytes, policy)?))
             .await
     }
 
