@@ -1,5 +1,5 @@
-//! `cloudevent validate` on the Protobuf format: `--format protobuf|protobuf-batch`, and an
-//! HTTP message whose content type names it, read the same way.
+//! `cloudevent validate` on the binary event formats: `--format protobuf|protobuf-batch|avro`,
+//! and an HTTP message whose content type names one, read the same way.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -114,6 +114,68 @@ fn an_http_message_in_protobuf_is_detected_by_its_content_type() {
     let body = event().to_protobuf();
     let mut message = format!(
         "POST /events HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/cloudevents+protobuf\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    message.extend_from_slice(&body);
+    let output = run(&["validate", "-"], &message);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("ok <stdin> 01HZX3"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn an_avro_event_is_read_then_validated_under_the_profile() {
+    let bytes = event().to_avro().expect("an event without data is carried");
+    let output = run(&["validate", "--format", "avro", "-"], &bytes);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("ok <stdin> 01HZX3KQVB8E72GQJHF5RM6YWN"),
+        "{}",
+        stdout(&output)
+    );
+    // Every finding of the profile: the missing `time` is a warning of the default.
+    assert!(
+        stdout(&output).contains("warning INTG-STD-015 R-2: time"),
+        "{}",
+        stdout(&output)
+    );
+
+    let mut strict = event();
+    strict.set_source("https://localhost:8080/orders");
+    let output = run(
+        &["validate", "--format", "avro", "-"],
+        &strict.to_avro().unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("error INTG-STD-015 R-5"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn a_broken_avro_event_names_the_rule() {
+    let mut bytes = event().to_avro().unwrap();
+    bytes.truncate(bytes.len() - 2);
+    let output = run(&["validate", "--format", "avro", "-"], &bytes);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("CE-Avro 2.4"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn an_http_message_in_avro_is_detected_by_its_content_type() {
+    let body = event().to_avro().unwrap();
+    let mut message = format!(
+        "POST /events HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/cloudevents+avro\r\nContent-Length: {}\r\n\r\n",
         body.len()
     )
     .into_bytes();
