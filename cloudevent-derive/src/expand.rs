@@ -269,6 +269,9 @@ fn impl_cloud_event_data(
         .datacontenttype
         .as_ref()
         .map_or_else(|| DEFAULT_DATACONTENTTYPE.to_owned(), LitStr::value));
+    // What `check::check` ran the policy on: the declared literals, not the defaults.
+    let declared_type = optional(cont.attrs.type_.as_ref().map(LitStr::value));
+    let declared_datacontenttype = optional(cont.attrs.datacontenttype.as_ref().map(LitStr::value));
     let profile = syn::Ident::new(
         match profile {
             cloudevent_rules::Profile::CloudEvents => "CloudEvents",
@@ -324,6 +327,13 @@ fn impl_cloud_event_data(
                     &[#(#extension_properties),*];
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
+                const PRECHECKED: __cloudevent::__private_v1::Prechecked<'static> =
+                    __cloudevent::__private_v1::Prechecked {
+                        source: #source,
+                        ty: #declared_type,
+                        datacontenttype: #declared_datacontenttype,
+                        dataschema: #dataschema,
+                    };
 
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body

@@ -319,6 +319,44 @@ impl Sink {
 
 struct Stopped;
 
+/// Attribute values already checked under the policy that is about to check an envelope
+/// (see [`Policy::check_envelope_prechecked`]); `None` is nothing known.
+///
+/// Only a checker that ran the same policy may fill it: `#[derive(CloudEvent)]` does, at
+/// compile time, for a payload type's constants.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Prechecked<'a> {
+    /// A `source` checked under the policy.
+    pub source: Option<&'a str>,
+    /// A `type` checked under the policy.
+    pub ty: Option<&'a str>,
+    /// A `datacontenttype` checked under the policy.
+    pub datacontenttype: Option<&'a str>,
+    /// A `dataschema` checked under the policy, together with `ty`.
+    pub dataschema: Option<&'a str>,
+}
+
+impl Prechecked<'_> {
+    /// Nothing known: every attribute is checked.
+    pub const NONE: Prechecked<'static> = Prechecked {
+        source: None,
+        ty: None,
+        datacontenttype: None,
+        dataschema: None,
+    };
+
+    fn is_known(&self, name: &str, value: &str) -> bool {
+        let known = match name {
+            "source" => self.source,
+            "type" => self.ty,
+            "datacontenttype" => self.datacontenttype,
+            "dataschema" => self.dataschema,
+            _ => None,
+        };
+        known == Some(value)
+    }
+}
+
 impl Policy {
     /// The rule a missing or wrong `specversion` breaks under this profile: INTG-STD-015
     /// R-1, or the spec's own `CE 1.0.2 specversion`.
@@ -374,17 +412,59 @@ impl Policy {
     /// assert_eq!(first.len(), 1);
     /// ```
     pub fn check_envelope(&self, envelope: &Envelope<'_>, mode: Mode) -> Vec<Violation> {
+        self.check_envelope_prechecked(envelope, mode, &Prechecked::NONE)
+    }
+
+    /// [`Policy::check_envelope`] for a reader that knows some attribute values were already
+    /// checked under this same policy: a typed reader's `source`, `type`, `datacontenttype`
+    /// and `dataschema` constants, which `#[derive(CloudEvent)]` checked at compile time
+    /// (a declared constant that breaks a MUST does not compile). A value byte-equal to its
+    /// prechecked constant skips the checks of that attribute alone; the agreement of `type`
+    /// and `dataschema` is skipped only when both are the constants. The errors found are the
+    /// errors [`Policy::check_envelope`] finds, in the same order; only the SHOULD warnings
+    /// on the constants, which the derive already reported, are not repeated.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Envelope, Mode, Policy, Prechecked, Profile};
+    ///
+    /// let policy = Policy::new(Profile::CloudEvents);
+    /// let known = Prechecked { ty: Some("com.example.order.created"), ..Prechecked::NONE };
+    /// let envelope = Envelope {
+    ///     specversion: Some("1.0"),
+    ///     id: Some(""),
+    ///     source: Some("https://orders.example.com/checkout"),
+    ///     ty: Some("com.example.order.created"),
+    ///     ..Envelope::default()
+    /// };
+    /// // An empty `id` is still found: only the prechecked attribute's own checks are skipped.
+    /// assert_eq!(
+    ///     policy.check_envelope_prechecked(&envelope, Mode::FirstError, &known),
+    ///     policy.check_envelope(&envelope, Mode::FirstError),
+    /// );
+    /// ```
+    pub fn check_envelope_prechecked(
+        &self,
+        envelope: &Envelope<'_>,
+        mode: Mode,
+        prechecked: &Prechecked<'_>,
+    ) -> Vec<Violation> {
         let mut sink = Sink {
             mode,
             found: Vec::new(),
             stopped: false,
         };
-        let _ = self.run(envelope, &mut sink);
+        let _ = self.run(envelope, prechecked, &mut sink);
         sink.found
     }
 
-    fn run(&self, envelope: &Envelope<'_>, sink: &mut Sink) -> Result<(), Stopped> {
+    fn run(
+        &self,
+        envelope: &Envelope<'_>,
+        prechecked: &Prechecked<'_>,
+        sink: &mut Sink,
+    ) -> Result<(), Stopped> {
         let profile = self.profile();
+        let known = |name: &str, value: &str| prechecked.is_known(name, value);
         match envelope.specversion {
             None => sink.push(missing("specversion", self.specversion_rule()))?,
             Some(value) => sink.add(
@@ -402,11 +482,12 @@ impl Policy {
             match value {
                 None => sink.push(missing(name, self.required_rule()))?,
                 Some("") => sink.push(self.empty_required(name))?,
+                Some(value) if known(name, value) => {}
                 Some(value) => sink.add(crate::check_string_value(name, value))?,
             }
         }
         for (name, value) in &envelope.core()[4..] {
-            if let Some(value) = value {
+            if let Some(value) = value.filter(|value| !known(name, value)) {
                 sink.add(crate::check_string_value(name, value))?;
             }
         }
@@ -415,16 +496,25 @@ impl Policy {
         if let Some(subject) = envelope.subject {
             sink.add(crate::check_subject(subject))?;
         }
-        if let Some(source) = envelope.source.filter(|s| !s.is_empty()) {
+        if let Some(source) = envelope
+            .source
+            .filter(|s| !s.is_empty() && !known("source", s))
+        {
             sink.add(crate::check_source(source, profile))?;
         }
-        if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
+        if let Some(ty) = envelope.ty.filter(|s| !s.is_empty() && !known("type", s)) {
             sink.add(crate::check_type(ty, self))?;
         }
-        if let Some(content_type) = envelope.datacontenttype {
+        if let Some(content_type) = envelope
+            .datacontenttype
+            .filter(|s| !known("datacontenttype", s))
+        {
             sink.add(crate::check_media_type(content_type))?;
         }
-        if let Some(dataschema) = envelope.dataschema {
+        let constants = |dataschema: &str| {
+            known("dataschema", dataschema) && envelope.ty.is_some_and(|ty| known("type", ty))
+        };
+        if let Some(dataschema) = envelope.dataschema.filter(|s| !constants(s)) {
             let (found, major) = dataschema::check_dataschema_and_major(dataschema, profile);
             sink.add(found)?;
             if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {

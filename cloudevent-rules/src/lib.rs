@@ -33,7 +33,7 @@ pub mod rule;
 mod uri;
 
 mod envelope;
-pub use envelope::{Envelope, ExtensionAttributes, Mode, ValueRef, has_error, shorten};
+pub use envelope::{Envelope, ExtensionAttributes, Mode, Prechecked, ValueRef, has_error, shorten};
 
 mod declaration;
 pub use declaration::Declaration;

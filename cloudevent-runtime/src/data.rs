@@ -42,6 +42,13 @@ pub trait CloudEventData {
     /// [`crate::Event`]'s setters are checked against the same profile, so they get the same
     /// messages as the derive.
     const PROFILE: cloudevent_rules::Profile = cloudevent_rules::Profile::IntgStd015;
+    /// The constants above that were checked under [`Self::PROFILE`] when the type was
+    /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
+    /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed
+    /// reader need not check an incoming value byte-equal to one of them again
+    /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]). A hand-written impl keeps
+    /// the default, nothing: every value is checked at run time.
+    const PRECHECKED: cloudevent_rules::Prechecked<'static> = cloudevent_rules::Prechecked::NONE;
 
     /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
     fn subject(&self) -> Option<&str>;

@@ -148,7 +148,7 @@ pub mod __private_v1 {
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         UriReferenceExtensionField,
     };
-    pub use ::cloudevent_rules::Profile;
+    pub use ::cloudevent_rules::{Prechecked, Profile};
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};

@@ -52,6 +52,31 @@ fn order() -> OrderCreated {
     }
 }
 
+/// The derive says which constants it checked under the type's policy, so typed readers
+/// skip re-checking an incoming value byte-equal to one of them; a default left out (here
+/// none) is not claimed.
+#[test]
+fn the_derive_declares_the_constants_it_checked() {
+    use cloudevent_runtime::rules::Prechecked;
+    assert_eq!(
+        OrderCreated::PRECHECKED,
+        Prechecked {
+            ty: Some("com.example.order.created"),
+            source: Some("https://orders.example.com/checkout"),
+            datacontenttype: Some("application/json"),
+            dataschema: Some("https://schemas.example.com/orders/created/v1.json"),
+        }
+    );
+    // `Defaults` declares its type only: the default `application/json` was not checked.
+    assert_eq!(
+        Defaults::PRECHECKED,
+        Prechecked {
+            ty: Some("com.example.order.shipped"),
+            ..Prechecked::NONE
+        }
+    );
+}
+
 #[test]
 fn named_struct_carries_every_attribute() {
     assert_eq!(OrderCreated::TYPE, "com.example.order.created");

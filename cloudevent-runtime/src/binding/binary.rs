@@ -260,7 +260,11 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         time: event.time().map(|t| t.as_str()),
         extensions: event.extensions(),
     };
-    let found = Event::<T>::POLICY.check_envelope(&view.envelope(None), Mode::FirstError);
+    let found = Event::<T>::POLICY.check_envelope_prechecked(
+        &view.envelope(None),
+        Mode::FirstError,
+        &T::PRECHECKED,
+    );
     if cloudevent_rules::has_error(&found) {
         return None;
     }

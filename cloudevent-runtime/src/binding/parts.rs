@@ -87,7 +87,7 @@ where
         parts,
         &hints,
         crate::event::TypedData::<T>::default(),
-        Some(T::TYPE),
+        Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
     )?;
     Ok(Event::from_envelope(envelope, data).map_err(FormatError::Invalid)?)
@@ -100,7 +100,7 @@ fn read<'a, S: DataSlot<'a>>(
     parts: &'a BinaryParts,
     hints: &'a [TypedExtension],
     slot: S,
-    expected_type: Option<&'static str>,
+    expected_type: Option<json::Expected>,
     policy: &Policy,
 ) -> Result<(Envelope<'a>, S::Data), BindingError> {
     not_cloud_events(parts)?;
@@ -149,7 +149,7 @@ fn read<'a, S: DataSlot<'a>>(
 fn read_document<'a, S: DataSlot<'a>>(
     document: Vec<u8>,
     slot: S,
-    expected_type: Option<&'static str>,
+    expected_type: Option<json::Expected>,
     policy: &Policy,
 ) -> Result<(Envelope<'a>, S::Data), FormatError> {
     if document.len() > crate::limits::MAX_EVENT_BYTES {

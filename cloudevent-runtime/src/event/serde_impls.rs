@@ -38,7 +38,7 @@ impl<T: CloudEventData> Event<T> {
         match json::parse_slice(
             bytes,
             TypedData::<T>::default(),
-            Some(T::TYPE),
+            Some(json::Expected::of::<T>()),
             &Self::POLICY,
             &mut findings,
         ) {
@@ -163,7 +163,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
             findings: &mut findings,
             policy: &Self::POLICY,
             slot: TypedData::<T>::default(),
-            expected_type: Some(T::TYPE),
+            expected_type: Some(json::Expected::of::<T>()),
         }
         .deserialize(deserializer)?;
         Event::from_envelope(envelope, data).map_err(<D::Error as de::Error>::custom)

@@ -341,8 +341,26 @@ pub(crate) struct EventSeed<'f, S> {
     /// The policy the attributes are checked against, once the object is read.
     pub(crate) policy: &'f Policy,
     pub(crate) slot: S,
-    /// A typed reader's `T::TYPE`.
-    pub(crate) expected_type: Option<&'static str>,
+    /// A typed reader's `T::TYPE` and the constants its derive checked.
+    pub(crate) expected_type: Option<Expected>,
+}
+
+/// What a typed reader of `Event<T>` knows before reading: the `type` it accepts, and the
+/// constants `#[derive(CloudEvent)]` checked under `T`'s policy at compile time
+/// ([`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED)).
+#[derive(Clone, Copy)]
+pub(crate) struct Expected {
+    pub(crate) ty: &'static str,
+    pub(crate) prechecked: cloudevent_rules::Prechecked<'static>,
+}
+
+impl Expected {
+    pub(crate) fn of<T: crate::CloudEventData>() -> Expected {
+        Expected {
+            ty: T::TYPE,
+            prechecked: T::PRECHECKED,
+        }
+    }
 }
 
 /// The members the format names, for duplicate detection: the core attributes in their
@@ -489,7 +507,9 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
                             JsonScalar::Null => {}
                             JsonScalar::Str(text) => {
                                 // A typed reader stops at a foreign type before reading data.
-                                if let (3, Some(expected)) = (index, expected_type) {
+                                if let (3, Some(Expected { ty: expected, .. })) =
+                                    (index, expected_type)
+                                {
                                     if text != expected {
                                         findings
                                             .report(type_mismatch(expected, &text))
@@ -520,7 +540,11 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
         };
         let data_size = (has_data || has_data_base64).then_some(slot.size());
         findings
-            .report_all(policy.check_envelope(&envelope.view().envelope(data_size), mode))
+            .report_all(policy.check_envelope_prechecked(
+                &envelope.view().envelope(data_size),
+                mode,
+                &expected_type.map_or(cloudevent_rules::Prechecked::NONE, |e| e.prechecked),
+            ))
             .map_err(|Stop| stop(findings))?;
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)
@@ -606,7 +630,7 @@ pub(crate) fn data_violation(problem: impl fmt::Display) -> Violation {
 pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
     bytes: &'de [u8],
     slot: S,
-    expected_type: Option<&'static str>,
+    expected_type: Option<Expected>,
     policy: &Policy,
     findings: &mut Findings,
 ) -> Result<(Envelope<'de>, S::Data), serde_json::Error> {
@@ -628,7 +652,7 @@ pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
 pub(crate) fn read_event<'de, D, S>(
     deserializer: D,
     slot: S,
-    expected_type: Option<&'static str>,
+    expected_type: Option<Expected>,
     policy: &Policy,
 ) -> Result<(Envelope<'de>, S::Data), crate::FormatError>
 where

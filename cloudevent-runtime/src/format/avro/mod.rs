@@ -215,7 +215,7 @@ impl<T: CloudEventData> Event<T> {
             &record,
             &mut quoted,
             TypedData::<T>::default(),
-            Some(T::TYPE),
+            Some(crate::format::json::Expected::of::<T>()),
             &Self::POLICY,
         )?;
         Event::from_envelope(envelope, data).map_err(FormatError::Invalid)

@@ -257,7 +257,7 @@ pub(super) fn read<'r, S: DataSlot<'r>>(
     record: &'r Record<'_>,
     quoted: &'r mut Option<String>,
     slot: S,
-    expected_type: Option<&'static str>,
+    expected_type: Option<json::Expected>,
     policy: &Policy,
 ) -> Result<(Envelope<'r>, S::Data), crate::FormatError> {
     let members = members(record, quoted, policy)?;
