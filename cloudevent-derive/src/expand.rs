@@ -280,7 +280,11 @@ fn impl_cloud_event_data(
         },
         Span::call_site(),
     );
-    let extension_names = extensions.iter().filter_map(|m| m.extension).map(lit);
+    let extension_names = extensions
+        .iter()
+        .filter_map(|m| m.extension)
+        .map(lit)
+        .collect::<Vec<_>>();
     let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
     let extension_properties = extensions.iter().filter_map(|m| {
         let name = lit(m.extension?);
@@ -333,6 +337,7 @@ fn impl_cloud_event_data(
                         ty: #declared_type,
                         datacontenttype: #declared_datacontenttype,
                         dataschema: #dataschema,
+                        extension_names: &[#(#extension_names),*],
                     };
 
                 fn subject(&self) -> ::core::option::Option<&str> {

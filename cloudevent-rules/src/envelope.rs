@@ -334,6 +334,8 @@ pub struct Prechecked<'a> {
     pub datacontenttype: Option<&'a str>,
     /// A `dataschema` checked under the policy, together with `ty`.
     pub dataschema: Option<&'a str>,
+    /// Extension names checked under the policy (the values are checked every time).
+    pub extension_names: &'a [&'a str],
 }
 
 impl Prechecked<'_> {
@@ -343,6 +345,7 @@ impl Prechecked<'_> {
         ty: None,
         datacontenttype: None,
         dataschema: None,
+        extension_names: &[],
     };
 
     fn is_known(&self, name: &str, value: &str) -> bool {
@@ -420,7 +423,8 @@ impl Policy {
     /// and `dataschema` constants, which `#[derive(CloudEvent)]` checked at compile time
     /// (a declared constant that breaks a MUST does not compile). A value byte-equal to its
     /// prechecked constant skips the checks of that attribute alone; the agreement of `type`
-    /// and `dataschema` is skipped only when both are the constants. The errors found are the
+    /// and `dataschema` is skipped only when both are the constants, and an extension whose name
+    /// was prechecked has only its value checked. The errors found are the
     /// errors [`Policy::check_envelope`] finds, in the same order; only the SHOULD warnings
     /// on the constants, which the derive already reported, are not repeated.
     ///
@@ -529,7 +533,8 @@ impl Policy {
         let mut extensions = Ok(());
         envelope.extensions.for_each_extension(&mut |name, value| {
             if extensions.is_ok() {
-                extensions = sink.add(self.check_extension(name, value));
+                let checked_name = prechecked.extension_names.contains(&name);
+                extensions = sink.add(self.extension_findings(name, value, checked_name));
             }
         });
         extensions?;
@@ -608,8 +613,25 @@ impl Policy {
     /// assert_eq!(policy.check_extension("ext_a", ValueRef::Boolean(true))[0].rule.as_str(), "CE 1.0.2 naming");
     /// ```
     pub fn check_extension(&self, name: &str, value: ValueRef<'_>) -> Vec<Violation> {
-        let mut found = crate::check_extension_name(name, self.profile());
-        if let Some(documented) = documented_extension(name) {
+        self.extension_findings(name, value, false)
+    }
+
+    /// [`Policy::check_extension`], without the name check when the name was prechecked.
+    fn extension_findings(
+        &self,
+        name: &str,
+        value: ValueRef<'_>,
+        prechecked_name: bool,
+    ) -> Vec<Violation> {
+        let documented = documented_extension(name);
+        // A documented extension's name passes the naming rules of every profile (a test
+        // holds every name of the list to that), so only an undocumented name is checked.
+        let mut found = if documented.is_some() || prechecked_name {
+            Vec::new()
+        } else {
+            crate::check_extension_name(name, self.profile())
+        };
+        if let Some(documented) = documented {
             let fits = match documented.kind {
                 AttributeKind::UriReference => matches!(
                     value,

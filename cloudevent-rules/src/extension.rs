@@ -713,6 +713,22 @@ mod tests {
         assert_eq!(found[1].rule, rule::INTG_R14);
     }
 
+    /// `Policy::check_extension` skips the name check of a documented extension: every
+    /// documented name must pass it under every profile.
+    #[test]
+    fn documented_names_pass_every_profile() {
+        for documented in DOCUMENTED_EXTENSIONS {
+            for profile in Profile::ALL {
+                assert_eq!(
+                    check_extension_name(documented.name, profile),
+                    [],
+                    "{} under {profile:?}",
+                    documented.name
+                );
+            }
+        }
+    }
+
     #[test]
     fn documented_extensions() {
         for (name, kind) in [

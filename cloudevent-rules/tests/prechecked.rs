@@ -4,7 +4,7 @@
 //! the constants may be left out. Envelopes mix the constants with hostile values.
 
 use cloudevent_rules::{
-    Declaration, Envelope, Mode, Policy, Prechecked, Profile, Violation, has_error,
+    Declaration, Envelope, Mode, Policy, Prechecked, Profile, ValueRef, Violation, has_error,
 };
 use proptest::prelude::*;
 
@@ -33,6 +33,16 @@ const SCHEMAS: &[&str] = &[
     "/schemas/order/v1.json",
     "relative",
     "",
+];
+const EXTENSION_NAMES: &[&str] = &[
+    "region",
+    "tenant",
+    "Region",
+    "sessionid",
+    "x_y",
+    "averyveryverylongextensionname",
+    "correlationid",
+    "9lives",
 ];
 const CONTENT_TYPES: &[&str] = &[
     "application/json",
@@ -67,8 +77,12 @@ proptest! {
         dataschema in value(SCHEMAS),
         datacontenttype in value(CONTENT_TYPES),
         id in pick(&["1", "", "01JD0000000000000000000000"]),
+        declared_names in proptest::sample::subsequence(EXTENSION_NAMES, 0..3),
+        sent_names in proptest::sample::subsequence(EXTENSION_NAMES, 0..4),
     ) {
         let policy = Policy::new(profile);
+        let declared_kinds: Vec<(&str, Option<cloudevent_rules::AttributeKind>)> =
+            declared_names.iter().map(|n| (*n, None)).collect();
         let (d_ty, d_source, d_schema, d_content) = declared;
         let declaration = Declaration {
             ty: d_ty,
@@ -76,7 +90,7 @@ proptest! {
             datacontenttype: d_content,
             dataschema: d_schema,
             subject: None,
-            extensions: &[],
+            extensions: &declared_kinds,
         };
         // The derive refuses to compile a declaration with an error: no PRECHECKED then.
         prop_assume!(!has_error(&policy.check_declaration(&declaration)));
@@ -85,7 +99,10 @@ proptest! {
             source: d_source,
             datacontenttype: d_content,
             dataschema: d_schema,
+            extension_names: &declared_names,
         };
+        let extensions: Vec<(&str, ValueRef<'_>)> =
+            sent_names.iter().map(|n| (*n, ValueRef::String("x"))).collect();
         let either = |(constant, other): (bool, Option<&'static str>), declared: Option<&'static str>| {
             if constant && declared.is_some() { declared } else { other }
         };
@@ -97,6 +114,7 @@ proptest! {
             datacontenttype: either(datacontenttype, d_content),
             dataschema: either(dataschema, d_schema),
             time: Some("2026-11-23T10:00:00Z"),
+            extensions: &extensions,
             ..Envelope::default()
         };
         for mode in [Mode::FirstError, Mode::Collect] {
