@@ -164,6 +164,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
             policy: &Self::POLICY,
             slot: TypedData::<T>::default(),
             expected_type: Some(json::Expected::of::<T>()),
+            memo: None,
         }
         .deserialize(deserializer)?;
         Event::from_envelope(envelope, data).map_err(<D::Error as de::Error>::custom)

@@ -169,6 +169,17 @@ impl AnyEvent {
     }
 
     fn read(bytes: &[u8], limit: usize, policy: &Policy) -> Result<Self, FormatError> {
+        Self::read_in_batch(bytes, limit, policy, None)
+    }
+
+    /// Reads one event of a batch: [`AnyEvent::read`] with the batch's memory of what the
+    /// previous event passed with.
+    pub(crate) fn read_in_batch(
+        bytes: &[u8],
+        limit: usize,
+        policy: &Policy,
+        memo: Option<&mut json::BatchMemo>,
+    ) -> Result<Self, FormatError> {
         if bytes.len() > limit {
             return Err(FormatError::TooLarge {
                 what: "event",
@@ -178,7 +189,14 @@ impl AnyEvent {
             });
         }
         let mut findings = Findings::strict();
-        match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
+        match json::parse_slice_in_batch(
+            bytes,
+            RawData::default(),
+            None,
+            policy,
+            &mut findings,
+            memo,
+        ) {
             Ok((envelope, data)) => Ok(AnyEvent::from_envelope(envelope, data)),
             Err(error) => Err(json::into_format_error(error, &mut findings)),
         }
@@ -296,6 +314,7 @@ impl<'de> Deserialize<'de> for AnyEvent {
             policy: &AnyEvent::DEFAULT_POLICY,
             slot: RawData::default(),
             expected_type: None,
+            memo: None,
         }
         .deserialize(deserializer)?;
         Ok(AnyEvent::from_envelope(envelope, data))

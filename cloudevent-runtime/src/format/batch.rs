@@ -6,7 +6,7 @@ use cloudevent_rules::rule;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::read_bounded;
+use super::{json, read_bounded};
 use crate::any::AnyEvent;
 use crate::error::FormatError;
 use crate::limits;
@@ -101,16 +101,19 @@ impl Batch {
         }
         let elements: Vec<&RawValue> = serde_json::from_slice(bytes)
             .map_err(|error| FormatError::from(not_a_batch(&error)))?;
+        // Events of one batch mostly share `source`, `type` and `dataschema`: what passed
+        // once under this policy is not checked again (see `json::BatchMemo`).
+        let mut memo = json::BatchMemo::default();
         let events = elements
             .iter()
             .enumerate()
             .map(|(index, element)| {
-                AnyEvent::from_slice_with(element.get().as_bytes(), policy).map_err(|e| {
-                    FormatError::InBatch {
+                let bytes = element.get().as_bytes();
+                AnyEvent::read_in_batch(bytes, limits::MAX_EVENT_BYTES, policy, Some(&mut memo))
+                    .map_err(|e| FormatError::InBatch {
                         index,
                         source: Box::new(e),
-                    }
-                })
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Batch { events })

@@ -343,6 +343,47 @@ pub(crate) struct EventSeed<'f, S> {
     pub(crate) slot: S,
     /// A typed reader's `T::TYPE` and the constants its derive checked.
     pub(crate) expected_type: Option<Expected>,
+    /// A batch reader's memory of the attributes its previous event passed with.
+    pub(crate) memo: Option<&'f mut BatchMemo>,
+}
+
+/// The `source`, `type`, `datacontenttype` and `dataschema` of the last event of one batch
+/// read whose envelope check found nothing at all. The rules are pure functions of a value
+/// and the policy, so the next event's byte-equal values need not be checked again; the
+/// memory lives for one batch read under one policy (nothing global, nothing kept).
+#[derive(Default)]
+pub(crate) struct BatchMemo {
+    source: Option<String>,
+    ty: Option<String>,
+    datacontenttype: Option<String>,
+    dataschema: Option<String>,
+}
+
+impl BatchMemo {
+    fn prechecked(&self) -> cloudevent_rules::Prechecked<'_> {
+        cloudevent_rules::Prechecked {
+            source: self.source.as_deref(),
+            ty: self.ty.as_deref(),
+            datacontenttype: self.datacontenttype.as_deref(),
+            dataschema: self.dataschema.as_deref(),
+            extension_names: &[],
+        }
+    }
+
+    /// Remembers the values of an event whose check found nothing; a value equal to the one
+    /// held is not copied again.
+    fn remember(&mut self, envelope: &cloudevent_rules::Envelope<'_>) {
+        for (slot, value) in [
+            (&mut self.source, envelope.source),
+            (&mut self.ty, envelope.ty),
+            (&mut self.datacontenttype, envelope.datacontenttype),
+            (&mut self.dataschema, envelope.dataschema),
+        ] {
+            if slot.as_deref() != value {
+                *slot = value.map(str::to_owned);
+            }
+        }
+    }
 }
 
 /// What a typed reader of `Event<T>` knows before reading: the `type` it accepts, and the
@@ -388,6 +429,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
             policy,
             mut slot,
             expected_type,
+            memo,
         } = self;
         let mut envelope = Envelope::default();
         let mut seen = [false; KEYS.len()];
@@ -539,13 +581,21 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
             Mode::Collect
         };
         let data_size = (has_data || has_data_base64).then_some(slot.size());
-        findings
-            .report_all(policy.check_envelope_prechecked(
-                &envelope.view().envelope(data_size),
-                mode,
-                &expected_type.map_or(cloudevent_rules::Prechecked::NONE, |e| e.prechecked),
-            ))
-            .map_err(|Stop| stop(findings))?;
+        let view = envelope.view();
+        let attributes = view.envelope(data_size);
+        let found = match (&memo, expected_type) {
+            (Some(memo), _) => {
+                policy.check_envelope_prechecked(&attributes, mode, &memo.prechecked())
+            }
+            (None, Some(expected)) => {
+                policy.check_envelope_prechecked(&attributes, mode, &expected.prechecked)
+            }
+            (None, None) => policy.check_envelope(&attributes, mode),
+        };
+        if let (Some(memo), true) = (memo, found.is_empty()) {
+            memo.remember(&attributes);
+        }
+        findings.report_all(found).map_err(|Stop| stop(findings))?;
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)
             .map_err(|Stop| stop(findings))?;
@@ -634,12 +684,25 @@ pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
     policy: &Policy,
     findings: &mut Findings,
 ) -> Result<(Envelope<'de>, S::Data), serde_json::Error> {
+    parse_slice_in_batch(bytes, slot, expected_type, policy, findings, None)
+}
+
+/// [`parse_slice`] for one event of a batch, remembering what passed in `memo`.
+pub(crate) fn parse_slice_in_batch<'de, S: DataSlot<'de>>(
+    bytes: &'de [u8],
+    slot: S,
+    expected_type: Option<Expected>,
+    policy: &Policy,
+    findings: &mut Findings,
+    memo: Option<&mut BatchMemo>,
+) -> Result<(Envelope<'de>, S::Data), serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let parsed = EventSeed {
         findings,
         policy,
         slot,
         expected_type,
+        memo,
     }
     .deserialize(&mut deserializer)?;
     deserializer.end()?;
@@ -665,6 +728,7 @@ where
         policy,
         slot,
         expected_type,
+        memo: None,
     }
     .deserialize(deserializer)
     .map_err(|error| into_format_error(error, &mut findings))

@@ -289,6 +289,7 @@ pub(crate) fn read_lenient<'r>(
         policy,
         slot: RawData::default(),
         expected_type: None,
+        memo: None,
     }
     .deserialize(MapAccessDeserializer::new(members))
     .ok()
