@@ -262,7 +262,10 @@ fn load_file(path: &Path, type_pointer: Option<&str>) -> Result<Registry, Codege
         && let (Some(dir), Some(root)) = (parent.file_name(), parent.parent())
     {
         let relative = format!("{}/{name}", dir.to_string_lossy());
-        if let Ok(file) = SchemaFile::parse(root, &relative, &text) {
+        // Only when the folder is named for the type, as in a registry.
+        if let Ok(file) = SchemaFile::parse(root, &relative, &text)
+            && file.type_dir == file.meta.base_type()
+        {
             return Ok(with_documents(root, file));
         }
     }
