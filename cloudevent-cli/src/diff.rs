@@ -94,8 +94,8 @@ fn print(comparison: &Comparison, single: bool) {
         println!("no changes");
     }
     for change in &comparison.changes {
-        let breaking = comparison.outcome != Outcome::NewVersion
-            && change.breaks_mode(comparison.compat);
+        let breaking =
+            comparison.outcome != Outcome::NewVersion && change.breaks_mode(comparison.compat);
         let verdict = if breaking { "breaking" } else { "compatible" };
         let breaks = change.breaks();
         if breaks.backward || breaks.forward {

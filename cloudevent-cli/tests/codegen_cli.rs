@@ -198,7 +198,10 @@ fn diff_exits_1_naming_the_pointer_of_a_change_that_breaks_the_mode() {
              breaking   property `comment` is now required at `/required` [breaks backward]\n"
         );
         assert!(stderr.contains("new major version"), "{stderr}");
-        assert!(stderr.contains(&format!("under `{mode}` compatibility")), "{stderr}");
+        assert!(
+            stderr.contains(&format!("under `{mode}` compatibility")),
+            "{stderr}"
+        );
     }
     let output = cloudevent(&["diff", "--compat", "sideways", &old, &new]);
     assert_eq!(output.status.code(), Some(2));

@@ -108,23 +108,45 @@ fn folders_are_paired_by_type_and_version() {
     );
     assert!(stdout.contains("1 breaking, 0 new, 0 removed"), "{stdout}");
     assert!(
-        stderr.contains("add `com.example.order.cancelled/v2.json` with type `com.example.order.cancelled.v2`"),
+        stderr.contains(
+            "add `com.example.order.cancelled/v2.json` with type `com.example.order.cancelled.v2`"
+        ),
         "{stderr}"
     );
-    let backward = cloudevent(&["diff".as_ref(), "--compat".as_ref(), "backward".as_ref(), &old, &new]);
-    assert_eq!(backward.status.code(), Some(0), "{}", text(&backward.stdout));
+    let backward = cloudevent(&[
+        "diff".as_ref(),
+        "--compat".as_ref(),
+        "backward".as_ref(),
+        &old,
+        &new,
+    ]);
+    assert_eq!(
+        backward.status.code(),
+        Some(0),
+        "{}",
+        text(&backward.stdout)
+    );
 
     // A new major version beside v1 is new, a type gone is reported as removed.
     fs::remove_dir_all(new.join("com.example.order.shipped")).unwrap();
-    copy_dir(&old.join("com.example.order.cancelled"), &new.join("com.example.order.refused"));
+    copy_dir(
+        &old.join("com.example.order.cancelled"),
+        &new.join("com.example.order.refused"),
+    );
     edit(&new.join("com.example.order.refused/v1.json"), |s| {
         s["x-cloudevent"]["type"] = json!("com.example.order.refused");
         s["$id"] = json!("https://schemas.example.com/events/com.example.order.refused/v1.json");
     });
     let output = cloudevent(&["diff".as_ref(), &old, &new]);
     let stdout = text(&output.stdout);
-    assert!(stdout.contains("com.example.order.refused/v1: new"), "{stdout}");
-    assert!(stdout.contains("com.example.order.shipped/v1: removed"), "{stdout}");
+    assert!(
+        stdout.contains("com.example.order.refused/v1: new"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("com.example.order.shipped/v1: removed"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -179,15 +201,26 @@ fn a_change_of_event_type_is_reported_as_such() {
     let output = cloudevent(&["diff".as_ref(), &cancelled, &v2]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
-    assert!(stdout.starts_with("new major version (`com.example.order.cancelled` -> `com.example.order.cancelled.v2`)"), "{stdout}");
-    assert!(stdout.contains("compatible property `comment` removed"), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "new major version (`com.example.order.cancelled` -> `com.example.order.cancelled.v2`)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("compatible property `comment` removed"),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn semver_types_are_advised_their_next_major() {
     let dir = tempdir();
     let schemas = dir.path().join("schemas");
-    copy_dir(&repo("cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas"), &schemas);
+    copy_dir(
+        &repo("cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas"),
+        &schemas,
+    );
     let old = dir.path().join("artifactpackaged-old.json");
     fs::copy(schemas.join("artifactpackaged.json"), &old).unwrap();
     let new = schemas.join("artifactpackaged.json");
@@ -196,10 +229,19 @@ fn semver_types_are_advised_their_next_major() {
             json!([]);
     });
     let pointer = "/properties/context/properties/type";
-    let output = cloudevent(&["diff".as_ref(), "--type-pointer".as_ref(), pointer.as_ref(), &old, &new]);
+    let output = cloudevent(&[
+        "diff".as_ref(),
+        "--type-pointer".as_ref(),
+        pointer.as_ref(),
+        &old,
+        &new,
+    ]);
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stdout.contains("property `id` is no longer required"), "{stdout}");
+    assert!(
+        stdout.contains("property `id` is no longer required"),
+        "{stdout}"
+    );
     assert!(
         stderr.contains("a schema with type `dev.cdevents.artifact.packaged.1.0.0`"),
         "{stderr}"
@@ -214,7 +256,13 @@ fn codegen_against_the_lock_says_what_diff_says() {
     let (dir, old, new) = two_registries();
     let out = dir.path().join("out.rs");
     let codegen = |extra: &[&str]| {
-        let mut args: Vec<&Path> = vec!["codegen".as_ref(), "--schemas".as_ref(), &new, "--out".as_ref(), &out];
+        let mut args: Vec<&Path> = vec![
+            "codegen".as_ref(),
+            "--schemas".as_ref(),
+            &new,
+            "--out".as_ref(),
+            &out,
+        ];
         args.extend(extra.iter().map(Path::new));
         cloudevent(&args)
     };
@@ -223,7 +271,10 @@ fn codegen_against_the_lock_says_what_diff_says() {
     assert!(dir.path().join("cloudevent.lock.json").exists());
 
     edit(&new.join(CANCELLED), |s| {
-        s["required"].as_array_mut().unwrap().retain(|r| r != "reason");
+        s["required"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|r| r != "reason");
         s["properties"]["reason"]["enum"]
             .as_array_mut()
             .unwrap()
@@ -247,5 +298,10 @@ fn codegen_against_the_lock_says_what_diff_says() {
     }
     // Recording the change needs a passing check; under backward it passes and is recorded.
     let accepted = codegen(&["--compat", "backward", "--update-lock"]);
-    assert_eq!(accepted.status.code(), Some(0), "{}", text(&accepted.stderr));
+    assert_eq!(
+        accepted.status.code(),
+        Some(0),
+        "{}",
+        text(&accepted.stderr)
+    );
 }

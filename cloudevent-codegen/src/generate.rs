@@ -500,7 +500,9 @@ impl Builder {
 
     fn lock_path(&self, schemas: &Path) -> PathBuf {
         match (&self.lock_file, std::env::var_os("CARGO_MANIFEST_DIR")) {
-            (Some(file), Some(dir)) if file.is_relative() && std::env::var_os("OUT_DIR").is_some() => {
+            (Some(file), Some(dir))
+                if file.is_relative() && std::env::var_os("OUT_DIR").is_some() =>
+            {
                 Path::new(&dir).join(file)
             }
             (Some(file), _) => file.clone(),

@@ -79,7 +79,7 @@ pub use catalog::{
 };
 pub use check::{check_schema, check_warnings};
 pub use compat::{
-    Baseline, Compat, Comparison, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedSchema,
+    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedSchema,
     NextVersion, Outcome, breaking_findings, check_compatibility, check_compatibility_with,
     compare, compare_paths, compare_registries, default_lock_path, next_version,
 };

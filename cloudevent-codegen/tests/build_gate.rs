@@ -52,7 +52,11 @@ fn a_breaking_edit_fails_cargo_build_with_the_fix() {
     .unwrap();
     fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
     fs::write(project.join("build.rs"), BUILD_RS).unwrap();
-    fs::write(project.join("src/lib.rs"), "//! Nothing but the build script.\n").unwrap();
+    fs::write(
+        project.join("src/lib.rs"),
+        "//! Nothing but the build script.\n",
+    )
+    .unwrap();
     let cancelled = "com.example.order.cancelled";
     copy_dir(
         &workspace.join("schemas").join(cancelled),
@@ -82,12 +86,18 @@ fn a_breaking_edit_fails_cargo_build_with_the_fix() {
     let v1 = project.join("schemas").join(cancelled).join("v1.json");
     let original = fs::read_to_string(&v1).unwrap();
     let mut schema: serde_json::Value = serde_json::from_str(&original).unwrap();
-    schema["properties"].as_object_mut().unwrap().remove("comment");
+    schema["properties"]
+        .as_object_mut()
+        .unwrap()
+        .remove("comment");
     let changed = serde_json::to_string_pretty(&schema).unwrap();
     fs::write(&v1, &changed).unwrap();
     let refused = build();
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused.status.success(), "a breaking edit must fail the build");
+    assert!(
+        !refused.status.success(),
+        "a breaking edit must fail the build"
+    );
     for needle in [
         "property `comment` removed (or renamed) from an open object",
         "under `forward` compatibility",
@@ -100,9 +110,8 @@ fn a_breaking_edit_fails_cargo_build_with_the_fix() {
     // The fix: v1 as it was, the change as v2.
     fs::write(&v1, &original).unwrap();
     schema["x-cloudevent"]["type"] = serde_json::json!("com.example.order.cancelled.v2");
-    schema["$id"] = serde_json::json!(
-        "https://schemas.example.com/events/com.example.order.cancelled/v2.json"
-    );
+    schema["$id"] =
+        serde_json::json!("https://schemas.example.com/events/com.example.order.cancelled/v2.json");
     fs::write(
         v1.with_file_name("v2.json"),
         serde_json::to_string_pretty(&schema).unwrap(),

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, Builder, CodegenError, Compat, Lock, Outcome, Profile, Registry, check_compatibility_with,
-    compare_paths, default_lock_path,
+    Baseline, Builder, CodegenError, Compat, Lock, Outcome, Profile, Registry,
+    check_compatibility_with, compare_paths, default_lock_path,
 };
 use serde_json::{Value, json};
 
@@ -106,9 +106,8 @@ fn the_builder_writes_the_lock_then_refuses_a_breaking_edit_with_the_fix() {
 fn transitive_modes_compare_with_every_locked_version() {
     let (_dir, schemas) = registry_copy();
     let lock = default_lock_path(&schemas);
-    let reason = |values: Value| {
-        move |s: &mut Value| s["properties"]["reason"]["enum"] = values.clone()
-    };
+    let reason =
+        |values: Value| move |s: &mut Value| s["properties"]["reason"]["enum"] = values.clone();
     Lock::of_registry(&Registry::load(&schemas).unwrap())
         .unwrap()
         .write(&lock)
@@ -141,7 +140,10 @@ fn transitive_modes_compare_with_every_locked_version() {
     let registry = Registry::load(&schemas).unwrap();
     let baseline = Baseline::Lock(lock.clone());
     let (_, found) = check_compatibility_with(&registry, &baseline, Compat::Forward).unwrap();
-    assert!(found.is_empty(), "unchanged since the last version: {found:#?}");
+    assert!(
+        found.is_empty(),
+        "unchanged since the last version: {found:#?}"
+    );
     let (_, found) =
         check_compatibility_with(&registry, &baseline, Compat::ForwardTransitive).unwrap();
     assert_eq!(found.len(), 1, "{found:#?}");
@@ -173,7 +175,9 @@ fn an_external_definition_reached_through_any_of_is_compared() {
     assert_eq!(ticket.outcome, Outcome::Breaking, "{ticket:#?}");
     let change = &ticket.changes[0];
     assert!(
-        change.pointer.ends_with("/items/anyOf/1/$ref/properties/note"),
+        change
+            .pointer
+            .ends_with("/items/anyOf/1/$ref/properties/note"),
         "{change:?}"
     );
     assert_eq!(
@@ -197,7 +201,10 @@ fn an_external_definition_reached_through_any_of_is_compared() {
         .iter()
         .filter(|c| c.outcome == Outcome::Compatible)
         .count();
-    let outcomes: Vec<_> = compared.iter().map(|c| (c.subject.as_str(), c.outcome)).collect();
+    let outcomes: Vec<_> = compared
+        .iter()
+        .map(|c| (c.subject.as_str(), c.outcome))
+        .collect();
     assert_eq!(changed, 5, "{outcomes:?}");
 }
 
@@ -206,7 +213,11 @@ fn the_xregistry_compatibility_attribute_sets_the_mode() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = dir.path().join("catalog.json");
     fs::copy(fixture("tests/fixtures/xregistry/catalog.json"), &catalog).unwrap();
-    let builder = || Builder::new().xregistry(&catalog).profile(Profile::CloudEvents);
+    let builder = || {
+        Builder::new()
+            .xregistry(&catalog)
+            .profile(Profile::CloudEvents)
+    };
     builder().update_lock(true).generate().unwrap();
     assert!(dir.path().join("cloudevent.lock.json").exists());
     let at = "/schemagroups/Fabrikam.SmartOven/schemas/Fabrikam.SmartOven.TurnedOn";
@@ -218,7 +229,10 @@ fn the_xregistry_compatibility_attribute_sets_the_mode() {
             .push(json!("roast"));
     });
     let found = findings_of(builder().generate().unwrap_err());
-    assert!(found[0].contains("enum value \"roast\" added"), "{found:#?}");
+    assert!(
+        found[0].contains("enum value \"roast\" added"),
+        "{found:#?}"
+    );
     edit(&catalog, |d| {
         d.pointer_mut(at).unwrap()["compatibility"] = json!("backward");
     });

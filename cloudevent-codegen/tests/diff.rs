@@ -426,14 +426,20 @@ fn cases() -> Vec<Case> {
         Case {
             name: "anyOf branch added",
             old: object(json!({"a": {"anyOf": [{"type": "string"}]}}), &[]),
-            new: object(json!({"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}), &[]),
+            new: object(
+                json!({"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
+                &[],
+            ),
             pointer: "/properties/a/anyOf/1",
             backward: false,
             forward: true,
         },
         Case {
             name: "anyOf branch removed",
-            old: object(json!({"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}), &[]),
+            old: object(
+                json!({"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
+                &[],
+            ),
             new: object(json!({"a": {"anyOf": [{"type": "integer"}]}}), &[]),
             pointer: "/properties/a/anyOf/0",
             backward: true,
@@ -442,7 +448,10 @@ fn cases() -> Vec<Case> {
         Case {
             name: "oneOf branch added",
             old: object(json!({"a": {"oneOf": [{"type": "string"}]}}), &[]),
-            new: object(json!({"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}), &[]),
+            new: object(
+                json!({"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}),
+                &[],
+            ),
             pointer: "/properties/a/oneOf/1",
             backward: true,
             forward: true,
@@ -450,14 +459,20 @@ fn cases() -> Vec<Case> {
         Case {
             name: "allOf branch added",
             old: object(json!({"a": {"allOf": [{"type": "string"}]}}), &[]),
-            new: object(json!({"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}), &[]),
+            new: object(
+                json!({"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}),
+                &[],
+            ),
             pointer: "/properties/a/allOf/1",
             backward: true,
             forward: false,
         },
         Case {
             name: "allOf branch removed",
-            old: object(json!({"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}), &[]),
+            old: object(
+                json!({"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}),
+                &[],
+            ),
             new: object(json!({"a": {"allOf": [{"type": "string"}]}}), &[]),
             pointer: "/properties/a/allOf/1",
             backward: false,
@@ -466,14 +481,20 @@ fn cases() -> Vec<Case> {
         Case {
             name: "anyOf added",
             old: object(json!({"a": {}}), &[]),
-            new: object(json!({"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}), &[]),
+            new: object(
+                json!({"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}),
+                &[],
+            ),
             pointer: "/properties/a/anyOf",
             backward: true,
             forward: false,
         },
         Case {
             name: "anyOf removed",
-            old: object(json!({"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}), &[]),
+            old: object(
+                json!({"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}),
+                &[],
+            ),
             new: object(json!({"a": {}}), &[]),
             pointer: "/properties/a/anyOf",
             backward: false,
@@ -540,7 +561,12 @@ fn every_rule_classifies_its_change_in_the_direction_it_breaks() {
             (Compat::Full, case.backward || case.forward),
             (Compat::None, false),
         ] {
-            assert_eq!(change.breaks_mode(mode), expected, "{} under {mode}", case.name);
+            assert_eq!(
+                change.breaks_mode(mode),
+                expected,
+                "{} under {mode}",
+                case.name
+            );
         }
         // The default is forward: old consumers must read new events.
         assert_eq!(change.is_breaking(), case.forward, "{}", case.name);
@@ -579,8 +605,10 @@ fn change_message_names_the_pointer_and_the_object() {
 
 #[test]
 fn a_definition_renamed_with_equal_content_is_no_change() {
-    let old = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
-    let new = json!({"properties": {"a": {"$ref": "#/$defs/B"}}, "$defs": {"B": {"type": "string"}}});
+    let old =
+        json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+    let new =
+        json!({"properties": {"a": {"$ref": "#/$defs/B"}}, "$defs": {"B": {"type": "string"}}});
     assert_eq!(diff_schemas(&old, &new), vec![]);
     let inline = json!({"properties": {"a": {"type": "string"}}});
     assert_eq!(diff_schemas(&inline, &new), vec![]);
@@ -592,10 +620,16 @@ fn a_recursive_definition_is_compared_once() {
         json!({"$ref": "#/$defs/node", "$defs": {"node": {"type": "object", "properties": {
             "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}, "name": extra}}}})
     };
-    let changes = diff_schemas(&tree(json!({"type": "string"})), &tree(json!({"type": "integer"})));
+    let changes = diff_schemas(
+        &tree(json!({"type": "string"})),
+        &tree(json!({"type": "integer"})),
+    );
     assert_eq!(changes.len(), 1, "{changes:?}");
     assert_eq!(changes[0].pointer, "/$ref/properties/name/type");
-    assert_eq!(changes[0].definition.as_deref(), Some("#/$defs/node/properties/name/type"));
+    assert_eq!(
+        changes[0].definition.as_deref(),
+        Some("#/$defs/node/properties/name/type")
+    );
 }
 
 /// An event schema shaped like CDEvents' `approval.closed` (written for this test, not
@@ -706,7 +740,8 @@ fn approval_closed_pairs_get_the_verdicts_of_the_table() {
         }
     }
     // The `$defs` change names where the definition lives.
-    let new = edit(&|s| s["$defs"]["linkPath"]["properties"]["domainId"] = json!({"type": "string"}));
+    let new =
+        edit(&|s| s["$defs"]["linkPath"]["properties"]["domainId"] = json!({"type": "string"}));
     assert_eq!(
         diff_schemas(&old, &new)[0].definition.as_deref(),
         Some("#/$defs/linkPath/properties/domainId")

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
     Baseline, CodegenError, Compat, Compatibility, Registry, RustOptions, check_compatibility,
-    check_compatibility_with,
-    generate_rust,
+    check_compatibility_with, generate_rust,
 };
 use cloudevent_rules::{Policy, Profile};
 use serde_json::{Value, json};

@@ -57,16 +57,19 @@ pub fn next_version(event_type: &str, dataschema: &str) -> NextVersion {
     } else {
         let old_bare = old_token.trim_start_matches(['v', 'V']);
         let new_bare = new_token.trim_start_matches(['v', 'V']);
-        [(old_token.as_str(), new_token.as_str()), (old_bare, new_bare)]
-            .into_iter()
-            .find_map(|(old, new)| {
-                let at = token_at(dataschema, old)?;
-                Some(format!(
-                    "{}{new}{}",
-                    &dataschema[..at],
-                    &dataschema[at + old.len()..]
-                ))
-            })
+        [
+            (old_token.as_str(), new_token.as_str()),
+            (old_bare, new_bare),
+        ]
+        .into_iter()
+        .find_map(|(old, new)| {
+            let at = token_at(dataschema, old)?;
+            Some(format!(
+                "{}{new}{}",
+                &dataschema[..at],
+                &dataschema[at + old.len()..]
+            ))
+        })
     };
     NextVersion {
         event_type: new_type,

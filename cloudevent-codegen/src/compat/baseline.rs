@@ -146,7 +146,9 @@ fn load_like(registry: &Registry, dir: &Path) -> Result<Registry, CodegenError> 
     let first = registry.files.first();
     match first.and_then(|f| f.type_pointer.as_deref()) {
         Some(_) if first.is_some_and(|f| f.relative == "xregistry.json") => {
-            let path = first.map(|f| f.path.to_string_lossy().into_owned()).unwrap_or_default();
+            let path = first
+                .map(|f| f.path.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let document = path.split('#').next().unwrap_or_default();
             let name = Path::new(document).file_name().unwrap_or_default();
             if dir.is_file() {

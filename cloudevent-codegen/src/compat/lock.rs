@@ -58,7 +58,13 @@ pub(crate) fn subject(file: &SchemaFile) -> String {
     let major = file
         .version
         .as_deref()
-        .and_then(|v| v.trim_start_matches(['v', 'V']).split(['.', '-']).next()?.parse().ok())
+        .and_then(|v| {
+            v.trim_start_matches(['v', 'V'])
+                .split(['.', '-'])
+                .next()?
+                .parse()
+                .ok()
+        })
         .unwrap_or(file.major);
     format!("{}/v{major}", file.type_dir)
 }
@@ -110,9 +116,9 @@ impl Lock {
             .map(|(subject, versions)| {
                 let list = versions
                     .iter()
-                    .map(|v| {
-                        json!({"type": v.event_type, "schema": v.schema, "origins": v.origins})
-                    })
+                    .map(
+                        |v| json!({"type": v.event_type, "schema": v.schema, "origins": v.origins}),
+                    )
                     .collect();
                 (subject.clone(), Value::Array(list))
             })
@@ -190,11 +196,12 @@ impl Lock {
     /// # Errors
     /// An unwritable file.
     pub fn write(&self, path: &Path) -> Result<bool, CodegenError> {
-        let mut text = serde_json::to_string_pretty(&self.to_value())
-            .map_err(|source| CodegenError::Json {
+        let mut text = serde_json::to_string_pretty(&self.to_value()).map_err(|source| {
+            CodegenError::Json {
                 path: path.to_path_buf(),
                 source,
-            })?;
+            }
+        })?;
         text.push('\n');
         if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
             return Ok(false);

@@ -184,7 +184,10 @@ pub fn check_compatibility_with(
                 } else {
                     &versions[versions.len() - 1..]
                 };
-                Compatibility::of(changes_against(against.iter().map(|v| v.resolved()), new), mode)
+                Compatibility::of(
+                    changes_against(against.iter().map(|v| v.resolved()), new),
+                    mode,
+                )
             }
         };
         if let Compatibility::Breaking(changes) = &compatibility {

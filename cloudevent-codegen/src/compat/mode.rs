@@ -152,14 +152,18 @@ pub(crate) fn compat_of(
         .map_err(|message| {
             let path = file.path.to_string_lossy();
             let path = path.split('#').next().unwrap_or_default().to_owned();
-            Finding::new(path, pointer, message)
-                .with_fix("write one of backward, forward, full, their `-transitive` forms, or none")
+            Finding::new(path, pointer, message).with_fix(
+                "write one of backward, forward, full, their `-transitive` forms, or none",
+            )
         })
 }
 
 /// The `compatibility` of the xRegistry schema resource (or its group) a message's schema was
 /// taken from: `path` is `<document>#/schemagroups/<g>/schemas/<s>[/versions/<v>]/schema`.
-fn xregistry_attribute<'a>(file: &SchemaFile, registry: &'a Registry) -> Option<(String, &'a Value)> {
+fn xregistry_attribute<'a>(
+    file: &SchemaFile,
+    registry: &'a Registry,
+) -> Option<(String, &'a Value)> {
     let document = registry.documents.get("xregistry.json")?;
     let path = file.path.to_string_lossy();
     let (_, pointer) = path.split_once('#')?;

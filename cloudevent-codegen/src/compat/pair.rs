@@ -138,7 +138,11 @@ pub fn compare_registries(
             changes: Vec::new(),
             findings: Vec::new(),
         };
-        if !old_type.is_empty() && !new_type.is_empty() && subject(old_file) != key && old_type != new_type {
+        if !old_type.is_empty()
+            && !new_type.is_empty()
+            && subject(old_file) != key
+            && old_type != new_type
+        {
             if old_file.type_dir == file.type_dir && major(file) > major(old_file) {
                 comparison.outcome = Outcome::NewVersion;
                 comparison.changes = changes;
@@ -281,7 +285,11 @@ fn load_file(path: &Path, type_pointer: Option<&str>) -> Result<Registry, Codege
             .to_owned(),
     };
     let (base, version) = split_type_version(&event_type);
-    let type_dir = if base.is_empty() { name.clone() } else { base.to_owned() };
+    let type_dir = if base.is_empty() {
+        name.clone()
+    } else {
+        base.to_owned()
+    };
     let file = SchemaFile {
         path: path.to_path_buf(),
         relative: name,
@@ -289,7 +297,13 @@ fn load_file(path: &Path, type_pointer: Option<&str>) -> Result<Registry, Codege
         // A type without a version suffix is its first major version, as `v1.json` is.
         major: version
             .as_deref()
-            .and_then(|v| v.trim_start_matches(['v', 'V']).split(['.', '-']).next()?.parse().ok())
+            .and_then(|v| {
+                v.trim_start_matches(['v', 'V'])
+                    .split(['.', '-'])
+                    .next()?
+                    .parse()
+                    .ok()
+            })
             .unwrap_or(1),
         version,
         type_pointer: Some(

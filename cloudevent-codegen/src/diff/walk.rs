@@ -107,7 +107,10 @@ impl Differ<'_> {
         let mut current = schema.clone();
         let mut target = None;
         for _ in 0..MAX_DEPTH {
-            let Some(reference) = current.get("$ref").and_then(Value::as_str).map(str::to_owned)
+            let Some(reference) = current
+                .get("$ref")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
             else {
                 return Ok(Deref {
                     schema: current,
@@ -285,7 +288,10 @@ impl Differ<'_> {
                     }
                     _ => {}
                 }
-                self.push(&loc.child(keyword), ChangeKind::Unclassified(keyword.into()));
+                self.push(
+                    &loc.child(keyword),
+                    ChangeKind::Unclassified(keyword.into()),
+                );
             }
         }
     }
@@ -296,7 +302,9 @@ impl Differ<'_> {
         let here = loc.child(keyword);
         let (a, b) = match (old.and_then(Value::as_array), new.and_then(Value::as_array)) {
             (None, None) => return,
-            (None, Some(_)) => return self.push(&here, ChangeKind::CompositionAdded(keyword.into())),
+            (None, Some(_)) => {
+                return self.push(&here, ChangeKind::CompositionAdded(keyword.into()));
+            }
             (Some(_), None) => {
                 return self.push(&here, ChangeKind::CompositionRemoved(keyword.into()));
             }
@@ -310,7 +318,10 @@ impl Differ<'_> {
                 taken[j] = true;
             }
         }
-        let mut free = (0..b.len()).filter(|&j| !taken[j]).collect::<Vec<_>>().into_iter();
+        let mut free = (0..b.len())
+            .filter(|&j| !taken[j])
+            .collect::<Vec<_>>()
+            .into_iter();
         for slot in paired.iter_mut().filter(|s| s.is_none()) {
             match free.next() {
                 Some(j) => *slot = Some(j),
@@ -360,7 +371,9 @@ impl Differ<'_> {
         // `number` admits every `integer`; no `type` admits everything.
         let admits = |wide: &Option<Vec<String>>, t: &String| match wide {
             None => true,
-            Some(wide) => wide.contains(t) || (t == "integer" && wide.iter().any(|x| x == "number")),
+            Some(wide) => {
+                wide.contains(t) || (t == "integer" && wide.iter().any(|x| x == "number"))
+            }
         };
         let all = |narrow: &Option<Vec<String>>, wide: &Option<Vec<String>>| match narrow {
             None => wide.is_none(),
@@ -397,7 +410,8 @@ impl Differ<'_> {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let new_required = required_set(n);
-        let closed = |m: &Map<String, Value>| m.get("additionalProperties") == Some(&Value::Bool(false));
+        let closed =
+            |m: &Map<String, Value>| m.get("additionalProperties") == Some(&Value::Bool(false));
         for (name, old_schema) in old_props {
             let here = at.child("properties").child(name);
             match new_props.get(name) {
@@ -585,7 +599,8 @@ fn required_set(object: &Map<String, Value>) -> Vec<&str> {
 fn has_ref(value: &Value) -> bool {
     match value {
         Value::Object(object) => object.iter().any(|(k, v)| {
-            k == "$ref" || (!matches!(k.as_str(), "enum" | "const" | "default" | "examples") && has_ref(v))
+            k == "$ref"
+                || (!matches!(k.as_str(), "enum" | "const" | "default" | "examples") && has_ref(v))
         }),
         Value::Array(items) => items.iter().any(has_ref),
         _ => false,
