@@ -275,25 +275,45 @@ impl Differ<'_> {
         }
         for keyword in UNCLASSIFIED {
             let (a, b) = (o.get(keyword), n.get(keyword));
-            if a != b || a.is_some_and(has_ref) {
-                match (a, b) {
-                    (Some(a), Some(b)) if keyword != "dependentRequired" => {
-                        // A change under equal text (through a ref) is still a change.
-                        let before = self.out.len();
-                        self.schema(a, b, &loc.child(keyword));
-                        if self.out.len() == before {
-                            continue;
-                        }
-                        self.out.truncate(before);
-                    }
-                    _ => {}
-                }
+            let changed = match (a, b) {
+                (None, None) => false,
+                (Some(a), Some(b)) if a == b => self.changes_behind_refs(keyword, a, b, loc),
+                _ => true,
+            };
+            if changed {
                 self.push(
                     &loc.child(keyword),
                     ChangeKind::Unclassified(keyword.into()),
                 );
             }
         }
+    }
+
+    /// Whether an unclassified keyword of equal text changed behind its refs. Its changes are
+    /// not reported one by one (`not` would turn their directions around): the keyword is.
+    fn changes_behind_refs(&mut self, keyword: &str, a: &Value, b: &Value, loc: &Loc) -> bool {
+        if !has_ref(a) {
+            return false;
+        }
+        let before = self.out.len();
+        let here = loc.child(keyword);
+        match (a, b) {
+            // Maps of name (or pattern) to schema.
+            (Value::Object(x), Value::Object(y))
+                if matches!(keyword, "patternProperties" | "dependentSchemas") =>
+            {
+                for (name, schema) in x {
+                    if let Some(other) = y.get(name) {
+                        self.schema(schema, other, &here.child(name));
+                    }
+                }
+            }
+            _ if keyword == "dependentRequired" => {}
+            _ => self.schema(a, b, &here),
+        }
+        let changed = self.out.len() > before;
+        self.out.truncate(before);
+        changed
     }
 
     /// `anyOf`/`oneOf`/`allOf`: branches of equal text are paired first, the rest by position;
