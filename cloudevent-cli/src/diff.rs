@@ -9,13 +9,16 @@ use cloudevent_codegen::{Comparison, Compat, Outcome, compare_paths};
 /// Compare two versions of a JSON Schema file, or two registry folders type by type.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The previous version: a schema file, a registry folder or an xRegistry document.
+    /// The previous version: a schema file, a registry folder, an xRegistry document, or a
+    /// lock file (`cloudevent.lock.json`) to compare a registry folder with every version it
+    /// holds.
     old: PathBuf,
     /// The new version, of the same kind.
     new: PathBuf,
     /// Who must keep working: `forward` (consumers generated from OLD read NEW's events, the
     /// default), `backward` (consumers of NEW read OLD's events), `full` (both), their
-    /// `-transitive` forms (the same here: one old version is given), or `none`. A type's own
+    /// `-transitive` forms (against every version of a lock file given as OLD; otherwise the
+    /// same, one old version being given), or `none`. A type's own
     /// `x-cloudevent.compatibility` (or xRegistry `compatibility`) wins.
     #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
     compat: Compat,
@@ -44,7 +47,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let single = args.old.is_file();
+    let single = args.old.is_file() && args.new.is_file();
     for comparison in &compared {
         print(comparison, single);
     }

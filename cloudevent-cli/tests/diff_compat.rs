@@ -305,3 +305,60 @@ fn codegen_against_the_lock_says_what_diff_says() {
         text(&accepted.stderr)
     );
 }
+
+/// A lock file as OLD: a transitive mode compares with every version it holds.
+#[test]
+fn a_lock_file_gives_transitive_modes_every_version() {
+    let (dir, _, new) = two_registries();
+    let out = dir.path().join("out.rs");
+    let lock = dir.path().join("cloudevent.lock.json");
+    let codegen = |extra: &[&str]| {
+        let mut args: Vec<&Path> = vec![
+            "codegen".as_ref(),
+            "--schemas".as_ref(),
+            &new,
+            "--out".as_ref(),
+            &out,
+        ];
+        args.extend(extra.iter().map(Path::new));
+        cloudevent(&args)
+    };
+    assert_eq!(codegen(&["--update-lock"]).status.code(), Some(0));
+    // A value added, recorded under backward (which allows it): the lock now holds two.
+    edit(&new.join(CANCELLED), |s| {
+        s["properties"]["reason"]["enum"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!("duplicate_order"));
+    });
+    let recorded = codegen(&["--compat", "backward", "--update-lock"]);
+    assert_eq!(
+        recorded.status.code(),
+        Some(0),
+        "{}",
+        text(&recorded.stderr)
+    );
+
+    let diff = |mode: &str| {
+        cloudevent(&[
+            "diff".as_ref(),
+            "--compat".as_ref(),
+            mode.as_ref(),
+            &lock,
+            &new,
+        ])
+    };
+    let last = diff("forward");
+    assert_eq!(last.status.code(), Some(0), "{}", text(&last.stdout));
+    let every = diff("forward-transitive");
+    let stdout = text(&every.stdout);
+    assert_eq!(every.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("com.example.order.cancelled/v1: BREAKING"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("enum value \"duplicate_order\" added"),
+        "{stdout}"
+    );
+}

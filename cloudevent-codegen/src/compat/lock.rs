@@ -103,6 +103,11 @@ impl Lock {
         Ok(lock)
     }
 
+    /// The subjects locked, sorted.
+    pub fn subjects(&self) -> impl Iterator<Item = &str> {
+        self.subjects.keys().map(String::as_str)
+    }
+
     /// The locked versions of a subject (`<type>/v<major>`), oldest first.
     pub fn versions(&self, subject: &str) -> Option<&[LockedSchema]> {
         self.subjects.get(subject).map(Vec::as_slice)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Compat, breaking_findings, compat_of, subject};
+use super::{Compat, Lock, LockedSchema, breaking_findings, changes_against, compat_of, subject};
 use crate::diff::resolve::resolve_registry;
 use crate::diff::{Change, diff_documents};
 use crate::error::{CodegenError, Finding};
@@ -191,7 +191,8 @@ fn major(file: &SchemaFile) -> u64 {
         .unwrap_or(0)
 }
 
-/// Compares two schema files, two registry folders or two xRegistry documents: what
+/// Compares two schema files, two registry folders or two xRegistry documents, or a lock file
+/// ([`Lock`], every locked version under a transitive mode) with a registry folder: what
 /// `cloudevent diff OLD NEW` does. Folders are read as `<type>/v<major>.json` registries, or
 /// with `type_pointer` as folders of schemas holding their type there; a schema file's
 /// external refs are resolved against the `*.json` files below its folder.
@@ -219,6 +220,13 @@ pub fn compare_paths(
             .map_err(|e| CodegenError::io(p, e))
     };
     let (old_dir, new_dir) = (kind(old)?, kind(new)?);
+    let load_new = |p: &Path| match type_pointer {
+        Some(pointer) => Registry::load_type_pointer(p, pointer),
+        None => Registry::load(p),
+    };
+    if !old_dir && new_dir && is_lock(old) {
+        return compare_with_lock(old, &load_new(new)?, compat);
+    }
     if old_dir != new_dir {
         let (dir, file) = if old_dir { (old, new) } else { (new, old) };
         return Err(CodegenError::io(
@@ -240,6 +248,77 @@ pub fn compare_paths(
         }
     };
     compare_registries(&load(old)?, &load(new)?, compat)
+}
+
+fn is_lock(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| v.get("lockversion").is_some())
+}
+
+/// Every type of `new` compared with the versions a lock file holds (all of them under a
+/// transitive mode, the last one otherwise).
+fn compare_with_lock(
+    lock: &Path,
+    new: &Registry,
+    compat: Compat,
+) -> Result<Vec<Comparison>, CodegenError> {
+    let lock = Lock::read(lock)?.unwrap_or_default();
+    let (resolved, problems) = resolve_registry(new);
+    if !problems.is_empty() {
+        return Err(CodegenError::Findings(problems));
+    }
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (file, resolved) in new.files.iter().zip(&resolved) {
+        let key = subject(file);
+        seen.insert(key.clone());
+        let mode = compat_of(file, new, compat).map_err(|f| CodegenError::Findings(vec![f]))?;
+        let mut comparison = Comparison {
+            subject: key.clone(),
+            old_type: None,
+            new_type: Some(file.meta.event_type.clone()),
+            compat: mode,
+            outcome: Outcome::New,
+            changes: Vec::new(),
+            findings: Vec::new(),
+        };
+        if let Some(versions) = lock.versions(&key).filter(|v| !v.is_empty()) {
+            let against = if mode.is_transitive() {
+                versions
+            } else {
+                &versions[versions.len() - 1..]
+            };
+            comparison.old_type = against.last().map(|v| v.event_type.clone());
+            let changes = changes_against(against.iter().map(LockedSchema::resolved), resolved);
+            comparison.outcome = if changes.is_empty() {
+                Outcome::Unchanged
+            } else if changes.iter().any(|c| c.breaks_mode(mode)) {
+                comparison.findings = breaking_findings(file, &changes, mode);
+                Outcome::Breaking
+            } else {
+                Outcome::Compatible
+            };
+            comparison.changes = changes;
+        }
+        out.push(comparison);
+    }
+    for key in lock.subjects().filter(|k| !seen.contains(*k)) {
+        out.push(Comparison {
+            subject: key.to_owned(),
+            old_type: lock
+                .versions(key)
+                .and_then(|v| v.last())
+                .map(|v| v.event_type.clone()),
+            new_type: None,
+            compat,
+            outcome: Outcome::Removed,
+            changes: Vec::new(),
+            findings: Vec::new(),
+        });
+    }
+    Ok(out)
 }
 
 /// One schema file (or xRegistry document) as a registry, with the `*.json` files below its
