@@ -326,6 +326,11 @@ fn shared_finding(
 ///     .unwrap_or_else(|e| panic!("{e}"));
 /// ```
 ///
+/// Before generating, [`Builder::generate_to_out_dir`] compares the registry with its lock file
+/// (`cloudevent.lock.json` beside the registry, written on the first build) under
+/// [`Builder::compat`] (default `forward`) and fails the build on a breaking change with the
+/// message `cloudevent diff` prints; see `docs/compatibility.md`.
+///
 /// The generated code needs `cloudevent-runtime`, `serde`, `serde_json`, `chrono` (feature
 /// `serde`, for `date-time`/`date`), `uuid` (feature `serde`, for `uuid`) and `regress` (for
 /// `pattern`) as dependencies of the crate that includes it.
