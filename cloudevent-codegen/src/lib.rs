@@ -15,6 +15,9 @@
 //! }
 //! ```
 //!
+//! and, optionally, `"compatibility": "backward"`: the type's own compatibility mode
+//! ([`Compat`]; `docs/compatibility.md` holds every rule per direction).
+//!
 //! What this crate offers, by task (everything a user needs is at the root):
 //!
 //! | task | items |

@@ -161,3 +161,18 @@ fn approval_closed_pairs_get_the_verdicts_of_the_table() {
         Some("#/$defs/linkPath/properties/domainId")
     );
 }
+
+#[test]
+fn an_unbundled_external_ref_is_no_change_when_equal_and_unresolved_otherwise() {
+    let schema = |target: &str| json!({"properties": {"links": {"$ref": target}}});
+    let same = schema("links/embeddedlinksarray.json");
+    assert_eq!(diff_schemas(&same, &same), vec![]);
+    let changes = diff_schemas(&same, &schema("links/other.json"));
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0].pointer, "/properties/links/$ref");
+    assert!(
+        changes[0].to_string().contains("names nothing"),
+        "{}",
+        changes[0]
+    );
+}

@@ -160,6 +160,9 @@ impl Differ<'_> {
             Self::deref(self.new_root, new),
         ) {
             (Ok(o), Ok(n)) => (o, n),
+            // The same ref to another document on both sides (a schema diffed unbundled):
+            // nothing to compare it with, and nothing changed here.
+            (Err(_), Err(_)) if old == new => return,
             (Err(reference), _) => {
                 let kind = ChangeKind::UnresolvedReference {
                     side: "old",
