@@ -47,7 +47,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let single = args.old.is_file() && args.new.is_file();
+    let single = args.old.is_file() && args.new.is_file() && compared.len() == 1;
     for comparison in &compared {
         print(comparison, single);
     }

@@ -362,3 +362,40 @@ fn a_lock_file_gives_transitive_modes_every_version() {
         "{stdout}"
     );
 }
+
+/// Two xRegistry documents are compared message by message; the schema resource's
+/// `compatibility` attribute sets the mode.
+#[test]
+fn xregistry_documents_are_compared_under_their_compatibility_attribute() {
+    let dir = tempdir();
+    let old = dir.path().join("old.json");
+    let new = dir.path().join("new.json");
+    fs::copy(
+        repo("cloudevent-codegen/tests/fixtures/xregistry/catalog.json"),
+        &old,
+    )
+    .unwrap();
+    fs::copy(&old, &new).unwrap();
+    let at = "/schemagroups/Fabrikam.SmartOven/schemas/Fabrikam.SmartOven.TurnedOn";
+    edit(&new, |d| {
+        d.pointer_mut(&format!("{at}/versions/1/schema/properties/mode/enum"))
+            .unwrap()
+            .as_array_mut()
+            .unwrap()
+            .push(json!("roast"));
+    });
+    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("Fabrikam.SmartOven.TurnedOn/v1: BREAKING")
+            || stdout.contains("BREAKING (`Fabrikam.SmartOven.TurnedOn`)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("enum value \"roast\" added"), "{stdout}");
+    edit(&new, |d| {
+        d.pointer_mut(at).unwrap()["compatibility"] = json!("backward_transitive");
+    });
+    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+}
