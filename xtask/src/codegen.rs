@@ -19,8 +19,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CloudEventData, CodegenError, Compat, JsonSchema, RustOptions, SchemaFile,
-    check_compatibility_with, export_file,
+    Baseline, CloudEventData, CodegenError, Compat, JsonSchema, Lock, RustOptions, SchemaFile,
+    check_compatibility_with, default_lock_path, export_file,
 };
 use cloudevent_rules::{Policy, Profile};
 
@@ -179,7 +179,18 @@ fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), Stri
             list.join(", ")
         ));
     }
-    let changed = write_outputs(&layout, &outputs).map_err(show)?;
+    let mut changed = write_outputs(&layout, &outputs).map_err(show)?;
+    // The lock the build scripts of this repository (`tests/codegen-build`) compare with,
+    // recording what just passed the check.
+    let lock = default_lock_path(&layout.schemas);
+    let previous = Lock::read(&lock).map_err(show)?.unwrap_or_default();
+    if previous
+        .updated(&registry)
+        .and_then(|l| l.write(&lock))
+        .map_err(show)?
+    {
+        changed.push(lock);
+    }
     for path in &changed {
         let _ = writeln!(report, "codegen: wrote {}", relative(path));
     }
