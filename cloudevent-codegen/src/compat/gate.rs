@@ -38,11 +38,17 @@ pub(crate) fn gate(
                 lock_path.display()
             ));
         } else {
-            Lock::of_registry(registry)?.write(lock_path)?;
-            notes.push(format!(
-                "wrote the lock file {} (the baseline of the compatibility check); commit it",
-                lock_path.display()
-            ));
+            // A source tree that cannot be written (a vendored or packaged crate) builds
+            // without the gate rather than failing; the note says so.
+            match Lock::of_registry(registry)?.write(lock_path) {
+                Ok(_) => notes.push(format!(
+                    "wrote the lock file {} (the baseline of the compatibility check); commit it",
+                    lock_path.display()
+                )),
+                Err(error) => notes.push(format!(
+                    "could not write the lock file ({error}); nothing to check compatibility against until it exists"
+                )),
+            }
         }
         return Ok(notes);
     };
