@@ -166,6 +166,15 @@ fn unreadable_input_exits_2_with_a_sentence_never_a_raw_os_error() {
         assert!(stderr.contains(needle), "{needle} not in {stderr}");
         assert!(!stderr.contains("Is a directory"), "{stderr}");
     }
+    let missing = dir.path().join("missing");
+    let output = cloudevent(&["diff".as_ref(), &old, &missing]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("missing: no such file or folder"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("os error"), "{stderr}");
     let broken = dir.path().join("broken.json");
     fs::write(&broken, "{").unwrap();
     let output = cloudevent(&["diff".as_ref(), &file, &broken]);

@@ -215,9 +215,14 @@ pub fn compare_paths(
     type_pointer: Option<&str>,
 ) -> Result<Vec<Comparison>, CodegenError> {
     let kind = |p: &Path| {
-        std::fs::metadata(p)
-            .map(|m| m.is_dir())
-            .map_err(|e| CodegenError::io(p, e))
+        std::fs::metadata(p).map(|m| m.is_dir()).map_err(|e| {
+            let e = if e.kind() == std::io::ErrorKind::NotFound {
+                std::io::Error::new(e.kind(), "no such file or folder")
+            } else {
+                e
+            };
+            CodegenError::io(p, e)
+        })
     };
     let (old_dir, new_dir) = (kind(old)?, kind(new)?);
     let load_new = |p: &Path| match type_pointer {
