@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cloudevent_codegen::{Builder, CodegenError};
+use cloudevent_codegen::{Builder, CodegenError, Compat};
 use cloudevent_runtime::Profile;
 
 /// Generate Rust payload types (one module a schema file, a `shared` module for what their
@@ -40,6 +40,21 @@ pub struct Args {
     /// The path of `cloudevent_runtime` in the generated code.
     #[arg(long, default_value = "::cloudevent_runtime")]
     runtime_crate: String,
+    /// The compatibility mode the registry is checked under against its lock file (see
+    /// `cloudevent diff --compat`); a type's own `x-cloudevent.compatibility` wins.
+    #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
+    compat: Compat,
+    /// The lock file (default `cloudevent.lock.json` beside the registry folder or document).
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// After a passing check, record the registry's schemas in the lock file (written afresh
+    /// when there is none).
+    #[arg(long)]
+    update_lock: bool,
+}
+
+fn parse_compat(text: &str) -> Result<Compat, String> {
+    text.parse()
 }
 
 /// Exit 0 when written (SHOULD warnings printed to stderr), 1 when a schema breaks a rule or
@@ -50,7 +65,12 @@ pub fn run(args: Args) -> ExitCode {
         .schemas(&args.schemas)
         .profile(args.profile)
         .runtime_crate(args.runtime_crate.clone())
-        .command(command_line(&args));
+        .command(command_line(&args))
+        .compat(args.compat)
+        .update_lock(args.update_lock);
+    if let Some(lock) = &args.lock {
+        builder = builder.lock_file(lock);
+    }
     if let Some(pointer) = &args.type_pointer {
         builder = builder.type_pointer(pointer.clone());
     }

@@ -1,73 +1,110 @@
-//! `cloudevent diff OLD NEW`: the changes between two versions of a schema file, and whether
-//! any breaks consumers of the old one.
+//! `cloudevent diff [--compat MODE] OLD NEW`: the changes between two versions of a schema
+//! file (or of every type of two registry folders), and whether any breaks the mode.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::Value;
+use cloudevent_codegen::{Comparison, Compat, Outcome, compare_paths};
 
-/// Compare two versions of one JSON Schema file.
+/// Compare two versions of a JSON Schema file, or two registry folders type by type.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The previous version.
+    /// The previous version: a schema file, a registry folder, an xRegistry document, or a
+    /// lock file (`cloudevent.lock.json`) to compare a registry folder with every version it
+    /// holds.
     old: PathBuf,
-    /// The new version.
+    /// The new version, of the same kind.
     new: PathBuf,
+    /// Who must keep working: `forward` (consumers generated from OLD read NEW's events, the
+    /// default), `backward` (consumers of NEW read OLD's events), `full` (both), their
+    /// `-transitive` forms (against every version of a lock file given as OLD; otherwise the
+    /// same, one old version being given), or `none`. A type's own
+    /// `x-cloudevent.compatibility` (or xRegistry `compatibility`) wins.
+    #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
+    compat: Compat,
+    /// Read folders as schemas holding their event type at this JSON pointer (as
+    /// `cloudevent codegen --type-pointer`), e.g. `/properties/context/properties/type`.
+    #[arg(long, value_name = "PTR")]
+    type_pointer: Option<String>,
 }
 
-fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON: {e}", path.display()))
+fn parse_compat(text: &str) -> Result<Compat, String> {
+    text.parse()
 }
 
-/// The new file as a registry schema, when it lies at `<registry>/<type>/v<major>.json` and
-/// carries its `x-cloudevent` metadata.
-fn registry_file(path: &Path) -> Option<cloudevent_codegen::SchemaFile> {
-    let file_name = path.file_name()?.to_str()?;
-    let type_dir = path.parent()?;
-    let relative = format!("{}/{file_name}", type_dir.file_name()?.to_str()?);
-    let root = type_dir.parent()?;
-    let text = std::fs::read_to_string(path).ok()?;
-    cloudevent_codegen::SchemaFile::parse(root, &relative, &text).ok()
-}
-
-/// Exit 0 when every change is compatible, 1 when any breaks, 2 when a file cannot be read.
+/// Exit 0 when nothing breaks the mode, 1 when something does (or the two files declare
+/// different event types), 2 when an input cannot be read.
 pub fn run(args: Args) -> ExitCode {
-    let (old, new) = match (read(&args.old), read(&args.new)) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(error), _) | (_, Err(error)) => {
+    let compared = match compare_paths(
+        &args.old,
+        &args.new,
+        args.compat,
+        args.type_pointer.as_deref(),
+    ) {
+        Ok(compared) => compared,
+        Err(error) => {
             eprintln!("cloudevent diff: {error}");
             return ExitCode::from(2);
         }
     };
-    let changes = cloudevent_codegen::diff_schemas(&old, &new);
-    if changes.is_empty() {
-        println!("no changes");
-        return ExitCode::SUCCESS;
+    let single = args.old.is_file() && args.new.is_file() && compared.len() == 1;
+    for comparison in &compared {
+        print(comparison, single);
     }
-    for change in &changes {
-        let verdict = if change.is_breaking() {
-            "breaking"
-        } else {
-            "compatible"
-        };
-        println!("{verdict:<10} {change}");
+    if !single {
+        let count = |o: Outcome| compared.iter().filter(|c| c.outcome == o).count();
+        println!(
+            "{} type(s) under `{}`: {} unchanged, {} compatible, {} breaking, {} new, {} removed",
+            compared.len(),
+            args.compat,
+            count(Outcome::Unchanged),
+            count(Outcome::Compatible),
+            count(Outcome::Breaking),
+            count(Outcome::New),
+            count(Outcome::Removed),
+        );
     }
-    if changes.iter().any(|c| c.is_breaking()) {
-        match registry_file(&args.new) {
-            // In a registry (`<type>/v<major>.json` with `x-cloudevent`), name the next file,
-            // type and `$id` exactly, as `cargo xtask codegen` does.
-            Some(file) => {
-                for finding in cloudevent_codegen::breaking_findings(&file, &changes) {
-                    eprintln!("cloudevent diff: {finding}");
-                }
-            }
-            None => eprintln!(
-                "cloudevent diff: breaking change(s): publish a new major version (v{{N+1}}.json, type suffix .v{{N+1}}, new dataschema URI) and keep the old one"
-            ),
-        }
+    for finding in compared.iter().flat_map(|c| &c.findings) {
+        eprintln!("cloudevent diff: {finding}");
+    }
+    if compared.iter().any(|c| c.outcome.fails()) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// One type: a heading for folders (and for a changed type), then one line a change.
+fn print(comparison: &Comparison, single: bool) {
+    let types = match (&comparison.old_type, &comparison.new_type) {
+        (Some(a), Some(b)) if a != b => format!(" (`{a}` -> `{b}`)"),
+        (Some(t), _) | (_, Some(t)) => format!(" (`{t}`)"),
+        (None, None) => String::new(),
+    };
+    let indent = if single { "" } else { "  " };
+    match comparison.outcome {
+        Outcome::TypeChanged => {
+            println!("type changed{types}: not two versions of one schema; not compared");
+            return;
+        }
+        Outcome::NewVersion => println!(
+            "new major version{types}: a new event type, so no change below breaks its consumers"
+        ),
+        _ if !single => println!("{}: {}{types}", comparison.subject, comparison.outcome),
+        _ => {}
+    }
+    if single && comparison.changes.is_empty() && comparison.outcome == Outcome::Unchanged {
+        println!("no changes");
+    }
+    for change in &comparison.changes {
+        let breaking =
+            comparison.outcome != Outcome::NewVersion && change.breaks_mode(comparison.compat);
+        let verdict = if breaking { "breaking" } else { "compatible" };
+        let breaks = change.breaks();
+        if breaks.backward || breaks.forward {
+            println!("{indent}{verdict:<10} {change} [{breaks}]");
+        } else {
+            println!("{indent}{verdict:<10} {change}");
+        }
     }
 }

@@ -26,7 +26,9 @@ enum Command {
     /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
     /// folder of schemas holding their type at `--type-pointer`).
     Codegen(codegen::Args),
-    /// Compare two versions of a schema file; exit 1 on a breaking change.
+    /// Compare two versions of a schema file (or two registry folders, or a lock file with a
+    /// folder) under a compatibility mode (`--compat`, default forward); exit 1 on a change
+    /// that breaks it.
     Diff(diff::Args),
 }
 

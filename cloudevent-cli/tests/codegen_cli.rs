@@ -168,7 +168,7 @@ const OLD: &str = r#"{
 }"#;
 
 #[test]
-fn diff_exits_1_naming_the_pointer_of_a_breaking_change() {
+fn diff_exits_1_naming_the_pointer_of_a_change_that_breaks_the_mode() {
     let dir = TempDir::new("diff-breaking");
     let old = dir.write("old.json", OLD);
     let new = dir.write(
@@ -178,16 +178,34 @@ fn diff_exits_1_naming_the_pointer_of_a_breaking_change() {
             r#""required": ["order_id", "comment"]"#,
         ),
     );
+    // Both changes narrow what validates: old consumers still read every new event.
     let output = cloudevent(&["diff", &old, &new]);
     let stdout = text(&output.stdout);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert_eq!(
         stdout,
-        "breaking   enum value \"out_of_stock\" removed at `/properties/reason/enum`\n\
-         breaking   property `comment` is now required at `/required`\n"
+        "compatible enum value \"out_of_stock\" removed at `/properties/reason/enum` [breaks backward]\n\
+         compatible property `comment` is now required at `/required` [breaks backward]\n"
     );
-    assert!(stderr.contains("new major version"), "{stderr}");
+    for mode in ["backward", "full", "backward-transitive"] {
+        let output = cloudevent(&["diff", "--compat", mode, &old, &new]);
+        let stdout = text(&output.stdout);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{mode}: {stdout}\n{stderr}");
+        assert_eq!(
+            stdout,
+            "breaking   enum value \"out_of_stock\" removed at `/properties/reason/enum` [breaks backward]\n\
+             breaking   property `comment` is now required at `/required` [breaks backward]\n"
+        );
+        assert!(stderr.contains("new major version"), "{stderr}");
+        assert!(
+            stderr.contains(&format!("under `{mode}` compatibility")),
+            "{stderr}"
+        );
+    }
+    let output = cloudevent(&["diff", "--compat", "sideways", &old, &new]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("no compatibility mode"));
 }
 
 #[test]
@@ -233,7 +251,7 @@ fn diff_exits_0_on_compatible_changes() {
     let old = dir.write("old.json", OLD);
     let new = dir.write(
         "new.json",
-        &OLD.replace(r#""maxLength": 500"#, r#""maxLength": 1000"#)
+        &OLD.replace(r#""maxLength": 500"#, r#""maxLength": 300"#)
             .replace(
                 r#""order_id": {"type": "string"},"#,
                 r#""order_id": {"type": "string"}, "note": {"type": "string"},"#,
@@ -249,8 +267,8 @@ fn diff_exits_0_on_compatible_changes() {
     );
     assert_eq!(
         stdout,
-        "compatible `maxLength` loosened from 500 to 1000 at `/properties/comment/maxLength`\n\
-         compatible optional property `note` added at `/properties/note`\n"
+        "compatible `maxLength` tightened from 500 to 300 at `/properties/comment/maxLength` [breaks backward]\n\
+         compatible optional property `note` added to an open object at `/properties/note` [breaks backward]\n"
     );
 
     let same = cloudevent(&["diff", &old, &old]);

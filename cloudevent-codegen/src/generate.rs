@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 
 use crate::bundle::{self, SHARED_MODULE};
 use crate::check::{check_schema, check_warnings};
+use crate::compat::{Compat, LockWrite, default_lock_path, gate};
 use crate::error::{CodegenError, Finding};
 use crate::import::{RustNames, RustOptions, event_tokens, pretty, shared_tokens, wrap_module};
 use crate::naming::{registry_names, variant_names};
@@ -325,6 +326,11 @@ fn shared_finding(
 ///     .unwrap_or_else(|e| panic!("{e}"));
 /// ```
 ///
+/// Before generating, [`Builder::generate_to_out_dir`] compares the registry with its lock file
+/// (`cloudevent.lock.json` beside the registry, written on the first build) under
+/// [`Builder::compat`] (default `forward`) and fails the build on a breaking change with the
+/// message `cloudevent diff` prints; see `docs/compatibility.md`.
+///
 /// The generated code needs `cloudevent-runtime`, `serde`, `serde_json`, `chrono` (feature
 /// `serde`, for `date-time`/`date`), `uuid` (feature `serde`, for `uuid`) and `regress` (for
 /// `pattern`) as dependencies of the crate that includes it.
@@ -336,6 +342,9 @@ pub struct Builder {
     policy: Policy,
     options: RustOptions,
     file_name: String,
+    compat: Compat,
+    lock_file: Option<PathBuf>,
+    update_lock: bool,
 }
 
 impl Default for Builder {
@@ -354,6 +363,9 @@ impl Builder {
             policy: Policy::new(Profile::IntgStd015),
             options: RustOptions::default(),
             file_name: "cloudevents.rs".to_owned(),
+            compat: Compat::default(),
+            lock_file: None,
+            update_lock: false,
         }
     }
 
@@ -431,7 +443,34 @@ impl Builder {
         self
     }
 
-    /// Generates the code as one string (what [`Builder::generate_to_out_dir`] writes).
+    /// The compatibility mode of the gate (default [`Compat::Forward`]); a type's own
+    /// `x-cloudevent.compatibility` (or xRegistry `compatibility`) wins. See
+    /// `docs/compatibility.md`.
+    #[must_use]
+    pub fn compat(mut self, compat: Compat) -> Builder {
+        self.compat = compat;
+        self
+    }
+
+    /// The lock file the gate compares with (relative to the crate's manifest directory);
+    /// default [`crate::LOCK_FILE`] beside the registry folder or document.
+    #[must_use]
+    pub fn lock_file(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.lock_file = Some(path.into());
+        self
+    }
+
+    /// Records the registry's current schemas in the lock file after a passing check (what
+    /// `cloudevent codegen --update-lock` does); otherwise the lock is only written when absent
+    /// (by [`Builder::generate_to_out_dir`]).
+    #[must_use]
+    pub fn update_lock(mut self, update: bool) -> Builder {
+        self.update_lock = update;
+        self
+    }
+
+    /// Generates the code as one string (what [`Builder::generate_to_out_dir`] writes),
+    /// without the compatibility gate.
     ///
     /// # Errors
     /// See [`generate_rust`].
@@ -445,9 +484,35 @@ impl Builder {
     ///
     /// # Errors
     /// See [`generate_rust`].
+    ///
+    /// Before generating, the registry is compared with its lock file under the
+    /// [`Builder::compat`] mode (the lock is written only with [`Builder::update_lock`]); notes
+    /// about the lock come back among the warnings.
     pub fn generate(&self) -> Result<GeneratedRust, CodegenError> {
         let registry = self.load(&self.schemas)?;
-        generate_rust(&registry, &self.policy, &self.options)
+        let write = if self.update_lock {
+            LockWrite::Update
+        } else {
+            LockWrite::Never
+        };
+        let lock = self.lock_path(&self.schemas);
+        let notes = gate(&registry, &lock, self.compat, write)?;
+        let mut rust = generate_rust(&registry, &self.policy, &self.options)?;
+        rust.warnings
+            .extend(notes.into_iter().map(|note| Finding::new(&lock, "", note)));
+        Ok(rust)
+    }
+
+    fn lock_path(&self, schemas: &Path) -> PathBuf {
+        match (&self.lock_file, std::env::var_os("CARGO_MANIFEST_DIR")) {
+            (Some(file), Some(dir))
+                if file.is_relative() && std::env::var_os("OUT_DIR").is_some() =>
+            {
+                Path::new(&dir).join(file)
+            }
+            (Some(file), _) => file.clone(),
+            (None, _) => default_lock_path(schemas),
+        }
     }
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
@@ -479,6 +544,18 @@ impl Builder {
         };
         println!("cargo:rerun-if-changed={}", schemas.display());
         let registry = self.load(&schemas)?;
+        // The compatibility gate: a breaking change fails the build with the message
+        // `cloudevent diff` prints; the lock is written on the first build.
+        let lock = self.lock_path(&schemas);
+        println!("cargo:rerun-if-changed={}", lock.display());
+        let write = if self.update_lock {
+            LockWrite::Update
+        } else {
+            LockWrite::WhenAbsent
+        };
+        for note in gate(&registry, &lock, self.compat, write)? {
+            println!("cargo:warning={note}");
+        }
         for file in &registry.files {
             println!("cargo:rerun-if-changed={}", file.path.display());
         }

@@ -15,6 +15,9 @@
 //! }
 //! ```
 //!
+//! and, optionally, `"compatibility": "backward"`: the type's own compatibility mode
+//! ([`Compat`]; `docs/compatibility.md` holds every rule per direction).
+//!
 //! What this crate offers, by task (everything a user needs is at the root):
 //!
 //! | task | items |
@@ -23,7 +26,7 @@
 //! | load and check a registry | [`Registry`], [`SchemaFile`], [`EventMeta`], [`check_schema`], [`check_warnings`] |
 //! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
 //! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
-//! | compatibility between versions | [`diff_schemas`], [`check_compatibility`], [`Baseline`], [`breaking_findings`] |
+//! | compatibility between versions | [`diff_schemas`], [`Compat`], [`check_compatibility_with`], [`compare_paths`], [`Baseline`], [`Lock`], [`breaking_findings`], [`next_version`] |
 //! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
@@ -79,9 +82,11 @@ pub use catalog::{
 };
 pub use check::{check_schema, check_warnings};
 pub use compat::{
-    Baseline, Compatibility, CompatibilityRow, breaking_findings, check_compatibility, compare,
+    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedSchema,
+    NextVersion, Outcome, breaking_findings, check_compatibility, check_compatibility_with,
+    compare, compare_paths, compare_registries, default_lock_path, next_version,
 };
-pub use diff::{Change, ChangeKind, diff_schemas};
+pub use diff::{Breaks, Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};

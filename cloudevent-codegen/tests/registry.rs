@@ -5,8 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CodegenError, Compatibility, Registry, RustOptions, check_compatibility,
-    generate_rust,
+    Baseline, CodegenError, Compat, Compatibility, Registry, RustOptions, check_compatibility,
+    check_compatibility_with, generate_rust,
 };
 use cloudevent_rules::{Policy, Profile};
 use serde_json::{Value, json};
@@ -213,12 +213,15 @@ fn a_compatible_edit_passes() {
         |s| {
             s["description"] = json!("An order was cancelled (reworded).");
             s["properties"]["cancelled_by"] = json!({"type": "string"});
-            s["properties"]["comment"]["maxLength"] = json!(1000);
+            s["properties"]["comment"]["maxLength"] = json!(300);
         },
     );
     let registry = Registry::load(dir.path()).unwrap();
     let (rows, findings) = check_compatibility(&registry, &baseline).unwrap();
     assert!(findings.is_empty(), "{findings:#?}");
+    // The same edit narrows what validates: old events may break a new consumer.
+    let (_, backward) = check_compatibility_with(&registry, &baseline, Compat::Backward).unwrap();
+    assert_eq!(backward.len(), 2, "{backward:#?}");
     let row = rows
         .iter()
         .find(|r| r.event_type == "com.example.order.cancelled")
@@ -236,16 +239,26 @@ fn a_breaking_edit_fails_naming_the_change_pointer_and_new_version() {
     edit(
         &dir.path().join("com.example.order.cancelled/v1.json"),
         |s| {
-            s["properties"]["reason"]["enum"] = json!(["customer_request", "payment_failed"]);
+            s["properties"]["reason"]["enum"] = json!([
+                "customer_request",
+                "payment_failed",
+                "out_of_stock",
+                "fraud_suspected",
+                "duplicate_order"
+            ]);
         },
     );
     let registry = Registry::load(dir.path()).unwrap();
+    // Under backward, a value added breaks nobody.
+    let (_, findings) = check_compatibility_with(&registry, &baseline, Compat::Backward).unwrap();
+    assert!(findings.is_empty(), "{findings:#?}");
     let (_, findings) = check_compatibility(&registry, &baseline).unwrap();
-    assert_eq!(findings.len(), 2, "{findings:#?}");
+    assert_eq!(findings.len(), 1, "{findings:#?}");
     let message = findings[0].to_string();
     for expected in [
         "/properties/reason/enum",
-        "enum value \"out_of_stock\" removed",
+        "enum value \"duplicate_order\" added",
+        "under `forward` compatibility (breaks forward: consumers generated from the earlier schema would refuse the new producer's events)",
         "com.example.order.cancelled/v2.json",
         "com.example.order.cancelled.v2",
         "https://schemas.example.com/events/com.example.order.cancelled/v2.json",

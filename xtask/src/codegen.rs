@@ -1,4 +1,4 @@
-//! `cargo xtask codegen [--check] [--base <rev> | --base-dir <dir>]`.
+//! `cargo xtask codegen [--check] [--base <rev> | --base-dir <dir>] [--compat <mode>]`.
 //!
 //! Keeps the two views of the event registry in step, each file in one direction:
 //! - schema → Rust: every hand-written `schemas/<type>/v<N>.json` becomes a module of the
@@ -9,16 +9,18 @@
 //! - both feed the catalog, `schemas/README.md` and `schemas/asyncapi.yaml`.
 //!
 //! Before writing, every schema (exported ones in their new form) is compared with its
-//! baseline (git `HEAD` unless told otherwise); a breaking change to an existing `vN.json`
-//! fails with the change, its JSON pointer and how to publish `v{N+1}` instead. `--check`
-//! writes nothing and fails when any output is stale, naming the command that fixes it.
+//! baseline (git `HEAD` unless told otherwise) under its compatibility mode (`forward` unless
+//! `--compat` or the type says otherwise, see `docs/compatibility.md`); a breaking change to an
+//! existing `vN.json` fails with the change, its JSON pointer and how to publish `v{N+1}`
+//! instead. `--check` writes nothing and fails when any output is stale, naming the command
+//! that fixes it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CloudEventData, CodegenError, JsonSchema, RustOptions, SchemaFile,
-    check_compatibility, export_file,
+    Baseline, CloudEventData, CodegenError, Compat, JsonSchema, Lock, RustOptions, SchemaFile,
+    check_compatibility_with, default_lock_path, export_file,
 };
 use cloudevent_rules::{Policy, Profile};
 
@@ -29,6 +31,7 @@ struct Options {
     check: bool,
     base: Option<String>,
     base_dir: Option<PathBuf>,
+    compat: Compat,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -36,6 +39,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         check: false,
         base: None,
         base_dir: None,
+        compat: Compat::default(),
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -48,9 +52,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 options.base_dir =
                     Some(args.next().ok_or("`--base-dir` needs a directory")?.into());
             }
+            "--compat" => {
+                options.compat = args
+                    .next()
+                    .ok_or("`--compat` needs a mode, e.g. `forward`")?
+                    .parse()?;
+            }
             other => {
                 return Err(format!(
-                    "unknown option `{other}` for codegen; expected --check, --base <rev>, --base-dir <dir>"
+                    "unknown option `{other}` for codegen; expected --check, --base <rev>, --base-dir <dir>, --compat <mode>"
                 ));
             }
         }
@@ -121,20 +131,22 @@ fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), Stri
             Baseline::git(rev.as_deref().unwrap_or("HEAD"), &layout.schemas).map_err(show)?
         }
     };
-    let (rows, breaking) = check_compatibility(&registry, &baseline).map_err(show)?;
+    let (rows, breaking) =
+        check_compatibility_with(&registry, &baseline, options.compat).map_err(show)?;
 
     let _ = writeln!(
         report,
-        "{:<34} {:>7}  {:<15} status",
-        "type", "version", "direction"
+        "{:<34} {:>7}  {:<15} {:<8} status",
+        "type", "version", "direction", "compat"
     );
     for row in &rows {
         let _ = writeln!(
             report,
-            "{:<34} {:>7}  {:<15} {}",
+            "{:<34} {:>7}  {:<15} {:<8} {}",
             row.event_type,
             format!("v{}", row.major),
             layout.direction(&row.schema).arrow(),
+            row.compat.name(),
             row.compatibility.status()
         );
     }
@@ -167,7 +179,18 @@ fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), Stri
             list.join(", ")
         ));
     }
-    let changed = write_outputs(&layout, &outputs).map_err(show)?;
+    let mut changed = write_outputs(&layout, &outputs).map_err(show)?;
+    // The lock the build scripts of this repository (`tests/codegen-build`) compare with,
+    // recording what just passed the check.
+    let lock = default_lock_path(&layout.schemas);
+    let previous = Lock::read(&lock).map_err(show)?.unwrap_or_default();
+    if previous
+        .updated(&registry)
+        .and_then(|l| l.write(&lock))
+        .map_err(show)?
+    {
+        changed.push(lock);
+    }
     for path in &changed {
         let _ = writeln!(report, "codegen: wrote {}", relative(path));
     }
@@ -310,7 +333,7 @@ mod tests {
         let copy = copy("compatible");
         edit(&copy.0.join(CANCELLED), |s| {
             s["properties"]["handled_by"] = json!({"type": "string", "description": "Agent."});
-            s["properties"]["comment"]["maxLength"] = json!(1000);
+            s["properties"]["comment"]["maxLength"] = json!(300);
         });
         let (result, _) = run(&copy.0, &["--check"], &repo().join("schemas"));
         let message = result.unwrap_err();
@@ -329,7 +352,7 @@ mod tests {
         );
         let generated = fs::read_to_string(copy.0.join(GENERATED)).unwrap();
         assert!(generated.contains("pub handled_by"), "{generated}");
-        assert!(generated.contains("> 1000usize"), "{generated}");
+        assert!(generated.contains("> 300usize"), "{generated}");
 
         let (result, report) = run(&copy.0, &["--check"], &repo().join("schemas"));
         assert_eq!(result, Ok(()), "{report}");

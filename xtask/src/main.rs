@@ -55,7 +55,8 @@ fn print_help() {
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
                    types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking\n            \
                    changes; --check changes nothing and fails when stale;\n            \
-                   --base <rev> | --base-dir <dir> choose the baseline (git HEAD)\n  \
+                   --base <rev> | --base-dir <dir> choose the baseline (git HEAD);\n            \
+                   --compat <mode> the compatibility mode (forward; docs/compatibility.md)\n  \
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
