@@ -31,7 +31,9 @@ mod payload_attributes;
 mod serde_impls;
 
 pub use builder::EventBuilder;
-use payload_attributes::{Visit, payload_extension, payload_string_violation};
+use payload_attributes::{
+    Visit, envelope_disagreement, payload_attributes, payload_extension, payload_string_violation,
+};
 pub(crate) use serde_impls::TypedData;
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
 
@@ -82,6 +84,9 @@ pub struct Event<T> {
     /// same name overrides the payload's.
     extensions: Extensions,
     data: T,
+    /// The first error in an `id`, `time` or `source` the payload gave to [`Event::new`],
+    /// which cannot fail: the event is refused when written (see [`Event::try_new`]).
+    invalid: Option<Box<Violation>>,
 }
 
 impl<T: CloudEventData> Event<T> {
@@ -120,17 +125,25 @@ impl<T: CloudEventData> Event<T> {
     pub fn new(payload: T) -> Self {
         const {
             assert!(
-                T::SOURCE.is_some(),
+                T::SOURCE.is_some() || T::SOURCE_PROPERTY.is_some(),
                 "Event::new needs a default source: add `source = \"...\"` to #[cloudevent(...)] or use Event::builder(payload).source(..).build()"
             );
         }
-        let source: &'static str = T::SOURCE.unwrap_or_default();
-        let mut event = Event::fresh(
-            payload,
-            Cow::Borrowed(source),
-            IdKind::Ulid.generate(),
-            Some(Timestamp::now()),
-        );
+        // A payload that fills `id`, `time` or `source` (`#[cloudevent(id)]` ...) gives them;
+        // a value that breaks a MUST is kept out and refused when the event is written.
+        let given = payload_attributes(&payload, T::PROFILE);
+        let invalid = given
+            .violations
+            .iter()
+            .find(|v| v.is_error())
+            .map(|v| Box::new(v.clone()));
+        let source = given
+            .source
+            .map_or_else(|| Cow::Borrowed(T::SOURCE.unwrap_or_default()), Cow::Owned);
+        let id = given.id.unwrap_or_else(|| IdKind::Ulid.generate());
+        let time = given.time.unwrap_or_else(Timestamp::now);
+        let mut event = Event::fresh(payload, source, id, Some(time));
+        event.invalid = invalid;
         event.make_root();
         event
     }
@@ -171,6 +184,7 @@ impl<T: CloudEventData> Event<T> {
             time,
             extensions: Extensions::new(),
             data: payload,
+            invalid: None,
         };
         #[cfg(feature = "otel")]
         let event = event.traced_by_current_span();
