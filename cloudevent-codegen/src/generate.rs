@@ -222,7 +222,15 @@ pub fn generate_rust(
             continue;
         }
         let (schema, used) = &bundle.events[index];
-        let tokens = match event_tokens(file, schema, &names[index], used, warned[index], options) {
+        let tokens = match event_tokens(
+            file,
+            schema,
+            &names[index],
+            used,
+            warned[index],
+            options,
+            &mut warnings,
+        ) {
             Ok(tokens) => tokens,
             Err(found) => {
                 findings.extend(found);
@@ -407,6 +415,50 @@ impl Builder {
     #[must_use]
     pub fn subject_pointer(mut self, pointer: impl Into<String>) -> Builder {
         self.options.subject_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `id` from the payload at this JSON pointer (a string or integer member, through
+    /// required objects, e.g. `/context/id` for the CDEvents binding).
+    #[must_use]
+    pub fn id_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.id_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `time` from the payload at this JSON pointer (`/context/timestamp`); the text is
+    /// kept as received.
+    #[must_use]
+    pub fn time_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.time_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `source` from the payload at this JSON pointer (`/context/source`).
+    #[must_use]
+    pub fn source_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.source_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `source` from a URI template (RFC 6570 level 1) whose variables name root
+    /// members of the payload, e.g. `/tenants/{tenantid}/devices/{deviceid}`.
+    #[must_use]
+    pub fn source_template(mut self, template: impl Into<String>) -> Builder {
+        self.options.source_template = Some(template.into());
+        self
+    }
+
+    /// Fills extension `name` from the payload's root member at `pointer` (`/region`).
+    #[must_use]
+    pub fn extension_pointer(
+        mut self,
+        name: impl Into<String>,
+        pointer: impl Into<String>,
+    ) -> Builder {
+        self.options
+            .extension_pointers
+            .push((name.into(), pointer.into()));
         self
     }
 
