@@ -162,9 +162,19 @@ pub(crate) fn event_tokens(
     let tokens = run_typify(&file.path, &prepared, &settings)?;
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+    if mode == Mode::KeepText {
+        crate::fidelity::keep_data_as_received(&mut syntax);
+    }
     let template = source_template(&mut syntax, file, names, options, warnings)?;
-    annotate_root(&mut syntax, file, names, warned, options, template.as_deref())
-        .map_err(|f| vec![f])?;
+    annotate_root(
+        &mut syntax,
+        file,
+        names,
+        warned,
+        options,
+        template.as_deref(),
+    )
+    .map_err(|f| vec![f])?;
     let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     if file.meta.subject.is_none()
@@ -234,8 +244,9 @@ fn source_template(
     };
     match crate::mapping::template_gaps(syntax, names, &template) {
         Err(violation) => Err(vec![
-            Finding::new(&file.path, "", format!("source template {violation}"))
-                .with_fix("write the template's variables as `{name}`, each naming a member of the payload"),
+            Finding::new(&file.path, "", format!("source template {violation}")).with_fix(
+                "write the template's variables as `{name}`, each naming a member of the payload",
+            ),
         ]),
         Ok(gaps) if gaps.is_empty() => Ok(Some(template)),
         Ok(gaps) => {
@@ -252,8 +263,7 @@ fn source_template(
                     ),
                 )
                 .with_fix(format!(
-                    "build its events with `Event::builder(payload).source(..)` filling the template from what you know (RFC 6570 level 1: values percent-encoded); or, if the payload holds them, generate with `--source-template` naming its members, e.g. `--source-template '/tenants/{{{}}}'`",
-                    "tenantid"
+                    "build its events with `Event::builder(payload).source(..)`, filling `{template}` from what the producer knows (RFC 6570 level 1: each value percent-encoded); if the payload holds those values under other names, generate with `--source-template` naming its members"
                 )),
             );
             Ok(None)
@@ -275,7 +285,14 @@ pub(crate) fn shared_tokens(
     }
     let mut document = Map::new();
     document.insert("definitions".into(), Value::Object(definitions));
-    run_typify(root, &Value::Object(document), &settings())
+    let tokens = run_typify(root, &Value::Object(document), &settings())?;
+    if mode != Mode::KeepText {
+        return Ok(tokens);
+    }
+    let mut syntax: syn::File =
+        syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+    crate::fidelity::keep_data_as_received(&mut syntax);
+    Ok(quote!(#syntax))
 }
 
 fn settings() -> TypeSpaceSettings {

@@ -65,6 +65,7 @@ mod compat;
 mod diff;
 mod error;
 mod export;
+mod fidelity;
 mod generate;
 mod import;
 mod layout;

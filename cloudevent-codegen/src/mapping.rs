@@ -208,13 +208,15 @@ pub(crate) fn attribute_from_pointer(
         }
     }
     let key = format_ident!("{}", attribute);
-    let field = field_of(syntax, &names.root, &segments[0])
-        .ok_or_else(|| unsupported("no root member"))?;
+    let field =
+        field_of(syntax, &names.root, &segments[0]).ok_or_else(|| unsupported("no root member"))?;
     if path.is_empty() {
         field.attrs.push(syn::parse_quote!(#[cloudevent(#key)]));
     } else {
         let path = path.join(".");
-        field.attrs.push(syn::parse_quote!(#[cloudevent(#key = #path)]));
+        field
+            .attrs
+            .push(syn::parse_quote!(#[cloudevent(#key = #path)]));
     }
     if let Some(leaf) = leaf
         && is_newtype(syntax, &leaf)
@@ -254,7 +256,9 @@ pub(crate) fn extension_from_pointer(
         .with_fix("point at a member of the payload's root object, e.g. `/region`")
     };
     if !pointer.starts_with('/') || segments.len() != 1 {
-        return Err(unsupported("only a root member (`/member`) can fill an extension"));
+        return Err(unsupported(
+            "only a root member (`/member`) can fill an extension",
+        ));
     }
     let field = field_of(syntax, &names.root, &segments[0])
         .ok_or_else(|| unsupported(&format!("`{}` has no member `{}`", names.root, segments[0])))?;
@@ -285,9 +289,9 @@ pub(crate) fn template_gaps(
     Ok(parts
         .into_iter()
         .filter_map(|part| match part {
-            cloudevent_rules::TemplatePart::Variable(name) => {
-                field_of(syntax, &names.root, name).is_none().then(|| name.to_owned())
-            }
+            cloudevent_rules::TemplatePart::Variable(name) => field_of(syntax, &names.root, name)
+                .is_none()
+                .then(|| name.to_owned()),
             cloudevent_rules::TemplatePart::Literal(_) => None,
         })
         .collect())

@@ -46,4 +46,15 @@ fn main() {
         eprintln!("{error}");
         std::process::exit(1);
     }
+    // Fidelity: a webhook-shaped folder whose events must re-emit their data unchanged.
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/webhook-shaped/schemas")
+        .type_pointer("/x-cloudevent-type")
+        .profile(Profile::CloudEvents)
+        .file_name("webhook.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
 }
