@@ -8,6 +8,11 @@
 //! `subject` is marked and its generated type implements `SubjectField` by reading its `id`
 //! member. A generated newtype around a string (typify's type for a string with `minLength`)
 //! implements it too.
+//!
+//! `id`, `time` and `source` (`--id-pointer /context/id` ...) mark the root field the pointer
+//! starts at with the Rust member path of the rest (`#[cloudevent(id = "id")]` on `context`),
+//! which the derive reads through `TextField`; extensions take a root member
+//! (`--extension region=/region`). A `source` template's variables must be root members.
 
 use quote::{format_ident, quote};
 
@@ -284,7 +289,7 @@ pub(crate) fn template_gaps(
     syntax: &mut syn::File,
     names: &RustNames,
     template: &str,
-) -> Result<Vec<String>, cloudevent_rules::Violation> {
+) -> Result<Vec<String>, Box<cloudevent_rules::Violation>> {
     let parts = cloudevent_rules::parse_source_template(template)?;
     Ok(parts
         .into_iter()

@@ -31,11 +31,15 @@ pub enum TemplatePart<'a> {
 /// assert!(parse_source_template("/tenants/{tenantid").is_err());
 /// assert!(parse_source_template("/tenants").is_err());
 /// ```
-pub fn parse_source_template(template: &str) -> Result<Vec<TemplatePart<'_>>, Violation> {
+pub fn parse_source_template(template: &str) -> Result<Vec<TemplatePart<'_>>, Box<Violation>> {
     let broken = |part: &str, problem: &str| {
-        Violation::error(rule::RFC_6570, "source", template, problem.to_owned())
-            .with_part(part)
-            .with_hint("write variables as `{name}`, e.g. `/tenants/{tenantid}/devices/{deviceid}`")
+        Box::new(
+            Violation::error(rule::RFC_6570, "source", template, problem.to_owned())
+                .with_part(part)
+                .with_hint(
+                    "write variables as `{name}`, e.g. `/tenants/{tenantid}/devices/{deviceid}`",
+                ),
+        )
     };
     let mut parts = Vec::new();
     let mut rest = template;

@@ -155,7 +155,14 @@ pub(super) fn envelope_disagreement<T: CloudEventData>(
     if T::ID_PROPERTY.is_none() && T::TIME_PROPERTY.is_none() && T::SOURCE_PROPERTY.is_none() {
         return None;
     }
-    let given: [(&str, Option<&str>, Option<Cow<'_, str>>, Option<&str>); 3] = [
+    // (attribute, the envelope's value, the payload's, the payload property)
+    type Given<'a> = (
+        &'a str,
+        Option<&'a str>,
+        Option<Cow<'a, str>>,
+        Option<&'a str>,
+    );
+    let given: [Given<'_>; 3] = [
         ("id", Some(id), data.payload_id(), T::ID_PROPERTY),
         (
             "source",
