@@ -6,6 +6,9 @@
 //!   array or map (`#[serde(default, skip_serializing_if = "Vec::is_empty")]`) become
 //!   `Option<T>` skipped when `None`: an absent member stays absent (no default
 //!   materialised) and a present `[]` or `{}` is written back;
+//! - an optional member whose schema admits `null` (marked by `shapes.rs` with
+//!   [`NULL_KEPT`] in its description) becomes `Option<Option<T>>`: absent is `None`, a
+//!   `null` received is `Some(None)`, and each is written back as it came;
 //! - an open object (no `additionalProperties: false`, so no `deny_unknown_fields`) keeps the
 //!   members its schema does not name in `#[serde(flatten)] extra: serde_json::Map`, so
 //!   CDEvents' `domainId` or a webhook's newer fields survive a round trip.
@@ -15,8 +18,14 @@
 use quote::format_ident;
 use syn::punctuated::Punctuated;
 
+use crate::shapes::NULL_KEPT;
+
+/// The module-local function that reads a present member into `Some(..)`, `null` included.
+const PRESENT: &str = "__cloudevent_present";
+
 /// Applies the rewrites to every struct of a generated module.
 pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
+    let mut needs_present = false;
     for item in &mut syntax.items {
         // typify's default values are no longer filled in; the functions stay for reference.
         if let syn::Item::Mod(module) = item
@@ -34,6 +43,7 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
         };
         for field in &mut fields.named {
             keep_presence(field);
+            needs_present |= keep_null(field);
         }
         let closed = item
             .attrs
@@ -63,6 +73,74 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
             pub #ident: ::serde_json::Map<::std::string::String, ::serde_json::Value>
         });
     }
+    if needs_present {
+        let name = format_ident!("{}", PRESENT);
+        syntax.items.push(syn::parse_quote! {
+            /// A member that is present: `Some(value)`, or `Some(None)` for `null`.
+            fn #name<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<::std::option::Option<T>>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <::std::option::Option<T> as ::serde::Deserialize>::deserialize(deserializer)
+                    .map(::std::option::Option::Some)
+            }
+        });
+    }
+}
+
+/// An optional member marked [`NULL_KEPT`]: `Option<T>` becomes `Option<Option<T>>`, read
+/// through the module's present-member function. Returns whether it changed.
+fn keep_null(field: &mut syn::Field) -> bool {
+    let documented = field.attrs.iter().any(|a| {
+        a.path().is_ident("doc")
+            && matches!(&a.meta, syn::Meta::NameValue(nv)
+                if matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
+                    if s.value().contains(NULL_KEPT)))
+    });
+    if !documented || !is_option(&field.ty) {
+        return false;
+    }
+    let mut rename = None;
+    let mut index = None;
+    for (at, attr) in field.attrs.iter().enumerate() {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let Ok(items) =
+            attr.parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        else {
+            return false;
+        };
+        for item in &items {
+            match item {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("rename") => {
+                    rename = Some(nv.value.clone());
+                }
+                syn::Meta::Path(p) if p.is_ident("default") => {}
+                syn::Meta::NameValue(nv) if nv.path.is_ident("skip_serializing_if") => {}
+                _ => return false,
+            }
+        }
+        index = Some(at);
+    }
+    let ty = &field.ty;
+    field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+    let attr: syn::Attribute = match rename {
+        Some(rename) => syn::parse_quote!(
+            #[serde(rename = #rename, default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #PRESENT)]
+        ),
+        None => syn::parse_quote!(
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #PRESENT)]
+        ),
+    };
+    match index {
+        Some(at) => field.attrs[at] = attr,
+        None => field.attrs.push(attr),
+    }
+    true
 }
 
 /// A member that typify fills or skips by a default becomes an `Option` skipped when
@@ -126,4 +204,61 @@ fn serde_flag(attr: &syn::Attribute, flag: &str) -> bool {
                     .iter()
                     .any(|m| matches!(m, syn::Meta::Path(p) if p.is_ident(flag)))
             })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(source: &str) -> String {
+        let mut syntax: syn::File = syn::parse_str(source).unwrap();
+        keep_data_as_received(&mut syntax);
+        quote::quote!(#syntax).to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn defaults_and_empty_collections_become_options() {
+        let out = rewritten(
+            r#"#[serde(deny_unknown_fields)]
+            pub struct Pr {
+                #[serde(default = "defaults::pr_draft")] pub draft: bool,
+                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")] pub labels: Vec<String>,
+                #[serde(rename = "x-y", default, skip_serializing_if = "::std::option::Option::is_none")] pub x_y: Option<String>,
+                pub id: i64,
+            }"#,
+        );
+        assert!(
+            out.contains("pubdraft:::std::option::Option<bool>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("publabels:::std::option::Option<Vec<String>>"),
+            "{out}"
+        );
+        assert!(out.contains("pubx_y:Option<String>"), "{out}");
+        assert!(out.contains("pubid:i64"), "{out}");
+        assert!(
+            !out.contains("pubextra"),
+            "a closed object gets no extra members: {out}"
+        );
+    }
+
+    #[test]
+    fn open_objects_keep_unknown_members_and_marked_nullables_keep_null() {
+        let source = format!(
+            r#"pub struct Pr {{
+                #[doc = "{NULL_KEPT}"]
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub milestone: Option<String>,
+                pub extra: String,
+            }}"#
+        );
+        let out = rewritten(&source);
+        assert!(out.contains("#[serde(flatten)]pubextra_members"), "{out}");
+        assert!(
+            out.contains("pubmilestone:::std::option::Option<Option<String>>"),
+            "{out}"
+        );
+        assert!(out.contains("fn__cloudevent_present"), "{out}");
+    }
 }
