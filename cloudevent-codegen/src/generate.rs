@@ -342,6 +342,9 @@ pub struct Builder {
     type_pointer: Option<String>,
     xregistry: bool,
     policy: Policy,
+    /// Whether the policy was chosen here (`policy`, `profile`), so neither the registry's
+    /// settings file nor the crate's `[package.metadata.cloudevent]` replaces it.
+    policy_set: bool,
     options: RustOptions,
     file_name: String,
 }
@@ -360,6 +363,7 @@ impl Builder {
             type_pointer: None,
             xregistry: false,
             policy: Policy::new(Profile::IntgStd015),
+            policy_set: false,
             options: RustOptions::default(),
             file_name: "cloudevents.rs".to_owned(),
         }
@@ -376,6 +380,7 @@ impl Builder {
     #[must_use]
     pub fn policy(mut self, policy: impl Into<Policy>) -> Builder {
         self.policy = policy.into();
+        self.policy_set = true;
         self
     }
 
@@ -405,6 +410,7 @@ impl Builder {
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Builder {
         self.policy = Policy::new(profile);
+        self.policy_set = true;
         self.options.profile = Some(profile);
         self
     }
@@ -488,8 +494,7 @@ impl Builder {
     /// # Errors
     /// See [`generate_rust`].
     pub fn generate_string(&self) -> Result<String, CodegenError> {
-        let registry = self.load(&self.schemas)?;
-        generate_rust(&registry, &self.policy, &self.options)?.single_file()
+        self.generate()?.single_file()
     }
 
     /// Generates the code and returns it with its warnings (broken SHOULDs), for callers that
@@ -498,8 +503,56 @@ impl Builder {
     /// # Errors
     /// See [`generate_rust`].
     pub fn generate(&self) -> Result<GeneratedRust, CodegenError> {
-        let registry = self.load(&self.schemas)?;
-        generate_rust(&registry, &self.policy, &self.options)
+        let builder = self.resolved(&self.schemas)?;
+        let registry = builder.load(&self.schemas)?;
+        generate_rust(&registry, &builder.policy, &builder.options)
+    }
+
+    /// This builder with what it was not told taken from the registry's settings file
+    /// ([`crate::REGISTRY_CONFIG`] in the schemas folder, or beside an xRegistry document)
+    /// and, for the policy, from the crate's `[package.metadata.cloudevent]` (the
+    /// `Cargo.toml` of `CARGO_MANIFEST_DIR`), which the derive applies to the generated types
+    /// that carry no profile of their own.
+    fn resolved(&self, dir: &Path) -> Result<Builder, CodegenError> {
+        let mut builder = self.clone();
+        let config_dir = if self.xregistry {
+            dir.parent()
+        } else {
+            Some(dir)
+        };
+        if let Some(config) = config_dir
+            .map(crate::config::read_registry_config)
+            .transpose()?
+            .flatten()
+        {
+            if !builder.xregistry && builder.type_pointer.is_none() {
+                builder.type_pointer = config.type_pointer;
+            }
+            if let (Some(profile), false) = (config.profile, builder.policy_set) {
+                builder = builder.profile(profile);
+            }
+            let options = &mut builder.options;
+            for (slot, value) in [
+                (&mut options.subject_pointer, config.subject),
+                (&mut options.id_pointer, config.id),
+                (&mut options.time_pointer, config.time),
+                (&mut options.source_pointer, config.source),
+                (&mut options.source_template, config.source_template),
+            ] {
+                if slot.is_none() {
+                    *slot = value;
+                }
+            }
+            if options.extension_pointers.is_empty() {
+                options.extension_pointers = config.extensions;
+            }
+        }
+        if !builder.policy_set
+            && let Some(policy) = crate::config::crate_policy()?
+        {
+            builder.policy = policy;
+        }
+        Ok(builder)
     }
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
@@ -530,7 +583,8 @@ impl Builder {
             _ => self.schemas.clone(),
         };
         println!("cargo:rerun-if-changed={}", schemas.display());
-        let registry = self.load(&schemas)?;
+        let resolved = self.resolved(&schemas)?;
+        let registry = resolved.load(&schemas)?;
         for file in &registry.files {
             println!("cargo:rerun-if-changed={}", file.path.display());
         }
@@ -540,7 +594,7 @@ impl Builder {
                 schemas.join(relative).display()
             );
         }
-        let mut options = self.options.clone();
+        let mut options = resolved.options.clone();
         if options.command.is_none() {
             let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
             options.command = Some(format!(
@@ -548,7 +602,7 @@ impl Builder {
                 self.schemas.display()
             ));
         }
-        let rust = generate_rust(&registry, &self.policy, &options)?;
+        let rust = generate_rust(&registry, &resolved.policy, &options)?;
         for warning in &rust.warnings {
             println!("cargo:warning={warning}");
         }

@@ -62,6 +62,7 @@ mod bundle;
 mod catalog;
 mod check;
 mod compat;
+mod config;
 mod diff;
 mod error;
 mod export;
@@ -82,6 +83,7 @@ pub use check::{check_schema, check_warnings};
 pub use compat::{
     Baseline, Compatibility, CompatibilityRow, breaking_findings, check_compatibility, compare,
 };
+pub use config::REGISTRY_CONFIG;
 pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
