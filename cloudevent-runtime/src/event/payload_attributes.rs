@@ -209,7 +209,7 @@ impl<T: CloudEventData> Event<T> {
     /// ```
     /// use cloudevent_runtime::{CloudEvent, Event};
     ///
-    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[derive(Debug, serde::Serialize, CloudEvent)]
     /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
     /// struct OrderCreated {
     ///     #[cloudevent(id)]
