@@ -130,7 +130,7 @@ pub(crate) fn crate_policy() -> Result<Option<Policy>, CodegenError> {
 
 /// The `[package.metadata.cloudevent]` policy of one `Cargo.toml`.
 fn manifest_policy(path: &Path) -> Result<Option<Policy>, CodegenError> {
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
     let finding = |at: &str, message: String| {
