@@ -33,6 +33,7 @@ mod serde_impls;
 pub use builder::EventBuilder;
 use payload_attributes::{
     Visit, envelope_disagreement, payload_attributes, payload_extension, payload_string_violation,
+    payload_subject, subject_findings,
 };
 pub(crate) use serde_impls::TypedData;
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
@@ -651,20 +652,6 @@ fn static_or_owned(value: &str, constant: Option<&'static str>) -> Cow<'static, 
         Some(constant) if constant == value => Cow::Borrowed(constant),
         _ => Cow::Owned(value.to_owned()),
     }
-}
-
-/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
-/// characters (CE 1.0.2 type system).
-fn subject_findings(subject: &str) -> Vec<Violation> {
-    let mut found = cloudevent_rules::check_subject(subject);
-    found.extend(cloudevent_rules::check_string_value("subject", subject));
-    found
-}
-
-/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
-/// on the wire (CE 1.0.2 subject).
-fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
-    data.subject().filter(|subject| !subject.is_empty())
 }
 
 /// Keeps the errors of a rules check (warnings pass).

@@ -37,6 +37,20 @@ pub(super) fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Vi
     found
 }
 
+/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
+/// characters (CE 1.0.2 type system).
+pub(super) fn subject_findings(subject: &str) -> Vec<Violation> {
+    let mut found = cloudevent_rules::check_subject(subject);
+    found.extend(cloudevent_rules::check_string_value("subject", subject));
+    found
+}
+
+/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
+/// on the wire (CE 1.0.2 subject).
+pub(super) fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
+    data.subject().filter(|subject| !subject.is_empty())
+}
+
 /// One extension of a payload, owned.
 pub(super) fn payload_extension<T: CloudEventData>(
     data: &T,
