@@ -212,6 +212,13 @@ pub(crate) fn attribute_from_pointer(
             leaf = ty;
         }
     }
+    if let Some(leaf) = &leaf
+        && ["DateTime", "NaiveDate", "Uuid"].contains(&leaf.as_str())
+    {
+        return Err(unsupported(&format!(
+            "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"
+        )));
+    }
     let key = format_ident!("{}", attribute);
     let field =
         field_of(syntax, &names.root, &segments[0]).ok_or_else(|| unsupported("no root member"))?;

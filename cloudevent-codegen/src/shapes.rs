@@ -32,9 +32,11 @@ const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
 pub(crate) enum Mode {
     /// Only the shapes typify mishandles.
     Shapes,
-    /// Also read `date-time` and `date` strings as the text received, so a typed event
-    /// re-emits them unchanged (a `chrono` type would rewrite `+01:00` to UTC and `.5` to
-    /// `.500`): for schema sets published by others, whose events are passed on.
+    /// Also read `date-time`, `date`, `uuid` and IP address strings as the text received,
+    /// so a typed event re-emits them unchanged (a `chrono` type would rewrite `+01:00` to
+    /// UTC and `.5` to `.500`, `uuid::Uuid` an upper-case UUID to lower case, `Ipv6Addr`
+    /// a long form to the short one): for schema sets published by others, whose events
+    /// are passed on.
     KeepText,
 }
 
@@ -50,7 +52,7 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
     if mode == Mode::KeepText
         && matches!(
             object.get("format").and_then(Value::as_str),
-            Some("date-time" | "date")
+            Some("date-time" | "date" | "uuid" | "ip" | "ipv4" | "ipv6")
         )
     {
         object.remove("format");
@@ -294,6 +296,9 @@ mod tests {
         normalize(&mut kept, Mode::KeepText);
         assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
         assert_eq!(normalized(schema.clone()), schema);
+        let mut uuid = json!({"type": "string", "format": "uuid"});
+        normalize(&mut uuid, Mode::KeepText);
+        assert_eq!(uuid, json!({"type": "string"}));
     }
 
     #[test]

@@ -106,11 +106,13 @@ impl<T: CloudEventData> Event<T> {
     pub const POLICY: crate::Policy = crate::Policy::new(T::PROFILE);
 
     /// A new root event: fresh ULID `id`, `time` now (UTC), `T`'s source, type, dataschema and
-    /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]).
+    /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]). A payload
+    /// that fills `id`, `time` or `source` (`#[cloudevent(id)]`, ..., `source_template`)
+    /// gives those instead; see [`Event::try_new`].
     ///
-    /// `T` must name a default source (`#[cloudevent(source = "...")]`); without one this does
-    /// not compile, so an event without a source cannot exist. Use [`Event::builder`] to set
-    /// the source at run time.
+    /// `T` must name a default source (`#[cloudevent(source = "...")]`) or fill it from its
+    /// fields; without either this does not compile. Use [`Event::builder`] to set the
+    /// source at run time.
     ///
     /// ```
     /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
