@@ -356,3 +356,52 @@ fn the_cdevents_binding_attributes_come_from_the_context() {
         "the header names the command"
     );
 }
+
+/// The done-when of issue 11 for the CLI: its output for the CDEvents-shaped folder is the
+/// code `tests/codegen-build`'s build script generates with `Builder` (the header comment
+/// aside), which that crate, with no `[package.metadata.cloudevent]`, compiles and reads every
+/// example event with.
+#[test]
+fn the_cli_writes_what_the_builder_writes() {
+    let schemas = format!(
+        "{}/../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        &schemas,
+        "--type-pointer",
+        "/properties/context/properties/type",
+        "--subject-pointer",
+        "/subject/id",
+        "--id-pointer",
+        "/context/id",
+        "--time-pointer",
+        "/context/timestamp",
+        "--source-pointer",
+        "/context/source",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let built = cloudevent_codegen::Builder::new()
+        .schemas(&schemas)
+        .type_pointer("/properties/context/properties/type")
+        .subject_pointer("/subject/id")
+        .id_pointer("/context/id")
+        .time_pointer("/context/timestamp")
+        .source_pointer("/context/source")
+        .profile(cloudevent_codegen::Profile::CloudEvents)
+        .generate_string()
+        .unwrap();
+    let code = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("//"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(code(&text(&output.stdout)), code(&built));
+}
