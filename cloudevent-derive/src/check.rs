@@ -409,4 +409,40 @@ mod tests {
         );
         assert!(errors(&input, Profile::CloudEvents).is_empty());
     }
+
+    #[test]
+    fn payload_attributes_are_checked_together() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "dev.cdevents.build.started.0.2.0", source_template = "/ci/{tenant}/{pipeline}")]
+            struct E {
+                #[cloudevent(id = "id", time = "timestamp")] context: Context,
+                #[cloudevent(time)] started: String,
+                #[cloudevent(source)] origin: String,
+                tenant: String,
+            }
+        };
+        let found = errors(&input, Profile::CloudEvents);
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(
+            found[0].starts_with("`time` is already taken from field `context`"),
+            "{found:#?}"
+        );
+        assert!(
+            found[1].starts_with(
+                "`source` is taken from field `origin` and from the type's `source_template`"
+            ),
+            "{found:#?}"
+        );
+        assert!(
+            found[2].contains("variable `{pipeline}` names no field of `E`"),
+            "{found:#?}"
+        );
+
+        let member_path: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(id = "context.2")] context: Context }
+        };
+        let found = errors(&member_path, Profile::IntgStd015);
+        assert!(found[0].contains("`2` is not a field name"), "{found:#?}");
+    }
 }
