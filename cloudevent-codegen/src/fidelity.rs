@@ -13,6 +13,9 @@
 //!   members its schema does not name in `#[serde(flatten)] extra: serde_json::Map`, so
 //!   CDEvents' `domainId` or a webhook's newer fields survive a round trip.
 //!
+//! - a JSON `number` is a `serde_json::Number`, not an `f64`: `2` stays `2` (an `f64` writes
+//!   `2.0`), and every digit received is written back.
+//!
 //! `date-time` text is kept by `shapes.rs` (`Mode::KeepText`), before typify runs.
 
 use quote::format_ident;
@@ -25,6 +28,7 @@ const PRESENT: &str = "__cloudevent_present";
 
 /// Applies the rewrites to every struct of a generated module.
 pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
+    numbers_as_received(syntax);
     let mut needs_present = false;
     for item in &mut syntax.items {
         // typify's default values are no longer filled in; the functions stay for reference.
@@ -141,6 +145,71 @@ fn keep_null(field: &mut syn::Field) -> bool {
         None => field.attrs.push(attr),
     }
     true
+}
+
+/// Every `f64` (typify's type for `number`) becomes `serde_json::Number`, which keeps an
+/// integer an integer; `Copy` is dropped from the derives of the types that now hold one.
+fn numbers_as_received(syntax: &mut syn::File) {
+    fn replace(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        tokens
+            .into_iter()
+            .flat_map(|tree| -> Vec<proc_macro2::TokenTree> {
+                match tree {
+                    proc_macro2::TokenTree::Ident(ident) if ident == "f64" => {
+                        quote::quote!(::serde_json::Number).into_iter().collect()
+                    }
+                    proc_macro2::TokenTree::Group(group) => {
+                        let mut replaced =
+                            proc_macro2::Group::new(group.delimiter(), replace(group.stream()));
+                        replaced.set_span(group.span());
+                        vec![proc_macro2::TokenTree::Group(replaced)]
+                    }
+                    other => vec![other],
+                }
+            })
+            .collect()
+    }
+    let tokens = quote::quote!(#syntax);
+    if !tokens.to_string().contains("f64") {
+        return;
+    }
+    let Ok(mut replaced) = syn::parse2::<syn::File>(replace(tokens)) else {
+        return;
+    };
+    for item in &mut replaced.items {
+        let (attrs, holds_number) = match item {
+            syn::Item::Struct(s) => {
+                let fields = &s.fields;
+                (
+                    &mut s.attrs,
+                    quote::quote!(#fields).to_string().contains("Number"),
+                )
+            }
+            syn::Item::Enum(e) => {
+                let variants = &e.variants;
+                (
+                    &mut e.attrs,
+                    quote::quote!(#variants).to_string().contains("Number"),
+                )
+            }
+            _ => continue,
+        };
+        if !holds_number {
+            continue;
+        }
+        for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+            if let Ok(paths) =
+                attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            {
+                let kept: Vec<&syn::Path> = paths
+                    .iter()
+                    .filter(|p| !p.segments.last().is_some_and(|s| s.ident == "Copy"))
+                    .collect();
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+    }
+    *syntax = replaced;
 }
 
 /// A member that typify fills or skips by a default becomes an `Option` skipped when
@@ -260,5 +329,24 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("fn__cloudevent_present"), "{out}");
+    }
+
+    #[test]
+    fn numbers_become_serde_json_numbers_and_lose_copy() {
+        let out = rewritten(
+            r#"#[derive(Clone, Copy, Debug)]
+            pub struct Reading(pub f64);
+            #[derive(Clone, Copy)]
+            pub enum Unit { C, F }"#,
+        );
+        assert!(
+            out.contains("pubstructReading(pub::serde_json::Number)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("#[derive(Clone,Debug)]pubstructReading"),
+            "{out}"
+        );
+        assert!(out.contains("#[derive(Clone,Copy)]pubenumUnit"), "{out}");
     }
 }
