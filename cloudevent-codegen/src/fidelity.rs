@@ -203,7 +203,7 @@ fn numbers_as_received(syntax: &mut syn::File) {
             {
                 let kept: Vec<&syn::Path> = paths
                     .iter()
-                    .filter(|p| !p.segments.last().is_some_and(|s| s.ident == "Copy"))
+                    .filter(|p| p.segments.last().is_none_or(|s| s.ident != "Copy"))
                     .collect();
                 *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
             }
