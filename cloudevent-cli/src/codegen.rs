@@ -30,6 +30,24 @@ pub struct Args {
     /// schemas that do not name their subject, e.g. `/subject/id` for CDEvents.
     #[arg(long, value_name = "PTR")]
     subject_pointer: Option<String>,
+    /// Fill `id` from the payload at this JSON pointer (a string or integer member, through
+    /// required objects), e.g. `/context/id` for CDEvents.
+    #[arg(long, value_name = "PTR")]
+    id_pointer: Option<String>,
+    /// Fill `time` from the payload at this JSON pointer, e.g. `/context/timestamp`.
+    #[arg(long, value_name = "PTR")]
+    time_pointer: Option<String>,
+    /// Fill `source` from the payload at this JSON pointer, e.g. `/context/source`.
+    #[arg(long, value_name = "PTR", conflicts_with = "source_template")]
+    source_pointer: Option<String>,
+    /// Fill `source` from a URI template (RFC 6570 level 1) whose variables name root
+    /// members of the payload, e.g. `/tenants/{tenantid}/devices/{deviceid}`.
+    #[arg(long, value_name = "TEMPLATE")]
+    source_template: Option<String>,
+    /// Fill an extension from a root member of the payload: `NAME=POINTER`, e.g.
+    /// `region=/region`. Repeatable.
+    #[arg(long = "extension", value_name = "NAME=POINTER", value_parser = name_pointer)]
+    extensions: Vec<(String, String)>,
     /// Where to write the Rust file (`-` for stdout).
     #[arg(long, default_value = "-")]
     out: PathBuf,
@@ -80,6 +98,21 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(pointer) = &args.subject_pointer {
         builder = builder.subject_pointer(pointer.clone());
     }
+    if let Some(pointer) = &args.id_pointer {
+        builder = builder.id_pointer(pointer.clone());
+    }
+    if let Some(pointer) = &args.time_pointer {
+        builder = builder.time_pointer(pointer.clone());
+    }
+    if let Some(pointer) = &args.source_pointer {
+        builder = builder.source_pointer(pointer.clone());
+    }
+    if let Some(template) = &args.source_template {
+        builder = builder.source_template(template.clone());
+    }
+    for (name, pointer) in &args.extensions {
+        builder = builder.extension_pointer(name.clone(), pointer.clone());
+    }
     let generated = builder.generate().and_then(|rust| {
         let text = rust.single_file()?;
         Ok((rust.warnings, text))
@@ -122,8 +155,19 @@ fn command_line(args: &Args) -> String {
     if let Some(pointer) = &args.type_pointer {
         command.push_str(&format!(" --type-pointer {pointer}"));
     }
-    if let Some(pointer) = &args.subject_pointer {
-        command.push_str(&format!(" --subject-pointer {pointer}"));
+    for (flag, value) in [
+        ("--subject-pointer", &args.subject_pointer),
+        ("--id-pointer", &args.id_pointer),
+        ("--time-pointer", &args.time_pointer),
+        ("--source-pointer", &args.source_pointer),
+        ("--source-template", &args.source_template),
+    ] {
+        if let Some(value) = value {
+            command.push_str(&format!(" {flag} {value}"));
+        }
+    }
+    for (name, pointer) in &args.extensions {
+        command.push_str(&format!(" --extension {name}={pointer}"));
     }
     command.push_str(&format!(" --profile {}", args.profile));
     if args.runtime_crate != "::cloudevent_runtime" {
@@ -131,4 +175,16 @@ fn command_line(args: &Args) -> String {
     }
     command.push_str(&format!(" --out {}", args.out.display()));
     command
+}
+
+/// `NAME=POINTER` of `--extension`.
+fn name_pointer(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, pointer)) if !name.is_empty() && pointer.starts_with('/') => {
+            Ok((name.to_owned(), pointer.to_owned()))
+        }
+        _ => Err(format!(
+            "`{text}`: expected NAME=POINTER, e.g. `region=/region`"
+        )),
+    }
 }

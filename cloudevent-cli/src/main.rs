@@ -25,7 +25,7 @@ enum Command {
     Validate(validate::Args),
     /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
     /// folder of schemas holding their type at `--type-pointer`).
-    Codegen(codegen::Args),
+    Codegen(Box<codegen::Args>),
     /// Compare two versions of a schema file (or two registry folders, or a lock file with a
     /// folder) under a compatibility mode (`--compat`, default forward); exit 1 on a change
     /// that breaks it.
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Validate(args) => validate::run(args),
-        Command::Codegen(args) => codegen::run(args),
+        Command::Codegen(args) => codegen::run(*args),
         Command::Diff(args) => diff::run(args),
     }
 }

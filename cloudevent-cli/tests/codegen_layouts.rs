@@ -244,12 +244,22 @@ fn an_xregistry_catalog_generates_its_cloudevents_messages() {
     assert!(!rust.contains("Reading"));
     assert_eq!(rust.matches("pub struct Address {").count(), 1);
     assert_eq!(rust.matches("super::shared::Address").count(), 2);
-    // A URI-template source is no default source.
+    // A URI-template source whose variables are not payload members is no default source,
+    // and the warning says how to set one (not how to fix a URI that was never one).
     assert!(!rust.contains("{tenantid}"));
-    // SHOULDs are printed, pointing into the catalog, and generation goes on.
+    assert!(
+        stderr.contains("source `{tenantid}/{deviceid}` is a URI template whose variable(s) `tenantid`, `deviceid` are not members of the payload"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Event::builder(payload).source(..)"),
+        "{stderr}"
+    );
+    // SHOULDs (5) and the templates that cannot be filled (3) are printed, pointing into the
+    // catalog, and generation goes on.
     assert_eq!(
         stderr.matches("cloudevent codegen: warning: ").count(),
-        5,
+        8,
         "{stderr}"
     );
     assert!(
@@ -283,4 +293,115 @@ fn a_subject_pointer_that_names_nothing_is_a_finding() {
         ),
         "{stderr}"
     );
+}
+
+#[test]
+fn the_cdevents_binding_attributes_come_from_the_context() {
+    let schemas = format!(
+        "{}/../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        &schemas,
+        "--type-pointer",
+        "/properties/context/properties/type",
+        "--id-pointer",
+        "/context/id",
+        "--time-pointer",
+        "/context/timestamp",
+        "--source-pointer",
+        "/context/source",
+        "--extension",
+        "chain=/context/chainId",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let stderr = text(&output.stderr);
+    // `chainId` is a member of `context`, not of the root: an extension takes a root member.
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("extension `chain` pointer `/context/chainId`: only a root member"),
+        "{stderr}"
+    );
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        &schemas,
+        "--type-pointer",
+        "/properties/context/properties/type",
+        "--id-pointer",
+        "/context/id",
+        "--time-pointer",
+        "/context/timestamp",
+        "--source-pointer",
+        "/context/source",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(rust.matches("#[cloudevent(id = \"id\")]").count(), 5);
+    assert_eq!(
+        rust.matches("#[cloudevent(time = \"timestamp\")]").count(),
+        5
+    );
+    assert!(
+        rust.contains("--id-pointer /context/id --time-pointer /context/timestamp"),
+        "the header names the command"
+    );
+}
+
+/// The done-when of issue 11 for the CLI: its output for the CDEvents-shaped folder is the
+/// code `tests/codegen-build`'s build script generates with `Builder` (the header comment
+/// aside), which that crate, with no `[package.metadata.cloudevent]`, compiles and reads every
+/// example event with.
+#[test]
+fn the_cli_writes_what_the_builder_writes() {
+    let schemas = format!(
+        "{}/../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        &schemas,
+        "--type-pointer",
+        "/properties/context/properties/type",
+        "--subject-pointer",
+        "/subject/id",
+        "--id-pointer",
+        "/context/id",
+        "--time-pointer",
+        "/context/timestamp",
+        "--source-pointer",
+        "/context/source",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let built = cloudevent_codegen::Builder::new()
+        .schemas(&schemas)
+        .type_pointer("/properties/context/properties/type")
+        .subject_pointer("/subject/id")
+        .id_pointer("/context/id")
+        .time_pointer("/context/timestamp")
+        .source_pointer("/context/source")
+        .profile(cloudevent_codegen::Profile::CloudEvents)
+        .generate_string()
+        .unwrap();
+    let code = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("//"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(code(&text(&output.stdout)), code(&built));
 }

@@ -56,9 +56,17 @@ fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)>
         .keys()
         .map(|name| (name.as_str(), Some(AttributeKind::String)))
         .collect();
+    // A source template is checked with its variables filled (`x`): its scheme, host and
+    // port get the verdict a filled source gets. One that does not parse is reported where
+    // the type is generated.
+    let sample = meta.source_template.as_deref().and_then(|t| {
+        cloudevent_rules::parse_source_template(t)
+            .ok()
+            .map(|parts| cloudevent_rules::sample_source(&parts))
+    });
     let declaration = Declaration {
         ty: Some(&meta.event_type),
-        source: meta.source.as_deref(),
+        source: meta.source.as_deref().or(sample.as_deref()),
         datacontenttype: meta.datacontenttype.as_deref(),
         dataschema: (!meta.dataschema.is_empty()).then_some(meta.dataschema.as_str()),
         subject: None,

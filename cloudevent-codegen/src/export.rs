@@ -51,6 +51,9 @@ pub fn meta_of<T: CloudEventData>() -> EventMeta {
         event_type: T::TYPE.to_owned(),
         dataschema: T::DATASCHEMA.unwrap_or_default().to_owned(),
         source: T::SOURCE.map(str::to_owned),
+        source_template: T::SOURCE_PROPERTY
+            .filter(|p| p.contains('{'))
+            .map(str::to_owned),
         subject: T::SUBJECT_PROPERTY.map(str::to_owned),
         extensions: T::EXTENSION_PROPERTIES
             .iter()

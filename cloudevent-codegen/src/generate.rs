@@ -223,7 +223,15 @@ pub fn generate_rust(
             continue;
         }
         let (schema, used) = &bundle.events[index];
-        let tokens = match event_tokens(file, schema, &names[index], used, warned[index], options) {
+        let tokens = match event_tokens(
+            file,
+            schema,
+            &names[index],
+            used,
+            warned[index],
+            options,
+            &mut warnings,
+        ) {
             Ok(tokens) => tokens,
             Err(found) => {
                 findings.extend(found);
@@ -340,6 +348,9 @@ pub struct Builder {
     type_pointer: Option<String>,
     xregistry: bool,
     policy: Policy,
+    /// Whether the policy was chosen here (`policy`, `profile`), so neither the registry's
+    /// settings file nor the crate's `[package.metadata.cloudevent]` replaces it.
+    policy_set: bool,
     options: RustOptions,
     file_name: String,
     compat: Compat,
@@ -361,6 +372,7 @@ impl Builder {
             type_pointer: None,
             xregistry: false,
             policy: Policy::new(Profile::IntgStd015),
+            policy_set: false,
             options: RustOptions::default(),
             file_name: "cloudevents.rs".to_owned(),
             compat: Compat::default(),
@@ -380,6 +392,7 @@ impl Builder {
     #[must_use]
     pub fn policy(mut self, policy: impl Into<Policy>) -> Builder {
         self.policy = policy.into();
+        self.policy_set = true;
         self
     }
 
@@ -409,6 +422,7 @@ impl Builder {
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Builder {
         self.policy = Policy::new(profile);
+        self.policy_set = true;
         self.options.profile = Some(profile);
         self
     }
@@ -419,6 +433,50 @@ impl Builder {
     #[must_use]
     pub fn subject_pointer(mut self, pointer: impl Into<String>) -> Builder {
         self.options.subject_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `id` from the payload at this JSON pointer (a string or integer member, through
+    /// required objects, e.g. `/context/id` for the CDEvents binding).
+    #[must_use]
+    pub fn id_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.id_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `time` from the payload at this JSON pointer (`/context/timestamp`); the text is
+    /// kept as received.
+    #[must_use]
+    pub fn time_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.time_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `source` from the payload at this JSON pointer (`/context/source`).
+    #[must_use]
+    pub fn source_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.options.source_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Fills `source` from a URI template (RFC 6570 level 1) whose variables name root
+    /// members of the payload, e.g. `/tenants/{tenantid}/devices/{deviceid}`.
+    #[must_use]
+    pub fn source_template(mut self, template: impl Into<String>) -> Builder {
+        self.options.source_template = Some(template.into());
+        self
+    }
+
+    /// Fills extension `name` from the payload's root member at `pointer` (`/region`).
+    #[must_use]
+    pub fn extension_pointer(
+        mut self,
+        name: impl Into<String>,
+        pointer: impl Into<String>,
+    ) -> Builder {
+        self.options
+            .extension_pointers
+            .push((name.into(), pointer.into()));
         self
     }
 
@@ -475,8 +533,7 @@ impl Builder {
     /// # Errors
     /// See [`generate_rust`].
     pub fn generate_string(&self) -> Result<String, CodegenError> {
-        let registry = self.load(&self.schemas)?;
-        generate_rust(&registry, &self.policy, &self.options)?.single_file()
+        self.generate()?.single_file()
     }
 
     /// Generates the code and returns it with its warnings (broken SHOULDs), for callers that
@@ -489,15 +546,16 @@ impl Builder {
     /// [`Builder::compat`] mode (the lock is written only with [`Builder::update_lock`]); notes
     /// about the lock come back among the warnings.
     pub fn generate(&self) -> Result<GeneratedRust, CodegenError> {
-        let registry = self.load(&self.schemas)?;
+        let builder = self.resolved(&self.schemas)?;
+        let registry = builder.load(&self.schemas)?;
         let write = if self.update_lock {
             LockWrite::Update
         } else {
             LockWrite::Never
         };
         let lock = self.lock_path(&self.schemas);
-        let notes = gate(&registry, &lock, self.compat, write)?;
-        let mut rust = generate_rust(&registry, &self.policy, &self.options)?;
+        let notes = gate(&registry, &lock, builder.compat, write)?;
+        let mut rust = generate_rust(&registry, &builder.policy, &builder.options)?;
         rust.warnings
             .extend(notes.into_iter().map(|note| Finding::new(&lock, "", note)));
         Ok(rust)
@@ -513,6 +571,53 @@ impl Builder {
             (Some(file), _) => file.clone(),
             (None, _) => default_lock_path(schemas),
         }
+    }
+
+    /// This builder with what it was not told taken from the registry's settings file
+    /// ([`crate::REGISTRY_CONFIG`] in the schemas folder, or beside an xRegistry document)
+    /// and, for the policy, from the crate's `[package.metadata.cloudevent]` (the
+    /// `Cargo.toml` of `CARGO_MANIFEST_DIR`), which the derive applies to the generated types
+    /// that carry no profile of their own.
+    fn resolved(&self, dir: &Path) -> Result<Builder, CodegenError> {
+        let mut builder = self.clone();
+        let config_dir = if self.xregistry {
+            dir.parent()
+        } else {
+            Some(dir)
+        };
+        if let Some(config) = config_dir
+            .map(crate::config::read_registry_config)
+            .transpose()?
+            .flatten()
+        {
+            if !builder.xregistry && builder.type_pointer.is_none() {
+                builder.type_pointer = config.type_pointer;
+            }
+            if let (Some(profile), false) = (config.profile, builder.policy_set) {
+                builder = builder.profile(profile);
+            }
+            let options = &mut builder.options;
+            for (slot, value) in [
+                (&mut options.subject_pointer, config.subject),
+                (&mut options.id_pointer, config.id),
+                (&mut options.time_pointer, config.time),
+                (&mut options.source_pointer, config.source),
+                (&mut options.source_template, config.source_template),
+            ] {
+                if slot.is_none() {
+                    *slot = value;
+                }
+            }
+            if options.extension_pointers.is_empty() {
+                options.extension_pointers = config.extensions;
+            }
+        }
+        if !builder.policy_set
+            && let Some(policy) = crate::config::crate_policy()?
+        {
+            builder.policy = policy;
+        }
+        Ok(builder)
     }
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
@@ -543,7 +648,8 @@ impl Builder {
             _ => self.schemas.clone(),
         };
         println!("cargo:rerun-if-changed={}", schemas.display());
-        let registry = self.load(&schemas)?;
+        let resolved = self.resolved(&schemas)?;
+        let registry = resolved.load(&schemas)?;
         // The compatibility gate: a breaking change fails the build with the message
         // `cloudevent diff` prints; the lock is written on the first build.
         let lock = self.lock_path(&schemas);
@@ -553,7 +659,7 @@ impl Builder {
         } else {
             LockWrite::WhenAbsent
         };
-        for note in gate(&registry, &lock, self.compat, write)? {
+        for note in gate(&registry, &lock, resolved.compat, write)? {
             println!("cargo:warning={note}");
         }
         for file in &registry.files {
@@ -565,7 +671,7 @@ impl Builder {
                 schemas.join(relative).display()
             );
         }
-        let mut options = self.options.clone();
+        let mut options = resolved.options.clone();
         if options.command.is_none() {
             let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
             options.command = Some(format!(
@@ -573,7 +679,7 @@ impl Builder {
                 self.schemas.display()
             ));
         }
-        let rust = generate_rust(&registry, &self.policy, &options)?;
+        let rust = generate_rust(&registry, &resolved.policy, &options)?;
         for warning in &rust.warnings {
             println!("cargo:warning={warning}");
         }

@@ -34,6 +34,18 @@ pub struct RustOptions {
     /// (`x-cloudevent.subject`): a JSON pointer one or two members deep, e.g. `/subject/id`
     /// for the CDEvents binding.
     pub subject_pointer: Option<String>,
+    /// Where `id` comes from: a JSON pointer to a string or integer member (`/context/id`
+    /// for CDEvents); `None`: a fresh id per event.
+    pub id_pointer: Option<String>,
+    /// Where `time` comes from: a JSON pointer to a `date-time` string (`/context/timestamp`).
+    pub time_pointer: Option<String>,
+    /// Where `source` comes from: a JSON pointer (`/context/source`).
+    pub source_pointer: Option<String>,
+    /// `source` as a URI template (RFC 6570 level 1) filled from root members
+    /// (`/tenants/{tenantid}/devices/{deviceid}`), for schemas that do not give their own.
+    pub source_template: Option<String>,
+    /// Extensions filled from root members: `(name, pointer)`, e.g. `("region", "/region")`.
+    pub extension_pointers: Vec<(String, String)>,
 }
 
 impl Default for RustOptions {
@@ -43,6 +55,11 @@ impl Default for RustOptions {
             profile: None,
             command: None,
             subject_pointer: None,
+            id_pointer: None,
+            time_pointer: None,
+            source_pointer: None,
+            source_template: None,
+            extension_pointers: Vec::new(),
         }
     }
 }
@@ -105,8 +122,16 @@ pub fn module_tokens(
     options: &RustOptions,
 ) -> Result<TokenStream, CodegenError> {
     let names = RustNames::new(&file.meta.event_type, file.major);
-    event_tokens(file, &file.schema, &names, &BTreeSet::new(), false, options)
-        .map_err(CodegenError::Findings)
+    event_tokens(
+        file,
+        &file.schema,
+        &names,
+        &BTreeSet::new(),
+        false,
+        options,
+        &mut Vec::new(),
+    )
+    .map_err(CodegenError::Findings)
 }
 
 /// [`module_tokens`] for a schema whose external refs were bundled: `shared` names the stubs
@@ -118,6 +143,7 @@ pub(crate) fn event_tokens(
     shared: &BTreeSet<String>,
     warned: bool,
     options: &RustOptions,
+    warnings: &mut Vec<Finding>,
 ) -> Result<TokenStream, Vec<Finding>> {
     let mode = if file.type_pointer.is_some() {
         Mode::KeepText
@@ -136,16 +162,113 @@ pub(crate) fn event_tokens(
     let tokens = run_typify(&file.path, &prepared, &settings)?;
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
-    annotate_root(&mut syntax, file, names, warned, options).map_err(|f| vec![f])?;
+    if mode == Mode::KeepText {
+        crate::fidelity::keep_data_as_received(&mut syntax);
+    }
+    let template = source_template(&mut syntax, file, names, options, warnings)?;
+    annotate_root(
+        &mut syntax,
+        file,
+        names,
+        warned,
+        options,
+        template.as_deref(),
+    )
+    .map_err(|f| vec![f])?;
+    let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
+        .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     if file.meta.subject.is_none()
         && let Some(pointer) = &options.subject_pointer
     {
-        let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
-            .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
         crate::mapping::subject_from_pointer(&mut syntax, file, names, pointer, &runtime)
             .map_err(|f| vec![f])?;
     }
+    let mut findings = Vec::new();
+    let mut implemented = BTreeSet::new();
+    let pointers = [
+        ("id", &options.id_pointer),
+        ("time", &options.time_pointer),
+        ("source", &options.source_pointer),
+    ];
+    for (attribute, pointer) in pointers {
+        if let Some(pointer) = pointer
+            && let Err(finding) = crate::mapping::attribute_from_pointer(
+                &mut syntax,
+                file,
+                names,
+                attribute,
+                pointer,
+                &runtime,
+                &mut implemented,
+            )
+        {
+            findings.push(finding);
+        }
+    }
+    for (name, pointer) in &options.extension_pointers {
+        if file.meta.extensions.contains_key(name) {
+            continue;
+        }
+        if let Err(finding) =
+            crate::mapping::extension_from_pointer(&mut syntax, file, names, name, pointer)
+        {
+            findings.push(finding);
+        }
+    }
+    if !findings.is_empty() {
+        return Err(findings);
+    }
     Ok(quote!(#syntax))
+}
+
+/// The `source_template` a type gets: the option's, else a template the schema set gives
+/// as its source (an xRegistry message's `{tenantid}/{deviceid}`), when every variable is a
+/// root member of the payload. A template whose variables are not payload members cannot be
+/// filled from the payload: the type gets no default source and a warning says how to set it.
+fn source_template(
+    syntax: &mut syn::File,
+    file: &SchemaFile,
+    names: &RustNames,
+    options: &RustOptions,
+    warnings: &mut Vec<Finding>,
+) -> Result<Option<String>, Vec<Finding>> {
+    if options.source_pointer.is_some() {
+        return Ok(None);
+    }
+    let Some(template) = options
+        .source_template
+        .clone()
+        .or_else(|| file.meta.source_template.clone())
+    else {
+        return Ok(None);
+    };
+    match crate::mapping::template_gaps(syntax, names, &template) {
+        Err(violation) => Err(vec![
+            Finding::new(&file.path, "", format!("source template {violation}")).with_fix(
+                "write the template's variables as `{name}`, each naming a member of the payload",
+            ),
+        ]),
+        Ok(gaps) if gaps.is_empty() => Ok(Some(template)),
+        Ok(gaps) => {
+            let gaps: Vec<String> = gaps.iter().map(|g| format!("`{g}`")).collect();
+            warnings.push(
+                Finding::new(
+                    &file.path,
+                    "",
+                    format!(
+                        "source `{template}` is a URI template whose variable(s) {} are not members of the payload `{}`, so it cannot be filled from the data: `{}` gets no default source",
+                        gaps.join(", "),
+                        names.root,
+                        names.root
+                    ),
+                )
+                .with_fix(format!(
+                    "build its events with `Event::builder(payload).source(..)`, filling `{template}` from what the producer knows (RFC 6570 level 1: each value percent-encoded); if the payload holds those values under other names, generate with `--source-template` naming its members"
+                )),
+            );
+            Ok(None)
+        }
+    }
 }
 
 /// The registry's shared module: every schema reached through an external `$ref`, once.
@@ -162,7 +285,14 @@ pub(crate) fn shared_tokens(
     }
     let mut document = Map::new();
     document.insert("definitions".into(), Value::Object(definitions));
-    run_typify(root, &Value::Object(document), &settings())
+    let tokens = run_typify(root, &Value::Object(document), &settings())?;
+    if mode != Mode::KeepText {
+        return Ok(tokens);
+    }
+    let mut syntax: syn::File =
+        syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+    crate::fidelity::keep_data_as_received(&mut syntax);
+    Ok(quote!(#syntax))
 }
 
 fn settings() -> TypeSpaceSettings {
@@ -341,6 +471,7 @@ fn annotate_root(
     names: &RustNames,
     warned: bool,
     options: &RustOptions,
+    source_template: Option<&str>,
 ) -> Result<(), Finding> {
     let meta = &file.meta;
     let root = syntax.items.iter_mut().find_map(|item| match item {
@@ -376,6 +507,9 @@ fn annotate_root(
     }
     if let Some(source) = &meta.source {
         args.push(quote!(source = #source));
+    }
+    if let Some(template) = source_template {
+        args.push(quote!(source_template = #template));
     }
     if let Some(media_type) = &meta.datacontenttype
         && media_type != "application/json"

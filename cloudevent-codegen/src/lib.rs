@@ -65,9 +65,11 @@ mod bundle;
 mod catalog;
 mod check;
 mod compat;
+mod config;
 mod diff;
 mod error;
 mod export;
+mod fidelity;
 mod generate;
 mod import;
 mod layout;
@@ -86,6 +88,7 @@ pub use compat::{
     NextVersion, Outcome, breaking_findings, check_compatibility, check_compatibility_with,
     compare, compare_paths, compare_registries, default_lock_path, next_version,
 };
+pub use config::REGISTRY_CONFIG;
 pub use diff::{Breaks, Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};

@@ -8,6 +8,11 @@
 //! `subject` is marked and its generated type implements `SubjectField` by reading its `id`
 //! member. A generated newtype around a string (typify's type for a string with `minLength`)
 //! implements it too.
+//!
+//! `id`, `time` and `source` (`--id-pointer /context/id` ...) mark the root field the pointer
+//! starts at with the Rust member path of the rest (`#[cloudevent(id = "id")]` on `context`),
+//! which the derive reads through `TextField`; extensions take a root member
+//! (`--extension region=/region`). A `source` template's variables must be root members.
 
 use quote::{format_ident, quote};
 
@@ -154,4 +159,152 @@ fn newtype_impl(name: &str, runtime: &syn::Path) -> proc_macro2::TokenStream {
             }
         }
     }
+}
+
+/// Marks the root field a pointer starts at as filling `attribute` (`id`, `time`, `source`),
+/// with the Rust member path of the rest (`/context/id` → `#[cloudevent(id = "id")]` on
+/// `context`); and implements `TextField` for a generated newtype at the end of the path
+/// (typify's type for a string with `minLength`), once per type.
+pub(crate) fn attribute_from_pointer(
+    syntax: &mut syn::File,
+    file: &SchemaFile,
+    names: &RustNames,
+    attribute: &str,
+    pointer: &str,
+    runtime: &syn::Path,
+    implemented: &mut std::collections::BTreeSet<String>,
+) -> Result<(), Finding> {
+    let segments = segments(pointer);
+    let unsupported = |why: &str| {
+        Finding::new(&file.path, "", format!("{attribute} pointer `{pointer}`: {why}")).with_fix(
+            format!("point at a string or integer member of the payload or of its required object members, e.g. `/context/{attribute}`"),
+        )
+    };
+    if !pointer.starts_with('/') || segments.is_empty() {
+        return Err(unsupported("must start with `/` and name a member"));
+    }
+    let mut owner = names.root.clone();
+    let mut path = Vec::new();
+    let mut leaf = None;
+    for (depth, segment) in segments.iter().enumerate() {
+        let field = field_of(syntax, &owner, segment)
+            .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
+        let (ty, optional) = type_name(&field.ty);
+        if depth > 0 {
+            path.push(
+                field
+                    .ident
+                    .as_ref()
+                    .map(|i| i.to_string())
+                    .ok_or_else(|| unsupported("no named member"))?,
+            );
+        }
+        if depth + 1 < segments.len() {
+            match ty {
+                Some(ty) if !optional => owner = ty,
+                _ => {
+                    return Err(unsupported(&format!(
+                        "member `{segment}` must be a required object"
+                    )));
+                }
+            }
+        } else {
+            leaf = ty;
+        }
+    }
+    if let Some(leaf) = &leaf
+        && ["DateTime", "NaiveDate", "Uuid"].contains(&leaf.as_str())
+    {
+        return Err(unsupported(&format!(
+            "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"
+        )));
+    }
+    let key = format_ident!("{}", attribute);
+    let field =
+        field_of(syntax, &names.root, &segments[0]).ok_or_else(|| unsupported("no root member"))?;
+    if path.is_empty() {
+        field.attrs.push(syn::parse_quote!(#[cloudevent(#key)]));
+    } else {
+        let path = path.join(".");
+        field
+            .attrs
+            .push(syn::parse_quote!(#[cloudevent(#key = #path)]));
+    }
+    if let Some(leaf) = leaf
+        && is_newtype(syntax, &leaf)
+        && implemented.insert(leaf.clone())
+    {
+        let ident = format_ident!("{}", leaf);
+        let tokens = quote! {
+            #[automatically_derived]
+            impl #runtime::extension::TextField for #ident {
+                fn text(&self) -> ::core::option::Option<::std::borrow::Cow<'_, str>> {
+                    #runtime::extension::TextField::text(&self.0)
+                }
+            }
+        };
+        syntax
+            .items
+            .push(syn::parse2(tokens).map_err(|e| unsupported(&e.to_string()))?);
+    }
+    Ok(())
+}
+
+/// Marks the root member a one-level pointer names as filling extension `name`.
+pub(crate) fn extension_from_pointer(
+    syntax: &mut syn::File,
+    file: &SchemaFile,
+    names: &RustNames,
+    name: &str,
+    pointer: &str,
+) -> Result<(), Finding> {
+    let segments = segments(pointer);
+    let unsupported = |why: &str| {
+        Finding::new(
+            &file.path,
+            "",
+            format!("extension `{name}` pointer `{pointer}`: {why}"),
+        )
+        .with_fix("point at a member of the payload's root object, e.g. `/region`")
+    };
+    if !pointer.starts_with('/') || segments.len() != 1 {
+        return Err(unsupported(
+            "only a root member (`/member`) can fill an extension",
+        ));
+    }
+    let field = field_of(syntax, &names.root, &segments[0])
+        .ok_or_else(|| unsupported(&format!("`{}` has no member `{}`", names.root, segments[0])))?;
+    field
+        .attrs
+        .push(syn::parse_quote!(#[cloudevent(extension = #name)]));
+    Ok(())
+}
+
+/// The unescaped segments of a JSON pointer (RFC 6901).
+fn segments(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// The root members a `source` template's variables name that the root type does not have
+/// (empty: the template can be filled from the payload). A template that does not parse is
+/// the rules crate's violation.
+pub(crate) fn template_gaps(
+    syntax: &mut syn::File,
+    names: &RustNames,
+    template: &str,
+) -> Result<Vec<String>, Box<cloudevent_rules::Violation>> {
+    let parts = cloudevent_rules::parse_source_template(template)?;
+    Ok(parts
+        .into_iter()
+        .filter_map(|part| match part {
+            cloudevent_rules::TemplatePart::Variable(name) => field_of(syntax, &names.root, name)
+                .is_none()
+                .then(|| name.to_owned()),
+            cloudevent_rules::TemplatePart::Literal(_) => None,
+        })
+        .collect())
 }

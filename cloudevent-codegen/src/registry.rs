@@ -51,6 +51,9 @@ pub struct EventMeta {
     pub dataschema: String,
     /// `x-cloudevent.source`, the default source.
     pub source: Option<String>,
+    /// A source given as a URI template (`{tenantid}/{deviceid}`: `x-cloudevent.source`
+    /// holding `{`, or an xRegistry message's): filled from payload members when they exist.
+    pub source_template: Option<String>,
     /// `x-cloudevent.subject`: the payload property that fills `subject`.
     pub subject: Option<String>,
     /// `x-cloudevent.extensions`: extension name → payload property.
@@ -113,6 +116,9 @@ impl EventMeta {
             ),
         }
         meta.source = string("source", &mut findings);
+        if meta.source.as_deref().is_some_and(|s| s.contains('{')) {
+            meta.source_template = meta.source.take();
+        }
         meta.subject = string("subject", &mut findings);
         meta.datacontenttype = string("datacontenttype", &mut findings);
         match string("contentmode", &mut findings).as_deref() {
@@ -160,7 +166,8 @@ impl EventMeta {
     pub fn to_value(&self) -> Value {
         let mut object = serde_json::Map::new();
         object.insert("type".into(), Value::String(self.event_type.clone()));
-        if let Some(source) = &self.source {
+        // A template is written where it was read from: `source`, recognised by its `{`.
+        if let Some(source) = self.source.as_ref().or(self.source_template.as_ref()) {
             object.insert("source".into(), Value::String(source.clone()));
         }
         if let Some(subject) = &self.subject {

@@ -32,9 +32,11 @@ const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
 pub(crate) enum Mode {
     /// Only the shapes typify mishandles.
     Shapes,
-    /// Also read `date-time` and `date` strings as the text received, so a typed event
-    /// re-emits them unchanged (a `chrono` type would rewrite `+01:00` to UTC and `.5` to
-    /// `.500`): for schema sets published by others, whose events are passed on.
+    /// Also read `date-time`, `date`, `uuid` and IP address strings as the text received,
+    /// so a typed event re-emits them unchanged (a `chrono` type would rewrite `+01:00` to
+    /// UTC and `.5` to `.500`, `uuid::Uuid` an upper-case UUID to lower case, `Ipv6Addr`
+    /// a long form to the short one): for schema sets published by others, whose events
+    /// are passed on.
     KeepText,
 }
 
@@ -44,10 +46,13 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
         return;
     };
     ref_siblings(object);
+    if mode == Mode::KeepText {
+        mark_nullable_optionals(object);
+    }
     if mode == Mode::KeepText
         && matches!(
             object.get("format").and_then(Value::as_str),
-            Some("date-time" | "date")
+            Some("date-time" | "date" | "uuid" | "ip" | "ipv4" | "ipv6")
         )
     {
         object.remove("format");
@@ -95,6 +100,59 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
                 object.insert(k, v);
             }
         }
+    }
+}
+
+/// The sentence added to the description of an optional member that may be `null`, by which
+/// `fidelity.rs` finds its field in typify's output and makes it keep a `null` received.
+pub(crate) const NULL_KEPT: &str = "A `null` received is kept as `Some(None)` and written back.";
+
+/// Marks the optional members whose schema admits `null` besides another type: absent and
+/// `null` are two different data, which typify's `Option` would merge.
+fn mark_nullable_optionals(object: &mut Map<String, Value>) {
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
+    for (name, property) in properties.iter_mut() {
+        let Value::Object(property) = property else {
+            continue;
+        };
+        if required.contains(name) || property.contains_key("$ref") || !nullable(property) {
+            continue;
+        }
+        let description = match property.get("description").and_then(Value::as_str) {
+            Some(text) => format!("{text}\n\n{NULL_KEPT}"),
+            None => NULL_KEPT.to_owned(),
+        };
+        property.insert("description".into(), Value::String(description));
+    }
+}
+
+/// Whether a schema admits `null` and something else.
+fn nullable(schema: &Map<String, Value>) -> bool {
+    let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+    match schema.get("type") {
+        Some(Value::Array(types)) => {
+            types.iter().any(|t| t == "null") && types.iter().any(|t| t != "null")
+        }
+        _ => ["anyOf", "oneOf"].iter().any(|k| {
+            schema
+                .get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|alternatives| {
+                    alternatives.iter().any(is_null) && alternatives.iter().any(|a| !is_null(a))
+                })
+        }),
     }
 }
 
@@ -238,6 +296,9 @@ mod tests {
         normalize(&mut kept, Mode::KeepText);
         assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
         assert_eq!(normalized(schema.clone()), schema);
+        let mut uuid = json!({"type": "string", "format": "uuid"});
+        normalize(&mut uuid, Mode::KeepText);
+        assert_eq!(uuid, json!({"type": "string"}));
     }
 
     #[test]

@@ -167,7 +167,10 @@ fn message_file(
         .map(str::to_owned)
         .or_else(|| (!reference.starts_with('#')).then(|| reference.to_owned()))
         .unwrap_or_default();
-    let source = value("source").filter(|s| !s.contains('{'));
+    let (source, source_template) = match value("source") {
+        Some(source) if source.contains('{') => (None, Some(source)),
+        source => (source, None),
+    };
     let (base, version) = split_type_version(&event_type);
     Ok(SchemaFile {
         path: PathBuf::from(format!("{}#{schema_at}", path.display())),
@@ -181,6 +184,7 @@ fn message_file(
             event_type,
             dataschema,
             source,
+            source_template,
             ..EventMeta::default()
         },
     })

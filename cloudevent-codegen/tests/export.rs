@@ -42,6 +42,7 @@ fn exported_schema_carries_the_derive_metadata() {
         event_type: "com.example.order.returned".into(),
         dataschema: "https://schemas.example.com/events/com.example.order.returned/v1.json".into(),
         source: Some("https://api.example.com/returns".into()),
+        source_template: None,
         subject: Some("order_id".into()),
         extensions: [("tenant".to_owned(), "tenant".to_owned())].into(),
         datacontenttype: Some("application/json".into()),

@@ -33,6 +33,12 @@ pub(crate) struct Field<'a> {
     pub(crate) property: Option<String>,
     /// The span of `subject` when the field is marked as the subject.
     pub(crate) subject: Option<Span>,
+    /// `id` when the field (or a member of it) fills the id.
+    pub(crate) id: Option<attr::Marker>,
+    /// `time` when the field (or a member of it) fills the time.
+    pub(crate) time: Option<attr::Marker>,
+    /// `source` when the field (or a member of it) fills the source.
+    pub(crate) source: Option<attr::Marker>,
     /// The extension the field fills, when marked.
     pub(crate) extension: Option<ExtensionName>,
 }
@@ -155,6 +161,9 @@ impl<'a> Field<'a> {
             member,
             property,
             subject: attrs.subject,
+            id: attrs.id,
+            time: attrs.time,
+            source: attrs.source,
             extension,
         }
     }

@@ -29,16 +29,31 @@ pub(crate) mod key {
     /// (generated from a third party's schemas) that must compile under any crate's policy.
     pub(crate) const PROFILE: &str = "profile";
 
+    /// `source_template = "/tenants/{tenantid}/devices/{deviceid}"` (container): the
+    /// `source`, filled from the payload fields its `{variables}` name.
+    pub(crate) const SOURCE_TEMPLATE: &str = "source_template";
+
     /// `subject` (field).
     pub(crate) const SUBJECT: &str = "subject";
+    /// `id` (field): the field whose value is the event's `id`.
+    pub(crate) const ID: &str = "id";
+    /// `time` (field): the field whose RFC 3339 text is the event's `time`.
+    pub(crate) const TIME: &str = "time";
     /// `extension` or `extension = "name"` (field).
     pub(crate) const EXTENSION: &str = "extension";
 
     /// The keys of the container attribute.
-    pub(crate) const CONTAINER: [&str; 6] =
-        [TYPE, DATASCHEMA, SOURCE, DATACONTENTTYPE, CRATE, PROFILE];
-    /// The keys of a field attribute.
-    pub(crate) const FIELD: [&str; 2] = [SUBJECT, EXTENSION];
+    pub(crate) const CONTAINER: [&str; 7] = [
+        TYPE,
+        DATASCHEMA,
+        SOURCE,
+        SOURCE_TEMPLATE,
+        DATACONTENTTYPE,
+        CRATE,
+        PROFILE,
+    ];
+    /// The keys of a field attribute (`source` too: the field whose value is the source).
+    pub(crate) const FIELD: [&str; 5] = [SUBJECT, ID, TIME, SOURCE, EXTENSION];
 }
 
 /// What `#[cloudevent(...)]` on the struct or enum said.
@@ -47,6 +62,7 @@ pub(crate) struct Container {
     pub(crate) type_: Option<LitStr>,
     pub(crate) dataschema: Option<LitStr>,
     pub(crate) source: Option<LitStr>,
+    pub(crate) source_template: Option<LitStr>,
     pub(crate) datacontenttype: Option<LitStr>,
     pub(crate) krate: Option<syn::Path>,
     /// `profile = "..."`: replaces the crate's `[package.metadata.cloudevent]` policy (and
@@ -62,7 +78,24 @@ pub(crate) struct Container {
 pub(crate) struct Field {
     /// The span of the `subject` key, when present.
     pub(crate) subject: Option<Span>,
+    /// `id` or `id = "member"`, when present.
+    pub(crate) id: Option<Marker>,
+    /// `time` or `time = "member"`, when present.
+    pub(crate) time: Option<Marker>,
+    /// `source` or `source = "member"`, when present.
+    pub(crate) source: Option<Marker>,
     pub(crate) extension: Option<Extension>,
+}
+
+/// A field marked as filling `id`, `time` or `source`: its value, or (`id = "a.b"`) a member
+/// of its value reached by Rust field names, as a binding that nests the attribute in the
+/// payload needs (CDEvents: `id` is `context.id`).
+#[derive(Clone)]
+pub(crate) struct Marker {
+    /// The key's span.
+    pub(crate) span: Span,
+    /// The members inside the field, in order; empty for the field itself.
+    pub(crate) path: Vec<syn::Ident>,
 }
 
 /// How a field names its extension.
@@ -103,6 +136,9 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
                 // source = "https://orders.example.com/checkout"
                 key::SOURCE => string_value(&meta, key::SOURCE, "https://orders.example.com/checkout")
                     .map(|lit| set_once(ctxt, &meta, &mut found.source, lit)),
+                // source_template = "/tenants/{tenantid}/devices/{deviceid}"
+                key::SOURCE_TEMPLATE => string_value(&meta, key::SOURCE_TEMPLATE, "/tenants/{tenantid}/devices/{deviceid}")
+                    .map(|lit| set_once(ctxt, &meta, &mut found.source_template, lit)),
                 // datacontenttype = "application/json"
                 key::DATACONTENTTYPE => {
                     string_value(&meta, key::DATACONTENTTYPE, "application/json")
@@ -153,17 +189,16 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
             };
             let result = match name.as_str() {
                 // subject
-                key::SUBJECT => {
-                    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
-                        Err(meta.error(
-                            "`subject` takes no value: write `#[cloudevent(subject)]` on the field whose value is the subject",
-                        ))
-                    } else {
-                        let span = meta.path.span_ident();
-                        set_once(ctxt, &meta, &mut found.subject, span);
-                        Ok(())
-                    }
-                }
+                key::SUBJECT => flag(ctxt, &meta, key::SUBJECT, &mut found.subject),
+                // id
+                // id = "context.id"
+                key::ID => marker(ctxt, &meta, key::ID, &mut found.id),
+                // time
+                // time = "context.timestamp"
+                key::TIME => marker(ctxt, &meta, key::TIME, &mut found.time),
+                // source
+                // source = "context.source"
+                key::SOURCE => marker(ctxt, &meta, key::SOURCE, &mut found.source),
                 // extension
                 // extension = "partitionkey"
                 key::EXTENSION => {
@@ -190,6 +225,64 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
         }
     }
     found
+}
+
+/// `subject`: marks the field whose value is the subject.
+fn flag(
+    ctxt: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    slot: &mut Option<Span>,
+) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "`{key}` takes no value: write `#[cloudevent({key})]` on the field whose value is the {key}"
+        )));
+    }
+    let span = meta.path.span_ident();
+    set_once(ctxt, meta, slot, span);
+    Ok(())
+}
+
+/// `id`, `time`, `source` on a field: the field's value fills the attribute, or with
+/// `= "a.b"` the member reached from it by those Rust field names.
+fn marker(
+    ctxt: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    slot: &mut Option<Marker>,
+) -> syn::Result<()> {
+    let span = meta.path.span_ident();
+    if meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "`{key}` on a field is written `#[cloudevent({key})]`, or `#[cloudevent({key} = \"member.path\")]` for a member of the field's value"
+        )));
+    }
+    let mut path = Vec::new();
+    if meta.input.peek(syn::Token![=]) {
+        let lit: LitStr = meta.value()?.parse()?;
+        let value = lit.value();
+        for segment in value.split('.') {
+            match syn::parse_str::<syn::Ident>(segment) {
+                Ok(ident) => path.push(ident),
+                Err(_) => {
+                    let also = if key == key::SOURCE {
+                        "; a default source belongs on the type: `#[cloudevent(source = \"...\")]` beside `type`"
+                    } else {
+                        ""
+                    };
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`{key} = \"{value}\"` on a field names a member of the field's value by Rust field names, e.g. `{key} = \"context.{key}\"`; `{segment}` is not a field name{also}"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    set_once(ctxt, meta, slot, Marker { span, path });
+    Ok(())
 }
 
 /// Where an attribute was written, for the unknown-key message.

@@ -24,6 +24,8 @@ use crate::ctxt::Ctxt;
 pub(crate) fn check(ctxt: &Ctxt, cont: &Container<'_>, policy: Option<&Policy>) {
     check_type_present(ctxt, cont);
     check_subject_once(ctxt, cont);
+    check_marked_once(ctxt, cont);
+    check_source_template(ctxt, cont);
     check_extension_names_unique(ctxt, cont);
     if let Some(policy) = policy {
         check_values(ctxt, cont, policy);
@@ -62,6 +64,79 @@ fn check_subject_once(ctxt: &Ctxt, cont: &Container<'_>) {
     }
 }
 
+/// `id`, `time` and `source` each come from one field at most, and `source` from a field or
+/// a template, not both.
+fn check_marked_once(ctxt: &Ctxt, cont: &Container<'_>) {
+    type Mark = fn(&crate::ast::Field<'_>) -> Option<Span>;
+    let marks: [(&str, Mark); 3] = [
+        (key::ID, |f| f.id.as_ref().map(|m| m.span)),
+        (key::TIME, |f| f.time.as_ref().map(|m| m.span)),
+        (key::SOURCE, |f| f.source.as_ref().map(|m| m.span)),
+    ];
+    for (name, mark) in marks {
+        let mut marked = cont.fields().iter().filter_map(|f| mark(f).map(|s| (f, s)));
+        let Some((first, first_span)) = marked.next() else {
+            continue;
+        };
+        for (_, span) in marked {
+            ctxt.error_spanned(
+                span,
+                format_args!(
+                    "`{name}` is already taken from {}: an event has one {name}, so mark one field",
+                    describe(first.original, &first.member)
+                ),
+            );
+        }
+        if name == key::SOURCE && cont.attrs.source_template.is_some() {
+            ctxt.error_spanned(
+                first_span,
+                format_args!(
+                    "`source` is taken from {} and from the type's `source_template`: keep one",
+                    describe(first.original, &first.member)
+                ),
+            );
+        }
+    }
+}
+
+/// A `source_template` parses (RFC 6570 level 1) and each variable names a payload member.
+/// The rules crate parses it, as it does for codegen and the runtime.
+fn check_source_template(ctxt: &Ctxt, cont: &Container<'_>) {
+    let Some(template) = &cont.attrs.source_template else {
+        return;
+    };
+    let value = template.value();
+    match cloudevent_rules::parse_source_template(&value) {
+        Err(violation) => ctxt.error_spanned(template.span(), violation),
+        Ok(parts) => {
+            for part in parts {
+                let cloudevent_rules::TemplatePart::Variable(name) = part else {
+                    continue;
+                };
+                if !cont
+                    .fields()
+                    .iter()
+                    .any(|f| f.property.as_deref() == Some(name))
+                {
+                    let members: Vec<String> = cont
+                        .fields()
+                        .iter()
+                        .filter_map(|f| f.property.as_ref().map(|p| format!("`{p}`")))
+                        .collect();
+                    ctxt.error_spanned(
+                        template.span(),
+                        format_args!(
+                            "`source_template` variable `{{{name}}}` names no field of `{}` (as serialized); its fields are {}",
+                            cont.original.ident,
+                            if members.is_empty() { "none".to_owned() } else { members.join(", ") }
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
 fn check_extension_names_unique(ctxt: &Ctxt, cont: &Container<'_>) {
     let mut seen: HashMap<&str, &syn::Member> = HashMap::new();
     for field in cont.fields() {
@@ -94,6 +169,19 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     let attrs = &cont.attrs;
     let value = |lit: &Option<syn::LitStr>| lit.as_ref().map(syn::LitStr::value);
     let (ty, source) = (value(&attrs.type_), value(&attrs.source));
+    // A template is checked by the policy with its variables filled (`x`), so its scheme,
+    // host and port get the verdict a filled source gets.
+    let sample = attrs.source_template.as_ref().and_then(|t| {
+        cloudevent_rules::parse_source_template(&t.value())
+            .ok()
+            .map(|parts| cloudevent_rules::sample_source(&parts))
+    });
+    if let (Some(_), Some(sample), Some(template)) = (&source, &sample, &attrs.source_template) {
+        for violation in cloudevent_rules::check_source(sample, policy.profile()) {
+            report(ctxt, template.span(), violation);
+        }
+    }
+    let source = source.or(sample);
     let (dataschema, datacontenttype) = (value(&attrs.dataschema), value(&attrs.datacontenttype));
     let extensions: Vec<&ExtensionName> = cont
         .fields()
@@ -123,7 +211,7 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     for violation in found {
         let literal = match &*violation.attribute {
             key::TYPE => attrs.type_.as_ref(),
-            key::SOURCE => attrs.source.as_ref(),
+            key::SOURCE => attrs.source.as_ref().or(attrs.source_template.as_ref()),
             key::DATASCHEMA => attrs.dataschema.as_ref(),
             key::DATACONTENTTYPE => attrs.datacontenttype.as_ref(),
             _ => None,
@@ -320,5 +408,41 @@ mod tests {
             "{strict:#?}"
         );
         assert!(errors(&input, Profile::CloudEvents).is_empty());
+    }
+
+    #[test]
+    fn payload_attributes_are_checked_together() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "dev.cdevents.build.started.0.2.0", source_template = "/ci/{tenant}/{pipeline}")]
+            struct E {
+                #[cloudevent(id = "id", time = "timestamp")] context: Context,
+                #[cloudevent(time)] started: String,
+                #[cloudevent(source)] origin: String,
+                tenant: String,
+            }
+        };
+        let found = errors(&input, Profile::CloudEvents);
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(
+            found[0].starts_with("`time` is already taken from field `context`"),
+            "{found:#?}"
+        );
+        assert!(
+            found[1].starts_with(
+                "`source` is taken from field `origin` and from the type's `source_template`"
+            ),
+            "{found:#?}"
+        );
+        assert!(
+            found[2].contains("variable `{pipeline}` names no field of `E`"),
+            "{found:#?}"
+        );
+
+        let member_path: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(id = "context.2")] context: Context }
+        };
+        let found = errors(&member_path, Profile::IntgStd015);
+        assert!(found[0].contains("`2` is not a field name"), "{found:#?}");
     }
 }

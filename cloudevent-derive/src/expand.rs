@@ -134,6 +134,7 @@ pub(crate) fn default_runtime() -> syn::Path {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Bound {
     Subject,
+    Text,
     Extension,
     StringExtension,
     UriReferenceExtension,
@@ -153,6 +154,7 @@ impl Bound {
     fn trait_name(self) -> Ident {
         let name = match self {
             Bound::Subject => "SubjectField",
+            Bound::Text => "TextField",
             Bound::Extension => "ExtensionField",
             Bound::StringExtension => "StringExtensionField",
             Bound::UriReferenceExtension => "UriReferenceExtensionField",
@@ -163,6 +165,7 @@ impl Bound {
     fn helper_name(self) -> Ident {
         let name = match self {
             Bound::Subject => "__subject",
+            Bound::Text => "__text",
             Bound::Extension => "__extension",
             Bound::StringExtension => "__string_extension",
             Bound::UriReferenceExtension => "__uri_reference_extension",
@@ -183,6 +186,14 @@ impl Bound {
                     __cloudevent::__private_v1::SubjectField::subject(__field)
                 }
             },
+            Bound::Text => quote! {
+                #[inline]
+                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
+                    __field: &__T,
+                ) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                    __cloudevent::__private_v1::TextField::text(__field)
+                }
+            },
             _ => quote! {
                 #[inline]
                 fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
@@ -201,6 +212,9 @@ struct Marked<'f, 'a> {
     bound: Bound,
     /// The extension name; `None` for the subject.
     extension: Option<&'f str>,
+    /// The members inside the field that hold the value (`id = "context.id"`); empty for
+    /// the field itself.
+    path: &'f [syn::Ident],
 }
 
 fn impl_cloud_event_data(
@@ -220,7 +234,35 @@ fn impl_cloud_event_data(
             field,
             bound: Bound::Subject,
             extension: None,
+            path: &[],
         });
+    type MarkerOf = for<'x> fn(&'x Field<'_>) -> Option<&'x crate::attr::Marker>;
+    let text_field = |mark: MarkerOf| {
+        cont.fields().iter().find_map(|field| {
+            mark(field).map(|marker| Marked {
+                field,
+                bound: Bound::Text,
+                extension: None,
+                path: &marker.path,
+            })
+        })
+    };
+    let id = text_field(|f| f.id.as_ref());
+    let time = text_field(|f| f.time.as_ref());
+    let source_field = text_field(|f| f.source.as_ref());
+    let template = template_parts(cont);
+    let template_fields: Vec<Marked<'_, '_>> = template
+        .iter()
+        .filter_map(|part| match part {
+            TemplatePiece::Variable(field) => Some(Marked {
+                field,
+                bound: Bound::Text,
+                extension: None,
+                path: &[],
+            }),
+            TemplatePiece::Literal(_) => None,
+        })
+        .collect();
     let extensions: Vec<Marked<'_, '_>> = cont
         .fields()
         .iter()
@@ -229,6 +271,7 @@ fn impl_cloud_event_data(
                 field,
                 bound: Bound::for_extension(&e.name),
                 extension: Some(e.name.as_str()),
+                path: &[],
             })
         })
         .collect();
@@ -239,9 +282,21 @@ fn impl_cloud_event_data(
         .type_params()
         .map(|p| p.ident.clone())
         .collect();
-    for marked in subject.iter().chain(&extensions) {
+    let text_marked: Vec<&Marked<'_, '_>> = id
+        .iter()
+        .chain(&time)
+        .chain(&source_field)
+        .chain(&template_fields)
+        .collect();
+    for marked in subject
+        .iter()
+        .chain(&extensions)
+        .chain(text_marked.iter().copied())
+    {
         let ty = &marked.field.original.ty;
-        if mentions_any(ty.to_token_stream(), &type_params) {
+        // A member inside the field has a type the derive cannot see; its bound is checked
+        // where it is used.
+        if marked.path.is_empty() && mentions_any(ty.to_token_stream(), &type_params) {
             let bound = marked.bound.trait_name();
             generics
                 .make_where_clause()
@@ -253,7 +308,12 @@ fn impl_cloud_event_data(
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
-    let helpers: BTreeSet<Bound> = subject.iter().chain(&extensions).map(|m| m.bound).collect();
+    let helpers: BTreeSet<Bound> = subject
+        .iter()
+        .chain(&extensions)
+        .chain(text_marked.iter().copied())
+        .map(|m| m.bound)
+        .collect();
     let helpers = helpers.into_iter().map(Bound::helper);
 
     let type_ = lit(cont
@@ -292,6 +352,33 @@ fn impl_cloud_event_data(
         Some(quote!((#name, #property)))
     });
 
+    let property = |m: &Option<Marked<'_, '_>>| {
+        optional(m.as_ref().and_then(|m| {
+            let mut property = m.field.property.clone()?;
+            for member in m.path {
+                property.push('.');
+                property.push_str(&member.to_string());
+            }
+            Some(property)
+        }))
+    };
+    let id_property = property(&id);
+    let time_property = property(&time);
+    let source_property = match &cont.attrs.source_template {
+        Some(template) => optional(Some(template.value())),
+        None => property(&source_field),
+    };
+    let text_body = |m: &Option<Marked<'_, '_>>| match m {
+        Some(marked) => call_helper(marked),
+        None => quote!(::core::option::Option::None),
+    };
+    let id_body = text_body(&id);
+    let time_body = text_body(&time);
+    let source_body = if template.is_empty() {
+        text_body(&source_field)
+    } else {
+        template_body(&template)
+    };
     let subject_body = match &subject {
         Some(marked) => call_helper(marked),
         None => quote!(::core::option::Option::None),
@@ -339,6 +426,21 @@ fn impl_cloud_event_data(
                         dataschema: #dataschema,
                         extension_names: &[#(#extension_names),*],
                     };
+                const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;
+                const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;
+                const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;
+
+                fn payload_id(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                    #id_body
+                }
+
+                fn payload_time(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                    #time_body
+                }
+
+                fn payload_source(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                    #source_body
+                }
 
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body
@@ -356,12 +458,71 @@ fn impl_cloud_event_data(
     }
 }
 
+/// A piece of a `source_template`, its variables resolved to fields.
+enum TemplatePiece<'f, 'a> {
+    Literal(String),
+    Variable(&'f Field<'a>),
+}
+
+/// The container's `source_template` with each variable's field; empty when there is none
+/// (or it did not check, which is reported already).
+fn template_parts<'f, 'a>(cont: &'f Container<'a>) -> Vec<TemplatePiece<'f, 'a>> {
+    let Some(template) = &cont.attrs.source_template else {
+        return Vec::new();
+    };
+    let value = template.value();
+    let Ok(parts) = cloudevent_rules::parse_source_template(&value) else {
+        return Vec::new();
+    };
+    parts
+        .into_iter()
+        .filter_map(|part| match part {
+            cloudevent_rules::TemplatePart::Literal(text) => {
+                Some(TemplatePiece::Literal(text.to_owned()))
+            }
+            cloudevent_rules::TemplatePart::Variable(name) => cont
+                .fields()
+                .iter()
+                .find(|f| f.property.as_deref() == Some(name))
+                .map(TemplatePiece::Variable),
+        })
+        .collect()
+}
+
+/// The template filled from the fields, each value percent-encoded as RFC 6570 simple
+/// expansion does; `None` when a variable's field is absent.
+fn template_body(template: &[TemplatePiece<'_, '_>]) -> TokenStream {
+    let pushes = template.iter().map(|piece| match piece {
+        TemplatePiece::Literal(text) => quote!(__source.push_str(#text);),
+        TemplatePiece::Variable(field) => {
+            let value = call_helper(&Marked {
+                field,
+                bound: Bound::Text,
+                extension: None,
+                path: &[],
+            });
+            quote! {
+                __cloudevent::__private_v1::expand_template_variable(&mut __source, &#value?);
+            }
+        }
+    });
+    quote! {
+        let mut __source = __cloudevent::__private_v1::String::new();
+        #(#pushes)*
+        ::core::option::Option::Some(__cloudevent::__private_v1::Cow::Owned(__source))
+    }
+}
+
 /// `__helper(&self.field)`, spanned on the field's type so an unmet bound is reported there.
 fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
     let ty = &marked.field.original.ty;
     let helper = marked.bound.helper_name();
     let member = &marked.field.member;
-    quote_spanned! {ty.span()=> #helper(&self.#member) }
+    let path = marked.path;
+    match path.first() {
+        Some(first) => quote_spanned! {first.span()=> #helper(&self.#member #(.#path)*) },
+        None => quote_spanned! {ty.span()=> #helper(&self.#member) },
+    }
 }
 
 fn lit(value: impl AsRef<str>) -> LitStr {

@@ -56,6 +56,9 @@ pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major
 mod time;
 pub use time::check_time;
 
+mod template;
+pub use template::{TemplatePart, expand_template_variable, parse_source_template, sample_source};
+
 mod media_type;
 pub use media_type::{check_media_type, is_json_media_type};
 

@@ -85,3 +85,5 @@ pub const NL_GOV_SOURCE: RuleId = RuleId("NL-GOV source");
 pub const ADR_0003: RuleId = RuleId("ADR-0003");
 /// W3C Trace Context: `traceparent` / `tracestate` formats.
 pub const W3C_TRACE_CONTEXT: RuleId = RuleId("W3C trace-context");
+/// RFC 6570 URI Template, level 1 (`{var}`): the form of a `source` filled from the payload.
+pub const RFC_6570: RuleId = RuleId("RFC 6570 level 1");

@@ -1,3 +1,5 @@
+use std::borrow::Cow;
+
 use crate::extension::ExtensionVisitor;
 
 /// A payload type that knows its CloudEvents metadata.
@@ -49,9 +51,33 @@ pub trait CloudEventData {
     /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]). A hand-written impl keeps
     /// the default, nothing: every value is checked at run time.
     const PRECHECKED: cloudevent_rules::Prechecked<'static> = cloudevent_rules::Prechecked::NONE;
+    /// The payload property that fills `id` (`#[cloudevent(id)]`), when one does.
+    const ID_PROPERTY: Option<&'static str> = None;
+    /// The payload property that fills `time` (`#[cloudevent(time)]`), when one does.
+    const TIME_PROPERTY: Option<&'static str> = None;
+    /// What fills `source` from the payload: the property of the field marked
+    /// `#[cloudevent(source)]`, or the `source_template` (`/tenants/{tenantid}`) whose
+    /// variables name payload properties.
+    const SOURCE_PROPERTY: Option<&'static str> = None;
 
     /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
     fn subject(&self) -> Option<&str>;
+
+    /// The `id` the payload gives (`#[cloudevent(id)]`), as text; `None`: a fresh one.
+    fn payload_id(&self) -> Option<Cow<'_, str>> {
+        None
+    }
+
+    /// The `time` the payload gives (`#[cloudevent(time)]`), as RFC 3339 text; `None`: now.
+    fn payload_time(&self) -> Option<Cow<'_, str>> {
+        None
+    }
+
+    /// The `source` the payload gives (`#[cloudevent(source)]`, or `source_template` filled
+    /// from its fields); `None` (a variable absent): the type's default source.
+    fn payload_source(&self) -> Option<Cow<'_, str>> {
+        None
+    }
 
     /// Hands each extension value taken from a marked field to the visitor, in declaration
     /// order. A field holding `None` is skipped (the extension is absent).

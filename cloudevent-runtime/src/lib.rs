@@ -146,12 +146,14 @@ pub mod __private_v1 {
     pub use crate::data::CloudEventData;
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
-        UriReferenceExtensionField,
+        TextField, UriReferenceExtensionField,
     };
-    pub use ::cloudevent_rules::{Prechecked, Profile};
+    pub use ::cloudevent_rules::{Prechecked, Profile, expand_template_variable};
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};
+    pub use ::std::borrow::Cow;
+    pub use ::std::string::String;
 
     /// Fails to compile, at the field's span, when `T` is not an extension type.
     pub const fn assert_extension_field<T: ?Sized + ExtensionField>() {}

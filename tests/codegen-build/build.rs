@@ -27,6 +27,9 @@ fn main() {
         .schemas("../../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas")
         .type_pointer("/properties/context/properties/type")
         .subject_pointer("/subject/id")
+        .id_pointer("/context/id")
+        .time_pointer("/context/timestamp")
+        .source_pointer("/context/source")
         .profile(Profile::CloudEvents)
         .file_name("cdevents.rs")
         .generate_to_out_dir()
@@ -38,6 +41,17 @@ fn main() {
         .xregistry("../../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
         .profile(Profile::CloudEvents)
         .file_name("xregistry.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    // Fidelity: a webhook-shaped folder whose events must re-emit their data unchanged.
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/webhook-shaped/schemas")
+        .type_pointer("/x-cloudevent-type")
+        .profile(Profile::CloudEvents)
+        .file_name("webhook.rs")
         .generate_to_out_dir()
     {
         eprintln!("{error}");

@@ -19,6 +19,7 @@ fn ui() {
         "extension",
         "extension_type",
         "subject",
+        "payload_attribute",
         "attribute",
         "report",
     ] {

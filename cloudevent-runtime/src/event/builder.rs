@@ -279,12 +279,30 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// ```
     pub fn build(self) -> Result<Event<T>, BuildError> {
         let mut found = Vec::new();
-        let source = match (self.source, T::SOURCE) {
+        // What the payload gives (`#[cloudevent(id)]` ...) fills what was not set here.
+        let given = payload_attributes(&self.data, self.profile);
+        for (attribute, set) in [
+            ("id", self.id.is_some()),
+            ("time", self.time.is_some()),
+            ("source", self.source.is_some()),
+        ] {
+            if !set {
+                found.extend(given.violations_of(attribute).cloned());
+            }
+        }
+        let source = match (self.source.or(given.source), T::SOURCE) {
             (Some(source), _) => {
                 found.extend(cloudevent_rules::check_source(&source, self.profile));
                 static_or_owned(&source, T::SOURCE)
             }
             (None, Some(source)) => Cow::Borrowed(source),
+            (None, None) if T::SOURCE_PROPERTY.is_some() => {
+                // Reported through `given`'s violations.
+                errors(found)?;
+                return Err(BuildError::MissingSource {
+                    event_type: T::TYPE,
+                });
+            }
             (None, None) => {
                 return Err(BuildError::MissingSource {
                     event_type: T::TYPE,
@@ -306,8 +324,13 @@ impl<T: CloudEventData> EventBuilder<T> {
         }
         errors(found)?;
 
-        let id = self.id.unwrap_or_else(|| self.id_kind.generate());
-        let time = self.time.unwrap_or_else(|| Some(Timestamp::now()));
+        let id = self
+            .id
+            .or(given.id)
+            .unwrap_or_else(|| self.id_kind.generate());
+        let time = self
+            .time
+            .unwrap_or_else(|| Some(given.time.unwrap_or_else(Timestamp::now)));
         let mut event = Event::fresh(self.data, source, id, time);
         if let Some(subject) = self.subject {
             event.subject = subject;

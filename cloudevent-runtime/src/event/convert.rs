@@ -96,9 +96,10 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Builds a received event, borrowing `T`'s constants where the values match them and
-    /// dropping envelope copies of what the payload already holds. An envelope extension
-    /// that a payload field also fills, with another value, is refused: an attribute has one
-    /// value, and keeping both would send both on (INTG-STD-015 R-7).
+    /// dropping envelope copies of what the payload already holds. An envelope extension,
+    /// `id`, `time` or `source` that a payload field also fills, with another value, is
+    /// refused: an attribute has one value, and keeping both would send both on
+    /// (INTG-STD-015 R-7).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
     pub(super) fn assemble(
         id: String,
@@ -116,6 +117,9 @@ impl<T: CloudEventData> Event<T> {
         } else {
             subject.map_or(Subject::Unset, |s| Subject::Set(s.into_owned()))
         };
+        if let Some(violation) = envelope_disagreement(&data, &id, source, time.as_ref()) {
+            return Err(Box::new(violation));
+        }
         if !T::EXTENSIONS.is_empty() {
             let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
@@ -161,6 +165,7 @@ impl<T: CloudEventData> Event<T> {
             time,
             extensions,
             data,
+            invalid: None,
         })
     }
 }

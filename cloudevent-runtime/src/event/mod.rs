@@ -31,7 +31,10 @@ mod payload_attributes;
 mod serde_impls;
 
 pub use builder::EventBuilder;
-use payload_attributes::{Visit, payload_extension, payload_string_violation};
+use payload_attributes::{
+    Visit, envelope_disagreement, payload_attributes, payload_extension, payload_string_violation,
+    payload_subject, subject_findings,
+};
 pub(crate) use serde_impls::TypedData;
 use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
 
@@ -82,6 +85,9 @@ pub struct Event<T> {
     /// same name overrides the payload's.
     extensions: Extensions,
     data: T,
+    /// The first error in an `id`, `time` or `source` the payload gave to [`Event::new`],
+    /// which cannot fail: the event is refused when written (see [`Event::try_new`]).
+    invalid: Option<Box<Violation>>,
 }
 
 impl<T: CloudEventData> Event<T> {
@@ -100,11 +106,13 @@ impl<T: CloudEventData> Event<T> {
     pub const POLICY: crate::Policy = crate::Policy::new(T::PROFILE);
 
     /// A new root event: fresh ULID `id`, `time` now (UTC), `T`'s source, type, dataschema and
-    /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]).
+    /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]). A payload
+    /// that fills `id`, `time` or `source` (`#[cloudevent(id)]`, ..., `source_template`)
+    /// gives those instead; see [`Event::try_new`].
     ///
-    /// `T` must name a default source (`#[cloudevent(source = "...")]`); without one this does
-    /// not compile, so an event without a source cannot exist. Use [`Event::builder`] to set
-    /// the source at run time.
+    /// `T` must name a default source (`#[cloudevent(source = "...")]`) or fill it from its
+    /// fields; without either this does not compile. Use [`Event::builder`] to set the
+    /// source at run time.
     ///
     /// ```
     /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
@@ -120,17 +128,25 @@ impl<T: CloudEventData> Event<T> {
     pub fn new(payload: T) -> Self {
         const {
             assert!(
-                T::SOURCE.is_some(),
+                T::SOURCE.is_some() || T::SOURCE_PROPERTY.is_some(),
                 "Event::new needs a default source: add `source = \"...\"` to #[cloudevent(...)] or use Event::builder(payload).source(..).build()"
             );
         }
-        let source: &'static str = T::SOURCE.unwrap_or_default();
-        let mut event = Event::fresh(
-            payload,
-            Cow::Borrowed(source),
-            IdKind::Ulid.generate(),
-            Some(Timestamp::now()),
-        );
+        // A payload that fills `id`, `time` or `source` (`#[cloudevent(id)]` ...) gives them;
+        // a value that breaks a MUST is kept out and refused when the event is written.
+        let given = payload_attributes(&payload, T::PROFILE);
+        let invalid = given
+            .violations
+            .iter()
+            .find(|v| v.is_error())
+            .map(|v| Box::new(v.clone()));
+        let source = given
+            .source
+            .map_or_else(|| Cow::Borrowed(T::SOURCE.unwrap_or_default()), Cow::Owned);
+        let id = given.id.unwrap_or_else(|| IdKind::Ulid.generate());
+        let time = given.time.unwrap_or_else(Timestamp::now);
+        let mut event = Event::fresh(payload, source, id, Some(time));
+        event.invalid = invalid;
         event.make_root();
         event
     }
@@ -171,6 +187,7 @@ impl<T: CloudEventData> Event<T> {
             time,
             extensions: Extensions::new(),
             data: payload,
+            invalid: None,
         };
         #[cfg(feature = "otel")]
         let event = event.traced_by_current_span();
@@ -637,20 +654,6 @@ fn static_or_owned(value: &str, constant: Option<&'static str>) -> Cow<'static, 
         Some(constant) if constant == value => Cow::Borrowed(constant),
         _ => Cow::Owned(value.to_owned()),
     }
-}
-
-/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
-/// characters (CE 1.0.2 type system).
-fn subject_findings(subject: &str) -> Vec<Violation> {
-    let mut found = cloudevent_rules::check_subject(subject);
-    found.extend(cloudevent_rules::check_string_value("subject", subject));
-    found
-}
-
-/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
-/// on the wire (CE 1.0.2 subject).
-fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
-    data.subject().filter(|subject| !subject.is_empty())
 }
 
 /// Keeps the errors of a rules check (warnings pass).

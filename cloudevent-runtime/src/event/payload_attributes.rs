@@ -1,7 +1,16 @@
 //! The envelope attributes a payload fills itself (`#[cloudevent(subject)]`,
-//! `#[cloudevent(extension)]` fields), read through [`CloudEventData::visit_extensions`].
+//! `#[cloudevent(extension)]` fields, read through [`CloudEventData::visit_extensions`];
+//! `#[cloudevent(id)]`, `#[cloudevent(time)]`, `#[cloudevent(source)]` and `source_template`,
+//! taken when the event is made and compared with the envelope when one is read).
 
-use cloudevent_rules::Violation;
+use std::borrow::Cow;
+
+use cloudevent_rules::{Profile, Violation, rule};
+
+use crate::error::BuildError;
+use crate::value::Timestamp;
+
+use super::Event;
 
 use crate::data::CloudEventData;
 use crate::extension::{ExtensionValue, ExtensionValueBuf, ExtensionVisitor, Extensions};
@@ -26,6 +35,20 @@ pub(super) fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Vi
         },
     });
     found
+}
+
+/// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
+/// characters (CE 1.0.2 type system).
+pub(super) fn subject_findings(subject: &str) -> Vec<Violation> {
+    let mut found = cloudevent_rules::check_subject(subject);
+    found.extend(cloudevent_rules::check_string_value("subject", subject));
+    found
+}
+
+/// The payload's subject; an empty one means none, since an empty `subject` is not allowed
+/// on the wire (CE 1.0.2 subject).
+pub(super) fn payload_subject<T: CloudEventData>(data: &T) -> Option<&str> {
+    data.subject().filter(|subject| !subject.is_empty())
 }
 
 /// One extension of a payload, owned.
@@ -66,5 +89,166 @@ where
             return Ok(());
         }
         (self.f)(name, value)
+    }
+}
+
+/// The `id`, `time` and `source` a payload gives, each checked by the rules crate against
+/// the profile as a value set by hand is; `violations` holds what they broke (a value that
+/// breaks a MUST is not taken).
+#[derive(Default)]
+pub(super) struct PayloadAttributes {
+    pub(super) id: Option<String>,
+    pub(super) time: Option<Timestamp>,
+    pub(super) source: Option<String>,
+    pub(super) violations: Vec<Violation>,
+}
+
+impl PayloadAttributes {
+    /// The violations about one attribute.
+    pub(super) fn violations_of(&self, attribute: &str) -> impl Iterator<Item = &Violation> {
+        self.violations
+            .iter()
+            .filter(move |v| v.attribute == attribute)
+    }
+}
+
+pub(super) fn payload_attributes<T: CloudEventData>(
+    data: &T,
+    profile: Profile,
+) -> PayloadAttributes {
+    let mut found = PayloadAttributes::default();
+    if T::ID_PROPERTY.is_none() && T::TIME_PROPERTY.is_none() && T::SOURCE_PROPERTY.is_none() {
+        return found;
+    }
+    let is_error = |v: &Vec<Violation>| v.iter().any(Violation::is_error);
+    if let Some(id) = data.payload_id() {
+        let mut violations = cloudevent_rules::check_id(&id);
+        violations.extend(cloudevent_rules::check_string_value("id", &id));
+        if !is_error(&violations) {
+            found.id = Some(id.into_owned());
+        }
+        found.violations.extend(violations);
+    }
+    if let Some(time) = data.payload_time() {
+        let violations = cloudevent_rules::check_time(&time, profile);
+        if !is_error(&violations) {
+            found.time = Some(Timestamp::from_checked(time));
+        }
+        found.violations.extend(violations);
+    }
+    match data.payload_source() {
+        Some(source) => {
+            let mut violations = cloudevent_rules::check_source(&source, profile);
+            violations.extend(cloudevent_rules::check_string_value("source", &source));
+            if !is_error(&violations) {
+                found.source = Some(source.into_owned());
+            }
+            found.violations.extend(violations);
+        }
+        // A type whose source comes only from its payload, which gave none: the event would
+        // have none (CE 1.0.2 required).
+        None if T::SOURCE_PROPERTY.is_some() && T::SOURCE.is_none() => found
+            .violations
+            .extend(cloudevent_rules::check_source("", profile)),
+        None => {}
+    }
+    found
+}
+
+/// The first attribute of a received envelope that the payload gives otherwise: an attribute
+/// has one value, so an event whose `id`, `time` or `source` disagrees with the payload
+/// member the type fills it from is refused (INTG-STD-015 R-7), as an extension that
+/// disagrees with its payload field is. Compared as text, as received; an envelope without
+/// `time` keeps none.
+pub(super) fn envelope_disagreement<T: CloudEventData>(
+    data: &T,
+    id: &str,
+    source: &str,
+    time: Option<&Timestamp>,
+) -> Option<Violation> {
+    if T::ID_PROPERTY.is_none() && T::TIME_PROPERTY.is_none() && T::SOURCE_PROPERTY.is_none() {
+        return None;
+    }
+    // (attribute, the envelope's value, the payload's, the payload property)
+    type Given<'a> = (
+        &'a str,
+        Option<&'a str>,
+        Option<Cow<'a, str>>,
+        Option<&'a str>,
+    );
+    let given: [Given<'_>; 3] = [
+        ("id", Some(id), data.payload_id(), T::ID_PROPERTY),
+        (
+            "source",
+            Some(source),
+            data.payload_source(),
+            T::SOURCE_PROPERTY,
+        ),
+        (
+            "time",
+            time.map(Timestamp::as_str),
+            data.payload_time(),
+            T::TIME_PROPERTY,
+        ),
+    ];
+    given.into_iter().find_map(|(attribute, envelope, payload, property)| {
+        // An envelope without `time` (optional) is no second value.
+        let (envelope, payload) = (envelope?, payload?);
+        if envelope == payload {
+            return None;
+        }
+        let property = property.unwrap_or_default();
+        Some(
+            Violation::error(
+                rule::INTG_R7,
+                attribute.to_owned(),
+                envelope.to_owned(),
+                format!(
+                    "is given twice with different values: the envelope says `{envelope}`, the payload (`{property}`) says `{payload}`"
+                ),
+            )
+            .with_hint("an attribute has one value; the producer must copy it from the payload"),
+        )
+    })
+}
+
+impl<T: CloudEventData> Event<T> {
+    /// [`Event::new`], refusing a payload whose `id`, `time` or `source` (taken from the
+    /// fields marked `#[cloudevent(id)]`, `#[cloudevent(time)]`, `#[cloudevent(source)]` or
+    /// the `source_template`) breaks a rule of `T`'s profile.
+    ///
+    /// # Errors
+    /// [`BuildError::Invalid`] with every error the rules found in those values.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, Event};
+    ///
+    /// #[derive(Debug, serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// struct OrderCreated {
+    ///     #[cloudevent(id)]
+    ///     order_number: u64,
+    ///     #[cloudevent(time)]
+    ///     placed_at: String,
+    /// }
+    ///
+    /// let event = Event::try_new(OrderCreated { order_number: 8842, placed_at: "2026-03-28T14:22:31Z".into() }).unwrap();
+    /// assert_eq!(event.id(), "8842");
+    /// assert_eq!(event.time().unwrap().as_str(), "2026-03-28T14:22:31Z");
+    /// let err = Event::try_new(OrderCreated { order_number: 1, placed_at: "yesterday".into() }).unwrap_err();
+    /// assert_eq!(err.violations()[0].attribute, "time");
+    /// ```
+    pub fn try_new(payload: T) -> Result<Self, BuildError> {
+        let event = Event::new(payload);
+        match event.invalid {
+            None => Ok(event),
+            Some(_) => Err(BuildError::Invalid(
+                payload_attributes(&event.data, T::PROFILE)
+                    .violations
+                    .into_iter()
+                    .filter(Violation::is_error)
+                    .collect(),
+            )),
+        }
     }
 }

@@ -102,6 +102,9 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
     /// `dataschema`, `subject`, `time`, then extensions (the payload's, then the event's),
     /// then `data` or `data_base64`.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(violation) = &self.invalid {
+            return Err(ser::Error::custom(violation));
+        }
         let kind = if json::is_json(Some(&self.datacontenttype)) {
             None
         } else {

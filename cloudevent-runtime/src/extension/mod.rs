@@ -236,3 +236,77 @@ impl NotStr for Timestamp {}
 impl NotStr for Uri {}
 impl NotStr for UriRef {}
 impl NotStr for Binary {}
+
+/// A field type whose value fills a String-typed context attribute as text: `id`,
+/// `source`, `time` (its RFC 3339 text, parsed as a Timestamp when the event is made), or a
+/// variable of a `source_template`. Strings are taken as they are; integers in decimal (the
+/// integer-to-string conversion a binding such as CDEvents' needs for a numeric id); a
+/// [`Timestamp`], [`Uri`] or [`UriRef`] as its text. `None` means the payload gives no value,
+/// and the event falls back to a fresh id, the current time or the type's default source.
+///
+/// The value is checked against the event type's profile by `cloudevent-rules` when the
+/// event is built or written, like a value set by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot fill a String-typed context attribute (`id`, `time`, `source`)",
+    label = "must be a string, an integer, a Timestamp, a Uri or UriRef, or an Option of one"
+)]
+///
+/// ```
+/// use cloudevent_runtime::extension::TextField;
+/// assert_eq!(String::from("evt-1").text().as_deref(), Some("evt-1"));
+/// assert_eq!(42_u64.text().as_deref(), Some("42"));
+/// assert_eq!(None::<u32>.text(), None);
+/// ```
+pub trait TextField {
+    /// The value as text, or `None` when absent.
+    fn text(&self) -> Option<Cow<'_, str>>;
+}
+
+macro_rules! text_field_borrowed {
+    ($($t:ty),*) => {$(
+        impl TextField for $t {
+            fn text(&self) -> Option<Cow<'_, str>> {
+                let text: &str = self.as_ref();
+                Some(Cow::Borrowed(text))
+            }
+        }
+    )*};
+}
+text_field_borrowed!(String, &str, Cow<'_, str>, Box<str>);
+
+impl TextField for Timestamp {
+    fn text(&self) -> Option<Cow<'_, str>> {
+        Some(Cow::Borrowed(self.as_str()))
+    }
+}
+
+impl TextField for Uri {
+    fn text(&self) -> Option<Cow<'_, str>> {
+        Some(Cow::Borrowed(self.as_str()))
+    }
+}
+
+impl TextField for UriRef {
+    fn text(&self) -> Option<Cow<'_, str>> {
+        Some(Cow::Borrowed(self.as_str()))
+    }
+}
+
+macro_rules! text_field_integer {
+    ($($t:ty),*) => {$(
+        impl TextField for $t {
+            fn text(&self) -> Option<Cow<'_, str>> {
+                Some(Cow::Owned(self.to_string()))
+            }
+        }
+    )*};
+}
+text_field_integer!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
+
+impl<T: TextField> TextField for Option<T> {
+    fn text(&self) -> Option<Cow<'_, str>> {
+        self.as_ref().and_then(TextField::text)
+    }
+}

@@ -97,3 +97,42 @@ fn generated_types_carry_the_published_dataschema_and_their_profile() {
         Profile::CloudEvents
     );
 }
+
+/// `--id-pointer /context/id --time-pointer /context/timestamp --source-pointer
+/// /context/source`: the CDEvents binding's attributes, taken by `Event::new` from the payload.
+#[test]
+fn event_new_takes_the_cdevents_binding_attributes_from_the_context() {
+    use cloudevent_runtime::{CloudEventData, Event};
+    fn remade<T: CloudEventData + Clone>(event: &Event<T>) -> (String, String, String) {
+        let again = Event::try_new(event.data().clone()).unwrap();
+        (
+            again.id().to_owned(),
+            again.time().unwrap().as_str().to_owned(),
+            again.source().to_owned(),
+        )
+    }
+    for (path, bytes) in &examples() {
+        let document: Value = serde_json::from_slice(bytes).unwrap();
+        let event = RegistryEvent::from_slice(bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (id, time, source) = match &event {
+            RegistryEvent::ArtifactPackaged(e) => remade(e),
+            RegistryEvent::IncidentDetected(e) => remade(e),
+            RegistryEvent::PipelinerunFinished(e) => remade(e),
+            RegistryEvent::ServiceDeployed(e) => remade(e),
+            RegistryEvent::TicketCreated(e) => remade(e),
+            RegistryEvent::Other(_) => panic!("{path}: read as `Other`"),
+        };
+        assert_eq!(id, document["data"]["context"]["id"], "{path}");
+        assert_eq!(id, document["id"], "{path}");
+        assert_eq!(time, document["data"]["context"]["timestamp"], "{path}");
+        assert_eq!(source, document["data"]["context"]["source"], "{path}");
+    }
+    // An envelope whose id disagrees with `context.id` is refused (INTG-STD-015 R-7).
+    let (_, bytes) = &examples()[0];
+    let mut document: Value = serde_json::from_slice(bytes).unwrap();
+    document["id"] = "another-id".into();
+    let Err(err) = RegistryEvent::from_slice(&serde_json::to_vec(&document).unwrap()) else {
+        panic!("an id that disagrees with context.id was read");
+    };
+    assert!(err.to_string().contains("INTG-STD-015 R-7"), "{err}");
+}

@@ -1,0 +1,352 @@
+//! Typed events of schema sets published by others re-emit their data as received
+//! (issue 11, item 8). typify's types read every valid instance but write some back
+//! differently; this pass over its output closes those gaps:
+//!
+//! - a member with a schema `default` (`#[serde(default = "defaults::x")]`) and an optional
+//!   array or map (`#[serde(default, skip_serializing_if = "Vec::is_empty")]`) become
+//!   `Option<T>` skipped when `None`: an absent member stays absent (no default
+//!   materialised) and a present `[]` or `{}` is written back;
+//! - an optional member whose schema admits `null` (marked by `shapes.rs` with
+//!   [`NULL_KEPT`] in its description) becomes `Option<Option<T>>`: absent is `None`, a
+//!   `null` received is `Some(None)`, and each is written back as it came;
+//! - an open object (no `additionalProperties: false`, so no `deny_unknown_fields`) keeps the
+//!   members its schema does not name in `#[serde(flatten)] extra: serde_json::Map`, so
+//!   CDEvents' `domainId` or a webhook's newer fields survive a round trip.
+//!
+//! - a JSON `number` is a `serde_json::Number`, not an `f64`: `2` stays `2` (an `f64` writes
+//!   `2.0`), and every digit received is written back.
+//!
+//! `date-time` text is kept by `shapes.rs` (`Mode::KeepText`), before typify runs.
+
+use quote::format_ident;
+use syn::punctuated::Punctuated;
+
+use crate::shapes::NULL_KEPT;
+
+/// The module-local function that reads a present member into `Some(..)`, `null` included.
+const PRESENT: &str = "__cloudevent_present";
+
+/// Applies the rewrites to every struct of a generated module.
+pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
+    numbers_as_received(syntax);
+    let mut needs_present = false;
+    for item in &mut syntax.items {
+        // typify's default values are no longer filled in; the functions stay for reference.
+        if let syn::Item::Mod(module) = item
+            && module.ident == "defaults"
+        {
+            module.attrs.push(syn::parse_quote!(
+                #[allow(dead_code, reason = "absent members stay absent: defaults are not materialised")]
+            ));
+        }
+        let syn::Item::Struct(item) = item else {
+            continue;
+        };
+        let syn::Fields::Named(fields) = &mut item.fields else {
+            continue;
+        };
+        for field in &mut fields.named {
+            keep_presence(field);
+            needs_present |= keep_null(field);
+        }
+        let closed = item
+            .attrs
+            .iter()
+            .any(|a| serde_flag(a, "deny_unknown_fields"));
+        let flattened = fields
+            .named
+            .iter()
+            .any(|f| f.attrs.iter().any(|a| serde_flag(a, "flatten")));
+        if closed || flattened {
+            continue;
+        }
+        let taken = |name: &str| {
+            fields
+                .named
+                .iter()
+                .any(|f| f.ident.as_ref().is_some_and(|i| i == name))
+        };
+        let name = ["extra", "extra_members", "additional_members"]
+            .into_iter()
+            .find(|n| !taken(n))
+            .unwrap_or("__extra");
+        let ident = format_ident!("{}", name);
+        fields.named.push(syn::parse_quote! {
+            /// Members the schema does not name, kept so the data is written back as received.
+            #[serde(flatten)]
+            pub #ident: ::serde_json::Map<::std::string::String, ::serde_json::Value>
+        });
+    }
+    if needs_present {
+        let name = format_ident!("{}", PRESENT);
+        syntax.items.push(syn::parse_quote! {
+            /// A member that is present: `Some(value)`, or `Some(None)` for `null`.
+            fn #name<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<::std::option::Option<T>>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <::std::option::Option<T> as ::serde::Deserialize>::deserialize(deserializer)
+                    .map(::std::option::Option::Some)
+            }
+        });
+    }
+}
+
+/// An optional member marked [`NULL_KEPT`]: `Option<T>` becomes `Option<Option<T>>`, read
+/// through the module's present-member function. Returns whether it changed.
+fn keep_null(field: &mut syn::Field) -> bool {
+    let documented = field.attrs.iter().any(|a| {
+        a.path().is_ident("doc")
+            && matches!(&a.meta, syn::Meta::NameValue(nv)
+                if matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
+                    if s.value().contains(NULL_KEPT)))
+    });
+    if !documented || !is_option(&field.ty) {
+        return false;
+    }
+    let mut rename = None;
+    let mut index = None;
+    for (at, attr) in field.attrs.iter().enumerate() {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let Ok(items) =
+            attr.parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        else {
+            return false;
+        };
+        for item in &items {
+            match item {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("rename") => {
+                    rename = Some(nv.value.clone());
+                }
+                syn::Meta::Path(p) if p.is_ident("default") => {}
+                syn::Meta::NameValue(nv) if nv.path.is_ident("skip_serializing_if") => {}
+                _ => return false,
+            }
+        }
+        index = Some(at);
+    }
+    let ty = &field.ty;
+    field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+    let attr: syn::Attribute = match rename {
+        Some(rename) => syn::parse_quote!(
+            #[serde(rename = #rename, default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #PRESENT)]
+        ),
+        None => syn::parse_quote!(
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #PRESENT)]
+        ),
+    };
+    match index {
+        Some(at) => field.attrs[at] = attr,
+        None => field.attrs.push(attr),
+    }
+    true
+}
+
+/// Every `f64` (typify's type for `number`) becomes `serde_json::Number`, which keeps an
+/// integer an integer; `Copy` is dropped from the derives of the types that now hold one.
+fn numbers_as_received(syntax: &mut syn::File) {
+    fn replace(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        tokens
+            .into_iter()
+            .flat_map(|tree| -> Vec<proc_macro2::TokenTree> {
+                match tree {
+                    proc_macro2::TokenTree::Ident(ident) if ident == "f64" => {
+                        quote::quote!(::serde_json::Number).into_iter().collect()
+                    }
+                    proc_macro2::TokenTree::Group(group) => {
+                        let mut replaced =
+                            proc_macro2::Group::new(group.delimiter(), replace(group.stream()));
+                        replaced.set_span(group.span());
+                        vec![proc_macro2::TokenTree::Group(replaced)]
+                    }
+                    other => vec![other],
+                }
+            })
+            .collect()
+    }
+    let tokens = quote::quote!(#syntax);
+    if !tokens.to_string().contains("f64") {
+        return;
+    }
+    let Ok(mut replaced) = syn::parse2::<syn::File>(replace(tokens)) else {
+        return;
+    };
+    for item in &mut replaced.items {
+        let (attrs, holds_number) = match item {
+            syn::Item::Struct(s) => {
+                let fields = &s.fields;
+                (
+                    &mut s.attrs,
+                    quote::quote!(#fields).to_string().contains("Number"),
+                )
+            }
+            syn::Item::Enum(e) => {
+                let variants = &e.variants;
+                (
+                    &mut e.attrs,
+                    quote::quote!(#variants).to_string().contains("Number"),
+                )
+            }
+            _ => continue,
+        };
+        if !holds_number {
+            continue;
+        }
+        for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+            if let Ok(paths) =
+                attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            {
+                let kept: Vec<&syn::Path> = paths
+                    .iter()
+                    .filter(|p| p.segments.last().is_none_or(|s| s.ident != "Copy"))
+                    .collect();
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+    }
+    *syntax = replaced;
+}
+
+/// A member that typify fills or skips by a default becomes an `Option` skipped when
+/// `None`, so presence is kept both ways.
+fn keep_presence(field: &mut syn::Field) {
+    let mut defaulted = false;
+    let mut rename = None;
+    let mut serde_index = None;
+    for (index, attr) in field.attrs.iter().enumerate() {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let Ok(items) =
+            attr.parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        else {
+            return;
+        };
+        for item in &items {
+            match item {
+                syn::Meta::Path(path) if path.is_ident("default") => defaulted = true,
+                syn::Meta::NameValue(nv) if nv.path.is_ident("default") => defaulted = true,
+                syn::Meta::NameValue(nv) if nv.path.is_ident("rename") => {
+                    rename = Some(nv.value.clone());
+                }
+                syn::Meta::NameValue(nv) if nv.path.is_ident("skip_serializing_if") => {}
+                // Something else (`with`, `flatten`): leave the field as typify made it.
+                _ => return,
+            }
+        }
+        serde_index = Some(index);
+    }
+    let Some(index) = serde_index else {
+        return;
+    };
+    if !defaulted || is_option(&field.ty) {
+        return;
+    }
+    let ty = &field.ty;
+    field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+    field.attrs[index] = match rename {
+        Some(rename) => syn::parse_quote!(
+            #[serde(rename = #rename, default, skip_serializing_if = "::std::option::Option::is_none")]
+        ),
+        None => syn::parse_quote!(
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        ),
+    };
+}
+
+fn is_option(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+}
+
+/// Whether `#[serde(...)]` holds the bare word `flag`.
+fn serde_flag(attr: &syn::Attribute, flag: &str) -> bool {
+    attr.path().is_ident("serde")
+        && attr
+            .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+            .is_ok_and(|items| {
+                items
+                    .iter()
+                    .any(|m| matches!(m, syn::Meta::Path(p) if p.is_ident(flag)))
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(source: &str) -> String {
+        let mut syntax: syn::File = syn::parse_str(source).unwrap();
+        keep_data_as_received(&mut syntax);
+        quote::quote!(#syntax).to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn defaults_and_empty_collections_become_options() {
+        let out = rewritten(
+            r#"#[serde(deny_unknown_fields)]
+            pub struct Pr {
+                #[serde(default = "defaults::pr_draft")] pub draft: bool,
+                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")] pub labels: Vec<String>,
+                #[serde(rename = "x-y", default, skip_serializing_if = "::std::option::Option::is_none")] pub x_y: Option<String>,
+                pub id: i64,
+            }"#,
+        );
+        assert!(
+            out.contains("pubdraft:::std::option::Option<bool>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("publabels:::std::option::Option<Vec<String>>"),
+            "{out}"
+        );
+        assert!(out.contains("pubx_y:Option<String>"), "{out}");
+        assert!(out.contains("pubid:i64"), "{out}");
+        assert!(
+            !out.contains("pubextra"),
+            "a closed object gets no extra members: {out}"
+        );
+    }
+
+    #[test]
+    fn open_objects_keep_unknown_members_and_marked_nullables_keep_null() {
+        let source = format!(
+            r#"pub struct Pr {{
+                #[doc = "{NULL_KEPT}"]
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub milestone: Option<String>,
+                pub extra: String,
+            }}"#
+        );
+        let out = rewritten(&source);
+        assert!(out.contains("#[serde(flatten)]pubextra_members"), "{out}");
+        assert!(
+            out.contains("pubmilestone:::std::option::Option<Option<String>>"),
+            "{out}"
+        );
+        assert!(out.contains("fn__cloudevent_present"), "{out}");
+    }
+
+    #[test]
+    fn numbers_become_serde_json_numbers_and_lose_copy() {
+        let out = rewritten(
+            r#"#[derive(Clone, Copy, Debug)]
+            pub struct Reading(pub f64);
+            #[derive(Clone, Copy)]
+            pub enum Unit { C, F }"#,
+        );
+        assert!(
+            out.contains("pubstructReading(pub::serde_json::Number)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("#[derive(Clone,Debug)]pubstructReading"),
+            "{out}"
+        );
+        assert!(out.contains("#[derive(Clone,Copy)]pubenumUnit"), "{out}");
+    }
+}

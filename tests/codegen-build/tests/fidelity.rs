@@ -1,0 +1,110 @@
+//! Issue 11, item 8: a typed event re-emits its `data` as received. Every example of the
+//! webhook-shaped, CDEvents-shaped and xRegistry fixtures is read as its typed variant and
+//! its `data` written back: equal as JSON values, and with exactly the same members present
+//! at every depth (a materialised default, a dropped `null` or `[]`, or a lost unknown member
+//! would each show).
+
+use serde_json::Value;
+
+fn examples(dir: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = format!(
+        "{}/../../cloudevent-codegen/tests/fixtures/{dir}/examples",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut found: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Every member path of a JSON value (`/a/b`, `/list/0/c`), so presence is compared even
+/// where the values would compare equal.
+fn member_paths(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                let path = format!("{at}/{key}");
+                out.push(path.clone());
+                member_paths(value, path, out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, value) in items.iter().enumerate() {
+                member_paths(value, format!("{at}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn assert_same_data(path: &str, received: &Value, written: &Value) {
+    assert_eq!(written, received, "{path}: data written back differs");
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    member_paths(received, String::new(), &mut a);
+    member_paths(written, String::new(), &mut b);
+    assert_eq!(b, a, "{path}: members present differ");
+}
+
+fn data_of<T: cloudevent_runtime::CloudEventData + serde::Serialize>(
+    event: &cloudevent_runtime::Event<T>,
+) -> Value {
+    serde_json::to_value(event.data()).unwrap()
+}
+
+#[test]
+fn webhook_shaped_events_keep_nulls_empty_arrays_offsets_and_unknown_members() {
+    use codegen_build_test::webhook::RegistryEvent;
+    let examples = examples("webhook-shaped");
+    assert_eq!(examples.len(), 2);
+    for (path, bytes) in &examples {
+        let document: Value = serde_json::from_slice(bytes).unwrap();
+        let written =
+            match RegistryEvent::from_slice(bytes).unwrap_or_else(|e| panic!("{path}: {e}")) {
+                RegistryEvent::PullRequestOpened(event) => data_of(&event),
+                RegistryEvent::Other(_) => panic!("{path}: read as `Other`"),
+            };
+        assert_same_data(path, &document["data"], &written);
+    }
+}
+
+#[test]
+fn cdevents_shaped_events_keep_their_data() {
+    assert_eq!(examples("cdevents-shaped").len(), 7);
+    use codegen_build_test::cdevents::RegistryEvent;
+    for (path, bytes) in &examples("cdevents-shaped") {
+        let document: Value = serde_json::from_slice(bytes).unwrap();
+        let written =
+            match RegistryEvent::from_slice(bytes).unwrap_or_else(|e| panic!("{path}: {e}")) {
+                RegistryEvent::ArtifactPackaged(e) => data_of(&e),
+                RegistryEvent::IncidentDetected(e) => data_of(&e),
+                RegistryEvent::PipelinerunFinished(e) => data_of(&e),
+                RegistryEvent::ServiceDeployed(e) => data_of(&e),
+                RegistryEvent::TicketCreated(e) => data_of(&e),
+                RegistryEvent::Other(_) => panic!("{path}: read as `Other`"),
+            };
+        assert_same_data(path, &document["data"], &written);
+    }
+}
+
+#[test]
+fn xregistry_events_keep_their_data() {
+    use codegen_build_test::xregistry::RegistryEvent;
+    let examples = examples("xregistry");
+    assert_eq!(examples.len(), 4);
+    for (path, bytes) in &examples {
+        let document: Value = serde_json::from_slice(bytes).unwrap();
+        let written =
+            match RegistryEvent::from_slice(bytes).unwrap_or_else(|e| panic!("{path}: {e}")) {
+                RegistryEvent::EventsEmployeeAdded(e) => data_of(&e),
+                RegistryEvent::LumenTurnedOn(e) => data_of(&e),
+                RegistryEvent::SmartOvenTurnedOn(e) => data_of(&e),
+                RegistryEvent::TemperatureChanged(e) => data_of(&e),
+                RegistryEvent::Other(_) => panic!("{path}: read as `Other`"),
+            };
+        assert_same_data(path, &document["data"], &written);
+    }
+}

@@ -1,0 +1,13 @@
+use cloudevent_runtime::CloudEvent;
+
+#[derive(serde::Serialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.device.reading.taken",
+    source_template = "https://devices.example.com/{tenantid}/{deviceid}"
+)]
+struct ReadingTaken {
+    tenantid: String,
+    device: String,
+}
+
+fn main() {}
