@@ -437,7 +437,8 @@ impl Builder {
     /// See [`generate_rust`].
     pub fn generate_string(&self) -> Result<String, CodegenError> {
         let registry = self.load(&self.schemas)?;
-        generate_rust(&registry, &self.policy, &self.options)?.single_file()
+        let text = generate_rust(&registry, &self.policy, &self.options)?.single_file()?;
+        Ok(crate::protobuf::append_to(text, &registry, &self.policy, &self.options)?.0)
     }
 
     /// Generates the code and returns it with its warnings (broken SHOULDs), for callers that
@@ -482,6 +483,9 @@ impl Builder {
         for file in &registry.files {
             println!("cargo:rerun-if-changed={}", file.path.display());
         }
+        for file in &registry.protobuf {
+            println!("cargo:rerun-if-changed={}", file.path.display());
+        }
         for relative in registry.documents.keys() {
             println!(
                 "cargo:rerun-if-changed={}",
@@ -501,7 +505,11 @@ impl Builder {
             println!("cargo:warning={warning}");
         }
         let path = Path::new(&out_dir).join(&self.file_name);
-        let text = rust.single_file()?;
+        let (text, warnings) =
+            crate::protobuf::append_to(rust.single_file()?, &registry, &self.policy, &options)?;
+        for warning in &warnings {
+            println!("cargo:warning={warning}");
+        }
         std::fs::write(&path, text).map_err(|e| CodegenError::io(&path, e))?;
         Ok(path)
     }
