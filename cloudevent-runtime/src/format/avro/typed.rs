@@ -116,29 +116,30 @@ struct AvroEvent {
 
 impl AvroEvent {
     fn attribute(&mut self, value: Scalar<'_>) {
-        let Scalar::Null = value else {
-            self.count += 1;
-            wire::write_bytes(&mut self.entries, self.key.as_bytes());
-            match value {
-                Scalar::Str(text) => {
-                    if self.key == "datacontenttype" {
-                        self.content_type = Some(text.to_owned());
-                    }
-                    wire::write_long(&mut self.entries, 3);
-                    wire::write_bytes(&mut self.entries, text.as_bytes());
-                }
-                Scalar::Bool(b) => {
-                    wire::write_long(&mut self.entries, 1);
-                    self.entries.push(u8::from(b));
-                }
-                Scalar::Int(i) => {
-                    wire::write_long(&mut self.entries, 2);
-                    wire::write_long(&mut self.entries, i64::from(i));
-                }
-                Scalar::Null => {}
-            }
+        // A `null` member is an unset attribute: no entry.
+        if let Scalar::Null = value {
             return;
-        };
+        }
+        self.count += 1;
+        wire::write_bytes(&mut self.entries, self.key.as_bytes());
+        match value {
+            Scalar::Str(text) => {
+                if self.key == "datacontenttype" {
+                    self.content_type = Some(text.to_owned());
+                }
+                wire::write_long(&mut self.entries, 3);
+                wire::write_bytes(&mut self.entries, text.as_bytes());
+            }
+            Scalar::Bool(b) => {
+                wire::write_long(&mut self.entries, 1);
+                self.entries.push(u8::from(b));
+            }
+            Scalar::Int(i) => {
+                wire::write_long(&mut self.entries, 2);
+                wire::write_long(&mut self.entries, i64::from(i));
+            }
+            Scalar::Null => {}
+        }
     }
 
     fn data<V: Serialize + ?Sized>(&mut self, value: &V) -> Result<(), WriteError> {
@@ -186,7 +187,7 @@ impl AvroEvent {
     }
 }
 
-impl<'w> Serializer for &'w mut AvroEvent {
+impl Serializer for &mut AvroEvent {
     type Ok = ();
     type Error = WriteError;
     type SerializeSeq = Impossible<(), WriteError>;
