@@ -64,6 +64,9 @@ pub fn catalog_markdown(registry: &Registry) -> String {
             file.relative,
         ));
     }
+    out.push_str(&crate::protobuf::catalog::markdown_section(
+        &registry.protobuf,
+    ));
     out.push_str(
         "\nThe AsyncAPI 3.0 description of the same events is [`asyncapi.yaml`](asyncapi.yaml).\n",
     );
@@ -111,6 +114,28 @@ pub fn asyncapi_document(registry: &Registry, title: &str) -> Value {
             }),
         );
         messages.insert(key, message(file));
+    }
+    for file in &registry.protobuf {
+        let key = crate::import::RustNames::new(&file.meta.event_type, file.major)
+            .module
+            .to_lower_camel_case();
+        channels.insert(
+            key.clone(),
+            json!({
+                "address": file.meta.event_type,
+                "title": file.meta.event_type,
+                "messages": {key.clone(): {"$ref": format!("#/components/messages/{key}")}},
+            }),
+        );
+        operations.insert(
+            format!("send{}", upper_first(&key)),
+            json!({
+                "action": "send",
+                "channel": {"$ref": format!("#/channels/{key}")},
+                "messages": [{"$ref": format!("#/channels/{key}/messages/{key}")}],
+            }),
+        );
+        messages.insert(key, crate::protobuf::catalog::asyncapi_message(file));
     }
     json!({
         "asyncapi": "3.0.0",

@@ -533,7 +533,11 @@ impl Builder {
     /// # Errors
     /// See [`generate_rust`].
     pub fn generate_string(&self) -> Result<String, CodegenError> {
-        self.generate()?.single_file()
+        let text = self.generate()?.single_file()?;
+        // The `.proto` entries' code follows the JSON schemas' (see `crate::protobuf`).
+        let builder = self.resolved(&self.schemas)?;
+        let registry = builder.load(&self.schemas)?;
+        Ok(crate::protobuf::append_to(text, &registry, &builder.policy, &builder.options)?.0)
     }
 
     /// Generates the code and returns it with its warnings (broken SHOULDs), for callers that
@@ -665,6 +669,9 @@ impl Builder {
         for file in &registry.files {
             println!("cargo:rerun-if-changed={}", file.path.display());
         }
+        for file in &registry.protobuf {
+            println!("cargo:rerun-if-changed={}", file.path.display());
+        }
         for relative in registry.documents.keys() {
             println!(
                 "cargo:rerun-if-changed={}",
@@ -684,7 +691,11 @@ impl Builder {
             println!("cargo:warning={warning}");
         }
         let path = Path::new(&out_dir).join(&self.file_name);
-        let text = rust.single_file()?;
+        let (text, warnings) =
+            crate::protobuf::append_to(rust.single_file()?, &registry, &resolved.policy, &options)?;
+        for warning in &warnings {
+            println!("cargo:warning={warning}");
+        }
         std::fs::write(&path, text).map_err(|e| CodegenError::io(&path, e))?;
         Ok(path)
     }

@@ -144,6 +144,7 @@ impl Registry {
             root: root.to_path_buf(),
             files,
             documents,
+            protobuf: Vec::new(),
         })
     }
 }

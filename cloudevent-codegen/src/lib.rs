@@ -27,6 +27,7 @@
 //! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
 //! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
 //! | compatibility between versions | [`diff_schemas`], [`Compat`], [`check_compatibility_with`], [`compare_paths`], [`Baseline`], [`Lock`], [`breaking_findings`], [`next_version`] |
+//! | `.proto` entries (Protobuf data) | [`ProtoFile`], [`protobuf_rust`], [`check_proto`] |
 //! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
@@ -75,6 +76,7 @@ mod import;
 mod layout;
 mod mapping;
 mod naming;
+mod protobuf;
 mod registry;
 mod shapes;
 mod xregistry;
@@ -96,6 +98,11 @@ pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generat
 pub use import::{RustNames, RustOptions, module_tokens};
 pub use layout::event_type_at;
 pub use naming::split_type_version;
+pub use protobuf::{
+    Label, PROTOBUF_CONTENT_TYPE, ParseError, ProtoEnum, ProtoField, ProtoFile, ProtoMessage,
+    ProtoSchema, TYPE_URL_PREFIX, check_proto, check_proto_warnings, parse as parse_proto,
+    protobuf_rust,
+};
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a

@@ -303,10 +303,14 @@ pub struct Registry {
     /// The other JSON documents of the folder, by `/`-separated path relative to `root`:
     /// schemas that `$ref`s may reach (CDEvents' `links/*.json`). Empty for today's layout.
     pub documents: BTreeMap<String, Value>,
+    /// The `<type>/v<major>.proto` entries: types whose data is a Protobuf message (see
+    /// [`crate::ProtoFile`]). Only [`Registry::load`] reads them.
+    pub protobuf: Vec<crate::ProtoFile>,
 }
 
 impl Registry {
-    /// Loads every `<type>/v<major>.json` below `root`. Other files at the top level (the
+    /// Loads every `<type>/v<major>.json` below `root`, and every `<type>/v<major>.proto`
+    /// (into [`Registry::protobuf`]). Other files at the top level (the
     /// generated catalog) are ignored; any other file inside a type directory is an error, so
     /// a misnamed schema is not silently skipped.
     ///
@@ -315,6 +319,7 @@ impl Registry {
     pub fn load(root: impl AsRef<Path>) -> Result<Registry, CodegenError> {
         let root = root.as_ref();
         let mut files = Vec::new();
+        let mut protobuf = Vec::new();
         let mut findings = Vec::new();
         for dir in sorted_entries(root)? {
             if !dir.is_dir() {
@@ -324,6 +329,14 @@ impl Registry {
             for file in sorted_entries(&dir)? {
                 let relative = format!("{dir_name}/{}", file_name(&file));
                 let text = fs::read_to_string(&file).map_err(|e| CodegenError::io(&file, e))?;
+                if relative.ends_with(".proto") {
+                    match crate::ProtoFile::parse(root, &relative, &text) {
+                        Ok(proto) => protobuf.push(proto),
+                        Err(CodegenError::Findings(found)) => findings.extend(found),
+                        Err(other) => return Err(other),
+                    }
+                    continue;
+                }
                 match SchemaFile::parse(root, &relative, &text) {
                     Ok(schema) => files.push(schema),
                     Err(CodegenError::Findings(found)) => findings.extend(found),
@@ -334,10 +347,10 @@ impl Registry {
         if !findings.is_empty() {
             return Err(CodegenError::Findings(findings));
         }
-        if files.is_empty() {
+        if files.is_empty() && protobuf.is_empty() {
             return Err(CodegenError::NoEventSchemas {
                 root: root.to_path_buf(),
-                looked_for: "`<type>/v<major>.json` files with an `x-cloudevent` object (for a folder whose schemas hold the type at a JSON pointer, use `--type-pointer` / `Builder::type_pointer`)".to_owned(),
+                looked_for: "`<type>/v<major>.json` (or `.proto`) files with an `x-cloudevent` object (for a folder whose schemas hold the type at a JSON pointer, use `--type-pointer` / `Builder::type_pointer`)".to_owned(),
             });
         }
         files.sort_by(|a, b| (&a.type_dir, a.major).cmp(&(&b.type_dir, b.major)));
@@ -345,6 +358,7 @@ impl Registry {
             root: root.to_path_buf(),
             files,
             documents: BTreeMap::new(),
+            protobuf,
         })
     }
 }

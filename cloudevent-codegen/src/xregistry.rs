@@ -97,6 +97,7 @@ impl Registry {
             root: path.parent().map(Path::to_path_buf).unwrap_or_default(),
             files,
             documents: BTreeMap::from([(DOCUMENT.to_owned(), document)]),
+            protobuf: Vec::new(),
         })
     }
 }

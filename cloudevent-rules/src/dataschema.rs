@@ -110,12 +110,25 @@ pub(crate) fn check_dataschema_and_major(
 /// The path segments a version token may sit in: split on `/`, and on `:` too for a URI
 /// without authority such as a URN.
 fn segments<'a>(parsed: &UriRef<'a>) -> impl Iterator<Item = &'a str> {
-    let separators: &[char] = if parsed.authority.is_some() {
-        &['/']
-    } else {
-        &['/', ':']
-    };
-    parsed.path.split(separators).filter(|s| !s.is_empty())
+    let urn = parsed.authority.is_none();
+    let path = parsed.path;
+    let mut start = 0;
+    // A byte scan (the separators are ASCII, so every cut is a char boundary): `str::split`
+    // with a set of chars decodes every char of the path.
+    std::iter::from_fn(move || {
+        while start <= path.len() {
+            let rest = &path[start..];
+            let end = rest
+                .bytes()
+                .position(|b| b == b'/' || (urn && b == b':'))
+                .unwrap_or(rest.len());
+            start += end + 1;
+            if end > 0 {
+                return Some(&rest[..end]);
+            }
+        }
+        None
+    })
 }
 
 /// A segment without its alphabetic file extension: `v1.json` → `v1`; `v1.2` stays.
@@ -172,6 +185,11 @@ fn token_major(token: &str) -> Option<u64> {
 /// The major of the version token a segment holds, whole, as a file stem, or as its last
 /// `-`/`_` word.
 fn segment_major(segment: &str) -> Option<u64> {
+    // Every token holds a digit (its major), so a segment without one holds none; most
+    // segments (`orders`, `created`) end here.
+    if !segment.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     if let Some(major) = token_major(segment) {
         return Some(major);
     }

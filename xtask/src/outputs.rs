@@ -116,6 +116,7 @@ pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output
             .cloned()
             .collect(),
         documents: registry.documents.clone(),
+        protobuf: Vec::new(),
     };
     let rust = generate_rust(&schema_first, &layout.policy, &layout.options)?;
     let mut outputs: Vec<Output> = rust

@@ -241,7 +241,7 @@ impl<T: CloudEventData> Event<T> {
     where
         T: serde::Serialize,
     {
-        typed::transcode(&self.to_vec()?).map_err(|violation| BuildError::Invalid(vec![*violation]))
+        typed::write(self).map_err(|error| BuildError::Payload(error.0))
     }
 }
 

@@ -56,7 +56,21 @@ struct Wire<'a> {
 }
 
 impl<'a> Wire<'a> {
+    /// One varint. Keys, lengths and small values are one byte; that path is inlined into
+    /// every caller, the rest is out of line.
+    #[inline(always)]
     fn varint(&mut self) -> Result<u64, Violation> {
+        if let Some((&byte, rest)) = self.bytes.split_first()
+            && byte < 0x80
+        {
+            self.bytes = rest;
+            return Ok(u64::from(byte));
+        }
+        self.varint_slow()
+    }
+
+    #[inline(never)]
+    fn varint_slow(&mut self) -> Result<u64, Violation> {
         let mut value = 0_u64;
         for (i, byte) in self.bytes.iter().take(10).enumerate() {
             // The tenth byte may carry only the 64th bit.
@@ -82,6 +96,7 @@ impl<'a> Wire<'a> {
     }
 
     /// The next field's number and wire type, or `None` at the end of the message.
+    #[inline(always)]
     fn key(&mut self) -> Result<Option<(u64, u8)>, Violation> {
         if self.bytes.is_empty() {
             return Ok(None);
@@ -89,14 +104,12 @@ impl<'a> Wire<'a> {
         let key = self.varint()?;
         let field = key >> 3;
         if field == 0 || field > u64::from(u32::MAX >> 3) {
-            return Err(malformed(
-                self.context.to_owned(),
-                format!("has a field number {field}, outside 1 to 536870911"),
-            ));
+            return Err(bad_field_number(self.context, field));
         }
         Ok(Some((field, (key & 7) as u8)))
     }
 
+    #[inline(always)]
     fn len_delimited(&mut self) -> Result<&'a [u8], Violation> {
         let len = self.varint()?;
         match usize::try_from(len)
@@ -113,6 +126,17 @@ impl<'a> Wire<'a> {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn bad_field_number(context: &str, field: u64) -> Violation {
+    malformed(
+        context.to_owned(),
+        format!("has a field number {field}, outside 1 to 536870911"),
+    )
+}
+
+#[cold]
+#[inline(never)]
 fn truncated(context: &str) -> Violation {
     malformed(
         context.to_owned(),
@@ -121,11 +145,19 @@ fn truncated(context: &str) -> Violation {
 }
 
 /// Checks that field `field` has the wire type the schema gives it.
+#[inline(always)]
 fn expect(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Result<(), Violation> {
     if found == expected {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(wrong_wire_type(context, field, name, found, expected))
     }
-    Err(Violation::error(
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_wire_type(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Violation {
+    Violation::error(
         rule::CE_PROTOBUF,
         context.to_owned(),
         format!("field {field} with wire type {}", wire_type_name(found)),
@@ -134,9 +166,11 @@ fn expect(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Res
             wire_type_name(found),
             wire_type_name(expected)
         ),
-    ))
+    )
 }
 
+#[cold]
+#[inline(never)]
 fn unknown(context: &str, message: &str, field: u64, wire_type: u8) -> Violation {
     Violation::error(
         rule::CE_PROTOBUF,
@@ -147,6 +181,7 @@ fn unknown(context: &str, message: &str, field: u64, wire_type: u8) -> Violation
     .with_hint("both sides must use the CloudEvents Protobuf schema (io.cloudevents.v1)")
 }
 
+#[cold]
 fn twice(attribute: impl Into<Cow<'static, str>>) -> Violation {
     Violation::error(
         rule::INTG_R7,
@@ -157,15 +192,20 @@ fn twice(attribute: impl Into<Cow<'static, str>>) -> Violation {
     .with_hint("a message must carry each attribute once")
 }
 
+#[inline(always)]
 fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Violation> {
-    std::str::from_utf8(bytes).map_err(|error| {
-        Violation::error(
-            rule::CE_TYPE_SYSTEM,
-            attribute.to_owned(),
-            format!("{} bytes", bytes.len()),
-            format!("is not a String: not UTF-8 ({error})"),
-        )
-    })
+    std::str::from_utf8(bytes).map_err(|error| not_utf8(attribute, bytes, error))
+}
+
+#[cold]
+#[inline(never)]
+fn not_utf8(attribute: &str, bytes: &[u8], error: std::str::Utf8Error) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        attribute.to_owned(),
+        format!("{} bytes", bytes.len()),
+        format!("is not a String: not UTF-8 ({error})"),
+    )
 }
 
 /// One `CloudEventAttributeValue`, borrowed from the input.
@@ -367,6 +407,8 @@ pub(super) fn read_event(
         bytes,
         context: "event",
     };
+    // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
+    let mut time = None;
     let mut envelope = Envelope::default();
     let mut data = None;
     while let Some((field, wire_type)) = wire.key()? {
@@ -386,7 +428,7 @@ pub(super) fn read_event(
             }
             5 => {
                 expect("event", field, "attributes", wire_type, LEN)?;
-                attribute(&mut envelope, wire.len_delimited()?)?;
+                attribute(&mut envelope, &mut time, wire.len_delimited()?)?;
             }
             6..=8 => {
                 let member = ["binary_data", "text_data", "proto_data"][(field - 6) as usize];
@@ -413,6 +455,9 @@ pub(super) fn read_event(
         }
     }
 
+    envelope.time = time
+        .as_ref()
+        .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
     if let (Some(expected), Some(found)) = (expected_type, envelope.ty.as_deref()) {
         if found != expected {
             return Err(json::type_mismatch(expected, found));
@@ -463,7 +508,11 @@ fn text_data(datacontenttype: Option<&str>, text: &str) -> Result<Data, Violatio
 }
 
 /// One entry of the `attributes` map, into its slot of the envelope.
-fn attribute<'a>(envelope: &mut Envelope<'a>, bytes: &'a [u8]) -> Result<(), Violation> {
+fn attribute<'a>(
+    envelope: &mut Envelope<'a>,
+    time: &mut Option<crate::Timestamp>,
+    bytes: &'a [u8],
+) -> Result<(), Violation> {
     let mut wire = Wire {
         bytes,
         context: "attributes",
@@ -515,12 +564,8 @@ fn attribute<'a>(envelope: &mut Envelope<'a>, bytes: &'a [u8]) -> Result<(), Vio
         }
         ("subject", AttributeValue::String(text)) => core(&mut envelope.subject, text),
         ("dataschema", AttributeValue::Uri(text)) => core(&mut envelope.dataschema, text),
-        ("time", AttributeValue::Timestamp(time)) => {
-            if envelope
-                .time
-                .replace(Cow::Owned(time.as_str().to_owned()))
-                .is_some()
-            {
+        ("time", AttributeValue::Timestamp(value)) => {
+            if time.replace(value).is_some() {
                 return Err(twice("time"));
             }
             Ok(())
