@@ -331,9 +331,16 @@ impl RegistryValidator {
     /// assert!(report.has_rule("registry type"));
     /// ```
     pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        self.validate_with_verdict(event).0
+    }
+
+    /// The report, and whether the profile alone accepted the event (a gateway answers 400
+    /// for the profile's refusals and 422 for the registry's).
+    pub(crate) fn validate_with_verdict(&self, event: &AnyEvent) -> (ValidationReport, bool) {
         let mut report = self.validator.validate(event);
+        let profile_valid = report.is_valid();
         self.check(&mut report, &data_of(event));
-        report
+        (report, profile_valid)
     }
 
     /// [`Validator::validate_slice`], then the registry's checks.
@@ -398,11 +405,17 @@ impl RegistryValidator {
     /// assert!(!validator.validate_batch(&batch).is_valid());
     /// ```
     pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        self.validate_batch_with_verdict(batch).0
+    }
+
+    /// [`RegistryValidator::validate_batch`], and whether the profile alone accepted it.
+    pub(crate) fn validate_batch_with_verdict(&self, batch: &Batch) -> (BatchReport, bool) {
         let mut report = self.validator.validate_batch(batch);
+        let profile_valid = report.is_valid();
         for (report, event) in report.events.iter_mut().zip(batch.events()) {
-            *report = self.validate(event);
+            self.check(report, &data_of(event));
         }
-        report
+        (report, profile_valid)
     }
 
     /// [`Validator::validate_document`], then the registry's checks.
