@@ -24,6 +24,7 @@
 //! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
 //! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
 //! | compatibility between versions | [`diff_schemas`], [`check_compatibility`], [`Baseline`], [`breaking_findings`] |
+//! | the registry for run-time validation of `data` | [`registry_entries`], [`registry_snapshot`], [`deprecation_of`] |
 //! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
@@ -62,6 +63,7 @@ mod bundle;
 mod catalog;
 mod check;
 mod compat;
+mod deprecation;
 mod diff;
 mod error;
 mod export;
@@ -72,6 +74,7 @@ mod mapping;
 mod naming;
 mod registry;
 mod shapes;
+mod snapshot;
 mod xregistry;
 
 pub use catalog::{
@@ -89,6 +92,8 @@ pub use import::{RustNames, RustOptions, module_tokens};
 pub use layout::event_type_at;
 pub use naming::split_type_version;
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
+pub use deprecation::deprecation_of;
+pub use snapshot::{registry_entries, registry_snapshot};
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
 /// build script needs no other dependency.

@@ -70,22 +70,24 @@ impl CompiledSchema {
                 // log), only names where it fails.
                 _ => error.masked_with("the value").to_string(),
             };
-            let part = if pointer.is_empty() {
-                "the whole `data`".to_owned()
-            } else {
-                format!("member `{pointer}`")
-            };
+
+            // The attribute is `data` followed by the member's JSON pointer, so a report
+            // names each failing member on its own.
+            let finding = Violation::error(
+                rule::REGISTRY_DATA,
+                format!("data{pointer}"),
+                "",
+                format!(
+                    "{problem} (keyword `{keyword}` at schema `#{}`)",
+                    error.schema_path().as_str()
+                ),
+            );
             found.push(
-                Violation::error(
-                    rule::REGISTRY_DATA,
-                    format!("data{pointer}"),
-                    "",
-                    format!(
-                        "{problem} (keyword `{keyword}` at schema `#{}`)",
-                        error.schema_path().as_str()
-                    ),
-                )
-                .with_part(part)
+                if pointer.is_empty() {
+                    finding.with_part("(the whole `data`)")
+                } else {
+                    finding
+                }
                 .with_hint(format!(
                     "send data the registry's schema for `{event_type}` accepts"
                 )),

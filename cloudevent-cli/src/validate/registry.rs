@@ -1,0 +1,130 @@
+//! `cloudevent validate --registry DIR [--type-pointer PTR]`, `--xregistry FILE`,
+//! `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
+//! runtime's `RegistryValidator`), for every input format the command reads.
+
+use cloudevent_codegen::{CodegenError, Registry as SchemaRegistry, registry_entries};
+use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
+use cloudevent_runtime::{
+    AnyEvent, Batch, BatchReport, Document, Profile, Timestamp, ValidationReport, Validator,
+};
+
+use super::{Args, UnknownTypeArg};
+
+/// The validator the command runs: the profile's alone, or with a registry.
+pub(super) enum Checker {
+    Profile(Validator),
+    Registry(RegistryValidator),
+}
+
+impl Checker {
+    /// The checker the arguments ask for; the error says why a registry could not be read
+    /// (exit 2: the input to the check is unreadable, not the events).
+    pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
+        let validator =
+            Validator::new(args.profile.into()).require_traceability(args.require_traceability);
+        let schemas = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
+            (None, None, None) => {
+                if args.type_pointer.is_some() {
+                    return Err("`--type-pointer` needs `--registry DIR`".to_owned());
+                }
+                return Ok(Checker::Profile(validator));
+            }
+            (Some(dir), None, None) => match &args.type_pointer {
+                Some(pointer) => SchemaRegistry::load_type_pointer(dir, pointer),
+                None => SchemaRegistry::load(dir),
+            },
+            (None, Some(file), None) => SchemaRegistry::load_xregistry(file),
+            (None, None, Some(file)) => {
+                let bytes = std::fs::read(file)
+                    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+                let registry = Registry::from_snapshot(&bytes)
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                return Ok(Checker::with_registry(validator, registry, args));
+            }
+            _ => {
+                return Err(
+                    "give one of `--registry`, `--xregistry` and `--registry-snapshot`".to_owned(),
+                );
+            }
+        };
+        let entries = schemas
+            .and_then(|registry| registry_entries(&registry))
+            .map_err(|error| match error {
+                CodegenError::Findings(findings) => findings
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n  "),
+                other => other.to_string(),
+            })?;
+        let registry = Registry::new(entries).map_err(|e| e.to_string())?;
+        Ok(Checker::with_registry(validator, registry, args))
+    }
+
+    fn with_registry(validator: Validator, registry: Registry, args: &Args) -> Checker {
+        let mut checker = RegistryValidator::new(validator, registry).unknown_type(
+            match args.unknown_type {
+                UnknownTypeArg::Error => UnknownType::Error,
+                UnknownTypeArg::Warning => UnknownType::Warning,
+            },
+        );
+        if let Some(at) = &args.at {
+            checker = checker.at(at);
+        }
+        Checker::Registry(checker)
+    }
+
+    pub(super) fn profile(&self) -> Profile {
+        match self {
+            Checker::Profile(v) => v.profile(),
+            Checker::Registry(v) => v.validator().profile(),
+        }
+    }
+
+    pub(super) fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate(event),
+            Checker::Registry(v) => v.validate(event),
+        }
+    }
+
+    pub(super) fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate_slice(bytes),
+            Checker::Registry(v) => v.validate_slice(bytes),
+        }
+    }
+
+    pub(super) fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate_avro(bytes),
+            Checker::Registry(v) => v.validate_avro(bytes),
+        }
+    }
+
+    pub(super) fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
+        match self {
+            Checker::Profile(v) => v.validate_batch_slice(bytes),
+            Checker::Registry(v) => v.validate_batch_slice(bytes),
+        }
+    }
+
+    pub(super) fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        match self {
+            Checker::Profile(v) => v.validate_batch(batch),
+            Checker::Registry(v) => v.validate_batch(batch),
+        }
+    }
+
+    pub(super) fn validate_document(&self, bytes: &[u8]) -> Document {
+        match self {
+            Checker::Profile(v) => v.validate_document(bytes),
+            Checker::Registry(v) => v.validate_document(bytes),
+        }
+    }
+}
+
+/// `--at`: an RFC 3339 instant.
+pub(super) fn parse_instant(text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse(text).map_err(|e| e.to_string())
+}
