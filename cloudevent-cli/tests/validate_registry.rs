@@ -25,6 +25,14 @@ fn data(name: &str) -> String {
         .to_string()
 }
 
+/// The one-type registry whose type is deprecated and declares a Boolean extension.
+fn deprecated_registry() -> String {
+    manifest()
+        .join("../cloudevent-codegen/tests/fixtures/deprecated/schemas")
+        .display()
+        .to_string()
+}
+
 fn cdevents() -> PathBuf {
     manifest().join("../cloudevent-codegen/tests/fixtures/cdevents-shaped")
 }
@@ -43,12 +51,8 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("stdin is written");
+    // A command that refuses its arguments exits before reading: a broken pipe is expected.
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
     child.wait_with_output().expect("the binary finishes")
 }
 
@@ -174,14 +178,14 @@ fn every_input_format_gets_the_registry() {
     assert!(out.contains("data/customer_id: is required"), "{out}");
     assert!(out.contains("data/items: ") && out.contains("keyword `minItems`"), "{out}");
 
-    // A Kafka record of the deprecated test registry, its Boolean extension sent as "True".
+    // A Kafka record of an xRegistry message that declares `express` Boolean, sent as "True".
     let output = run(
         &[
             "validate",
             "--profile",
             "cloudevents",
-            "--registry",
-            &data("schemas"),
+            "--xregistry",
+            &data("xregistry.json"),
             "--format",
             "kafka",
             "--at",
@@ -232,7 +236,7 @@ fn unknown_types_and_sunsets() {
     assert!(stdout(&output).contains("warning registry type"));
 
     let expedited = data("expedited.json");
-    let args = ["validate", "--profile", "cloudevents", "--registry", &data("schemas")];
+    let args = ["validate", "--profile", "cloudevents", "--registry", &deprecated_registry()];
     let before = run(&[&args[..], &["--at", "2026-03-01T00:00:00Z", &expedited]].concat(), b"");
     assert_eq!(status(&before), 0, "{}", stdout(&before));
     assert!(!stdout(&before).contains("deprecation"), "{}", stdout(&before));
@@ -244,6 +248,12 @@ fn unknown_types_and_sunsets() {
         stdout(&after)
     );
     assert!(stdout(&after).contains("https://docs.example.com/migrate/order-expedited"));
+
+    // The same deprecation from an xRegistry message's `deprecated` object.
+    let args = ["validate", "--profile", "cloudevents", "--xregistry", &data("xregistry.json")];
+    let after = run(&[&args[..], &["--at", "2026-07-01T00:00:00Z", &expedited]].concat(), b"");
+    assert_eq!(status(&after), 0, "{}", stdout(&after));
+    assert!(stdout(&after).contains("warning CE deprecation"), "{}", stdout(&after));
 }
 
 #[test]

@@ -64,3 +64,44 @@ pub(crate) fn xregistry_message<'a>(file: &SchemaFile, registry: &'a Registry) -
     let message = pointer.rsplitn(3, '/').nth(2)?;
     document.pointer(message)
 }
+
+/// The note of a generated `#[deprecated]`: the sunset and where to migrate.
+fn note(deprecation: &Deprecation) -> String {
+    let mut note = String::from("this event type is deprecated in the schema registry");
+    if let Some(sunset) = &deprecation.sunset {
+        note.push_str(&format!("; producers should stop emitting it after {sunset}"));
+    }
+    if let Some(migration) = &deprecation.migration {
+        note.push_str(&format!("; migration: {migration}"));
+    }
+    note
+}
+
+/// Marks a generated module's root type `#[deprecated]` (with the sunset and migration in
+/// its note) and allows `deprecated` inside the module, whose own impls name the type: the
+/// warning is for the crate that uses it.
+pub(crate) fn mark_deprecated(
+    tokens: proc_macro2::TokenStream,
+    root: &str,
+    deprecation: &Deprecation,
+) -> Result<proc_macro2::TokenStream, String> {
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| e.to_string())?;
+    let note = note(deprecation);
+    let attribute: syn::Attribute = match &deprecation.from {
+        Some(since) => syn::parse_quote!(#[deprecated(since = #since, note = #note)]),
+        None => syn::parse_quote!(#[deprecated(note = #note)]),
+    };
+    let attrs = file.items.iter_mut().find_map(|item| match item {
+        syn::Item::Struct(s) if s.ident == root => Some(&mut s.attrs),
+        syn::Item::Enum(e) if e.ident == root => Some(&mut e.attrs),
+        _ => None,
+    });
+    let Some(attrs) = attrs else {
+        return Err(format!("no root type `{root}` to mark deprecated"));
+    };
+    attrs.insert(0, attribute);
+    file.attrs.push(syn::parse_quote!(
+        #![allow(deprecated, reason = "the module's own impls name its deprecated type")]
+    ));
+    Ok(quote::quote!(#file))
+}

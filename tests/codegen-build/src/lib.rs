@@ -20,3 +20,9 @@ pub mod shapes {
 pub mod xregistry {
     include!(concat!(env!("OUT_DIR"), "/xregistry.rs"));
 }
+
+/// A registry whose one type is deprecated with a sunset: the generated type is
+/// `#[deprecated]`, and nothing inside the generated code warns.
+pub mod deprecated {
+    include!(concat!(env!("OUT_DIR"), "/deprecated.rs"));
+}
