@@ -30,8 +30,11 @@ fn validators() -> (Validator, RegistryValidator) {
     // with external refs go through `cloudevent_codegen::registry_entries`.
     let schema: Value =
         serde_json::from_slice(&read("schemas/com.example.order.created/v1.json")).unwrap();
-    let registry =
-        Registry::new(vec![RegistryEntry::new("com.example.order.created", schema)]).unwrap();
+    let registry = Registry::new(vec![RegistryEntry::new(
+        "com.example.order.created",
+        schema,
+    )])
+    .unwrap();
     let profile = Validator::new(Profile::IntgStd015);
     (profile.clone(), RegistryValidator::new(profile, registry))
 }
@@ -42,7 +45,11 @@ fn validate(c: &mut Criterion) {
     bad["data"].as_object_mut().unwrap().remove("total");
     let bad = serde_json::to_vec(&bad).unwrap();
     let (profile, registry) = validators();
-    assert!(registry.validate_slice(&good).is_valid(), "{}", registry.validate_slice(&good));
+    assert!(
+        registry.validate_slice(&good).is_valid(),
+        "{}",
+        registry.validate_slice(&good)
+    );
     assert!(!registry.validate_slice(&bad).is_valid());
 
     let mut group = c.benchmark_group("registry_validate");

@@ -99,7 +99,11 @@ fn our_registry_passes_a_real_event_and_names_a_removed_member() {
     assert_eq!(status(&output), 0, "{}{}", stdout(&output), stderr(&output));
     assert!(stdout(&output).starts_with("ok "), "{}", stdout(&output));
 
-    for pointer in ["/total", "/shipping_address/city", "/items/0/unit_price/currency"] {
+    for pointer in [
+        "/total",
+        "/shipping_address/city",
+        "/items/0/unit_price/currency",
+    ] {
         let (parent, name) = pointer.rsplit_once('/').unwrap();
         let mut value: Value = serde_json::from_slice(&std::fs::read(&event).unwrap()).unwrap();
         let target = if parent.is_empty() {
@@ -126,9 +130,24 @@ fn cdevents_shaped_events_pass_with_type_pointer_and_fail_without_a_required_mem
     let registry = dir.join("schemas").display().to_string();
     for file in examples(&dir) {
         let name = file.display().to_string();
-        let args = ["validate", "--profile", "cloudevents", "--registry", &registry];
-        let output = run(&[&args[..], &["--type-pointer", CDEVENTS_TYPE, &name]].concat(), b"");
-        assert_eq!(status(&output), 0, "{name}: {}{}", stdout(&output), stderr(&output));
+        let args = [
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--registry",
+            &registry,
+        ];
+        let output = run(
+            &[&args[..], &["--type-pointer", CDEVENTS_TYPE, &name]].concat(),
+            b"",
+        );
+        assert_eq!(
+            status(&output),
+            0,
+            "{name}: {}{}",
+            stdout(&output),
+            stderr(&output)
+        );
 
         for pointer in ["/subject/id", "/context/timestamp"] {
             let output = run(
@@ -151,18 +170,41 @@ fn xregistry_events_pass_and_fail_the_same_way() {
     let catalog = dir.join("catalog.json").display().to_string();
     for file in examples(&dir) {
         let name = file.display().to_string();
-        let args = ["validate", "--profile", "cloudevents", "--xregistry", &catalog];
+        let args = [
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--xregistry",
+            &catalog,
+        ];
         let output = run(&[&args[..], &[name.as_str()]].concat(), b"");
-        assert_eq!(status(&output), 0, "{name}: {}{}", stdout(&output), stderr(&output));
+        assert_eq!(
+            status(&output),
+            0,
+            "{name}: {}{}",
+            stdout(&output),
+            stderr(&output)
+        );
     }
     // The oven's schema requires `deviceId`.
     let oven = dir.join("examples/oven-turned-on.json");
     let output = run(
-        &["validate", "--profile", "cloudevents", "--xregistry", &catalog, "-"],
+        &[
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--xregistry",
+            &catalog,
+            "-",
+        ],
         &without(&oven, "/deviceId"),
     );
     assert_eq!(status(&output), 1, "{}", stdout(&output));
-    assert!(stdout(&output).contains("data/deviceId"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("data/deviceId"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]
@@ -170,13 +212,21 @@ fn every_input_format_gets_the_registry() {
     let registry = schemas();
     // An HTTP binary-mode message whose data misses members and has an empty `items`.
     let output = run(
-        &["validate", "--registry", &registry, &data("order-created-binary.http")],
+        &[
+            "validate",
+            "--registry",
+            &registry,
+            &data("order-created-binary.http"),
+        ],
         b"",
     );
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     let out = stdout(&output);
     assert!(out.contains("data/customer_id: is required"), "{out}");
-    assert!(out.contains("data/items: ") && out.contains("keyword `minItems`"), "{out}");
+    assert!(
+        out.contains("data/items: ") && out.contains("keyword `minItems`"),
+        "{out}"
+    );
 
     // A Kafka record of an xRegistry message that declares `express` Boolean, sent as "True".
     let output = run(
@@ -209,11 +259,21 @@ fn every_input_format_gets_the_registry() {
     let mut bad = good.clone();
     bad["data"].as_object_mut().unwrap().remove("tenant");
     let lines = format!("{good}\n{bad}\n");
-    let output = run(&["validate", "--registry", &registry, "-"], lines.as_bytes());
+    let output = run(
+        &["validate", "--registry", &registry, "-"],
+        lines.as_bytes(),
+    );
     assert_eq!(status(&output), 1);
-    assert!(stdout(&output).contains("<stdin>#2: error registry data: data/tenant"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("<stdin>#2: error registry data: data/tenant"),
+        "{}",
+        stdout(&output)
+    );
     let batch = serde_json::to_vec(&Value::Array(vec![good, bad])).unwrap();
-    let output = run(&["validate", "--registry", &registry, "--output", "json", "-"], &batch);
+    let output = run(
+        &["validate", "--registry", &registry, "--output", "json", "-"],
+        &batch,
+    );
     assert_eq!(status(&output), 1);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     let events = &report["inputs"][0]["events"];
@@ -229,18 +289,41 @@ fn unknown_types_and_sunsets() {
     assert_eq!(status(&output), 1);
     assert!(stdout(&output).contains("error registry type: type `com.example.order.misplaced`"));
     let output = run(
-        &["validate", "--registry", &schemas(), "--unknown-type", "warning", "-"],
+        &[
+            "validate",
+            "--registry",
+            &schemas(),
+            "--unknown-type",
+            "warning",
+            "-",
+        ],
         unknown,
     );
     assert_eq!(status(&output), 0, "{}", stdout(&output));
     assert!(stdout(&output).contains("warning registry type"));
 
     let expedited = data("expedited.json");
-    let args = ["validate", "--profile", "cloudevents", "--registry", &deprecated_registry()];
-    let before = run(&[&args[..], &["--at", "2026-03-01T00:00:00Z", &expedited]].concat(), b"");
+    let args = [
+        "validate",
+        "--profile",
+        "cloudevents",
+        "--registry",
+        &deprecated_registry(),
+    ];
+    let before = run(
+        &[&args[..], &["--at", "2026-03-01T00:00:00Z", &expedited]].concat(),
+        b"",
+    );
     assert_eq!(status(&before), 0, "{}", stdout(&before));
-    assert!(!stdout(&before).contains("deprecation"), "{}", stdout(&before));
-    let after = run(&[&args[..], &["--at", "2026-07-01T00:00:00Z", &expedited]].concat(), b"");
+    assert!(
+        !stdout(&before).contains("deprecation"),
+        "{}",
+        stdout(&before)
+    );
+    let after = run(
+        &[&args[..], &["--at", "2026-07-01T00:00:00Z", &expedited]].concat(),
+        b"",
+    );
     assert_eq!(status(&after), 0, "a SHOULD: {}", stdout(&after));
     assert!(
         stdout(&after).contains("warning CE deprecation: type `com.example.order.expedited`: is deprecated and past its sunset (2026-06-30T00:00:00Z)"),
@@ -250,10 +333,23 @@ fn unknown_types_and_sunsets() {
     assert!(stdout(&after).contains("https://docs.example.com/migrate/order-expedited"));
 
     // The same deprecation from an xRegistry message's `deprecated` object.
-    let args = ["validate", "--profile", "cloudevents", "--xregistry", &data("xregistry.json")];
-    let after = run(&[&args[..], &["--at", "2026-07-01T00:00:00Z", &expedited]].concat(), b"");
+    let args = [
+        "validate",
+        "--profile",
+        "cloudevents",
+        "--xregistry",
+        &data("xregistry.json"),
+    ];
+    let after = run(
+        &[&args[..], &["--at", "2026-07-01T00:00:00Z", &expedited]].concat(),
+        b"",
+    );
     assert_eq!(status(&after), 0, "{}", stdout(&after));
-    assert!(stdout(&after).contains("warning CE deprecation"), "{}", stdout(&after));
+    assert!(
+        stdout(&after).contains("warning CE deprecation"),
+        "{}",
+        stdout(&after)
+    );
 }
 
 #[test]
@@ -271,11 +367,19 @@ fn an_unreadable_registry_exits_2() {
     let root = temp.path().display().to_string();
     let output = run(&["validate", "--registry", &root, "-"], b"{}");
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("money.json"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("money.json"),
+        "{}",
+        stderr(&output)
+    );
 
     let output = run(&["validate", "--type-pointer", CDEVENTS_TYPE, "-"], b"{}");
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("--registry"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--registry"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -287,12 +391,22 @@ fn a_snapshot_gives_the_same_verdicts() {
     std::fs::write(&file, snapshot.to_json_string()).unwrap();
     let file = file.display().to_string();
     let output = run(
-        &["validate", "--registry-snapshot", &file, &data("order-created.json")],
+        &[
+            "validate",
+            "--registry-snapshot",
+            &file,
+            &data("order-created.json"),
+        ],
         b"",
     );
     assert_eq!(status(&output), 0, "{}", stdout(&output));
     let output = run(
-        &["validate", "--registry-snapshot", &file, &data("order-created-binary.http")],
+        &[
+            "validate",
+            "--registry-snapshot",
+            &file,
+            &data("order-created-binary.http"),
+        ],
         b"",
     );
     assert_eq!(status(&output), 1, "{}", stdout(&output));

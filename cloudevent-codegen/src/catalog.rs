@@ -78,7 +78,11 @@ pub fn catalog_markdown(registry: &Registry) -> String {
         .iter()
         .filter_map(|file| {
             let deprecation = deprecation_of(file, registry)?;
-            Some(format!("- `{}`: {}\n", file.meta.event_type, deprecation.describe()))
+            Some(format!(
+                "- `{}`: {}\n",
+                file.meta.event_type,
+                deprecation.describe()
+            ))
         })
         .collect();
     if !deprecated.is_empty() {

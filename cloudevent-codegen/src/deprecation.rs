@@ -32,7 +32,12 @@ pub fn deprecation_of(file: &SchemaFile, registry: &Registry) -> Option<Deprecat
     if let Some(message) = xregistry_message(file, registry)
         && let Some(deprecated) = message.get("deprecated").filter(|d| d.is_object())
     {
-        let text = |key: &str| deprecated.get(key).and_then(Value::as_str).map(str::to_owned);
+        let text = |key: &str| {
+            deprecated
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
         return Some(Deprecation {
             deprecated: true,
             from: text("effective"),
@@ -55,7 +60,10 @@ pub fn deprecation_of(file: &SchemaFile, registry: &Registry) -> Option<Deprecat
 
 /// The xRegistry message a file was read from, when the registry is an xRegistry document
 /// (its type pointer is `<message>/envelopemetadata/type`).
-pub(crate) fn xregistry_message<'a>(file: &SchemaFile, registry: &'a Registry) -> Option<&'a Value> {
+pub(crate) fn xregistry_message<'a>(
+    file: &SchemaFile,
+    registry: &'a Registry,
+) -> Option<&'a Value> {
     let pointer = file.type_pointer.as_deref()?;
     if !pointer.starts_with("/messagegroups/") {
         return None;
@@ -69,7 +77,9 @@ pub(crate) fn xregistry_message<'a>(file: &SchemaFile, registry: &'a Registry) -
 fn note(deprecation: &Deprecation) -> String {
     let mut note = String::from("this event type is deprecated in the schema registry");
     if let Some(sunset) = &deprecation.sunset {
-        note.push_str(&format!("; producers should stop emitting it after {sunset}"));
+        note.push_str(&format!(
+            "; producers should stop emitting it after {sunset}"
+        ));
     }
     if let Some(migration) = &deprecation.migration {
         note.push_str(&format!("; migration: {migration}"));

@@ -8,7 +8,8 @@ use crate::check::{check_schema, check_warnings};
 use crate::deprecation::{deprecation_of, mark_deprecated};
 use crate::error::{CodegenError, Finding};
 use crate::import::{
-    RustNames, RustOptions, event_tokens, generated_code_finding, pretty, shared_tokens, wrap_module,
+    RustNames, RustOptions, event_tokens, generated_code_finding, pretty, shared_tokens,
+    wrap_module,
 };
 use crate::naming::{registry_names, variant_names};
 use crate::registry::Registry;
@@ -110,7 +111,11 @@ impl GeneratedRust {
             out = format!(
                 "#[allow(deprecated, reason = \"RegistryEvent lists the registry's deprecated types too\")]\nmod registry_event {{\n    use super::*;\n\n{}}}\npub use registry_event::RegistryEvent;\n",
                 out.lines()
-                    .map(|line| if line.is_empty() { "\n".to_owned() } else { format!("    {line}\n") })
+                    .map(|line| if line.is_empty() {
+                        "\n".to_owned()
+                    } else {
+                        format!("    {line}\n")
+                    })
                     .collect::<String>()
             );
         }

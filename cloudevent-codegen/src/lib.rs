@@ -84,6 +84,7 @@ pub use check::{check_schema, check_warnings};
 pub use compat::{
     Baseline, Compatibility, CompatibilityRow, breaking_findings, check_compatibility, compare,
 };
+pub use deprecation::deprecation_of;
 pub use diff::{Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
@@ -92,7 +93,6 @@ pub use import::{RustNames, RustOptions, module_tokens};
 pub use layout::event_type_at;
 pub use naming::split_type_version;
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
-pub use deprecation::deprecation_of;
 pub use snapshot::{registry_entries, registry_snapshot};
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a

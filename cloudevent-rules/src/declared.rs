@@ -49,7 +49,9 @@ pub fn check_declared_extension(
             ),
         )
         .with_hint(match declared {
-            AttributeKind::Boolean => "send `true` or `false` (lowercase; a JSON boolean in the JSON format)".to_owned(),
+            AttributeKind::Boolean => {
+                "send `true` or `false` (lowercase; a JSON boolean in the JSON format)".to_owned()
+            }
             AttributeKind::Integer => "send a whole number in the i32 range".to_owned(),
             other => format!("send a {other}"),
         }),
@@ -96,11 +98,23 @@ mod tests {
         let check = |value, kind| check_declared_extension("x", value, kind).is_none();
         assert!(check(ValueRef::String("aGk="), AttributeKind::Binary));
         assert!(!check(ValueRef::String("aGk"), AttributeKind::Binary));
-        assert!(check(ValueRef::String("https://a.example/x"), AttributeKind::Uri));
+        assert!(check(
+            ValueRef::String("https://a.example/x"),
+            AttributeKind::Uri
+        ));
         assert!(!check(ValueRef::String("/relative"), AttributeKind::Uri));
-        assert!(check(ValueRef::String("/relative"), AttributeKind::UriReference));
-        assert!(check(ValueRef::String("2026-01-01T00:00:00Z"), AttributeKind::Timestamp));
-        assert!(!check(ValueRef::String("yesterday"), AttributeKind::Timestamp));
+        assert!(check(
+            ValueRef::String("/relative"),
+            AttributeKind::UriReference
+        ));
+        assert!(check(
+            ValueRef::String("2026-01-01T00:00:00Z"),
+            AttributeKind::Timestamp
+        ));
+        assert!(!check(
+            ValueRef::String("yesterday"),
+            AttributeKind::Timestamp
+        ));
         assert!(!check(ValueRef::Boolean(true), AttributeKind::String));
         assert!(!check(ValueRef::Integer(1), AttributeKind::Boolean));
         assert!(!check(ValueRef::String("+1"), AttributeKind::Integer));

@@ -30,7 +30,12 @@ fn corpus() -> Vec<Value> {
 /// JSON text (as `cloudevent-cli/tests/corpus.rs` does).
 fn document(case: &Value) -> Option<Vec<u8>> {
     let mut text = case["input"].to_string();
-    for repeat in case.get("repeat").and_then(Value::as_array).into_iter().flatten() {
+    for repeat in case
+        .get("repeat")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let marker = repeat["marker"].as_str().unwrap();
         let times = usize::try_from(repeat["times"].as_u64().unwrap()).unwrap();
         text = text.replace(marker, &repeat["text"].as_str().unwrap().repeat(times));
@@ -47,7 +52,11 @@ fn document(case: &Value) -> Option<Vec<u8>> {
         return Some(text.as_bytes().to_vec());
     }
     let b64 = input.get("structured_base64")?.as_str()?;
-    Some(base64::engine::general_purpose::STANDARD.decode(b64).unwrap())
+    Some(
+        base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap(),
+    )
 }
 
 fn errors(document: &Document) -> Vec<String> {

@@ -166,7 +166,10 @@ fn extensions_must_have_the_declared_type_in_both_modes() {
             ("CE 1.0.2 type system".to_owned(), "hops".to_owned())
         ]
     );
-    assert!(bad.to_string().contains("declares extension `express` as Boolean"));
+    assert!(
+        bad.to_string()
+            .contains("declares extension `express` as Boolean")
+    );
     // Binary mode carries every value as a string: the canonical form passes.
     let mut event = AnyEvent::from_slice(&change_event(&data, "")).unwrap();
     event.extensions_mut().insert("express", "true");
@@ -177,7 +180,8 @@ fn extensions_must_have_the_declared_type_in_both_modes() {
 
 #[test]
 fn an_unknown_type_is_an_error_or_a_warning_by_choice() {
-    let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.unknown.thing"}"#;
+    let event =
+        br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.unknown.thing"}"#;
     let report = validator().validate_slice(event);
     assert_eq!(
         errors(&report),
@@ -187,7 +191,11 @@ fn an_unknown_type_is_an_error_or_a_warning_by_choice() {
         .unknown_type(UnknownType::Warning)
         .validate_slice(event);
     assert!(report.is_valid());
-    assert!(report.warnings().any(|f| f.rule.as_str() == "registry type"));
+    assert!(
+        report
+            .warnings()
+            .any(|f| f.rule.as_str() == "registry type")
+    );
 }
 
 #[test]
@@ -200,7 +208,11 @@ fn absent_and_non_json_data() {
     );
     let report = validator().validate_slice(binary.as_bytes());
     assert!(report.is_valid(), "{report}");
-    assert!(report.warnings().any(|f| f.rule.as_str() == "registry data"));
+    assert!(
+        report
+            .warnings()
+            .any(|f| f.rule.as_str() == "registry data")
+    );
 }
 
 #[test]
@@ -208,10 +220,12 @@ fn a_type_past_its_sunset_gets_a_finding() {
     let event = format!(
         r#"{{"specversion":"1.0","id":"1","source":"/s","type":"{CANCELLED}","data":{{"orderId":"o-1"}}}}"#
     );
-    assert!(validator()
-        .validate_slice(event.as_bytes())
-        .findings()
-        .is_empty());
+    assert!(
+        validator()
+            .validate_slice(event.as_bytes())
+            .findings()
+            .is_empty()
+    );
     let late = validator().at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
     let report = late.validate_slice(event.as_bytes());
     let finding = report
@@ -219,7 +233,13 @@ fn a_type_past_its_sunset_gets_a_finding() {
         .find(|f| f.rule.as_str() == "CE deprecation")
         .expect("a sunset finding");
     assert_eq!(finding.value, CANCELLED);
-    assert!(finding.hint.as_deref().unwrap().contains("migrate/order-cancelled"));
+    assert!(
+        finding
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("migrate/order-cancelled")
+    );
 }
 
 #[test]

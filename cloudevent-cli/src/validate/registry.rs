@@ -62,12 +62,11 @@ impl Checker {
     }
 
     fn with_registry(validator: Validator, registry: Registry, args: &Args) -> Checker {
-        let mut checker = RegistryValidator::new(validator, registry).unknown_type(
-            match args.unknown_type {
+        let mut checker =
+            RegistryValidator::new(validator, registry).unknown_type(match args.unknown_type {
                 UnknownTypeArg::Error => UnknownType::Error,
                 UnknownTypeArg::Warning => UnknownType::Warning,
-            },
-        );
+            });
         if let Some(at) = &args.at {
             checker = checker.at(at);
         }

@@ -309,8 +309,8 @@ impl RegistrySnapshot {
     /// assert!(error.contains("`Bool`"), "{error}");
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, String> {
-        let document: SnapshotDocument = serde_json::from_slice(bytes)
-            .map_err(|e| format!("not a registry snapshot: {e}"))?;
+        let document: SnapshotDocument =
+            serde_json::from_slice(bytes).map_err(|e| format!("not a registry snapshot: {e}"))?;
         if document.format != SNAPSHOT_FORMAT {
             return Err(format!(
                 "registry snapshot format `{}` is not `{SNAPSHOT_FORMAT}`",

@@ -118,16 +118,17 @@ impl Registry {
             let deprecation = match entry.deprecation {
                 None => None,
                 Some(deprecation) => {
-                    let instant = |attribute: &'static str, value: &Option<String>| match value {
-                        None => Ok(None),
-                        Some(text) => unix_seconds(text).map(Some).ok_or_else(|| {
-                            RegistryError::Deprecation {
-                                event_type: entry.event_type.clone(),
-                                attribute,
-                                value: text.clone(),
-                            }
-                        }),
-                    };
+                    let instant =
+                        |attribute: &'static str, value: &Option<String>| match value {
+                            None => Ok(None),
+                            Some(text) => unix_seconds(text).map(Some).ok_or_else(|| {
+                                RegistryError::Deprecation {
+                                    event_type: entry.event_type.clone(),
+                                    attribute,
+                                    value: text.clone(),
+                                }
+                            }),
+                        };
                     instant("deprecationfrom", &deprecation.from)?;
                     let sunset = instant("deprecationsunset", &deprecation.sunset)?;
                     Some((deprecation, sunset))
@@ -573,7 +574,9 @@ fn sunset_finding(event_type: &str, deprecation: &Deprecation) -> Violation {
             rule::CE_DEPRECATION,
             "type",
             event_type.to_owned(),
-            format!("is deprecated and past its sunset ({sunset}); producers should stop emitting it"),
+            format!(
+                "is deprecated and past its sunset ({sunset}); producers should stop emitting it"
+            ),
         )
     };
     match &deprecation.migration {

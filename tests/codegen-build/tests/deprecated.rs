@@ -5,7 +5,10 @@
 use codegen_build_test::deprecated::RegistryEvent;
 
 #[test]
-#[expect(deprecated, reason = "the registry deprecates com.example.order.expedited")]
+#[expect(
+    deprecated,
+    reason = "the registry deprecates com.example.order.expedited"
+)]
 fn a_deprecated_type_still_reads_its_events() {
     use codegen_build_test::deprecated::order_expedited_v1::OrderExpedited;
 

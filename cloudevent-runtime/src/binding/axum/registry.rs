@@ -76,9 +76,8 @@ where
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let validator = RegistryValidator::from_ref(state);
-        let batch = Batch::from(
-            read_batch::<AnyEvent>(request, validator.validator().policy()).await?,
-        );
+        let batch =
+            Batch::from(read_batch::<AnyEvent>(request, validator.validator().policy()).await?);
         let (report, profile_valid) = validator.validate_batch_with_verdict(&batch);
         if !report.is_valid() {
             return Err(EventRejection {
