@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Validate events (JSON, HTTP messages, Kafka records) against a profile.
+    /// Validate events (JSON, HTTP messages, Kafka records) against a profile, and with
+    /// `--registry` their data against a schema registry.
     Validate(validate::Args),
     /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
     /// folder of schemas holding their type at `--type-pointer`).

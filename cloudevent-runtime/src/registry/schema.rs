@@ -39,6 +39,10 @@ impl CompiledSchema {
     /// [`MAX_DATA_FINDINGS`].
     pub(crate) fn findings(&self, event_type: &str, data: &Value) -> Vec<Violation> {
         let mut found = Vec::new();
+        // The common case, valid data, without building the error iterator's state.
+        if self.validator.is_valid(data) {
+            return found;
+        }
         for error in self.validator.iter_errors(data) {
             if found.len() == MAX_DATA_FINDINGS {
                 found.push(

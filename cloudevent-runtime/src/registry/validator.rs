@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use cloudevent_rules::{AttributeKind, Severity, Violation, rule};
+use cloudevent_rules::{AttributeKind, Violation, rule};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -370,7 +370,9 @@ impl RegistryValidator {
     #[cfg(feature = "avro")]
     pub fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
         let mut report = self.validator.validate_avro(bytes);
-        match AnyEvent::from_avro_with(bytes, self.validator.policy()) {
+        // `data` is read under the CloudEvents MUSTs alone, so an event the profile refuses
+        // still gets its data checked, as in the JSON format.
+        match AnyEvent::from_avro(bytes) {
             Ok(event) => self.check(&mut report, &data_of(&event)),
             Err(_) => self.check(&mut report, &DataView::Unknown),
         }
@@ -568,17 +570,12 @@ fn data_of(event: &AnyEvent) -> DataView<'_> {
 /// stop emitting deprecated events after the `deprecationsunset` timestamp").
 fn sunset_finding(event_type: &str, deprecation: &Deprecation) -> Violation {
     let sunset = deprecation.sunset.as_deref().unwrap_or_default();
-    let finding = Violation {
-        severity: Severity::Warning,
-        ..Violation::error(
-            rule::CE_DEPRECATION,
-            "type",
-            event_type.to_owned(),
-            format!(
-                "is deprecated and past its sunset ({sunset}); producers should stop emitting it"
-            ),
-        )
-    };
+    let finding = Violation::warning(
+        rule::CE_DEPRECATION,
+        "type",
+        event_type.to_owned(),
+        format!("is deprecated and past its sunset ({sunset}); producers should stop emitting it"),
+    );
     match &deprecation.migration {
         Some(migration) => finding.with_hint(format!("migrate: {migration}")),
         None => finding.with_hint("emit the type that replaces it"),
