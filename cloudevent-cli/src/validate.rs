@@ -55,7 +55,7 @@ use cloudevent_runtime::binding::{
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
     AnyEvent, Batch, BatchReport, Document, FindingJson, FormatError, Profile, RuleId, Severity,
-    Timestamp, ValidationReport, Violation, limits,
+    ValidationReport, Violation, limits,
 };
 use serde_json::{Value, json};
 
@@ -81,29 +81,9 @@ pub struct Args {
     /// `text`: one line per finding and per valid event; `json`: one JSON report.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
-    /// Also check each event against this schema registry (`<type>/v<major>.json` files,
-    /// or with `--type-pointer` any folder of schemas): an unknown `type`, `data` that fails
-    /// the type's schema (every failing member's JSON pointer and keyword), an extension of
-    /// another type than declared, a type past its deprecation sunset.
-    #[arg(long, value_name = "DIR", help_heading = "Schema registry")]
-    registry: Option<PathBuf>,
-    /// With `--registry`: the JSON pointer of the event type inside each schema, e.g.
-    /// `/properties/context/properties/type` for the CDEvents schemas.
-    #[arg(long, value_name = "PTR", help_heading = "Schema registry")]
-    type_pointer: Option<String>,
-    /// Check against the CloudEvents messages of an xRegistry document instead.
-    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
-    xregistry: Option<PathBuf>,
-    /// Check against a registry snapshot (`cloudevent-registry/1` JSON, as
-    /// `cloudevent_codegen::registry_snapshot` writes it) instead.
-    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
-    registry_snapshot: Option<PathBuf>,
-    /// What an event whose type the registry does not hold gets.
-    #[arg(long, value_enum, default_value_t = UnknownTypeArg::Error, help_heading = "Schema registry")]
-    unknown_type: UnknownTypeArg,
-    /// Compare deprecation sunsets with this RFC 3339 instant instead of the clock.
-    #[arg(long, value_name = "TIMESTAMP", value_parser = registry::parse_instant, help_heading = "Schema registry")]
-    at: Option<Timestamp>,
+    /// `--registry`, `--xregistry`, `--registry-snapshot` and their options.
+    #[command(flatten)]
+    registry: registry::RegistryArgs,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
     /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
@@ -132,15 +112,6 @@ impl From<ProfileArg> for Profile {
             ProfileArg::NlGov => Profile::NlGov,
         }
     }
-}
-
-/// `--unknown-type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum UnknownTypeArg {
-    /// The event is refused (exit 1).
-    Error,
-    /// The event passes with a warning.
-    Warning,
 }
 
 /// `--format`.

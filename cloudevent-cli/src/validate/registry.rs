@@ -2,13 +2,52 @@
 //! `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
 //! runtime's `RegistryValidator`), for every input format the command reads.
 
+use std::path::PathBuf;
+
 use cloudevent_codegen::{CodegenError, Registry as SchemaRegistry, registry_entries};
 use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{
     AnyEvent, Batch, BatchReport, Document, Profile, Timestamp, ValidationReport, Validator,
 };
 
-use super::{Args, UnknownTypeArg};
+use super::Args;
+
+/// The schema registry options of `cloudevent validate`.
+#[derive(Debug, clap::Args)]
+pub(super) struct RegistryArgs {
+    /// Also check each event against this schema registry (`<type>/v<major>.json` files,
+    /// or with `--type-pointer` any folder of schemas): an unknown `type`, `data` that fails
+    /// the type's schema (every failing member's JSON pointer and keyword), an extension of
+    /// another type than declared, a type past its deprecation sunset.
+    #[arg(long, value_name = "DIR", help_heading = "Schema registry")]
+    registry: Option<PathBuf>,
+    /// With `--registry`: the JSON pointer of the event type inside each schema, e.g.
+    /// `/properties/context/properties/type` for the CDEvents schemas.
+    #[arg(long, value_name = "PTR", help_heading = "Schema registry")]
+    type_pointer: Option<String>,
+    /// Check against the CloudEvents messages of an xRegistry document instead.
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    xregistry: Option<PathBuf>,
+    /// Check against a registry snapshot (`cloudevent-registry/1` JSON, as
+    /// `cloudevent_codegen::registry_snapshot` writes it) instead.
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    registry_snapshot: Option<PathBuf>,
+    /// What an event whose type the registry does not hold gets.
+    #[arg(long, value_enum, default_value_t = UnknownTypeArg::Error, help_heading = "Schema registry")]
+    unknown_type: UnknownTypeArg,
+    /// Compare deprecation sunsets with this RFC 3339 instant instead of the clock.
+    #[arg(long, value_name = "TIMESTAMP", value_parser = parse_instant, help_heading = "Schema registry")]
+    at: Option<Timestamp>,
+}
+
+/// `--unknown-type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum UnknownTypeArg {
+    /// The event is refused (exit 1).
+    Error,
+    /// The event passes with a warning.
+    Warning,
+}
 
 /// The validator the command runs: the profile's alone, or with a registry.
 pub(super) enum Checker {
@@ -22,6 +61,7 @@ impl Checker {
     pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
         let validator =
             Validator::new(args.profile.into()).require_traceability(args.require_traceability);
+        let args = &args.registry;
         let schemas = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
             (None, None, None) => {
                 if args.type_pointer.is_some() {
@@ -61,7 +101,7 @@ impl Checker {
         Ok(Checker::with_registry(validator, registry, args))
     }
 
-    fn with_registry(validator: Validator, registry: Registry, args: &Args) -> Checker {
+    fn with_registry(validator: Validator, registry: Registry, args: &RegistryArgs) -> Checker {
         let mut checker =
             RegistryValidator::new(validator, registry).unknown_type(match args.unknown_type {
                 UnknownTypeArg::Error => UnknownType::Error,
