@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod codegen;
 mod diff;
+mod snapshot;
 mod validate;
 
 /// Typed CloudEvents tooling.
@@ -29,6 +30,10 @@ enum Command {
     Codegen(codegen::Args),
     /// Compare two versions of a schema file; exit 1 on a breaking change.
     Diff(diff::Args),
+    /// Write a schema registry as one self-contained JSON document (`cloudevent-registry/1`)
+    /// for run-time validation of `data` (`Registry::from_snapshot`, `validate
+    /// --registry-snapshot`).
+    Snapshot(snapshot::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,5 +53,6 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Codegen(args) => codegen::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Snapshot(args) => snapshot::run(args),
     }
 }

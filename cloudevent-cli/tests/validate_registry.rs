@@ -384,17 +384,22 @@ fn an_unreadable_registry_exits_2() {
 
 #[test]
 fn a_snapshot_gives_the_same_verdicts() {
-    let registry = cloudevent_codegen::Registry::load(schemas()).unwrap();
-    let snapshot = cloudevent_codegen::registry_snapshot(&registry).unwrap();
     let temp = tempfile::tempdir().unwrap();
+    // The library's snapshot and the `snapshot` subcommand's are the same document.
+    let registry = cloudevent_codegen::Registry::load(schemas()).unwrap();
+    let library = cloudevent_codegen::registry_snapshot(&registry).unwrap();
     let file = temp.path().join("registry.json");
-    std::fs::write(&file, snapshot.to_json_string()).unwrap();
-    let file = file.display().to_string();
+    let out = file.display().to_string();
+    let output = run(&["snapshot", "--schemas", &schemas(), "--out", &out], b"");
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let written: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(written, library.to_json());
+
     let output = run(
         &[
             "validate",
             "--registry-snapshot",
-            &file,
+            &out,
             &data("order-created.json"),
         ],
         b"",
@@ -404,10 +409,47 @@ fn a_snapshot_gives_the_same_verdicts() {
         &[
             "validate",
             "--registry-snapshot",
-            &file,
+            &out,
             &data("order-created-binary.http"),
         ],
         b"",
     );
     assert_eq!(status(&output), 1, "{}", stdout(&output));
+
+    // A CDEvents-shaped folder: the shared `links` schemas travel inside the snapshot.
+    let dir = cdevents();
+    let output = run(
+        &[
+            "snapshot",
+            "--schemas",
+            &dir.join("schemas").display().to_string(),
+            "--type-pointer",
+            CDEVENTS_TYPE,
+        ],
+        b"",
+    );
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    std::fs::write(&file, &output.stdout).unwrap();
+    for example in examples(&dir) {
+        let name = example.display().to_string();
+        let args = [
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--registry-snapshot",
+            &out,
+        ];
+        let output = run(&[&args[..], &[name.as_str()]].concat(), b"");
+        assert_eq!(status(&output), 0, "{name}: {}", stdout(&output));
+        let output = run(
+            &[&args[..], &["-"]].concat(),
+            &without(&example, "/subject/id"),
+        );
+        assert_eq!(status(&output), 1, "{name}");
+        assert!(
+            stdout(&output).contains("data/subject/id"),
+            "{}",
+            stdout(&output)
+        );
+    }
 }

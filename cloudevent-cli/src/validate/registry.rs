@@ -4,13 +4,13 @@
 
 use std::path::PathBuf;
 
-use cloudevent_codegen::{CodegenError, Registry as SchemaRegistry, registry_entries};
 use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{
     AnyEvent, Batch, BatchReport, Document, Profile, Timestamp, ValidationReport, Validator,
 };
 
 use super::Args;
+use crate::snapshot::load_entries;
 
 /// The schema registry options of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -62,18 +62,15 @@ impl Checker {
         let validator =
             Validator::new(args.profile.into()).require_traceability(args.require_traceability);
         let args = &args.registry;
-        let schemas = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
+        let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
             (None, None, None) => {
                 if args.type_pointer.is_some() {
                     return Err("`--type-pointer` needs `--registry DIR`".to_owned());
                 }
                 return Ok(Checker::Profile(validator));
             }
-            (Some(dir), None, None) => match &args.type_pointer {
-                Some(pointer) => SchemaRegistry::load_type_pointer(dir, pointer),
-                None => SchemaRegistry::load(dir),
-            },
-            (None, Some(file), None) => SchemaRegistry::load_xregistry(file),
+            (Some(dir), None, None) => load_entries(Some(dir), args.type_pointer.as_deref(), None)?,
+            (None, Some(file), None) => load_entries(None, None, Some(file))?,
             (None, None, Some(file)) => {
                 let bytes = std::fs::read(file)
                     .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
@@ -87,16 +84,6 @@ impl Checker {
                 );
             }
         };
-        let entries = schemas
-            .and_then(|registry| registry_entries(&registry))
-            .map_err(|error| match error {
-                CodegenError::Findings(findings) => findings
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n  "),
-                other => other.to_string(),
-            })?;
         let registry = Registry::new(entries).map_err(|e| e.to_string())?;
         Ok(Checker::with_registry(validator, registry, args))
     }
