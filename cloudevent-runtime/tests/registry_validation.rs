@@ -243,6 +243,18 @@ fn a_type_past_its_sunset_gets_a_finding() {
 }
 
 #[test]
+fn data_too_deep_to_check_is_refused_not_passed() {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let event = format!(
+        r#"{{"specversion":"1.0","id":"1","source":"/s","type":"{CANCELLED}","data":{deep}}}"#
+    );
+    let report = validator().validate_slice(event.as_bytes());
+    let finding = report.errors().next().expect("a finding");
+    assert_eq!(finding.rule.as_str(), "registry data");
+    assert!(finding.problem.contains("128 levels"), "{finding}");
+}
+
+#[test]
 fn batches_check_each_event() {
     let good = String::from_utf8(change_event(&change_data(), "")).unwrap();
     let bad = String::from_utf8(change_event(&json!({}), "")).unwrap();

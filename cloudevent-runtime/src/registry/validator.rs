@@ -66,6 +66,7 @@ pub enum UnknownType {
 #[derive(Debug)]
 struct CompiledEntry {
     schema: CompiledSchema,
+    accepts_everything: bool,
     extensions: BTreeMap<String, AttributeKind>,
     deprecation: Option<(Deprecation, Option<i64>)>,
 }
@@ -138,6 +139,8 @@ impl Registry {
                 entry.event_type,
                 CompiledEntry {
                     schema,
+                    accepts_everything: entry.schema == serde_json::json!({})
+                        || entry.schema == serde_json::Value::Bool(true),
                     extensions: entry.extensions,
                     deprecation,
                 },
@@ -532,12 +535,30 @@ impl RegistryValidator {
         data: &DataView<'_>,
         found: &mut Vec<Violation>,
     ) {
+        if entry.accepts_everything {
+            // `{}` or `true`: nothing to check, so `data` is not even parsed.
+            return;
+        }
         let value = match data {
             DataView::Absent => serde_json::Value::Null,
             DataView::Json(text) => match serde_json::from_str(text) {
                 Ok(value) => value,
-                // The JSON reader has reported it (or it nests deeper than serde_json reads).
-                Err(_) => return,
+                // The event's reader took it as JSON, so what stops here is depth: serde_json
+                // reads 128 levels. Data the registry cannot check is not let through.
+                Err(error) => {
+                    found.push(
+                        Violation::error(
+                            rule::REGISTRY_DATA,
+                            "data",
+                            "",
+                            format!(
+                                "could not be read for the registry's schema check ({error}); it nests deeper than the 128 levels the check reads"
+                            ),
+                        )
+                        .with_hint("flatten the payload, or move it out with the claim-check pattern"),
+                    );
+                    return;
+                }
             },
             DataView::NotJson => {
                 found.push(Violation::warning(
