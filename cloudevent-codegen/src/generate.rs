@@ -109,7 +109,7 @@ impl GeneratedRust {
         if self.modules.iter().any(|m| m.deprecated) {
             // The enum names the deprecated types too; a user's own use of one still warns.
             out = format!(
-                "#[allow(deprecated, reason = \"RegistryEvent lists the registry's deprecated types too\")]\nmod registry_event {{\n    use super::*;\n\n{}}}\npub use registry_event::RegistryEvent;\n",
+                "#[allow(deprecated, reason = \"RegistryEvent lists the registry's deprecated types too\")]\nmod __registry_event {{\n    use super::*;\n\n{}}}\npub use __registry_event::RegistryEvent;\n",
                 out.lines()
                     .map(|line| if line.is_empty() {
                         "\n".to_owned()
