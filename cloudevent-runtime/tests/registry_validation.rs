@@ -290,6 +290,18 @@ fn construction_refuses_what_it_cannot_resolve_and_snapshots_round_trip() {
     ])
     .unwrap_err();
     assert!(error.to_string().contains("deprecationsunset"), "{error}");
+    let error = Registry::new(vec![
+        RegistryEntry::new(CHANGE, json!({})).with_deprecation(
+            Deprecation::new()
+                .from("2026-06-30T00:00:00Z")
+                .sunset("2026-01-01T00:00:00Z"),
+        ),
+    ])
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("before deprecationfrom"),
+        "{error}"
+    );
 
     let snapshot = RegistrySnapshot::new(vec![
         RegistryEntry::new(CHANGE, change_schema())

@@ -36,9 +36,9 @@ pub enum RegistryError {
         /// The event type.
         event_type: String,
     },
-    /// A deprecation timestamp that is not RFC 3339.
+    /// A deprecation timestamp that is not RFC 3339, or a sunset before `deprecationfrom`.
     #[error(
-        "type `{event_type}`: `{attribute}` `{value}` is not an RFC 3339 timestamp (CE deprecation)"
+        "type `{event_type}`: `{attribute}` `{value}` is not an RFC 3339 timestamp at or after `deprecationfrom` (CE deprecation)"
     )]
     Deprecation {
         /// The event type.
@@ -130,8 +130,23 @@ impl Registry {
                                 }
                             }),
                         };
-                    instant("deprecationfrom", &deprecation.from)?;
+                    let from = instant("deprecationfrom", &deprecation.from)?;
                     let sunset = instant("deprecationsunset", &deprecation.sunset)?;
+                    // "MUST be later than or the same as the one given in the
+                    // `deprecationfrom` field" (CE deprecation extension).
+                    if let (Some(from), Some(until)) = (from, sunset)
+                        && until < from
+                    {
+                        return Err(RegistryError::Deprecation {
+                            event_type: entry.event_type.clone(),
+                            attribute: "deprecationsunset",
+                            value: format!(
+                                "{} (before deprecationfrom {})",
+                                deprecation.sunset.as_deref().unwrap_or_default(),
+                                deprecation.from.as_deref().unwrap_or_default()
+                            ),
+                        });
+                    }
                     Some((deprecation, sunset))
                 }
             };
