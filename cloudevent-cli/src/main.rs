@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod codegen;
 mod diff;
+mod snapshot;
 mod validate;
 
 /// Typed CloudEvents tooling.
@@ -21,7 +22,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Validate events (JSON, HTTP messages, Kafka records) against a profile.
+    /// Validate events (JSON, HTTP messages, Kafka records) against a profile, and with
+    /// `--registry` their data against a schema registry.
     Validate(validate::Args),
     /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
     /// folder of schemas holding their type at `--type-pointer`).
@@ -30,6 +32,10 @@ enum Command {
     /// folder) under a compatibility mode (`--compat`, default forward); exit 1 on a change
     /// that breaks it.
     Diff(diff::Args),
+    /// Write a schema registry as one self-contained JSON document (`cloudevent-registry/1`)
+    /// for run-time validation of `data` (`Registry::from_snapshot`, `validate
+    /// --registry-snapshot`).
+    Snapshot(snapshot::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,5 +55,6 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Codegen(args) => codegen::run(*args),
         Command::Diff(args) => diff::run(args),
+        Command::Snapshot(args) => snapshot::run(args),
     }
 }

@@ -55,12 +55,14 @@ use cloudevent_runtime::binding::{
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
     AnyEvent, Batch, BatchReport, Document, FindingJson, FormatError, Profile, RuleId, Severity,
-    ValidationReport, Validator, Violation, limits,
+    ValidationReport, Violation, limits,
 };
 use serde_json::{Value, json};
 
 mod kafka_record;
 use kafka_record::kafka_record;
+mod registry;
+use registry::Checker;
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -79,6 +81,9 @@ pub struct Args {
     /// `text`: one line per finding and per valid event; `json`: one JSON report.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
+    /// `--registry`, `--xregistry`, `--registry-snapshot` and their options.
+    #[command(flatten)]
+    registry: registry::RegistryArgs,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
     /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
@@ -259,8 +264,13 @@ fn validate(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> u8 {
-    let validator =
-        Validator::new(args.profile.into()).require_traceability(args.require_traceability);
+    let validator = match Checker::from_args(args) {
+        Ok(validator) => validator,
+        Err(reason) => {
+            let _ = writeln!(stderr, "cloudevent validate: {}", clean(&reason));
+            return USAGE;
+        }
+    };
     let stdin_only = [PathBuf::from("-")];
     let files = if args.files.is_empty() {
         &stdin_only[..]
@@ -319,7 +329,7 @@ fn validate(
 }
 
 /// Reads one input, at most the batch limit, and validates it.
-fn check_input(validator: &Validator, format: Format, reader: &mut dyn Read) -> Outcome {
+fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Outcome {
     let limit = limits::MAX_BATCH_BYTES;
     let mut bytes = Vec::new();
     // One byte past the limit tells "exactly the limit" from "more"; nothing further is read.
@@ -399,7 +409,7 @@ fn json_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 /// JSON Lines: each non-blank line is one event, validated on its own; a line that is not an
 /// event, or is over the event limit, is a finding on that line, and the other lines
 /// are still checked.
-fn check_json_lines(validator: &Validator, bytes: &[u8]) -> Checked {
+fn check_json_lines(validator: &Checker, bytes: &[u8]) -> Checked {
     let events = json_lines(bytes)
         .enumerate()
         .map(|(index, (line, text))| EventResult {
@@ -421,7 +431,7 @@ fn looks_like_http(bytes: &[u8]) -> bool {
 /// A raw HTTP/1.1 message: structured mode and batches are validated as JSON (every
 /// finding); binary mode is read into an event first, so a broken header stops at the first
 /// problem, and the event read is then validated in full.
-fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
+fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
     let request = match http_message::parse_http_message(bytes) {
         Ok(request) => request,
         Err(error) => return Checked::refused("message", rule::INTG_R8, error.to_string()),
@@ -457,7 +467,7 @@ fn check_http(validator: &Validator, bytes: &[u8]) -> Checked {
 
 /// The Protobuf format: read strictly (the wire and the CloudEvents MUSTs stop at the first
 /// error, which is the finding), then every finding of the chosen profile.
-fn check_protobuf(validator: &Validator, bytes: &[u8], batch: bool) -> Checked {
+fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
     let refused = |error: FormatError| Checked::binding_error(&BindingError::Event(error));
     if batch {
         Batch::from_protobuf(bytes).map_or_else(refused, |batch| {
@@ -472,7 +482,7 @@ fn check_protobuf(validator: &Validator, bytes: &[u8], batch: bool) -> Checked {
 /// Kafka records in the JSON form of [`kafka_record`]: an object is one record, an array
 /// several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
-fn check_kafka(validator: &Validator, bytes: &[u8]) -> Checked {
+fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
     let records: Vec<serde_json::Value> = match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Array(records)) => records,
         Ok(record @ Value::Object(_)) => {
@@ -505,7 +515,7 @@ fn check_kafka(validator: &Validator, bytes: &[u8]) -> Checked {
     }
 }
 
-fn check_kafka_record(validator: &Validator, index: Option<usize>, record: &Value) -> EventResult {
+fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value) -> EventResult {
     let refused = |findings: Vec<Violation>| EventResult {
         index,
         line: None,

@@ -6,8 +6,12 @@ use proc_macro2::TokenStream;
 use crate::bundle::{self, SHARED_MODULE};
 use crate::check::{check_schema, check_warnings};
 use crate::compat::{Compat, LockWrite, default_lock_path, gate};
+use crate::deprecation::{deprecation_of, mark_deprecated};
 use crate::error::{CodegenError, Finding};
-use crate::import::{RustNames, RustOptions, event_tokens, pretty, shared_tokens, wrap_module};
+use crate::import::{
+    RustNames, RustOptions, event_tokens, generated_code_finding, pretty, shared_tokens,
+    wrap_module,
+};
 use crate::naming::{registry_names, variant_names};
 use crate::registry::Registry;
 use crate::shapes::Mode;
@@ -29,6 +33,8 @@ pub struct GeneratedModule {
     /// The module body, pretty-printed, without a header.
     pub body: String,
     tokens: TokenStream,
+    /// Whether the registry deprecates the type (its root type is `#[deprecated]`).
+    deprecated: bool,
 }
 
 /// The Rust code for a whole registry, plus the warnings met on the way.
@@ -101,6 +107,19 @@ impl GeneratedRust {
             ));
         }
         out.push_str("    }\n}\n");
+        if self.modules.iter().any(|m| m.deprecated) {
+            // The enum names the deprecated types too; a user's own use of one still warns.
+            out = format!(
+                "#[allow(deprecated, reason = \"RegistryEvent lists the registry's deprecated types too\")]\nmod __registry_event {{\n    use super::*;\n\n{}}}\npub use __registry_event::RegistryEvent;\n",
+                out.lines()
+                    .map(|line| if line.is_empty() {
+                        "\n".to_owned()
+                    } else {
+                        format!("    {line}\n")
+                    })
+                    .collect::<String>()
+            );
+        }
         Ok(out)
     }
 
@@ -238,6 +257,17 @@ pub fn generate_rust(
                 continue;
             }
         };
+        let deprecated = deprecation_of(file, registry);
+        let tokens = match &deprecated {
+            None => tokens,
+            Some(deprecation) => match mark_deprecated(tokens, &names[index].root, deprecation) {
+                Ok(tokens) => tokens,
+                Err(message) => {
+                    findings.push(generated_code_finding(&file.path, &message));
+                    continue;
+                }
+            },
+        };
         let body = match pretty(tokens.clone()) {
             Ok(body) => body,
             Err(message) => {
@@ -256,6 +286,7 @@ pub fn generate_rust(
             names: names[index].clone(),
             body,
             tokens,
+            deprecated: deprecated.is_some(),
         });
     }
     if !findings.is_empty() {

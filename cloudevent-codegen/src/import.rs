@@ -301,7 +301,7 @@ fn settings() -> TypeSpaceSettings {
     settings
 }
 
-fn generated_code_finding(path: &Path, message: &str) -> Finding {
+pub(crate) fn generated_code_finding(path: &Path, message: &str) -> Finding {
     Finding::new(path, "", format!("the Rust typify generated does not parse: {message}"))
         .with_fix("this is a codegen bug: report the schema; meanwhile simplify the shape named in the message")
 }

@@ -28,6 +28,7 @@
 //! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
 //! | compatibility between versions | [`diff_schemas`], [`Compat`], [`check_compatibility_with`], [`compare_paths`], [`Baseline`], [`Lock`], [`breaking_findings`], [`next_version`] |
 //! | `.proto` entries (Protobuf data) | [`ProtoFile`], [`protobuf_rust`], [`check_proto`] |
+//! | the registry for run-time validation of `data` | [`registry_entries`], [`registry_snapshot`], [`deprecation_of`] |
 //! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
@@ -67,6 +68,7 @@ mod catalog;
 mod check;
 mod compat;
 mod config;
+mod deprecation;
 mod diff;
 mod error;
 mod export;
@@ -79,6 +81,7 @@ mod naming;
 mod protobuf;
 mod registry;
 mod shapes;
+mod snapshot;
 mod xregistry;
 
 pub use catalog::{
@@ -91,6 +94,7 @@ pub use compat::{
     compare, compare_paths, compare_registries, default_lock_path, next_version,
 };
 pub use config::REGISTRY_CONFIG;
+pub use deprecation::deprecation_of;
 pub use diff::{Breaks, Change, ChangeKind, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
@@ -104,6 +108,7 @@ pub use protobuf::{
     protobuf_rust,
 };
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
+pub use snapshot::{registry_entries, registry_snapshot};
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
 /// build script needs no other dependency.

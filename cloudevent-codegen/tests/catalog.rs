@@ -55,3 +55,43 @@ fn markdown_lists_every_version_with_content_mode_and_link() {
     assert!(markdown.contains("structured (`application/cloudevents+json`"));
     assert!(markdown.contains("`merchantref` ← `merchant_ref`"));
 }
+
+#[test]
+fn deprecated_types_are_marked_in_both_catalogs() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/deprecated/schemas"
+    );
+    let deprecated = Registry::load(dir).unwrap();
+    let markdown = catalog_markdown(&deprecated);
+    assert!(
+        markdown.contains("| `com.example.order.expedited` (deprecated) | 1 |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains(
+        "- `com.example.order.expedited`: deprecated since 2026-01-01T00:00:00Z; sunset 2026-06-30T00:00:00Z; migration: https://docs.example.com/migrate/order-expedited"
+    ), "{markdown}");
+
+    let yaml = asyncapi_yaml(&deprecated, "Deprecated");
+    let document: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
+    let validator = asyncapi_validator();
+    let errors: Vec<String> = validator
+        .iter_errors(&document)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let message = &document["components"]["messages"]["orderExpeditedV1"];
+    assert_eq!(message["payload"]["deprecated"], true, "{message}");
+    assert_eq!(
+        message["x-cloudevent-deprecation"]["deprecationsunset"],
+        "2026-06-30T00:00:00Z"
+    );
+    assert!(
+        message["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Deprecated: ")
+    );
+    // A registry without deprecations keeps its catalog as it was.
+    assert!(!catalog_markdown(&registry()).contains("Deprecated types"));
+}

@@ -41,6 +41,9 @@ pub use declaration::Declaration;
 mod type_name;
 pub use type_name::{check_type, check_type_prefix, type_version};
 
+mod declared;
+pub use declared::check_declared_extension;
+
 mod extension;
 pub use extension::{
     CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, JSON_FORMAT_MEMBERS,

@@ -87,3 +87,14 @@ pub const ADR_0003: RuleId = RuleId("ADR-0003");
 pub const W3C_TRACE_CONTEXT: RuleId = RuleId("W3C trace-context");
 /// RFC 6570 URI Template, level 1 (`{var}`): the form of a `source` filled from the payload.
 pub const RFC_6570: RuleId = RuleId("RFC 6570 level 1");
+
+/// Registry, event type: the event's `type` is one the schema registry holds (a gateway that
+/// owns the registry refuses, or warns about, types it does not know).
+pub const REGISTRY_TYPE: RuleId = RuleId("registry type");
+/// Registry, data: `data` conforms to the schema the registry holds for the event's type
+/// (CE 1.0.2 `dataschema`: "the schema that data adheres to").
+pub const REGISTRY_DATA: RuleId = RuleId("registry data");
+/// The CloudEvents Deprecation extension (`deprecated`, `deprecationfrom`,
+/// `deprecationsunset`, `deprecationmigration`): producers SHOULD stop emitting a type after
+/// its `deprecationsunset`.
+pub const CE_DEPRECATION: RuleId = RuleId("CE deprecation");

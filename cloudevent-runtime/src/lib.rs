@@ -97,6 +97,7 @@ pub mod limits;
 pub mod otel;
 mod patterns;
 mod payload;
+pub mod registry;
 pub mod trace;
 mod validate;
 mod value;

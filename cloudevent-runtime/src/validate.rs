@@ -308,13 +308,13 @@ impl Validator {
 pub struct ValidationReport {
     profile: Profile,
     id: Option<String>,
-    attributes: Vec<(String, AttributeValue)>,
-    findings: Vec<Violation>,
+    pub(crate) attributes: Vec<(String, AttributeValue)>,
+    pub(crate) findings: Vec<Violation>,
 }
 
 /// An attribute as the validator read it, for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum AttributeValue {
+pub(crate) enum AttributeValue {
     Text(String),
     Extension(ExtensionValueBuf),
 }
@@ -561,7 +561,7 @@ impl Serialize for ValidationReport {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchReport {
     findings: Vec<Violation>,
-    events: Vec<ValidationReport>,
+    pub(crate) events: Vec<ValidationReport>,
 }
 
 impl BatchReport {

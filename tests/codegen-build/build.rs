@@ -2,7 +2,8 @@
 //! script would; and the types of a schema set published by others (the CDEvents-shaped
 //! fixture of `cloudevent-codegen`), whose types carry their own profile; and the shapes
 //! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`); and an xRegistry
-//! message catalog (`cloudevent-codegen/tests/fixtures/xregistry`).
+//! message catalog (`cloudevent-codegen/tests/fixtures/xregistry`); and a registry whose type
+//! is deprecated (`cloudevent-codegen/tests/fixtures/deprecated`).
 
 use cloudevent_codegen::Profile;
 
@@ -32,6 +33,14 @@ fn main() {
         .source_pointer("/context/source")
         .profile(Profile::CloudEvents)
         .file_name("cdevents.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/deprecated/schemas")
+        .file_name("deprecated.rs")
         .generate_to_out_dir()
     {
         eprintln!("{error}");

@@ -447,5 +447,6 @@ fn with_documents(root: &Path, file: SchemaFile) -> Registry {
         root: root.to_path_buf(),
         files: vec![file],
         documents,
+        protobuf: Vec::new(),
     }
 }

@@ -24,6 +24,12 @@ use crate::{
     Validator, Violation,
 };
 
+#[cfg(feature = "registry")]
+mod registry;
+#[cfg(feature = "registry")]
+#[cfg_attr(docsrs, doc(cfg(feature = "registry")))]
+pub use registry::Registered;
+
 /// The largest single-event body accepted: 256 KiB (INTG-STD-015 R-11).
 pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 /// The largest batch body accepted: 1 MiB (INTG-STD-015 R-10).

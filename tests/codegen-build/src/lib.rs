@@ -26,3 +26,9 @@ pub mod xregistry {
 pub mod webhook {
     include!(concat!(env!("OUT_DIR"), "/webhook.rs"));
 }
+
+/// A registry whose one type is deprecated with a sunset: the generated type is
+/// `#[deprecated]`, and nothing inside the generated code warns.
+pub mod deprecated {
+    include!(concat!(env!("OUT_DIR"), "/deprecated.rs"));
+}

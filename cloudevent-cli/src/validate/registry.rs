@@ -1,0 +1,156 @@
+//! `cloudevent validate --registry DIR [--type-pointer PTR]`, `--xregistry FILE`,
+//! `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
+//! runtime's `RegistryValidator`), for every input format the command reads.
+
+use std::path::PathBuf;
+
+use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
+use cloudevent_runtime::{
+    AnyEvent, Batch, BatchReport, Document, Profile, Timestamp, ValidationReport, Validator,
+};
+
+use super::Args;
+use crate::snapshot::load_entries;
+
+/// The schema registry options of `cloudevent validate`.
+#[derive(Debug, clap::Args)]
+pub(super) struct RegistryArgs {
+    /// Also check each event against this schema registry (`<type>/v<major>.json` files,
+    /// or with `--type-pointer` any folder of schemas): an unknown `type`, `data` that fails
+    /// the type's schema (every failing member's JSON pointer and keyword), an extension of
+    /// another type than declared, a type past its deprecation sunset.
+    #[arg(long, value_name = "DIR", help_heading = "Schema registry")]
+    registry: Option<PathBuf>,
+    /// With `--registry`: the JSON pointer of the event type inside each schema, e.g.
+    /// `/properties/context/properties/type` for the CDEvents schemas.
+    #[arg(long, value_name = "PTR", help_heading = "Schema registry")]
+    type_pointer: Option<String>,
+    /// Check against the CloudEvents messages of an xRegistry document instead.
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    xregistry: Option<PathBuf>,
+    /// Check against a registry snapshot (`cloudevent-registry/1` JSON, as
+    /// `cloudevent_codegen::registry_snapshot` writes it) instead.
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    registry_snapshot: Option<PathBuf>,
+    /// What an event whose type the registry does not hold gets.
+    #[arg(long, value_enum, default_value_t = UnknownTypeArg::Error, help_heading = "Schema registry")]
+    unknown_type: UnknownTypeArg,
+    /// Compare deprecation sunsets with this RFC 3339 instant instead of the clock.
+    #[arg(long, value_name = "TIMESTAMP", value_parser = parse_instant, help_heading = "Schema registry")]
+    at: Option<Timestamp>,
+}
+
+/// `--unknown-type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum UnknownTypeArg {
+    /// The event is refused (exit 1).
+    Error,
+    /// The event passes with a warning.
+    Warning,
+}
+
+/// The validator the command runs: the profile's alone, or with a registry.
+pub(super) enum Checker {
+    Profile(Validator),
+    Registry(RegistryValidator),
+}
+
+impl Checker {
+    /// The checker the arguments ask for; the error says why a registry could not be read
+    /// (exit 2: the input to the check is unreadable, not the events).
+    pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
+        let validator =
+            Validator::new(args.profile.into()).require_traceability(args.require_traceability);
+        let args = &args.registry;
+        let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
+            (None, None, None) => {
+                if args.type_pointer.is_some() {
+                    return Err("`--type-pointer` needs `--registry DIR`".to_owned());
+                }
+                return Ok(Checker::Profile(validator));
+            }
+            (Some(dir), None, None) => load_entries(Some(dir), args.type_pointer.as_deref(), None)?,
+            (None, Some(file), None) => load_entries(None, None, Some(file))?,
+            (None, None, Some(file)) => {
+                let bytes = std::fs::read(file)
+                    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+                let registry = Registry::from_snapshot(&bytes)
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                return Ok(Checker::with_registry(validator, registry, args));
+            }
+            _ => {
+                return Err(
+                    "give one of `--registry`, `--xregistry` and `--registry-snapshot`".to_owned(),
+                );
+            }
+        };
+        let registry = Registry::new(entries).map_err(|e| e.to_string())?;
+        Ok(Checker::with_registry(validator, registry, args))
+    }
+
+    fn with_registry(validator: Validator, registry: Registry, args: &RegistryArgs) -> Checker {
+        let mut checker =
+            RegistryValidator::new(validator, registry).unknown_type(match args.unknown_type {
+                UnknownTypeArg::Error => UnknownType::Error,
+                UnknownTypeArg::Warning => UnknownType::Warning,
+            });
+        if let Some(at) = &args.at {
+            checker = checker.at(at);
+        }
+        Checker::Registry(checker)
+    }
+
+    pub(super) fn profile(&self) -> Profile {
+        match self {
+            Checker::Profile(v) => v.profile(),
+            Checker::Registry(v) => v.validator().profile(),
+        }
+    }
+
+    pub(super) fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate(event),
+            Checker::Registry(v) => v.validate(event),
+        }
+    }
+
+    pub(super) fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate_slice(bytes),
+            Checker::Registry(v) => v.validate_slice(bytes),
+        }
+    }
+
+    pub(super) fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
+        match self {
+            Checker::Profile(v) => v.validate_avro(bytes),
+            Checker::Registry(v) => v.validate_avro(bytes),
+        }
+    }
+
+    pub(super) fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
+        match self {
+            Checker::Profile(v) => v.validate_batch_slice(bytes),
+            Checker::Registry(v) => v.validate_batch_slice(bytes),
+        }
+    }
+
+    pub(super) fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        match self {
+            Checker::Profile(v) => v.validate_batch(batch),
+            Checker::Registry(v) => v.validate_batch(batch),
+        }
+    }
+
+    pub(super) fn validate_document(&self, bytes: &[u8]) -> Document {
+        match self {
+            Checker::Profile(v) => v.validate_document(bytes),
+            Checker::Registry(v) => v.validate_document(bytes),
+        }
+    }
+}
+
+/// `--at`: an RFC 3339 instant.
+pub(super) fn parse_instant(text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse(text).map_err(|e| e.to_string())
+}

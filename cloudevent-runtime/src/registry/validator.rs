@@ -1,0 +1,625 @@
+//! The registry compiled for validation, and the validator that checks events against it on
+//! top of the profile's checks.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use cloudevent_rules::{AttributeKind, Violation, rule};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::schema::CompiledSchema;
+use super::sunset::unix_seconds;
+use super::{Deprecation, RegistryEntry, RegistrySnapshot};
+use crate::any::{AnyEvent, Data};
+use crate::format::batch::Batch;
+use crate::validate::AttributeValue;
+use crate::{
+    BatchReport, Document, ExtensionValueBuf, Timestamp, ValidationReport, Validator, limits,
+};
+
+/// Why a registry could not be built. Every problem names the event type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// The type's schema does not compile: an invalid keyword, a `$ref` the schema does not
+    /// hold (never fetched), a `pattern` that is not a regular expression.
+    #[error("type `{event_type}`: its data schema does not compile: {message}")]
+    Schema {
+        /// The event type.
+        event_type: String,
+        /// `jsonschema`'s message.
+        message: String,
+    },
+    /// Two entries for one type.
+    #[error("type `{event_type}` is in the registry twice")]
+    Duplicate {
+        /// The event type.
+        event_type: String,
+    },
+    /// A deprecation timestamp that is not RFC 3339, or a sunset before `deprecationfrom`.
+    #[error(
+        "type `{event_type}`: `{attribute}` `{value}` is not an RFC 3339 timestamp at or after `deprecationfrom` (CE deprecation)"
+    )]
+    Deprecation {
+        /// The event type.
+        event_type: String,
+        /// `deprecationfrom` or `deprecationsunset`.
+        attribute: &'static str,
+        /// The value found.
+        value: String,
+    },
+    /// A snapshot document that could not be read.
+    #[error("{0}")]
+    Snapshot(String),
+}
+
+/// What an event whose `type` the registry does not hold gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownType {
+    /// An error: a gateway that owns the registry refuses the event (the default).
+    #[default]
+    Error,
+    /// A warning: the event passes, the report says its type is unknown.
+    Warning,
+}
+
+#[derive(Debug)]
+struct CompiledEntry {
+    schema: CompiledSchema,
+    accepts_everything: bool,
+    extensions: BTreeMap<String, AttributeKind>,
+    deprecation: Option<(Deprecation, Option<i64>)>,
+}
+
+/// A registry compiled for validation: each type's schema compiled once.
+///
+/// ```
+/// use cloudevent_runtime::registry::{Registry, RegistryEntry};
+///
+/// let registry = Registry::new(vec![RegistryEntry::new(
+///     "com.example.order.created",
+///     serde_json::json!({"type": "object", "required": ["orderId"]}),
+/// )])
+/// .unwrap();
+/// assert!(registry.contains("com.example.order.created"));
+///
+/// // A `$ref` the schema does not hold is refused here, never fetched.
+/// let error = Registry::new(vec![RegistryEntry::new(
+///     "com.example.order.shipped",
+///     serde_json::json!({"$ref": "https://schemas.example.com/money.json"}),
+/// )])
+/// .unwrap_err();
+/// assert!(error.to_string().contains("com.example.order.shipped"));
+/// ```
+#[derive(Debug)]
+pub struct Registry {
+    types: HashMap<String, CompiledEntry>,
+}
+
+impl Registry {
+    /// Compiles every entry's schema.
+    ///
+    /// # Errors
+    /// The first entry that does not compile, is a duplicate or has a deprecation timestamp
+    /// that is not RFC 3339.
+    pub fn new(entries: impl IntoIterator<Item = RegistryEntry>) -> Result<Self, RegistryError> {
+        let mut types = HashMap::new();
+        for entry in entries {
+            if types.contains_key(&entry.event_type) {
+                return Err(RegistryError::Duplicate {
+                    event_type: entry.event_type,
+                });
+            }
+            let schema = CompiledSchema::compile(&entry.schema).map_err(|message| {
+                RegistryError::Schema {
+                    event_type: entry.event_type.clone(),
+                    message,
+                }
+            })?;
+            let deprecation = match entry.deprecation {
+                None => None,
+                Some(deprecation) => {
+                    let instant =
+                        |attribute: &'static str, value: &Option<String>| match value {
+                            None => Ok(None),
+                            Some(text) => unix_seconds(text).map(Some).ok_or_else(|| {
+                                RegistryError::Deprecation {
+                                    event_type: entry.event_type.clone(),
+                                    attribute,
+                                    value: text.clone(),
+                                }
+                            }),
+                        };
+                    let from = instant("deprecationfrom", &deprecation.from)?;
+                    let sunset = instant("deprecationsunset", &deprecation.sunset)?;
+                    // "MUST be later than or the same as the one given in the
+                    // `deprecationfrom` field" (CE deprecation extension).
+                    if let (Some(from), Some(until)) = (from, sunset)
+                        && until < from
+                    {
+                        return Err(RegistryError::Deprecation {
+                            event_type: entry.event_type.clone(),
+                            attribute: "deprecationsunset",
+                            value: format!(
+                                "{} (before deprecationfrom {})",
+                                deprecation.sunset.as_deref().unwrap_or_default(),
+                                deprecation.from.as_deref().unwrap_or_default()
+                            ),
+                        });
+                    }
+                    Some((deprecation, sunset))
+                }
+            };
+            types.insert(
+                entry.event_type,
+                CompiledEntry {
+                    schema,
+                    accepts_everything: entry.schema == serde_json::json!({})
+                        || entry.schema == serde_json::Value::Bool(true),
+                    extensions: entry.extensions,
+                    deprecation,
+                },
+            );
+        }
+        Ok(Registry { types })
+    }
+
+    /// Reads and compiles a snapshot document ([`RegistrySnapshot`]).
+    ///
+    /// # Errors
+    /// As [`RegistrySnapshot::from_slice`] and [`Registry::new`].
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::Registry;
+    /// let registry = Registry::from_snapshot(br#"{"format": "cloudevent-registry/1", "entries": [
+    ///     {"type": "com.example.order.created", "schema": {"type": "object"}}]}"#).unwrap();
+    /// assert_eq!(registry.len(), 1);
+    /// ```
+    pub fn from_snapshot(bytes: &[u8]) -> Result<Self, RegistryError> {
+        let snapshot = RegistrySnapshot::from_slice(bytes).map_err(RegistryError::Snapshot)?;
+        Registry::new(snapshot.entries)
+    }
+
+    /// Whether the registry holds this type.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::Registry;
+    /// assert!(!Registry::new(Vec::new()).unwrap().contains("com.example.order.created"));
+    /// ```
+    pub fn contains(&self, event_type: &str) -> bool {
+        self.types.contains_key(event_type)
+    }
+
+    /// How many types it holds.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::Registry;
+    /// assert_eq!(Registry::new(Vec::new()).unwrap().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether it holds no type.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::Registry;
+    /// assert!(Registry::new(Vec::new()).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}
+
+/// The event's `data` as the registry check sees it.
+enum DataView<'a> {
+    /// No `data` (or `null`): checked as JSON `null`, so a schema that needs an object
+    /// reports it.
+    Absent,
+    /// JSON text.
+    Json(&'a str),
+    /// Not JSON (binary, or text under a non-JSON content type): not checked.
+    NotJson,
+    /// Unknown: the event could not be read far enough.
+    Unknown,
+}
+
+/// A [`Validator`] with a schema registry: the profile's findings, then the registry's: an
+/// unknown `type` (error or warning, [`UnknownType`]), every member of `data` that fails the
+/// type's schema (`registry data`, with the member's JSON pointer and the keyword), an
+/// extension whose value is not the type the registry declares (`CE 1.0.2 type system`), and
+/// a type used past its `deprecationsunset` (`CE deprecation`, a warning: producers SHOULD
+/// stop). Cloning is cheap: the compiled registry is shared.
+///
+/// ```
+/// use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
+/// use cloudevent_runtime::rules::AttributeKind;
+/// use cloudevent_runtime::{Profile, Validator};
+///
+/// let registry = Registry::new(vec![RegistryEntry::new(
+///     "com.example.order.created",
+///     serde_json::json!({"type": "object", "required": ["orderId"],
+///                        "properties": {"orderId": {"type": "string"}}}),
+/// ).with_extension("express", AttributeKind::Boolean)]).unwrap();
+/// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
+///
+/// let good = br#"{"specversion":"1.0","id":"1","source":"/orders","type":"com.example.order.created",
+///     "express":true,"data":{"orderId":"o-1"}}"#;
+/// assert!(validator.validate_slice(good).is_valid());
+///
+/// let bad = br#"{"specversion":"1.0","id":"1","source":"/orders","type":"com.example.order.created",
+///     "express":"True","data":{}}"#;
+/// let report = validator.validate_slice(bad);
+/// let attributes: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
+/// assert_eq!(attributes, ["express", "data/orderId"]);
+/// assert!(report.has_rule("registry data"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct RegistryValidator {
+    validator: Validator,
+    registry: Arc<Registry>,
+    unknown_type: UnknownType,
+    now: Option<i64>,
+}
+
+impl RegistryValidator {
+    /// The profile's validator with a registry.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::Validator;
+    /// let validator = RegistryValidator::new(Validator::default(), Registry::new(Vec::new()).unwrap());
+    /// assert!(validator.registry().is_empty());
+    /// ```
+    pub fn new(validator: Validator, registry: impl Into<Arc<Registry>>) -> Self {
+        RegistryValidator {
+            validator,
+            registry: registry.into(),
+            unknown_type: UnknownType::default(),
+            now: None,
+        }
+    }
+
+    /// What an unknown `type` gets (an error by default).
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap())
+    ///     .unknown_type(UnknownType::Warning);
+    /// let report = validator.validate_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}"#);
+    /// assert!(report.is_valid());
+    /// assert!(report.has_rule("registry type"));
+    /// ```
+    #[must_use]
+    pub fn unknown_type(mut self, unknown_type: UnknownType) -> Self {
+        self.unknown_type = unknown_type;
+        self
+    }
+
+    /// Compares sunsets with this instant instead of the clock (reproducible builds, tests).
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Deprecation, Registry, RegistryEntry, RegistryValidator};
+    /// use cloudevent_runtime::{Profile, Timestamp, Validator};
+    /// let registry = Registry::new(vec![RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
+    ///     .with_deprecation(Deprecation::new().sunset("2026-06-30T00:00:00Z"))]).unwrap();
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
+    /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.cancelled"}"#;
+    /// let before = validator.clone().at(&Timestamp::parse("2026-06-29T00:00:00Z").unwrap());
+    /// assert!(before.validate_slice(event).findings().is_empty());
+    /// let after = validator.at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
+    /// assert!(after.validate_slice(event).has_rule("CE deprecation"));
+    /// ```
+    #[must_use]
+    pub fn at(mut self, instant: &Timestamp) -> Self {
+        self.now = unix_seconds(instant.as_str());
+        self
+    }
+
+    /// The profile's validator.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::NlGov), Registry::new(Vec::new()).unwrap());
+    /// assert_eq!(validator.validator().profile(), Profile::NlGov);
+    /// ```
+    pub fn validator(&self) -> &Validator {
+        &self.validator
+    }
+
+    /// The compiled registry.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// let validator = RegistryValidator::new(cloudevent_runtime::Validator::default(), Registry::new(Vec::new()).unwrap());
+    /// assert_eq!(validator.registry().len(), 0);
+    /// ```
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// [`Validator::validate`], then the registry's checks.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// let report = validator.validate(&AnyEvent::new("1", "/s", "com.example.order.created"));
+    /// assert!(report.has_rule("registry type"));
+    /// ```
+    pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        self.validate_with_verdict(event).0
+    }
+
+    /// The report, and whether the profile alone accepted the event (a gateway answers 400
+    /// for the profile's refusals and 422 for the registry's).
+    pub(crate) fn validate_with_verdict(&self, event: &AnyEvent) -> (ValidationReport, bool) {
+        let mut report = self.validator.validate(event);
+        let profile_valid = report.is_valid();
+        self.check(&mut report, &data_of(event));
+        (report, profile_valid)
+    }
+
+    /// [`Validator::validate_slice`], then the registry's checks.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// assert!(!validator.validate_slice(b"{}").is_valid());
+    /// ```
+    pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+        let mut report = self.validator.validate_slice(bytes);
+        self.check_document(&mut report, bytes);
+        report
+    }
+
+    /// [`Validator::validate_avro`], then the registry's checks (feature `avro`).
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// let event = AnyEvent::new("1", "/s", "com.example.order.created");
+    /// assert!(validator.validate_avro(&event.to_avro().unwrap()).has_rule("registry type"));
+    /// ```
+    #[cfg(feature = "avro")]
+    pub fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
+        let mut report = self.validator.validate_avro(bytes);
+        // `data` is read under the CloudEvents MUSTs alone, so an event the profile refuses
+        // still gets its data checked, as in the JSON format.
+        match AnyEvent::from_avro(bytes) {
+            Ok(event) => self.check(&mut report, &data_of(&event)),
+            Err(_) => self.check(&mut report, &DataView::Unknown),
+        }
+        report
+    }
+
+    /// [`Validator::validate_batch_slice`], then the registry's checks on each event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// let report = validator.validate_batch_slice(br#"[{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}]"#);
+    /// assert!(report.events()[0].has_rule("registry type"));
+    /// ```
+    pub fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
+        let mut report = self.validator.validate_batch_slice(bytes);
+        if let Ok(elements) = serde_json::from_slice::<Vec<&RawValue>>(bytes) {
+            for (event, element) in report.events.iter_mut().zip(elements) {
+                self.check_document(event, element.get().as_bytes());
+            }
+        }
+        report
+    }
+
+    /// [`Validator::validate_batch`], then the registry's checks on each event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+    /// assert!(!validator.validate_batch(&batch).is_valid());
+    /// ```
+    pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        self.validate_batch_with_verdict(batch).0
+    }
+
+    /// [`RegistryValidator::validate_batch`], and whether the profile alone accepted it.
+    pub(crate) fn validate_batch_with_verdict(&self, batch: &Batch) -> (BatchReport, bool) {
+        let mut report = self.validator.validate_batch(batch);
+        let profile_valid = report.is_valid();
+        for (report, event) in report.events.iter_mut().zip(batch.events()) {
+            self.check(report, &data_of(event));
+        }
+        (report, profile_valid)
+    }
+
+    /// [`Validator::validate_document`], then the registry's checks.
+    ///
+    /// ```
+    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+    /// use cloudevent_runtime::{Document, Profile, Validator};
+    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+    /// assert!(matches!(validator.validate_document(b"[]"), Document::Batch(_)));
+    /// ```
+    pub fn validate_document(&self, bytes: &[u8]) -> Document {
+        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => Document::Batch(self.validate_batch_slice(bytes)),
+            _ => Document::Event(self.validate_slice(bytes)),
+        }
+    }
+
+    /// The registry's checks on an event in the JSON format whose profile report is given.
+    fn check_document(&self, report: &mut ValidationReport, bytes: &[u8]) {
+        /// The members that say what `data` is; the reader already refused duplicates.
+        #[derive(Deserialize)]
+        struct Members<'a> {
+            #[serde(borrow, default)]
+            data: Option<&'a RawValue>,
+            #[serde(default)]
+            data_base64: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            datacontenttype: Option<String>,
+        }
+        if bytes.len() > limits::MAX_EVENT_BYTES {
+            return;
+        }
+        let data = match serde_json::from_slice::<Members<'_>>(bytes) {
+            Err(_) => DataView::Unknown,
+            Ok(members) if members.data_base64.is_some() => DataView::NotJson,
+            Ok(members) => match members.data {
+                None => DataView::Absent,
+                Some(raw) if raw.get() == "null" => DataView::Absent,
+                Some(_)
+                    if members
+                        .datacontenttype
+                        .as_deref()
+                        .is_some_and(|t| !cloudevent_rules::is_json_media_type(t)) =>
+                {
+                    DataView::NotJson
+                }
+                Some(raw) => DataView::Json(raw.get()),
+            },
+        };
+        self.check(report, &data);
+    }
+
+    /// Appends the registry's findings to a report whose attributes were read.
+    fn check(&self, report: &mut ValidationReport, data: &DataView<'_>) {
+        let attribute = |name: &str| {
+            report.attributes.iter().find_map(|(n, v)| match v {
+                AttributeValue::Text(text) if n == name => Some(text.clone()),
+                _ => None,
+            })
+        };
+        let Some(event_type) = attribute("type") else {
+            // No `type` was read; the profile's findings already say so.
+            return;
+        };
+        let mut found = Vec::new();
+        match self.registry.types.get(&event_type) {
+            None => {
+                let severity = match self.unknown_type {
+                    UnknownType::Error => Violation::error,
+                    UnknownType::Warning => Violation::warning,
+                };
+                found.push(
+                    severity(
+                        rule::REGISTRY_TYPE,
+                        "type",
+                        event_type.clone(),
+                        "is not a type of the schema registry",
+                    )
+                    .with_hint("register the type's schema, or correct the type"),
+                );
+            }
+            Some(entry) => {
+                for (name, value) in report.attributes.iter() {
+                    let (AttributeValue::Extension(value), Some(kind)) =
+                        (value, entry.extensions.get(name))
+                    else {
+                        continue;
+                    };
+                    found.extend(cloudevent_rules::check_declared_extension(
+                        name,
+                        ExtensionValueBuf::as_value(value).into(),
+                        *kind,
+                    ));
+                }
+                self.check_data(&event_type, entry, data, &mut found);
+                if let Some((deprecation, Some(sunset))) = &entry.deprecation {
+                    let now = self.now.unwrap_or_else(now_unix);
+                    if now > *sunset {
+                        found.push(sunset_finding(&event_type, deprecation));
+                    }
+                }
+            }
+        }
+        report.findings.extend(found);
+    }
+
+    fn check_data(
+        &self,
+        event_type: &str,
+        entry: &CompiledEntry,
+        data: &DataView<'_>,
+        found: &mut Vec<Violation>,
+    ) {
+        if entry.accepts_everything {
+            // `{}` or `true`: nothing to check, so `data` is not even parsed.
+            return;
+        }
+        let value = match data {
+            DataView::Absent => serde_json::Value::Null,
+            DataView::Json(text) => match serde_json::from_str(text) {
+                Ok(value) => value,
+                // The event's reader took it as JSON, so what stops here is depth: serde_json
+                // reads 128 levels. Data the registry cannot check is not let through.
+                Err(error) => {
+                    found.push(
+                        Violation::error(
+                            rule::REGISTRY_DATA,
+                            "data",
+                            "",
+                            format!(
+                                "could not be read for the registry's schema check ({error}); it nests deeper than the 128 levels the check reads"
+                            ),
+                        )
+                        .with_hint("flatten the payload, or move it out with the claim-check pattern"),
+                    );
+                    return;
+                }
+            },
+            DataView::NotJson => {
+                found.push(Violation::warning(
+                    rule::REGISTRY_DATA,
+                    "data",
+                    "",
+                    format!(
+                        "is not JSON, so it was not checked against the registry's schema for `{event_type}`"
+                    ),
+                ));
+                return;
+            }
+            DataView::Unknown => return,
+        };
+        found.extend(entry.schema.findings(event_type, &value));
+    }
+}
+
+/// What an event read into an [`AnyEvent`] carries as `data`.
+fn data_of(event: &AnyEvent) -> DataView<'_> {
+    match event.data() {
+        None => DataView::Absent,
+        Some(Data::Json(raw)) if raw.get() == "null" => DataView::Absent,
+        Some(Data::Json(raw)) => DataView::Json(raw.get()),
+        Some(Data::Text(_) | Data::Binary(_)) => DataView::NotJson,
+    }
+}
+
+/// The finding for a type past its `deprecationsunset` (CE deprecation: "Producers SHOULD
+/// stop emitting deprecated events after the `deprecationsunset` timestamp").
+fn sunset_finding(event_type: &str, deprecation: &Deprecation) -> Violation {
+    let sunset = deprecation.sunset.as_deref().unwrap_or_default();
+    let finding = Violation::warning(
+        rule::CE_DEPRECATION,
+        "type",
+        event_type.to_owned(),
+        format!("is deprecated and past its sunset ({sunset}); producers should stop emitting it"),
+    );
+    match &deprecation.migration {
+        Some(migration) => finding.with_hint(format!("migrate: {migration}")),
+        None => finding.with_hint("emit the type that replaces it"),
+    }
+}
+
+fn now_unix() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
