@@ -360,7 +360,7 @@ pub(crate) struct BatchMemo {
 }
 
 impl BatchMemo {
-    fn prechecked(&self) -> cloudevent_rules::Prechecked<'_> {
+    pub(crate) fn prechecked(&self) -> cloudevent_rules::Prechecked<'_> {
         cloudevent_rules::Prechecked {
             source: self.source.as_deref(),
             ty: self.ty.as_deref(),
@@ -372,7 +372,7 @@ impl BatchMemo {
 
     /// Remembers the values of an event whose check found nothing; a value equal to the one
     /// held is not copied again.
-    fn remember(&mut self, envelope: &cloudevent_rules::Envelope<'_>) {
+    pub(crate) fn remember(&mut self, envelope: &cloudevent_rules::Envelope<'_>) {
         for (slot, value) in [
             (&mut self.source, envelope.source),
             (&mut self.ty, envelope.ty),

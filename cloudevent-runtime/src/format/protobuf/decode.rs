@@ -401,7 +401,8 @@ enum WireData<'a> {
 pub(super) fn read_event(
     bytes: &[u8],
     policy: &Policy,
-    expected_type: Option<&'static str>,
+    expected_type: Option<json::Expected>,
+    memo: Option<&mut json::BatchMemo>,
 ) -> Result<AnyEvent, Violation> {
     let mut wire = Wire {
         bytes,
@@ -458,7 +459,9 @@ pub(super) fn read_event(
     envelope.time = time
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
-    if let (Some(expected), Some(found)) = (expected_type, envelope.ty.as_deref()) {
+    if let (Some(json::Expected { ty: expected, .. }), Some(found)) =
+        (expected_type, envelope.ty.as_deref())
+    {
         if found != expected {
             return Err(json::type_mismatch(expected, found));
         }
@@ -467,11 +470,23 @@ pub(super) fn read_event(
         WireData::Binary(bytes) | WireData::Proto(_, bytes) => bytes.len(),
         WireData::Text(text) => text.len(),
     });
-    if let Some(error) = policy
-        .check_envelope(&envelope.view().envelope(data_size), Mode::FirstError)
-        .into_iter()
-        .find(Violation::is_error)
-    {
+    // The one policy check; a typed reader skips the constants its derive checked, a batch
+    // what its previous event passed with (the JSON reader does the same).
+    let view = envelope.view();
+    let attributes = view.envelope(data_size);
+    let found = match (&memo, expected_type) {
+        (Some(memo), _) => {
+            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &memo.prechecked())
+        }
+        (None, Some(expected)) => {
+            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &expected.prechecked)
+        }
+        (None, None) => policy.check_envelope(&attributes, Mode::FirstError),
+    };
+    if let (Some(memo), true) = (memo, found.is_empty()) {
+        memo.remember(&attributes);
+    }
+    if let Some(error) = found.into_iter().find(Violation::is_error) {
         return Err(error);
     }
 

@@ -39,6 +39,7 @@ use serde::de::DeserializeOwned;
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
 use crate::format::batch::Batch;
+use crate::format::json;
 use crate::{CloudEventData, Event, limits};
 
 mod decode;
@@ -94,12 +95,13 @@ fn too_large(what: &'static str, found: usize, limit: usize) -> FormatError {
 fn read_event(
     bytes: &[u8],
     policy: &Policy,
-    expected_type: Option<&'static str>,
+    expected_type: Option<json::Expected>,
+    memo: Option<&mut json::BatchMemo>,
 ) -> Result<AnyEvent, FormatError> {
     if bytes.len() > limits::MAX_EVENT_BYTES {
         return Err(too_large("event", bytes.len(), limits::MAX_EVENT_BYTES));
     }
-    decode::read_event(bytes, policy, expected_type).map_err(FormatError::from)
+    decode::read_event(bytes, policy, expected_type, memo).map_err(FormatError::from)
 }
 
 impl AnyEvent {
@@ -124,7 +126,7 @@ impl AnyEvent {
     /// assert_eq!(err.rule().map(|r| r.as_str()), Some("CE-Protobuf 1.0"));
     /// ```
     pub fn from_protobuf(bytes: &[u8]) -> Result<Self, FormatError> {
-        read_event(bytes, &Self::DEFAULT_POLICY, None)
+        read_event(bytes, &Self::DEFAULT_POLICY, None, None)
     }
 
     /// Reads one event in the Protobuf format under a policy, as
@@ -143,7 +145,7 @@ impl AnyEvent {
     /// assert_eq!(err.attribute(), Some("source"));
     /// ```
     pub fn from_protobuf_with(bytes: &[u8], policy: &Policy) -> Result<Self, FormatError> {
-        read_event(bytes, policy, None)
+        read_event(bytes, policy, None, None)
     }
 
     /// The event as a `CloudEvent` message.
@@ -227,12 +229,14 @@ impl Batch {
         if bytes.len() > limits::MAX_BATCH_BYTES {
             return Err(too_large("batch", bytes.len(), limits::MAX_BATCH_BYTES));
         }
+        // What one event passed with is not checked again for the next (`json::BatchMemo`).
+        let mut memo = json::BatchMemo::default();
         let events = decode::read_batch(bytes)
             .map_err(FormatError::from)?
             .into_iter()
             .enumerate()
             .map(|(index, event)| {
-                read_event(event, policy, None).map_err(|e| FormatError::InBatch {
+                read_event(event, policy, None, Some(&mut memo)).map_err(|e| FormatError::InBatch {
                     index,
                     source: Box::new(e),
                 })
@@ -348,7 +352,12 @@ impl<T: CloudEventData> Event<T> {
     where
         T: DeserializeOwned,
     {
-        Event::from_any(read_event(bytes, &Self::POLICY, Some(T::TYPE))?)
+        Event::from_any(read_event(
+            bytes,
+            &Self::POLICY,
+            Some(json::Expected::of::<T>()),
+            None,
+        )?)
     }
 
     /// The event in the Protobuf format with its payload, a Protobuf message, in
@@ -418,7 +427,7 @@ impl<T: CloudEventData> Event<T> {
     where
         T: ProtobufData,
     {
-        let any = read_event(bytes, &Self::POLICY, Some(T::TYPE))?;
+        let any = read_event(bytes, &Self::POLICY, Some(json::Expected::of::<T>()), None)?;
         let full_name = T::full_name();
         let payload = match (any.protobuf_type_url(), any.data()) {
             (Some(url), Some(Data::Binary(bytes)))
