@@ -52,16 +52,18 @@ pub struct Args {
     #[arg(long, default_value = "-")]
     out: PathBuf,
     /// The profile names are checked against; every generated type carries it
-    /// (`#[cloudevent(profile = "...")]`), so the file compiles in any crate.
-    #[arg(long, default_value = "intg-std-015")]
-    profile: Profile,
+    /// (`#[cloudevent(profile = "...")]`), so the file compiles in any crate. Default: the
+    /// registry's `cloudevent-registry.toml` `profile`, else `intg-std-015`.
+    #[arg(long)]
+    profile: Option<Profile>,
     /// The path of `cloudevent_runtime` in the generated code.
     #[arg(long, default_value = "::cloudevent_runtime")]
     runtime_crate: String,
     /// The compatibility mode the registry is checked under against its lock file (see
-    /// `cloudevent diff --compat`); a type's own `x-cloudevent.compatibility` wins.
-    #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
-    compat: Compat,
+    /// `cloudevent diff --compat`); a type's own `x-cloudevent.compatibility` wins. Default:
+    /// the registry's `cloudevent-registry.toml` `compatibility`, else `forward`.
+    #[arg(long, value_name = "MODE", value_parser = parse_compat)]
+    compat: Option<Compat>,
     /// The lock file (default `cloudevent.lock.json` beside the registry folder or document).
     #[arg(long, value_name = "FILE")]
     lock: Option<PathBuf>,
@@ -81,11 +83,15 @@ fn parse_compat(text: &str) -> Result<Compat, String> {
 pub fn run(args: Args) -> ExitCode {
     let mut builder = Builder::new()
         .schemas(&args.schemas)
-        .profile(args.profile)
         .runtime_crate(args.runtime_crate.clone())
         .command(command_line(&args))
-        .compat(args.compat)
         .update_lock(args.update_lock);
+    if let Some(profile) = args.profile {
+        builder = builder.profile(profile);
+    }
+    if let Some(compat) = args.compat {
+        builder = builder.compat(compat);
+    }
     if let Some(lock) = &args.lock {
         builder = builder.lock_file(lock);
     }
@@ -169,7 +175,9 @@ fn command_line(args: &Args) -> String {
     for (name, pointer) in &args.extensions {
         command.push_str(&format!(" --extension {name}={pointer}"));
     }
-    command.push_str(&format!(" --profile {}", args.profile));
+    if let Some(profile) = args.profile {
+        command.push_str(&format!(" --profile {profile}"));
+    }
     if args.runtime_crate != "::cloudevent_runtime" {
         command.push_str(&format!(" --runtime-crate {}", args.runtime_crate));
     }

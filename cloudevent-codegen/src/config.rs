@@ -7,6 +7,7 @@
 //! # cloudevent-registry.toml
 //! type-pointer = "/properties/context/properties/type"
 //! profile = "cloudevents"
+//! compatibility = "full"        # the gate's mode for this registry (default forward)
 //!
 //! [attributes]
 //! subject = "/subject/id"
@@ -34,6 +35,7 @@ pub const REGISTRY_CONFIG: &str = "cloudevent-registry.toml";
 pub(crate) struct RegistryConfig {
     pub(crate) type_pointer: Option<String>,
     pub(crate) profile: Option<Profile>,
+    pub(crate) compatibility: Option<crate::Compat>,
     pub(crate) subject: Option<String>,
     pub(crate) id: Option<String>,
     pub(crate) time: Option<String>,
@@ -77,6 +79,17 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
                     }
                 }
             }
+            ("compatibility", value) => {
+                if let Some(name) = string(at.clone(), value, &mut findings) {
+                    match name.parse::<crate::Compat>() {
+                        Ok(compat) => config.compatibility = Some(compat),
+                        Err(unknown) => findings.push(finding(
+                            &at,
+                            format!("`compatibility = \"{name}\"`: {unknown}"),
+                        )),
+                    }
+                }
+            }
             ("attributes", toml::Value::Table(attributes)) => {
                 for (name, value) in attributes {
                     let at = format!("/attributes/{name}");
@@ -106,7 +119,7 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
             }
             _ => findings.push(finding(
                 &at,
-                format!("unknown key `{key}`: expected `type-pointer`, `profile`, `[attributes]` or `[extensions]`"),
+                format!("unknown key `{key}`: expected `type-pointer`, `profile`, `compatibility`, `[attributes]` or `[extensions]`"),
             )),
         }
     }

@@ -385,6 +385,8 @@ pub struct Builder {
     options: RustOptions,
     file_name: String,
     compat: Compat,
+    /// Whether [`Builder::compat`] was called (else the settings file's mode applies).
+    compat_set: bool,
     lock_file: Option<PathBuf>,
     update_lock: bool,
 }
@@ -407,6 +409,7 @@ impl Builder {
             options: RustOptions::default(),
             file_name: "cloudevents.rs".to_owned(),
             compat: Compat::default(),
+            compat_set: false,
             lock_file: None,
             update_lock: false,
         }
@@ -538,6 +541,7 @@ impl Builder {
     #[must_use]
     pub fn compat(mut self, compat: Compat) -> Builder {
         self.compat = compat;
+        self.compat_set = true;
         self
     }
 
@@ -627,6 +631,9 @@ impl Builder {
         {
             if !builder.xregistry && builder.type_pointer.is_none() {
                 builder.type_pointer = config.type_pointer;
+            }
+            if let (Some(compat), false) = (config.compatibility, builder.compat_set) {
+                builder.compat = compat;
             }
             if let (Some(profile), false) = (config.profile, builder.policy_set) {
                 builder = builder.profile(profile);

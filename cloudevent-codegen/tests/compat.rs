@@ -238,3 +238,48 @@ fn the_xregistry_compatibility_attribute_sets_the_mode() {
     });
     builder().generate().unwrap();
 }
+
+/// The registry's `cloudevent-registry.toml` sets the gate's mode for the whole registry; a
+/// mode given to the `Builder` wins over it.
+#[test]
+fn the_settings_file_sets_the_registry_mode() {
+    let (_dir, schemas) = registry_copy();
+    Builder::new()
+        .schemas(&schemas)
+        .update_lock(true)
+        .generate()
+        .unwrap();
+    // Removing a property of an open object breaks forward, not backward.
+    edit(&schemas.join(CANCELLED), |s| {
+        s["properties"].as_object_mut().unwrap().remove("comment");
+    });
+    assert!(Builder::new().schemas(&schemas).generate().is_err());
+    fs::write(
+        schemas.join(cloudevent_codegen::REGISTRY_CONFIG),
+        "compatibility = \"backward\"\n",
+    )
+    .unwrap();
+    Builder::new().schemas(&schemas).generate().unwrap();
+    let found = findings_of(
+        Builder::new()
+            .schemas(&schemas)
+            .compat(Compat::Forward)
+            .generate()
+            .unwrap_err(),
+    );
+    assert!(
+        found[0].contains("under `forward` compatibility"),
+        "{found:#?}"
+    );
+    // A mode nobody defines is an error naming the key.
+    fs::write(
+        schemas.join(cloudevent_codegen::REGISTRY_CONFIG),
+        "compatibility = \"sideways\"\n",
+    )
+    .unwrap();
+    let found = findings_of(Builder::new().schemas(&schemas).generate().unwrap_err());
+    assert!(
+        found[0].contains("compatibility = \"sideways\""),
+        "{found:#?}"
+    );
+}
