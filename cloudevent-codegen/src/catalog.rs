@@ -126,44 +126,14 @@ pub fn asyncapi_document(registry: &Registry, title: &str) -> Value {
     let mut messages = Map::new();
     for file in &registry.files {
         let key = message_key(file);
-        channels.insert(
-            key.clone(),
-            json!({
-                "address": file.meta.event_type,
-                "title": file.meta.event_type,
-                "messages": {key.clone(): {"$ref": format!("#/components/messages/{key}")}},
-            }),
-        );
-        operations.insert(
-            format!("send{}", upper_first(&key)),
-            json!({
-                "action": "send",
-                "channel": {"$ref": format!("#/channels/{key}")},
-                "messages": [{"$ref": format!("#/channels/{key}/messages/{key}")}],
-            }),
-        );
+        channel_and_operation(&mut channels, &mut operations, &key, &file.meta.event_type);
         messages.insert(key, message(file, deprecation_of(file, registry)));
     }
     for file in &registry.protobuf {
         let key = crate::import::RustNames::new(&file.meta.event_type, file.major)
             .module
             .to_lower_camel_case();
-        channels.insert(
-            key.clone(),
-            json!({
-                "address": file.meta.event_type,
-                "title": file.meta.event_type,
-                "messages": {key.clone(): {"$ref": format!("#/components/messages/{key}")}},
-            }),
-        );
-        operations.insert(
-            format!("send{}", upper_first(&key)),
-            json!({
-                "action": "send",
-                "channel": {"$ref": format!("#/channels/{key}")},
-                "messages": [{"$ref": format!("#/channels/{key}/messages/{key}")}],
-            }),
-        );
+        channel_and_operation(&mut channels, &mut operations, &key, &file.meta.event_type);
         messages.insert(key, crate::protobuf::catalog::asyncapi_message(file));
     }
     json!({
@@ -184,6 +154,32 @@ pub fn asyncapi_document(registry: &Registry, title: &str) -> Value {
 fn message_key(file: &SchemaFile) -> String {
     let names = crate::import::RustNames::new(&file.meta.event_type, file.major);
     names.module.to_lower_camel_case()
+}
+
+/// The AsyncAPI channel an event type is sent on and the `send` operation over it, both
+/// naming the message `key` (the same for JSON Schema and `.proto` entries).
+fn channel_and_operation(
+    channels: &mut Map<String, Value>,
+    operations: &mut Map<String, Value>,
+    key: &str,
+    event_type: &str,
+) {
+    channels.insert(
+        key.to_owned(),
+        json!({
+            "address": event_type,
+            "title": event_type,
+            "messages": {key: {"$ref": format!("#/components/messages/{key}")}},
+        }),
+    );
+    operations.insert(
+        format!("send{}", upper_first(key)),
+        json!({
+            "action": "send",
+            "channel": {"$ref": format!("#/channels/{key}")},
+            "messages": [{"$ref": format!("#/channels/{key}/messages/{key}")}],
+        }),
+    );
 }
 
 fn upper_first(s: &str) -> String {
