@@ -232,11 +232,11 @@ pub(crate) fn structured_document<M: IncomingMessage>(
         }
         // Another format is read (to its first error) and handed on as the JSON document
         // the validator reports on.
-        #[cfg(feature = "protobuf")]
+        #[cfg(any(feature = "protobuf", feature = "avro"))]
         (ContentMode::Structured, other) => other
             .decode(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
             .to_vec(),
-        #[cfg(feature = "protobuf")]
+        #[cfg(any(feature = "protobuf", feature = "avro"))]
         (ContentMode::Batch, other) => other
             .decode_batch(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
             .to_vec(),
