@@ -2,7 +2,8 @@
 //!
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
-//!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, and every
+//!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
+//!   `cargo check` of each runtime feature alone, and every
 //!   test (unit, integration, trybuild, doctests).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
@@ -60,7 +61,8 @@ fn print_help() {
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
-                   then fmt check, clippy -D warnings, all tests and doctests (what CI runs)"
+                   then fmt check, clippy -D warnings, each runtime feature alone,\n            \
+                   all tests and doctests (what CI runs)"
     );
 }
 
