@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
-use crate::naming::split_type_version;
 use crate::registry::{EventMeta, Registry, SchemaFile};
+use cloudevent_rules::split_type_version;
 
 /// What the event type at a pointer is written as.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -88,6 +88,8 @@ pub use catalog::{
     MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,
 };
 pub use check::{check_schema, check_warnings};
+/// Kept at the root for codegen users; the version-token reader lives in `cloudevent-rules`.
+pub use cloudevent_rules::split_type_version;
 pub use compat::{
     Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedSchema,
     NextVersion, Outcome, breaking_findings, check_compatibility, check_compatibility_with,
@@ -101,7 +103,6 @@ pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
 pub use import::{RustNames, RustOptions, module_tokens};
 pub use layout::event_type_at;
-pub use naming::split_type_version;
 pub use protobuf::{
     Label, PROTOBUF_CONTENT_TYPE, ParseError, ProtoEnum, ProtoField, ProtoFile, ProtoMessage,
     ProtoSchema, TYPE_URL_PREFIX, check_proto, check_proto_warnings, parse as parse_proto,

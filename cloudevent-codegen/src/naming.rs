@@ -4,59 +4,10 @@
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
+use cloudevent_rules::split_type_version;
+
 use crate::import::RustNames;
 use crate::registry::SchemaFile;
-
-/// Splits an event type into its name and its version suffix, when it has one: `v2`,
-/// `v1.2.3` (NL GOV), a bare semver `0.3.0` (CDEvents), each possibly with a pre-release
-/// (`0.6.0-draft`).
-///
-/// ```
-/// use cloudevent_codegen::split_type_version;
-///
-/// assert_eq!(split_type_version("dev.cdevents.artifact.packaged.0.3.0"), ("dev.cdevents.artifact.packaged", Some("0.3.0".to_owned())));
-/// assert_eq!(split_type_version("nl.vng.zaken.zaak-aangemaakt.v1.2.3"), ("nl.vng.zaken.zaak-aangemaakt", Some("v1.2.3".to_owned())));
-/// assert_eq!(split_type_version("com.example.order.created.v2"), ("com.example.order.created", Some("v2".to_owned())));
-/// assert_eq!(split_type_version("dev.example.build.started.0.6.0-draft"), ("dev.example.build.started", Some("0.6.0-draft".to_owned())));
-/// assert_eq!(split_type_version("com.example.order.created"), ("com.example.order.created", None));
-/// assert_eq!(split_type_version("com.example.v2x"), ("com.example.v2x", None));
-/// ```
-pub fn split_type_version(event_type: &str) -> (&str, Option<String>) {
-    let segments: Vec<&str> = event_type.split('.').collect();
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let pre_release = |s: &str| match s.split_once('-') {
-        Some((n, pre)) => {
-            digits(n)
-                && !pre.is_empty()
-                && pre.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        }
-        None => digits(s),
-    };
-    let v_number = |s: &str| s.strip_prefix(['v', 'V']).is_some_and(digits);
-    let n = segments.len();
-    // `x.y.z` or `vx.y.z`, the last part possibly a pre-release.
-    if n > 3
-        && pre_release(segments[n - 1])
-        && digits(segments[n - 2])
-        && (digits(segments[n - 3]) || v_number(segments[n - 3]))
-    {
-        let split = event_type.len() - segments[n - 3..].iter().map(|s| s.len()).sum::<usize>() - 3;
-        return (&event_type[..split], Some(segments[n - 3..].join(".")));
-    }
-    // `vN` or `vN.M`.
-    for take in [2, 1] {
-        if n > take
-            && v_number(segments[n - take])
-            && segments[n - take + 1..].iter().all(|s| digits(s))
-        {
-            let split = event_type.len()
-                - segments[n - take..].iter().map(|s| s.len()).sum::<usize>()
-                - take;
-            return (&event_type[..split], Some(segments[n - take..].join(".")));
-        }
-    }
-    (event_type, None)
-}
 
 /// One file's naming state: its type's segments, how many leading ones are left out, and
 /// the module suffix naming its version.

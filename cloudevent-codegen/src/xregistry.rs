@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding, pointer_segment};
-use crate::naming::split_type_version;
 use crate::registry::{EventMeta, Registry, SchemaFile};
+use cloudevent_rules::split_type_version;
 
 /// The name the whole document goes by among the registry's documents, so that refs into it
 /// (`#/schemagroups/...`) resolve from any of its schemas.

@@ -39,7 +39,7 @@ mod declaration;
 pub use declaration::Declaration;
 
 mod type_name;
-pub use type_name::{check_type, check_type_prefix, type_version};
+pub use type_name::{check_type, check_type_prefix, split_type_version, type_version};
 
 mod declared;
 pub use declared::check_declared_extension;

@@ -1,8 +1,8 @@
 //! What to publish instead of a breaking change: the next major version of the type, named
 //! in the type's own versioning scheme.
 
-use crate::naming::split_type_version;
 use crate::registry::SchemaFile;
+use cloudevent_rules::split_type_version;
 
 /// The next major version of an event type, in its own scheme.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use crate::diff::resolve::resolve_registry;
 use crate::diff::{Change, diff_documents};
 use crate::error::{CodegenError, Finding};
 use crate::layout::event_type_at;
-use crate::naming::split_type_version;
 use crate::registry::{EventMeta, METADATA_KEY, Registry, SchemaFile};
+use cloudevent_rules::split_type_version;
 
 /// What happened to one type between the old and the new side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
