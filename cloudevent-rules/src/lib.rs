@@ -57,7 +57,7 @@ mod dataschema;
 pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major};
 
 mod time;
-pub use time::check_time;
+pub use time::{check_time, unix_seconds};
 
 mod template;
 pub use template::{TemplatePart, expand_template_variable, parse_source_template, sample_source};

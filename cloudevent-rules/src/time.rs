@@ -67,6 +67,39 @@ pub fn check_time(value: &str, profile: Profile) -> Vec<Violation> {
     found
 }
 
+/// The instant an RFC 3339 date-time names, in seconds since the Unix epoch (a fraction is
+/// dropped; an offset is applied, so `2026-06-30T02:00:00+02:00` and `2026-06-30T00:00:00Z`
+/// are the same instant). `None` for text that is not a date-time of the calendar: the same
+/// reading [`check_time`] makes, so a sunset or a deadline is compared as the rules read it.
+///
+/// ```
+/// use cloudevent_rules::unix_seconds;
+///
+/// assert_eq!(unix_seconds("1970-01-01T00:00:00Z"), Some(0));
+/// assert_eq!(unix_seconds("2026-06-30T02:00:00.5+02:00"), unix_seconds("2026-06-30T00:00:00Z"));
+/// assert_eq!(unix_seconds("2026-02-30T00:00:00Z"), None);
+/// assert_eq!(unix_seconds("2026-06-30"), None);
+/// ```
+pub fn unix_seconds(value: &str) -> Option<i64> {
+    let time = parse(value).ok()?;
+    if calendar_problem(&time).is_some() {
+        return None;
+    }
+    let days = days_from_civil(
+        i64::from(time.year),
+        i64::from(time.month),
+        i64::from(time.day),
+    );
+    let offset = i64::from(time.offset_minutes.unwrap_or(0));
+    Some(
+        days * 86_400
+            + i64::from(time.hour) * 3_600
+            + i64::from(time.minute) * 60
+            + i64::from(time.second)
+            - offset * 60,
+    )
+}
+
 fn check_strict(value: &str, time: &DateTime<'_>, id: RuleId, found: &mut Vec<Violation>) {
     let error = |part: String, problem: &'static str| {
         Violation::error(id, "time", value, problem).with_part(part)

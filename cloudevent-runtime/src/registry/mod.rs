@@ -26,7 +26,6 @@ use serde_json::Value;
 #[cfg(feature = "registry")]
 mod schema;
 #[cfg(feature = "registry")]
-mod sunset;
 #[cfg(feature = "registry")]
 mod validator;
 

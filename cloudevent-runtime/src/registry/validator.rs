@@ -9,7 +9,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::schema::CompiledSchema;
-use super::sunset::unix_seconds;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
 use crate::any::{AnyEvent, Data};
 use crate::format::batch::Batch;
@@ -17,6 +16,7 @@ use crate::validate::AttributeValue;
 use crate::{
     BatchReport, Document, ExtensionValueBuf, Timestamp, ValidationReport, Validator, limits,
 };
+use cloudevent_rules::unix_seconds;
 
 /// Why a registry could not be built. Every problem names the event type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
