@@ -44,8 +44,10 @@ pub struct Args {
     /// members of the payload, e.g. `/tenants/{tenantid}/devices/{deviceid}`.
     #[arg(long, value_name = "TEMPLATE")]
     source_template: Option<String>,
-    /// Fill an extension from a root member of the payload: `NAME=POINTER`, e.g.
-    /// `region=/region`. Repeatable.
+    /// Fill an extension from a member of the payload at any depth: `NAME=POINTER`, e.g.
+    /// `region=/region` or `tenantid=/context/tenant/id`. The extension has the member's
+    /// type (a string, a boolean, an integer within 32 bits; no conversion to text). A
+    /// schema's own `x-cloudevent.extensions` wins for that name. Repeatable.
     #[arg(long = "extension", value_name = "NAME=POINTER", value_parser = name_pointer)]
     extensions: Vec<(String, String)>,
     /// Where to write the Rust file (`-` for stdout).
