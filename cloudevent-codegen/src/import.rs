@@ -228,7 +228,7 @@ pub(crate) fn event_tokens(
             &mut syntax,
             file,
             names,
-            (&name, &pointer),
+            (name.as_str(), pointer.as_str()),
             &runtime,
             &mut extension_impls,
         ) {

@@ -365,9 +365,8 @@ pub(crate) fn extension_from_pointer(
             #[automatically_derived]
             impl #runtime::extension::UriReferenceExtensionField for #ident {}
         };
-        let file: syn::File =
-            syn::parse2(tokens).map_err(|e| unsupported(&e.to_string()))?;
-        syntax.items.extend(file.items);
+        let impls: syn::File = syn::parse2(tokens).map_err(|e| unsupported(&e.to_string()))?;
+        syntax.items.extend(impls.items);
     }
     Ok(())
 }
