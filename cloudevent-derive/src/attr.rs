@@ -214,7 +214,11 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
     for attr in attrs.iter().filter(|a| is_cloudevent(a)) {
         let parsed = attr.parse_nested_meta(|meta| {
             let Some(name) = key_name(&meta) else {
-                return recover(ctxt, &meta, Err(unknown_key(&meta, &key::FIELD, Place::Field)));
+                return recover(
+                    ctxt,
+                    &meta,
+                    Err(unknown_key(&meta, &key::FIELD, Place::Field)),
+                );
             };
             let result = match name.as_str() {
                 // subject
@@ -237,12 +241,17 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
                             set_once(ctxt, &meta, &mut found.extension, Extension::Named(lit));
                         })
                     } else if meta.input.peek(syn::token::Paren) {
-                        member_extension(&meta).map(|extension| {
+                        member_extension(ctxt, &meta).map(|extension| {
                             found.member_extensions.extend(extension);
                         })
                     } else {
                         let span = meta.path.span_ident();
-                        set_once(ctxt, &meta, &mut found.extension, Extension::FromField(span));
+                        set_once(
+                            ctxt,
+                            &meta,
+                            &mut found.extension,
+                            Extension::FromField(span),
+                        );
                         Ok(())
                     }
                 }
@@ -312,29 +321,59 @@ fn marker(
 
 /// `extension(name = "tenantid", member = "context.tenant")`: `name` is required, `member`
 /// optional (the field's value itself). `None` when a key inside was wrong (reported).
-fn member_extension(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<MemberExtension>> {
+fn member_extension(
+    ctxt: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<MemberExtension>> {
     let example = "`#[cloudevent(extension(name = \"tenantid\", member = \"context.tenant\"))]`";
     let mut name: Option<LitStr> = None;
     let mut path: Option<Vec<Step>> = None;
     let span = meta.path.span_ident();
+    let mut broken = false;
     meta.parse_nested_meta(|inner| {
-        let written = key_name(&inner).unwrap_or_default();
-        let duplicate = |inner: &ParseNestedMeta<'_>| {
-            inner.error(format!(
+        let result = extension_arg(&inner, &mut name, &mut path, example);
+        broken |= result.is_err();
+        // Each key's error is reported and the keys after it still read.
+        recover(ctxt, &inner, result)
+    })?;
+    match name {
+        Some(name) => Ok(Some(MemberExtension {
+            name,
+            path: path.unwrap_or_default(),
+        })),
+        // A broken `name` is reported already.
+        None if broken => Ok(None),
+        None => Err(syn::Error::new(
+            span,
+            format!("`extension(...)` needs the extension's `name`, e.g. {example}"),
+        )),
+    }
+}
+
+/// One `key = "value"` inside `extension(...)`.
+fn extension_arg(
+    inner: &ParseNestedMeta<'_>,
+    name: &mut Option<LitStr>,
+    path: &mut Option<Vec<Step>>,
+    example: &str,
+) -> syn::Result<()> {
+    let written = key_name(inner).unwrap_or_default();
+    let duplicate = |inner: &ParseNestedMeta<'_>| {
+        inner.error(format!(
                 "duplicate key `{written}` in `extension(...)`: give it once; a field fills several extensions with one `extension(...)` each"
             ))
-        };
-        match written.as_str() {
-            key::NAME => {
-                let lit = string_value(&inner, key::NAME, "tenantid")?;
-                if name.replace(lit).is_some() {
-                    return Err(duplicate(&inner));
-                }
-                Ok(())
+    };
+    match written.as_str() {
+        key::NAME => {
+            let lit = string_value(inner, key::NAME, "tenantid")?;
+            if name.replace(lit).is_some() {
+                return Err(duplicate(inner));
             }
-            key::MEMBER => {
-                let lit = string_value(&inner, key::MEMBER, "context.tenant")?;
-                let steps = member_path(&lit).map_err(|segment| {
+            Ok(())
+        }
+        key::MEMBER => {
+            let lit = string_value(inner, key::MEMBER, "context.tenant")?;
+            let steps = member_path(&lit).map_err(|segment| {
                     syn::Error::new(
                         lit.span(),
                         format!(
@@ -343,31 +382,20 @@ fn member_extension(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<MemberExte
                         ),
                     )
                 })?;
-                if path.replace(steps).is_some() {
-                    return Err(duplicate(&inner));
-                }
-                Ok(())
+            if path.replace(steps).is_some() {
+                return Err(duplicate(inner));
             }
-            _ => {
-                let hint = match did_you_mean(&written, &key::EXTENSION_ARGS) {
-                    Some(close) => format!("did you mean `{close}`? "),
-                    None => String::new(),
-                };
-                Err(inner.error(format!(
+            Ok(())
+        }
+        _ => {
+            let hint = match did_you_mean(&written, &key::EXTENSION_ARGS) {
+                Some(close) => format!("did you mean `{close}`? "),
+                None => String::new(),
+            };
+            Err(inner.error(format!(
                     "unknown key `{written}` in `extension(...)`: {hint}expected `name` and optionally `member`, e.g. {example}"
                 )))
-            }
         }
-    })?;
-    match name {
-        Some(name) => Ok(Some(MemberExtension {
-            name,
-            path: path.unwrap_or_default(),
-        })),
-        None => Err(syn::Error::new(
-            span,
-            format!("`extension(...)` needs the extension's `name`, e.g. {example}"),
-        )),
     }
 }
 

@@ -141,22 +141,22 @@ fn check_extension_names_unique(ctxt: &Ctxt, cont: &Container<'_>) {
     let mut seen: HashMap<&str, &syn::Member> = HashMap::new();
     for field in cont.fields() {
         for extension in &field.extensions {
-        if let Some(first) = seen.get(extension.name.as_str()) {
-            let first = cont
-                .fields()
-                .iter()
-                .find(|f| &&f.member == first)
-                .map_or_else(String::new, |f| describe(f.original, &f.member));
-            ctxt.error_spanned(
+            if let Some(first) = seen.get(extension.name.as_str()) {
+                let first = cont
+                    .fields()
+                    .iter()
+                    .find(|f| &&f.member == first)
+                    .map_or_else(String::new, |f| describe(f.original, &f.member));
+                ctxt.error_spanned(
                 extension.span,
                 format_args!(
                     "extension `{}` is named twice in this event, here and by {first}: give each extension one field",
                     extension.name
                 ),
             );
-        } else {
-            seen.insert(&extension.name, &field.member);
-        }
+            } else {
+                seen.insert(&extension.name, &field.member);
+            }
         }
     }
 }
@@ -182,11 +182,8 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     }
     let source = source.or(sample);
     let (dataschema, datacontenttype) = (value(&attrs.dataschema), value(&attrs.datacontenttype));
-    let extensions: Vec<&ExtensionName> = cont
-        .fields()
-        .iter()
-        .flat_map(|f| &f.extensions)
-        .collect();
+    let extensions: Vec<&ExtensionName> =
+        cont.fields().iter().flat_map(|f| &f.extensions).collect();
     // The Rust type of an extension field decides its CloudEvents type at run time.
     let declared: Vec<(&str, Option<AttributeKind>)> =
         extensions.iter().map(|e| (e.name.as_str(), None)).collect();
@@ -475,8 +472,14 @@ mod tests {
             .collect();
         let expected: Vec<(String, Vec<(String, usize)>)> = vec![
             ("partitionkey".into(), vec![]),
-            ("tenantid".into(), vec![("tenant".into(), 1), ("id".into(), 0)]),
-            ("zone".into(), vec![("site".into(), 0), ("r#type".into(), 0)]),
+            (
+                "tenantid".into(),
+                vec![("tenant".into(), 1), ("id".into(), 0)],
+            ),
+            (
+                "zone".into(),
+                vec![("site".into(), 0), ("r#type".into(), 0)],
+            ),
             ("whole".into(), vec![]),
             ("region".into(), vec![]),
         ];
@@ -494,7 +497,10 @@ mod tests {
         };
         let found = errors(&twice_across_forms, Profile::IntgStd015);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].contains("extension `region` is named twice"), "{found:#?}");
+        assert!(
+            found[0].contains("extension `region` is named twice"),
+            "{found:#?}"
+        );
 
         let twice_on_one_field: DeriveInput = parse_quote! {
             #[cloudevent(type = "com.example.order.created")]
@@ -510,8 +516,15 @@ mod tests {
             struct E { #[cloudevent(extension(name = "TenantId", member = "tenant"))] c: C }
         };
         let found = errors(&bad_name, Profile::IntgStd015);
-        assert!(found.iter().any(|e| e.starts_with("extension `TenantId`")), "{found:#?}");
-        assert!(errors(&bad_name, Profile::CloudEvents).iter().any(|e| e.contains("TenantId")));
+        assert!(
+            found.iter().any(|e| e.starts_with("extension `TenantId`")),
+            "{found:#?}"
+        );
+        assert!(
+            errors(&bad_name, Profile::CloudEvents)
+                .iter()
+                .any(|e| e.contains("TenantId"))
+        );
 
         let bad_path: DeriveInput = parse_quote! {
             #[cloudevent(type = "com.example.order.created")]
@@ -520,7 +533,10 @@ mod tests {
         let found = errors(&bad_path, Profile::IntgStd015);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(found[0].contains("`` is not a field name"), "{found:#?}");
-        assert!(found[0].contains("member = \"context?.tenant\""), "{found:#?}");
+        assert!(
+            found[0].contains("member = \"context?.tenant\""),
+            "{found:#?}"
+        );
 
         let dash: DeriveInput = parse_quote! {
             #[cloudevent(type = "com.example.order.created")]
@@ -534,7 +550,10 @@ mod tests {
         };
         let found = errors(&no_name, Profile::IntgStd015);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].contains("needs the extension's `name`"), "{found:#?}");
+        assert!(
+            found[0].contains("needs the extension's `name`"),
+            "{found:#?}"
+        );
 
         let typo: DeriveInput = parse_quote! {
             #[cloudevent(type = "com.example.order.created")]

@@ -530,7 +530,14 @@ fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
     };
     let span = last.ident.span();
     // The root field's own `Option` is seen in its type: the path goes on inside it.
-    access(quote!(self.#member), options(ty), marked.path, &helper, span, 0)
+    access(
+        quote!(self.#member),
+        options(ty),
+        marked.path,
+        &helper,
+        span,
+        0,
+    )
 }
 
 /// The expression reading `place` and then `rest` with `helper`; `optional`: how many
@@ -545,7 +552,14 @@ fn access(
 ) -> TokenStream {
     if optional > 0 {
         let value = quote::format_ident!("__member{}", depth, span = span);
-        let inner = access(quote!((*#value)), optional - 1, rest, helper, span, depth + 1);
+        let inner = access(
+            quote!((*#value)),
+            optional - 1,
+            rest,
+            helper,
+            span,
+            depth + 1,
+        );
         return quote_spanned! {span=>
             match ::core::option::Option::as_ref(&#place) {
                 ::core::option::Option::Some(#value) => #inner,
@@ -556,7 +570,14 @@ fn access(
     match rest.split_first() {
         Some((step, tail)) => {
             let ident = &step.ident;
-            access(quote!(#place.#ident), step.optional, tail, helper, span, depth)
+            access(
+                quote!(#place.#ident),
+                step.optional,
+                tail,
+                helper,
+                span,
+                depth,
+            )
         }
         None => quote_spanned! {span=> #helper(&#place) },
     }
