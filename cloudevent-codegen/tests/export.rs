@@ -181,7 +181,7 @@ fn nested_mapping_survives_export_and_codegen() {
     ] {
         assert!(code.contains(expected), "{expected} not in {code}");
     }
-    assert_eq!(code.matches("extension").count(), 3, "{code}");
+    assert_eq!(code.matches("cloudevent (extension").count(), 3, "{code}");
     assert!(!code.contains("id = \"region\""), "{code}");
 }
 
