@@ -262,7 +262,7 @@ pub(crate) fn attribute_from_pointer(
 ///
 /// The extension's CloudEvents type is the member's Rust type's: a string is a String, a
 /// boolean a Boolean, an integer typed within 32 bits (`i8` ... `i32`, `u8`, `u16`: a schema
-/// `minimum`/`maximum` in that range) an Integer. There is no conversion to text (as
+/// `format` `int32`, `int16`, `int8`, `uint16` or `uint8`) an Integer. There is no conversion to text (as
 /// `--id-pointer` makes): an integer stays an Integer, and one typed wider (`i64`, typify's
 /// type for an unbounded `integer`) is a finding, not a truncation. A `date-time` kept as
 /// text is a String extension carrying that text. A generated newtype around a string
@@ -329,7 +329,7 @@ pub(crate) fn extension_from_pointer(
         }
         "i64" | "u32" | "u64" | "i128" | "u128" | "isize" | "usize" => {
             return Err(unsupported(&format!(
-                "the member is an integer typed `{leaf}`, wider than the CloudEvents Integer (32 bits, CE 1.0.2 type system); codegen does not narrow it. Give the schema member a `minimum` and `maximum` within the 32-bit range (it is then typed `i32`), or point at a string member"
+                "the member is an integer typed `{leaf}`, wider than the CloudEvents Integer (32 bits, CE 1.0.2 type system); codegen does not narrow it. Give the schema member `\"format\": \"int32\"` (or `int16`, `int8`, `uint16`, `uint8`; typify then types it within 32 bits), or point at a string member"
             )));
         }
         _ if newtype_of_string(syntax, &leaf) => true,

@@ -38,7 +38,11 @@ fn the_example_reads_with_its_extensions_from_the_members() {
 #[test]
 fn a_new_event_carries_the_nested_values() {
     let received = Event::<DeviceReadingTaken>::from_slice(EXAMPLE.as_bytes()).unwrap();
-    let event = Event::new(received.data().clone());
+    // The schema names no source: the producer gives it.
+    let event = Event::builder(received.data().clone())
+        .source("https://devices.example.com/acme")
+        .build()
+        .unwrap();
     let json: Value = serde_json::from_slice(&event.to_vec().unwrap()).unwrap();
     assert_eq!(json["tenantid"], "acme");
     assert_eq!(json["zone"], "north");
