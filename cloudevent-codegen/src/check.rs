@@ -233,14 +233,19 @@ fn property_findings(file: &SchemaFile) -> Vec<Finding> {
                 Finding::new(
                     &file.path,
                     at,
-                    format!("names member `{pointer}`, but the schema defines no `{segment}` there"),
+                    format!(
+                        "names member `{pointer}`, but the schema defines no `{segment}` there"
+                    ),
                 )
-                .with_fix("point at a member the schema defines under `properties`, e.g. `/context/id`"),
+                .with_fix(
+                    "point at a member the schema defines under `properties`, e.g. `/context/id`",
+                ),
             ),
             crate::registry::Member::Found(schema)
-                if schema.get("type").and_then(Value::as_str).is_some_and(|t| {
-                    !["string", "integer", "boolean"].contains(&t)
-                }) =>
+                if schema
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !["string", "integer", "boolean"].contains(&t)) =>
             {
                 out.push(
                     Finding::new(

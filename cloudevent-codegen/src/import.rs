@@ -189,11 +189,19 @@ pub(crate) fn event_tokens(
     // The schema's own `x-cloudevent.attributes` win over the options, as its `subject` does.
     let meta = &file.meta;
     let pointers = [
-        ("id", meta.id_pointer.as_ref().or(options.id_pointer.as_ref())),
-        ("time", meta.time_pointer.as_ref().or(options.time_pointer.as_ref())),
+        (
+            "id",
+            meta.id_pointer.as_ref().or(options.id_pointer.as_ref()),
+        ),
+        (
+            "time",
+            meta.time_pointer.as_ref().or(options.time_pointer.as_ref()),
+        ),
         (
             "source",
-            meta.source_pointer.as_ref().or(options.source_pointer.as_ref()),
+            meta.source_pointer
+                .as_ref()
+                .or(options.source_pointer.as_ref()),
         ),
     ];
     for (attribute, pointer) in pointers {

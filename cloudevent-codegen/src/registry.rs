@@ -213,7 +213,9 @@ impl EventMeta {
     }
 
     /// `("id", ..)`, `("time", ..)`, `("source", ..)`: the pointers of `x-cloudevent.attributes`.
-    pub(crate) fn attribute_pointers(&self) -> impl Iterator<Item = (&'static str, Option<&String>)> {
+    pub(crate) fn attribute_pointers(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, Option<&String>)> {
         [
             ("id", self.id_pointer.as_ref()),
             ("time", self.time_pointer.as_ref()),
@@ -336,7 +338,12 @@ fn child<'a>(root: &'a Value, node: &'a Value, name: &str, depth: usize) -> Memb
         }
     }
     for key in ["anyOf", "oneOf", "allOf"] {
-        for alternative in node.get(key).and_then(Value::as_array).into_iter().flatten() {
+        for alternative in node
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             match child(root, alternative, name, depth + 1) {
                 Member::Found(found) => return Member::Found(found),
                 Member::Unknown => unknown = true,

@@ -160,7 +160,11 @@ fn nested_mapping_survives_export_and_codegen() {
         &text,
     )
     .unwrap();
-    assert_eq!(file.meta, meta_of::<DeviceRegistered>(), "read back as written");
+    assert_eq!(
+        file.meta,
+        meta_of::<DeviceRegistered>(),
+        "read back as written"
+    );
     let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
     assert!(findings.is_empty(), "{findings:#?}");
 
@@ -198,7 +202,9 @@ fn a_schema_pointer_that_names_nothing_is_a_finding() {
     )
     .unwrap_err();
     assert!(
-        error.to_string().contains("/x-cloudevent/attributes/source"),
+        error
+            .to_string()
+            .contains("/x-cloudevent/attributes/source"),
         "{error}"
     );
     schema["x-cloudevent"]["attributes"]["source"] = "/context/tenant".into();

@@ -411,10 +411,14 @@ pub(crate) fn member_path(lit: &LitStr) -> Result<Vec<Step>, String> {
             let name = segment.trim_end_matches('?');
             let optional = segment.len() - name.len();
             let ident = syn::parse_str::<syn::Ident>(name).map_err(|_| segment.to_owned())?;
-            // Respanned on the literal; a raw identifier (`r#type`) stays raw.
+            // Located at the literal, so the compiler's errors about the member (none such, a
+            // type outside the CloudEvents type system) point there; resolved as the derive's
+            // own tokens, so it does not offer to rewrite the literal as code. A raw
+            // identifier (`r#type`) stays raw.
+            let span = Span::call_site().located_at(lit.span());
             let ident = match name.strip_prefix("r#") {
-                Some(raw) => syn::Ident::new_raw(raw, lit.span()),
-                None => syn::Ident::new(&ident.to_string(), lit.span()),
+                Some(raw) => syn::Ident::new_raw(raw, span),
+                None => syn::Ident::new(&ident.to_string(), span),
             };
             Ok(Step { ident, optional })
         })

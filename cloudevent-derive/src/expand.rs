@@ -531,7 +531,7 @@ fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
     let span = last.ident.span();
     // The root field's own `Option` is seen in its type: the path goes on inside it.
     access(
-        quote!(self.#member),
+        quote_spanned!(span=> self.#member),
         options(ty),
         marked.path,
         &helper,
@@ -553,7 +553,7 @@ fn access(
     if optional > 0 {
         let value = quote::format_ident!("__member{}", depth, span = span);
         let inner = access(
-            quote!((*#value)),
+            quote_spanned!(span=> (*#value)),
             optional - 1,
             rest,
             helper,
@@ -571,7 +571,7 @@ fn access(
         Some((step, tail)) => {
             let ident = &step.ident;
             access(
-                quote!(#place.#ident),
+                quote_spanned!(span=> #place.#ident),
                 step.optional,
                 tail,
                 helper,

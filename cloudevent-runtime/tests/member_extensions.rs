@@ -79,7 +79,10 @@ fn event_new_writes_extensions_from_nested_members() {
     assert_eq!(json["zone"], "north");
     assert_eq!(json["rack"], 7);
     assert_eq!(json["owner"], "ops");
-    assert_eq!(json["data"]["context"]["tenant"], "acme", "the member stays in the data");
+    assert_eq!(
+        json["data"]["context"]["tenant"], "acme",
+        "the member stays in the data"
+    );
     assert_eq!(
         ReadingTaken::EXTENSIONS,
         ["tenantid", "zone", "rack", "region", "owner"]
@@ -111,7 +114,10 @@ fn a_none_on_the_path_or_at_the_end_leaves_the_extension_out() {
     assert_eq!(event.extension("zone"), None, "`None` on the path");
     assert_eq!(event.extension("rack"), None);
     let json: serde_json::Value = serde_json::from_slice(&event.to_vec().unwrap()).unwrap();
-    assert!(json.get("zone").is_none() && json.get("rack").is_none(), "{json}");
+    assert!(
+        json.get("zone").is_none() && json.get("rack").is_none(),
+        "{json}"
+    );
 }
 
 fn received(extensions: &str, site: &str) -> Vec<u8> {
@@ -144,7 +150,11 @@ fn a_nested_extension_that_disagrees_is_refused_as_a_root_one_is() {
         Event::<ReadingTaken>::from_slice(&received(r#","tenantid":"globex""#, site)).unwrap_err();
     let integer = Event::<ReadingTaken>::from_slice(&received(r#","rack":8"#, site)).unwrap_err();
     for (err, name) in [(&root, "region"), (&nested, "tenantid"), (&integer, "rack")] {
-        assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"), "{err}");
+        assert_eq!(
+            err.rule().map(|r| r.as_str()),
+            Some("INTG-STD-015 R-7"),
+            "{err}"
+        );
         assert_eq!(err.attribute(), Some(name), "{err}");
         assert!(err.to_string().contains("given twice"), "{err}");
     }

@@ -165,8 +165,11 @@ fn the_chain_id_is_an_extension_from_the_context() {
         panic!("the pipelinerun example reads as its type");
     };
     assert_eq!(event.extension("chainid"), Some("c-77".into()));
-    let sent: Value =
-        serde_json::from_slice(&cloudevent_runtime::Event::new(event.data().clone()).to_vec().unwrap())
-            .unwrap();
+    let sent: Value = serde_json::from_slice(
+        &cloudevent_runtime::Event::new(event.data().clone())
+            .to_vec()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(sent["chainid"], "c-77");
 }

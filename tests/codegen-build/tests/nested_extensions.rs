@@ -23,7 +23,10 @@ fn the_example_reads_with_its_extensions_from_the_members() {
     let event = Event::<DeviceReadingTaken>::from_slice(EXAMPLE.as_bytes()).unwrap();
     assert_eq!(event.extension("tenantid"), Some("acme".into()));
     assert_eq!(event.extension("zone"), Some("north".into()));
-    assert_eq!(event.extension("rack"), Some(ExtensionValueBuf::Integer(12)));
+    assert_eq!(
+        event.extension("rack"),
+        Some(ExtensionValueBuf::Integer(12))
+    );
     assert!(
         event.extensions().is_empty(),
         "the received copies are the payload's: {:?}",
@@ -53,7 +56,10 @@ fn a_new_event_carries_the_nested_values() {
 #[test]
 fn an_absent_optional_object_leaves_its_extensions_out() {
     let mut json = example();
-    json["data"]["context"].as_object_mut().unwrap().remove("site");
+    json["data"]["context"]
+        .as_object_mut()
+        .unwrap()
+        .remove("site");
     for name in ["zone", "rack"] {
         json.as_object_mut().unwrap().remove(name);
     }
@@ -67,11 +73,18 @@ fn an_absent_optional_object_leaves_its_extensions_out() {
 
 #[test]
 fn a_received_extension_that_disagrees_with_its_member_is_refused() {
-    for (name, value) in [("tenantid", Value::from("globex")), ("rack", Value::from(13))] {
+    for (name, value) in [
+        ("tenantid", Value::from("globex")),
+        ("rack", Value::from(13)),
+    ] {
         let mut json = example();
         json[name] = value;
         let err = Event::<DeviceReadingTaken>::from_slice(json.to_string().as_bytes()).unwrap_err();
-        assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"), "{err}");
+        assert_eq!(
+            err.rule().map(|r| r.as_str()),
+            Some("INTG-STD-015 R-7"),
+            "{err}"
+        );
         assert_eq!(err.attribute(), Some(name), "{err}");
     }
 }
