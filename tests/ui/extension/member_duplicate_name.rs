@@ -1,14 +1,14 @@
 use cloudevent_runtime::CloudEvent;
 
 pub struct Context {
-    pub region: String,
+    region: String,
 }
 
 #[derive(CloudEvent)]
 #[cloudevent(type = "com.example.order.created")]
 struct OrderCreated {
     #[cloudevent(extension)]
-    pub region: String,
+    region: String,
     #[cloudevent(extension(name = "region", member = "region"))]
     context: Context,
 }
