@@ -37,11 +37,20 @@ impl ContentMode {
 ///
 /// let schema = serde_json::json!({
 ///     "$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
-///     "x-cloudevent": {"type": "com.example.order.created", "subject": "order_id"},
+///     "x-cloudevent": {
+///         "type": "com.example.order.created",
+///         "subject": "order_id",
+///         "attributes": {"id": "/context/id", "time": "/context/placed_at"},
+///         "extensions": {"region": "region", "tenantid": "/context/tenant/id"},
+///     },
 /// });
 /// let meta = EventMeta::from_schema(&schema).unwrap();
 /// assert_eq!(meta.event_type, "com.example.order.created");
 /// assert_eq!(meta.subject.as_deref(), Some("order_id"));
+/// assert_eq!(meta.id_pointer.as_deref(), Some("/context/id"));
+/// assert_eq!(meta.extensions["tenantid"], "/context/tenant/id");
+/// // Written back as read.
+/// assert_eq!(meta.to_value()["attributes"], schema["x-cloudevent"]["attributes"]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EventMeta {
