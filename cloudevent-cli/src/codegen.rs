@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long, value_name = "PTR")]
     subject_pointer: Option<String>,
     /// Fill `id` from the payload at this JSON pointer (a string or integer member, through
-    /// required objects), e.g. `/context/id` for CDEvents.
+    /// object members; an absent optional one gives a fresh id), e.g. `/context/id` for
+    /// CDEvents. A schema's `x-cloudevent.attributes.id` wins.
     #[arg(long, value_name = "PTR")]
     id_pointer: Option<String>,
     /// Fill `time` from the payload at this JSON pointer, e.g. `/context/timestamp`.

@@ -471,7 +471,8 @@ impl Builder {
     }
 
     /// Fills `id` from the payload at this JSON pointer (a string or integer member, through
-    /// required objects, e.g. `/context/id` for the CDEvents binding), for every schema whose
+    /// object members, e.g. `/context/id` for the CDEvents binding; an optional object that
+    /// is absent gives no id, so a fresh one), for every schema whose
     /// `x-cloudevent.attributes` does not name its own (the schema's wins; so for `time`
     /// and `source`).
     #[must_use]

@@ -166,7 +166,7 @@ fn newtype_impl(name: &str, runtime: &syn::Path) -> proc_macro2::TokenStream {
 
 /// Marks the root field a pointer starts at as filling `attribute` (`id`, `time`, `source`),
 /// with the Rust member path of the rest (`/context/id` → `#[cloudevent(id = "id")]` on
-/// `context`); and implements `TextField` for a generated newtype at the end of the path
+/// `context`; an optional object on the way is `member?`); and implements `TextField` for a generated newtype at the end of the path
 /// (typify's type for a string with `minLength`), once per type.
 pub(crate) fn attribute_from_pointer(
     syntax: &mut syn::File,
@@ -180,7 +180,7 @@ pub(crate) fn attribute_from_pointer(
     let segments = segments(pointer);
     let unsupported = |why: &str| {
         Finding::new(&file.path, "", format!("{attribute} pointer `{pointer}`: {why}")).with_fix(
-            format!("point at a string or integer member of the payload or of its required object members, e.g. `/context/{attribute}`"),
+            format!("point at a string or integer member of the payload or of its object members, e.g. `/context/{attribute}`"),
         )
     };
     if !pointer.starts_with('/') || segments.is_empty() {
@@ -192,27 +192,30 @@ pub(crate) fn attribute_from_pointer(
     for (depth, segment) in segments.iter().enumerate() {
         let field = field_of(syntax, &owner, segment)
             .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
-        let (ty, optional) = type_name(&field.ty);
+        let (ty, options) = unwrap_options(&field.ty);
+        let last = depth + 1 == segments.len();
         if depth > 0 {
-            path.push(
-                field
-                    .ident
-                    .as_ref()
-                    .map(|i| i.to_string())
-                    .ok_or_else(|| unsupported("no named member"))?,
-            );
+            let ident = field
+                .ident
+                .as_ref()
+                .map(ToString::to_string)
+                .ok_or_else(|| unsupported("no named member"))?;
+            // An optional object on the way is looked inside (`site?`): absent, the attribute
+            // takes its default (a fresh id, now, the type's source), as an absent leaf does.
+            let marks = if last { 0 } else { options };
+            path.push(format!("{ident}{}", "?".repeat(marks)));
         }
-        if depth + 1 < segments.len() {
+        if last {
+            leaf = ty;
+        } else {
             match ty {
-                Some(ty) if !optional => owner = ty,
+                Some(ty) if is_struct(syntax, &ty) => owner = ty,
                 _ => {
                     return Err(unsupported(&format!(
-                        "member `{segment}` must be a required object"
+                        "member `{segment}` is not an object with named members"
                     )));
                 }
             }
-        } else {
-            leaf = ty;
         }
     }
     if let Some(leaf) = &leaf

@@ -171,6 +171,8 @@ fn nested_mapping_survives_export_and_codegen() {
     // The schema's mapping wins over the options' defaults for the same attribute or name.
     let options = RustOptions {
         id_pointer: Some("/region".into()),
+        // Not in the schema's mapping: taken, through the optional `site`.
+        source_pointer: Some("/context/site/zone".into()),
         extension_pointers: vec![("zone".into(), "/region".into())],
         ..RustOptions::default()
     };
@@ -179,6 +181,7 @@ fn nested_mapping_survives_export_and_codegen() {
     for expected in [
         "cloudevent (id = \"id\")",
         "cloudevent (time = \"registered_at\")",
+        "cloudevent (source = \"site?.zone\")",
         "cloudevent (extension (name = \"tenantid\" , member = \"tenant\"))",
         "cloudevent (extension (name = \"zone\" , member = \"site?.zone\"))",
         "cloudevent (extension = \"region\")",

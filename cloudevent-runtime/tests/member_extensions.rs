@@ -171,3 +171,30 @@ fn a_received_extension_whose_member_is_absent_is_kept_as_a_root_one_is() {
     assert_eq!(event.extension("zone"), Some("south".into()));
     assert_eq!(event.extension("rack"), None);
 }
+
+/// `id`, `time` and `source` paths go through `Option`s the same way: absent, the default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.device.reading.logged",
+    source = "https://devices.example.com"
+)]
+struct ReadingLogged {
+    #[cloudevent(source = "site?.zone")]
+    context: Option<Context>,
+}
+
+#[test]
+fn an_attribute_path_through_options_takes_the_default_when_absent() {
+    let event = Event::new(ReadingLogged {
+        context: Some(reading().context),
+    });
+    assert_eq!(event.source(), "north");
+    let event = Event::new(ReadingLogged { context: None });
+    assert_eq!(event.source(), "https://devices.example.com");
+    let mut context = reading().context;
+    context.site = None;
+    let event = Event::new(ReadingLogged {
+        context: Some(context),
+    });
+    assert_eq!(event.source(), "https://devices.example.com");
+}

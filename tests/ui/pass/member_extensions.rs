@@ -1,4 +1,5 @@
-//! Extensions from members of a field's value: one field feeds several, through `Option`s.
+//! Extensions from members of a field's value: one field feeds several, through `Option`s;
+//! an attribute (`source`) through an `Option` too.
 use cloudevent_runtime::{CloudEvent, Event};
 
 #[derive(serde::Serialize)]
@@ -17,6 +18,7 @@ struct Site {
 #[derive(serde::Serialize, CloudEvent)]
 #[cloudevent(type = "com.example.device.reading.taken", source = "https://devices.example.com")]
 struct ReadingTaken {
+    #[cloudevent(source = "site?.zone")]
     #[cloudevent(
         extension(name = "tenantid", member = "tenant"),
         extension(name = "zone", member = "site?.zone"),
