@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long, value_name = "PTR")]
     subject_pointer: Option<String>,
     /// Fill `id` from the payload at this JSON pointer (a string or integer member, through
-    /// required objects), e.g. `/context/id` for CDEvents.
+    /// object members; an absent optional one gives a fresh id), e.g. `/context/id` for
+    /// CDEvents. A schema's `x-cloudevent.attributes.id` wins.
     #[arg(long, value_name = "PTR")]
     id_pointer: Option<String>,
     /// Fill `time` from the payload at this JSON pointer, e.g. `/context/timestamp`.
@@ -44,8 +45,10 @@ pub struct Args {
     /// members of the payload, e.g. `/tenants/{tenantid}/devices/{deviceid}`.
     #[arg(long, value_name = "TEMPLATE")]
     source_template: Option<String>,
-    /// Fill an extension from a root member of the payload: `NAME=POINTER`, e.g.
-    /// `region=/region`. Repeatable.
+    /// Fill an extension from a member of the payload at any depth: `NAME=POINTER`, e.g.
+    /// `region=/region` or `tenantid=/context/tenant/id`. The extension has the member's
+    /// type (a string, a boolean, an integer within 32 bits; no conversion to text). A
+    /// schema's own `x-cloudevent.extensions` wins for that name. Repeatable.
     #[arg(long = "extension", value_name = "NAME=POINTER", value_parser = name_pointer)]
     extensions: Vec<(String, String)>,
     /// Where to write the Rust file (`-` for stdout).

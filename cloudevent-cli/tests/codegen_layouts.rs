@@ -314,19 +314,23 @@ fn the_cdevents_binding_attributes_come_from_the_context() {
         "--source-pointer",
         "/context/source",
         "--extension",
-        "chain=/context/chainId",
+        "chain=/context/chainid",
         "--profile",
         "cloudevents",
         "--out",
         "-",
     ]);
     let stderr = text(&output.stderr);
-    // `chainId` is a member of `context`, not of the root: an extension takes a root member.
+    // Members are named as the schema spells them (`chainId`); a wrong one is a finding per file.
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("extension `chain` pointer `/context/chainId`: only a root member"),
+    assert_eq!(
+        stderr
+            .matches("extension `chain` pointer `/context/chainid`: ")
+            .count(),
+        5,
         "{stderr}"
     );
+    assert!(stderr.contains("has no member `chainid`"), "{stderr}");
     let output = cloudevent(&[
         "codegen",
         "--schemas",
@@ -339,6 +343,8 @@ fn the_cdevents_binding_attributes_come_from_the_context() {
         "/context/timestamp",
         "--source-pointer",
         "/context/source",
+        "--extension",
+        "chainid=/context/chainId",
         "--profile",
         "cloudevents",
         "--out",
@@ -347,6 +353,17 @@ fn the_cdevents_binding_attributes_come_from_the_context() {
     let rust = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(rust.matches("#[cloudevent(id = \"id\")]").count(), 5);
+    // A nested extension: named on `context` by the Rust name of `chainId`.
+    assert_eq!(
+        rust.matches("#[cloudevent(extension(name = \"chainid\", member = \"chain_id\"))]")
+            .count(),
+        5,
+        "{rust}"
+    );
+    assert!(
+        rust.contains("--extension chainid=/context/chainId"),
+        "the header names the command"
+    );
     assert_eq!(
         rust.matches("#[cloudevent(time = \"timestamp\")]").count(),
         5

@@ -49,12 +49,16 @@ pub fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
 /// as the validator's does at run time; each finding points at the member it is about.
 fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)> {
     let meta = &file.meta;
-    // `property_findings` holds each extension to a string property, so its events carry a
-    // String.
+    // `property_findings` holds each extension named by a root property to a string
+    // property, so its events carry a String; one at a JSON pointer has its member's type,
+    // decided where the type is generated (as the derive leaves it to the field's type).
     let extensions: Vec<(&str, Option<AttributeKind>)> = meta
         .extensions
-        .keys()
-        .map(|name| (name.as_str(), Some(AttributeKind::String)))
+        .iter()
+        .map(|(name, at)| {
+            let kind = (!at.starts_with('/')).then_some(AttributeKind::String);
+            (name.as_str(), kind)
+        })
         .collect();
     // A source template is checked with its variables filled (`x`): its scheme, host and
     // port get the verdict a filled source gets. One that does not parse is reported where
@@ -198,21 +202,64 @@ fn layout_findings(file: &SchemaFile) -> Vec<Finding> {
     out
 }
 
-/// `x-cloudevent.subject` and each extension must name a string property of the root object.
+/// `x-cloudevent.subject` and each extension named by a root property must name a string
+/// property of the root object; a JSON pointer (an extension, `x-cloudevent.attributes`)
+/// must reach a member the schema defines, of a scalar type.
 fn property_findings(file: &SchemaFile) -> Vec<Finding> {
     let meta = &file.meta;
     let properties = file.schema.get("properties").and_then(Value::as_object);
     let mut named: Vec<(String, &str)> = Vec::new();
+    let mut pointers: Vec<(String, &str)> = Vec::new();
     if let Some(subject) = &meta.subject {
         named.push(("/x-cloudevent/subject".to_owned(), subject));
     }
     for (name, property) in &meta.extensions {
-        named.push((
-            format!("/x-cloudevent/extensions/{}", pointer_segment(name)),
-            property,
-        ));
+        let at = format!("/x-cloudevent/extensions/{}", pointer_segment(name));
+        if property.starts_with('/') {
+            pointers.push((at, property));
+        } else {
+            named.push((at, property));
+        }
+    }
+    for (name, pointer) in meta.attribute_pointers() {
+        if let Some(pointer) = pointer {
+            pointers.push((format!("/x-cloudevent/attributes/{name}"), pointer));
+        }
     }
     let mut out = Vec::new();
+    for (at, pointer) in pointers {
+        match crate::registry::member_schema(&file.schema, pointer) {
+            crate::registry::Member::Missing(segment) => out.push(
+                Finding::new(
+                    &file.path,
+                    at,
+                    format!(
+                        "names member `{pointer}`, but the schema defines no `{segment}` there"
+                    ),
+                )
+                .with_fix(
+                    "point at a member the schema defines under `properties`, e.g. `/context/id`",
+                ),
+            ),
+            crate::registry::Member::Found(schema)
+                if schema
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !["string", "integer", "boolean"].contains(&t)) =>
+            {
+                out.push(
+                    Finding::new(
+                        &file.path,
+                        at,
+                        format!("names member `{pointer}`, which is not a string, integer or boolean"),
+                    )
+                    .with_rule(cloudevent_rules::rule::CE_TYPE_SYSTEM)
+                    .with_fix("point at a scalar member: an attribute or extension holds one value of the CloudEvents type system"),
+                );
+            }
+            _ => {}
+        }
+    }
     for (pointer, property) in named {
         match properties.and_then(|p| p.get(property)) {
             None => out.push(

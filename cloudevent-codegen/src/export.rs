@@ -55,13 +55,37 @@ pub fn meta_of<T: CloudEventData>() -> EventMeta {
             .filter(|p| p.contains('{'))
             .map(str::to_owned),
         subject: T::SUBJECT_PROPERTY.map(str::to_owned),
+        id_pointer: T::ID_PROPERTY.map(member_pointer),
+        time_pointer: T::TIME_PROPERTY.map(member_pointer),
+        source_pointer: T::SOURCE_PROPERTY
+            .filter(|p| !p.contains('{'))
+            .map(member_pointer),
+        // A root property keeps its plain name (`region`); a member below the root is a
+        // JSON pointer (`/context/tenant`).
         extensions: T::EXTENSION_PROPERTIES
             .iter()
-            .map(|(name, property)| ((*name).to_owned(), (*property).to_owned()))
+            .map(|(name, property)| {
+                let at = if property.contains('.') {
+                    member_pointer(property)
+                } else {
+                    (*property).to_owned()
+                };
+                ((*name).to_owned(), at)
+            })
             .collect(),
         datacontenttype: Some(T::DATACONTENTTYPE.to_owned()),
         contentmode: ContentMode::Structured,
     }
+}
+
+/// The JSON pointer of a member the derive names by its path (`context.id`, the root field's
+/// serialized name then Rust member names): `/context/id`. Members below the root are named
+/// as the derive knows them, by their Rust names: a nested member that serde renames is
+/// reported by [`crate::check_schema`] as a pointer the schema does not define.
+fn member_pointer(path: &str) -> String {
+    path.split('.')
+        .map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1")))
+        .collect()
 }
 
 /// The registry file of a payload type, ready to be written to

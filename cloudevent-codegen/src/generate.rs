@@ -471,7 +471,10 @@ impl Builder {
     }
 
     /// Fills `id` from the payload at this JSON pointer (a string or integer member, through
-    /// required objects, e.g. `/context/id` for the CDEvents binding).
+    /// object members, e.g. `/context/id` for the CDEvents binding; an optional object that
+    /// is absent gives no id, so a fresh one), for every schema whose
+    /// `x-cloudevent.attributes` does not name its own (the schema's wins; so for `time`
+    /// and `source`).
     #[must_use]
     pub fn id_pointer(mut self, pointer: impl Into<String>) -> Builder {
         self.options.id_pointer = Some(pointer.into());
@@ -501,7 +504,12 @@ impl Builder {
         self
     }
 
-    /// Fills extension `name` from the payload's root member at `pointer` (`/region`).
+    /// Fills extension `name` from the payload member at `pointer`, at any depth (`/region`,
+    /// `/context/tenant/id`; an optional object on the way, absent, leaves the extension
+    /// out). The extension has the member's type: a string is a String, a boolean a
+    /// Boolean, an integer typed within 32 bits an Integer (no conversion to text, unlike
+    /// [`Builder::id_pointer`]; a wider integer is a finding). A schema that maps the same
+    /// name in `x-cloudevent.extensions` keeps its own mapping.
     #[must_use]
     pub fn extension_pointer(
         mut self,

@@ -44,7 +44,8 @@ pub struct RustOptions {
     /// `source` as a URI template (RFC 6570 level 1) filled from root members
     /// (`/tenants/{tenantid}/devices/{deviceid}`), for schemas that do not give their own.
     pub source_template: Option<String>,
-    /// Extensions filled from root members: `(name, pointer)`, e.g. `("region", "/region")`.
+    /// Extensions filled from payload members at any depth: `(name, pointer)`, e.g.
+    /// `("region", "/region")`, `("tenantid", "/context/tenant")`.
     pub extension_pointers: Vec<(String, String)>,
 }
 
@@ -185,10 +186,23 @@ pub(crate) fn event_tokens(
     }
     let mut findings = Vec::new();
     let mut implemented = BTreeSet::new();
+    // The schema's own `x-cloudevent.attributes` win over the options, as its `subject` does.
+    let meta = &file.meta;
     let pointers = [
-        ("id", &options.id_pointer),
-        ("time", &options.time_pointer),
-        ("source", &options.source_pointer),
+        (
+            "id",
+            meta.id_pointer.as_ref().or(options.id_pointer.as_ref()),
+        ),
+        (
+            "time",
+            meta.time_pointer.as_ref().or(options.time_pointer.as_ref()),
+        ),
+        (
+            "source",
+            meta.source_pointer
+                .as_ref()
+                .or(options.source_pointer.as_ref()),
+        ),
     ];
     for (attribute, pointer) in pointers {
         if let Some(pointer) = pointer
@@ -205,13 +219,27 @@ pub(crate) fn event_tokens(
             findings.push(finding);
         }
     }
-    for (name, pointer) in &options.extension_pointers {
-        if file.meta.extensions.contains_key(name) {
-            continue;
-        }
-        if let Err(finding) =
-            crate::mapping::extension_from_pointer(&mut syntax, file, names, name, pointer)
-        {
+    let mut extension_impls = BTreeSet::new();
+    // The schema's pointers first; an option naming an extension the schema maps is not used.
+    let from_schema = meta
+        .extensions
+        .iter()
+        .filter(|(_, at)| at.starts_with('/'))
+        .map(|(name, pointer)| (name.clone(), pointer.clone()));
+    let from_options = options
+        .extension_pointers
+        .iter()
+        .filter(|(name, _)| !meta.extensions.contains_key(name))
+        .cloned();
+    for (name, pointer) in from_schema.chain(from_options).collect::<Vec<_>>() {
+        if let Err(finding) = crate::mapping::extension_from_pointer(
+            &mut syntax,
+            file,
+            names,
+            (name.as_str(), pointer.as_str()),
+            &runtime,
+            &mut extension_impls,
+        ) {
             findings.push(finding);
         }
     }
@@ -232,7 +260,7 @@ fn source_template(
     options: &RustOptions,
     warnings: &mut Vec<Finding>,
 ) -> Result<Option<String>, Vec<Finding>> {
-    if options.source_pointer.is_some() {
+    if options.source_pointer.is_some() || file.meta.source_pointer.is_some() {
         return Ok(None);
     }
     let Some(template) = options
@@ -541,10 +569,19 @@ fn annotate_root(
         if meta.subject.as_deref() == Some(property.as_str()) {
             field.attrs.push(syn::parse_quote!(#[cloudevent(subject)]));
         }
-        for (extension, _) in meta.extensions.iter().filter(|(_, p)| **p == property) {
-            field
-                .attrs
-                .push(syn::parse_quote!(#[cloudevent(extension = #extension)]));
+        // A property may fill several extensions: `extension = ".."` is given once per
+        // field, so the others are `extension(name = "..")`.
+        for (index, (extension, _)) in meta
+            .extensions
+            .iter()
+            .filter(|(_, p)| **p == property)
+            .enumerate()
+        {
+            field.attrs.push(if index == 0 {
+                syn::parse_quote!(#[cloudevent(extension = #extension)])
+            } else {
+                syn::parse_quote!(#[cloudevent(extension(name = #extension))])
+            });
         }
     }
     Ok(())

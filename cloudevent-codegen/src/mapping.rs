@@ -11,8 +11,11 @@
 //!
 //! `id`, `time` and `source` (`--id-pointer /context/id` ...) mark the root field the pointer
 //! starts at with the Rust member path of the rest (`#[cloudevent(id = "id")]` on `context`),
-//! which the derive reads through `TextField`; extensions take a root member
-//! (`--extension region=/region`). A `source` template's variables must be root members.
+//! which the derive reads through `TextField`; extensions likewise, at any depth
+//! (`--extension tenantid=/context/tenant` → `#[cloudevent(extension(name = "tenantid",
+//! member = "tenant"))]` on `context`, optional objects written `member?`), read through
+//! `ExtensionField` with the member's own type. A `source` template's variables must be root
+//! members.
 
 use quote::{format_ident, quote};
 
@@ -163,7 +166,7 @@ fn newtype_impl(name: &str, runtime: &syn::Path) -> proc_macro2::TokenStream {
 
 /// Marks the root field a pointer starts at as filling `attribute` (`id`, `time`, `source`),
 /// with the Rust member path of the rest (`/context/id` → `#[cloudevent(id = "id")]` on
-/// `context`); and implements `TextField` for a generated newtype at the end of the path
+/// `context`; an optional object on the way is `member?`); and implements `TextField` for a generated newtype at the end of the path
 /// (typify's type for a string with `minLength`), once per type.
 pub(crate) fn attribute_from_pointer(
     syntax: &mut syn::File,
@@ -177,7 +180,7 @@ pub(crate) fn attribute_from_pointer(
     let segments = segments(pointer);
     let unsupported = |why: &str| {
         Finding::new(&file.path, "", format!("{attribute} pointer `{pointer}`: {why}")).with_fix(
-            format!("point at a string or integer member of the payload or of its required object members, e.g. `/context/{attribute}`"),
+            format!("point at a string or integer member of the payload or of its object members, e.g. `/context/{attribute}`"),
         )
     };
     if !pointer.starts_with('/') || segments.is_empty() {
@@ -189,27 +192,30 @@ pub(crate) fn attribute_from_pointer(
     for (depth, segment) in segments.iter().enumerate() {
         let field = field_of(syntax, &owner, segment)
             .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
-        let (ty, optional) = type_name(&field.ty);
+        let (ty, options) = unwrap_options(&field.ty);
+        let last = depth + 1 == segments.len();
         if depth > 0 {
-            path.push(
-                field
-                    .ident
-                    .as_ref()
-                    .map(|i| i.to_string())
-                    .ok_or_else(|| unsupported("no named member"))?,
-            );
+            let ident = field
+                .ident
+                .as_ref()
+                .map(ToString::to_string)
+                .ok_or_else(|| unsupported("no named member"))?;
+            // An optional object on the way is looked inside (`site?`): absent, the attribute
+            // takes its default (a fresh id, now, the type's source), as an absent leaf does.
+            let marks = if last { 0 } else { options };
+            path.push(format!("{ident}{}", "?".repeat(marks)));
         }
-        if depth + 1 < segments.len() {
+        if last {
+            leaf = ty;
+        } else {
             match ty {
-                Some(ty) if !optional => owner = ty,
+                Some(ty) if is_struct(syntax, &ty) => owner = ty,
                 _ => {
                     return Err(unsupported(&format!(
-                        "member `{segment}` must be a required object"
+                        "member `{segment}` is not an object with named members"
                     )));
                 }
             }
-        } else {
-            leaf = ty;
         }
     }
     if let Some(leaf) = &leaf
@@ -250,13 +256,27 @@ pub(crate) fn attribute_from_pointer(
     Ok(())
 }
 
-/// Marks the root member a one-level pointer names as filling extension `name`.
+/// Marks the root field a pointer starts at as filling extension `name`: the root member
+/// itself (`/region` → `#[cloudevent(extension = "region")]`), or a member at any depth with
+/// the Rust member path of the rest (`/context/tenant` →
+/// `#[cloudevent(extension(name = "tenantid", member = "tenant"))]` on `context`). An
+/// optional object on the way is written `member?` (a nullable one `member??`), so an absent
+/// object leaves the extension out, as an absent leaf does.
+///
+/// The extension's CloudEvents type is the member's Rust type's: a string is a String, a
+/// boolean a Boolean, an integer typed within 32 bits (`i8` ... `i32`, `u8`, `u16`: a schema
+/// `format` `int32`, `int16`, `int8`, `uint16` or `uint8`) an Integer. There is no conversion to text (as
+/// `--id-pointer` makes): an integer stays an Integer, and one typed wider (`i64`, typify's
+/// type for an unbounded `integer`) is a finding, not a truncation. A `date-time` kept as
+/// text is a String extension carrying that text. A generated newtype around a string
+/// (typify's type for a string with `minLength`) gets `ExtensionField`, once per type.
 pub(crate) fn extension_from_pointer(
     syntax: &mut syn::File,
     file: &SchemaFile,
     names: &RustNames,
-    name: &str,
-    pointer: &str,
+    (name, pointer): (&str, &str),
+    runtime: &syn::Path,
+    implemented: &mut std::collections::BTreeSet<String>,
 ) -> Result<(), Finding> {
     let segments = segments(pointer);
     let unsupported = |why: &str| {
@@ -265,19 +285,132 @@ pub(crate) fn extension_from_pointer(
             "",
             format!("extension `{name}` pointer `{pointer}`: {why}"),
         )
-        .with_fix("point at a member of the payload's root object, e.g. `/region`")
+        .with_fix("point at a string, boolean or 32-bit integer member of the payload, at any depth through object members, e.g. `/region` or `/context/tenant`")
     };
-    if !pointer.starts_with('/') || segments.len() != 1 {
-        return Err(unsupported(
-            "only a root member (`/member`) can fill an extension",
-        ));
+    if !pointer.starts_with('/') || segments.is_empty() {
+        return Err(unsupported("must start with `/` and name a member"));
     }
-    let field = field_of(syntax, &names.root, &segments[0])
-        .ok_or_else(|| unsupported(&format!("`{}` has no member `{}`", names.root, segments[0])))?;
-    field
-        .attrs
-        .push(syn::parse_quote!(#[cloudevent(extension = #name)]));
+    let mut owner = names.root.clone();
+    let mut path = Vec::new();
+    let mut leaf = None;
+    for (depth, segment) in segments.iter().enumerate() {
+        let field = field_of(syntax, &owner, segment)
+            .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
+        let (ty, options) = unwrap_options(&field.ty);
+        let last = depth + 1 == segments.len();
+        if depth > 0 {
+            let ident = field
+                .ident
+                .as_ref()
+                .map(ToString::to_string)
+                .ok_or_else(|| unsupported("no named member"))?;
+            // The leaf's own `Option` is the derive's business (absent: no extension); the
+            // root field's is seen by the derive in its type.
+            let marks = if last { 0 } else { options };
+            path.push(format!("{ident}{}", "?".repeat(marks)));
+        }
+        if last {
+            leaf = ty;
+        } else {
+            match ty {
+                Some(ty) if is_struct(syntax, &ty) => owner = ty,
+                _ => {
+                    return Err(unsupported(&format!(
+                        "member `{segment}` is not an object with named members"
+                    )));
+                }
+            }
+        }
+    }
+    let leaf = leaf.ok_or_else(|| unsupported("the member's type is not a plain type"))?;
+    let newtype = match leaf.as_str() {
+        "String" | "str" | "bool" | "i8" | "i16" | "i32" | "u8" | "u16" => false,
+        "DateTime" | "NaiveDate" | "Uuid" => {
+            return Err(unsupported(&format!(
+                "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"
+            )));
+        }
+        "i64" | "u32" | "u64" | "i128" | "u128" | "isize" | "usize" => {
+            return Err(unsupported(&format!(
+                "the member is an integer typed `{leaf}`, wider than the CloudEvents Integer (32 bits, CE 1.0.2 type system); codegen does not narrow it. Give the schema member `\"format\": \"int32\"` (or `int16`, `int8`, `uint16`, `uint8`; typify then types it within 32 bits), or point at a string member"
+            )));
+        }
+        _ if newtype_of_string(syntax, &leaf) => true,
+        _ => {
+            return Err(unsupported(&format!(
+                "the member is typed `{leaf}`, which the CloudEvents type system cannot carry as an extension (a string, a boolean or a 32-bit integer can)"
+            )));
+        }
+    };
+    let field =
+        field_of(syntax, &names.root, &segments[0]).ok_or_else(|| unsupported("no root member"))?;
+    if path.is_empty() {
+        field
+            .attrs
+            .push(syn::parse_quote!(#[cloudevent(extension = #name)]));
+    } else {
+        let member = path.join(".");
+        field
+            .attrs
+            .push(syn::parse_quote!(#[cloudevent(extension(name = #name, member = #member))]));
+    }
+    if newtype && implemented.insert(leaf.clone()) {
+        let ident = format_ident!("{}", leaf);
+        let tokens = quote! {
+            #[automatically_derived]
+            impl #runtime::ExtensionField for #ident {
+                fn extension_value(&self) -> ::core::option::Option<#runtime::ExtensionValue<'_>> {
+                    #runtime::ExtensionField::extension_value(&self.0)
+                }
+            }
+            #[automatically_derived]
+            impl #runtime::extension::StringExtensionField for #ident {}
+            #[automatically_derived]
+            impl #runtime::extension::UriReferenceExtensionField for #ident {}
+        };
+        let impls: syn::File = syn::parse2(tokens).map_err(|e| unsupported(&e.to_string()))?;
+        syntax.items.extend(impls.items);
+    }
     Ok(())
+}
+
+/// The last segment of a path type inside its `Option`s, and how many `Option`s there are.
+fn unwrap_options(ty: &syn::Type) -> (Option<String>, usize) {
+    let syn::Type::Path(path) = ty else {
+        return (None, 0);
+    };
+    let Some(last) = path.path.segments.last() else {
+        return (None, 0);
+    };
+    if last.ident == "Option"
+        && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+        && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+    {
+        let (name, options) = unwrap_options(inner);
+        return (name, options + 1);
+    }
+    (Some(last.ident.to_string()), 0)
+}
+
+/// Whether `name` is a struct with named fields in the generated code.
+fn is_struct(syntax: &syn::File, name: &str) -> bool {
+    syntax.items.iter().any(|item| {
+        matches!(item, syn::Item::Struct(s) if s.ident == name
+            && matches!(&s.fields, syn::Fields::Named(_)))
+    })
+}
+
+/// Whether `name` is a generated newtype around a `String`.
+fn newtype_of_string(syntax: &syn::File, name: &str) -> bool {
+    syntax.items.iter().any(|item| match item {
+        syn::Item::Struct(s) if s.ident == name => match &s.fields {
+            syn::Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                unwrap_options(&f.unnamed[0].ty) == (Some("String".to_owned()), 0)
+            }
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// The unescaped segments of a JSON pointer (RFC 6901).

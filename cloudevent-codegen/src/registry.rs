@@ -37,11 +37,20 @@ impl ContentMode {
 ///
 /// let schema = serde_json::json!({
 ///     "$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
-///     "x-cloudevent": {"type": "com.example.order.created", "subject": "order_id"},
+///     "x-cloudevent": {
+///         "type": "com.example.order.created",
+///         "subject": "order_id",
+///         "attributes": {"id": "/context/id", "time": "/context/placed_at"},
+///         "extensions": {"region": "region", "tenantid": "/context/tenant/id"},
+///     },
 /// });
 /// let meta = EventMeta::from_schema(&schema).unwrap();
 /// assert_eq!(meta.event_type, "com.example.order.created");
 /// assert_eq!(meta.subject.as_deref(), Some("order_id"));
+/// assert_eq!(meta.id_pointer.as_deref(), Some("/context/id"));
+/// assert_eq!(meta.extensions["tenantid"], "/context/tenant/id");
+/// // Written back as read.
+/// assert_eq!(meta.to_value()["attributes"], schema["x-cloudevent"]["attributes"]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EventMeta {
@@ -56,7 +65,17 @@ pub struct EventMeta {
     pub source_template: Option<String>,
     /// `x-cloudevent.subject`: the payload property that fills `subject`.
     pub subject: Option<String>,
-    /// `x-cloudevent.extensions`: extension name → payload property.
+    /// `x-cloudevent.attributes.id`: the JSON pointer of the payload member that fills `id`
+    /// (`/context/id`). It wins over `--id-pointer` / [`crate::Builder::id_pointer`].
+    pub id_pointer: Option<String>,
+    /// `x-cloudevent.attributes.time`: the JSON pointer of the member that fills `time`.
+    pub time_pointer: Option<String>,
+    /// `x-cloudevent.attributes.source`: the JSON pointer of the member that fills `source`
+    /// (`x-cloudevent.source` stays the default source).
+    pub source_pointer: Option<String>,
+    /// `x-cloudevent.extensions`: extension name → a root payload property (`region`), or a
+    /// JSON pointer to a member at any depth (`/context/tenant`). They win over
+    /// `--extension` / [`crate::Builder::extension_pointer`] for the same name.
     pub extensions: BTreeMap<String, String>,
     /// `x-cloudevent.datacontenttype`; `application/json` when absent.
     pub datacontenttype: Option<String>,
@@ -120,6 +139,7 @@ impl EventMeta {
             meta.source_template = meta.source.take();
         }
         meta.subject = string("subject", &mut findings);
+        read_attributes(object.get("attributes"), &mut meta, &mut findings);
         meta.datacontenttype = string("datacontenttype", &mut findings);
         match string("contentmode", &mut findings).as_deref() {
             None | Some("structured") => {}
@@ -173,6 +193,13 @@ impl EventMeta {
         if let Some(subject) = &self.subject {
             object.insert("subject".into(), Value::String(subject.clone()));
         }
+        let attributes: serde_json::Map<String, Value> = self
+            .attribute_pointers()
+            .filter_map(|(name, pointer)| Some((name.to_owned(), Value::String(pointer?.clone()))))
+            .collect();
+        if !attributes.is_empty() {
+            object.insert("attributes".into(), Value::Object(attributes));
+        }
         if !self.extensions.is_empty() {
             let map = self
                 .extensions
@@ -194,6 +221,18 @@ impl EventMeta {
         Value::Object(object)
     }
 
+    /// `("id", ..)`, `("time", ..)`, `("source", ..)`: the pointers of `x-cloudevent.attributes`.
+    pub(crate) fn attribute_pointers(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, Option<&String>)> {
+        [
+            ("id", self.id_pointer.as_ref()),
+            ("time", self.time_pointer.as_ref()),
+            ("source", self.source_pointer.as_ref()),
+        ]
+        .into_iter()
+    }
+
     /// The type without its `.vN` suffix: the registry directory's name.
     pub fn base_type(&self) -> &str {
         match cloudevent_rules::type_version(&self.event_type) {
@@ -203,6 +242,128 @@ impl EventMeta {
                 .unwrap_or(&self.event_type),
             None => &self.event_type,
         }
+    }
+}
+
+/// `x-cloudevent.attributes`: `{"id": "/context/id", "time": "/context/timestamp", "source":
+/// "/context/source"}`, JSON pointers into the payload, as `cloudevent-registry.toml`'s
+/// `[attributes]` names them for a whole registry.
+fn read_attributes(value: Option<&Value>, meta: &mut EventMeta, findings: &mut Vec<Finding>) {
+    let map = match value {
+        None | Some(Value::Null) => return,
+        Some(Value::Object(map)) => map,
+        Some(_) => {
+            findings.push(
+                Finding::new(
+                    "",
+                    "/x-cloudevent/attributes",
+                    "`x-cloudevent.attributes` must be an object of attribute name → JSON pointer",
+                )
+                .with_fix("write e.g. `\"attributes\": {\"id\": \"/context/id\"}`"),
+            );
+            return;
+        }
+    };
+    for (name, pointer) in map {
+        let at = format!("/x-cloudevent/attributes/{}", pointer_segment(name));
+        let slot = match name.as_str() {
+            "id" => &mut meta.id_pointer,
+            "time" => &mut meta.time_pointer,
+            "source" => &mut meta.source_pointer,
+            _ => {
+                findings.push(
+                    Finding::new(
+                        "",
+                        at,
+                        format!("unknown attribute `{name}`: expected `id`, `time` or `source`"),
+                    )
+                    .with_fix("`subject` and `source` (the default source) are members of `x-cloudevent` itself; extensions go under `x-cloudevent.extensions`"),
+                );
+                continue;
+            }
+        };
+        match pointer.as_str() {
+            Some(text) if text.starts_with('/') => *slot = Some(text.to_owned()),
+            _ => findings.push(
+                Finding::new(
+                    "",
+                    at,
+                    format!("`{name}` must be a JSON pointer into the payload (a string starting with `/`)"),
+                )
+                .with_fix(format!("e.g. `\"{name}\": \"/context/{name}\"`")),
+            ),
+        }
+    }
+}
+
+/// What a payload member named by a root property (`region`) or a JSON pointer
+/// (`/context/tenant`) is in a schema, following `properties`, local `$ref`s and the
+/// alternatives of `anyOf`/`oneOf`/`allOf` (an `Option` exported by schemars).
+#[derive(Debug)]
+pub(crate) enum Member<'a> {
+    /// Its subschema.
+    Found(&'a Value),
+    /// The schema does not define it; the segment that is missing.
+    Missing(String),
+    /// It is behind something not followed here (an external `$ref`): no verdict.
+    Unknown,
+}
+
+pub(crate) fn member_schema<'a>(schema: &'a Value, property_or_pointer: &str) -> Member<'a> {
+    let segments: Vec<String> = match property_or_pointer.strip_prefix('/') {
+        Some(pointer) => pointer
+            .split('/')
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+        None => vec![property_or_pointer.to_owned()],
+    };
+    let mut node = schema;
+    for segment in &segments {
+        match child(schema, node, segment, 0) {
+            Member::Found(next) => node = next,
+            other => return other,
+        }
+    }
+    Member::Found(node)
+}
+
+/// The property `name` of the object `node` describes.
+fn child<'a>(root: &'a Value, node: &'a Value, name: &str, depth: usize) -> Member<'a> {
+    if depth > 16 {
+        return Member::Unknown;
+    }
+    if let Some(found) = node.get("properties").and_then(|p| p.get(name)) {
+        return Member::Found(found);
+    }
+    let mut unknown = false;
+    if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+        match reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(target) => match child(root, target, name, depth + 1) {
+                Member::Found(found) => return Member::Found(found),
+                Member::Unknown => unknown = true,
+                Member::Missing(_) => {}
+            },
+            None => unknown = true,
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for alternative in node
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match child(root, alternative, name, depth + 1) {
+                Member::Found(found) => return Member::Found(found),
+                Member::Unknown => unknown = true,
+                Member::Missing(_) => {}
+            }
+        }
+    }
+    if unknown {
+        Member::Unknown
+    } else {
+        Member::Missing(name.to_owned())
     }
 }
 

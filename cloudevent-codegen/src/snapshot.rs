@@ -132,8 +132,8 @@ fn rebase_refs(value: &mut Value) {
     }
 }
 
-/// The CloudEvents type of each extension a file declares: from the payload property an
-/// `x-cloudevent.extensions` entry names (`boolean` → Boolean, `integer` → Integer, a
+/// The CloudEvents type of each extension a file declares: from the payload property (or the
+/// member at a JSON pointer) an `x-cloudevent.extensions` entry names (`boolean` → Boolean, `integer` → Integer, a
 /// `string` with `format` `uri` / `uri-reference` / `date-time` → URI / URI-reference /
 /// Timestamp, `contentEncoding: base64` → Binary, other strings → String), or from an
 /// xRegistry message's envelope metadata (`{"type": "boolean", ...}`). A property whose type
@@ -142,11 +142,10 @@ fn rebase_refs(value: &mut Value) {
 fn extension_kinds(file: &SchemaFile, registry: &Registry) -> BTreeMap<String, AttributeKind> {
     let mut kinds = BTreeMap::new();
     for (extension, property) in &file.meta.extensions {
-        if let Some(kind) = file
-            .schema
-            .get("properties")
-            .and_then(|p| p.get(property))
-            .and_then(property_kind)
+        // A root property (`region`) or a JSON pointer to a member below it.
+        if let crate::registry::Member::Found(member) =
+            crate::registry::member_schema(&file.schema, property)
+            && let Some(kind) = property_kind(member)
         {
             kinds.insert(extension.clone(), kind);
         }

@@ -47,6 +47,7 @@ fn exported_schema_carries_the_derive_metadata() {
         extensions: [("tenant".to_owned(), "tenant".to_owned())].into(),
         datacontenttype: Some("application/json".into()),
         contentmode: Default::default(),
+        ..EventMeta::default()
     };
     assert_eq!(file.meta, expected);
     assert_eq!(
@@ -103,4 +104,122 @@ fn schema_back_to_rust_gives_an_equivalent_type() {
     );
     assert!(attrs.contains("cloudevent (subject)"), "{attrs}");
     assert!(attrs.contains("extension = \"tenant\""), "{attrs}");
+}
+
+/// Attributes and extensions filled from members below the root (issue 11, attribute
+/// mapping): the export names them in `x-cloudevent` (`attributes`, extension pointers), and
+/// codegen reads them back, winning over the options' defaults.
+#[derive(Serialize, Deserialize, schemars::JsonSchema, CloudEvent)]
+#[cloudevent(
+    type = "com.example.device.registered",
+    dataschema = "https://schemas.example.com/events/com.example.device.registered/v1.json",
+    source = "https://api.example.com/devices"
+)]
+struct DeviceRegistered {
+    #[cloudevent(id = "id", time = "registered_at")]
+    #[cloudevent(extension(name = "tenantid", member = "tenant"))]
+    #[cloudevent(extension(name = "zone", member = "site?.zone"))]
+    context: DeviceContext,
+    #[cloudevent(extension)]
+    region: String,
+}
+
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+struct DeviceContext {
+    id: String,
+    registered_at: String,
+    tenant: String,
+    site: Option<DeviceSite>,
+}
+
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+struct DeviceSite {
+    zone: String,
+}
+
+#[test]
+fn nested_mapping_survives_export_and_codegen() {
+    let schema = export::<DeviceRegistered>();
+    let meta = &schema["x-cloudevent"];
+    assert_eq!(
+        meta["attributes"],
+        serde_json::json!({"id": "/context/id", "time": "/context/registered_at"})
+    );
+    assert_eq!(
+        meta["extensions"],
+        serde_json::json!({
+            "region": "region",
+            "tenantid": "/context/tenant",
+            "zone": "/context/site/zone",
+        })
+    );
+    let text = cloudevent_codegen::schema_text(&schema);
+    let file = SchemaFile::parse(
+        "schemas".as_ref(),
+        "com.example.device.registered/v1.json",
+        &text,
+    )
+    .unwrap();
+    assert_eq!(
+        file.meta,
+        meta_of::<DeviceRegistered>(),
+        "read back as written"
+    );
+    let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
+    assert!(findings.is_empty(), "{findings:#?}");
+
+    // The schema's mapping wins over the options' defaults for the same attribute or name.
+    let options = RustOptions {
+        id_pointer: Some("/region".into()),
+        // Not in the schema's mapping: taken, through the optional `site`.
+        source_pointer: Some("/context/site/zone".into()),
+        extension_pointers: vec![("zone".into(), "/region".into())],
+        ..RustOptions::default()
+    };
+    let tokens = module_tokens(&file, &options).unwrap();
+    let code = tokens.to_string();
+    for expected in [
+        "cloudevent (id = \"id\")",
+        "cloudevent (time = \"registered_at\")",
+        "cloudevent (source = \"site?.zone\")",
+        "cloudevent (extension (name = \"tenantid\" , member = \"tenant\"))",
+        "cloudevent (extension (name = \"zone\" , member = \"site?.zone\"))",
+        "cloudevent (extension = \"region\")",
+    ] {
+        assert!(code.contains(expected), "{expected} not in {code}");
+    }
+    assert_eq!(code.matches("cloudevent (extension").count(), 3, "{code}");
+    assert!(!code.contains("id = \"region\""), "{code}");
+}
+
+#[test]
+fn a_schema_pointer_that_names_nothing_is_a_finding() {
+    let mut schema = export::<DeviceRegistered>();
+    schema["x-cloudevent"]["extensions"]["zone"] = "/context/site/floor".into();
+    schema["x-cloudevent"]["attributes"]["source"] = "context/source".into();
+    let text = cloudevent_codegen::schema_text(&schema);
+    let error = SchemaFile::parse(
+        "schemas".as_ref(),
+        "com.example.device.registered/v1.json",
+        &text,
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("/x-cloudevent/attributes/source"),
+        "{error}"
+    );
+    schema["x-cloudevent"]["attributes"]["source"] = "/context/tenant".into();
+    let text = cloudevent_codegen::schema_text(&schema);
+    let file = SchemaFile::parse(
+        "schemas".as_ref(),
+        "com.example.device.registered/v1.json",
+        &text,
+    )
+    .unwrap();
+    let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].pointer, "/x-cloudevent/extensions/zone");
+    assert!(findings[0].message.contains("no `floor`"), "{findings:#?}");
 }

@@ -96,6 +96,27 @@ fn an_option_given_to_the_builder_wins_over_the_file() {
     );
 }
 
+/// The file's `[extensions]` reach members at any depth, as `--extension` does.
+#[test]
+fn the_settings_file_maps_a_nested_extension() {
+    let dir = cdevents_copy();
+    let settings = format!("{SETTINGS}\n[extensions]\nchainid = \"/context/chainId\"\n");
+    std::fs::write(dir.path().join(REGISTRY_CONFIG), settings).unwrap();
+    let code = Builder::new()
+        .schemas(dir.path())
+        .generate_string()
+        .unwrap();
+    let fields = fields_marked(
+        &code,
+        "#[cloudevent(extension(name = \"chainid\", member = \"chain_id\"))]",
+    );
+    assert_eq!(fields.len(), 5, "{fields:?}");
+    assert!(
+        fields.iter().all(|f| f.starts_with("pub context:")),
+        "{fields:?}"
+    );
+}
+
 /// The field declarations an attribute line is on.
 fn fields_marked(code: &str, attribute: &str) -> Vec<String> {
     let lines: Vec<&str> = code.lines().map(str::trim).collect();

@@ -39,14 +39,18 @@ pub(crate) struct Field<'a> {
     pub(crate) time: Option<attr::Marker>,
     /// `source` when the field (or a member of it) fills the source.
     pub(crate) source: Option<attr::Marker>,
-    /// The extension the field fills, when marked.
-    pub(crate) extension: Option<ExtensionName>,
+    /// The extensions the field fills (`extension`, `extension = ".."`, and each
+    /// `extension(name = "..", member = "..")`), in the order written.
+    pub(crate) extensions: Vec<ExtensionName>,
 }
 
-/// An extension's name and where the user wrote it (the literal, or the field's name).
+/// An extension's name, where the user wrote it (the literal, or the field's name), and the
+/// member of the field's value that fills it.
 pub(crate) struct ExtensionName {
     pub(crate) name: String,
     pub(crate) span: Span,
+    /// The members inside the field (`member = "context.tenant"`); empty for the field itself.
+    pub(crate) path: Vec<attr::Step>,
 }
 
 impl<'a> Container<'a> {
@@ -140,11 +144,13 @@ impl<'a> Field<'a> {
             Some(Extension::Named(lit)) => Some(ExtensionName {
                 name: lit.value(),
                 span: lit.span(),
+                path: Vec::new(),
             }),
             Some(Extension::FromField(key_span)) => match &field.ident {
                 Some(ident) => Some(ExtensionName {
                     name: ident.unraw().to_string(),
                     span: ident.span(),
+                    path: Vec::new(),
                 }),
                 None => {
                     ctxt.error_spanned(
@@ -156,6 +162,14 @@ impl<'a> Field<'a> {
             },
             None => None,
         };
+        let extensions = extension
+            .into_iter()
+            .chain(attrs.member_extensions.into_iter().map(|e| ExtensionName {
+                name: e.name.value(),
+                span: e.name.span(),
+                path: e.path,
+            }))
+            .collect();
         Field {
             original: field,
             member,
@@ -164,7 +178,7 @@ impl<'a> Field<'a> {
             id: attrs.id,
             time: attrs.time,
             source: attrs.source,
-            extension,
+            extensions,
         }
     }
 }

@@ -39,8 +39,15 @@ pub(crate) mod key {
     pub(crate) const ID: &str = "id";
     /// `time` (field): the field whose RFC 3339 text is the event's `time`.
     pub(crate) const TIME: &str = "time";
-    /// `extension` or `extension = "name"` (field).
+    /// `extension`, `extension = "name"` or `extension(name = "..", member = "a.b")` (field).
     pub(crate) const EXTENSION: &str = "extension";
+    /// `name = "tenantid"` inside `extension(...)`: the extension's name.
+    pub(crate) const NAME: &str = "name";
+    /// `member = "context.tenant"` inside `extension(...)`: the member of the field's value
+    /// that fills it, by Rust field names.
+    pub(crate) const MEMBER: &str = "member";
+    /// The keys of `extension(...)`.
+    pub(crate) const EXTENSION_ARGS: [&str; 2] = [NAME, MEMBER];
 
     /// The keys of the container attribute.
     pub(crate) const CONTAINER: [&str; 7] = [
@@ -84,7 +91,10 @@ pub(crate) struct Field {
     pub(crate) time: Option<Marker>,
     /// `source` or `source = "member"`, when present.
     pub(crate) source: Option<Marker>,
+    /// `extension` or `extension = "name"`: the field's value fills one extension.
     pub(crate) extension: Option<Extension>,
+    /// Each `extension(name = "..", member = "..")`, in order: a field can fill several.
+    pub(crate) member_extensions: Vec<MemberExtension>,
 }
 
 /// A field marked as filling `id`, `time` or `source`: its value, or (`id = "a.b"`) a member
@@ -95,7 +105,26 @@ pub(crate) struct Marker {
     /// The key's span.
     pub(crate) span: Span,
     /// The members inside the field, in order; empty for the field itself.
-    pub(crate) path: Vec<syn::Ident>,
+    pub(crate) path: Vec<Step>,
+}
+
+/// One member on a path inside a field's value (`context`, or `context?` for a member whose
+/// type is an `Option`: when it is `None` the attribute is absent).
+#[derive(Clone)]
+pub(crate) struct Step {
+    /// The Rust field name, spanned on the string literal it was written in.
+    pub(crate) ident: syn::Ident,
+    /// How many `?` follow it: the `Option`s to look inside (`context??` for an
+    /// `Option<Option<Context>>`, a nullable optional member).
+    pub(crate) optional: usize,
+}
+
+/// `extension(name = "tenantid", member = "context.tenant")` on a field.
+pub(crate) struct MemberExtension {
+    /// The `name = ".."` literal.
+    pub(crate) name: LitStr,
+    /// The members inside the field (empty without `member`: the field's value itself).
+    pub(crate) path: Vec<Step>,
 }
 
 /// How a field names its extension.
@@ -185,7 +214,11 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
     for attr in attrs.iter().filter(|a| is_cloudevent(a)) {
         let parsed = attr.parse_nested_meta(|meta| {
             let Some(name) = key_name(&meta) else {
-                return recover(ctxt, &meta, Err(unknown_key(&meta, &key::FIELD, Place::Field)));
+                return recover(
+                    ctxt,
+                    &meta,
+                    Err(unknown_key(&meta, &key::FIELD, Place::Field)),
+                );
             };
             let result = match name.as_str() {
                 // subject
@@ -201,18 +234,24 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
                 key::SOURCE => marker(ctxt, &meta, key::SOURCE, &mut found.source),
                 // extension
                 // extension = "partitionkey"
+                // extension(name = "tenantid", member = "context.tenant")
                 key::EXTENSION => {
                     if meta.input.peek(syn::Token![=]) {
                         string_value(&meta, key::EXTENSION, "partitionkey").map(|lit| {
                             set_once(ctxt, &meta, &mut found.extension, Extension::Named(lit));
                         })
                     } else if meta.input.peek(syn::token::Paren) {
-                        Err(meta.error(
-                            "`extension` takes an optional name: `#[cloudevent(extension)]` or `#[cloudevent(extension = \"partitionkey\")]`",
-                        ))
+                        member_extension(ctxt, &meta).map(|extension| {
+                            found.member_extensions.extend(extension);
+                        })
                     } else {
                         let span = meta.path.span_ident();
-                        set_once(ctxt, &meta, &mut found.extension, Extension::FromField(span));
+                        set_once(
+                            ctxt,
+                            &meta,
+                            &mut found.extension,
+                            Extension::FromField(span),
+                        );
                         Ok(())
                     }
                 }
@@ -261,28 +300,129 @@ fn marker(
     let mut path = Vec::new();
     if meta.input.peek(syn::Token![=]) {
         let lit: LitStr = meta.value()?.parse()?;
-        let value = lit.value();
-        for segment in value.split('.') {
-            match syn::parse_str::<syn::Ident>(segment) {
-                Ok(ident) => path.push(ident),
-                Err(_) => {
-                    let also = if key == key::SOURCE {
-                        "; a default source belongs on the type: `#[cloudevent(source = \"...\")]` beside `type`"
-                    } else {
-                        ""
-                    };
-                    return Err(syn::Error::new(
-                        lit.span(),
-                        format!(
-                            "`{key} = \"{value}\"` on a field names a member of the field's value by Rust field names, e.g. `{key} = \"context.{key}\"`; `{segment}` is not a field name{also}"
-                        ),
-                    ));
-                }
-            }
-        }
+        path = member_path(&lit).map_err(|segment| {
+            let also = if key == key::SOURCE {
+                "; a default source belongs on the type: `#[cloudevent(source = \"...\")]` beside `type`"
+            } else {
+                ""
+            };
+            syn::Error::new(
+                lit.span(),
+                format!(
+                    "`{key} = \"{}\"` on a field names a member of the field's value by Rust field names, e.g. `{key} = \"context.{key}\"` (`context?.{key}` when `context` is an `Option`); `{segment}` is not a field name{also}",
+                    lit.value()
+                ),
+            )
+        })?;
     }
     set_once(ctxt, meta, slot, Marker { span, path });
     Ok(())
+}
+
+/// `extension(name = "tenantid", member = "context.tenant")`: `name` is required, `member`
+/// optional (the field's value itself). `None` when a key inside was wrong (reported).
+fn member_extension(
+    ctxt: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<MemberExtension>> {
+    let example = "`#[cloudevent(extension(name = \"tenantid\", member = \"context.tenant\"))]`";
+    let mut name: Option<LitStr> = None;
+    let mut path: Option<Vec<Step>> = None;
+    let span = meta.path.span_ident();
+    let mut broken = false;
+    meta.parse_nested_meta(|inner| {
+        let result = extension_arg(&inner, &mut name, &mut path, example);
+        broken |= result.is_err();
+        // Each key's error is reported and the keys after it still read.
+        recover(ctxt, &inner, result)
+    })?;
+    match name {
+        Some(name) => Ok(Some(MemberExtension {
+            name,
+            path: path.unwrap_or_default(),
+        })),
+        // A broken `name` is reported already.
+        None if broken => Ok(None),
+        None => Err(syn::Error::new(
+            span,
+            format!("`extension(...)` needs the extension's `name`, e.g. {example}"),
+        )),
+    }
+}
+
+/// One `key = "value"` inside `extension(...)`.
+fn extension_arg(
+    inner: &ParseNestedMeta<'_>,
+    name: &mut Option<LitStr>,
+    path: &mut Option<Vec<Step>>,
+    example: &str,
+) -> syn::Result<()> {
+    let written = key_name(inner).unwrap_or_default();
+    let duplicate = |inner: &ParseNestedMeta<'_>| {
+        inner.error(format!(
+                "duplicate key `{written}` in `extension(...)`: give it once; a field fills several extensions with one `extension(...)` each"
+            ))
+    };
+    match written.as_str() {
+        key::NAME => {
+            let lit = string_value(inner, key::NAME, "tenantid")?;
+            if name.replace(lit).is_some() {
+                return Err(duplicate(inner));
+            }
+            Ok(())
+        }
+        key::MEMBER => {
+            let lit = string_value(inner, key::MEMBER, "context.tenant")?;
+            let steps = member_path(&lit).map_err(|segment| {
+                    syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`member = \"{}\"` names a member of the field's value by Rust field names separated by `.`, with `?` after a member whose type is an `Option` (e.g. `member = \"context?.tenant\"`); `{segment}` is not a field name",
+                            lit.value()
+                        ),
+                    )
+                })?;
+            if path.replace(steps).is_some() {
+                return Err(duplicate(inner));
+            }
+            Ok(())
+        }
+        _ => {
+            let hint = match did_you_mean(&written, &key::EXTENSION_ARGS) {
+                Some(close) => format!("did you mean `{close}`? "),
+                None => String::new(),
+            };
+            Err(inner.error(format!(
+                    "unknown key `{written}` in `extension(...)`: {hint}expected `name` and optionally `member`, e.g. {example}"
+                )))
+        }
+    }
+}
+
+/// A member path written in a string literal: Rust field names separated by `.`, each
+/// optionally followed by `?` (the member is an `Option`). The identifiers carry the
+/// literal's span, so a member the type lacks is reported at the literal. `Err` holds the
+/// segment that is not a field name.
+pub(crate) fn member_path(lit: &LitStr) -> Result<Vec<Step>, String> {
+    let value = lit.value();
+    value
+        .split('.')
+        .map(|segment| {
+            let name = segment.trim_end_matches('?');
+            let optional = segment.len() - name.len();
+            let ident = syn::parse_str::<syn::Ident>(name).map_err(|_| segment.to_owned())?;
+            // Located at the literal, so the compiler's errors about the member (none such, a
+            // type outside the CloudEvents type system) point there; resolved as the derive's
+            // own tokens, so it does not offer to rewrite the literal as code. A raw
+            // identifier (`r#type`) stays raw.
+            let span = Span::call_site().located_at(lit.span());
+            let ident = match name.strip_prefix("r#") {
+                Some(raw) => syn::Ident::new_raw(raw, span),
+                None => syn::Ident::new(&ident.to_string(), span),
+            };
+            Ok(Step { ident, optional })
+        })
+        .collect()
 }
 
 /// Where an attribute was written, for the unknown-key message.

@@ -140,24 +140,23 @@ fn check_source_template(ctxt: &Ctxt, cont: &Container<'_>) {
 fn check_extension_names_unique(ctxt: &Ctxt, cont: &Container<'_>) {
     let mut seen: HashMap<&str, &syn::Member> = HashMap::new();
     for field in cont.fields() {
-        let Some(extension) = &field.extension else {
-            continue;
-        };
-        if let Some(first) = seen.get(extension.name.as_str()) {
-            let first = cont
-                .fields()
-                .iter()
-                .find(|f| &&f.member == first)
-                .map_or_else(String::new, |f| describe(f.original, &f.member));
-            ctxt.error_spanned(
+        for extension in &field.extensions {
+            if let Some(first) = seen.get(extension.name.as_str()) {
+                let first = cont
+                    .fields()
+                    .iter()
+                    .find(|f| &&f.member == first)
+                    .map_or_else(String::new, |f| describe(f.original, &f.member));
+                ctxt.error_spanned(
                 extension.span,
                 format_args!(
                     "extension `{}` is named twice in this event, here and by {first}: give each extension one field",
                     extension.name
                 ),
             );
-        } else {
-            seen.insert(&extension.name, &field.member);
+            } else {
+                seen.insert(&extension.name, &field.member);
+            }
         }
     }
 }
@@ -183,11 +182,8 @@ fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     }
     let source = source.or(sample);
     let (dataschema, datacontenttype) = (value(&attrs.dataschema), value(&attrs.datacontenttype));
-    let extensions: Vec<&ExtensionName> = cont
-        .fields()
-        .iter()
-        .filter_map(|f| f.extension.as_ref())
-        .collect();
+    let extensions: Vec<&ExtensionName> =
+        cont.fields().iter().flat_map(|f| &f.extensions).collect();
     // The Rust type of an extension field decides its CloudEvents type at run time.
     let declared: Vec<(&str, Option<AttributeKind>)> =
         extensions.iter().map(|e| (e.name.as_str(), None)).collect();
@@ -308,13 +304,13 @@ mod tests {
         assert!(attrs.krate.is_some());
         let fields = cont.fields();
         assert_eq!(fields.len(), 4);
-        assert!(fields[0].subject.is_some() && fields[0].extension.is_none());
+        assert!(fields[0].subject.is_some() && fields[0].extensions.is_empty());
         let names: Vec<_> = fields
             .iter()
-            .filter_map(|f| f.extension.as_ref().map(|e| e.name.as_str()))
+            .flat_map(|f| f.extensions.iter().map(|e| e.name.as_str()))
             .collect();
         assert_eq!(names, ["partitionkey", "region"]);
-        assert!(fields[3].subject.is_none() && fields[3].extension.is_none());
+        assert!(fields[3].subject.is_none() && fields[3].extensions.is_empty());
     }
 
     #[test]
@@ -444,5 +440,127 @@ mod tests {
         };
         let found = errors(&member_path, Profile::IntgStd015);
         assert!(found[0].contains("`2` is not a field name"), "{found:#?}");
+    }
+
+    #[test]
+    fn member_extensions_parse_beside_the_field_forms() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E {
+                #[cloudevent(extension = "partitionkey", extension(name = "tenantid", member = "tenant?.id"))]
+                #[cloudevent(extension(name = "zone", member = "site.r#type"), extension(name = "whole"))]
+                context: Context,
+                #[cloudevent(extension)] region: String,
+            }
+        };
+        let ctxt = Ctxt::new();
+        let cont = Container::from_ast(&ctxt, &input).unwrap();
+        check(&ctxt, &cont, Some(&Policy::default()));
+        assert!(ctxt.finish().is_ok());
+        let found: Vec<(String, Vec<(String, usize)>)> = cont
+            .fields()
+            .iter()
+            .flat_map(|f| &f.extensions)
+            .map(|e| {
+                let path = e
+                    .path
+                    .iter()
+                    .map(|s| (s.ident.to_string(), s.optional))
+                    .collect();
+                (e.name.clone(), path)
+            })
+            .collect();
+        let expected: Vec<(String, Vec<(String, usize)>)> = vec![
+            ("partitionkey".into(), vec![]),
+            (
+                "tenantid".into(),
+                vec![("tenant".into(), 1), ("id".into(), 0)],
+            ),
+            (
+                "zone".into(),
+                vec![("site".into(), 0), ("r#type".into(), 0)],
+            ),
+            ("whole".into(), vec![]),
+            ("region".into(), vec![]),
+        ];
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn member_extensions_are_checked_like_the_others() {
+        let twice_across_forms: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E {
+                #[cloudevent(extension = "region")] a: String,
+                #[cloudevent(extension(name = "region", member = "site.region"))] b: Site,
+            }
+        };
+        let found = errors(&twice_across_forms, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].contains("extension `region` is named twice"),
+            "{found:#?}"
+        );
+
+        let twice_on_one_field: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E {
+                #[cloudevent(extension(name = "tenantid", member = "a"), extension(name = "tenantid", member = "b"))]
+                c: C,
+            }
+        };
+        assert!(errors(&twice_on_one_field, Profile::IntgStd015)[0].contains("named twice"));
+
+        let bad_name: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension(name = "TenantId", member = "tenant"))] c: C }
+        };
+        let found = errors(&bad_name, Profile::IntgStd015);
+        assert!(
+            found.iter().any(|e| e.starts_with("extension `TenantId`")),
+            "{found:#?}"
+        );
+        assert!(
+            errors(&bad_name, Profile::CloudEvents)
+                .iter()
+                .any(|e| e.contains("TenantId"))
+        );
+
+        let bad_path: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension(name = "tenantid", member = "context..tenant"))] c: C }
+        };
+        let found = errors(&bad_path, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("`` is not a field name"), "{found:#?}");
+        assert!(
+            found[0].contains("member = \"context?.tenant\""),
+            "{found:#?}"
+        );
+
+        let dash: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension(name = "tenantid", member = "tenant-id"))] c: C }
+        };
+        assert!(errors(&dash, Profile::IntgStd015)[0].contains("`tenant-id` is not a field name"));
+
+        let no_name: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension(member = "tenant"))] c: C }
+        };
+        let found = errors(&no_name, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].contains("needs the extension's `name`"),
+            "{found:#?}"
+        );
+
+        let typo: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created")]
+            struct E { #[cloudevent(extension(nmae = "tenantid", member = "tenant"), subject)] c: C }
+        };
+        let found = errors(&typo, Profile::IntgStd015);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("did you mean `name`?"), "{found:#?}");
     }
 }

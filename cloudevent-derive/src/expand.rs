@@ -31,12 +31,14 @@ use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 use cloudevent_rules::AttributeKind;
 
 use crate::ast::{Container, Field};
+use crate::attr::Step;
 use crate::ctxt::Ctxt;
 use crate::{check, fallback, policy};
 
@@ -214,7 +216,7 @@ struct Marked<'f, 'a> {
     extension: Option<&'f str>,
     /// The members inside the field that hold the value (`id = "context.id"`); empty for
     /// the field itself.
-    path: &'f [syn::Ident],
+    path: &'f [Step],
 }
 
 fn impl_cloud_event_data(
@@ -266,12 +268,12 @@ fn impl_cloud_event_data(
     let extensions: Vec<Marked<'_, '_>> = cont
         .fields()
         .iter()
-        .filter_map(|field| {
-            field.extension.as_ref().map(|e| Marked {
+        .flat_map(|field| {
+            field.extensions.iter().map(move |e| Marked {
                 field,
                 bound: Bound::for_extension(&e.name),
                 extension: Some(e.name.as_str()),
-                path: &[],
+                path: &e.path,
             })
         })
         .collect();
@@ -348,20 +350,11 @@ fn impl_cloud_event_data(
     let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
     let extension_properties = extensions.iter().filter_map(|m| {
         let name = lit(m.extension?);
-        let property = lit(m.field.property.as_deref()?);
+        let property = lit(property_path(m)?);
         Some(quote!((#name, #property)))
     });
 
-    let property = |m: &Option<Marked<'_, '_>>| {
-        optional(m.as_ref().and_then(|m| {
-            let mut property = m.field.property.clone()?;
-            for member in m.path {
-                property.push('.');
-                property.push_str(&member.to_string());
-            }
-            Some(property)
-        }))
-    };
+    let property = |m: &Option<Marked<'_, '_>>| optional(m.as_ref().and_then(property_path));
     let id_property = property(&id);
     let time_property = property(&time);
     let source_property = match &cont.attrs.source_template {
@@ -513,15 +506,103 @@ fn template_body(template: &[TemplatePiece<'_, '_>]) -> TokenStream {
     }
 }
 
-/// `__helper(&self.field)`, spanned on the field's type so an unmet bound is reported there.
+/// The payload property a marked field (or member) is read from: the field's serialized
+/// name, then the Rust names of the members inside it (`context.id`); `None` for a tuple field.
+fn property_path(marked: &Marked<'_, '_>) -> Option<String> {
+    let mut property = marked.field.property.clone()?;
+    for step in marked.path {
+        property.push('.');
+        property.push_str(&step.ident.unraw().to_string());
+    }
+    Some(property)
+}
+
+/// `__helper(&self.field)`, spanned on the field's type so an unmet bound is reported there;
+/// for a member path, `__helper(&self.field.a.b)` spanned on the path's literal, looking
+/// inside each `Option` on the way (a field whose type is written `Option<..>`, a member
+/// written `a?`): `None` there is `None` here, so an absent member fills no attribute.
 fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
     let ty = &marked.field.original.ty;
     let helper = marked.bound.helper_name();
     let member = &marked.field.member;
-    let path = marked.path;
-    match path.first() {
-        Some(first) => quote_spanned! {first.span()=> #helper(&self.#member #(.#path)*) },
-        None => quote_spanned! {ty.span()=> #helper(&self.#member) },
+    let Some(last) = marked.path.last() else {
+        return quote_spanned! {ty.span()=> #helper(&self.#member) };
+    };
+    let span = last.ident.span();
+    // The root field's own `Option` is seen in its type: the path goes on inside it.
+    access(
+        quote_spanned!(span=> self.#member),
+        options(ty),
+        marked.path,
+        &helper,
+        span,
+        0,
+    )
+}
+
+/// The expression reading `place` and then `rest` with `helper`; `optional`: how many
+/// `Option`s `place` is wrapped in, whose `Some` value the rest is read from.
+fn access(
+    place: TokenStream,
+    optional: usize,
+    rest: &[Step],
+    helper: &Ident,
+    span: Span,
+    depth: usize,
+) -> TokenStream {
+    if optional > 0 {
+        let value = quote::format_ident!("__member{}", depth, span = span);
+        let inner = access(
+            quote_spanned!(span=> (*#value)),
+            optional - 1,
+            rest,
+            helper,
+            span,
+            depth + 1,
+        );
+        return quote_spanned! {span=>
+            match ::core::option::Option::as_ref(&#place) {
+                ::core::option::Option::Some(#value) => #inner,
+                ::core::option::Option::None => ::core::option::Option::None,
+            }
+        };
+    }
+    match rest.split_first() {
+        Some((step, tail)) => {
+            let ident = &step.ident;
+            access(
+                quote_spanned!(span=> #place.#ident),
+                step.optional,
+                tail,
+                helper,
+                span,
+                depth,
+            )
+        }
+        None => quote_spanned! {span=> #helper(&#place) },
+    }
+}
+
+/// How many `Option`s a type is written in (`Option<..>`, `core::option::Option<..>`,
+/// `::std::option::Option<..>`, nested). An alias of `Option` is not seen: a member path
+/// through one does not compile (the compiler names the `Option`); write the type out.
+fn options(ty: &syn::Type) -> usize {
+    let syn::Type::Path(path) = ty else {
+        return 0;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return 0;
+    };
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args)
+            if path.qself.is_none() && last.ident == "Option" && args.args.len() == 1 =>
+        {
+            match args.args.first() {
+                Some(syn::GenericArgument::Type(inner)) => 1 + options(inner),
+                _ => 0,
+            }
+        }
+        _ => 0,
     }
 }
 

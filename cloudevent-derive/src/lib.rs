@@ -57,6 +57,14 @@ use proc_macro::TokenStream;
 /// | `subject` | the field's value is the event's `subject`. One field at most; its type must be a string (`String`, `&str`, `Cow<str>`, `Box<str>` or an `Option` of one, `None` meaning absent). |
 /// | `extension` | the field's value is copied into the extension named after the field (`region` → `region`). |
 /// | `extension = "name"` | the same, under that name. A tuple field must name its extension. |
+/// | `extension(name = "tenantid", member = "context.tenant")` | extension `tenantid` is the member `context.tenant` of the field's value (Rust field names, as `id = "context.id"`); without `member`, the field's value. Repeatable: one field can fill several extensions, beside `extension` / `extension = ".."`. |
+/// | `id`, `time`, `source` | the field's value fills that attribute; `id = "context.id"` names a member of it. |
+///
+/// A member path goes through `Option`s: a field whose type is written `Option<..>`, and each
+/// member written with a trailing `?` (`member = "context?.tenant"` when `context` is an
+/// `Option`; `??` for an `Option<Option<..>>`). A `None` on the way, or at the end, means no value: the extension is absent
+/// (an `id`, `time` or `source` then takes its default). A member the type lacks, or an
+/// `Option` not marked `?`, is the compiler's error at the path's literal.
 ///
 /// Extension names follow the profile's rule (CE 1.0.2 naming `[a-z0-9]`, not a core
 /// attribute or `data`; INTG-STD-015 R-6 `^[a-z][a-z0-9]{0,19}$` and R-14, no names that

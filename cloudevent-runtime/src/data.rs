@@ -37,7 +37,37 @@ pub trait CloudEventData {
     /// Schema export writes it as `x-cloudevent.subject`.
     const SUBJECT_PROPERTY: Option<&'static str> = None;
     /// `(extension name, payload property)` pairs, in declaration order. Schema export
-    /// writes them as `x-cloudevent.extensions`.
+    /// writes them as `x-cloudevent.extensions`. A member below the root
+    /// (`#[cloudevent(extension(name = "..", member = ".."))]`) is named by its path: the
+    /// field's property, then Rust member names.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, CloudEventData, Event};
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Context { tenant: String, site: Option<Site> }
+    /// #[derive(serde::Serialize)]
+    /// struct Site { zone: String }
+    ///
+    /// #[derive(serde::Serialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.device.reading.taken", source = "https://devices.example.com")]
+    /// struct ReadingTaken {
+    ///     // One field feeds two extensions; `site?` looks inside an `Option`.
+    ///     #[cloudevent(extension(name = "tenantid", member = "tenant"),
+    ///                  extension(name = "zone", member = "site?.zone"))]
+    ///     context: Context,
+    /// }
+    ///
+    /// assert_eq!(
+    ///     ReadingTaken::EXTENSION_PROPERTIES,
+    ///     [("tenantid", "context.tenant"), ("zone", "context.site.zone")]
+    /// );
+    /// let event = Event::new(ReadingTaken {
+    ///     context: Context { tenant: "acme".into(), site: None },
+    /// });
+    /// assert_eq!(event.extension("tenantid"), Some("acme".into()));
+    /// assert_eq!(event.extension("zone"), None, "no site: no zone extension");
+    /// ```
     const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &[];
     /// The profile the derive checked this type's names against (the crate's
     /// `[package.metadata.cloudevent] profile`). Values set at run time through

@@ -3,7 +3,8 @@
 //! fixture of `cloudevent-codegen`), whose types carry their own profile; and the shapes
 //! typify mishandles on its own (`cloudevent-codegen/tests/fixtures/shapes`); and an xRegistry
 //! message catalog (`cloudevent-codegen/tests/fixtures/xregistry`); and a registry whose type
-//! is deprecated (`cloudevent-codegen/tests/fixtures/deprecated`).
+//! is deprecated (`cloudevent-codegen/tests/fixtures/deprecated`); and extensions filled from
+//! nested members (`cloudevent-codegen/tests/fixtures/nested-extensions`).
 
 use cloudevent_codegen::Profile;
 
@@ -31,6 +32,8 @@ fn main() {
         .id_pointer("/context/id")
         .time_pointer("/context/timestamp")
         .source_pointer("/context/source")
+        // A nested, optional member: every CDEvents context has an optional `chainId`.
+        .extension_pointer("chainid", "/context/chainId")
         .profile(Profile::CloudEvents)
         .file_name("cdevents.rs")
         .generate_to_out_dir()
@@ -50,6 +53,20 @@ fn main() {
         .xregistry("../../cloudevent-codegen/tests/fixtures/xregistry/catalog.json")
         .profile(Profile::CloudEvents)
         .file_name("xregistry.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    // Extensions from members at any depth, through optional objects.
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/nested-extensions/schemas")
+        .type_pointer("/x-cloudevent-type")
+        .extension_pointer("tenantid", "/context/tenant/id")
+        .extension_pointer("zone", "/context/site/zone")
+        .extension_pointer("rack", "/context/site/rack")
+        .profile(Profile::CloudEvents)
+        .file_name("nested.rs")
         .generate_to_out_dir()
     {
         eprintln!("{error}");

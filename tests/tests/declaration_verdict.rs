@@ -59,6 +59,12 @@ fn read_case(text: &str) -> Declared {
         } else if line == "#[cloudevent(extension)]" {
             pending_field_extension = true;
         }
+        // `extension(name = "tenantid", member = "..")`, possibly several on one line.
+        for (at, _) in line.match_indices("extension(") {
+            if let Some(name) = literal(&line[at..], "name") {
+                declared.extensions.push(name);
+            }
+        }
         for key in DECLARED {
             if let Some(value) = literal(line, key) {
                 declared.attributes.push((key, value));

@@ -55,6 +55,40 @@ struct Generic<'a, T: Clone> {
     tag: Option<T>,
 }
 
+// Members below the root, through `Option`s: the generated `match` is spanned on the
+// path's literal, so a lint it tripped would show here.
+#[derive(CloudEvent)]
+#[cloudevent(type = "com.example.device.reading.taken")]
+struct Nested {
+    #[cloudevent(
+        extension(name = "tenantid", member = "tenant"),
+        extension(name = "zone", member = "site?.zone"),
+        id = "tenant"
+    )]
+    context: Option<Context>,
+}
+
+struct Context {
+    tenant: String,
+    site: Option<Site>,
+}
+
+struct Site {
+    zone: Option<String>,
+}
+
+#[test]
+fn pedantic_nested_members_work() {
+    let nested = Nested {
+        context: Some(Context {
+            tenant: "acme".into(),
+            site: Some(Site { zone: None }),
+        }),
+    };
+    assert_eq!(nested.payload_id().as_deref(), Some("acme"));
+    assert_eq!(Nested::EXTENSIONS, ["tenantid", "zone"]);
+}
+
 #[test]
 fn pedantic_shapes_work() {
     let named = Named {

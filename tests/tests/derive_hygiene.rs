@@ -58,6 +58,26 @@ struct Generic<T> {
     tag: T,
 }
 
+// Members below the root, through the `Option`s the generated `match` looks inside.
+#[derive(::cloudevent_runtime::CloudEvent)]
+#[cloudevent(type = "com.example.device.reading.taken")]
+struct Nested {
+    #[cloudevent(
+        extension(name = "tenantid", member = "tenant"),
+        extension(name = "zone", member = "site?.zone")
+    )]
+    context: ::core::option::Option<Context>,
+}
+
+struct Context {
+    tenant: String,
+    site: ::core::option::Option<Site>,
+}
+
+struct Site {
+    zone: String,
+}
+
 #[test]
 fn derives_compile_and_work_with_the_prelude_shadowed() {
     use ::cloudevent_runtime::CloudEventData as _;
@@ -78,6 +98,13 @@ fn derives_compile_and_work_with_the_prelude_shadowed() {
         ::core::option::Option::Some("n")
     );
     assert_eq!(Unit.subject(), ::core::option::Option::None);
+    assert_eq!(
+        <Nested as ::cloudevent_runtime::CloudEventData>::EXTENSION_PROPERTIES,
+        [
+            ("tenantid", "context.tenant"),
+            ("zone", "context.site.zone")
+        ]
+    );
     assert_eq!(Payment::Card.subject(), ::core::option::Option::None);
     assert_eq!(
         <Generic<bool> as ::cloudevent_runtime::CloudEventData>::TYPE,

@@ -32,3 +32,10 @@ pub mod webhook {
 pub mod deprecated {
     include!(concat!(env!("OUT_DIR"), "/deprecated.rs"));
 }
+
+/// Extensions filled from members below the payload's root (`--extension tenantid=/context/tenant/id`,
+/// through an optional object: `/context/site/zone`), read with `--type-pointer
+/// /x-cloudevent-type` (`cloudevent-codegen/tests/fixtures/nested-extensions`).
+pub mod nested {
+    include!(concat!(env!("OUT_DIR"), "/nested.rs"));
+}

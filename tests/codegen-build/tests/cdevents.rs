@@ -136,3 +136,40 @@ fn event_new_takes_the_cdevents_binding_attributes_from_the_context() {
     };
     assert!(err.to_string().contains("INTG-STD-015 R-7"), "{err}");
 }
+
+/// `build.rs` maps `--extension chainid=/context/chainId` (a nested, optional member): the
+/// example that has a `chainId` carries it as the `chainid` extension, the others none.
+#[test]
+fn the_chain_id_is_an_extension_from_the_context() {
+    for (path, bytes) in examples() {
+        let event = RegistryEvent::from_slice(&bytes).unwrap();
+        let data: Value = serde_json::from_slice::<Value>(&bytes).unwrap()["data"].clone();
+        let expected: Option<cloudevent_runtime::ExtensionValueBuf> =
+            data["context"]["chainId"].as_str().map(Into::into);
+        let chain = match &event {
+            RegistryEvent::ArtifactPackaged(e) => e.extension("chainid"),
+            RegistryEvent::IncidentDetected(e) => e.extension("chainid"),
+            RegistryEvent::PipelinerunFinished(e) => e.extension("chainid"),
+            RegistryEvent::ServiceDeployed(e) => e.extension("chainid"),
+            RegistryEvent::TicketCreated(e) => e.extension("chainid"),
+            RegistryEvent::Other(_) => panic!("{path}: not typed"),
+        };
+        assert_eq!(chain, expected, "{path}");
+    }
+    let (_, bytes) = examples()
+        .into_iter()
+        .find(|(path, _)| path.ends_with("pipelinerun-finished.json"))
+        .unwrap();
+    let RegistryEvent::PipelinerunFinished(event) = RegistryEvent::from_slice(&bytes).unwrap()
+    else {
+        panic!("the pipelinerun example reads as its type");
+    };
+    assert_eq!(event.extension("chainid"), Some("c-77".into()));
+    let sent: Value = serde_json::from_slice(
+        &cloudevent_runtime::Event::new(event.data().clone())
+            .to_vec()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sent["chainid"], "c-77");
+}
