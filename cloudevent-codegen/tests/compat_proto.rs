@@ -440,3 +440,24 @@ fn the_builder_gate_refuses_what_the_lock_check_refuses() {
         "{checked:?}"
     );
 }
+
+#[test]
+fn a_lock_whose_protobuf_entry_is_mistyped_is_refused_by_name() {
+    let lock = serde_json::json!({
+        "lockversion": 1,
+        "subjects": {},
+        "protobuf": {"com.example.order.packed/v1": [{"type": TYPE}]}
+    });
+    let err = Lock::from_value(&lock).unwrap_err();
+    assert!(err.contains("has no `proto`"), "{err}");
+    let lock = serde_json::json!({
+        "lockversion": 1,
+        "subjects": {},
+        "protobuf": {"com.example.order.packed/v1": [{"type": TYPE, "proto": {"message": 3}}]}
+    });
+    let err = Lock::from_value(&lock).unwrap_err();
+    assert!(
+        err.starts_with("`protobuf/com.example.order.packed/v1`"),
+        "{err}"
+    );
+}
