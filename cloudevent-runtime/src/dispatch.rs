@@ -5,7 +5,7 @@
 ///
 /// The enum gets `from_slice(&[u8])`, `TryFrom<AnyEvent>` and a `TYPES` list. A payload
 /// may be a serde type (its data read with serde) or, with feature `protobuf`, a Protobuf
-/// message ([`ProtobufData`](crate::protobuf::ProtobufData): read from `proto_data`, or from
+/// message (`protobuf::ProtobufData`: read from `proto_data`, or from
 /// binary data under its `datacontenttype`); an event in the Protobuf format is dispatched
 /// with `TryFrom`: `Inbox::try_from(AnyEvent::from_protobuf(&bytes)?)`.
 ///
@@ -98,7 +98,7 @@ macro_rules! dispatch {
     };
 }
 
-/// How a [`dispatch!`] enum turns an [`AnyEvent`](crate::AnyEvent) into a typed event, by the
+/// How a [`dispatch!`](crate::dispatch) enum turns an [`AnyEvent`](crate::AnyEvent) into a typed event, by the
 /// payload's kind: a Protobuf message (preferred when a type is both) or a serde type. The
 /// macro calls `(&&Typed::<T>::new()).typed(event)`; method resolution picks `ViaProtobuf`
 /// when `T` is a Protobuf message and falls back to `ViaSerde`. Not a public API.
