@@ -6,12 +6,13 @@ use std::process::ExitCode;
 
 use cloudevent_codegen::{Comparison, Compat, Outcome, compare_paths};
 
-/// Compare two versions of a JSON Schema file, or two registry folders type by type.
+/// Compare two versions of a JSON Schema file (or of a `<type>/v<major>.proto` entry), or two
+/// registry folders type by type (`.proto` entries by field number).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The previous version: a schema file, a registry folder, an xRegistry document, or a
-    /// lock file (`cloudevent.lock.json`) to compare a registry folder with every version it
-    /// holds.
+    /// The previous version: a schema file, a `.proto` entry, a registry folder, an xRegistry
+    /// document, or a lock file (`cloudevent.lock.json`) to compare a registry folder with
+    /// every version it holds.
     old: PathBuf,
     /// The new version, of the same kind.
     new: PathBuf,

@@ -49,6 +49,10 @@ pub struct GeneratedRust {
     pub shared: Option<String>,
     shared_tokens: Option<TokenStream>,
     variants: Vec<String>,
+    /// `RegistryEvent`'s variants for the `.proto` entries: (event type, path, variant).
+    protobuf_variants: Vec<(String, String, String)>,
+    /// The `.proto` entries' modules, written after the JSON schemas' (`None` without any).
+    protobuf_code: Option<String>,
     options: RustOptions,
 }
 
@@ -79,11 +83,16 @@ impl GeneratedRust {
                 path: PathBuf::from("<registry>"),
                 message,
             })?;
-        Ok(format!(
+        let mut text = format!(
             "{}\n{body}\n{}",
             header(&self.options),
             self.registry_enum()?
-        ))
+        );
+        if let Some(code) = &self.protobuf_code {
+            text.push('\n');
+            text.push_str(code);
+        }
+        Ok(text)
     }
 
     /// `RegistryEvent`, written out by hand: prettyplease leaves a macro's input on one line.
@@ -104,6 +113,13 @@ impl GeneratedRust {
                 module.event_type.replace(['\n', '\r'], " "),
                 module.names.module,
                 module.names.root
+            ));
+        }
+        // The `.proto` entries' modules follow (`crate::protobuf::append_to`).
+        for (event_type, path, variant) in &self.protobuf_variants {
+            out.push_str(&format!(
+                "        /// `{}` (Protobuf data).\n        {variant}({path}),\n",
+                event_type.replace(['\n', '\r'], " ")
             ));
         }
         out.push_str("    }\n}\n");
@@ -289,6 +305,22 @@ pub fn generate_rust(
             deprecated: deprecated.is_some(),
         });
     }
+    // The `.proto` entries' modules (see `crate::protobuf`) follow the JSON schemas'.
+    let protobuf_code = if registry.protobuf.is_empty() {
+        None
+    } else {
+        match crate::protobuf_rust(&registry.protobuf, policy, options) {
+            Ok((code, found)) => {
+                warnings.extend(found);
+                Some(code)
+            }
+            Err(CodegenError::Findings(found)) => {
+                findings.extend(found);
+                None
+            }
+            Err(other) => return Err(other),
+        }
+    };
     if !findings.is_empty() {
         return Err(CodegenError::Findings(findings));
     }
@@ -303,8 +335,22 @@ pub fn generate_rust(
         }
         None => None,
     };
+    // One list of names for both kinds of entry, so a variant name is never used twice.
+    let protobuf = crate::protobuf::dispatch_names(registry);
+    let mut all = names.clone();
+    all.extend(protobuf.iter().map(|(_, n)| n.clone()));
+    let mut variants = variant_names(&all);
+    let protobuf_variants = protobuf
+        .into_iter()
+        .zip(variants.split_off(names.len()))
+        .map(|((event_type, n), variant)| {
+            (event_type, format!("{}::{}", n.module, n.root), variant)
+        })
+        .collect();
     Ok(GeneratedRust {
-        variants: variant_names(&names),
+        variants,
+        protobuf_variants,
+        protobuf_code,
         modules,
         warnings,
         shared,
@@ -576,11 +622,7 @@ impl Builder {
     /// # Errors
     /// See [`generate_rust`].
     pub fn generate_string(&self) -> Result<String, CodegenError> {
-        let text = self.generate()?.single_file()?;
-        // The `.proto` entries' code follows the JSON schemas' (see `crate::protobuf`).
-        let builder = self.resolved(&self.schemas)?;
-        let registry = builder.load(&self.schemas)?;
-        Ok(crate::protobuf::append_to(text, &registry, &builder.policy, &builder.options)?.0)
+        self.generate()?.single_file()
     }
 
     /// Generates the code and returns it with its warnings (broken SHOULDs), for callers that
@@ -737,11 +779,7 @@ impl Builder {
             println!("cargo:warning={warning}");
         }
         let path = Path::new(&out_dir).join(&self.file_name);
-        let (text, warnings) =
-            crate::protobuf::append_to(rust.single_file()?, &registry, &resolved.policy, &options)?;
-        for warning in &warnings {
-            println!("cargo:warning={warning}");
-        }
+        let text = rust.single_file()?;
         std::fs::write(&path, text).map_err(|e| CodegenError::io(&path, e))?;
         Ok(path)
     }

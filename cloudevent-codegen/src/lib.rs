@@ -91,13 +91,17 @@ pub use check::{check_schema, check_warnings};
 /// Kept at the root for codegen users; the version-token reader lives in `cloudevent-rules`.
 pub use cloudevent_rules::split_type_version;
 pub use compat::{
-    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedSchema,
-    NextVersion, Outcome, breaking_findings, check_compatibility, check_compatibility_with,
-    compare, compare_paths, compare_registries, default_lock_path, next_version,
+    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedProto,
+    LockedSchema, NextVersion, Outcome, breaking_findings, check_compatibility,
+    check_compatibility_with, compare, compare_paths, compare_registries, default_lock_path,
+    next_version,
 };
 pub use config::REGISTRY_CONFIG;
 pub use deprecation::deprecation_of;
-pub use diff::{Breaks, Change, ChangeKind, diff_schemas};
+pub use diff::{
+    Breaks, Change, ChangeKind, EnumShape, FieldShape, MessageShape, ProtoChange, ProtoShape,
+    ReservedShape, diff_proto, diff_schemas,
+};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file, meta_of, schema_text};
 pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
@@ -105,8 +109,8 @@ pub use import::{RustNames, RustOptions, module_tokens};
 pub use layout::event_type_at;
 pub use protobuf::{
     Label, PROTOBUF_CONTENT_TYPE, ParseError, ProtoEnum, ProtoField, ProtoFile, ProtoMessage,
-    ProtoSchema, TYPE_URL_PREFIX, check_proto, check_proto_warnings, parse as parse_proto,
-    protobuf_rust,
+    ProtoSchema, Reserved, TYPE_URL_PREFIX, check_proto, check_proto_warnings,
+    parse as parse_proto, protobuf_rust,
 };
 pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
 pub use snapshot::{registry_entries, registry_snapshot};

@@ -3,7 +3,11 @@
 /// Declares an enum of the event types a consumer handles, with an `Other(AnyEvent)` variant
 /// for every other type (an unknown type is not an error: the consumer decides).
 ///
-/// The enum gets `from_slice(&[u8])`, `TryFrom<AnyEvent>` and a `TYPES` list.
+/// The enum gets `from_slice(&[u8])`, `TryFrom<AnyEvent>` and a `TYPES` list. A payload
+/// may be a serde type (its data read with serde) or, with feature `protobuf`, a Protobuf
+/// message (`protobuf::ProtobufData`: read from `proto_data`, or from
+/// binary data under its `datacontenttype`); an event in the Protobuf format is dispatched
+/// with `TryFrom`: `Inbox::try_from(AnyEvent::from_protobuf(&bytes)?)`.
 ///
 /// ```
 /// use cloudevent_runtime::{dispatch, CloudEvent, Event};
@@ -78,10 +82,12 @@ macro_rules! dispatch {
             fn try_from(
                 event: $crate::AnyEvent,
             ) -> ::core::result::Result<Self, $crate::FormatError> {
+                #[allow(unused_imports)] // one of the two is used for each payload
+                use $crate::__dispatch::{ViaProtobuf as _, ViaSerde as _};
                 $(
                     if event.ty() == <$payload as $crate::CloudEventData>::TYPE {
                         return ::core::result::Result::map(
-                            event.into_typed::<$payload>(),
+                            (&&$crate::__dispatch::Typed::<$payload>::new()).typed(event),
                             $name::$variant,
                         );
                     }
@@ -90,4 +96,62 @@ macro_rules! dispatch {
             }
         }
     };
+}
+
+/// How a [`dispatch!`](crate::dispatch) enum turns an [`AnyEvent`](crate::AnyEvent) into a typed event, by the
+/// payload's kind: a Protobuf message (preferred when a type is both) or a serde type. The
+/// macro calls `(&&Typed::<T>::new()).typed(event)`; method resolution picks `ViaProtobuf`
+/// when `T` is a Protobuf message and falls back to `ViaSerde`. Not a public API.
+#[doc(hidden)]
+pub mod typed {
+    use core::marker::PhantomData;
+
+    use crate::{AnyEvent, CloudEventData, Event, FormatError};
+
+    /// The payload type, as a value to call a method on.
+    pub struct Typed<T>(PhantomData<T>);
+
+    impl<T> Typed<T> {
+        /// The marker.
+        pub const fn new() -> Self {
+            Typed(PhantomData)
+        }
+    }
+
+    impl<T> Default for Typed<T> {
+        fn default() -> Self {
+            Typed::new()
+        }
+    }
+
+    /// A serde payload: [`AnyEvent::into_typed`].
+    pub trait ViaSerde<T> {
+        /// The typed event.
+        ///
+        /// # Errors
+        /// See [`AnyEvent::into_typed`].
+        fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError>;
+    }
+
+    impl<T: CloudEventData + serde::de::DeserializeOwned> ViaSerde<T> for Typed<T> {
+        fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError> {
+            event.into_typed()
+        }
+    }
+
+    /// A Protobuf payload: `Event::from_any_protobuf` (implemented with feature `protobuf`).
+    pub trait ViaProtobuf<T> {
+        /// The typed event.
+        ///
+        /// # Errors
+        /// See `Event::from_any_protobuf`.
+        fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError>;
+    }
+
+    #[cfg(feature = "protobuf")]
+    impl<T: crate::protobuf::ProtobufData> ViaProtobuf<T> for &Typed<T> {
+        fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError> {
+            Event::from_any_protobuf(&event)
+        }
+    }
 }

@@ -142,6 +142,10 @@ pub use cloudevent_derive::CloudEvent;
 /// The suffix is the version of this contract: it is bumped on any breaking change to what
 /// generated code reaches, which is safe because this crate depends on the exact version of
 /// `cloudevent-derive` (an `=` requirement in the workspace manifest).
+/// What a `dispatch!` enum reaches. Not a public API.
+#[doc(hidden)]
+pub use dispatch::typed as __dispatch;
+
 #[doc(hidden)]
 pub mod __private_v1 {
     pub use crate::data::CloudEventData;

@@ -1,6 +1,7 @@
 //! What to publish instead of a breaking change: the next major version of the type, named
 //! in the type's own versioning scheme.
 
+use crate::ProtoFile;
 use crate::registry::SchemaFile;
 use cloudevent_rules::split_type_version;
 
@@ -119,4 +120,21 @@ pub(crate) fn fix_text(file: &SchemaFile) -> String {
             next.event_type, file.relative, file.meta.event_type
         ),
     }
+}
+
+/// The fix text of a breaking change to a `.proto` entry: the next major version as
+/// `<type>/v<major + 1>.proto`.
+pub(crate) fn proto_fix_text(file: &ProtoFile) -> String {
+    let next = next_version(&file.meta.event_type, &file.meta.dataschema);
+    let dataschema = match &next.dataschema {
+        Some(uri) => format!("`dataschema` `{uri}`"),
+        None => "a new `dataschema` URI naming the new version".to_owned(),
+    };
+    format!(
+        "revert it here and publish it as a new major version: add `{}/v{}.proto` with type `{}` and {dataschema}; keep `v{}.proto` as it was",
+        file.type_dir,
+        file.major + 1,
+        next.event_type,
+        file.major
+    )
 }

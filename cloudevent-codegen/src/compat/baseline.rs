@@ -209,7 +209,7 @@ fn materialize(rev: &str, repo: &Path, into: &Path) -> Result<bool, CodegenError
     let mut any = false;
     for name in listing.split(|b| *b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name);
-        if !name.ends_with(".json") {
+        if !name.ends_with(".json") && !name.ends_with(".proto") {
             continue;
         }
         let text = git(&["show", &format!("{rev}:./{name}")])?;

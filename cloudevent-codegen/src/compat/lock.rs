@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+use crate::diff::ProtoShape;
 use crate::diff::resolve::{Resolved, resolve_registry};
 use crate::error::{CodegenError, Finding};
 use crate::registry::{Registry, SchemaFile};
@@ -13,7 +14,7 @@ use crate::registry::{Registry, SchemaFile};
 /// The lock file's default name, next to the registry folder (or the xRegistry document).
 pub const LOCK_FILE: &str = "cloudevent.lock.json";
 
-const COMMENT: &str = "Written by cloudevent-codegen (`cloudevent codegen --update-lock`, `Builder::update_lock`): each event type's resolved schema per major version, oldest first; the baseline of the compatibility check. Commit it; do not edit.";
+const COMMENT: &str = "Written by cloudevent-codegen (`cloudevent codegen --update-lock`, `Builder::update_lock`): each event type's resolved schema per major version, oldest first (`protobuf`: the same for `.proto` entries, each message with its field numbers, types and reserved numbers); the baseline of the compatibility check. Commit it; do not edit.";
 
 /// One locked version of a type.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,15 @@ impl LockedSchema {
     }
 }
 
+/// One locked version of a `.proto` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedProto {
+    /// The event type as it was.
+    pub event_type: String,
+    /// Its event message and every message and enum that reaches.
+    pub shape: ProtoShape,
+}
+
 /// The versions of every type, by subject (`<type without version>/v<major>`), oldest first.
 ///
 /// ```
@@ -50,6 +60,7 @@ impl LockedSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lock {
     subjects: BTreeMap<String, Vec<LockedSchema>>,
+    protobuf: BTreeMap<String, Vec<LockedProto>>,
 }
 
 /// The key a type's versions are locked and paired under: the type without its version
@@ -100,7 +111,30 @@ impl Lock {
                 versions.push(current);
             }
         }
+        for file in &registry.protobuf {
+            let versions = lock
+                .protobuf
+                .entry(super::proto::subject(file))
+                .or_default();
+            let current = LockedProto {
+                event_type: file.meta.event_type.clone(),
+                shape: ProtoShape::of(file),
+            };
+            if versions.last() != Some(&current) {
+                versions.push(current);
+            }
+        }
         Ok(lock)
+    }
+
+    /// The subjects of `.proto` entries locked, sorted.
+    pub fn proto_subjects(&self) -> impl Iterator<Item = &str> {
+        self.protobuf.keys().map(String::as_str)
+    }
+
+    /// The locked versions of a `.proto` entry's subject (`<type>/v<major>`), oldest first.
+    pub fn proto_versions(&self, subject: &str) -> Option<&[LockedProto]> {
+        self.protobuf.get(subject).map(Vec::as_slice)
     }
 
     /// The subjects locked, sorted.
@@ -128,7 +162,22 @@ impl Lock {
                 (subject.clone(), Value::Array(list))
             })
             .collect();
-        json!({"$comment": COMMENT, "lockversion": 1, "subjects": subjects})
+        let mut value = json!({"$comment": COMMENT, "lockversion": 1, "subjects": subjects});
+        if !self.protobuf.is_empty() {
+            let protobuf: Map<String, Value> = self
+                .protobuf
+                .iter()
+                .map(|(subject, versions)| {
+                    let list = versions
+                        .iter()
+                        .map(|v| json!({"type": v.event_type, "proto": v.shape}))
+                        .collect();
+                    (subject.clone(), Value::Array(list))
+                })
+                .collect();
+            value["protobuf"] = Value::Object(protobuf);
+        }
+        value
     }
 
     /// Reads the JSON of [`Lock::to_value`].
@@ -170,6 +219,35 @@ impl Lock {
                 });
             }
             lock.subjects.insert(subject.clone(), list);
+        }
+        // Written only when the registry has `.proto` entries; older locks have none.
+        let protobuf = match value.get("protobuf") {
+            None => return Ok(lock),
+            Some(p) => p.as_object().ok_or("`protobuf` is not an object")?,
+        };
+        for (subject, versions) in protobuf {
+            let versions = versions
+                .as_array()
+                .ok_or_else(|| format!("`protobuf/{subject}` is not an array"))?;
+            let mut list = Vec::new();
+            for v in versions {
+                let event_type = v
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("a version of `protobuf/{subject}` has no `type`"))?;
+                let shape = v
+                    .get("proto")
+                    .cloned()
+                    .ok_or_else(|| format!("a version of `protobuf/{subject}` has no `proto`"))
+                    .and_then(|p| {
+                        serde_json::from_value(p).map_err(|e| format!("`protobuf/{subject}`: {e}"))
+                    })?;
+                list.push(LockedProto {
+                    event_type: event_type.to_owned(),
+                    shape,
+                });
+            }
+            lock.protobuf.insert(subject.clone(), list);
         }
         Ok(lock)
     }

@@ -9,6 +9,7 @@ mod gate;
 mod lock;
 mod mode;
 mod pair;
+mod proto;
 
 use crate::diff::resolve::{Resolved, resolve_registry};
 use crate::diff::{Change, diff_documents, diff_schemas};
@@ -17,7 +18,7 @@ use crate::registry::{Registry, SchemaFile};
 
 pub use advice::{NextVersion, next_version};
 pub use baseline::Baseline;
-pub use lock::{LOCK_FILE, Lock, LockedSchema, default_lock_path};
+pub use lock::{LOCK_FILE, Lock, LockedProto, LockedSchema, default_lock_path};
 pub use mode::Compat;
 pub use pair::{Comparison, Outcome, compare_paths, compare_registries};
 
@@ -95,12 +96,23 @@ pub fn breaking_findings(file: &SchemaFile, changes: &[Change], compat: Compat) 
     } else {
         format!("`{}`", file.meta.event_type)
     };
+    findings_for(&path, &name, &fix, changes, compat)
+}
+
+/// The finding lines of [`breaking_findings`], shared with `.proto` entries.
+fn findings_for(
+    path: &str,
+    name: &str,
+    fix: &str,
+    changes: &[Change],
+    compat: Compat,
+) -> Vec<Finding> {
     changes
         .iter()
         .filter(|c| c.breaks_mode(compat))
         .map(|change| {
             Finding::new(
-                &path,
+                path,
                 change.pointer.clone(),
                 format!(
                     "breaking change to {name} under `{compat}` compatibility ({}: {}): {change}",
@@ -109,7 +121,7 @@ pub fn breaking_findings(file: &SchemaFile, changes: &[Change], compat: Compat) 
                 ),
             )
             .with_rule(cloudevent_rules::rule::INTG_R4)
-            .with_fix(fix.clone())
+            .with_fix(fix.to_owned())
         })
         .collect()
 }
@@ -117,7 +129,7 @@ pub fn breaking_findings(file: &SchemaFile, changes: &[Change], compat: Compat) 
 /// One row of the compatibility report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompatibilityRow {
-    /// The schema's path in the registry (`<type>/v<major>.json`).
+    /// The schema's path in the registry (`<type>/v<major>.json`, or `.proto`).
     pub schema: String,
     /// The event type.
     pub event_type: String,
@@ -153,7 +165,9 @@ pub fn check_compatibility(
 }
 
 /// Compares every event type of a registry, resolved (every `$ref` followed, external ones
-/// bundled), with its previous version(s) in `baseline` under its mode: the type's own
+/// bundled; a `.proto` entry's message with every message and enum it reaches, compared by
+/// field number as [`crate::diff_proto`] does), with its previous version(s) in `baseline`
+/// under its mode: the type's own
 /// (`x-cloudevent.compatibility`, or xRegistry's `compatibility` attribute), else `compat`.
 /// Transitive modes compare with every version the baseline holds (a lock file keeps them
 /// all). Returns the rows and the findings for what breaks (empty when nothing does).
@@ -201,6 +215,7 @@ pub fn check_compatibility_with(
             compatibility,
         });
     }
+    proto::check(registry, &previous, compat, &mut rows, &mut findings);
     Ok((rows, findings))
 }
 

@@ -145,13 +145,20 @@ pub(crate) fn compat_of(
     let Some((pointer, value)) = declared else {
         return Ok(default);
     };
+    let path = file.path.to_string_lossy();
+    declared_mode(path.split('#').next().unwrap_or_default(), pointer, value)
+}
+
+/// The mode a `compatibility` member names.
+///
+/// # Errors
+/// A finding at `pointer` of `path` when it names none.
+pub(crate) fn declared_mode(path: &str, pointer: String, value: &Value) -> Result<Compat, Finding> {
     value
         .as_str()
         .ok_or_else(|| format!("`compatibility` must be a string, found {value}"))
         .and_then(str::parse)
         .map_err(|message| {
-            let path = file.path.to_string_lossy();
-            let path = path.split('#').next().unwrap_or_default().to_owned();
             Finding::new(path, pointer, message).with_fix(
                 "write one of backward, forward, full, their `-transitive` forms, or none",
             )

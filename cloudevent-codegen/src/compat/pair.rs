@@ -181,6 +181,7 @@ pub fn compare_registries(
             findings: Vec::new(),
         });
     }
+    out.extend(super::proto::compare(old, new, compat)?);
     Ok(out)
 }
 
@@ -191,7 +192,7 @@ fn major(file: &SchemaFile) -> u64 {
         .unwrap_or(0)
 }
 
-/// Compares two schema files, two registry folders or two xRegistry documents, or a lock file
+/// Compares two schema files (JSON Schema or `<type>/v<major>.proto`), two registry folders or two xRegistry documents, or a lock file
 /// ([`Lock`], every locked version under a transitive mode) with a registry folder: what
 /// `cloudevent diff OLD NEW` does. Folders are read as `<type>/v<major>.json` registries, or
 /// with `type_pointer` as folders of schemas holding their type there; a schema file's
@@ -246,6 +247,9 @@ pub fn compare_paths(
         ));
     }
     let load = |p: &Path| -> Result<Registry, CodegenError> {
+        if !old_dir && p.extension().is_some_and(|e| e == "proto") {
+            return super::proto::load_file(p);
+        }
         match (old_dir, type_pointer) {
             (true, Some(pointer)) => Registry::load_type_pointer(p, pointer),
             (true, None) => Registry::load(p),
@@ -323,6 +327,7 @@ fn compare_with_lock(
             findings: Vec::new(),
         });
     }
+    out.extend(super::proto::compare_with_lock(&lock, new, compat)?);
     Ok(out)
 }
 

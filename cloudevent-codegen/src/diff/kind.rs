@@ -187,6 +187,8 @@ pub enum ChangeKind {
     /// A change the checker cannot classify (`not`, `if`, `dependentSchemas`, ...); treated
     /// as breaking both ways so a person looks at it.
     Unclassified(String),
+    /// A change to a `.proto` entry's message, classified by the Protobuf wire format.
+    Protobuf(super::proto::ProtoChange),
 }
 
 impl ChangeKind {
@@ -258,6 +260,7 @@ impl ChangeKind {
             | ChangeKind::ConstChanged { .. }
             | ChangeKind::UnresolvedReference { .. }
             | ChangeKind::Unclassified(_) => Breaks::BOTH,
+            ChangeKind::Protobuf(change) => change.breaks(),
         }
     }
 }
@@ -340,6 +343,7 @@ impl fmt::Display for ChangeKind {
                 f,
                 "`{keyword}` changed (not classified; treated as breaking)"
             ),
+            ChangeKind::Protobuf(change) => change.fmt(f),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! one document and never fetches anything.
 
 mod kind;
+mod proto;
 pub(crate) mod resolve;
 mod walk;
 
@@ -17,6 +18,9 @@ use std::fmt;
 use serde_json::Value;
 
 pub use kind::{Breaks, ChangeKind};
+pub use proto::{
+    EnumShape, FieldShape, MessageShape, ProtoChange, ProtoShape, ReservedShape, diff_proto,
+};
 
 use crate::compat::Compat;
 

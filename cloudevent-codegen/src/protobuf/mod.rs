@@ -34,8 +34,10 @@ pub(crate) mod catalog;
 mod parse;
 mod rust;
 
-pub use parse::{Label, ParseError, ProtoEnum, ProtoField, ProtoMessage, ProtoSchema, parse};
-pub(crate) use rust::append_to;
+pub use parse::{
+    Label, ParseError, ProtoEnum, ProtoField, ProtoMessage, ProtoSchema, Reserved, parse,
+};
+pub(crate) use rust::dispatch_names;
 pub use rust::protobuf_rust;
 
 /// The `datacontenttype` of an event whose data is a Protobuf message.
@@ -65,6 +67,8 @@ pub struct ProtoFile {
     pub message: String,
     /// The file's messages and enums.
     pub schema: ProtoSchema,
+    /// The `x-cloudevent` object as written (its `compatibility` chooses the type's mode).
+    pub metadata: serde_json::Map<String, Value>,
 }
 
 impl ProtoFile {
@@ -180,6 +184,7 @@ impl ProtoFile {
             meta,
             message: local,
             schema,
+            metadata: object,
         })
     }
 

@@ -25,6 +25,26 @@ pub struct ProtoMessage {
     pub name: String,
     /// Its fields, in file order.
     pub fields: Vec<ProtoField>,
+    /// Its `reserved` field numbers and names, which no later version may use again.
+    pub reserved: Reserved,
+}
+
+/// The `reserved` statements of a message or an enum.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reserved {
+    /// Inclusive ranges of numbers (`reserved 2, 9 to 11;`; `max` is the largest number).
+    pub numbers: Vec<(i64, i64)>,
+    /// Names (`reserved "foo";`).
+    pub names: Vec<String>,
+}
+
+impl Reserved {
+    /// Whether `number` is reserved.
+    pub fn has_number(&self, number: i64) -> bool {
+        self.numbers
+            .iter()
+            .any(|(lo, hi)| (*lo..=*hi).contains(&number))
+    }
 }
 
 /// One field of a message.
@@ -60,6 +80,8 @@ pub struct ProtoEnum {
     pub name: String,
     /// `(value name, number)`, in file order.
     pub values: Vec<(String, i32)>,
+    /// Its `reserved` numbers and names.
+    pub reserved: Reserved,
 }
 
 /// Why a `.proto` text was refused: the line and what was found there.
@@ -295,12 +317,16 @@ fn message(parser: &mut Parser) -> Result<ProtoMessage, ParseError> {
     let name = parser.word("a message name")?;
     parser.symbol('{')?;
     let mut fields = Vec::new();
+    let mut reserved = Reserved::default();
     loop {
         let line = parser.line();
         match parser.next("a field or `}`")? {
             Token::Symbol('}') => break,
             Token::Symbol(';') => {}
-            Token::Word(w) if w == "reserved" || w == "option" => parser.skip_statement()?,
+            Token::Word(w) if w == "reserved" => {
+                reserved_statement(parser, &mut reserved, 536_870_911)?
+            }
+            Token::Word(w) if w == "option" => parser.skip_statement()?,
             Token::Word(w) if NESTED.contains(&w.as_str()) || w.starts_with("map") => {
                 parser.at -= 1;
                 return Err(parser.error(format!(
@@ -349,18 +375,26 @@ fn message(parser: &mut Parser) -> Result<ProtoMessage, ParseError> {
             }
         }
     }
-    Ok(ProtoMessage { name, fields })
+    Ok(ProtoMessage {
+        name,
+        fields,
+        reserved,
+    })
 }
 
 fn enumeration(parser: &mut Parser) -> Result<ProtoEnum, ParseError> {
     let name = parser.word("an enum name")?;
     parser.symbol('{')?;
     let mut values = Vec::new();
+    let mut reserved = Reserved::default();
     loop {
         match parser.next("an enum value or `}`")? {
             Token::Symbol('}') => break,
             Token::Symbol(';') => {}
-            Token::Word(w) if w == "reserved" || w == "option" => parser.skip_statement()?,
+            Token::Word(w) if w == "reserved" => {
+                reserved_statement(parser, &mut reserved, i64::from(i32::MAX))?;
+            }
+            Token::Word(w) if w == "option" => parser.skip_statement()?,
             Token::Word(value) => {
                 parser.symbol('=')?;
                 let number = parser.number("an enum number")?;
@@ -386,7 +420,60 @@ fn enumeration(parser: &mut Parser) -> Result<ProtoEnum, ParseError> {
             "enum `{name}`: the first value must be 0 in proto3"
         )));
     }
-    Ok(ProtoEnum { name, values })
+    Ok(ProtoEnum {
+        name,
+        values,
+        reserved,
+    })
+}
+
+/// The rest of a `reserved` statement: numbers and ranges (`2, 9 to 11, 20 to max`) or
+/// quoted names (proto3), up to its `;`. `max` is `largest`.
+fn reserved_statement(
+    parser: &mut Parser,
+    reserved: &mut Reserved,
+    largest: i64,
+) -> Result<(), ParseError> {
+    loop {
+        match parser.next("a reserved number or name")? {
+            Token::Text(name) => reserved.names.push(name),
+            Token::Word(_) => {
+                parser.at -= 1;
+                let low = parser.number("a reserved number")?;
+                let high = if parser.peek() == Some(&Token::Word("to".into())) {
+                    parser.at += 1;
+                    if parser.peek() == Some(&Token::Word("max".into())) {
+                        parser.at += 1;
+                        largest
+                    } else {
+                        parser.number("the end of a reserved range")?
+                    }
+                } else {
+                    low
+                };
+                if high < low {
+                    return Err(parser.error(format!("reserved range {low} to {high} is empty")));
+                }
+                reserved.numbers.push((low, high));
+            }
+            other => {
+                parser.at -= 1;
+                return Err(
+                    parser.error(format!("expected a reserved number or name, found {other}"))
+                );
+            }
+        }
+        match parser.next("`,` or `;`")? {
+            Token::Symbol(',') => {}
+            Token::Symbol(';') => return Ok(()),
+            other => {
+                parser.at -= 1;
+                return Err(
+                    parser.error(format!("expected `,` or `;` in `reserved`, found {other}"))
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -408,6 +495,25 @@ mod tests {
         assert_eq!(fields[1].label, Label::Repeated);
         assert_eq!(fields[2].label, Label::Optional);
         assert_eq!(fields[2].line, 6);
+        assert_eq!(schema.messages[0].reserved.numbers, [(4, 4), (5, 5)]);
+    }
+
+    #[test]
+    fn reads_reserved_numbers_ranges_and_names() {
+        let schema = parse(
+            "syntax = \"proto3\";\nenum E { E_A = 0; reserved 2, 5 to 7; reserved \"E_OLD\"; }\n\
+             message M { reserved 3, 9 to 11, 100 to max; reserved \"gone\", \"older\"; }\n",
+        )
+        .unwrap();
+        let m = &schema.messages[0].reserved;
+        assert_eq!(m.numbers, [(3, 3), (9, 11), (100, 536_870_911)]);
+        assert_eq!(m.names, ["gone", "older"]);
+        assert!(m.has_number(10) && !m.has_number(12));
+        let e = &schema.enums[0].reserved;
+        assert_eq!(e.numbers, [(2, 2), (5, 7)]);
+        assert_eq!(e.names, ["E_OLD"]);
+        let err = parse("syntax = \"proto3\";\nmessage M { reserved 5 to 2; }").unwrap_err();
+        assert!(err.message.contains("empty"), "{err}");
     }
 
     #[test]

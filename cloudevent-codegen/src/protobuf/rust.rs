@@ -66,19 +66,21 @@ pub fn protobuf_rust(
     Ok((text, warnings))
 }
 
-/// What [`crate::Builder`] writes: the JSON entries' code, then the `.proto` entries' modules
-/// (none when the registry has no `.proto` entry), with the latter's warnings.
-pub(crate) fn append_to(
-    text: String,
-    registry: &crate::Registry,
-    policy: &Policy,
-    options: &RustOptions,
-) -> Result<(String, Vec<Finding>), CodegenError> {
-    if registry.protobuf.is_empty() {
-        return Ok((text, Vec::new()));
-    }
-    let (modules, warnings) = protobuf_rust(&registry.protobuf, policy, options)?;
-    Ok((format!("{text}\n{modules}"), warnings))
+/// The `(event type, module, message)` of each `.proto` entry, for the registry's
+/// `RegistryEvent` enum: the module [`protobuf_rust`] writes and the event's message in it.
+pub(crate) fn dispatch_names(registry: &crate::Registry) -> Vec<(String, RustNames)> {
+    registry
+        .protobuf
+        .iter()
+        .map(|file| {
+            let module = RustNames::new(&file.meta.event_type, file.major).module;
+            let names = RustNames {
+                module,
+                root: file.message.clone(),
+            };
+            (file.meta.event_type.clone(), names)
+        })
+        .collect()
 }
 
 fn module(

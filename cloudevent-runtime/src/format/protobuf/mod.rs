@@ -428,11 +428,52 @@ impl<T: CloudEventData> Event<T> {
         T: ProtobufData,
     {
         let any = read_event(bytes, &Self::POLICY, Some(json::Expected::of::<T>()), None)?;
+        Self::from_any_protobuf(&any)
+    }
+
+    /// The typed event of an [`AnyEvent`] whose data is a `T` message: `proto_data` of `T`'s
+    /// type (from the Protobuf format), or binary data under `T`'s Protobuf
+    /// `datacontenttype` (from a format that has no place for the type URL, such as JSON's
+    /// `data_base64`). What a [`dispatch!`](crate::dispatch) enum calls for a Protobuf
+    /// payload. The `type` must be `T`'s.
+    ///
+    /// # Errors
+    /// Another `type`; data that is not a `T` message (rule `CE-Protobuf 1.0`, attribute
+    /// `data`).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{AnyEvent, CloudEventData, Event, ExtensionVisitor};
+    /// # #[derive(Clone, PartialEq, prost::Message)]
+    /// # struct Ping { #[prost(uint32, tag = "1")] n: u32 }
+    /// # impl prost::Name for Ping { const NAME: &'static str = "Ping"; const PACKAGE: &'static str = "example.v1"; }
+    /// # impl CloudEventData for Ping {
+    /// #     const TYPE: &'static str = "com.example.health.ping.sent";
+    /// #     const DATASCHEMA: Option<&'static str> = None;
+    /// #     const SOURCE: Option<&'static str> = Some("https://health.example.com");
+    /// #     const DATACONTENTTYPE: &'static str = "application/protobuf";
+    /// #     const EXTENSIONS: &'static [&'static str] = &[];
+    /// #     fn subject(&self) -> Option<&str> { None }
+    /// #     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
+    /// # }
+    /// let event = Event::new(Ping { n: 7 });
+    /// let any = AnyEvent::from_protobuf(&event.to_protobuf_message()).unwrap();
+    /// assert_eq!(Event::<Ping>::from_any_protobuf(&any).unwrap().data().n, 7);
+    /// // The same event in JSON: the message's bytes in `data_base64`.
+    /// let json = serde_json::to_vec(&any).unwrap();
+    /// let any = AnyEvent::from_slice(&json).unwrap();
+    /// assert_eq!(Event::<Ping>::from_any_protobuf(&any).unwrap().data().n, 7);
+    /// ```
+    pub fn from_any_protobuf(any: &AnyEvent) -> Result<Self, FormatError>
+    where
+        T: ProtobufData,
+    {
         let full_name = T::full_name();
+        let named = |url: Option<&str>| match url {
+            Some(url) => url.rsplit('/').next() == Some(full_name.as_str()),
+            None => any.datacontenttype() == Some(T::DATACONTENTTYPE),
+        };
         let payload = match (any.protobuf_type_url(), any.data()) {
-            (Some(url), Some(Data::Binary(bytes)))
-                if url.rsplit('/').next() == Some(full_name.as_str()) =>
-            {
+            (url, Some(Data::Binary(bytes))) if named(url) => {
                 T::decode(bytes.as_slice()).map_err(|error| {
                     Violation::error(
                         rule::CE_PROTOBUF,
@@ -454,7 +495,7 @@ impl<T: CloudEventData> Event<T> {
                 ));
             }
         };
-        Event::from_any_with_data(&any, payload)
+        Event::from_any_with_data(any, payload)
     }
 }
 
