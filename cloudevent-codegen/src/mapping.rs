@@ -186,38 +186,7 @@ pub(crate) fn attribute_from_pointer(
     if !pointer.starts_with('/') || segments.is_empty() {
         return Err(unsupported("must start with `/` and name a member"));
     }
-    let mut owner = names.root.clone();
-    let mut path = Vec::new();
-    let mut leaf = None;
-    for (depth, segment) in segments.iter().enumerate() {
-        let field = field_of(syntax, &owner, segment)
-            .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
-        let (ty, options) = unwrap_options(&field.ty);
-        let last = depth + 1 == segments.len();
-        if depth > 0 {
-            let ident = field
-                .ident
-                .as_ref()
-                .map(ToString::to_string)
-                .ok_or_else(|| unsupported("no named member"))?;
-            // An optional object on the way is looked inside (`site?`): absent, the attribute
-            // takes its default (a fresh id, now, the type's source), as an absent leaf does.
-            let marks = if last { 0 } else { options };
-            path.push(format!("{ident}{}", "?".repeat(marks)));
-        }
-        if last {
-            leaf = ty;
-        } else {
-            match ty {
-                Some(ty) if is_struct(syntax, &ty) => owner = ty,
-                _ => {
-                    return Err(unsupported(&format!(
-                        "member `{segment}` is not an object with named members"
-                    )));
-                }
-            }
-        }
-    }
+    let (path, leaf) = member_path(syntax, &names.root, &segments, &unsupported)?;
     if let Some(leaf) = &leaf
         && ["DateTime", "NaiveDate", "Uuid"].contains(&leaf.as_str())
     {
@@ -290,38 +259,7 @@ pub(crate) fn extension_from_pointer(
     if !pointer.starts_with('/') || segments.is_empty() {
         return Err(unsupported("must start with `/` and name a member"));
     }
-    let mut owner = names.root.clone();
-    let mut path = Vec::new();
-    let mut leaf = None;
-    for (depth, segment) in segments.iter().enumerate() {
-        let field = field_of(syntax, &owner, segment)
-            .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
-        let (ty, options) = unwrap_options(&field.ty);
-        let last = depth + 1 == segments.len();
-        if depth > 0 {
-            let ident = field
-                .ident
-                .as_ref()
-                .map(ToString::to_string)
-                .ok_or_else(|| unsupported("no named member"))?;
-            // The leaf's own `Option` is the derive's business (absent: no extension); the
-            // root field's is seen by the derive in its type.
-            let marks = if last { 0 } else { options };
-            path.push(format!("{ident}{}", "?".repeat(marks)));
-        }
-        if last {
-            leaf = ty;
-        } else {
-            match ty {
-                Some(ty) if is_struct(syntax, &ty) => owner = ty,
-                _ => {
-                    return Err(unsupported(&format!(
-                        "member `{segment}` is not an object with named members"
-                    )));
-                }
-            }
-        }
-    }
+    let (path, leaf) = member_path(syntax, &names.root, &segments, &unsupported)?;
     let leaf = leaf.ok_or_else(|| unsupported("the member's type is not a plain type"))?;
     let newtype = match leaf.as_str() {
         "String" | "str" | "bool" | "i8" | "i16" | "i32" | "u8" | "u16" => false,
@@ -372,6 +310,48 @@ pub(crate) fn extension_from_pointer(
         syntax.items.extend(impls.items);
     }
     Ok(())
+}
+
+/// Walks a pointer's segments from the payload's root type through the generated structs:
+/// the Rust member path below the root field (`site?.zone`: an optional object on the way is
+/// marked `?` per `Option`, so the derive looks inside it and an absent object gives what an
+/// absent leaf gives; the root field's and the leaf's own `Option`s are the derive's to see
+/// in their types) and the leaf's type name, when it is a plain type.
+fn member_path(
+    syntax: &mut syn::File,
+    root: &str,
+    segments: &[String],
+    unsupported: &dyn Fn(&str) -> Finding,
+) -> Result<(Vec<String>, Option<String>), Finding> {
+    let mut owner = root.to_owned();
+    let mut path = Vec::new();
+    for (depth, segment) in segments.iter().enumerate() {
+        let field = field_of(syntax, &owner, segment)
+            .ok_or_else(|| unsupported(&format!("`{owner}` has no member `{segment}`")))?;
+        let (ty, options) = unwrap_options(&field.ty);
+        let last = depth + 1 == segments.len();
+        if depth > 0 {
+            let ident = field
+                .ident
+                .as_ref()
+                .map(ToString::to_string)
+                .ok_or_else(|| unsupported("no named member"))?;
+            let marks = if last { 0 } else { options };
+            path.push(format!("{ident}{}", "?".repeat(marks)));
+        }
+        if last {
+            return Ok((path, ty));
+        }
+        match ty {
+            Some(ty) if is_struct(syntax, &ty) => owner = ty,
+            _ => {
+                return Err(unsupported(&format!(
+                    "member `{segment}` is not an object with named members"
+                )));
+            }
+        }
+    }
+    Ok((path, None))
 }
 
 /// The last segment of a path type inside its `Option`s, and how many `Option`s there are.

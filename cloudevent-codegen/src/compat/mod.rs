@@ -193,11 +193,7 @@ pub fn check_compatibility_with(
         let compatibility = match previous.versions(&subject(file)) {
             None | Some([]) => Compatibility::New,
             Some(versions) => {
-                let against = if mode.is_transitive() {
-                    versions
-                } else {
-                    &versions[versions.len() - 1..]
-                };
+                let against = mode.baseline(versions);
                 Compatibility::of(
                     changes_against(against.iter().map(|v| v.resolved()), new),
                     mode,

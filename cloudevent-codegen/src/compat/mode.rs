@@ -85,6 +85,24 @@ impl Compat {
         )
     }
 
+    /// The earlier versions a new one is compared with under this mode, oldest first: every
+    /// one when the mode is transitive, else the last (none of none).
+    ///
+    /// ```
+    /// use cloudevent_codegen::Compat;
+    /// let versions = [1, 2, 3];
+    /// assert_eq!(Compat::Forward.baseline(&versions), &[3]);
+    /// assert_eq!(Compat::FullTransitive.baseline(&versions), &[1, 2, 3]);
+    /// assert!(Compat::Backward.baseline::<u8>(&[]).is_empty());
+    /// ```
+    pub fn baseline<T>(self, versions: &[T]) -> &[T] {
+        if self.is_transitive() {
+            versions
+        } else {
+            &versions[versions.len().saturating_sub(1)..]
+        }
+    }
+
     /// Who is broken when a change breaks this mode, for messages.
     pub(crate) const fn who(self) -> &'static str {
         match self {

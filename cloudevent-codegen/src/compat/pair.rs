@@ -294,11 +294,7 @@ fn compare_with_lock(
             findings: Vec::new(),
         };
         if let Some(versions) = lock.versions(&key).filter(|v| !v.is_empty()) {
-            let against = if mode.is_transitive() {
-                versions
-            } else {
-                &versions[versions.len() - 1..]
-            };
+            let against = mode.baseline(versions);
             comparison.old_type = against.last().map(|v| v.event_type.clone());
             let changes = changes_against(against.iter().map(LockedSchema::resolved), resolved);
             comparison.outcome = if changes.is_empty() {

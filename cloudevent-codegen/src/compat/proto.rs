@@ -83,11 +83,7 @@ pub(crate) fn check(
         let compatibility = match previous.proto_versions(&subject(file)) {
             None | Some([]) => Compatibility::New,
             Some(versions) => {
-                let against = if mode.is_transitive() {
-                    versions
-                } else {
-                    &versions[versions.len() - 1..]
-                };
+                let against = mode.baseline(versions);
                 let new = ProtoShape::of(file);
                 Compatibility::of(
                     changes_against(against.iter().map(|v| &v.shape), &new),
@@ -205,11 +201,7 @@ pub(crate) fn compare_with_lock(
         out.push(match previous {
             None => comparison(file, mode, None, None),
             Some(versions) => {
-                let against = if mode.is_transitive() {
-                    versions
-                } else {
-                    &versions[versions.len() - 1..]
-                };
+                let against = mode.baseline(versions);
                 comparison(
                     file,
                     mode,

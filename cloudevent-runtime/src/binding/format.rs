@@ -218,14 +218,8 @@ pub(crate) fn event_from<E: BindingEvent>(
     }
 }
 
-/// Reads a batch of any [`BindingEvent`] in `format`.
-#[cfg(any(
-    feature = "http",
-    feature = "kafka",
-    feature = "amqp",
-    feature = "mqtt",
-    feature = "nats"
-))]
+/// Reads a batch of any [`BindingEvent`] in `format` (HTTP's batched content mode).
+#[cfg(feature = "http")]
 pub(crate) fn batch_from<E: BindingEvent>(
     format: StructuredFormat,
     bytes: &[u8],
