@@ -1,48 +1,15 @@
 //! `cloudevent codegen` and `cloudevent diff` end to end: the built binary on the bundled
 //! registry and on schema files written to a temporary directory.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{TempDir, cloudevent, text};
 
 fn registry() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")
-}
-
-fn cloudevent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("cloudevent-cli-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, contents: &str) -> String {
-        let path = self.0.join(name);
-        fs::write(&path, contents).expect("temp file");
-        path.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]
@@ -129,20 +96,14 @@ fn codegen_prints_a_module_with_the_root_type_of_every_schema() {
 #[test]
 fn codegen_refuses_a_schema_that_breaks_a_naming_rule() {
     let dir = TempDir::new("codegen-bad");
-    fs::create_dir_all(dir.0.join("com.example.order.created")).unwrap();
+    fs::create_dir_all(dir.path().join("com.example.order.created")).unwrap();
     dir.write(
         "com.example.order.created/v1.json",
         r#"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
             "x-cloudevent": {"type": "com.example.order.created", "extensions": {"Tenant_ID": "tenant"}},
             "type": "object", "properties": {"tenant": {"type": "string"}}}"#,
     );
-    let output = cloudevent(&[
-        "codegen",
-        "--schemas",
-        dir.0.to_str().unwrap(),
-        "--out",
-        "-",
-    ]);
+    let output = cloudevent(&["codegen", "--schemas", dir.as_str(), "--out", "-"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(output.stdout.is_empty());
@@ -217,7 +178,7 @@ fn diff_inside_a_registry_names_the_next_version_exactly() {
     );
     let old_text = fs::read_to_string(registry).unwrap();
     let old = dir.write("old.json", &old_text);
-    fs::create_dir_all(dir.0.join("com.example.order.cancelled")).unwrap();
+    fs::create_dir_all(dir.path().join("com.example.order.cancelled")).unwrap();
     let changed: serde_json::Value = {
         let mut schema: serde_json::Value = serde_json::from_str(&old_text).unwrap();
         let properties = schema["properties"].as_object_mut().unwrap();
@@ -280,7 +241,7 @@ fn diff_exits_0_on_compatible_changes() {
 fn diff_exits_2_on_an_unreadable_file() {
     let dir = TempDir::new("diff-missing");
     let old = dir.write("old.json", OLD);
-    let missing = dir.0.join("missing.json").display().to_string();
+    let missing = dir.path().join("missing.json").display().to_string();
     let output = cloudevent(&["diff", &old, &missing]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("missing.json"));

@@ -2,77 +2,18 @@
 //! CDEvents-shaped fixture of `cloudevent-codegen` read with `--type-pointer`, and what the
 //! user sees when such a folder is empty, or holds refs and shapes codegen cannot handle.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{TempDir, cloudevent, edit_json, text};
 
 const POINTER: &str = "/properties/context/properties/type";
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas")
-}
-
-fn cloudevent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// A temporary copy of a folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!(
-            "cloudevent-cli-layouts-{}-{name}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-
-    fn copy_of(from: &Path, name: &str) -> TempDir {
-        fn copy(from: &Path, to: &Path) {
-            for entry in fs::read_dir(from).unwrap() {
-                let path = entry.unwrap().path();
-                let target = to.join(path.file_name().unwrap());
-                if path.is_dir() {
-                    fs::create_dir_all(&target).unwrap();
-                    copy(&path, &target);
-                } else {
-                    fs::copy(&path, &target).unwrap();
-                }
-            }
-        }
-        let dir = TempDir::new(name);
-        copy(from, &dir.0);
-        dir
-    }
-
-    fn edit(&self, relative: &str, change: impl FnOnce(&mut serde_json::Value)) {
-        let path = self.0.join(relative);
-        let mut schema: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-        change(&mut schema);
-        fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]
@@ -129,11 +70,15 @@ fn a_cdevents_shaped_folder_generates_every_type_with_shared_links_once() {
 #[test]
 fn a_folder_without_event_schemas_says_what_was_looked_for() {
     let empty = TempDir::new("empty");
-    fs::write(empty.0.join("notes.json"), "{\"title\": \"not an event\"}").unwrap();
+    fs::write(
+        empty.path().join("notes.json"),
+        "{\"title\": \"not an event\"}",
+    )
+    .unwrap();
     let output = cloudevent(&[
         "codegen",
         "--schemas",
-        empty.path(),
+        empty.as_str(),
         "--type-pointer",
         POINTER,
         "--out",
@@ -151,9 +96,9 @@ fn a_folder_without_event_schemas_says_what_was_looked_for() {
     // Today's layout on a flat folder: no longer an empty file written with exit 0.
     let flat = TempDir::new("flat");
     for name in ["ticketcreated.json", "artifactpackaged.json"] {
-        fs::copy(fixture().join(name), flat.0.join(name)).unwrap();
+        fs::copy(fixture().join(name), flat.path().join(name)).unwrap();
     }
-    let output = cloudevent(&["codegen", "--schemas", flat.path(), "--out", "-"]);
+    let output = cloudevent(&["codegen", "--schemas", flat.as_str(), "--out", "-"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--type-pointer"), "{stderr}");
@@ -163,21 +108,21 @@ fn a_folder_without_event_schemas_says_what_was_looked_for() {
 fn every_problem_of_the_registry_is_reported_in_one_run_without_panic_text() {
     let dir = TempDir::copy_of(&fixture(), "broken");
     // typify panics on an enum whose values have several JSON types, one an object.
-    dir.edit("ticketcreated.json", |s| {
+    edit_json(&dir.path().join("ticketcreated.json"), |s| {
         s["properties"]["mixed"] = serde_json::json!({"enum": [1, "a", {"x": 1}]});
     });
-    dir.edit("servicedeployed.json", |s| {
-        s["properties"]["subject"]["properties"]["content"]["properties"]["artifactDomainId"]
-            ["$ref"] = "links/domain-id".into();
+    edit_json(&dir.path().join("servicedeployed.json"), |s| {
+        s["properties"]["subject"]["properties"]["content"]["properties"]["artifactDomainId"]["$ref"] =
+            "links/domain-id".into();
     });
-    dir.edit("links/embeddedlinkend.json", |s| {
+    edit_json(&dir.path().join("links/embeddedlinkend.json"), |s| {
         s["properties"]["from"]["properties"]["domainId"]["$ref"] =
             "https://elsewhere.example.com/domainid".into();
     });
     let output = cloudevent(&[
         "codegen",
         "--schemas",
-        dir.path(),
+        dir.as_str(),
         "--type-pointer",
         POINTER,
         "--profile",

@@ -1,80 +1,25 @@
 //! `cloudevent diff` on folders, on files of different event types and in the semver naming
 //! scheme; exit codes 0/1/2; and the same message from `cloudevent codegen`'s lock gate.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use serde_json::{Value, json};
+use common::{TempDir, cloudevent, copy_dir, edit_json, repo, text};
+use serde_json::json;
 
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
-
-fn cloudevent(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn tempdir() -> TempDir {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "cloudevent-diff-{}-{}",
-        std::process::id(),
-        COUNT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    TempDir(dir)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            fs::copy(&path, target).unwrap();
-        }
-    }
-}
-
-fn edit(path: &Path, change: impl FnOnce(&mut Value)) {
-    let mut schema: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
-    change(&mut schema);
-    fs::write(path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+/// The schema files of a registry (not its lock or notes).
+fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json")
 }
 
 /// `old/` and `new/` copies of the bundled registry.
 fn two_registries() -> (TempDir, PathBuf, PathBuf) {
-    let dir = tempdir();
+    let dir = TempDir::new("diff");
     let (old, new) = (dir.path().join("old"), dir.path().join("new"));
-    copy_dir(&repo("schemas"), &old);
-    copy_dir(&repo("schemas"), &new);
+    copy_dir(&repo("schemas"), &old, is_json);
+    copy_dir(&repo("schemas"), &new, is_json);
     (dir, old, new)
 }
 
@@ -83,7 +28,7 @@ const CANCELLED: &str = "com.example.order.cancelled/v1.json";
 #[test]
 fn folders_are_paired_by_type_and_version() {
     let (_dir, old, new) = two_registries();
-    let same = cloudevent(&["diff".as_ref(), &old, &new]);
+    let same = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
     assert!(
         text(&same.stdout).contains(" 0 compatible, 0 breaking, 0 new, 0 removed"),
@@ -91,13 +36,13 @@ fn folders_are_paired_by_type_and_version() {
         text(&same.stdout)
     );
 
-    edit(&new.join(CANCELLED), |s| {
+    edit_json(&new.join(CANCELLED), |s| {
         s["properties"]["reason"]["enum"]
             .as_array_mut()
             .unwrap()
             .push(json!("duplicate_order"));
     });
-    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
     assert!(
@@ -113,7 +58,7 @@ fn folders_are_paired_by_type_and_version() {
         ),
         "{stderr}"
     );
-    let backward = cloudevent(&[
+    let backward = cloudevent::<&Path>(&[
         "diff".as_ref(),
         "--compat".as_ref(),
         "backward".as_ref(),
@@ -132,12 +77,13 @@ fn folders_are_paired_by_type_and_version() {
     copy_dir(
         &old.join("com.example.order.cancelled"),
         &new.join("com.example.order.refused"),
+        is_json,
     );
-    edit(&new.join("com.example.order.refused/v1.json"), |s| {
+    edit_json(&new.join("com.example.order.refused/v1.json"), |s| {
         s["x-cloudevent"]["type"] = json!("com.example.order.refused");
         s["$id"] = json!("https://schemas.example.com/events/com.example.order.refused/v1.json");
     });
-    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let stdout = text(&output.stdout);
     assert!(
         stdout.contains("com.example.order.refused/v1: new"),
@@ -160,14 +106,14 @@ fn unreadable_input_exits_2_with_a_sentence_never_a_raw_os_error() {
         (&old, &file, "is a file while"),
         (&file, &old, "is a file while"),
     ] {
-        let output = cloudevent(&["diff".as_ref(), a.as_path(), b.as_path()]);
+        let output = cloudevent::<&Path>(&["diff".as_ref(), a.as_path(), b.as_path()]);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(needle), "{needle} not in {stderr}");
         assert!(!stderr.contains("Is a directory"), "{stderr}");
     }
     let missing = dir.path().join("missing");
-    let output = cloudevent(&["diff".as_ref(), &old, &missing]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &old, &missing]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -177,18 +123,18 @@ fn unreadable_input_exits_2_with_a_sentence_never_a_raw_os_error() {
     assert!(!stderr.contains("os error"), "{stderr}");
     let broken = dir.path().join("broken.json");
     fs::write(&broken, "{").unwrap();
-    let output = cloudevent(&["diff".as_ref(), &file, &broken]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &file, &broken]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("not valid JSON"));
 }
 
 #[test]
 fn a_change_of_event_type_is_reported_as_such() {
-    let dir = tempdir();
+    let dir = TempDir::new("diff");
     let cancelled = repo(&format!("schemas/{CANCELLED}"));
     let other = dir.path().join("other.json");
     fs::copy(repo("schemas/com.example.order.shipped/v1.json"), &other).unwrap();
-    let output = cloudevent(&["diff".as_ref(), &cancelled, &other]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &cancelled, &other]);
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
     assert_eq!(
@@ -203,11 +149,11 @@ fn a_change_of_event_type_is_reported_as_such() {
     // The next major version of the same type: a new type, whose changes break nobody.
     let v2 = dir.path().join("v2.json");
     fs::copy(&cancelled, &v2).unwrap();
-    edit(&v2, |s| {
+    edit_json(&v2, |s| {
         s["x-cloudevent"]["type"] = json!("com.example.order.cancelled.v2");
         s["properties"].as_object_mut().unwrap().remove("comment");
     });
-    let output = cloudevent(&["diff".as_ref(), &cancelled, &v2]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &cancelled, &v2]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(
@@ -224,21 +170,22 @@ fn a_change_of_event_type_is_reported_as_such() {
 
 #[test]
 fn semver_types_are_advised_their_next_major() {
-    let dir = tempdir();
+    let dir = TempDir::new("diff");
     let schemas = dir.path().join("schemas");
     copy_dir(
         &repo("cloudevent-codegen/tests/fixtures/cdevents-shaped/schemas"),
         &schemas,
+        is_json,
     );
     let old = dir.path().join("artifactpackaged-old.json");
     fs::copy(schemas.join("artifactpackaged.json"), &old).unwrap();
     let new = schemas.join("artifactpackaged.json");
-    edit(&new, |s| {
+    edit_json(&new, |s| {
         s["properties"]["subject"]["properties"]["content"]["properties"]["change"]["required"] =
             json!([]);
     });
     let pointer = "/properties/context/properties/type";
-    let output = cloudevent(&[
+    let output = cloudevent::<&Path>(&[
         "diff".as_ref(),
         "--type-pointer".as_ref(),
         pointer.as_ref(),
@@ -279,7 +226,7 @@ fn codegen_against_the_lock_says_what_diff_says() {
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     assert!(dir.path().join("cloudevent.lock.json").exists());
 
-    edit(&new.join(CANCELLED), |s| {
+    edit_json(&new.join(CANCELLED), |s| {
         s["required"]
             .as_array_mut()
             .unwrap()
@@ -292,7 +239,7 @@ fn codegen_against_the_lock_says_what_diff_says() {
     let refused = codegen(&[]);
     let codegen_err = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{codegen_err}");
-    let diff = cloudevent(&["diff".as_ref(), &old, &new]);
+    let diff = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let diff_err = text(&diff.stderr);
     let findings: Vec<&str> = diff_err
         .lines()
@@ -334,7 +281,7 @@ fn a_lock_file_gives_transitive_modes_every_version() {
     };
     assert_eq!(codegen(&["--update-lock"]).status.code(), Some(0));
     // A value added, recorded under backward (which allows it): the lock now holds two.
-    edit(&new.join(CANCELLED), |s| {
+    edit_json(&new.join(CANCELLED), |s| {
         s["properties"]["reason"]["enum"]
             .as_array_mut()
             .unwrap()
@@ -349,7 +296,7 @@ fn a_lock_file_gives_transitive_modes_every_version() {
     );
 
     let diff = |mode: &str| {
-        cloudevent(&[
+        cloudevent::<&Path>(&[
             "diff".as_ref(),
             "--compat".as_ref(),
             mode.as_ref(),
@@ -376,7 +323,7 @@ fn a_lock_file_gives_transitive_modes_every_version() {
 /// `compatibility` attribute sets the mode.
 #[test]
 fn xregistry_documents_are_compared_under_their_compatibility_attribute() {
-    let dir = tempdir();
+    let dir = TempDir::new("diff");
     let old = dir.path().join("old.json");
     let new = dir.path().join("new.json");
     fs::copy(
@@ -386,14 +333,14 @@ fn xregistry_documents_are_compared_under_their_compatibility_attribute() {
     .unwrap();
     fs::copy(&old, &new).unwrap();
     let at = "/schemagroups/Fabrikam.SmartOven/schemas/Fabrikam.SmartOven.TurnedOn";
-    edit(&new, |d| {
+    edit_json(&new, |d| {
         d.pointer_mut(&format!("{at}/versions/1/schema/properties/mode/enum"))
             .unwrap()
             .as_array_mut()
             .unwrap()
             .push(json!("roast"));
     });
-    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(
@@ -402,9 +349,9 @@ fn xregistry_documents_are_compared_under_their_compatibility_attribute() {
         "{stdout}"
     );
     assert!(stdout.contains("enum value \"roast\" added"), "{stdout}");
-    edit(&new, |d| {
+    edit_json(&new, |d| {
         d.pointer_mut(at).unwrap()["compatibility"] = json!("backward_transitive");
     });
-    let output = cloudevent(&["diff".as_ref(), &old, &new]);
+    let output = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
 }

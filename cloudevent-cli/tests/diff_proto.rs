@@ -2,9 +2,12 @@
 //! codes 0/1, the Protobuf rules' lines, and the same finding from `cloudevent codegen`'s lock
 //! gate (the `Builder` gate), word for word.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{TempDir, cloudevent, copy_dir, text};
 
 const PACKED: &str = "com.example.order.packed/v1.proto";
 
@@ -13,50 +16,13 @@ fn fixture() -> PathBuf {
         .join("../cloudevent-codegen/tests/fixtures/protobuf/schemas")
 }
 
-fn cloudevent(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cloudevent"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            fs::copy(&path, target).unwrap();
-        }
-    }
-}
-
 /// `old/` and `new/` copies of the Protobuf fixture registry.
 fn two_registries(name: &str) -> (TempDir, PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "cloudevent-diff-proto-{}-{name}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    let (old, new) = (dir.join("old"), dir.join("new"));
-    copy_dir(&fixture(), &old);
-    copy_dir(&fixture(), &new);
-    (TempDir(dir), old, new)
+    let dir = TempDir::new(name);
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    copy_dir(&fixture(), &old, |_| true);
+    copy_dir(&fixture(), &new, |_| true);
+    (dir, old, new)
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -68,7 +34,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 #[test]
 fn proto_registries_are_compared_by_field_number() {
     let (_dir, old, new) = two_registries("diff");
-    let same = cloudevent(&["diff".as_ref(), &old, &new]);
+    let same = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let out = text(&same.stdout);
     assert_eq!(same.status.code(), Some(0), "{out}{}", text(&same.stderr));
     assert!(
@@ -82,7 +48,7 @@ fn proto_registries_are_compared_by_field_number() {
 
     // A removed field without `reserved`: breaking, exit 1, the fix names `v2.proto`.
     edit(&new.join(PACKED), "  bytes checksum = 6;\n", "");
-    let broken = cloudevent(&["diff".as_ref(), &old, &new]);
+    let broken = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let (out, err) = (text(&broken.stdout), text(&broken.stderr));
     assert_eq!(broken.status.code(), Some(1), "{out}{err}");
     assert!(
@@ -107,7 +73,7 @@ fn proto_registries_are_compared_by_field_number() {
         "  reserved 6, 8;\n  uint32 attempts = 9;",
     );
     edit(&new.join(PACKED), "string note = 5;", "string remark = 5;");
-    let fixed = cloudevent(&["diff".as_ref(), &old, &new]);
+    let fixed = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let out = text(&fixed.stdout);
     assert_eq!(fixed.status.code(), Some(0), "{out}{}", text(&fixed.stderr));
     assert!(
@@ -121,14 +87,14 @@ fn proto_registries_are_compared_by_field_number() {
     assert!(out.contains("compatible field 9 `attempts` added"), "{out}");
 
     // Two `.proto` files: the same verdicts.
-    let files = cloudevent(&["diff".as_ref(), &old.join(PACKED), &new.join(PACKED)]);
+    let files = cloudevent::<&Path>(&["diff".as_ref(), &old.join(PACKED), &new.join(PACKED)]);
     assert_eq!(files.status.code(), Some(0), "{}", text(&files.stderr));
 }
 
 #[test]
 fn codegen_against_the_lock_says_what_diff_says_for_proto_entries() {
     let (dir, old, new) = two_registries("codegen");
-    let out = dir.0.join("out.rs");
+    let out = dir.path().join("out.rs");
     let codegen = |extra: &[&str]| {
         let mut args: Vec<&Path> = vec![
             "codegen".as_ref(),
@@ -142,7 +108,7 @@ fn codegen_against_the_lock_says_what_diff_says_for_proto_entries() {
     };
     let first = codegen(&["--update-lock"]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    let lock = fs::read_to_string(dir.0.join("cloudevent.lock.json")).unwrap();
+    let lock = fs::read_to_string(dir.path().join("cloudevent.lock.json")).unwrap();
     assert!(lock.contains("\"protobuf\""), "{lock}");
 
     // `uint32 weight_grams` of the nested `Parcel` becomes `float`: not wire-compatible.
@@ -154,7 +120,7 @@ fn codegen_against_the_lock_says_what_diff_says_for_proto_entries() {
     let refused = codegen(&[]);
     let codegen_err = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{codegen_err}");
-    let diff = cloudevent(&["diff".as_ref(), &old, &new]);
+    let diff = cloudevent::<&Path>(&["diff".as_ref(), &old, &new]);
     let diff_err = text(&diff.stderr);
     let findings: Vec<&str> = diff_err
         .lines()
