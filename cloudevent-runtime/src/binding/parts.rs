@@ -277,7 +277,7 @@ fn unchecked_body_data<'a>(parts: &'a PartsRef<'_>) -> Result<Option<BodyData<'a
         Some(content_type) if cloudevent_rules::is_json_media_type(content_type) => {
             let text = std::str::from_utf8(body).map_err(|_| not_json(content_type))?;
             // JSON's whitespace (RFC 8259 section 2), which serde_json trims too.
-            BodyData::Json(text.trim_matches([' ', '\t', '\n', '\r']))
+            BodyData::Json(trim_json_whitespace(text))
         }
         // No content type: JSON is implied (CE-JSON 3.1) when the body is JSON; anything
         // else can only be carried as bytes.
@@ -287,6 +287,18 @@ fn unchecked_body_data<'a>(parts: &'a PartsRef<'_>) -> Result<Option<BodyData<'a
             _ => BodyData::Bytes(body),
         },
     }))
+}
+
+/// `text` without JSON's whitespace around it (RFC 8259 section 2), which serde_json trims
+/// too; the ends are looked at first, since a body seldom has any.
+fn trim_json_whitespace(text: &str) -> &str {
+    let blank = |byte: Option<&u8>| matches!(byte, Some(b' ' | b'\t' | b'\n' | b'\r'));
+    let bytes = text.as_bytes();
+    if blank(bytes.first()) || blank(bytes.last()) {
+        text.trim_matches([' ', '\t', '\n', '\r'])
+    } else {
+        text
+    }
 }
 
 /// The body as one JSON value, without the whitespace around it.
