@@ -300,6 +300,8 @@ proptest! {
         if let Ok(document) = &document {
             let data = body_data(&view).unwrap();
             prop_assert_eq!(document_len(&view, &any_hints, data.as_ref()), document.len());
+            prop_assert!(document_len_bound(&view, &any_hints, data.as_ref()) >= document.len());
+            prop_assert!(document_len_bound(&view, &[], data.as_ref()) >= document_len(&view, &[], data.as_ref()));
         }
         let slow = document.and_then(|document| Ok(AnyEvent::from_slice(&document)?));
         prop_assert_eq!(verdict(read_any(&view, &typed)), verdict(slow));
