@@ -61,6 +61,7 @@ impl<'a> PartsRef<'a> {
     }
 
     /// The owned parts.
+    #[cfg(feature = "http")]
     pub(crate) fn into_owned(self) -> BinaryParts {
         BinaryParts {
             attributes: self
