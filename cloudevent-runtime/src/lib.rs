@@ -110,7 +110,7 @@ pub use data::CloudEventData;
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
-pub use extension::{ExtensionValueBuf, Extensions};
+pub use extension::{ExtensionValueBuf, Extensions, ExtensionsIter};
 #[cfg(feature = "avro")]
 #[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
 pub use format::avro;

@@ -9,7 +9,9 @@
 use std::fmt::Debug;
 
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
-use cloudevent_runtime::binding::{BinaryParts, BindingError, BindingEvent, http, percent};
+use cloudevent_runtime::binding::{
+    BinaryParts, BindingError, BindingEvent, ContentMode, http, percent,
+};
 use cloudevent_runtime::{AnyEvent, CloudEvent, Event};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -223,6 +225,31 @@ proptest! {
             kafka::structured_document(&record).and_then(|document| typed_from_document(&document)),
         );
         prop_assert_eq!(fast, slow, "Kafka");
+    }
+
+    /// A binding reads a binary-mode message from parts borrowed from it, without copying
+    /// each header and the body first (issue 13); the owned parts the public API hands out
+    /// for the same message read to the same verdict, for both kinds of event.
+    #[test]
+    fn a_message_reads_as_its_owned_parts_read(parts in binary_parts()) {
+        let Some(headers) = http_message(&parts) else {
+            return Ok(());
+        };
+        if !matches!(http::content_mode(&headers), Ok(ContentMode::Binary)) {
+            return Ok(());
+        }
+        let body = parts.data.clone().unwrap_or_default();
+        let owned = || http::read_binary_headers(&headers, body.clone());
+        prop_assert_eq!(
+            verdict(http::read_event::<AnyEvent>(&headers, &body)),
+            verdict(owned().and_then(AnyEvent::from_binary)),
+            "AnyEvent"
+        );
+        prop_assert_eq!(
+            verdict(http::read_event::<Event<EntryPosted>>(&headers, &body)),
+            verdict(owned().and_then(Event::<EntryPosted>::from_binary)),
+            "Event<EntryPosted>"
+        );
     }
 }
 

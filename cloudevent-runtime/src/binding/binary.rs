@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
 use crate::format::json::AttributeView;
 use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
@@ -69,6 +70,31 @@ pub trait BindingEvent: Sized + crate::Attributes {
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError>;
 
+    /// Reads binary-mode parts borrowed from a received message (every binding's receive
+    /// path): the same reading as [`BindingEvent::from_binary_typed`], without first copying
+    /// every header and the body into [`BinaryParts`]. The default makes them owned and
+    /// calls that method; not part of the stable API.
+    ///
+    /// # Errors
+    /// Whatever makes the parts not a valid event of this type.
+    #[doc(hidden)]
+    fn from_binary_borrowed(
+        attributes: &[(&str, Cow<'_, str>)],
+        datacontenttype: Option<&str>,
+        data: Option<&[u8]>,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError> {
+        let parts = BinaryParts {
+            attributes: attributes
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), value.to_string()))
+                .collect(),
+            datacontenttype: datacontenttype.map(str::to_owned),
+            data: data.map(<[u8]>::to_vec),
+        };
+        Self::from_binary_typed(parts, typed)
+    }
+
     /// The event as an [`AnyEvent`] (for batches).
     ///
     /// # Errors
@@ -99,7 +125,16 @@ impl BindingEvent for AnyEvent {
         parts: BinaryParts,
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
-        super::parts::read_any(&parts, typed)
+        super::parts::read_any(&parts.borrowed(), typed)
+    }
+
+    fn from_binary_borrowed(
+        attributes: &[(&str, Cow<'_, str>)],
+        datacontenttype: Option<&str>,
+        data: Option<&[u8]>,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError> {
+        super::parts::read_any(&PartsRef::new(attributes, datacontenttype, data), typed)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -140,7 +175,16 @@ where
         parts: BinaryParts,
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
-        super::parts::read_typed(&parts, typed)
+        super::parts::read_typed(&parts.borrowed(), typed)
+    }
+
+    fn from_binary_borrowed(
+        attributes: &[(&str, Cow<'_, str>)],
+        datacontenttype: Option<&str>,
+        data: Option<&[u8]>,
+        typed: &[(String, ExtensionValueBuf)],
+    ) -> Result<Self, BindingError> {
+        super::parts::read_typed(&PartsRef::new(attributes, datacontenttype, data), typed)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {

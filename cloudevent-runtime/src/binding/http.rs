@@ -129,7 +129,8 @@ pub fn read_binary_headers(
     headers: &HeaderMap,
     body: Vec<u8>,
 ) -> Result<BinaryParts, BindingError> {
-    let (mut parts, _) = message::binary_parts(&HttpMessage { headers, body: &[] })?;
+    let message = HttpMessage { headers, body: &[] };
+    let mut parts = message::binary_parts(&message)?.0.into_owned();
     parts.data = Some(body).filter(|body| !body.is_empty());
     Ok(parts)
 }

@@ -436,9 +436,8 @@ where
         }
     };
     crate::patterns::receipt::received(&event);
-    let (source, id) = (event.source().to_owned(), event.id().to_owned());
     let delivery = deduplicator
-        .check(&source, &id)
+        .check(event.source(), event.id())
         .map_err(|e| NatsError::Dedupe(e.to_string()))?;
     if delivery == Delivery::Duplicate {
         message.ack().await.map_err(NatsError::Nats)?;
@@ -451,7 +450,7 @@ where
         }
         Err(error) => {
             deduplicator
-                .forget(&source, &id)
+                .forget(event.source(), event.id())
                 .map_err(|e| NatsError::Dedupe(e.to_string()))?;
             message
                 .ack_with(AckKind::Nak(None))

@@ -94,10 +94,23 @@ fn hex_digit(byte: u8) -> Option<u8> {
     }
 }
 
+/// `raw` without the spaces and tabs around it. Every header value of every received
+/// message passes here and nearly none has any, so the ends are looked at before the
+/// general trim (which showed in an HTTP binary decode's profile).
+fn trim_blanks(raw: &str) -> &str {
+    let blank = |byte: Option<&u8>| matches!(byte, Some(b' ' | b'\t'));
+    let bytes = raw.as_bytes();
+    if blank(bytes.first()) || blank(bytes.last()) {
+        raw.trim_matches([' ', '\t'])
+    } else {
+        raw
+    }
+}
+
 /// Removes one level of RFC 7230 §3.2.6 quoting (`"..."` with backslash escapes), which the
 /// binding requires receivers to support for senders of older spec versions.
 fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
-    let trimmed = raw.trim_matches([' ', '\t']);
+    let trimmed = trim_blanks(raw);
     let Some(inner) = trimmed.strip_prefix('"') else {
         return Ok(Cow::Borrowed(trimmed));
     };
@@ -144,7 +157,7 @@ fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
 /// ```
 pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
     let unquoted = unquote(raw)?;
-    if !unquoted.contains('%') {
+    if !unquoted.as_bytes().contains(&b'%') {
         return Ok(unquoted);
     }
     let bytes = unquoted.as_bytes();
@@ -184,6 +197,20 @@ mod tests {
     fn encodes_every_byte_outside_printable_ascii() {
         assert_eq!(encode("\u{7f}\u{1}\t"), "%7F%01%09");
         assert_eq!(encode("~!"), "~!");
+    }
+
+    #[test]
+    fn blanks_around_a_value_are_trimmed_and_inside_it_kept() {
+        for (raw, decoded) in [
+            ("a%20b", "a b"),
+            (" a b\t", "a b"),
+            ("\t\"x y\" ", "x y"),
+            ("  ", ""),
+            ("", ""),
+            ("a\tb", "a\tb"),
+        ] {
+            assert_eq!(decode(raw).unwrap(), decoded, "{raw:?}");
+        }
     }
 
     #[test]

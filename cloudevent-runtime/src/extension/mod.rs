@@ -16,7 +16,7 @@ mod findings;
 mod map;
 
 pub(crate) use findings::{canonical, extension_findings, truncate};
-pub use map::{ExtensionValueBuf, Extensions};
+pub use map::{ExtensionValueBuf, Extensions, ExtensionsIter};
 
 /// A borrowed extension value, typed per the CloudEvents type system.
 ///

@@ -104,18 +104,23 @@ impl Batch {
         // Events of one batch mostly share `source`, `type` and `dataschema`: what passed
         // once under this policy is not checked again (see `json::BatchMemo`).
         let mut memo = json::BatchMemo::default();
-        let events = elements
-            .iter()
-            .enumerate()
-            .map(|(index, element)| {
-                let bytes = element.get().as_bytes();
+        // Sized up front: collecting a `Result` iterator cannot know the length, and growing
+        // the `Vec` moved every event read so far at each doubling (a profile of a batch of
+        // 100 showed the copies and the allocator's consolidation of the freed buffers). At
+        // most 1,024 up front: a hostile batch of 349,000 `{}` would otherwise reserve 100 MB
+        // for events it never reads, since reading stops at the first invalid one
+        // (`tests/tests/hostile_input.rs`).
+        let mut events = Vec::with_capacity(elements.len().min(1024));
+        for (index, element) in elements.iter().enumerate() {
+            let bytes = element.get().as_bytes();
+            let event =
                 AnyEvent::read_in_batch(bytes, limits::MAX_EVENT_BYTES, policy, Some(&mut memo))
                     .map_err(|e| FormatError::InBatch {
                         index,
                         source: Box::new(e),
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+                    })?;
+            events.push(event);
+        }
         Ok(Batch { events })
     }
 

@@ -298,7 +298,14 @@ impl<C: Clock> InMemoryDeduplicator<C> {
 /// One string for the pair: the source's length first, so `("ab", "c")` and `("a", "bc")`
 /// differ.
 fn key(source: &str, id: &str) -> String {
-    format!("{}:{source}{id}", source.len())
+    use std::fmt::Write as _;
+    // One allocation of the final size: every delivery makes a key, and `format!` grows its
+    // buffer as it goes.
+    let mut key = String::with_capacity(20 + 1 + source.len() + id.len());
+    let _ = write!(key, "{}:", source.len());
+    key.push_str(source);
+    key.push_str(id);
+    key
 }
 
 impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
@@ -343,5 +350,6 @@ mod tests {
     fn key_separates_source_from_id() {
         assert_ne!(key("ab", "c"), key("a", "bc"));
         assert_ne!(key("1:", "x"), key("", "1:x"));
+        assert_eq!(key("/orders", "01J0A"), "7:/orders01J0A");
     }
 }
