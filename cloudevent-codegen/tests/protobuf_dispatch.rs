@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Builder, Profile};
+use cloudevent_runtime::protobuf::FromProtobuf;
 use cloudevent_runtime::{AnyEvent, Event};
 
 #[allow(
@@ -83,6 +84,11 @@ fn a_protobuf_event_dispatches_to_its_typed_variant() {
             assert_eq!(back.id(), event.id());
             assert_eq!(back.subject(), Some("order-8842"));
         }
+        _ => panic!("not the OrderPacked variant"),
+    }
+    // In one call, from the Protobuf bytes.
+    match RegistryEvent::from_protobuf(&bytes).unwrap() {
+        RegistryEvent::OrderPacked(back) => assert_eq!(back.data(), event.data()),
         _ => panic!("not the OrderPacked variant"),
     }
     // The same event in JSON (the message's bytes in `data_base64`), through `from_slice`.

@@ -7,7 +7,7 @@
 /// may be a serde type (its data read with serde) or, with feature `protobuf`, a Protobuf
 /// message (`protobuf::ProtobufData`: read from `proto_data`, or from
 /// binary data under its `datacontenttype`); an event in the Protobuf format is dispatched
-/// with `TryFrom`: `Inbox::try_from(AnyEvent::from_protobuf(&bytes)?)`.
+/// with `Inbox::from_protobuf(&bytes)` (trait `protobuf::FromProtobuf`).
 ///
 /// ```
 /// use cloudevent_runtime::{dispatch, CloudEvent, Event};

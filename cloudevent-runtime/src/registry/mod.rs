@@ -3,7 +3,7 @@
 //! attributes). [`RegistryEntry`] and [`RegistrySnapshot`] (a self-contained JSON document of
 //! entries) are plain data and always available; `cloudevent-codegen` builds them from any
 //! registry layout it reads, every `$ref` already resolved. The registry-aware validator
-//! that checks `data` against those schemas, [`RegistryValidator`], is behind the `registry`
+//! that checks `data` against those schemas, `RegistryValidator`, is behind the `registry`
 //! feature (it brings a JSON Schema validator).
 //!
 //! ```

@@ -300,6 +300,50 @@ impl Batch {
 /// ```
 pub trait ProtobufData: CloudEventData + prost::Message + prost::Name + Default {}
 
+/// Reads a [`dispatch!`](crate::dispatch) enum, or any type built from an [`AnyEvent`],
+/// from one event in the Protobuf format: [`AnyEvent::from_protobuf`] (the size limit, the
+/// format's rules and the policy check), then the type's `TryFrom<AnyEvent>` (the event type
+/// picks the variant; a Protobuf payload is read from `proto_data`). Generated registries'
+/// `RegistryEvent` read the Protobuf format with it.
+///
+/// ```
+/// use cloudevent_runtime::{dispatch, AnyEvent, CloudEvent, Event};
+/// use cloudevent_runtime::protobuf::FromProtobuf;
+///
+/// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+/// struct OrderCreated { #[cloudevent(subject)] order_id: String }
+///
+/// dispatch! { enum Inbox { Created(OrderCreated) } }
+///
+/// let bytes = Event::new(OrderCreated { order_id: "order-1".into() }).to_protobuf().unwrap();
+/// match Inbox::from_protobuf(&bytes).unwrap() {
+///     Inbox::Created(event) => assert_eq!(event.data().order_id, "order-1"),
+///     Inbox::Other(any) => panic!("not dispatched: {}", any.ty()),
+/// }
+///
+/// let other = AnyEvent::new("2", "https://orders.example.com", "com.example.order.shipped");
+/// assert!(matches!(Inbox::from_protobuf(&other.to_protobuf()), Ok(Inbox::Other(_))));
+/// assert!(Inbox::from_protobuf(&[0xff]).is_err());
+/// ```
+pub trait FromProtobuf: Sized {
+    /// Reads one event in the Protobuf format as `Self`.
+    ///
+    /// # Errors
+    /// What [`AnyEvent::from_protobuf`] refuses, then what `Self`'s `TryFrom<AnyEvent>`
+    /// refuses (a payload that does not read as its variant's type).
+    fn from_protobuf(bytes: &[u8]) -> Result<Self, FormatError>;
+}
+
+impl<T> FromProtobuf for T
+where
+    T: TryFrom<AnyEvent, Error = FormatError>,
+{
+    fn from_protobuf(bytes: &[u8]) -> Result<Self, FormatError> {
+        T::try_from(AnyEvent::from_protobuf(bytes)?)
+    }
+}
+
 impl<T: CloudEventData + prost::Message + prost::Name + Default> ProtobufData for T {}
 
 impl<T: CloudEventData> Event<T> {
