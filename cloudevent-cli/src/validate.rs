@@ -479,7 +479,7 @@ fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
     }
 }
 
-/// Kafka records in the JSON form of [`kafka_record`]: an object is one record, an array
+/// Kafka records in the JSON form of [`mod@kafka_record`]: an object is one record, an array
 /// several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
 fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {

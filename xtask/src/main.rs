@@ -61,7 +61,8 @@ fn print_help() {
          test      install test servers if missing (nats-server, mosquitto, librdkafka-dev),\n            \
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
-                   then fmt check, clippy -D warnings, each runtime feature alone,\n            \
+                   then fmt check, clippy -D warnings, each runtime feature linted alone,\n            \
+                   API docs with -D warnings,\n            \
                    all tests and doctests (what CI runs)"
     );
 }
@@ -228,7 +229,7 @@ fn pip_install_unless_importable(module: &str, requirement: &str) -> Result<(), 
     Ok(())
 }
 
-/// The runtime's features, each built alone by `cargo xtask test` (the empty name is the
+/// The runtime's features, each linted alone by `cargo xtask test` (the empty name is the
 /// core without any).
 const RUNTIME_FEATURES: [&str; 19] = [
     "",
@@ -291,6 +292,12 @@ fn test() -> Result<(), String> {
         run(check)?;
     }
 
+    // The API docs build with no broken or ambiguous intra-doc link (docs.rs would show them).
+    let mut doc = cargo();
+    doc.args(["doc", "--workspace", "--all-features", "--no-deps"])
+        .env("RUSTDOCFLAGS", "-D warnings");
+    run(doc)?;
+
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-features"]);
     run(test)?;
@@ -299,7 +306,7 @@ fn test() -> Result<(), String> {
 
 #[cfg(test)]
 mod runtime_features {
-    /// Every feature `cloudevent-runtime` declares is built alone by `cargo xtask test`.
+    /// Every feature `cloudevent-runtime` declares is linted alone by `cargo xtask test`.
     #[test]
     fn every_runtime_feature_is_checked_alone() {
         let manifest = std::fs::read_to_string(concat!(
