@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, cloudevent, copy_dir, edit_json, repo, text};
+use common::{TempDir, cloudevent, codegen_to, copy_dir, edit_json, repo, text};
 use serde_json::json;
 
 /// The schema files of a registry (not its lock or notes).
@@ -211,17 +211,7 @@ fn semver_types_are_advised_their_next_major() {
 fn codegen_against_the_lock_says_what_diff_says() {
     let (dir, old, new) = two_registries();
     let out = dir.path().join("out.rs");
-    let codegen = |extra: &[&str]| {
-        let mut args: Vec<&Path> = vec![
-            "codegen".as_ref(),
-            "--schemas".as_ref(),
-            &new,
-            "--out".as_ref(),
-            &out,
-        ];
-        args.extend(extra.iter().map(Path::new));
-        cloudevent(&args)
-    };
+    let codegen = |extra: &[&str]| codegen_to(&new, &out, extra);
     let first = codegen(&["--update-lock"]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     assert!(dir.path().join("cloudevent.lock.json").exists());
@@ -268,17 +258,7 @@ fn a_lock_file_gives_transitive_modes_every_version() {
     let (dir, _, new) = two_registries();
     let out = dir.path().join("out.rs");
     let lock = dir.path().join("cloudevent.lock.json");
-    let codegen = |extra: &[&str]| {
-        let mut args: Vec<&Path> = vec![
-            "codegen".as_ref(),
-            "--schemas".as_ref(),
-            &new,
-            "--out".as_ref(),
-            &out,
-        ];
-        args.extend(extra.iter().map(Path::new));
-        cloudevent(&args)
-    };
+    let codegen = |extra: &[&str]| codegen_to(&new, &out, extra);
     assert_eq!(codegen(&["--update-lock"]).status.code(), Some(0));
     // A value added, recorded under backward (which allows it): the lock now holds two.
     edit_json(&new.join(CANCELLED), |s| {

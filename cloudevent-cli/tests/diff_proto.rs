@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, cloudevent, copy_dir, text};
+use common::{TempDir, cloudevent, codegen_to, copy_dir, text};
 
 const PACKED: &str = "com.example.order.packed/v1.proto";
 
@@ -95,17 +95,7 @@ fn proto_registries_are_compared_by_field_number() {
 fn codegen_against_the_lock_says_what_diff_says_for_proto_entries() {
     let (dir, old, new) = two_registries("codegen");
     let out = dir.path().join("out.rs");
-    let codegen = |extra: &[&str]| {
-        let mut args: Vec<&Path> = vec![
-            "codegen".as_ref(),
-            "--schemas".as_ref(),
-            &new,
-            "--out".as_ref(),
-            &out,
-        ];
-        args.extend(extra.iter().map(Path::new));
-        cloudevent(&args)
-    };
+    let codegen = |extra: &[&str]| codegen_to(&new, &out, extra);
     let first = codegen(&["--update-lock"]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     let lock = fs::read_to_string(dir.path().join("cloudevent.lock.json")).unwrap();

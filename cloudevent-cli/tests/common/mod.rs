@@ -18,6 +18,19 @@ pub fn cloudevent<S: AsRef<OsStr>>(args: &[S]) -> Output {
         .expect("the binary runs")
 }
 
+/// `cloudevent codegen --schemas SCHEMAS --out OUT` and `extra` arguments.
+pub fn codegen_to(schemas: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<&OsStr> = vec![
+        "codegen".as_ref(),
+        "--schemas".as_ref(),
+        schemas.as_ref(),
+        "--out".as_ref(),
+        out.as_ref(),
+    ];
+    args.extend(extra.iter().map(OsStr::new));
+    cloudevent(&args)
+}
+
 /// Output as text (the CLI writes UTF-8 only).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
