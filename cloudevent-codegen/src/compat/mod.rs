@@ -51,12 +51,10 @@ impl Compatibility {
     }
 
     fn of(changes: Vec<Change>, compat: Compat) -> Compatibility {
-        if changes.is_empty() {
-            Compatibility::Unchanged
-        } else if changes.iter().any(|c| c.breaks_mode(compat)) {
-            Compatibility::Breaking(changes)
-        } else {
-            Compatibility::Compatible(changes)
+        match Outcome::of(&changes, compat) {
+            Outcome::Unchanged => Compatibility::Unchanged,
+            Outcome::Breaking => Compatibility::Breaking(changes),
+            _ => Compatibility::Compatible(changes),
         }
     }
 }

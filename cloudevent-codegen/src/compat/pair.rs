@@ -36,6 +36,19 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome of `changes` between two versions of one type under `mode`: unchanged
+    /// with none, breaking when one breaks the mode, else compatible. Every comparison (JSON
+    /// and `.proto`, folders, locks, the gate) decides here.
+    pub fn of(changes: &[Change], mode: Compat) -> Outcome {
+        if changes.is_empty() {
+            Outcome::Unchanged
+        } else if changes.iter().any(|c| c.breaks_mode(mode)) {
+            Outcome::Breaking
+        } else {
+            Outcome::Compatible
+        }
+    }
+
     /// Whether `cloudevent diff` exits 1 for it.
     pub fn fails(self) -> bool {
         matches!(self, Outcome::Breaking | Outcome::TypeChanged)
@@ -158,14 +171,10 @@ pub fn compare_registries(
                 );
             }
         } else {
-            comparison.outcome = if changes.is_empty() {
-                Outcome::Unchanged
-            } else if changes.iter().any(|c| c.breaks_mode(mode)) {
+            comparison.outcome = Outcome::of(&changes, mode);
+            if comparison.outcome == Outcome::Breaking {
                 comparison.findings = breaking_findings(file, &changes, mode);
-                Outcome::Breaking
-            } else {
-                Outcome::Compatible
-            };
+            }
             comparison.changes = changes;
         }
         out.push(comparison);
@@ -297,14 +306,10 @@ fn compare_with_lock(
             let against = mode.baseline(versions);
             comparison.old_type = against.last().map(|v| v.event_type.clone());
             let changes = changes_against(against.iter().map(LockedSchema::resolved), resolved);
-            comparison.outcome = if changes.is_empty() {
-                Outcome::Unchanged
-            } else if changes.iter().any(|c| c.breaks_mode(mode)) {
+            comparison.outcome = Outcome::of(&changes, mode);
+            if comparison.outcome == Outcome::Breaking {
                 comparison.findings = breaking_findings(file, &changes, mode);
-                Outcome::Breaking
-            } else {
-                Outcome::Compatible
-            };
+            }
             comparison.changes = changes;
         }
         out.push(comparison);

@@ -54,16 +54,6 @@ fn changes_against<'a>(old: impl Iterator<Item = &'a ProtoShape>, new: &ProtoSha
     all
 }
 
-fn outcome(changes: &[Change], mode: Compat) -> Outcome {
-    if changes.is_empty() {
-        Outcome::Unchanged
-    } else if changes.iter().any(|c| c.breaks_mode(mode)) {
-        Outcome::Breaking
-    } else {
-        Outcome::Compatible
-    }
-}
-
 /// The rows and findings of [`super::check_compatibility_with`] for the `.proto` entries.
 pub(crate) fn check(
     registry: &Registry,
@@ -112,7 +102,7 @@ fn comparison(
 ) -> Comparison {
     let (outcome, changes) = match changes {
         None => (Outcome::New, Vec::new()),
-        Some(changes) => (outcome(&changes, mode), changes),
+        Some(changes) => (Outcome::of(&changes, mode), changes),
     };
     let findings = if outcome == Outcome::Breaking {
         breaking(file, &changes, mode)
