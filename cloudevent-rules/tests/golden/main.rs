@@ -1,0 +1,416 @@
+//! The rules' golden verdicts: every input in `tests/golden/*.jsonl`, one case a line, with the
+//! verdict the rules give it today: `"ok"`, or each finding (rule id, severity, attribute,
+//! value, part, problem, hint). The test fails on any difference and lists the cases whose
+//! verdict changed.
+//!
+//! Changing a rule on purpose is one command, and the diff of the corpus is its review:
+//!
+//! ```text
+//! GOLDEN=overwrite cargo test -p cloudevent-rules --test golden
+//! git diff cloudevent-rules/tests/golden
+//! ```
+//!
+//! Adding a case: append a line with `check`, `profile` (when the check takes one) and
+//! `input`, without `verdict`, and re-record; the files are rewritten sorted by input.
+//!
+//! The families: `uri` (`check_uri`, `check_uri_reference`, `check_source`), `dataschema`
+//! (`check_dataschema`, `schema_major`, `check_type_schema_agreement`), `extension_name`,
+//! `string_value` and `envelope` (`Policy::check_envelope` in [`Mode::Collect`]; that
+//! [`Mode::FirstError`] gives the same findings cut after the first error is checked on every
+//! envelope too). The inputs were drawn once, with a fixed seed, from the grammars of the
+//! property tests that compared the rules with their pre-optimization copy, keeping every
+//! input that showed a finding no earlier input had shown; the copy agreed on every one.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::{fs, io};
+
+use cloudevent_rules::{
+    Envelope, Mode, Policy, Profile, ValueRef, Violation, check_dataschema, check_extension_name,
+    check_source, check_string_value, check_type_schema_agreement, check_uri, check_uri_reference,
+    schema_major,
+};
+use serde::{Deserialize, Serialize};
+
+/// The corpus files, one a rule family, in `tests/golden/`.
+const FAMILIES: &[&str] = &[
+    "uri",
+    "dataschema",
+    "extension_name",
+    "string_value",
+    "envelope",
+];
+
+/// The one command that re-records every verdict.
+const RERECORD: &str = "GOLDEN=overwrite cargo test -p cloudevent-rules --test golden";
+
+/// How many changed cases a failure lists before it only counts them.
+const SHOWN: usize = 25;
+
+/// One line of a corpus file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    /// The function checked, by its name in `cloudevent-rules`.
+    check: String,
+    /// The profile it is checked under, for checks that take one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    profile: Option<String>,
+    input: Input,
+    /// `None` for a case added by hand and not recorded yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    verdict: Option<Verdict>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+enum Input {
+    Text(String),
+    TypeAndSchema(TypeAndSchema),
+    Envelope(Box<EnvelopeInput>),
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct TypeAndSchema {
+    #[serde(rename = "type")]
+    ty: String,
+    dataschema: String,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct EnvelopeInput {
+    policy: PolicyInput,
+    event: EventInput,
+}
+
+/// A [`Policy`] besides its profile (the case's `profile`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct PolicyInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    type_prefix: Option<String>,
+    traceability: bool,
+}
+
+/// An [`Envelope`]: absent attributes are left out.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+struct EventInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    specversion: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    ty: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    datacontenttype: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dataschema: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    extensions: Vec<(String, Value)>,
+    /// The size of `data` in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    data: Option<usize>,
+}
+
+/// An extension value, tagged with its CloudEvents type.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum Value {
+    Boolean(bool),
+    Integer(i32),
+    String(String),
+    Binary(Vec<u8>),
+    Uri(String),
+    UriReference(String),
+    Timestamp(String),
+}
+
+impl Value {
+    fn view(&self) -> ValueRef<'_> {
+        match self {
+            Value::Boolean(b) => ValueRef::Boolean(*b),
+            Value::Integer(i) => ValueRef::Integer(*i),
+            Value::String(s) => ValueRef::String(s),
+            Value::Binary(b) => ValueRef::Binary(b),
+            Value::Uri(s) => ValueRef::Uri(s),
+            Value::UriReference(s) => ValueRef::UriReference(s),
+            Value::Timestamp(s) => ValueRef::Timestamp(s),
+        }
+    }
+}
+
+/// `"ok"` (or what `schema_major` says), or the findings in the order the rules give them.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+enum Verdict {
+    Said(String),
+    Findings(Vec<Finding>),
+}
+
+/// A [`Violation`], every field of it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Finding {
+    rule: String,
+    severity: String,
+    attribute: String,
+    value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    part: Option<String>,
+    problem: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+impl Verdict {
+    fn of(found: &[Violation]) -> Verdict {
+        if found.is_empty() {
+            return Verdict::Said("ok".to_owned());
+        }
+        Verdict::Findings(
+            found
+                .iter()
+                .map(|v| Finding {
+                    rule: v.rule.as_str().to_owned(),
+                    severity: v.severity.to_string(),
+                    attribute: v.attribute.clone().into_owned(),
+                    value: v.value.clone(),
+                    part: v.part.clone(),
+                    problem: v.problem.clone().into_owned(),
+                    hint: v.hint.clone(),
+                })
+                .collect(),
+        )
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Said(said) => f.write_str(said),
+            Verdict::Findings(found) => {
+                for (i, v) in found.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("\n            ")?;
+                    }
+                    write!(f, "{}: {} `{}`", v.severity, v.attribute, v.value)?;
+                    if let Some(part) = &v.part {
+                        write!(f, " {part}")?;
+                    }
+                    write!(f, ": {} ({})", v.problem, v.rule)?;
+                    if let Some(hint) = &v.hint {
+                        write!(f, "; {hint}")?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The verdict the rules give a case today.
+fn verdict(case: &Case) -> Result<Verdict, String> {
+    let profile = match case.profile.as_deref() {
+        Some(name) => Some(
+            name.parse::<Profile>()
+                .map_err(|_| format!("unknown profile `{name}`"))?,
+        ),
+        None => None,
+    };
+    let profile = || profile.ok_or_else(|| format!("`{}` needs a `profile`", case.check));
+    let found = match (case.check.as_str(), &case.input) {
+        ("check_uri", Input::Text(s)) => check_uri("dataref", s),
+        ("check_uri_reference", Input::Text(s)) => check_uri_reference("dataref", s),
+        ("check_source", Input::Text(s)) => check_source(s, profile()?),
+        ("check_dataschema", Input::Text(s)) => check_dataschema(s, profile()?),
+        ("schema_major", Input::Text(s)) => {
+            return Ok(Verdict::Said(match schema_major(s) {
+                Some(major) => format!("major {major}"),
+                None => "no version".to_owned(),
+            }));
+        }
+        ("check_type_schema_agreement", Input::TypeAndSchema(pair)) => {
+            check_type_schema_agreement(&pair.ty, &pair.dataschema, profile()?)
+        }
+        ("check_extension_name", Input::Text(s)) => check_extension_name(s, profile()?),
+        ("check_string_value", Input::Text(s)) => check_string_value("region", s),
+        ("check_envelope", Input::Envelope(input)) => check_envelope(input, profile()?)?,
+        (check, _) => return Err(format!("no check `{check}` takes this input")),
+    };
+    Ok(Verdict::of(&found))
+}
+
+/// `Policy::check_envelope` in [`Mode::Collect`], after checking that [`Mode::FirstError`]
+/// gives the same findings up to and including the first error.
+fn check_envelope(input: &EnvelopeInput, profile: Profile) -> Result<Vec<Violation>, String> {
+    let mut policy = Policy::new(profile).with_required_traceability(input.policy.traceability);
+    if let Some(prefix) = &input.policy.type_prefix {
+        policy = policy.with_type_prefix(prefix.as_str());
+    }
+    let event = &input.event;
+    let extensions: Vec<(&str, ValueRef<'_>)> = event
+        .extensions
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.view()))
+        .collect();
+    let envelope = Envelope {
+        specversion: event.specversion.as_deref(),
+        id: event.id.as_deref(),
+        source: event.source.as_deref(),
+        ty: event.ty.as_deref(),
+        datacontenttype: event.datacontenttype.as_deref(),
+        dataschema: event.dataschema.as_deref(),
+        subject: event.subject.as_deref(),
+        time: event.time.as_deref(),
+        extensions: &extensions,
+        data: event.data,
+    };
+    let all = policy.check_envelope(&envelope, Mode::Collect);
+    let first = policy.check_envelope(&envelope, Mode::FirstError);
+    let cut = all
+        .iter()
+        .position(Violation::is_error)
+        .map_or(all.len(), |i| i + 1);
+    if first != all[..cut] {
+        return Err(format!(
+            "Mode::FirstError found\n            {}\n  but Mode::Collect cut after its first error is\n            {}",
+            Verdict::of(&first),
+            Verdict::of(&all[..cut])
+        ));
+    }
+    Ok(all)
+}
+
+/// Writes JSON strings with every character that does not show itself escaped as `\uXXXX`:
+/// controls, noncharacters, spaces other than U+0020, symbols. Letters of any script stay.
+struct Escaping;
+
+impl serde_json::ser::Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        for c in fragment.chars() {
+            if c.is_ascii_graphic() || c == ' ' || c.is_alphabetic() {
+                writer.write_all(c.encode_utf8(&mut [0; 4]).as_bytes())?;
+            } else {
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    let mut out = Vec::new();
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out, Escaping,
+        ))
+        .expect("a corpus case serializes: strings, numbers and lists only");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The file as it should read: one case a line, sorted by input, then check, then profile.
+fn canonical(cases: &[Case]) -> String {
+    let mut keyed: Vec<(String, &Case)> = cases.iter().map(|c| (to_json(&c.input), c)).collect();
+    let order = |p: &Option<String>| {
+        Profile::ALL
+            .iter()
+            .position(|q| p.as_deref() == Some(q.name()))
+    };
+    keyed.sort_by(|(a, x), (b, y)| {
+        (a, &x.check, order(&x.profile)).cmp(&(b, &y.check, order(&y.profile)))
+    });
+    keyed.dedup_by(|(a, x), (b, y)| a == b && x.check == y.check && x.profile == y.profile);
+    keyed.iter().fold(String::new(), |mut text, (_, case)| {
+        text.push_str(&to_json(case));
+        text.push('\n');
+        text
+    })
+}
+
+#[test]
+fn the_rules_give_the_recorded_verdicts() {
+    let overwrite = std::env::var("GOLDEN").is_ok_and(|v| v == "overwrite");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut report = String::new();
+    let mut changed = 0;
+    let mut total = 0;
+    for family in FAMILIES {
+        let file = format!("{family}.jsonl");
+        let path = dir.join(&file);
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let changed_before = changed;
+        let mut recorded = Vec::new();
+        let mut now = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let case: Case = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{file} line {}: not a corpus case: {e}", n + 1));
+            let fresh =
+                verdict(&case).unwrap_or_else(|e| panic!("{file} line {}: {e}\n  {line}", n + 1));
+            total += 1;
+            if case.verdict.as_ref() != Some(&fresh) {
+                changed += 1;
+                if changed <= SHOWN {
+                    let profile = case
+                        .profile
+                        .as_deref()
+                        .map_or(String::new(), |p| format!(" ({p})"));
+                    let was = case
+                        .verdict
+                        .as_ref()
+                        .map_or("(not recorded)".to_owned(), Verdict::to_string);
+                    let _ = write!(
+                        report,
+                        "\n{file} line {}: {}{profile} {}\n  recorded: {was}\n  now:      {fresh}\n",
+                        n + 1,
+                        case.check,
+                        to_json(&case.input)
+                    );
+                }
+            }
+            recorded.push(case.clone());
+            now.push(Case {
+                verdict: Some(fresh),
+                ..case
+            });
+        }
+        let want = canonical(&now);
+        if want == text {
+            continue;
+        }
+        if overwrite {
+            fs::write(&path, want)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+            eprintln!("re-recorded {}", path.display());
+        } else if changed == changed_before && canonical(&recorded) != text {
+            let _ = writeln!(
+                report,
+                "\n{file} is not in canonical form (sorted by input, one case a line, no duplicates)"
+            );
+        }
+    }
+    if changed > SHOWN {
+        let _ = writeln!(report, "\n... and {} more", changed - SHOWN);
+    }
+    assert!(
+        overwrite || report.is_empty(),
+        "{changed} of {total} golden verdicts changed:\n{report}\n\
+         If the change is on purpose, re-record with\n\n    {RERECORD}\n\n\
+         and review the diff of cloudevent-rules/tests/golden/ as part of the change."
+    );
+}
