@@ -193,28 +193,67 @@ impl Verdict {
     }
 }
 
-impl std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Verdict {
+    /// One line a finding (or the one thing said), text escaped as in the corpus files; a
+    /// finding's value is left out when it is the case's input.
+    fn lines(&self, input: Option<&str>) -> Vec<String> {
         match self {
-            Verdict::Said(said) => f.write_str(said),
-            Verdict::Findings(found) => {
-                for (i, v) in found.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("\n            ")?;
+            Verdict::Said(said) => vec![said.clone()],
+            Verdict::Findings(found) => found
+                .iter()
+                .map(|v| {
+                    let mut line = format!("{} ({}) {}", v.severity, v.rule, v.attribute);
+                    if input != Some(v.value.as_str()) {
+                        let _ = write!(line, " {}", to_json(&v.value));
                     }
-                    write!(f, "{}: {} `{}`", v.severity, v.attribute, v.value)?;
                     if let Some(part) = &v.part {
-                        write!(f, " {part}")?;
+                        let _ = write!(line, " {}", escaped(part));
                     }
-                    write!(f, ": {} ({})", v.problem, v.rule)?;
+                    let _ = write!(line, ": {}", escaped(&v.problem));
                     if let Some(hint) = &v.hint {
-                        write!(f, "; {hint}")?;
+                        let _ = write!(line, "; {}", escaped(hint));
                     }
-                }
-                Ok(())
-            }
+                    line
+                })
+                .collect(),
         }
     }
+}
+
+/// What changed between two verdicts: the findings gone (`-`) and new (`+`); every finding of
+/// both when only their order changed.
+fn difference(input: Option<&str>, was: Option<&Verdict>, now: &Verdict) -> String {
+    let was = was.map_or_else(|| vec!["(not recorded)".to_owned()], |v| v.lines(input));
+    let now = now.lines(input);
+    let mut gone = was.clone();
+    let mut new = Vec::new();
+    for line in &now {
+        match gone.iter().position(|g| g == line) {
+            Some(i) => {
+                gone.remove(i);
+            }
+            None => new.push(line),
+        }
+    }
+    let mut out = String::new();
+    if gone.is_empty() && new.is_empty() {
+        out.push_str("  the same findings in another order; was:\n");
+        for line in &was {
+            let _ = writeln!(out, "    {line}");
+        }
+        out.push_str("  now:\n");
+        for line in &now {
+            let _ = writeln!(out, "    {line}");
+        }
+        return out;
+    }
+    for line in gone {
+        let _ = writeln!(out, "  - {line}");
+    }
+    for line in new {
+        let _ = writeln!(out, "  + {line}");
+    }
+    out
 }
 
 /// The verdict the rules give a case today.
@@ -282,9 +321,8 @@ fn check_envelope(input: &EnvelopeInput, profile: Profile) -> Result<Vec<Violati
         .map_or(all.len(), |i| i + 1);
     if first != all[..cut] {
         return Err(format!(
-            "Mode::FirstError found\n            {}\n  but Mode::Collect cut after its first error is\n            {}",
-            Verdict::of(&first),
-            Verdict::of(&all[..cut])
+            "Mode::FirstError differs from Mode::Collect cut after its first error:\n{}",
+            difference(None, Some(&Verdict::of(&all[..cut])), &Verdict::of(&first))
         ));
     }
     Ok(all)
@@ -311,6 +349,12 @@ impl serde_json::ser::Formatter for Escaping {
         }
         Ok(())
     }
+}
+
+/// A text as it reads inside a corpus file's string, without the quotes.
+fn escaped(text: &str) -> String {
+    let quoted = to_json(&text);
+    quoted[1..quoted.len() - 1].to_owned()
 }
 
 fn to_json(value: &impl Serialize) -> String {
@@ -347,6 +391,8 @@ fn the_rules_give_the_recorded_verdicts() {
     let overwrite = std::env::var("GOLDEN").is_ok_and(|v| v == "overwrite");
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let mut report = String::new();
+    let mut tally = Vec::new();
+    let mut changes = Vec::new();
     let mut changed = 0;
     let mut total = 0;
     for family in FAMILIES {
@@ -365,29 +411,31 @@ fn the_rules_give_the_recorded_verdicts() {
             total += 1;
             if case.verdict.as_ref() != Some(&fresh) {
                 changed += 1;
-                if changed <= SHOWN {
-                    let profile = case
-                        .profile
-                        .as_deref()
-                        .map_or(String::new(), |p| format!(" ({p})"));
-                    let was = case
-                        .verdict
-                        .as_ref()
-                        .map_or("(not recorded)".to_owned(), Verdict::to_string);
-                    let _ = write!(
-                        report,
-                        "\n{file} line {}: {}{profile} {}\n  recorded: {was}\n  now:      {fresh}\n",
-                        n + 1,
-                        case.check,
-                        to_json(&case.input)
-                    );
-                }
+                let profile = case
+                    .profile
+                    .as_deref()
+                    .map_or(String::new(), |p| format!(" ({p})"));
+                let input = to_json(&case.input);
+                let text_input = match &case.input {
+                    Input::Text(text) => Some(text.as_str()),
+                    _ => None,
+                };
+                let text = format!(
+                    "\n{file} line {}: {}{profile} {input}\n{}",
+                    n + 1,
+                    case.check,
+                    difference(text_input, case.verdict.as_ref(), &fresh)
+                );
+                changes.push((input.len(), text));
             }
             recorded.push(case.clone());
             now.push(Case {
                 verdict: Some(fresh),
                 ..case
             });
+        }
+        if changed > changed_before {
+            tally.push(format!("{file}: {}", changed - changed_before));
         }
         let want = canonical(&now);
         if want == text {
@@ -404,13 +452,19 @@ fn the_rules_give_the_recorded_verdicts() {
             );
         }
     }
+    // The shortest inputs first: they show a change most plainly.
+    changes.sort_by_key(|(len, _)| *len);
+    for (_, text) in changes.iter().take(SHOWN) {
+        report.push_str(text);
+    }
     if changed > SHOWN {
         let _ = writeln!(report, "\n... and {} more", changed - SHOWN);
     }
     assert!(
         overwrite || report.is_empty(),
-        "{changed} of {total} golden verdicts changed:\n{report}\n\
+        "{changed} of {total} golden verdicts changed ({}):\n{report}\n\
          If the change is on purpose, re-record with\n\n    {RERECORD}\n\n\
-         and review the diff of cloudevent-rules/tests/golden/ as part of the change."
+         and review the diff of cloudevent-rules/tests/golden/ as part of the change.",
+        tally.join(", ")
     );
 }
