@@ -85,11 +85,13 @@
 //!
 //! # Module layout
 //!
-//! One-way dependencies (a module uses only those before it): the leaves (`error`, `value`,
-//! `limits`, `id`, `payload`) <- `extension` <- `attributes`, `trace` <- `data`, `any` <-
-//! `format` <- `event` <- `validate` <- `registry` <- `patterns` (`claimcheck`, `dedupe`,
-//! `receipt`) <- `binding`; `otel` and `dispatch` sit beside `event`. See ARCHITECTURE.md at
-//! the repository root.
+//! Dependencies (a module uses only those before it): the leaves (`error`, `value`, `limits`,
+//! `id`, `payload`) <- `extension` <- `attributes` <- `trace`, `data`, `any` <- `otel` <-
+//! `format` (JSON, batch) <- `event` <- `format`'s Avro and Protobuf parts <- `validate`,
+//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`.
+//! The Avro and Protobuf parts hold `Event<T>`'s typed reading and writing in their format,
+//! so `format` and `event` use each other; ARCHITECTURE.md at the repository root says
+//! where.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
