@@ -1,6 +1,6 @@
 //! The Avro event format (issue 14 §5) on the reference event, beside our JSON path and a
 //! plain `apache-avro` datum of the same record (the spec's schema, encoded and decoded by
-//! the crate's generic `Value` codec: the limit DESIGN.md names). The format defines no
+//! the crate's generic `Value` codec: the limit docs/performance.md names). The format defines no
 //! batch, so there is no batch row.
 //!
 //! Groups are the cases, functions the contestants: `avro` (ours), `json` (our JSON path on

@@ -1,5 +1,5 @@
 //! The Protobuf format (issue 14) on the reference event and a batch of 100, side by side with
-//! a plain `prost` message of the same shape (the limit: DESIGN.md asks for 1.3x) and with
+//! a plain `prost` message of the same shape (the limit: docs/performance.md asks for 1.3x) and with
 //! our own JSON path. `cargo xtask bench` runs this after `events` and prints its table.
 //!
 //! Contestants: `ours` (`AnyEvent::to_protobuf` / `AnyEvent::from_protobuf`, which includes

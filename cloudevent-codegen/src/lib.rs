@@ -122,3 +122,9 @@ pub use cloudevent_rules::{Policy, Profile};
 pub use cloudevent_runtime::CloudEventData;
 /// The schemars 1.x trait [`export`] needs of a type.
 pub use schemars::JsonSchema;
+
+// The guide's page on codegen (`docs/codegen-and-compatibility.md`): its Rust snippets are
+// compiled as doctests of this crate. `cfg(doctest)`: not part of the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/codegen-and-compatibility.md")]
+pub struct CodegenGuideDoctests;

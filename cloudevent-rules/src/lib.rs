@@ -1,6 +1,6 @@
 //! The CloudEvents naming and format rules, each with a stable rule id.
 //!
-//! This crate is the single source of truth for every rule in `DESIGN.md`'s table that
+//! This crate is the single source of truth for every rule in the table of the repository's `docs/rules.md` that
 //! concerns a name or a format. The derive calls these functions at compile time, the runtime
 //! at run time and codegen on schema files, so a rule is written exactly once.
 //!

@@ -501,7 +501,7 @@ fn with_members(members: &str) -> String {
     with(r#","data":"#, &format!(r#",{members},"data":"#))
 }
 
-/// Every rule of DESIGN.md's table that a JSON event can break, at run time, through the
+/// Every rule of docs/rules.md's table that a JSON event can break, at run time, through the
 /// validator, in every profile: one event that keeps the rule and one that breaks it, per
 /// row. (HTTP and Kafka binary mode are the bindings' tests; the consumer log is R-15's.)
 #[test]

@@ -119,7 +119,7 @@ pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
 }
 
 /// One run, its table and progress written to `report` (also when it fails).
-fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), String> {
+pub(crate) fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), String> {
     let options = parse(args)?;
     let layout = layout(root)?;
     let show = |e: CodegenError| e.to_string();
