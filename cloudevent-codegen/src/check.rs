@@ -37,7 +37,7 @@ pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
 }
 
 /// The broken SHOULDs of a schema's names, reported but not fatal.
-pub fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
+pub(crate) fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
     rule_findings(file, policy)
         .into_iter()
         .filter(|(_, v)| v.severity == Severity::Warning)

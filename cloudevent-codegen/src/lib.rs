@@ -84,41 +84,21 @@ mod shapes;
 mod snapshot;
 mod xregistry;
 
-pub use catalog::{
-    MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,
-};
-pub use check::{check_schema, check_warnings};
-/// Kept at the root for codegen users; the version-token reader lives in `cloudevent-rules`.
-pub use cloudevent_rules::split_type_version;
+// The root is what a library user needs, and nothing the repository's own tooling needs: the
+// proto3 reader, the differ's rule table and the naming algorithm stay inside the crate.
+pub use catalog::{asyncapi_yaml, catalog_markdown};
+pub use check::check_schema;
 pub use compat::{
-    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedProto,
-    LockedSchema, NextVersion, Outcome, breaking_findings, check_compatibility,
-    check_compatibility_with, compare, compare_paths, compare_registries, default_lock_path,
-    next_version,
+    Baseline, Comparison, Compatibility, CompatibilityRow, Lock, Outcome, check_compatibility,
+    compare_paths,
 };
-pub use config::REGISTRY_CONFIG;
-pub use deprecation::deprecation_of;
-pub use diff::{
-    Breaks, Change, ChangeKind, EnumShape, FieldShape, MessageShape, ProtoChange, ProtoShape,
-    ReservedShape, diff_proto, diff_schemas,
-};
+pub use diff::{Breaks, Change, Compat, diff_schemas};
 pub use error::{CodegenError, Finding};
-pub use export::{export, export_file, meta_of, schema_text};
-pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
-pub use import::{RustNames, RustOptions, module_tokens};
-pub use layout::event_type_at;
-pub use protobuf::{
-    Label, PROTOBUF_CONTENT_TYPE, ParseError, ProtoEnum, ProtoField, ProtoFile, ProtoMessage,
-    ProtoSchema, Reserved, TYPE_URL_PREFIX, check_proto, check_proto_warnings,
-    parse as parse_proto, protobuf_rust,
-};
-pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
-pub use snapshot::{registry_entries, registry_snapshot};
+pub use export::{export, export_file};
+pub use generate::{Builder, GeneratedRust};
+pub use registry::{ContentMode, EventMeta, Registry, SchemaFile};
+pub use snapshot::registry_snapshot;
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
 /// build script needs no other dependency.
 pub use cloudevent_rules::{Policy, Profile};
-/// The traits [`export`] needs of a type, for exporters that name them in bounds.
-pub use cloudevent_runtime::CloudEventData;
-/// The schemars 1.x trait [`export`] needs of a type.
-pub use schemars::JsonSchema;

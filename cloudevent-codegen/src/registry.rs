@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::error::{CodegenError, Finding, pointer_segment};
 
 /// The key of the metadata object in a registry schema.
-pub const METADATA_KEY: &str = "x-cloudevent";
+pub(crate) const METADATA_KEY: &str = "x-cloudevent";
 
 /// How an event travels: the whole event as one JSON document, or the data as the message
 /// body with the attributes in headers (INTG-STD-015 R-9: producers MUST document it).
@@ -380,7 +380,7 @@ pub struct SchemaFile {
     /// major of the type's version suffix (0 without one).
     pub major: u64,
     /// The type's version suffix as written (`v2`, `0.3.0`, `v1.2.3`, `0.6.0-draft`), see
-    /// [`crate::split_type_version`]; for today's layout `v<major>`.
+    /// [`cloudevent_rules::split_type_version`]; for today's layout `v<major>`.
     pub version: Option<String>,
     /// Where the event type was found inside the schema, for a
     /// [`Registry::load_type_pointer`] registry; `None` for `<type>/v<major>.json` files,
@@ -464,9 +464,10 @@ pub struct Registry {
     /// The other JSON documents of the folder, by `/`-separated path relative to `root`:
     /// schemas that `$ref`s may reach (CDEvents' `links/*.json`). Empty for today's layout.
     pub documents: BTreeMap<String, Value>,
-    /// The `<type>/v<major>.proto` entries: types whose data is a Protobuf message (see
-    /// [`crate::ProtoFile`]). Only [`Registry::load`] reads them.
-    pub protobuf: Vec<crate::ProtoFile>,
+    /// The `<type>/v<major>.proto` entries: types whose data is a Protobuf message, read by
+    /// the crate's own proto3 reader. Only [`Registry::load`] reads them; the generator, the
+    /// catalog, the snapshot and the compatibility gate take them from here.
+    pub(crate) protobuf: Vec<crate::protobuf::ProtoFile>,
 }
 
 impl Registry {
@@ -491,7 +492,7 @@ impl Registry {
                 let relative = format!("{dir_name}/{}", file_name(&file));
                 let text = fs::read_to_string(&file).map_err(|e| CodegenError::io(&file, e))?;
                 if relative.ends_with(".proto") {
-                    match crate::ProtoFile::parse(root, &relative, &text) {
+                    match crate::protobuf::ProtoFile::parse(root, &relative, &text) {
                         Ok(proto) => protobuf.push(proto),
                         Err(CodegenError::Findings(found)) => findings.extend(found),
                         Err(other) => return Err(other),

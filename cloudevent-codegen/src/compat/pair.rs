@@ -94,7 +94,7 @@ pub struct Comparison {
 /// # Errors
 /// Refs of either side that name nothing ([`CodegenError::Findings`]), a type's
 /// `compatibility` that names no mode.
-pub fn compare_registries(
+pub(crate) fn compare_registries(
     old: &Registry,
     new: &Registry,
     compat: Compat,
