@@ -77,6 +77,7 @@ mod generate;
 mod import;
 mod layout;
 mod mapping;
+mod meta;
 mod naming;
 mod protobuf;
 mod registry;
@@ -96,7 +97,8 @@ pub use diff::{Breaks, Change, Compat, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file};
 pub use generate::{Builder, GeneratedRust};
-pub use registry::{ContentMode, EventMeta, Registry, SchemaFile};
+pub use meta::{ContentMode, EventMeta};
+pub use registry::{Registry, SchemaFile};
 pub use snapshot::registry_snapshot;
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a

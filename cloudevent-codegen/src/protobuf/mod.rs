@@ -28,14 +28,12 @@ use cloudevent_rules::{AttributeKind, Declaration, Policy, Severity, rule};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
-use crate::registry::{ContentMode, EventMeta, METADATA_KEY};
+use crate::meta::{ContentMode, EventMeta, METADATA_KEY};
 
 pub(crate) mod catalog;
 mod parse;
-mod rust;
 
 pub(crate) use parse::{Label, ProtoMessage, ProtoSchema, Reserved, parse};
-pub(crate) use rust::protobuf_rust;
 
 /// The `datacontenttype` of an event whose data is a Protobuf message.
 pub(crate) const PROTOBUF_CONTENT_TYPE: &str = "application/protobuf";

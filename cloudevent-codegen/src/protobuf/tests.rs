@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use cloudevent_rules::{Policy, Profile};
 
-use super::{ProtoFile, protobuf_rust};
+use super::ProtoFile;
 use crate::error::CodegenError;
+use crate::generate::protobuf::protobuf_rust;
 use crate::import::RustOptions;
 use crate::naming::registry_names;
 use crate::registry::Registry;

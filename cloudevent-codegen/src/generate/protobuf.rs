@@ -8,10 +8,12 @@ use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Label, ProtoFile, ProtoSchema, check_proto, check_proto_warnings};
 use crate::error::{CodegenError, Finding};
 use crate::import::{RustOptions, pretty};
 use crate::naming::RustNames;
+use crate::protobuf::{
+    Label, PROTOBUF_CONTENT_TYPE, ProtoFile, ProtoSchema, check_proto, check_proto_warnings,
+};
 
 /// The Rust code of a registry's `.proto` entries: one `pub mod` each, named by
 /// `names` (the registry's one naming, `crate::naming`), for `include!` or a committed file.
@@ -19,7 +21,7 @@ use crate::naming::RustNames;
 /// feature `protobuf`. Broken SHOULDs are returned beside the code, as warnings.
 ///
 /// # Errors
-/// [`CodegenError::Findings`]: every entry's broken MUSTs ([`super::check_proto`]) and every
+/// [`CodegenError::Findings`]: every entry's broken MUSTs ((`crate::protobuf::check_proto`)) and every
 /// field whose type is neither a scalar nor a message or enum of the same file.
 pub(crate) fn protobuf_rust(
     files: &[ProtoFile],
@@ -163,7 +165,7 @@ fn event_attributes(file: &ProtoFile, options: &RustOptions, warned: bool) -> To
     let media_type = meta
         .datacontenttype
         .as_deref()
-        .unwrap_or(super::PROTOBUF_CONTENT_TYPE);
+        .unwrap_or(PROTOBUF_CONTENT_TYPE);
     let runtime_str = &options.runtime_crate;
     let runtime: syn::Path =
         syn::parse_str(runtime_str).unwrap_or_else(|_| syn::parse_quote!(::cloudevent_runtime));
