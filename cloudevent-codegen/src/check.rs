@@ -11,7 +11,8 @@ use crate::registry::SchemaFile;
 /// suffix against the schema's major), the registry layout, the properties named by `x-cloudevent`, and the
 /// keywords codegen cannot turn into Rust.
 ///
-/// Returns the errors; warnings (broken SHOULDs) are left out, see [`check_warnings`].
+/// Returns the errors; warnings (broken SHOULDs) are left out: [`crate::Builder`] reports them
+/// among [`crate::GeneratedRust::warnings`].
 ///
 /// ```
 /// use cloudevent_codegen::{check_schema, SchemaFile};

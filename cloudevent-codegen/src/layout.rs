@@ -69,7 +69,7 @@ pub(crate) fn type_at(schema: &Value, pointer: &str) -> TypeAt {
 
 impl Registry {
     /// Loads every `*.json` file below `root` (any depth): those with an event type at
-    /// `pointer` (see [`event_type_at`]) are the registry's events, the others documents that
+    /// `pointer` (its `const`, one-value `enum` or `default`) are the registry's events, the others documents that
     /// `$ref`s may reach. `$id` is each event's `dataschema`, as written.
     ///
     /// ```

@@ -18,18 +18,18 @@
 //! and, optionally, `"compatibility": "backward"`: the type's own compatibility mode
 //! ([`Compat`]; `docs/compatibility.md` holds every rule per direction).
 //!
-//! What this crate offers, by task (everything a user needs is at the root):
+//! What this crate offers, by task: the root is the whole public surface (28 names); the
+//! `.proto` reader, the differ's rule table, the naming and the generator's pieces stay inside.
 //!
 //! | task | items |
 //! |---|---|
-//! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`) |
-//! | load and check a registry | [`Registry`], [`SchemaFile`], [`EventMeta`], [`check_schema`], [`check_warnings`] |
-//! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
-//! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
-//! | compatibility between versions | [`diff_schemas`], [`Compat`], [`check_compatibility_with`], [`compare_paths`], [`Baseline`], [`Lock`], [`breaking_findings`], [`next_version`] |
-//! | `.proto` entries (Protobuf data) | [`ProtoFile`], [`protobuf_rust`], [`check_proto`] |
-//! | the registry for run-time validation of `data` | [`registry_entries`], [`registry_snapshot`], [`deprecation_of`] |
-//! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
+//! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`), [`Policy`], [`Profile`] |
+//! | schema → Rust, with control | [`Builder::generate`], [`Builder::generate_from`] (a registry in memory), [`GeneratedRust`] (`single_file`, `module_files`, `warnings`) |
+//! | load and check a registry | [`Registry`] (`load`, `load_type_pointer`, `load_xregistry`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
+//! | Rust → schema | [`export`], [`export_file`], [`SchemaFile::text`] |
+//! | compatibility between versions | [`diff_schemas`], [`Change`], [`Breaks`], [`Compat`]; [`check_compatibility`] ([`Baseline`], [`CompatibilityRow`], [`Compatibility`]); [`compare_paths`] ([`Comparison`], [`Outcome`]); [`Lock`] |
+//! | the registry for run-time validation of `data` | [`registry_snapshot`] |
+//! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
 //! Every name is checked with `cloudevent-rules` before anything is generated; the root type

@@ -13,6 +13,18 @@ pub(crate) const METADATA_KEY: &str = "x-cloudevent";
 
 /// How an event travels: the whole event as one JSON document, or the data as the message
 /// body with the attributes in headers (INTG-STD-015 R-9: producers MUST document it).
+///
+/// ```
+/// use cloudevent_codegen::{ContentMode, EventMeta};
+///
+/// let schema = serde_json::json!({
+///     "$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+///     "x-cloudevent": {"type": "com.example.order.created", "contentmode": "binary"},
+/// });
+/// assert_eq!(EventMeta::from_schema(&schema).unwrap().contentmode, ContentMode::Binary);
+/// assert_eq!(ContentMode::default(), ContentMode::Structured);
+/// assert_eq!(ContentMode::Binary.name(), "binary");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ContentMode {
     /// The event is one JSON document (`application/cloudevents+json`).

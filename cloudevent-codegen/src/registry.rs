@@ -80,6 +80,16 @@ fn child<'a>(root: &'a Value, node: &'a Value, name: &str, depth: usize) -> Memb
 }
 
 /// One `schemas/<type>/v<major>.json` file.
+///
+/// ```
+/// use cloudevent_codegen::SchemaFile;
+///
+/// let text = r#"{"$id": "https://schemas.example.com/events/com.example.order.created/v2.json",
+///   "type": "object", "x-cloudevent": {"type": "com.example.order.created.v2"}}"#;
+/// let file = SchemaFile::parse("schemas".as_ref(), "com.example.order.created/v2.json", text).unwrap();
+/// assert_eq!((file.type_dir.as_str(), file.major), ("com.example.order.created", 2));
+/// assert_eq!(file.meta.dataschema, "https://schemas.example.com/events/com.example.order.created/v2.json");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaFile {
     /// The file as found (the registry directory joined with `relative`).
@@ -184,7 +194,8 @@ pub struct Registry {
 
 impl Registry {
     /// Loads every `<type>/v<major>.json` below `root`, and every `<type>/v<major>.proto`
-    /// (into [`Registry::protobuf`]). Other files at the top level (the
+    /// (types whose data is a Protobuf message, which the generator, the catalog and the
+    /// compatibility check take from here). Other files at the top level (the
     /// generated catalog) are ignored; any other file inside a type directory is an error, so
     /// a misnamed schema is not silently skipped.
     ///

@@ -27,7 +27,20 @@ pub(crate) use gate::{LockWrite, gate};
 pub(crate) use lock::subject;
 pub(crate) use mode::compat_of;
 
-/// How one schema file compares with its baseline.
+/// How one schema file compares with its baseline, in a [`CompatibilityRow`] of
+/// [`check_compatibility`].
+///
+/// ```
+/// use cloudevent_codegen::{Baseline, Compat, Compatibility, Registry, check_compatibility};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+/// let registry = Registry::load(dir).unwrap();
+/// let (rows, _) = check_compatibility(&registry, &Baseline::Dir(dir.into()), Compat::Forward).unwrap();
+/// let row = rows.iter().find(|r| r.event_type == "com.example.order.created.v2").unwrap();
+/// assert_eq!((row.major, row.compat), (2, Compat::Forward));
+/// assert_eq!(row.compatibility, Compatibility::Unchanged);
+/// assert_eq!(row.compatibility.status(), "unchanged");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Compatibility {
     /// No baseline: a new file (a new type or a new major version).
@@ -109,7 +122,7 @@ fn findings_for(
         .collect()
 }
 
-/// One row of the compatibility report.
+/// One row of the compatibility report (see [`Compatibility`] for an example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompatibilityRow {
     /// The schema's path in the registry (`<type>/v<major>.json`, or `.proto`).

@@ -25,6 +25,18 @@ pub(crate) use proto::{ProtoShape, diff_proto};
 
 /// One change: where it happened, what it was, and where the changed definition lives when
 /// it was reached through a `$ref`.
+///
+/// ```
+/// use cloudevent_codegen::{Breaks, diff_schemas};
+/// use serde_json::json;
+///
+/// let old = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+/// let new = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "integer"}}});
+/// let change = &diff_schemas(&old, &new)[0];
+/// assert_eq!(change.definition.as_deref(), Some("#/$defs/A/type"));
+/// assert_eq!(change.breaks(), Breaks::BOTH);
+/// assert!(change.to_string().contains("(defined at `#/$defs/A/type`)"), "{change}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// The JSON pointer of the changed keyword in the new schema, through every `$ref`
