@@ -28,7 +28,7 @@ fn read(path: &str) -> Vec<u8> {
 
 fn validators() -> (Validator, RegistryValidator) {
     // The schema's refs are local (`#/$defs/...`), so the file is its own entry; registries
-    // with external refs go through `cloudevent_codegen::registry_entries`.
+    // with external refs go through `cloudevent_codegen::registry_snapshot`.
     let schema: Value =
         serde_json::from_slice(&read("schemas/com.example.order.created/v1.json")).unwrap();
     let registry = Registry::new(vec![RegistryEntry::new(
