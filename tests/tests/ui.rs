@@ -22,6 +22,7 @@ fn ui() {
         "payload_attribute",
         "attribute",
         "report",
+        "prechecked",
     ] {
         cases.compile_fail(format!("ui/{rule}/*.rs"));
     }

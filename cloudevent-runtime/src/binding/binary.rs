@@ -307,7 +307,7 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     let found = Event::<T>::POLICY.check_envelope_prechecked(
         &view.envelope(None),
         Mode::FirstError,
-        &T::PRECHECKED,
+        T::PRECHECKED.claims(),
     );
     if cloudevent_rules::has_error(&found) {
         return None;
