@@ -118,6 +118,48 @@ pub trait CloudEventData {
     fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error>;
 }
 
+/// A payload type that always gives [`Event::new`](crate::Event::new) a `source`: a default
+/// (`#[cloudevent(source = "...")]`), a `source_template`, or a field marked
+/// `#[cloudevent(source)]`. `#[derive(CloudEvent)]` implements it when the type has one of
+/// them, so `Event::new` on a type without any is refused by `cargo check` at the call;
+/// [`Event::builder`](crate::Event::builder) sets a source at run time instead.
+///
+/// ```
+/// use cloudevent_runtime::{CloudEvent, Event, HasSource};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+/// struct Ping;
+///
+/// fn emit<T: HasSource + serde::Serialize>(payload: T) -> Vec<u8> {
+///     Event::new(payload).to_vec().unwrap()
+/// }
+/// assert!(!emit(Ping).is_empty());
+/// ```
+///
+/// Without a source, `Event::new` does not compile:
+///
+/// ```compile_fail
+/// use cloudevent_runtime::{CloudEvent, Event};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.health.ping.sent")]
+/// struct Ping;
+///
+/// let _ = Event::new(Ping);
+/// ```
+///
+/// A hand-written impl promises that [`CloudEventData::SOURCE`] or
+/// [`CloudEventData::SOURCE_PROPERTY`] is set; `Event::new` fails to compile (when the
+/// constants are evaluated) on a type that breaks the promise.
+#[diagnostic::on_unimplemented(
+    message = "`Event::new` needs a source, and `{Self}` names none",
+    label = "`{Self}` has no default `source`",
+    note = "add `source = \"https://...\"` (or a `source_template`) to `#[cloudevent(...)]` on `{Self}`, or mark a field `#[cloudevent(source)]`",
+    note = "or set the source at run time: `Event::builder(payload).source(\"https://...\").build()`"
+)]
+pub trait HasSource: CloudEventData {}
+
 /// What `#[derive(CloudEvent)]` checked under a payload type's policy when the type was
 /// declared ([`CloudEventData::PRECHECKED`]): the typed readers skip re-checking an incoming
 /// value byte-equal to one of these constants.

@@ -106,7 +106,7 @@ pub use patterns::{claimcheck, dedupe, receipt};
 
 pub use any::{AnyEvent, Data};
 pub use attributes::Attributes;
-pub use data::{CheckedByDerive, CloudEventData};
+pub use data::{CheckedByDerive, CloudEventData, HasSource};
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
@@ -148,7 +148,7 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::{CheckedByDerive, CloudEventData};
+    pub use crate::data::{CheckedByDerive, CloudEventData, HasSource};
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,

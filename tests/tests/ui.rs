@@ -23,6 +23,7 @@ fn ui() {
         "attribute",
         "report",
         "prechecked",
+        "event_new",
     ] {
         cases.compile_fail(format!("ui/{rule}/*.rs"));
     }
