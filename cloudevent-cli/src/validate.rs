@@ -643,7 +643,8 @@ fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result
 
 /// A finding in the library's one report shape.
 fn finding_json(finding: &Violation) -> Value {
-    serde_json::to_value(FindingJson(finding)).unwrap_or_default()
+    serde_json::to_value(FindingJson(finding))
+        .expect("a finding (strings and a severity) always makes a JSON value")
 }
 
 fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {

@@ -136,7 +136,8 @@ pub fn export_file<T: CloudEventData + JsonSchema>(
 
 /// How a schema is written to disk: pretty JSON with a final newline.
 pub fn schema_text(schema: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(schema).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(schema)
+        .expect("serde_json never fails to write a Value to a String");
     text.push('\n');
     text
 }
