@@ -22,7 +22,7 @@
 //! ```
 
 use http::header::CONTENT_LENGTH;
-use http::{HeaderName, HeaderValue, Method, Request, Uri};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
 /// Why a raw HTTP/1.1 message could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -152,11 +152,7 @@ pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageE
         rest = after;
         lines_before += 1;
     }
-    let (headers, body) = read_header_section(rest, lines_before)?;
-    for (name, value) in headers {
-        request.headers_mut().append(name, value);
-    }
-    let mut body = body;
+    let mut body = read_header_section(rest, lines_before, request.headers_mut())?;
     if let Some(announced) = request
         .headers()
         .get(CONTENT_LENGTH)
@@ -209,23 +205,19 @@ const STATUS_LINE: &[u8] = b"HTTP/1.1 200 OK\r\n";
 
 /// The header fields after the start line and the body after the blank line. Without a blank
 /// line the whole input is the header section (an event without data).
-fn read_header_section(
-    section: &[u8],
+fn read_header_section<'a>(
+    section: &'a [u8],
     lines_before: usize,
-) -> Result<(Vec<(HeaderName, HeaderValue)>, &[u8]), HttpMessageError> {
+    headers: &mut HeaderMap,
+) -> Result<&'a [u8], HttpMessageError> {
     let mut buffer = Vec::with_capacity(STATUS_LINE.len() + section.len() + 2);
     buffer.extend_from_slice(STATUS_LINE);
     buffer.extend_from_slice(section);
-    let mut headers = Vec::new();
-    let mut field = |name: &str, value: &[u8]| {
-        headers.push(header_field(name, value)?);
-        Ok(())
-    };
-    let mut parsed = parse_headers(&buffer, &mut field);
+    let mut parsed = parse_headers(&buffer, headers);
     let complete = matches!(parsed, Ok(Some(_)));
     if let Ok(None) = parsed {
         buffer.extend_from_slice(b"\n\n");
-        parsed = parse_headers(&buffer, &mut field);
+        parsed = parse_headers(&buffer, headers);
     }
     let end = match parsed {
         Ok(Some(end)) => end,
@@ -241,27 +233,19 @@ fn read_header_section(
             limit: MAX_HEADER_SECTION_BYTES,
         });
     }
-    let body = if complete {
+    Ok(if complete {
         &section[end - STATUS_LINE.len()..]
     } else {
         &[]
-    };
-    Ok((headers, body))
+    })
 }
 
-/// A field as the `http` crate holds it, a folded value joined.
-fn header_field(name: &str, value: &[u8]) -> Result<(HeaderName, HeaderValue), ()> {
-    let name = HeaderName::from_bytes(name.as_bytes()).map_err(drop)?;
-    let value = HeaderValue::from_bytes(&unfold(value)).map_err(drop)?;
-    Ok((name, value))
-}
-
-/// Runs `httparse` over a status line and a header section, handing each field to `field`:
-/// the end of the section, or `None` when no blank line ends it. A field `field` refuses
-/// counts as a broken line.
+/// Runs `httparse` over a status line and a header section and adds the fields to `headers`
+/// (a folded value joined): the end of the section, or `None` when no blank line ends it. A
+/// field the `http` crate refuses counts as a broken line.
 fn parse_headers(
     buffer: &[u8],
-    field: &mut dyn FnMut(&str, &[u8]) -> Result<(), ()>,
+    headers: &mut HeaderMap,
 ) -> Result<Option<usize>, HttpMessageError> {
     let mut slots = [httparse::EMPTY_HEADER; MAX_HEADER_LINES];
     let mut response = httparse::Response::new(&mut slots);
@@ -271,8 +255,10 @@ fn parse_headers(
     match parsed {
         Ok(httparse::Status::Complete(end)) => {
             for header in response.headers.iter() {
-                field(header.name, header.value)
-                    .map_err(|()| HttpMessageError::BadHeaderLine { line: 0 })?;
+                let broken = || HttpMessageError::BadHeaderLine { line: 0 };
+                let name = HeaderName::from_bytes(header.name.as_bytes()).map_err(|_| broken())?;
+                let value = HeaderValue::from_bytes(&unfold(header.value)).map_err(|_| broken())?;
+                headers.append(name, value);
             }
             Ok(Some(end))
         }
@@ -318,8 +304,7 @@ fn broken_line(section: &[u8]) -> usize {
         let mut buffer = STATUS_LINE.to_vec();
         buffer.extend_from_slice(&section[..end]);
         buffer.extend_from_slice(b"\n\n");
-        let mut check = |name: &str, value: &[u8]| header_field(name, value).map(drop);
-        matches!(parse_headers(&buffer, &mut check), Ok(Some(_)))
+        matches!(parse_headers(&buffer, &mut HeaderMap::new()), Ok(Some(_)))
     };
     ends.partition_point(parses) + 1
 }
