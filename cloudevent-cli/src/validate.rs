@@ -21,7 +21,7 @@
 //!   finding on that line. The input as a whole keeps the input limit below; a JSON Lines
 //!   file is not a batch, so the batch's event count does not apply.
 //! - `http`: a raw HTTP/1.1 message in structured, binary or batched mode.
-//! - `kafka`: a Kafka record as JSON, or an array of them (see `validate/kafka_record.rs`).
+//! - `kafka`: a Kafka record as JSON, or an array of them (the runtime's `KafkaRecord::from_json`).
 //! - `protobuf`, `protobuf-batch`: one `CloudEvent` or a `CloudEventBatch` message in the
 //!   CloudEvents Protobuf format, read strictly (the wire, then the CloudEvents MUSTs, to the
 //!   first error), then validated in full under the chosen profile. An HTTP message whose
@@ -48,7 +48,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cloudevent_cli::http_message;
-use cloudevent_runtime::binding::kafka;
+use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{
     BindingError, BindingEvent, ContentMode, Detected, StructuredFormat, http,
 };
@@ -59,8 +59,6 @@ use cloudevent_runtime::{
 };
 use serde_json::{Value, json};
 
-mod kafka_record;
-use kafka_record::kafka_record;
 mod registry;
 use registry::Checker;
 
@@ -479,8 +477,8 @@ fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
     }
 }
 
-/// Kafka records in the JSON form of [`mod@kafka_record`]: an object is one record, an array
-/// several (reported by index). Structured records are validated as
+/// Kafka records in the runtime's JSON record form ([`KafkaRecord::from_json`]): an object is
+/// one record, an array several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
 fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
     let records: Vec<serde_json::Value> = match serde_json::from_slice::<Value>(bytes) {
@@ -523,9 +521,9 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
         findings,
         attributes: json!({}),
     };
-    let record = match kafka_record(record) {
+    let record = match KafkaRecord::try_from(record) {
         Ok(record) => record,
-        Err(findings) => return refused(findings),
+        Err(error) => return refused(error.into_violations()),
     };
     let content_type = record
         .header(kafka::CONTENT_TYPE)
@@ -553,7 +551,6 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     }
 }
 
-/// The members of a Kafka record in JSON.
 /// A binding error as a finding: the event's own violation when it has one, else R-8.
 fn binding_violation(error: &BindingError) -> Violation {
     match error {
@@ -643,7 +640,8 @@ fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result
 
 /// A finding in the library's one report shape.
 fn finding_json(finding: &Violation) -> Value {
-    serde_json::to_value(FindingJson(finding)).unwrap_or_default()
+    serde_json::to_value(FindingJson(finding))
+        .expect("a finding (strings and a severity) always makes a JSON value")
 }
 
 fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {

@@ -287,7 +287,8 @@ fn message(file: &SchemaFile, deprecation: Option<Deprecation>) -> Value {
         }
         out.insert(
             "x-cloudevent-deprecation".into(),
-            serde_json::to_value(&deprecation).unwrap_or_default(),
+            serde_json::to_value(&deprecation)
+                .expect("a deprecation (a flag and strings) always makes a JSON value"),
         );
     }
     Value::Object(out)

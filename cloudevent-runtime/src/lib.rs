@@ -120,7 +120,7 @@ pub use patterns::{claimcheck, dedupe, receipt};
 
 pub use any::{AnyEvent, Data};
 pub use attributes::Attributes;
-pub use data::CloudEventData;
+pub use data::{CheckedByDerive, CloudEventData, HasSource};
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
@@ -162,12 +162,19 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::CloudEventData;
+    pub use crate::data::{CheckedByDerive, CloudEventData, HasSource};
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,
     };
     pub use ::cloudevent_rules::{Prechecked, Profile, expand_template_variable};
+
+    /// What the derive checked under the type's policy when it compiled: the one way to
+    /// fill [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED) with anything.
+    /// Only generated code calls it; a hand-written call breaks the contract of this module.
+    pub const fn checked_by_derive(checked: Prechecked<'static>) -> CheckedByDerive {
+        CheckedByDerive(checked)
+    }
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};

@@ -328,7 +328,8 @@ impl ValidationReport {
     /// assert_eq!(report.attributes_json(), serde_json::json!({"id": "evt-1", "n": 1}));
     /// ```
     pub fn attributes_json(&self) -> serde_json::Value {
-        serde_json::to_value(AttributesJson(&self.attributes)).unwrap_or_default()
+        serde_json::to_value(AttributesJson(&self.attributes))
+            .expect("attributes are strings and extension values, which always make a JSON value")
     }
 
     /// A report on an event whose attributes could be read.

@@ -714,6 +714,8 @@ impl<'de> serde::Deserialize<'de> for Probe {
     }
 }
 
+impl cloudevent_runtime::HasSource for Probe {}
+
 impl cloudevent_runtime::CloudEventData for Probe {
     const TYPE: &'static str = "com.example.probe.value.seen";
     const DATASCHEMA: Option<&'static str> = None;

@@ -149,7 +149,7 @@ impl IntoResponse for EventRejection {
             Report::Event(report) => serde_json::to_vec(report),
             Report::Batch(report) => serde_json::to_vec(report),
         }
-        .unwrap_or_default();
+        .expect("a validation report (strings, numbers, string-keyed maps) always serializes");
         let mut response = Response::new(Body::from(body));
         *response.status_mut() = self.status;
         response

@@ -13,7 +13,9 @@ use serde::de::DeserializeOwned;
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
 use crate::format::json::AttributeView;
-use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
+use crate::{
+    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+};
 use cloudevent_rules::Mode;
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
@@ -163,7 +165,7 @@ where
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
-        outgoing_parts(match typed_parts(self) {
+        outgoing_parts(match typed_parts(self)? {
             Some(parts) => parts,
             // Text and binary payloads, and values the format refuses, take the route through
             // the JSON event format, which probes the payload and reports the error.
@@ -284,14 +286,17 @@ pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
 /// The parts of a typed event with a JSON payload, straight from the event: the payload is
 /// serialized once as the body, where the route through [`AnyEvent`] wrote the whole event as
 /// JSON and parsed it back with the strict reader. The same parts as [`parts_of`] gives
-/// (extensions in name order), or `None` when that route must decide: a non-JSON payload, or
-/// anything its strict reader refuses (an attribute that is empty or holds a control
-/// character, an extension named like a core attribute or `data`, which the JSON route writes
-/// as a duplicate member), whose error that route reports. An `Event<T>` can hold such values:
+/// (extensions in name order), an error when the payload does not serialize, or `None` when
+/// that route must decide: a non-JSON payload, or anything its strict reader refuses (an
+/// attribute that is empty or holds a control character, an extension named like a core
+/// attribute or `data`, which the JSON route writes as a duplicate member), whose error that
+/// route reports. An `Event<T>` can hold such values:
 /// `AnyEvent`'s setters do not check, and `into_typed` keeps what they set.
-fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<BinaryParts> {
+fn typed_parts<T: CloudEventData + Serialize>(
+    event: &Event<T>,
+) -> Result<Option<BinaryParts>, BuildError> {
     if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
-        return None;
+        return Ok(None);
     }
     let view = AttributeView {
         specversion: Some("1.0"),
@@ -307,10 +312,10 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     let found = Event::<T>::POLICY.check_envelope_prechecked(
         &view.envelope(None),
         Mode::FirstError,
-        &T::PRECHECKED,
+        T::PRECHECKED.claims(),
     );
     if cloudevent_rules::has_error(&found) {
-        return None;
+        return Ok(None);
     }
     let mut attributes = core_attributes(
         [
@@ -335,15 +340,16 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         attributes.push((name.to_owned(), canonical_string(value).into_owned()));
     });
     if refused {
-        return None;
+        return Ok(None);
     }
     attributes[core..].sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let data = serde_json::to_vec(event.data()).ok()?;
-    Some(BinaryParts {
+    // The same error `Event::to_vec` reports for this payload.
+    let data = serde_json::to_vec(event.data()).map_err(|e| BuildError::Payload(e.to_string()))?;
+    Ok(Some(BinaryParts {
         attributes,
         datacontenttype: Some(event.datacontenttype().to_owned()),
         data: Some(data),
-    })
+    }))
 }
 
 /// `specversion` and the given attributes that are set, in binary mode's order, with room

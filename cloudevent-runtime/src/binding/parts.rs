@@ -357,12 +357,11 @@ fn hint<'h>(hints: &'h [TypedExtension], name: &str, value: &str) -> Option<&'h 
 pub(super) fn hints(typed: &[(String, ExtensionValueBuf)]) -> Vec<TypedExtension> {
     typed
         .iter()
-        .filter_map(|(name, value)| {
-            Some(TypedExtension {
-                name: name.clone().into(),
-                canonical: canonical_string(value.as_value()).into_owned(),
-                json: serde_json::to_string(value).ok()?,
-            })
+        .map(|(name, value)| TypedExtension {
+            name: name.clone().into(),
+            canonical: canonical_string(value.as_value()).into_owned(),
+            json: serde_json::to_string(value)
+                .expect("an extension value (a JSON scalar or base64 text) always serializes"),
         })
         .collect()
 }

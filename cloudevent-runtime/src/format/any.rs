@@ -248,9 +248,9 @@ impl AnyEvent {
     /// );
     /// ```
     pub fn to_vec(&self) -> Vec<u8> {
-        // Serializing these types to a Vec cannot fail: keys are strings, raw data is
-        // valid JSON by construction.
-        serde_json::to_vec(self).unwrap_or_default()
+        serde_json::to_vec(self).expect(
+            "an AnyEvent always serializes to a Vec: its keys are strings and its raw data is JSON by construction",
+        )
     }
 
     /// The attributes as strings, for the validator.

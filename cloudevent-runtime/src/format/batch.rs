@@ -148,8 +148,8 @@ impl Batch {
     /// assert_eq!(Batch::default().to_vec(), b"[]");
     /// ```
     pub fn to_vec(&self) -> Vec<u8> {
-        // AnyEvent always serializes (see AnyEvent::to_vec).
-        serde_json::to_vec(self).unwrap_or_default()
+        serde_json::to_vec(self)
+            .expect("a batch of AnyEvents always serializes to a Vec (see AnyEvent::to_vec)")
     }
 
     /// The length of [`Batch::to_vec`] in bytes, counted as the batch is written into
@@ -164,8 +164,9 @@ impl Batch {
     /// ```
     pub fn serialized_len(&self) -> usize {
         let mut counter = ByteCounter(0);
-        // AnyEvent always serializes (see AnyEvent::to_vec), and counting never fails.
-        let _ = serde_json::to_writer(&mut counter, self);
+        serde_json::to_writer(&mut counter, self).expect(
+            "a batch of AnyEvents always serializes (see AnyEvent::to_vec) and counting bytes never fails",
+        );
         counter.0
     }
 

@@ -284,6 +284,7 @@ impl Batch {
 ///     fn subject(&self) -> Option<&str> { Some(&self.order_id) }
 ///     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
 /// }
+/// impl cloudevent_runtime::HasSource for OrderCreated {}
 ///
 /// fn carried_as_proto_data<T: ProtobufData>() {}
 /// carried_as_proto_data::<OrderCreated>();
@@ -421,6 +422,7 @@ impl<T: CloudEventData> Event<T> {
     /// #     fn subject(&self) -> Option<&str> { None }
     /// #     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
     /// # }
+    /// # impl cloudevent_runtime::HasSource for Ping {}
     /// let bytes = Event::new(Ping { n: 7 }).to_protobuf_message();
     /// let any = cloudevent_runtime::AnyEvent::from_protobuf(&bytes).unwrap();
     /// assert_eq!(any.protobuf_type_url(), Some("/example.v1.Ping"));
@@ -462,6 +464,7 @@ impl<T: CloudEventData> Event<T> {
     /// #     fn subject(&self) -> Option<&str> { None }
     /// #     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
     /// # }
+    /// # impl cloudevent_runtime::HasSource for Ping {}
     /// let mut any = AnyEvent::new("1", "https://health.example.com", "com.example.health.ping.sent");
     /// any.set_protobuf_data("type.googleapis.com/example.v1.Pong", vec![8, 7]);
     /// let err = Event::<Ping>::from_protobuf_message(&any.to_protobuf()).unwrap_err();
@@ -499,6 +502,7 @@ impl<T: CloudEventData> Event<T> {
     /// #     fn subject(&self) -> Option<&str> { None }
     /// #     fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> { Ok(()) }
     /// # }
+    /// # impl cloudevent_runtime::HasSource for Ping {}
     /// let event = Event::new(Ping { n: 7 });
     /// let any = AnyEvent::from_protobuf(&event.to_protobuf_message()).unwrap();
     /// assert_eq!(Event::<Ping>::from_any_protobuf(&any).unwrap().data().n, 7);
