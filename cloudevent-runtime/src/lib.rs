@@ -27,7 +27,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
-//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Profile, Validator};
+//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 //! #[cloudevent(
@@ -49,7 +49,7 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(&bytes);
+//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
@@ -114,9 +114,15 @@ pub use extension::{ExtensionValueBuf, Extensions, ExtensionsIter};
 #[cfg(feature = "avro")]
 #[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
 pub use format::avro;
+#[cfg(feature = "avro")]
+#[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
+pub use format::avro::Avro;
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 #[cfg(feature = "protobuf")]
 pub use format::protobuf;
+#[cfg(feature = "protobuf")]
+pub use format::protobuf::Protobuf;
+pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};

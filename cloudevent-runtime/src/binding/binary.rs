@@ -12,8 +12,11 @@ use serde::de::DeserializeOwned;
 
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
+use crate::format::EventFormat;
 use crate::format::json::AttributeView;
-use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
+use crate::{
+    AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
+};
 use cloudevent_rules::Mode;
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
@@ -95,6 +98,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         Self::from_binary_typed(parts, typed)
     }
 
+    /// Reads one event in the format `F` (structured mode): [`AnyEvent::decode`] or
+    /// [`Event::decode`], the type's own door. Not part of the stable API.
+    ///
+    /// # Errors
+    /// Whatever makes the bytes not a valid event of this type.
+    #[doc(hidden)]
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError>;
+
+    /// Writes the event in the format `F` (structured mode): [`AnyEvent::encode`] or
+    /// [`Event::encode`]. Not part of the stable API.
+    ///
+    /// # Errors
+    /// A payload that cannot be serialized; an event the format cannot carry.
+    #[doc(hidden)]
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError>;
+
     /// The event as an [`AnyEvent`] (for batches).
     ///
     /// # Errors
@@ -135,6 +154,14 @@ impl BindingEvent for AnyEvent {
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
         super::parts::read_any(&PartsRef::new(attributes, datacontenttype, data), typed)
+    }
+
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(AnyEvent::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -187,6 +214,14 @@ where
         super::parts::read_typed(&PartsRef::new(attributes, datacontenttype, data), typed)
     }
 
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(Event::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
+    }
+
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
         Ok(self.to_any()?)
     }
@@ -231,7 +266,12 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
 /// # Errors
 /// The batch is not valid, or an event is not of this type (the error names its index).
 pub fn batch_from_slice<E: BindingEvent>(bytes: &[u8]) -> Result<Vec<E>, BindingError> {
-    Batch::from_slice(bytes)?
+    events_of(Batch::decode_with::<Json>(bytes, &E::policy())?)
+}
+
+/// A batch's events as events of one kind; an event that is not of it is named by its index.
+pub(crate) fn events_of<E: BindingEvent>(batch: Batch) -> Result<Vec<E>, BindingError> {
+    batch
         .into_events()
         .into_iter()
         .enumerate()

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode};
+use super::{BindingError, BindingEvent, ContentMode};
 
 /// The default content mode INTG-STD-015 R-9 gives Kafka: structured; binary MAY be used on
 /// high-throughput internal topics with tightly coupled consumers. Producers MUST document
@@ -119,14 +119,20 @@ impl KafkaRecord {
 /// # Errors
 /// A payload that cannot be serialized.
 pub fn record_key<E: BindingEvent>(event: &E) -> Result<Option<Vec<u8>>, BindingError> {
-    Ok(key_of(&event.to_binary()?))
+    Ok(key_of(event))
 }
 
-fn key_of(parts: &BinaryParts) -> Option<Vec<u8>> {
-    parts
-        .attribute("partitionkey")
-        .or_else(|| parts.attribute("subject"))
-        .map(|key| key.as_bytes().to_vec())
+/// The key read from the event's attributes ([`crate::Attributes`]): `partitionkey` in its
+/// canonical string form, else `subject`. No payload is serialized for it.
+fn key_of(event: &impl crate::Attributes) -> Option<Vec<u8>> {
+    match event.extension_value("partitionkey") {
+        Some(value) => Some(
+            super::canonical_string(value.as_value())
+                .as_bytes()
+                .to_vec(),
+        ),
+        None => event.subject().map(|subject| subject.as_bytes().to_vec()),
+    }
 }
 
 /// The record for an event in binary or structured mode, keyed. Structured is
@@ -151,8 +157,7 @@ pub fn to_record<E: BindingEvent>(
     event: &E,
     mode: ContentMode,
 ) -> Result<KafkaRecord, BindingError> {
-    let parts = event.to_binary()?;
-    let key = key_of(&parts);
+    let key = key_of(event);
     match mode {
         ContentMode::Structured => Ok(KafkaRecord {
             key,
@@ -163,6 +168,7 @@ pub fn to_record<E: BindingEvent>(
             value: Some(event.to_structured()?),
         }),
         ContentMode::Binary => {
+            let parts = event.to_binary()?;
             let mut headers: Vec<(String, Option<Vec<u8>>)> = parts
                 .attributes
                 .into_iter()
@@ -206,9 +212,8 @@ pub fn to_structured_record<E: BindingEvent>(
     event: &E,
     format: super::StructuredFormat,
 ) -> Result<KafkaRecord, BindingError> {
-    let key = key_of(&event.to_binary()?);
     Ok(KafkaRecord {
-        key,
+        key: key_of(event),
         headers: vec![(
             CONTENT_TYPE.to_owned(),
             Some(format.content_type().as_bytes().to_vec()),
@@ -237,7 +242,7 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 
 /// The record as a JSON event document for a validator (for `cloudevent validate --format
 /// kafka`): the value as sent in structured mode, or the document a binary-mode record stands
-/// for ([`BinaryParts::to_structured_document`]).
+/// for ([`BinaryParts::to_structured_document`](super::BinaryParts::to_structured_document)).
 ///
 /// # Errors
 /// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, or an unsupported

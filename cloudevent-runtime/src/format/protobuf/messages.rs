@@ -10,12 +10,12 @@
 //! and the types for code that wants the plain message.
 //!
 //! ```
-//! use cloudevent_runtime::AnyEvent;
+//! use cloudevent_runtime::{AnyEvent, Protobuf};
 //! use cloudevent_runtime::protobuf::messages::CloudEvent;
 //! use prost::Message as _;
 //!
 //! let event = AnyEvent::new("1", "/orders", "com.example.order.created");
-//! let message = CloudEvent::decode(event.to_protobuf().as_slice()).unwrap();
+//! let message = CloudEvent::decode(event.encode::<Protobuf>().unwrap().as_slice()).unwrap();
 //! assert_eq!(message.spec_version, "1.0");
 //! assert_eq!(message.r#type, "com.example.order.created");
 //! ```
