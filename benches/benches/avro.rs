@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use apache_avro::types::Value as Avro;
+use apache_avro::types::Value as AvroValue;
 use cloudevent_bench::{OrderCreated, reference_json};
 use cloudevent_runtime::{AnyEvent, Avro, Event, avro};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -56,7 +56,7 @@ fn decode(c: &mut Criterion) {
     });
     group.bench_function("apache_avro", |b| {
         b.iter(|| {
-            let value: Avro =
+            let value: AvroValue =
                 apache_avro::from_avro_datum(&schema, &mut black_box(&bytes[..]), None)
                     .expect("decodes");
             value

@@ -17,6 +17,10 @@
 //!   `binding::axum`); a gateway that enforces a policy takes
 //!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
 //!   `.with_state(Policy::new(Profile::IntgStd015))`.
+//! - **Other event formats** go through the same doors, generic over an [`EventFormat`]:
+//!   `AnyEvent::decode::<Protobuf>(bytes)`, `Event::<T>::decode::<Avro>(bytes)`,
+//!   `event.encode::<F>()`, `Batch::decode::<F>(bytes)`, `validator.validate_bytes::<F>(bytes)`;
+//!   `from_slice` and `to_vec` are the JSON ([`Json`]) shortcuts.
 //! - **Gateways and pipelines** that must show everything wrong with an event, not only the
 //!   first error, use a [`Validator`]: its [`ValidationReport`] lists every finding with its
 //!   rule id, as `cloudevent validate` does.

@@ -168,7 +168,7 @@ impl Validator {
         if !too_large.is_empty() {
             return ValidationReport::refused(self.policy.profile(), too_large);
         }
-        let (mut report, data) = F::validate(bytes, &self.policy);
+        let (mut report, data) = F::validate::<ValidationReport>(bytes, &self.policy);
         then.then(&mut report, data.as_ref());
         report
     }
@@ -204,7 +204,7 @@ impl Validator {
         }
         let elements = match F::split_batch(bytes) {
             Some(Ok(elements)) => elements,
-            Some(Err(violation)) => return BatchReport::refused(violation),
+            Some(Err(violation)) => return BatchReport::refused(*violation),
             None => return BatchReport::refused(crate::format::no_batch::<F>()),
         };
         BatchReport {
@@ -274,6 +274,16 @@ pub(crate) trait Then {
     fn then(&self, report: &mut ValidationReport, data: Option<&Data>);
 }
 
+impl crate::format::Report for ValidationReport {
+    fn read(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
+        ValidationReport::new(profile, view, findings)
+    }
+
+    fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
+        ValidationReport::refused(profile, findings)
+    }
+}
+
 /// The plain validator adds nothing.
 impl Then for () {
     fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>) {}
@@ -321,11 +331,7 @@ impl ValidationReport {
     }
 
     /// A report on an event whose attributes could be read.
-    pub(crate) fn new(
-        profile: Profile,
-        view: &AttributeView<'_>,
-        findings: Vec<Violation>,
-    ) -> Self {
+    fn new(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
         let mut attributes: Vec<(String, AttributeValue)> = view
             .envelope(None)
             .core()

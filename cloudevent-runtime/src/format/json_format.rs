@@ -7,11 +7,10 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use super::json::{self, Findings};
-use super::{EventFormat, RawData, sealed};
+use super::{EventFormat, RawData, Report, sealed};
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
 use crate::event::TypedData;
-use crate::validate::ValidationReport;
 use crate::{CloudEventData, Event, limits};
 
 /// The CloudEvents JSON event format (`application/cloudevents+json`) and its batch format
@@ -38,7 +37,8 @@ impl EventFormat for Json {
 
 #[allow(
     private_interfaces,
-    reason = "the sealed trait is unnameable outside the crate, so the batch memo it passes never leaves it"
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
 )]
 impl sealed::Format for Json {
     fn read_any(
@@ -75,7 +75,7 @@ impl sealed::Format for Json {
         event.to_vec()
     }
 
-    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Violation>> {
+    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
         Some(
             serde_json::from_slice::<Vec<&RawValue>>(bytes)
                 .map(|elements| {
@@ -84,7 +84,7 @@ impl sealed::Format for Json {
                         .map(|element| element.get().as_bytes())
                         .collect()
                 })
-                .map_err(|error| super::batch::not_a_batch(&error)),
+                .map_err(|error| Box::new(super::batch::not_a_batch(&error))),
         )
     }
 
@@ -92,16 +92,13 @@ impl sealed::Format for Json {
         Some(serde_json::to_vec(events).map_err(FormatError::Json))
     }
 
-    fn validate(bytes: &[u8], policy: &Policy) -> (ValidationReport, Option<Data>) {
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
         let profile = policy.profile();
         // The same reader as `AnyEvent::decode_with`, collecting instead of stopping: the
         // structural findings as it reads, then the policy's envelope check.
         let mut findings = Findings::lenient();
         match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
-            Ok((envelope, data)) => (
-                ValidationReport::new(profile, &envelope.view(), findings.list),
-                data,
-            ),
+            Ok((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
             Err(error) => {
                 // The reader already named a lone surrogate's attribute; anything else that
                 // stopped serde_json is reported here.
@@ -115,7 +112,7 @@ impl sealed::Format for Json {
                         format!("is not a CloudEvents JSON object: {error}"),
                     )),
                 }
-                (ValidationReport::refused(profile, findings.list), None)
+                (R::refused(profile, findings.list), None)
             }
         }
     }

@@ -15,13 +15,12 @@
 
 use std::io::Read;
 
-use cloudevent_rules::{Policy, Violation, rule};
+use cloudevent_rules::{Policy, Profile, Violation, rule};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
-use crate::validate::ValidationReport;
 use crate::{CloudEventData, Event, limits};
 
 mod any;
@@ -42,7 +41,8 @@ pub use json_format::Json;
 /// functions out of the public API.
 #[allow(
     private_interfaces,
-    reason = "the sealed trait is unnameable outside the crate, so the batch memo it passes never leaves it"
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
 )]
 pub(crate) mod sealed {
     use super::*;
@@ -72,7 +72,7 @@ pub(crate) mod sealed {
         ) -> Result<Vec<u8>, BuildError>;
 
         /// The events of a batch, each still encoded; `None` for a format without a batch.
-        fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Violation>>;
+        fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>>;
 
         /// Writes a batch; `None` for a format without a batch.
         fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>>;
@@ -80,8 +80,18 @@ pub(crate) mod sealed {
         /// The validator's read of one event, whose size the door checked: the same reader,
         /// collecting every finding instead of stopping, with the data it read (for the
         /// registry's schema check).
-        fn validate(bytes: &[u8], policy: &Policy) -> (ValidationReport, Option<Data>);
+        fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>);
     }
+}
+
+/// What the validator's read of one event produces: a report on the attributes read, or on
+/// input that could not be read as an event. Implemented by the validator's
+/// `ValidationReport`, so the formats do not depend on the validator.
+pub(crate) trait Report {
+    /// A report on an event whose attributes could be read, with every finding.
+    fn read(profile: Profile, view: &json::AttributeView<'_>, findings: Vec<Violation>) -> Self;
+    /// A report on input that could not be read as an event at all.
+    fn refused(profile: Profile, findings: Vec<Violation>) -> Self;
 }
 
 /// A CloudEvents event format: its media types, and (crate-private, through its sealed
@@ -319,7 +329,9 @@ impl Batch {
                 rule: rule::INTG_R10,
             });
         }
-        let elements = F::split_batch(bytes).unwrap_or_else(|| Err(no_batch::<F>()))?;
+        let elements = F::split_batch(bytes)
+            .unwrap_or_else(|| Err(Box::new(no_batch::<F>())))
+            .map_err(FormatError::Invalid)?;
         // Events of one batch mostly share `source`, `type` and `dataschema`: what passed
         // once under this policy is not checked again (see `json::BatchMemo`).
         let mut memo = json::BatchMemo::default();

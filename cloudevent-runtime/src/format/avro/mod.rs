@@ -70,8 +70,7 @@ use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
 use crate::event::{Event, TypedData};
 use crate::format::json::{self, Findings};
-use crate::format::{EventFormat, RawData, sealed};
-use crate::validate::ValidationReport;
+use crate::format::{EventFormat, RawData, Report, sealed};
 
 mod data;
 pub(crate) mod record;
@@ -122,7 +121,8 @@ impl EventFormat for Avro {
 
 #[allow(
     private_interfaces,
-    reason = "the sealed trait is unnameable outside the crate, so the batch memo it passes never leaves it"
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
 )]
 impl sealed::Format for Avro {
     fn read_any(
@@ -163,7 +163,7 @@ impl sealed::Format for Avro {
         typed::write(event).map_err(|error| BuildError::Payload(error.0))
     }
 
-    fn split_batch(_bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Violation>> {
+    fn split_batch(_bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
         None
     }
 
@@ -174,20 +174,17 @@ impl sealed::Format for Avro {
     /// A datum that does not decode (truncated, a forged length, ...) is refused with the
     /// one structural finding; otherwise the Avro reader's checks and the policy's, every
     /// finding listed.
-    fn validate(bytes: &[u8], policy: &Policy) -> (ValidationReport, Option<Data>) {
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
         let profile = policy.profile();
         let decoded = match record::parse(bytes) {
             Ok(decoded) => decoded,
-            Err(violation) => return (ValidationReport::refused(profile, vec![*violation]), None),
+            Err(violation) => return (R::refused(profile, vec![*violation]), None),
         };
         let mut findings = Findings::lenient();
         let mut quoted = None;
         match record::read_lenient(&decoded, &mut quoted, policy, &mut findings) {
-            Some((envelope, data)) => (
-                ValidationReport::new(profile, &envelope.view(), findings.list),
-                data,
-            ),
-            None => (ValidationReport::refused(profile, findings.list), None),
+            Some((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
+            None => (R::refused(profile, findings.list), None),
         }
     }
 }

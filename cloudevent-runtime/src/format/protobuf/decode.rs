@@ -22,8 +22,8 @@ use serde_json::value::RawValue;
 use super::time;
 use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValueBuf;
+use crate::format::Report;
 use crate::format::json::{self, Envelope};
-use crate::validate::ValidationReport;
 use crate::value::{Binary, Uri, UriRef};
 
 const VARINT: u8 = 0;
@@ -404,17 +404,17 @@ enum WireData<'a> {
 /// inside one length-delimited field (an attribute entry, a string that is not UTF-8, a
 /// field or attribute given twice) stops only the strict reader; the validator skips the
 /// field and reads on.
-struct Report {
+struct Found {
     strict: bool,
-    found: Vec<Violation>,
+    list: Vec<Violation>,
 }
 
-impl Report {
+impl Found {
     fn push(&mut self, violation: Violation) -> Result<(), Violation> {
         if self.strict && violation.is_error() {
             return Err(violation);
         }
-        self.found.push(violation);
+        self.list.push(violation);
         Ok(())
     }
 }
@@ -424,7 +424,7 @@ impl Report {
 fn read_wire<'a>(
     bytes: &'a [u8],
     time: &mut Option<crate::Timestamp>,
-    report: &mut Report,
+    sink: &mut Found,
 ) -> Result<(Envelope<'a>, Option<WireData<'a>>), Violation> {
     let mut wire = Wire {
         bytes,
@@ -443,15 +443,15 @@ fn read_wire<'a>(
                 };
                 expect("event", field, name, wire_type, LEN)?;
                 match utf8(name, wire.len_delimited()?) {
-                    Ok(_) if slot.is_some() => report.push(twice(name))?,
+                    Ok(_) if slot.is_some() => sink.push(twice(name))?,
                     Ok(text) => *slot = Some(Cow::Borrowed(text)),
-                    Err(violation) => report.push(violation)?,
+                    Err(violation) => sink.push(violation)?,
                 }
             }
             5 => {
                 expect("event", field, "attributes", wire_type, LEN)?;
                 if let Err(violation) = attribute(&mut envelope, time, wire.len_delimited()?) {
-                    report.push(violation)?;
+                    sink.push(violation)?;
                 }
             }
             6..=8 => {
@@ -464,14 +464,14 @@ fn read_wire<'a>(
                     _ => any(bytes).map(|(type_url, value)| WireData::Proto(type_url, value)),
                 };
                 match read {
-                    Ok(_) if data.is_some() => report.push(Violation::error(
+                    Ok(_) if data.is_some() => sink.push(Violation::error(
                         rule::INTG_R7,
                         "data",
                         "",
                         "is present more than once (binary_data, text_data, proto_data); an event carries one data",
                     ))?,
                     Ok(read) => data = Some(read),
-                    Err(violation) => report.push(violation)?,
+                    Err(violation) => sink.push(violation)?,
                 }
             }
             _ => return Err(unknown("event", "CloudEvent", field, wire_type)),
@@ -512,11 +512,11 @@ pub(super) fn read_event(
 ) -> Result<AnyEvent, Violation> {
     // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
     let mut time = None;
-    let mut report = Report {
+    let mut sink = Found {
         strict: true,
-        found: Vec::new(),
+        list: Vec::new(),
     };
-    let (mut envelope, data) = read_wire(bytes, &mut time, &mut report)?;
+    let (mut envelope, data) = read_wire(bytes, &mut time, &mut sink)?;
     envelope.time = time
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
@@ -555,24 +555,24 @@ pub(super) fn read_event(
 /// The validator's read of one `CloudEvent` message: the same reader, collecting every
 /// finding (the fields' and the policy's) instead of stopping at the first, and the data
 /// it read.
-pub(super) fn validate_event(bytes: &[u8], policy: &Policy) -> (ValidationReport, Option<Data>) {
+pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
     let profile = policy.profile();
     let mut time = None;
-    let mut report = Report {
+    let mut sink = Found {
         strict: false,
-        found: Vec::new(),
+        list: Vec::new(),
     };
-    let (mut envelope, data) = match read_wire(bytes, &mut time, &mut report) {
+    let (mut envelope, data) = match read_wire(bytes, &mut time, &mut sink) {
         Ok(read) => read,
         Err(structural) => {
-            report.found.push(structural);
-            return (ValidationReport::refused(profile, report.found), None);
+            sink.list.push(structural);
+            return (R::refused(profile, sink.list), None);
         }
     };
     envelope.time = time
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
-    let mut found = report.found;
+    let mut found = sink.list;
     let view = envelope.view();
     found.extend(policy.check_envelope(&view.envelope(data_size(data.as_ref())), Mode::Collect));
     let data = match into_data(envelope.datacontenttype.as_deref(), data) {
@@ -582,7 +582,7 @@ pub(super) fn validate_event(bytes: &[u8], policy: &Policy) -> (ValidationReport
             None
         }
     };
-    (ValidationReport::new(profile, &view, found), data)
+    (R::read(profile, &view, found), data)
 }
 
 /// `text_data` under a JSON `datacontenttype` is JSON text and must parse as JSON; with no

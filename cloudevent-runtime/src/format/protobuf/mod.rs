@@ -50,8 +50,7 @@ use serde::de::DeserializeOwned;
 
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
-use crate::format::{EventFormat, json, sealed};
-use crate::validate::ValidationReport;
+use crate::format::{EventFormat, Report, json, sealed};
 use crate::{CloudEventData, Event};
 
 mod decode;
@@ -90,7 +89,8 @@ impl EventFormat for Protobuf {
 
 #[allow(
     private_interfaces,
-    reason = "the sealed trait is unnameable outside the crate, so the batch memo it passes never leaves it"
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
 )]
 impl sealed::Format for Protobuf {
     fn read_any(
@@ -115,8 +115,8 @@ impl sealed::Format for Protobuf {
         Ok(write(&event.to_any()?))
     }
 
-    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Violation>> {
-        Some(decode::read_batch(bytes))
+    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
+        Some(decode::read_batch(bytes).map_err(Box::new))
     }
 
     fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {
@@ -125,8 +125,8 @@ impl sealed::Format for Protobuf {
         Some(Ok(out))
     }
 
-    fn validate(bytes: &[u8], policy: &Policy) -> (ValidationReport, Option<Data>) {
-        decode::validate_event(bytes, policy)
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+        decode::validate_event::<R>(bytes, policy)
     }
 }
 

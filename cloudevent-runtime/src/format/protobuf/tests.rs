@@ -299,9 +299,14 @@ fn truncated_input_is_refused_at_every_length() {
         let result = AnyEvent::decode::<Protobuf>(&bytes[..len]);
         // A cut at a field boundary leaves a shorter, valid message; anywhere else the
         // reader says where the input ends.
-        if let Err(err) = result {
+        if let Err(err) = &result {
             assert!(err.rule().is_some(), "{len}: {err}");
         }
+        // The validator's reader, which reads past what the strict one stops at, agrees:
+        // whatever the strict reader refuses, it reports as an error.
+        let report = crate::Validator::new(crate::Profile::CloudEvents)
+            .validate_bytes::<Protobuf>(&bytes[..len]);
+        assert_eq!(report.is_valid(), result.is_ok(), "{len}: {report}");
     }
     assert_eq!(refused(&bytes[..bytes.len() - 1]).1, "CE-Protobuf 1.0");
 }
