@@ -368,3 +368,62 @@ async fn an_axum_gateway_is_one_line_of_state() {
         .expect("the gateway answered in time");
     server.abort();
 }
+
+/// The registry's findings are added to whatever the format's own reader read, so every
+/// format gets the same ones: the event of `a_removed_required_member_is_named_by_its_pointer`
+/// in each format, and in a profile-refused variant (its data is still checked).
+#[test]
+fn every_format_gets_the_same_registry_findings() {
+    fn in_every_format(json: &[u8]) -> Vec<Vec<(String, String)>> {
+        let any = AnyEvent::from_slice(json).unwrap();
+        let reports = [
+            validator().validate_bytes::<Json>(json),
+            validator().validate(&any),
+            #[cfg(feature = "protobuf")]
+            validator().validate_bytes::<cloudevent_runtime::Protobuf>(
+                &any.encode::<cloudevent_runtime::Protobuf>().unwrap(),
+            ),
+            #[cfg(feature = "avro")]
+            validator().validate_bytes::<cloudevent_runtime::Avro>(
+                &any.encode::<cloudevent_runtime::Avro>().unwrap(),
+            ),
+        ];
+        reports.iter().map(errors).collect()
+    }
+    let mut data = change_data();
+    data["subject"]["content"]["repository"]
+        .as_object_mut()
+        .unwrap()
+        .remove("id");
+    let expected = vec![(
+        "registry data".to_owned(),
+        "data/subject/content/repository/id".to_owned(),
+    )];
+    for verdict in in_every_format(&change_event(
+        &data,
+        r#","datacontenttype":"application/json""#,
+    )) {
+        assert_eq!(verdict, expected);
+    }
+
+    // A profile that refuses the source: its finding, then the same registry finding.
+    let strict = RegistryValidator::new(Validator::new(Profile::IntgStd015), registry())
+        .at(&Timestamp::parse("2026-03-01T00:00:00Z").unwrap());
+    let json = change_event(&data, r#","datacontenttype":"application/json""#);
+    #[cfg(any(feature = "protobuf", feature = "avro"))]
+    let any = AnyEvent::from_slice(&json).unwrap();
+    let from_json = strict.validate_bytes::<Json>(&json);
+    assert!(from_json.has_rule("registry data"), "{from_json}");
+    #[cfg(feature = "protobuf")]
+    {
+        let bytes = any.encode::<cloudevent_runtime::Protobuf>().unwrap();
+        let report = strict.validate_bytes::<cloudevent_runtime::Protobuf>(&bytes);
+        assert_eq!(errors(&report), errors(&from_json), "{report}");
+    }
+    #[cfg(feature = "avro")]
+    {
+        let bytes = any.encode::<cloudevent_runtime::Avro>().unwrap();
+        let report = strict.validate_bytes::<cloudevent_runtime::Avro>(&bytes);
+        assert_eq!(errors(&report), errors(&from_json), "{report}");
+    }
+}
