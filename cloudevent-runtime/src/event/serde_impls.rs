@@ -5,7 +5,7 @@ use super::*;
 
 impl<T: CloudEventData> Event<T> {
     /// Parses an event of type `T` from the JSON format, refusing more than
-    /// [`limits::MAX_EVENT_BYTES`] before reading (INTG-STD-015 R-11).
+    /// [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) before reading (INTG-STD-015 R-11).
     ///
     /// # Errors
     /// The first problem: see [`FormatError`]. A different `type` names both.

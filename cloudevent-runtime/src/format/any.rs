@@ -108,7 +108,7 @@ fn non_text_data(content_type: &str, found: &str) -> String {
 
 impl AnyEvent {
     /// Parses one event in the JSON format ([`AnyEvent::decode`]`::<`[`Json`](super::Json)`>`), refusing more than
-    /// [`limits::MAX_EVENT_BYTES`] before reading anything (INTG-STD-015 R-11).
+    /// [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) before reading anything (INTG-STD-015 R-11).
     ///
     /// # Errors
     /// The first thing that makes the input not a valid event: see [`FormatError`].

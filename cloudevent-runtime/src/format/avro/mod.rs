@@ -26,7 +26,7 @@
 //!
 //! The reader is as strict as the JSON reader, and is the same reader: the decoded members
 //! go through the JSON reader's visitor and the policy's one envelope check. On top of it:
-//! input over [`limits::MAX_EVENT_BYTES`] is refused before decoding (INTG-STD-015 R-11); a
+//! input over [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) is refused before decoding (INTG-STD-015 R-11); a
 //! truncated datum, trailing bytes, an unknown union branch, a length or count that the
 //! input cannot hold (no allocation follows a forged length), an `int` outside 32 bits and
 //! data nesting deeper than 100 levels are errors naming the field and `CE-Avro 2.4`,

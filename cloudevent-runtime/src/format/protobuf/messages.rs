@@ -3,8 +3,8 @@
 //! there): package `io.cloudevents.v1`, the same field numbers and types. No build script
 //! and no `protoc` are needed.
 //!
-//! The runtime's own reader and writer ([`AnyEvent::from_protobuf`](crate::AnyEvent::from_protobuf),
-//! [`AnyEvent::to_protobuf`](crate::AnyEvent::to_protobuf)) work on the wire directly, so
+//! The runtime's own reader and writer ([`AnyEvent::decode`](crate::AnyEvent::decode) and
+//! [`AnyEvent::encode`](crate::AnyEvent::encode)`::<Protobuf>`) work on the wire directly, so
 //! they can refuse what `prost` would accept silently (an unknown field, a field given twice,
 //! an `int32` outside its range); these messages are the reference they are tested against,
 //! and the types for code that wants the plain message.
