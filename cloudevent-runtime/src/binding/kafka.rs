@@ -102,29 +102,22 @@ impl KafkaRecord {
     }
 }
 
-/// The record key for an event: `partitionkey`, else `subject`, else none (INTG-STD-015 R-13,
-/// CE Kafka binding 3.1 "Key Mapper").
+/// The record key for an event: `partitionkey` (in its canonical string form), else
+/// `subject`, else none (INTG-STD-015 R-13, CE Kafka binding 3.1 "Key Mapper"), read from the
+/// event's [`Attributes`](crate::Attributes): nothing is serialized for it.
 ///
 /// ```
 /// use cloudevent_runtime::AnyEvent;
 /// use cloudevent_runtime::binding::kafka::record_key;
 ///
 /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// assert_eq!(record_key(&event), None);
 /// event.set_subject(Some("order-1".into()));
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"order-1"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"order-1"[..]));
 /// event.extensions_mut().insert("partitionkey", "customer-9");
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"customer-9"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"customer-9"[..]));
 /// ```
-///
-/// # Errors
-/// A payload that cannot be serialized.
-pub fn record_key<E: BindingEvent>(event: &E) -> Result<Option<Vec<u8>>, BindingError> {
-    Ok(key_of(event))
-}
-
-/// The key read from the event's attributes ([`crate::Attributes`]): `partitionkey` in its
-/// canonical string form, else `subject`. No payload is serialized for it.
-fn key_of(event: &impl crate::Attributes) -> Option<Vec<u8>> {
+pub fn record_key(event: &impl crate::Attributes) -> Option<Vec<u8>> {
     match event.extension_value("partitionkey") {
         Some(value) => Some(
             super::canonical_string(value.as_value())
@@ -157,7 +150,7 @@ pub fn to_record<E: BindingEvent>(
     event: &E,
     mode: ContentMode,
 ) -> Result<KafkaRecord, BindingError> {
-    let key = key_of(event);
+    let key = record_key(event);
     match mode {
         ContentMode::Structured => Ok(KafkaRecord {
             key,
@@ -213,7 +206,7 @@ pub fn to_structured_record<E: BindingEvent>(
     format: super::StructuredFormat,
 ) -> Result<KafkaRecord, BindingError> {
     Ok(KafkaRecord {
-        key: key_of(event),
+        key: record_key(event),
         headers: vec![(
             CONTENT_TYPE.to_owned(),
             Some(format.content_type().as_bytes().to_vec()),
