@@ -37,17 +37,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         AnyEvent::DEFAULT_POLICY
     }
 
-    /// The event in the JSON event format (structured mode).
+    /// The event in the JSON event format (structured mode), refused over the event size
+    /// limit before it is sent.
     ///
     /// # Errors
-    /// A payload that cannot be serialized.
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError>;
+    /// A payload that cannot be serialized; an event over the size limit.
+    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
+        outgoing(self.write_format::<Json>()?)
+    }
 
     /// Parses the JSON event format (structured mode).
     ///
     /// # Errors
     /// Whatever makes the document not a valid event of this type.
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError>;
+    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
+        Self::read_format::<Json>(bytes)
+    }
 
     /// The event as binary-mode parts.
     ///
@@ -128,14 +133,6 @@ pub trait BindingEvent: Sized + crate::Attributes {
 }
 
 impl BindingEvent for AnyEvent {
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec())
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(AnyEvent::from_slice(bytes)?)
-    }
-
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
         outgoing_parts(parts_of(self))
     }
@@ -179,14 +176,6 @@ where
 {
     fn policy() -> crate::Policy {
         Event::<T>::POLICY
-    }
-
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec()?)
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(Event::from_slice(bytes)?)
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
