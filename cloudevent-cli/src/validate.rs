@@ -54,7 +54,7 @@ use cloudevent_runtime::binding::{
 };
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, Batch, BatchReport, Document, FindingJson, FormatError, Profile, RuleId, Severity,
+    AnyEvent, Avro, BatchReport, Document, FindingJson, Json, Profile, Protobuf, RuleId, Severity,
     ValidationReport, Violation, limits,
 };
 use serde_json::{Value, json};
@@ -363,7 +363,7 @@ fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Ou
         Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
         Format::Protobuf => Outcome::Checked(check_protobuf(validator, &bytes, false)),
         Format::ProtobufBatch => Outcome::Checked(check_protobuf(validator, &bytes, true)),
-        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_avro(&bytes))),
+        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_bytes::<Avro>(&bytes))),
         Format::Auto | Format::Json => {
             Outcome::Checked(Checked::document(&validator.validate_document(&bytes)))
         }
@@ -412,7 +412,7 @@ fn check_json_lines(validator: &Checker, bytes: &[u8]) -> Checked {
         .enumerate()
         .map(|(index, (line, text))| EventResult {
             line: Some(line),
-            ..EventResult::from_report(Some(index), &validator.validate_slice(text))
+            ..EventResult::from_report(Some(index), &validator.validate_bytes::<Json>(text))
         })
         .collect();
     Checked {
@@ -444,13 +444,13 @@ fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
             return check_protobuf(validator, body, batch);
         }
         Some((StructuredFormat::Avro, _)) => {
-            return Checked::event(&validator.validate_avro(body));
+            return Checked::event(&validator.validate_bytes::<Avro>(body));
         }
         _ => {}
     }
     match http::content_mode(headers) {
-        Ok(ContentMode::Structured) => Checked::event(&validator.validate_slice(body)),
-        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_slice(body)),
+        Ok(ContentMode::Structured) => Checked::event(&validator.validate_bytes::<Json>(body)),
+        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_bytes::<Json>(body)),
         Ok(ContentMode::Binary) => {
             let event =
                 http::read_binary_headers(headers, body.clone()).and_then(AnyEvent::from_binary);
@@ -463,17 +463,13 @@ fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
     }
 }
 
-/// The Protobuf format: read strictly (the wire and the CloudEvents MUSTs stop at the first
-/// error, which is the finding), then every finding of the chosen profile.
+/// The Protobuf format, one event or a batch: the format's reader collecting every finding
+/// (the wire's, the attributes' and the chosen profile's), as for JSON and Avro.
 fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
-    let refused = |error: FormatError| Checked::binding_error(&BindingError::Event(error));
     if batch {
-        Batch::from_protobuf(bytes).map_or_else(refused, |batch| {
-            Checked::batch(&validator.validate_batch(&batch))
-        })
+        Checked::batch(&validator.validate_batch_bytes::<Protobuf>(bytes))
     } else {
-        AnyEvent::from_protobuf(bytes)
-            .map_or_else(refused, |event| Checked::event(&validator.validate(&event)))
+        Checked::event(&validator.validate_bytes::<Protobuf>(bytes))
     }
 }
 
@@ -532,18 +528,15 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     let value = record.value.as_deref().unwrap_or_default();
     match content_type.and_then(StructuredFormat::from_media_type) {
         Some((StructuredFormat::Protobuf, _)) => {
-            return match AnyEvent::from_protobuf(value) {
-                Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-                Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
-            };
+            return EventResult::from_report(index, &validator.validate_bytes::<Protobuf>(value));
         }
         Some((StructuredFormat::Avro, _)) => {
-            return EventResult::from_report(index, &validator.validate_avro(value));
+            return EventResult::from_report(index, &validator.validate_bytes::<Avro>(value));
         }
         _ => {}
     }
     if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
-        return EventResult::from_report(index, &validator.validate_slice(value));
+        return EventResult::from_report(index, &validator.validate_bytes::<Json>(value));
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),

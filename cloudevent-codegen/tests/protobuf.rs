@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Profile, Registry, asyncapi_yaml, catalog_markdown};
-use cloudevent_runtime::{AnyEvent, Event};
+use cloudevent_runtime::{AnyEvent, Event, Protobuf, protobuf};
 use serde_json::Value;
 
 #[allow(
@@ -64,9 +64,9 @@ fn packed() -> OrderPacked {
 fn a_generated_event_round_trips_through_the_protobuf_format() {
     let event = Event::new(packed());
     assert_eq!(event.subject(), Some("order-8842"));
-    let bytes = event.to_protobuf_message();
+    let bytes = protobuf::encode_message(&event);
 
-    let back = Event::<OrderPacked>::from_protobuf_message(&bytes).unwrap();
+    let back = protobuf::decode_message::<OrderPacked>(&bytes).unwrap();
     assert_eq!(back.data(), event.data());
     assert_eq!(back.id(), event.id());
     assert_eq!(back.subject(), Some("order-8842"));
@@ -77,7 +77,7 @@ fn a_generated_event_round_trips_through_the_protobuf_format() {
     );
 
     // What any consumer sees: the type URL in `proto_data` and the extension.
-    let any = AnyEvent::from_protobuf(&bytes).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
     assert_eq!(any.ty(), "com.example.order.packed");
     assert_eq!(
         any.protobuf_type_url(),
@@ -100,7 +100,8 @@ fn another_message_in_proto_data_is_refused_by_the_typed_reader() {
         "type.googleapis.com/example.warehouse.v1.Parcel",
         vec![0x0a, 0x01, b'x'],
     );
-    let err = Event::<OrderPacked>::from_protobuf_message(&any.to_protobuf()).unwrap_err();
+    let err =
+        protobuf::decode_message::<OrderPacked>(&any.encode::<Protobuf>().unwrap()).unwrap_err();
     assert_eq!(err.attribute(), Some("data"));
 }
 

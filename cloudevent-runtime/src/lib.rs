@@ -17,6 +17,10 @@
 //!   `binding::axum`); a gateway that enforces a policy takes
 //!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
 //!   `.with_state(Policy::new(Profile::IntgStd015))`.
+//! - **Other event formats** go through the same doors, generic over an [`EventFormat`]:
+//!   `AnyEvent::decode::<Protobuf>(bytes)`, `Event::<T>::decode::<Avro>(bytes)`,
+//!   `event.encode::<F>()`, `Batch::decode::<F>(bytes)`, `validator.validate_bytes::<F>(bytes)`;
+//!   `from_slice` and `to_vec` are the JSON ([`Json`]) shortcuts.
 //! - **Gateways and pipelines** that must show everything wrong with an event, not only the
 //!   first error, use a [`Validator`]: its [`ValidationReport`] lists every finding with its
 //!   rule id, as `cloudevent validate` does.
@@ -27,7 +31,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
-//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Profile, Validator};
+//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 //! #[cloudevent(
@@ -49,7 +53,7 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(&bytes);
+//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
@@ -128,9 +132,15 @@ pub use extension::{ExtensionValueBuf, Extensions, ExtensionsIter};
 #[cfg(feature = "avro")]
 #[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
 pub use format::avro;
+#[cfg(feature = "avro")]
+#[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
+pub use format::avro::Avro;
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 #[cfg(feature = "protobuf")]
 pub use format::protobuf;
+#[cfg(feature = "protobuf")]
+pub use format::protobuf::Protobuf;
+pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};

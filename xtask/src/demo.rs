@@ -19,7 +19,7 @@ use std::path::Path;
 
 use cloudevent_runtime::binding::{ContentMode, http};
 use cloudevent_runtime::rules::Declaration;
-use cloudevent_runtime::{Event, Policy, Profile, Validator};
+use cloudevent_runtime::{Event, Json, Policy, Profile, Validator};
 use orders_example::generated::order_created_v1::OrderCreated;
 
 /// The UI test whose declaration section 2 checks, relative to the workspace root.
@@ -152,7 +152,7 @@ fn produce(out: &mut String) -> Result<::http::Request<Vec<u8>>, String> {
         serde_json::to_vec(&back).map_err(|e| format!("the event does not serialize: {e}"))?;
     let report = Validator::new(Profile::IntgStd015)
         .require_traceability(true)
-        .validate_slice(&bytes);
+        .validate_bytes::<Json>(&bytes);
     let verdict = if report.is_valid() {
         "valid".to_owned()
     } else {
@@ -209,7 +209,7 @@ fn gateway(request: &::http::Request<Vec<u8>>, out: &mut String) -> Result<(), S
     let policy = Policy::new(Profile::IntgStd015);
     let (_, document) = http::structured_document(bad.headers(), bad.body())
         .map_err(|e| format!("the binding refused the message itself: {e}"))?;
-    let report = Validator::with_policy(policy).validate_slice(&document);
+    let report = Validator::with_policy(policy).validate_bytes::<Json>(&document);
     if report.is_valid() {
         return Err("the gateway accepted an event with a bad type and source".to_owned());
     }

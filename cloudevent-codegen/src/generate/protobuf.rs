@@ -1,7 +1,7 @@
 //! `.proto` entries → Rust: the messages and enums as `prost` derives (what `prost-build`
 //! writes for them), the event's message also deriving `CloudEvent` with the entry's metadata
-//! and `prost::Name` with its type URL, so `Event::<T>::to_protobuf_message` and
-//! `from_protobuf_message` carry it in `proto_data`.
+//! and `prost::Name` with its type URL, so `protobuf::encode_message` and
+//! `protobuf::decode_message::<T>` carry it in `proto_data`.
 
 use cloudevent_rules::Policy;
 use heck::{ToSnakeCase, ToUpperCamelCase};

@@ -12,9 +12,10 @@ use serde::de::DeserializeOwned;
 
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
+use crate::format::EventFormat;
 use crate::format::json::AttributeView;
 use crate::{
-    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
 };
 use cloudevent_rules::Mode;
 
@@ -36,17 +37,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         AnyEvent::DEFAULT_POLICY
     }
 
-    /// The event in the JSON event format (structured mode).
+    /// The event in the JSON event format (structured mode), refused over the event size
+    /// limit before it is sent.
     ///
     /// # Errors
-    /// A payload that cannot be serialized.
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError>;
+    /// A payload that cannot be serialized; an event over the size limit.
+    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
+        outgoing(self.write_format::<Json>()?)
+    }
 
     /// Parses the JSON event format (structured mode).
     ///
     /// # Errors
     /// Whatever makes the document not a valid event of this type.
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError>;
+    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
+        Self::read_format::<Json>(bytes)
+    }
 
     /// The event as binary-mode parts.
     ///
@@ -97,6 +103,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         Self::from_binary_typed(parts, typed)
     }
 
+    /// Reads one event in the format `F` (structured mode): [`AnyEvent::decode`] or
+    /// [`Event::decode`], the type's own door. Not part of the stable API.
+    ///
+    /// # Errors
+    /// Whatever makes the bytes not a valid event of this type.
+    #[doc(hidden)]
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError>;
+
+    /// Writes the event in the format `F` (structured mode): [`AnyEvent::encode`] or
+    /// [`Event::encode`]. Not part of the stable API.
+    ///
+    /// # Errors
+    /// A payload that cannot be serialized; an event the format cannot carry.
+    #[doc(hidden)]
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError>;
+
     /// The event as an [`AnyEvent`] (for batches).
     ///
     /// # Errors
@@ -111,14 +133,6 @@ pub trait BindingEvent: Sized + crate::Attributes {
 }
 
 impl BindingEvent for AnyEvent {
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec())
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(AnyEvent::from_slice(bytes)?)
-    }
-
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
         outgoing_parts(parts_of(self))
     }
@@ -139,6 +153,14 @@ impl BindingEvent for AnyEvent {
         super::parts::read_any(&PartsRef::new(attributes, datacontenttype, data), typed)
     }
 
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(AnyEvent::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
+    }
+
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
         Ok(self.clone())
     }
@@ -154,14 +176,6 @@ where
 {
     fn policy() -> crate::Policy {
         Event::<T>::POLICY
-    }
-
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec()?)
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(Event::from_slice(bytes)?)
     }
 
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
@@ -187,6 +201,14 @@ where
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
         super::parts::read_typed(&PartsRef::new(attributes, datacontenttype, data), typed)
+    }
+
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(Event::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -233,7 +255,12 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
 /// # Errors
 /// The batch is not valid, or an event is not of this type (the error names its index).
 pub fn batch_from_slice<E: BindingEvent>(bytes: &[u8]) -> Result<Vec<E>, BindingError> {
-    Batch::from_slice(bytes)?
+    events_of(Batch::decode_with::<Json>(bytes, &E::policy())?)
+}
+
+/// A batch's events as events of one kind; an event that is not of it is named by its index.
+pub(crate) fn events_of<E: BindingEvent>(batch: Batch) -> Result<Vec<E>, BindingError> {
+    batch
         .into_events()
         .into_iter()
         .enumerate()

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use cloudevent_rules::{Violation, rule};
 
 use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode};
+use super::{BindingError, BindingEvent, ContentMode};
 use crate::ValueError;
 
 /// The default content mode INTG-STD-015 R-9 gives Kafka: structured; binary MAY be used on
@@ -272,31 +272,30 @@ fn json_type(value: &serde_json::Value) -> &'static str {
     }
 }
 
-/// The record key for an event: `partitionkey`, else `subject`, else none (INTG-STD-015 R-13,
-/// CE Kafka binding 3.1 "Key Mapper").
+/// The record key for an event: `partitionkey` (in its canonical string form), else
+/// `subject`, else none (INTG-STD-015 R-13, CE Kafka binding 3.1 "Key Mapper"), read from the
+/// event's [`Attributes`](crate::Attributes): nothing is serialized for it.
 ///
 /// ```
 /// use cloudevent_runtime::AnyEvent;
 /// use cloudevent_runtime::binding::kafka::record_key;
 ///
 /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// assert_eq!(record_key(&event), None);
 /// event.set_subject(Some("order-1".into()));
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"order-1"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"order-1"[..]));
 /// event.extensions_mut().insert("partitionkey", "customer-9");
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"customer-9"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"customer-9"[..]));
 /// ```
-///
-/// # Errors
-/// A payload that cannot be serialized.
-pub fn record_key<E: BindingEvent>(event: &E) -> Result<Option<Vec<u8>>, BindingError> {
-    Ok(key_of(&event.to_binary()?))
-}
-
-fn key_of(parts: &BinaryParts) -> Option<Vec<u8>> {
-    parts
-        .attribute("partitionkey")
-        .or_else(|| parts.attribute("subject"))
-        .map(|key| key.as_bytes().to_vec())
+pub fn record_key(event: &impl crate::Attributes) -> Option<Vec<u8>> {
+    match event.extension_value("partitionkey") {
+        Some(value) => Some(
+            super::canonical_string(value.as_value())
+                .as_bytes()
+                .to_vec(),
+        ),
+        None => event.subject().map(|subject| subject.as_bytes().to_vec()),
+    }
 }
 
 /// The record for an event in binary or structured mode, keyed per R-13. Structured is
@@ -321,8 +320,7 @@ pub fn to_record<E: BindingEvent>(
     event: &E,
     mode: ContentMode,
 ) -> Result<KafkaRecord, BindingError> {
-    let parts = event.to_binary()?;
-    let key = key_of(&parts);
+    let key = record_key(event);
     match mode {
         ContentMode::Structured => Ok(KafkaRecord {
             key,
@@ -333,6 +331,7 @@ pub fn to_record<E: BindingEvent>(
             value: Some(event.to_structured()?),
         }),
         ContentMode::Binary => {
+            let parts = event.to_binary()?;
             let mut headers: Vec<(String, Option<Vec<u8>>)> = parts
                 .attributes
                 .into_iter()
@@ -376,9 +375,8 @@ pub fn to_structured_record<E: BindingEvent>(
     event: &E,
     format: super::StructuredFormat,
 ) -> Result<KafkaRecord, BindingError> {
-    let key = key_of(&event.to_binary()?);
     Ok(KafkaRecord {
-        key,
+        key: record_key(event),
         headers: vec![(
             CONTENT_TYPE.to_owned(),
             Some(format.content_type().as_bytes().to_vec()),
@@ -407,7 +405,7 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 
 /// The record as a JSON event document for a validator (for `cloudevent validate --format
 /// kafka`): the value as sent in structured mode, or the document a binary-mode record stands
-/// for ([`BinaryParts::to_structured_document`]).
+/// for ([`BinaryParts::to_structured_document`](super::BinaryParts::to_structured_document)).
 ///
 /// # Errors
 /// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, or an unsupported

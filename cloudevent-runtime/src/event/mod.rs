@@ -18,7 +18,6 @@ use crate::extension::{ExtensionValueBuf, Extensions};
 use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
 use crate::format::read_bounded;
 use crate::id::IdKind;
-use crate::limits;
 use crate::payload::{self, AsBase64, PayloadKind};
 use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE, Traceable};
 use crate::value::Timestamp;
