@@ -3,6 +3,7 @@
 use cloudevent_bench::{
     OrderCreated, PlainEvent, ours, plain, reference_batch_json, reference_json,
 };
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::{AnyEvent, Batch, Event, Profile, Validator};
 use cloudevents::{AttributesReader, EventBuilder, EventBuilderV10};
 use serde_json::Value;

@@ -7,6 +7,7 @@
 //! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
 //! marked `// policy door pending` where the policy API will plug in.
 
+use cloudevent_runtime::Attributes;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};

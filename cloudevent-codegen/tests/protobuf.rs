@@ -3,6 +3,7 @@
 //! compiled here, its events round-tripped through the Protobuf format, and the catalog naming
 //! each event's data format.
 
+use cloudevent_runtime::Attributes;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Profile, Registry, asyncapi_yaml, catalog_markdown};
@@ -70,7 +71,7 @@ fn a_generated_event_round_trips_through_the_protobuf_format() {
     assert_eq!(back.data(), event.data());
     assert_eq!(back.id(), event.id());
     assert_eq!(back.subject(), Some("order-8842"));
-    assert_eq!(back.datacontenttype(), "application/protobuf");
+    assert_eq!(back.datacontenttype(), Some("application/protobuf"));
     assert_eq!(
         back.dataschema(),
         Some("https://schemas.example.com/events/com.example.order.packed/v1.proto")

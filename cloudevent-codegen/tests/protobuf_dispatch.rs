@@ -3,6 +3,7 @@
 //! typed variant for each, and an event of the `.proto` type, read with the Protobuf reader or
 //! as JSON, comes back as its typed variant.
 
+use cloudevent_runtime::Attributes;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Builder, Profile};

@@ -11,6 +11,7 @@
 //!
 //! Run it with `cargo run --example consumer`.
 
+use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
 use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};

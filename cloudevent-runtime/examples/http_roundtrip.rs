@@ -6,6 +6,7 @@
 //! cargo run -p cloudevent-runtime --example http_roundtrip --features axum,reqwest
 //! ```
 
+use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
 use axum::Router;

@@ -10,6 +10,7 @@
 //! cargo run -p cloudevent-runtime --example kafka_roundtrip --features rdkafka
 //! ```
 
+use cloudevent_runtime::Attributes;
 use std::time::{Duration, Instant};
 
 use cloudevent_runtime::binding::ContentMode;

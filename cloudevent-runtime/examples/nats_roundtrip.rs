@@ -8,6 +8,7 @@
 //! NATS_URL=nats://127.0.0.1:4222 cargo run -p cloudevent-runtime --example nats_roundtrip --features nats
 //! ```
 
+use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
 use async_nats::jetstream;

@@ -10,6 +10,7 @@
 //! cargo run -p cloudevent-runtime --example protobuf_roundtrip --features protobuf,http
 //! ```
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::binding::{StructuredFormat, http};
 use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Protobuf, protobuf};
 

@@ -85,7 +85,7 @@ impl Data {
 /// them (INTG-STD-015 R-6, consumer enforcement).
 ///
 /// ```
-/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::{AnyEvent, Attributes};
 ///
 /// let input = br#"{"specversion":"1.0","id":"01HZX3KQVB8E72GQJHF5RM6YWN",
 ///     "source":"https://orders.example.com/checkout","type":"com.example.order.created",
@@ -119,7 +119,7 @@ impl AnyEvent {
     /// An event with the required attributes and nothing else; the validator checks them.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     ///
     /// let event = AnyEvent::new("1", "/orders", "com.example.order.created");
     /// assert_eq!(event.id(), "1");
@@ -138,104 +138,6 @@ impl AnyEvent {
             data: None,
             protobuf_type_url: None,
         }
-    }
-
-    /// `id`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.id(), "1");
-    /// ```
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// `source`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.source(), "/orders");
-    /// ```
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
-    /// `type`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.ty(), "com.example.order.created");
-    /// ```
-    pub fn ty(&self) -> &str {
-        &self.ty
-    }
-
-    /// `datacontenttype`, as given (absent means `application/json` for `data`).
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.datacontenttype(), Some("application/json"));
-    /// ```
-    pub fn datacontenttype(&self) -> Option<&str> {
-        self.datacontenttype.as_deref()
-    }
-
-    /// `dataschema`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.dataschema(), Some("https://schemas.example.com/orders/v1.json"));
-    /// ```
-    pub fn dataschema(&self) -> Option<&str> {
-        self.dataschema.as_deref()
-    }
-
-    /// `subject`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.subject(), Some("order-1"));
-    /// ```
-    pub fn subject(&self) -> Option<&str> {
-        self.subject.as_deref()
-    }
-
-    /// `time`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
-    ///     "type":"com.example.order.created","datacontenttype":"application/json",
-    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
-    ///     "time":"2026-03-28T14:22:31Z","region":"eu","data":{"n":1}}"#).unwrap();
-    /// assert_eq!(event.time().map(|t| t.as_str()), Some("2026-03-28T14:22:31Z"));
-    /// ```
-    pub fn time(&self) -> Option<&Timestamp> {
-        self.time.as_ref()
     }
 
     /// One extension's value.
@@ -312,7 +214,7 @@ impl AnyEvent {
     /// Sets `id` (a re-emission gets a new one, ADR-0003).
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_id("2");
     /// assert_eq!(event.id(), "2");
@@ -324,7 +226,7 @@ impl AnyEvent {
     /// Sets `source`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_source("/orders/eu");
     /// assert_eq!(event.source(), "/orders/eu");
@@ -336,7 +238,7 @@ impl AnyEvent {
     /// Sets `type`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_ty("com.example.order.updated");
     /// assert_eq!(event.ty(), "com.example.order.updated");
@@ -348,7 +250,7 @@ impl AnyEvent {
     /// Sets or clears `datacontenttype`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_datacontenttype(Some("text/plain".into()));
     /// assert_eq!(event.datacontenttype(), Some("text/plain"));
@@ -360,7 +262,7 @@ impl AnyEvent {
     /// Sets or clears `dataschema`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_dataschema(Some("https://schemas.example.com/orders/v1.json".into()));
     /// assert!(event.dataschema().is_some());
@@ -372,7 +274,7 @@ impl AnyEvent {
     /// Sets or clears `subject`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_subject(Some("order-1".into()));
     /// assert_eq!(event.subject(), Some("order-1"));
@@ -384,7 +286,7 @@ impl AnyEvent {
     /// Sets or clears `time`.
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
     /// event.set_time(Some(cloudevent_runtime::Timestamp::now()));
     /// assert!(event.time().is_some());
@@ -409,31 +311,31 @@ impl AnyEvent {
 
 impl crate::attributes::Attributes for AnyEvent {
     fn id(&self) -> &str {
-        AnyEvent::id(self)
+        &self.id
     }
 
     fn source(&self) -> &str {
-        AnyEvent::source(self)
+        &self.source
     }
 
     fn ty(&self) -> &str {
-        AnyEvent::ty(self)
+        &self.ty
     }
 
     fn subject(&self) -> Option<&str> {
-        AnyEvent::subject(self)
+        self.subject.as_deref()
     }
 
     fn time(&self) -> Option<&Timestamp> {
-        AnyEvent::time(self)
+        self.time.as_ref()
     }
 
     fn datacontenttype(&self) -> Option<&str> {
-        AnyEvent::datacontenttype(self)
+        self.datacontenttype.as_deref()
     }
 
     fn dataschema(&self) -> Option<&str> {
-        AnyEvent::dataschema(self)
+        self.dataschema.as_deref()
     }
 
     fn extension_value(&self, name: &str) -> Option<std::borrow::Cow<'_, ExtensionValueBuf>> {

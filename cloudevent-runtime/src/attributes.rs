@@ -44,24 +44,129 @@ use crate::value::Timestamp;
 /// ```
 pub trait Attributes {
     /// `id`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.id().len(), 26); // a ULID
+    /// assert_eq!(any.id(), "1");
+    /// ```
     fn id(&self) -> &str;
 
     /// `source`.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.source(), "https://orders.example.com");
+    /// assert_eq!(any.source(), "/orders");
+    /// ```
     fn source(&self) -> &str;
 
-    /// `type`.
+    /// `type`: for an [`Event<T>`](crate::Event) always `T::TYPE` (use `T::TYPE` for a `&'static str`).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.ty(), "com.example.order.created");
+    /// assert_eq!(any.ty(), "com.example.order.created");
+    /// ```
     fn ty(&self) -> &str;
 
-    /// `subject`, when set.
+    /// `subject`, when set; for an [`Event<T>`](crate::Event) set explicitly or the payload's.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.subject(), Some("order-1"));
+    /// assert_eq!(any.subject(), Some("order-1"));
+    /// ```
     fn subject(&self) -> Option<&str>;
 
     /// `time`, when set.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert!(event.time().is_some_and(|t| t.as_str().ends_with('Z')));
+    /// assert_eq!(any.time().map(|t| t.as_str()), Some("2026-03-28T14:22:31Z"));
+    /// ```
     fn time(&self) -> Option<&Timestamp>;
 
-    /// `datacontenttype`, when set.
+    /// `datacontenttype`, when set; an [`Event<T>`](crate::Event) always sets it (`T::DATACONTENTTYPE`).
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.datacontenttype(), Some("application/json"));
+    /// assert_eq!(any.datacontenttype(), Some("application/json"));
+    /// ```
     fn datacontenttype(&self) -> Option<&str>;
 
     /// `dataschema`, when set.
+    ///
+    /// ```
+    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String }
+    /// use cloudevent_runtime::prelude::*;
+    /// let event = Event::new(OrderCreated { order_id: "order-1".into() });
+    /// let any = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
+    ///     "type":"com.example.order.created","datacontenttype":"application/json",
+    ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",
+    ///     "time":"2026-03-28T14:22:31Z","data":{"n":1}}"#).unwrap();
+    /// assert_eq!(event.dataschema(), None);
+    /// assert_eq!(any.dataschema(), Some("https://schemas.example.com/orders/v1.json"));
+    /// ```
     fn dataschema(&self) -> Option<&str>;
 
     /// An extension's value, `None` when the event does not write it.

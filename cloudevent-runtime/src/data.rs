@@ -9,7 +9,7 @@ use crate::extension::ExtensionVisitor;
 /// profile.
 ///
 /// ```
-/// use cloudevent_runtime::{CloudEvent, CloudEventData};
+/// use cloudevent_runtime::{Attributes, CloudEvent, CloudEventData};
 ///
 /// #[derive(serde::Serialize, CloudEvent)]
 /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com/checkout")]

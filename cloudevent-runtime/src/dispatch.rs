@@ -85,7 +85,7 @@ macro_rules! dispatch {
                 #[allow(unused_imports)] // one of the two is used for each payload
                 use $crate::__dispatch::{ViaProtobuf as _, ViaSerde as _};
                 $(
-                    if event.ty() == <$payload as $crate::CloudEventData>::TYPE {
+                    if $crate::Attributes::ty(&event) == <$payload as $crate::CloudEventData>::TYPE {
                         return ::core::result::Result::map(
                             (&&$crate::__dispatch::Typed::<$payload>::new()).typed(event),
                             $name::$variant,

@@ -31,7 +31,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
-//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Json, Profile, Validator};
+//! use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 //! #[cloudevent(
@@ -155,6 +155,23 @@ pub const EVENT_CONTENT_TYPE: &str = "application/cloudevents+json; charset=utf-
 
 pub use cloudevent_rules as rules;
 pub use cloudevent_rules::{Policy, Profile, RuleId, Severity, Violation};
+
+/// What most code that sends or receives events uses, in one import: the event types and
+/// the traits whose methods read them ([`Attributes`]'s `id()`, `source()`, `ty()`,
+/// `subject()`, `time()`, `datacontenttype()`, `dataschema()`; [`Traceable`]'s trace context).
+///
+/// ```
+/// use cloudevent_runtime::prelude::*;
+///
+/// let event = AnyEvent::new("1", "/orders", "com.example.order.created");
+/// assert_eq!((event.id(), event.source()), ("1", "/orders"));
+/// assert_eq!(event.correlationid(), None);
+/// ```
+pub mod prelude {
+    #[cfg(feature = "derive")]
+    pub use crate::CloudEvent;
+    pub use crate::{AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable};
+}
 
 /// Derives [`CloudEventData`] for a payload type; see the crate documentation.
 #[cfg(feature = "derive")]

@@ -391,7 +391,7 @@ impl ValidationReport {
     /// The event's `id`, when it could be read.
     ///
     /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// use cloudevent_runtime::{Attributes, Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1"}"#);
     /// assert_eq!(report.id(), Some("evt-1"));
     /// ```

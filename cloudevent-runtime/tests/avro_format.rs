@@ -4,6 +4,7 @@
 
 #![cfg(feature = "avro")]
 
+use cloudevent_runtime::Attributes;
 use std::collections::HashMap;
 
 use apache_avro::types::Value as AvroValue;

@@ -11,6 +11,7 @@
 //! `cargo xtask test` installs fastavro (pinned); without it the test fails and says so.
 #![cfg(feature = "avro")]
 
+use cloudevent_runtime::Attributes;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -5,6 +5,7 @@
 //! values the events carry. The same for the Protobuf batch (feature `protobuf`).
 
 #[cfg(feature = "protobuf")]
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Protobuf;
 use cloudevent_runtime::{AnyEvent, Batch, FormatError, Policy, Profile};
 use proptest::prelude::*;

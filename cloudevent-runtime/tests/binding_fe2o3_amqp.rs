@@ -3,6 +3,7 @@
 //! fresh directory and stopped when the test ends; the `fe2o3-amqp` client on both sides.
 #![cfg(feature = "fe2o3-amqp")]
 
+use cloudevent_runtime::Attributes;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

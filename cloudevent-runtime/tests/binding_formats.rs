@@ -12,6 +12,7 @@
 ))]
 
 #[cfg(feature = "avro")]
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Avro;
 use cloudevent_runtime::binding::{
     BindingError, ContentMode, StructuredFormat, amqp, http, kafka, mqtt, nats,

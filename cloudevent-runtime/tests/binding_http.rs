@@ -1,6 +1,7 @@
 //! The HTTP binding end to end: a real axum server on 127.0.0.1 and the real reqwest client.
 #![cfg(all(feature = "axum", feature = "reqwest"))]
 
+use cloudevent_runtime::Attributes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};

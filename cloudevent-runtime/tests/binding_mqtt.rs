@@ -5,6 +5,7 @@
 //! a missing binary fails the test with that instruction.
 #![cfg(feature = "mqtt")]
 
+use cloudevent_runtime::Attributes;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

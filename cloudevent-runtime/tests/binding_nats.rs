@@ -5,6 +5,7 @@
 //! test would hide a broken binding in CI.
 #![cfg(feature = "nats")]
 
+use cloudevent_runtime::Attributes;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

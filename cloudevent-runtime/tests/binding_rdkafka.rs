@@ -16,6 +16,7 @@
 //! lifting the `rdkafka-sys` pin.
 #![cfg(feature = "rdkafka")]
 
+use cloudevent_runtime::Attributes;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 

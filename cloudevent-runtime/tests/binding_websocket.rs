@@ -2,6 +2,7 @@
 //! other, and with a bare `tokio-tungstenite` peer for what our helpers never send.
 #![cfg(feature = "websocket")]
 
+use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
 use cloudevent_runtime::binding::websocket::{

@@ -1,5 +1,6 @@
 //! The claim-check pattern (INTG-STD-015 R-11) and `dataref` (NL GOV).
 
+use cloudevent_runtime::Attributes;
 use std::sync::Arc;
 
 use cloudevent_runtime::claimcheck::{

@@ -12,6 +12,7 @@
 //! installs it; the peer is killed after a timeout.
 #![cfg(feature = "protobuf")]
 
+use cloudevent_runtime::Attributes;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -14,6 +14,7 @@
 //! A test collects every mismatch of its peer and direction and fails with the whole list.
 #![cfg(all(feature = "axum", feature = "reqwest", feature = "kafka"))]
 
+use cloudevent_runtime::Attributes;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -1,5 +1,6 @@
 //! The CloudEvents JSON event format (CE-JSON 1.0.2) at its corners, through the public API.
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
 use cloudevent_runtime::{
     AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, FormatError, Timestamp,

@@ -5,6 +5,7 @@
 //! copy with the same value is not kept twice, a different value is refused under
 //! INTG-STD-015 R-7, a received extension the payload does not fill is kept).
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::{CloudEvent, CloudEventData, Event, ExtensionValueBuf};
 use serde::{Deserialize, Serialize};
 

@@ -6,6 +6,7 @@
 use axum::Router;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::routing::post;
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::axum::Checked;
 use cloudevent_runtime::binding::http::{event_request, read_event};

@@ -3,6 +3,7 @@
 //! consumer's span, recorded by the OpenTelemetry SDK's in-memory exporter.
 #![cfg(all(feature = "otel", feature = "axum", feature = "reqwest"))]
 
+use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
 use axum::Router;

@@ -3,6 +3,7 @@
 //! builder use them, their values are checked by the rules crate under the type's profile,
 //! and the typed reader refuses an envelope that disagrees with the payload.
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::{CloudEvent, Event, Profile};
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,7 @@
 //! reads again to the same event. 256 cases a property keep CI fast.
 #![cfg(all(feature = "nats", feature = "mqtt"))]
 
+use cloudevent_runtime::Attributes;
 use std::str::FromStr;
 
 use async_nats::{HeaderMap, HeaderName, HeaderValue};

@@ -2,6 +2,7 @@
 //! typed `Event<T>` (issue 3 §7), and through every protocol binding (issue 6 §4). 256 cases a
 //! property keep CI fast.
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::{
     AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, Timestamp, Uri, UriRef,
 };

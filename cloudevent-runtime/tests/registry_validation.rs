@@ -5,6 +5,7 @@
 
 use axum::Router;
 use axum::routing::post;
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::axum::Registered;
 use cloudevent_runtime::registry::{

@@ -1,5 +1,6 @@
 //! Profiles, the validator's reports, batches, size limits and traceability.
 
+use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
 use cloudevent_runtime::{
     AnyEvent, Batch, BuildError, CloudEvent, Document, Event, FormatError, Profile, Severity,

@@ -14,6 +14,7 @@
 //! read one pull consumer's message stream in order. Each run gets a fresh stream (file
 //! storage, the JetStream default) that is deleted afterwards.
 
+use cloudevent_runtime::Attributes;
 use std::convert::Infallible;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;

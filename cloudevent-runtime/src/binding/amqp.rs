@@ -253,6 +253,7 @@ fn canonical(
 mod tests {
     use super::*;
     use crate::AnyEvent;
+    use crate::Attributes;
 
     fn spec_example(prefix: &str) -> AmqpMessage {
         // CE AMQP binding 3.1.4.

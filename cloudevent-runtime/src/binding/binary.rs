@@ -12,10 +12,12 @@ use serde::de::DeserializeOwned;
 
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
+use crate::attributes::Attributes;
 use crate::format::EventFormat;
 use crate::format::json::AttributeView;
 use crate::{
-    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
+    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+    Json,
 };
 use cloudevent_rules::Mode;
 
@@ -322,7 +324,7 @@ pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
 fn typed_parts<T: CloudEventData + Serialize>(
     event: &Event<T>,
 ) -> Result<Option<BinaryParts>, BuildError> {
-    if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
+    if !cloudevent_rules::is_json_media_type(event.content_type()) {
         return Ok(None);
     }
     let view = AttributeView {
@@ -330,7 +332,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
         id: Some(event.id()),
         source: Some(event.source()),
         ty: Some(T::TYPE),
-        datacontenttype: Some(event.datacontenttype()),
+        datacontenttype: Some(event.content_type()),
         dataschema: event.dataschema(),
         subject: event.subject(),
         time: event.time().map(|t| t.as_str()),
@@ -374,7 +376,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
     let data = serde_json::to_vec(event.data()).map_err(|e| BuildError::Payload(e.to_string()))?;
     Ok(Some(BinaryParts {
         attributes,
-        datacontenttype: Some(event.datacontenttype().to_owned()),
+        datacontenttype: Some(event.content_type().to_owned()),
         data: Some(data),
     }))
 }

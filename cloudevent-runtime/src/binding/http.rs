@@ -425,7 +425,7 @@ pub fn read_batch<E: BindingEvent>(
 /// An unsupported format, a bad header, or an invalid event.
 ///
 /// ```
-/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::{AnyEvent, Attributes};
 /// use cloudevent_runtime::binding::http::{Received, read_message};
 ///
 /// let mut headers = ::http::HeaderMap::new();

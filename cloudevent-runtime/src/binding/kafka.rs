@@ -412,6 +412,7 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 /// format.
 ///
 /// ```
+/// # use cloudevent_runtime::Attributes;
 /// use cloudevent_runtime::binding::kafka::{KafkaRecord, structured_document};
 ///
 /// let record = KafkaRecord::from_json(br#"{"key": null, "headers": {"ce_specversion": "1.0",
@@ -470,6 +471,7 @@ impl IncomingMessage for KafkaRecord {
 mod tests {
     use super::*;
     use crate::AnyEvent;
+    use crate::Attributes;
     use serde_json::json;
 
     fn binary_record(headers: &[(&str, Option<&[u8]>)], value: Option<&[u8]>) -> KafkaRecord {

@@ -186,6 +186,7 @@ impl IncomingMessage for Received<'_> {
 mod tests {
     use super::*;
     use crate::AnyEvent;
+    use crate::Attributes;
 
     #[test]
     fn reads_the_spec_binary_example() {

@@ -465,6 +465,7 @@ where
 mod tests {
     use super::*;
     use crate::AnyEvent;
+    use crate::Attributes;
 
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();

@@ -6,7 +6,7 @@ use super::*;
 /// reports all errors at once.
 ///
 /// ```
-/// # use cloudevent_runtime::{CloudEvent, Event};
+/// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
 /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
 /// # struct Ping;
@@ -56,7 +56,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Sets `source` (required when `T` names no default).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -73,7 +73,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// unset to get a fresh one (ADR-0003).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -88,7 +88,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Which kind of id to generate (ULID by default).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -104,7 +104,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Sets `time` (now, by default).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -121,7 +121,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Leaves `time` out.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -136,7 +136,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Sets `subject`, overriding the payload's.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -204,7 +204,7 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// Makes the event the effect of `parent` (see [`Event::caused_by`]).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;

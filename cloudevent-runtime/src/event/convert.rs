@@ -9,7 +9,7 @@ impl<T: CloudEventData> Event<T> {
     /// When the payload cannot be serialized.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
     /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }

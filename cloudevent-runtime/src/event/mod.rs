@@ -10,6 +10,7 @@ use serde::ser::{self, Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use crate::any::{AnyEvent, Data};
+use crate::attributes::Attributes;
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
 use crate::extension::ExtensionValue;
@@ -55,7 +56,7 @@ enum Subject {
 /// read from the payload whenever the event is written, so they always agree with it.
 ///
 /// ```
-/// use cloudevent_runtime::{CloudEvent, Event};
+/// use cloudevent_runtime::{Attributes, CloudEvent, Event};
 ///
 /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
 /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com/checkout")]
@@ -114,7 +115,7 @@ impl<T: CloudEventData> Event<T> {
     /// call. Use [`Event::builder`] to set the source at run time.
     ///
     /// ```
-    /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
+    /// use cloudevent_runtime::{Attributes, CloudEvent, Event, Traceable};
     ///
     /// #[derive(serde::Serialize, CloudEvent)]
     /// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
@@ -157,7 +158,7 @@ impl<T: CloudEventData> Event<T> {
     /// A builder, to set the source or anything else before the event exists.
     ///
     /// ```
-    /// use cloudevent_runtime::{CloudEvent, Event, IdKind};
+    /// use cloudevent_runtime::{Attributes, CloudEvent, Event, IdKind};
     ///
     /// #[derive(serde::Serialize, CloudEvent)]
     /// #[cloudevent(type = "com.example.health.ping.sent")]
@@ -198,6 +199,11 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Applies the root convention unless the payload already carries the attribute.
+    /// `datacontenttype`, which an `Event<T>` always sets (`T::DATACONTENTTYPE`).
+    pub(crate) fn content_type(&self) -> &str {
+        &self.datacontenttype
+    }
+
     fn make_root(&mut self) {
         if self.extension_str(CORRELATIONID).is_none() {
             self.extensions.insert(CORRELATIONID, crate::id::ulid());
@@ -212,7 +218,7 @@ impl<T: CloudEventData> Event<T> {
     /// `traceparent` / `tracestate` when this event has none.
     ///
     /// ```
-    /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
+    /// use cloudevent_runtime::{Attributes, CloudEvent, Event, Traceable};
     ///
     /// #[derive(serde::Serialize, CloudEvent)]
     /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
@@ -250,7 +256,7 @@ impl<T: CloudEventData> Event<T> {
     /// `causationid` follows its id.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -277,7 +283,7 @@ impl<T: CloudEventData> Event<T> {
     /// type system).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
     /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
@@ -296,7 +302,7 @@ impl<T: CloudEventData> Event<T> {
     /// Removes `subject`, even the payload's.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
     /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
@@ -316,7 +322,7 @@ impl<T: CloudEventData> Event<T> {
     /// When the time breaks a rule of `T`'s profile (INTG-STD-015 gateway 4).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -336,7 +342,7 @@ impl<T: CloudEventData> Event<T> {
     /// Removes `time` (INTG-STD-015 R-2 says SHOULD include it).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -354,7 +360,7 @@ impl<T: CloudEventData> Event<T> {
     /// When the source breaks a rule of `T`'s profile (INTG-STD-015 R-5, R-14).
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
@@ -448,102 +454,6 @@ impl<T: CloudEventData> Event<T> {
         self.with_extension(TRACESTATE, tracestate.into())
     }
 
-    /// `id`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).id().len(), 26); // a ULID
-    /// ```
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// `source`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).source(), "https://health.example.com");
-    /// ```
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
-    /// `type`: always `T::TYPE`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).ty(), "com.example.health.ping.sent");
-    /// ```
-    pub fn ty(&self) -> &'static str {
-        T::TYPE
-    }
-
-    /// `datacontenttype`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).datacontenttype(), "application/json");
-    /// ```
-    pub fn datacontenttype(&self) -> &str {
-        &self.datacontenttype
-    }
-
-    /// `dataschema`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).dataschema(), None);
-    /// ```
-    pub fn dataschema(&self) -> Option<&str> {
-        self.dataschema.as_deref()
-    }
-
-    /// `subject`: set explicitly, or the payload's.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
-    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
-    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
-    /// assert_eq!(Event::new(order()).subject(), Some("order-1"));
-    /// ```
-    pub fn subject(&self) -> Option<&str> {
-        match &self.subject {
-            Subject::FromPayload => payload_subject(&self.data),
-            Subject::Set(subject) => Some(subject),
-            Subject::Unset => None,
-        }
-    }
-
-    /// `time`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert!(Event::new(Ping).time().is_some_and(|t| t.as_str().ends_with('Z')));
-    /// ```
-    pub fn time(&self) -> Option<&Timestamp> {
-        self.time.as_ref()
-    }
-
     /// An extension's value: set on the event, or read from the payload.
     ///
     /// ```
@@ -624,7 +534,7 @@ impl<T: CloudEventData> Event<T> {
     /// The payload, to change it; `subject` and field extensions follow it.
     ///
     /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
+    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
     /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
     /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
     /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
@@ -671,31 +581,35 @@ fn errors(violations: Vec<Violation>) -> Result<(), BuildError> {
 
 impl<T: CloudEventData> crate::attributes::Attributes for Event<T> {
     fn id(&self) -> &str {
-        Event::id(self)
+        &self.id
     }
 
     fn source(&self) -> &str {
-        Event::source(self)
+        &self.source
     }
 
     fn ty(&self) -> &str {
-        Event::ty(self)
+        T::TYPE
     }
 
     fn subject(&self) -> Option<&str> {
-        Event::subject(self)
+        match &self.subject {
+            Subject::FromPayload => payload_subject(&self.data),
+            Subject::Set(subject) => Some(subject),
+            Subject::Unset => None,
+        }
     }
 
     fn time(&self) -> Option<&Timestamp> {
-        Event::time(self)
+        self.time.as_ref()
     }
 
     fn datacontenttype(&self) -> Option<&str> {
-        Some(Event::datacontenttype(self))
+        Some(&self.datacontenttype)
     }
 
     fn dataschema(&self) -> Option<&str> {
-        Event::dataschema(self)
+        self.dataschema.as_deref()
     }
 
     fn extension_value(&self, name: &str) -> Option<Cow<'_, ExtensionValueBuf>> {

@@ -221,7 +221,7 @@ impl<T: CloudEventData> Event<T> {
     /// [`BuildError::Invalid`] with every error the rules found in those values.
     ///
     /// ```
-    /// use cloudevent_runtime::{CloudEvent, Event};
+    /// use cloudevent_runtime::{Attributes, CloudEvent, Event};
     ///
     /// #[derive(Debug, serde::Serialize, CloudEvent)]
     /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]

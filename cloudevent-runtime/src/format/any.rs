@@ -114,7 +114,7 @@ impl AnyEvent {
     /// The first thing that makes the input not a valid event: see [`FormatError`].
     ///
     /// ```
-    /// use cloudevent_runtime::AnyEvent;
+    /// use cloudevent_runtime::{AnyEvent, Attributes};
     /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/orders",
     ///     "type":"com.example.order.created","datacontenttype":"application/json",
     ///     "dataschema":"https://schemas.example.com/orders/v1.json","subject":"order-1",

@@ -20,7 +20,7 @@ pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charse
 /// Events received or sent together.
 ///
 /// ```
-/// use cloudevent_runtime::{AnyEvent, Batch};
+/// use cloudevent_runtime::{AnyEvent, Attributes, Batch};
 ///
 /// let batch = Batch::from_slice(b"[]").unwrap();
 /// assert!(batch.is_empty());
@@ -142,7 +142,7 @@ impl Batch {
     /// The events, in batch order (which promises no delivery order, R-10).
     ///
     /// ```
-    /// use cloudevent_runtime::{AnyEvent, Batch};
+    /// use cloudevent_runtime::{AnyEvent, Attributes, Batch};
     /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
     /// assert_eq!(batch.events()[0].id(), "1");
     /// ```

@@ -128,7 +128,7 @@ pub trait EventFormat: sealed::Format {
 /// registries' `RegistryEvent` read every format with it.
 ///
 /// ```
-/// use cloudevent_runtime::{dispatch, AnyEvent, CloudEvent, Event, FromFormat, Json};
+/// use cloudevent_runtime::{Attributes, dispatch, AnyEvent, CloudEvent, Event, FromFormat, Json};
 ///
 /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
 /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
@@ -195,7 +195,7 @@ impl AnyEvent {
     /// rule: see [`FormatError`].
     ///
     /// ```
-    /// use cloudevent_runtime::{AnyEvent, Json};
+    /// use cloudevent_runtime::{AnyEvent, Attributes, Json};
     /// let event = AnyEvent::decode::<Json>(br#"{"specversion":"1.0","id":"1","source":"/orders",
     ///     "type":"com.example.order.created"}"#).unwrap();
     /// assert_eq!(event.id(), "1");

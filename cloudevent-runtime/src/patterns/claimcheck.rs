@@ -186,7 +186,7 @@ impl<S: ClaimCheckStore> ClaimChecker<S> {
     /// attributes, `dataschema` included, are kept: they describe the occurrence.
     ///
     /// ```
-    /// use cloudevent_runtime::{AnyEvent, Data};
+    /// use cloudevent_runtime::{AnyEvent, Attributes, Data};
     /// use cloudevent_runtime::claimcheck::{ClaimChecker, Dataref, InMemoryStore};
     ///
     /// let checker = ClaimChecker::new(InMemoryStore::new()).with_limit(400);

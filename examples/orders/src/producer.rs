@@ -6,7 +6,7 @@
 //! parent's id, `correlationid` carried through the order). The last line is an event of a
 //! type this consumer does not know yet, as a newer producer would send it.
 
-use cloudevent_runtime::{AnyEvent, BuildError, Data, Event, IdKind, Traceable};
+use cloudevent_runtime::{AnyEvent, Attributes, BuildError, Data, Event, IdKind, Traceable};
 
 use crate::exported::{FailureCode, OrderReturned, PaymentFailed, ReturnReason, ReturnedItem};
 use crate::generated::{

@@ -3,6 +3,7 @@
 //! compile in this crate, whose own policy is the default `intg-std-015`, and
 //! `RegistryEvent::from_slice` reads every example event of the folder as its typed variant.
 
+use cloudevent_runtime::Attributes;
 use codegen_build_test::cdevents::RegistryEvent;
 use serde_json::Value;
 

@@ -51,7 +51,7 @@ use serde::de::DeserializeOwned;
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
 use crate::format::{EventFormat, Report, json, sealed};
-use crate::{CloudEventData, Event};
+use crate::{Attributes, CloudEventData, Event};
 
 mod decode;
 mod encode;
@@ -191,6 +191,7 @@ fn read_typed_any<T: CloudEventData>(bytes: &[u8]) -> Result<AnyEvent, FormatErr
 /// with a name.
 ///
 /// ```
+/// # use cloudevent_runtime::Attributes;
 /// use cloudevent_runtime::{CloudEventData, Event, ExtensionVisitor, protobuf::{self, ProtobufData}};
 ///
 /// #[derive(Clone, PartialEq, prost::Message)]
@@ -255,7 +256,7 @@ impl<T: CloudEventData + prost::Message + prost::Name + Default> ProtobufData fo
 /// ```
 pub fn encode_message<T: ProtobufData>(event: &Event<T>) -> Vec<u8> {
     let mut any = AnyEvent::new(event.id(), event.source(), T::TYPE);
-    any.datacontenttype = Some(event.datacontenttype().to_owned());
+    any.datacontenttype = Some(event.content_type().to_owned());
     any.dataschema = event.dataschema().map(str::to_owned);
     any.subject = event.subject().map(str::to_owned);
     any.time = event.time().cloned();

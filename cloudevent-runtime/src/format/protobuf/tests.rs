@@ -1,5 +1,6 @@
 //! The reader's refusals, one hostile input each, and the writer against `prost`.
 
+use crate::Attributes;
 use prost::Message as _;
 
 use super::messages::cloud_event::cloud_event_attribute_value::Attr;
