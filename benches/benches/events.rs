@@ -27,7 +27,9 @@ use sdk::{sdk_build, sdk_new, sdk_parse, sdk_parse_as, sdk_payload, sdk_payload_
 const BATCH: usize = 100;
 
 fn validator() -> Validator {
-    Validator::new(Profile::IntgStd015).type_prefix("com.example")
+    Validator::with_policy(
+        cloudevent_runtime::Policy::new(Profile::IntgStd015).with_type_prefix("com.example"),
+    )
 }
 
 /// (a) The README path: `Event::new(payload)` + `serde_json::to_vec`, against a plain struct

@@ -61,9 +61,10 @@ fn all_contestants_read_the_reference_event() {
 #[test]
 fn the_reference_event_is_strictly_valid() {
     let event = AnyEvent::from_slice(&reference_json()).unwrap();
-    let report = Validator::new(Profile::IntgStd015)
-        .type_prefix("com.example")
-        .validate(&event);
+    let report = Validator::with_policy(
+        cloudevent_runtime::Policy::new(Profile::IntgStd015).with_type_prefix("com.example"),
+    )
+    .validate(&event);
     assert!(report.is_valid(), "{report}");
 }
 

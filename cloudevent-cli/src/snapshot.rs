@@ -68,7 +68,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let text = RegistrySnapshot::new(entries).to_json_string() + "\n";
+    let text = format!("{:#}\n", RegistrySnapshot::new(entries).to_json());
     if args.out.as_os_str() == "-" {
         print!("{text}");
         return ExitCode::SUCCESS;

@@ -434,7 +434,7 @@ fn batch_door(case: &Case) -> Verdict {
         }
         _ => return Verdict::NotApplicable,
     };
-    match Batch::from_slice_with(&bytes, &Policy::new(case.profile)) {
+    match Batch::decode_with::<cloudevent_runtime::Json>(&bytes, &Policy::new(case.profile)) {
         Ok(batch) => Verdict::Accept(
             batch
                 .events()

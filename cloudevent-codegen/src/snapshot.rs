@@ -63,7 +63,7 @@ pub(crate) fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>
         }
         let mut entry = RegistryEntry::new(file.meta.event_type.clone(), schema);
         if !file.meta.dataschema.is_empty() {
-            entry = entry.with_dataschema(file.meta.dataschema.clone());
+            entry.dataschema = Some(file.meta.dataschema.clone());
         }
         entry.extensions = extension_kinds(file, registry);
         entry.deprecation = deprecation_of(file, registry);

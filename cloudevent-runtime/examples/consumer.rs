@@ -88,7 +88,9 @@ fn produce() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
 }
 
 fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-    let validator = Validator::new(Profile::IntgStd015).require_traceability(true);
+    let validator = Validator::with_policy(
+        cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true),
+    );
     let report = validator.validate_batch_bytes::<Json>(body);
     for finding in report.findings() {
         println!("batch: {} {}: {finding}", finding.severity, finding.rule);
@@ -112,7 +114,9 @@ fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
             event.ty(),
             event.time().map_or("-", |time| time.as_str())
         );
-        if seen.check(event.source(), event.id())?.is_duplicate() {
+        if seen.check(event.source(), event.id())?
+            == cloudevent_runtime::dedupe::Delivery::Duplicate
+        {
             println!("  duplicate of an event already handled: acknowledged, not processed");
             continue;
         }

@@ -52,7 +52,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         parcels: 2,
     });
     for _ in 0..2 {
-        let ack = nats::publish_jetstream(&context, "example.orders.shipped", &shipped).await?;
+        let ack = nats::publish_jetstream(
+            &context,
+            "example.orders.shipped",
+            &shipped,
+            nats::DEFAULT_MODE,
+        )
+        .await?;
         println!(
             "published {} seq {} duplicate {}",
             shipped.id(),
@@ -66,7 +72,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         order_id: "order-2".into(),
         parcels: 1,
     });
-    let ack = nats::publish_jetstream_in(
+    let ack = nats::publish_jetstream(
         &context,
         "example.orders.shipped",
         &binary,

@@ -53,7 +53,7 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(&bytes);
+//! let report = Validator::with_policy(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));

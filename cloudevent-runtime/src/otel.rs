@@ -15,7 +15,7 @@
 //!   and, for an [`AnyEvent`], [`inject`] do the same from a given context (one that is not
 //!   the current one, such as `tracing_opentelemetry`'s `Span::current().context()`).
 //! - **Consuming**: [`span_context`] reads the event's trace context as a remote
-//!   [`SpanContext`], [`remote_context`] as a [`Context`] to parent work on, and
+//!   [`SpanContext`] (`Context::current().with_remote_span_context(..)` parents work on it), and
 //!   [`consumer_span`] starts the `process` span of the OpenTelemetry messaging and
 //!   CloudEvents semantic conventions: kind `Consumer`, a link to the producer's span, the
 //!   `cloudevents.*` attributes, and as parent the current span, or the producer's span when
@@ -274,29 +274,6 @@ pub fn span_context(
         true,
         trace_state,
     )))
-}
-
-/// The current context with the producer's span as its (remote) span: the context to start
-/// work caused by the event in. The current context itself when the event has no
-/// `traceparent`.
-///
-/// # Errors
-/// [`TraceContextError`] as for [`span_context`].
-///
-/// ```
-/// use cloudevent_runtime::{AnyEvent, otel};
-/// use opentelemetry::trace::TraceContextExt;
-///
-/// let mut event = AnyEvent::new("1", "/orders", "com.example.order.created");
-/// event.extensions_mut().insert("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
-/// let cx = otel::remote_context(&event).unwrap();
-/// assert_eq!(cx.span().span_context().span_id().to_string(), "00f067aa0ba902b7");
-/// ```
-pub fn remote_context(event: &(impl Traceable + ?Sized)) -> Result<Context, TraceContextError> {
-    Ok(match span_context(event)? {
-        Some(span) => Context::current().with_remote_span_context(span),
-        None => Context::current(),
-    })
 }
 
 /// Starts the consumer's `process` span for a received event (OpenTelemetry semantic

@@ -21,7 +21,7 @@ use cloudevent_rules::limits;
 /// ```
 /// use cloudevent_runtime::{Json, Profile, Validator};
 ///
-/// let validator = Validator::new(Profile::IntgStd015).require_traceability(true);
+/// let validator = Validator::with_policy(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true));
 /// let report = validator.validate_bytes::<Json>(br#"{"id":"evt-100","type":"OrderCreated","data":{}}"#);
 /// assert!(!report.is_valid());
 /// // Every finding is listed: specversion, source, the type's naming, traceability, ...
@@ -47,7 +47,7 @@ impl Validator {
     ///
     /// ```
     /// use cloudevent_runtime::{Profile, Validator};
-    /// assert_eq!(Validator::new(Profile::NlGov).profile(), Profile::NlGov);
+    /// assert_eq!(Validator::new(Profile::NlGov).policy().profile(), Profile::NlGov);
     /// ```
     pub fn new(profile: Profile) -> Self {
         Validator::with_policy(Policy::new(profile))
@@ -62,46 +62,6 @@ impl Validator {
     /// ```
     pub fn with_policy(policy: Policy) -> Self {
         Validator { policy }
-    }
-
-    /// Requires every `type` to start with this prefix (INTG-STD-015 R-4).
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
-    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// assert!(Validator::new(Profile::IntgStd015).type_prefix("com.example").validate_bytes::<Json>(good).is_valid());
-    /// assert!(!Validator::new(Profile::IntgStd015).type_prefix("org.example").validate_bytes::<Json>(good).is_valid());
-    /// ```
-    #[must_use]
-    pub fn type_prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.policy = self.policy.with_type_prefix(prefix);
-        self
-    }
-
-    /// Requires `correlationid` and `causationid` on every event (ADR-0003 decision 4).
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
-    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(good);
-    /// assert!(report.has_rule("ADR-0003"));
-    /// ```
-    #[must_use]
-    pub fn require_traceability(mut self, required: bool) -> Self {
-        self.policy = self.policy.with_required_traceability(required);
-        self
-    }
-
-    /// The profile.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// assert_eq!(Validator::default().profile(), Profile::IntgStd015);
-    /// ```
-    pub fn profile(&self) -> Profile {
-        self.policy.profile()
     }
 
     /// The policy (profile and type prefix).
@@ -375,23 +335,10 @@ impl ValidationReport {
         self.profile
     }
 
-    /// The attributes as they were read (core attributes, then extensions), so a person can
-    /// see what the validator saw. Empty when the input was not an event object.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1","ExtA":"x"}"#);
-    /// let names: Vec<&str> = report.attribute_names().collect();
-    /// assert_eq!(names, ["id", "ExtA"]);
-    /// ```
-    pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
-        self.attributes.iter().map(|(name, _)| name.as_str())
-    }
-
     /// The event's `id`, when it could be read.
     ///
     /// ```
-    /// use cloudevent_runtime::{Attributes, Json, Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1"}"#);
     /// assert_eq!(report.id(), Some("evt-1"));
     /// ```

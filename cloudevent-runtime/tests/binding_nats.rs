@@ -188,7 +188,7 @@ async fn typed_and_dynamic_events_round_trip_over_core_nats() {
         client.flush().await.unwrap();
 
         let sent = shipped("order-7");
-        nats::publish(&client, "orders.shipped", &sent)
+        nats::publish(&client, "orders.shipped", &sent, nats::DEFAULT_MODE)
             .await
             .unwrap();
         let message = subscriber.next().await.unwrap();
@@ -213,7 +213,7 @@ async fn typed_and_dynamic_events_round_trip_over_core_nats() {
             "com.example.order.noted",
         );
         any.extensions_mut().insert("region", "eu west");
-        nats::publish(&client, "orders.shipped", &any)
+        nats::publish(&client, "orders.shipped", &any, nats::DEFAULT_MODE)
             .await
             .unwrap();
         let message = subscriber.next().await.unwrap();
@@ -232,13 +232,14 @@ async fn jetstream_round_trip_and_duplicate_publish_is_dropped() {
         let mut stream = orders_stream(&context).await;
 
         let event = shipped("order-8");
-        let first = nats::publish_jetstream(&context, "orders.shipped", &event)
+        let first = nats::publish_jetstream(&context, "orders.shipped", &event, nats::DEFAULT_MODE)
             .await
             .unwrap();
         assert!(!first.duplicate);
-        let second = nats::publish_jetstream(&context, "orders.shipped", &event)
-            .await
-            .unwrap();
+        let second =
+            nats::publish_jetstream(&context, "orders.shipped", &event, nats::DEFAULT_MODE)
+                .await
+                .unwrap();
         assert!(
             second.duplicate,
             "the server must drop a second publish with the same Nats-Msg-Id"
@@ -247,9 +248,14 @@ async fn jetstream_round_trip_and_duplicate_publish_is_dropped() {
         assert_eq!(stream.info().await.unwrap().state.messages, 1);
 
         // A new emission (new id, ADR-0003) is a new message.
-        let again = nats::publish_jetstream(&context, "orders.shipped", &shipped("order-8"))
-            .await
-            .unwrap();
+        let again = nats::publish_jetstream(
+            &context,
+            "orders.shipped",
+            &shipped("order-8"),
+            nats::DEFAULT_MODE,
+        )
+        .await
+        .unwrap();
         assert!(!again.duplicate);
         assert_eq!(stream.info().await.unwrap().state.messages, 2);
 
@@ -273,7 +279,7 @@ async fn consumer_dying_before_ack_gets_the_event_again_and_the_side_effect_happ
         let stream = orders_stream(&context).await;
         let ack_wait = Duration::from_secs(1);
         let event = shipped("order-9");
-        nats::publish_jetstream(&context, "orders.shipped", &event)
+        nats::publish_jetstream(&context, "orders.shipped", &event, nats::DEFAULT_MODE)
             .await
             .unwrap();
 
@@ -361,9 +367,14 @@ async fn failed_handler_is_retried_and_invalid_event_terminated() {
         let consumer = consumer(&stream, Duration::from_secs(1)).await;
         let seen = InMemoryDeduplicator::new(1000, Duration::from_secs(600));
 
-        nats::publish_jetstream(&context, "orders.shipped", &shipped("order-10"))
-            .await
-            .unwrap();
+        nats::publish_jetstream(
+            &context,
+            "orders.shipped",
+            &shipped("order-10"),
+            nats::DEFAULT_MODE,
+        )
+        .await
+        .unwrap();
         let message = fetch_one(&consumer, Duration::from_secs(5)).await.unwrap();
         let handled =
             nats::handle_once::<Event<OrderShipped>, _, _, _, &str>(&message, &seen, |_| async {
@@ -422,13 +433,13 @@ async fn binary_mode_round_trips_typed_and_dynamic_events_over_core_nats() {
             .insert("region", "eu west ☕ \"quoted\" 100%");
         dynamic.set_datacontenttype(Some("text/plain; charset=utf-8".into()));
         dynamic.set_data(Some(cloudevent_runtime::Data::Text("note".into())));
-        nats::publish_in(&client, "orders.shipped", &typed, ContentMode::Binary)
+        nats::publish(&client, "orders.shipped", &typed, ContentMode::Binary)
             .await
             .unwrap();
-        nats::publish_in(&client, "orders.shipped", &dynamic, ContentMode::Binary)
+        nats::publish(&client, "orders.shipped", &dynamic, ContentMode::Binary)
             .await
             .unwrap();
-        nats::publish_in(&client, "orders.shipped", &typed, ContentMode::Structured)
+        nats::publish(&client, "orders.shipped", &typed, ContentMode::Structured)
             .await
             .unwrap();
 
@@ -478,11 +489,11 @@ async fn jetstream_binary_mode_dedupes_publishes_and_redeliveries() {
         let mut stream = orders_stream(&context).await;
         let event = shipped("order-12");
         let first =
-            nats::publish_jetstream_in(&context, "orders.shipped", &event, ContentMode::Binary)
+            nats::publish_jetstream(&context, "orders.shipped", &event, ContentMode::Binary)
                 .await
                 .unwrap();
         let second =
-            nats::publish_jetstream_in(&context, "orders.shipped", &event, ContentMode::Binary)
+            nats::publish_jetstream(&context, "orders.shipped", &event, ContentMode::Binary)
                 .await
                 .unwrap();
         assert!(!first.duplicate);

@@ -533,7 +533,7 @@ async fn typed_route(event: Event<OrderCreated>) -> EventResponse<Event<OrderCre
 }
 
 async fn batch_route(Events(events): Events<AnyEvent>) -> Vec<u8> {
-    cloudevent_runtime::binding::batch_to_vec(&events).expect("batch")
+    cloudevent_runtime::Batch::from(events).to_vec()
 }
 
 async fn our_server() -> String {
@@ -680,7 +680,7 @@ async fn peer_to_ours(peer: Peer) -> (Vec<String>, Vec<(String, usize)>) {
                         ));
                     } else {
                         let echoed: Vec<AnyEvent> = if message.kind == "http-batch" {
-                            cloudevent_runtime::binding::batch_from_slice(&body).expect("batch")
+                            cloudevent_runtime::Batch::from_slice(&body).expect("batch").into_events()
                         } else {
                             vec![AnyEvent::from_slice(&body).expect("event")]
                         };
@@ -1095,7 +1095,8 @@ async fn typed_route_reads_the_peers_orders() {
                     *response.headers_mut() = headers;
                     response
                 };
-                let event: Event<OrderCreated> = ce_http::from_response(&response).unwrap();
+                let event: Event<OrderCreated> =
+                    ce_http::read_event(response.headers(), response.body()).unwrap();
                 assert_eq!(
                     event.data(),
                     &OrderCreated {

@@ -544,7 +544,10 @@ fn dispatch_gives_typed_events_and_keeps_unknown_ones() {
 #[test]
 fn caused_by_carries_correlation_and_trace_context() {
     let root = Event::new(order())
-        .with_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        .with_extension(
+            "traceparent",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        )
         .unwrap();
     assert!(root.is_root());
     assert_eq!(root.causationid().as_deref(), Some(root.id()));

@@ -245,8 +245,8 @@ const PARENT_TRACEPARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0b
 #[test]
 fn the_current_span_wins_over_the_parent_event_and_an_explicit_value_over_both() {
     let parent = Event::builder(order())
-        .traceparent(PARENT_TRACEPARENT)
-        .tracestate("parent=1")
+        .extension("traceparent", PARENT_TRACEPARENT)
+        .extension("tracestate", "parent=1")
         .build()
         .unwrap();
     let current = remote(CURRENT_TRACE, "b7ad6b7169203331", "");
@@ -273,7 +273,7 @@ fn the_current_span_wins_over_the_parent_event_and_an_explicit_value_over_both()
 
     // An explicit traceparent on the builder wins over the current span.
     let explicit = Event::builder(order())
-        .traceparent(PARENT_TRACEPARENT)
+        .extension("traceparent", PARENT_TRACEPARENT)
         .build()
         .unwrap();
     assert_eq!(explicit.traceparent().as_deref(), Some(PARENT_TRACEPARENT));
@@ -282,8 +282,8 @@ fn the_current_span_wins_over_the_parent_event_and_an_explicit_value_over_both()
 #[test]
 fn without_a_span_the_parent_events_trace_context_is_carried_as_a_pair() {
     let parent = Event::builder(order())
-        .traceparent(PARENT_TRACEPARENT)
-        .tracestate("parent=1")
+        .extension("traceparent", PARENT_TRACEPARENT)
+        .extension("tracestate", "parent=1")
         .build()
         .unwrap();
     let child = Event::new(PaymentRequested {

@@ -123,7 +123,7 @@ fn check_accepted_nats<E: BindingEvent>(event: &E) -> Result<(), TestCaseError> 
         .to_any_event()
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     for mode in [ContentMode::Binary, ContentMode::Structured] {
-        let (headers, payload) = nats::to_message_in(event, mode)
+        let (headers, payload) = nats::to_message(event, mode)
             .map_err(|e| TestCaseError::fail(format!("{mode:?} write: {e}")))?;
         let again: E = nats::from_parts(Some(&headers), &payload)
             .map_err(|e| TestCaseError::fail(format!("{mode:?} read: {e}")))?;
@@ -238,6 +238,6 @@ fn nats_binary_mode_edge_cases() {
     assert_eq!(event.data(), None);
     // An id that cannot be a NATS header value cannot become `Nats-Msg-Id` or `ce-id` either.
     let bad = AnyEvent::new("a\r\nb", "/s", "com.example.order.shipped");
-    let (written, _) = nats::to_message_in(&bad, ContentMode::Binary).unwrap();
+    let (written, _) = nats::to_message(&bad, ContentMode::Binary).unwrap();
     assert_eq!(written.get("ce-id").unwrap().as_str(), "a%0D%0Ab");
 }

@@ -591,7 +591,7 @@ mod bindings {
         fn nats_headers_round_trip(event in event()) {
             use cloudevent_runtime::binding::nats;
             for mode in [ContentMode::Binary, ContentMode::Structured] {
-                let (headers, payload) = nats::to_message_in(&event, mode)
+                let (headers, payload) = nats::to_message(&event, mode)
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let read: AnyEvent = nats::from_parts(Some(&headers), &payload)
                     .map_err(|e| TestCaseError::fail(format!("{mode:?}: {e}")))?;

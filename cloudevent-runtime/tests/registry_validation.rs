@@ -63,16 +63,18 @@ fn registry() -> Registry {
         RegistryEntry::new(CHANGE, change_schema())
             .with_extension("express", AttributeKind::Boolean)
             .with_extension("hops", AttributeKind::Integer),
-        RegistryEntry::new(
-            CANCELLED,
-            json!({"type": "object", "required": ["orderId"], "properties": {"orderId": {"type": "string"}}}),
-        )
-        .with_deprecation(
-            Deprecation::new()
-                .from("2026-01-01T00:00:00Z")
-                .sunset("2026-06-30T00:00:00Z")
-                .migration("https://docs.example.com/migrate/order-cancelled"),
-        ),
+        RegistryEntry {
+            deprecation: Some(Deprecation {
+                from: Some("2026-01-01T00:00:00Z".into()),
+                sunset: Some("2026-06-30T00:00:00Z".into()),
+                migration: Some("https://docs.example.com/migrate/order-cancelled".into()),
+                ..Deprecation::default()
+            }),
+            ..RegistryEntry::new(
+                CANCELLED,
+                json!({"type": "object", "required": ["orderId"], "properties": {"orderId": {"type": "string"}}}),
+            )
+        },
     ])
     .unwrap()
 }
@@ -289,18 +291,23 @@ fn construction_refuses_what_it_cannot_resolve_and_snapshots_round_trip() {
     )])
     .unwrap_err();
     assert!(error.to_string().contains(CHANGE), "{error}");
-    let error = Registry::new(vec![
-        RegistryEntry::new(CHANGE, json!({})).with_deprecation(Deprecation::new().sunset("soon")),
-    ])
+    let error = Registry::new(vec![RegistryEntry {
+        deprecation: Some(Deprecation {
+            sunset: Some("soon".into()),
+            ..Deprecation::default()
+        }),
+        ..RegistryEntry::new(CHANGE, json!({}))
+    }])
     .unwrap_err();
     assert!(error.to_string().contains("deprecationsunset"), "{error}");
-    let error = Registry::new(vec![
-        RegistryEntry::new(CHANGE, json!({})).with_deprecation(
-            Deprecation::new()
-                .from("2026-06-30T00:00:00Z")
-                .sunset("2026-01-01T00:00:00Z"),
-        ),
-    ])
+    let error = Registry::new(vec![RegistryEntry {
+        deprecation: Some(Deprecation {
+            from: Some("2026-06-30T00:00:00Z".into()),
+            sunset: Some("2026-01-01T00:00:00Z".into()),
+            ..Deprecation::default()
+        }),
+        ..RegistryEntry::new(CHANGE, json!({}))
+    }])
     .unwrap_err();
     assert!(
         error.to_string().contains("before deprecationfrom"),
@@ -311,7 +318,7 @@ fn construction_refuses_what_it_cannot_resolve_and_snapshots_round_trip() {
         RegistryEntry::new(CHANGE, change_schema())
             .with_extension("express", AttributeKind::Boolean),
     ]);
-    let registry = Registry::from_snapshot(snapshot.to_json_string().as_bytes()).unwrap();
+    let registry = Registry::from_snapshot(snapshot.to_json().to_string().as_bytes()).unwrap();
     let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     assert!(
         !validator

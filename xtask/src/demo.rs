@@ -150,9 +150,10 @@ fn produce(out: &mut String) -> Result<::http::Request<Vec<u8>>, String> {
         http::from_request(&request).map_err(|e| format!("the request does not read back: {e}"))?;
     let bytes =
         serde_json::to_vec(&back).map_err(|e| format!("the event does not serialize: {e}"))?;
-    let report = Validator::new(Profile::IntgStd015)
-        .require_traceability(true)
-        .validate_bytes::<Json>(&bytes);
+    let report = Validator::with_policy(
+        cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true),
+    )
+    .validate_bytes::<Json>(&bytes);
     let verdict = if report.is_valid() {
         "valid".to_owned()
     } else {

@@ -59,8 +59,10 @@ impl Checker {
     /// The checker the arguments ask for; the error says why a registry could not be read
     /// (exit 2: the input to the check is unreadable, not the events).
     pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
-        let validator =
-            Validator::new(args.profile.into()).require_traceability(args.require_traceability);
+        let validator = Validator::with_policy(
+            cloudevent_runtime::Policy::new(args.profile.into())
+                .with_required_traceability(args.require_traceability),
+        );
         let args = &args.registry;
         let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
             (None, None, None) => {
@@ -102,8 +104,8 @@ impl Checker {
 
     pub(super) fn profile(&self) -> Profile {
         match self {
-            Checker::Profile(v) => v.profile(),
-            Checker::Registry(v) => v.validator().profile(),
+            Checker::Profile(v) => v.policy().profile(),
+            Checker::Registry(v) => v.validator().policy().profile(),
         }
     }
 

@@ -16,8 +16,7 @@ use crate::attributes::Attributes;
 use crate::format::EventFormat;
 use crate::format::json::AttributeView;
 use crate::{
-    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
-    Json,
+    AnyEvent, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
 };
 use cloudevent_rules::Mode;
 
@@ -252,16 +251,9 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
     Ok(parts)
 }
 
-/// Parses a JSON batch (CloudEvents JSON format §4, INTG-STD-015 R-10) into events of one kind.
-///
-/// # Errors
-/// The batch is not valid, or an event is not of this type (the error names its index).
-pub fn batch_from_slice<E: BindingEvent>(bytes: &[u8]) -> Result<Vec<E>, BindingError> {
-    events_of(Batch::decode_with::<Json>(bytes, &E::policy())?)
-}
-
 /// A batch's events as events of one kind; an event that is not of it is named by its index.
-pub(crate) fn events_of<E: BindingEvent>(batch: Batch) -> Result<Vec<E>, BindingError> {
+#[cfg(feature = "http")]
+pub(crate) fn events_of<E: BindingEvent>(batch: crate::Batch) -> Result<Vec<E>, BindingError> {
     batch
         .into_events()
         .into_iter()
@@ -276,26 +268,6 @@ pub(crate) fn events_of<E: BindingEvent>(batch: Batch) -> Result<Vec<E>, Binding
             })
         })
         .collect()
-}
-
-/// Writes events as a JSON batch.
-///
-/// # Errors
-/// A payload that cannot be serialized.
-pub fn batch_to_vec<E: BindingEvent>(events: &[E]) -> Result<Vec<u8>, BindingError> {
-    let events = events
-        .iter()
-        .map(BindingEvent::to_any_event)
-        .collect::<Result<Vec<_>, _>>()?;
-    let bytes = Batch::from(events).to_vec();
-    // Refused before sending, as every receiver would refuse it.
-    if bytes.len() > crate::limits::MAX_BATCH_BYTES {
-        return Err(BindingError::TooLarge {
-            size: bytes.len(),
-            limit: crate::limits::MAX_BATCH_BYTES,
-        });
-    }
-    Ok(bytes)
 }
 
 /// The canonical string of an extension value (CloudEvents 1.0.2 "Type System").

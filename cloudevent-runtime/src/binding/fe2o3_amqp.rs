@@ -163,15 +163,7 @@ fn simple_value(value: amqp::AmqpValue) -> SimpleValue {
 ///
 /// # Errors
 /// [`AmqpError::Body`] for a body that is not data sections.
-///
-/// ```
-/// use cloudevent_runtime::binding::amqp::AmqpMessage;
-/// use cloudevent_runtime::binding::fe2o3_amqp::{from_amqp, into_amqp};
-///
-/// let message = AmqpMessage { content_type: Some("text/plain".into()), body: Some(b"hi".to_vec()), ..Default::default() };
-/// assert_eq!(from_amqp(&into_amqp(message.clone())).unwrap(), message);
-/// ```
-pub fn from_amqp(message: &Message<Body>) -> Result<AmqpMessage, AmqpError> {
+pub(crate) fn from_amqp(message: &Message<Body>) -> Result<AmqpMessage, AmqpError> {
     let content_type = message
         .properties
         .as_ref()

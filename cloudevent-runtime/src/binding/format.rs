@@ -14,7 +14,7 @@ use crate::format::EventFormat;
 ///
 /// let json = StructuredFormat::from_media_type("application/cloudevents+json; charset=utf-8");
 /// assert_eq!(json, Some((StructuredFormat::Json, false)));
-/// assert_eq!(StructuredFormat::Json.batch_media_type(), Some("application/cloudevents-batch+json"));
+/// assert_eq!(StructuredFormat::Json.media_type(), "application/cloudevents+json");
 /// assert!(StructuredFormat::ALL.contains(&StructuredFormat::Json));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +42,7 @@ struct MediaTypes {
     media_type: &'static str,
     content_type: &'static str,
     batch_media_type: Option<&'static str>,
+    #[cfg(feature = "http")]
     batch_content_type: Option<&'static str>,
 }
 
@@ -55,6 +56,7 @@ impl WithFormat for MediaTypesOf {
             media_type: F::MEDIA_TYPE,
             content_type: F::CONTENT_TYPE,
             batch_media_type: F::BATCH_MEDIA_TYPE,
+            #[cfg(feature = "http")]
             batch_content_type: F::BATCH_CONTENT_TYPE,
         }
     }
@@ -109,13 +111,14 @@ impl StructuredFormat {
 
     /// The media type of a batch in this format, without parameters; `None` for a format
     /// whose specification defines no batch ([`EventFormat::BATCH_MEDIA_TYPE`]).
-    pub fn batch_media_type(self) -> Option<&'static str> {
+    pub(crate) fn batch_media_type(self) -> Option<&'static str> {
         self.media_types().batch_media_type
     }
 
     /// The content type a sender sets for a batch; `None` for a format without a batch
     /// ([`EventFormat::BATCH_CONTENT_TYPE`]).
-    pub fn batch_content_type(self) -> Option<&'static str> {
+    #[cfg(feature = "http")]
+    pub(crate) fn batch_content_type(self) -> Option<&'static str> {
         self.media_types().batch_content_type
     }
 
@@ -146,13 +149,7 @@ impl StructuredFormat {
     }
 
     /// The media types this build accepts, for a 415's message: `a, b, c`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::binding::StructuredFormat;
-    /// assert!(StructuredFormat::accepted().starts_with(
-    ///     "application/cloudevents+json, application/cloudevents-batch+json"));
-    /// ```
-    pub fn accepted() -> String {
+    pub(crate) fn accepted() -> String {
         Self::ALL
             .iter()
             .flat_map(|format| [Some(format.media_type()), format.batch_media_type()])

@@ -285,12 +285,25 @@ pub fn write_structured<E: BindingEvent>(
     Ok(body)
 }
 
-/// Writes a batch in `format`'s batch format into `headers` and returns the body.
+/// Writes a batch (§3.3) in `format`'s batch format (R-10: the JSON batch format,
+/// [`StructuredFormat::Json`](super::StructuredFormat::Json)) into `headers` and returns the
+/// body.
 ///
 /// # Errors
 /// A payload that cannot be serialized; a batch over the size limit (R-10); a format whose
 /// specification defines no batch.
-pub fn write_batch_in<E: BindingEvent>(
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::{StructuredFormat, http};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// let mut headers = ::http::HeaderMap::new();
+/// let body = http::write_batch(&[event], StructuredFormat::Json, &mut headers).unwrap();
+/// assert_eq!(headers["content-type"], "application/cloudevents-batch+json; charset=utf-8");
+/// assert!(body.starts_with(b"["));
+/// ```
+pub fn write_batch<E: BindingEvent>(
     events: &[E],
     format: super::StructuredFormat,
     headers: &mut HeaderMap,
@@ -318,21 +331,6 @@ pub fn write_batch_in<E: BindingEvent>(
     }
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     Ok(bytes)
-}
-
-/// Writes a batch (§3.3, R-10) into `headers` and returns the body.
-///
-/// # Errors
-/// A payload that cannot be serialized.
-pub fn write_batch<E: BindingEvent>(
-    events: &[E],
-    headers: &mut HeaderMap,
-) -> Result<Vec<u8>, BindingError> {
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static(super::BATCH_CONTENT_TYPE),
-    );
-    super::batch_to_vec(events)
 }
 
 /// A POST request (R-12) carrying one event.
@@ -373,7 +371,8 @@ pub fn batch_request<E: BindingEvent>(
     let mut request = Request::new(Vec::new());
     *request.method_mut() = Method::POST;
     *request.uri_mut() = parse_uri(uri)?;
-    *request.body_mut() = write_batch(events, request.headers_mut())?;
+    *request.body_mut() =
+        write_batch(events, super::StructuredFormat::Json, request.headers_mut())?;
     Ok(request)
 }
 
@@ -388,7 +387,7 @@ fn parse_uri(uri: impl TryInto<Uri>) -> Result<Uri, BindingError> {
 ///
 /// # Errors
 /// See [`write_event`].
-pub fn event_response<E: BindingEvent>(
+pub(crate) fn event_response<E: BindingEvent>(
     status: http::StatusCode,
     event: &E,
     mode: ContentMode,
@@ -412,7 +411,7 @@ pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E
 ///
 /// # Errors
 /// Another content type, or an invalid batch (the error names the event's index).
-pub fn read_batch<E: BindingEvent>(
+pub(crate) fn read_batch<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Vec<E>, BindingError> {
@@ -488,14 +487,4 @@ pub fn from_request<E: BindingEvent, B: AsRef<[u8]>>(
     request: &Request<B>,
 ) -> Result<E, BindingError> {
     read_event(request.headers(), request.body().as_ref())
-}
-
-/// Reads one event from a response.
-///
-/// # Errors
-/// See [`read_event`].
-pub fn from_response<E: BindingEvent, B: AsRef<[u8]>>(
-    response: &http::Response<B>,
-) -> Result<E, BindingError> {
-    read_event(response.headers(), response.body().as_ref())
 }

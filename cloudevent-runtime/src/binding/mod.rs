@@ -52,7 +52,7 @@ pub mod reqwest;
 #[cfg_attr(docsrs, doc(cfg(feature = "websocket")))]
 pub mod websocket;
 
-pub use binary::{BindingEvent, batch_from_slice, batch_to_vec, canonical_string};
+pub use binary::{BindingEvent, canonical_string};
 pub use error::BindingError;
 pub use format::{StructuredFormat, structured_body};
 

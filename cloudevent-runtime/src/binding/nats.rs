@@ -45,7 +45,7 @@ pub const HEADER_PREFIX: &str = "ce-";
 /// The content mode [`to_message`], [`publish`] and [`publish_jetstream`] write: structured,
 /// which every NATS server and every CloudEvents NATS reader takes (the 1.0.2 binding has
 /// no other). Binary mode needs NATS 2.2+ and a reader of the 1.0.3 binding: choose it with
-/// [`to_message_in`], [`publish_in`] or [`publish_jetstream_in`]. Producers MUST document the
+/// [`to_message`], [`publish`] or [`publish_jetstream`]. Producers MUST document the
 /// mode they emit (INTG-STD-015 R-9).
 ///
 /// ```
@@ -75,27 +75,8 @@ impl NatsError {
     }
 }
 
-/// The headers and payload of a NATS message carrying `event` in [`DEFAULT_MODE`]
-/// (structured).
-///
-/// # Errors
-/// A payload that cannot be serialized, or an event over 256 KiB (R-11).
-///
-/// ```
-/// use cloudevent_runtime::AnyEvent;
-/// use cloudevent_runtime::binding::nats;
-///
-/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
-/// let (headers, payload) = nats::to_message(&event).unwrap();
-/// assert_eq!(headers.get("Content-Type").unwrap().as_str(), "application/cloudevents+json; charset=utf-8");
-/// let back: AnyEvent = nats::from_parts(Some(&headers), &payload).unwrap();
-/// assert_eq!(back, event);
-/// ```
-pub fn to_message<E: BindingEvent>(event: &E) -> Result<(HeaderMap, Bytes), BindingError> {
-    to_message_in(event, DEFAULT_MODE)
-}
-
-/// The headers and payload of a NATS message carrying `event` in binary or structured mode.
+/// The headers and payload of a NATS message carrying `event` in binary or structured mode
+/// ([`DEFAULT_MODE`], structured, unless the producer documents otherwise).
 ///
 /// # Errors
 /// [`ContentMode::Batch`] (the binding has none, §1.3), an attribute whose name cannot be a
@@ -107,14 +88,14 @@ pub fn to_message<E: BindingEvent>(event: &E) -> Result<(HeaderMap, Bytes), Bind
 ///
 /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
 /// event.set_subject(Some("Euro € 😀".into()));
-/// let (headers, payload) = nats::to_message_in(&event, ContentMode::Binary).unwrap();
+/// let (headers, payload) = nats::to_message(&event, ContentMode::Binary).unwrap();
 /// assert_eq!(headers.get("ce-id").unwrap().as_str(), "1");
 /// assert_eq!(headers.get("ce-subject").unwrap().as_str(), "Euro%20%E2%82%AC%20%F0%9F%98%80");
 /// assert!(headers.get("Content-Type").is_none());
 /// assert!(payload.is_empty());
 /// assert_eq!(nats::from_parts::<AnyEvent>(Some(&headers), &payload).unwrap(), event);
 /// ```
-pub fn to_message_in<E: BindingEvent>(
+pub fn to_message<E: BindingEvent>(
     event: &E,
     mode: ContentMode,
 ) -> Result<(HeaderMap, Bytes), BindingError> {
@@ -321,60 +302,38 @@ pub fn from_message<E: BindingEvent>(message: &async_nats::Message) -> Result<E,
     from_parts(message.headers.as_ref(), &message.payload)
 }
 
-/// Publishes an event on core NATS in [`DEFAULT_MODE`] (structured).
+/// Publishes an event on core NATS in binary or structured mode ([`DEFAULT_MODE`]:
+/// structured).
 ///
 /// # Errors
-/// The event cannot be serialized, or the client fails.
+/// See [`to_message`]; the client fails.
 pub async fn publish<E: BindingEvent>(
-    client: &async_nats::Client,
-    subject: impl Into<String>,
-    event: &E,
-) -> Result<(), NatsError> {
-    publish_in(client, subject, event, DEFAULT_MODE).await
-}
-
-/// Publishes an event on core NATS in binary or structured mode.
-///
-/// # Errors
-/// See [`to_message_in`]; the client fails.
-pub async fn publish_in<E: BindingEvent>(
     client: &async_nats::Client,
     subject: impl Into<String>,
     event: &E,
     mode: ContentMode,
 ) -> Result<(), NatsError> {
-    let (headers, payload) = to_message_in(event, mode)?;
+    let (headers, payload) = to_message(event, mode)?;
     client
         .publish_with_headers(subject.into(), headers, payload)
         .await
         .map_err(NatsError::nats)
 }
 
-/// Publishes an event to JetStream in [`DEFAULT_MODE`] (structured) with `Nats-Msg-Id` = the
-/// event `id`, and waits for the server's ack. A second publish of the same event inside the
-/// stream's duplicate window is dropped by the server: the ack then has `duplicate == true`.
+/// Publishes an event to JetStream in binary or structured mode ([`DEFAULT_MODE`]:
+/// structured) with `Nats-Msg-Id` = the event `id`, and waits for the server's ack. A second
+/// publish of the same event inside the stream's duplicate window is dropped by the server:
+/// the ack then has `duplicate == true`.
 ///
 /// # Errors
-/// The event cannot be serialized, no stream takes the subject, or the client fails.
+/// See [`to_message`]; no stream takes the subject, or the client fails.
 pub async fn publish_jetstream<E: BindingEvent>(
-    context: &jetstream::Context,
-    subject: impl Into<String>,
-    event: &E,
-) -> Result<jetstream::publish::PublishAck, NatsError> {
-    publish_jetstream_in(context, subject, event, DEFAULT_MODE).await
-}
-
-/// [`publish_jetstream`] in binary or structured mode.
-///
-/// # Errors
-/// See [`to_message_in`]; no stream takes the subject, or the client fails.
-pub async fn publish_jetstream_in<E: BindingEvent>(
     context: &jetstream::Context,
     subject: impl Into<String>,
     event: &E,
     mode: ContentMode,
 ) -> Result<jetstream::publish::PublishAck, NatsError> {
-    let (mut headers, payload) = to_message_in(event, mode)?;
+    let (mut headers, payload) = to_message(event, mode)?;
     let id = HeaderValue::from_str(event.id()).map_err(|_| BindingError::HeaderNotText {
         header: async_nats::header::NATS_MESSAGE_ID.to_string(),
     })?;
@@ -498,7 +457,7 @@ mod tests {
             event.data(),
             Some(&crate::Data::json(r#"{"n":1}"#).unwrap())
         );
-        let (written, payload) = to_message_in(&event, ContentMode::Binary).unwrap();
+        let (written, payload) = to_message(&event, ContentMode::Binary).unwrap();
         for (name, value) in SPEC_EXAMPLE {
             assert_eq!(written.get(*name).map(HeaderValue::as_str), Some(*value));
         }
@@ -526,7 +485,7 @@ mod tests {
             Err(BindingError::UnsupportedFormat { .. })
         ));
         assert!(matches!(
-            to_message_in(&structured, ContentMode::Batch),
+            to_message(&structured, ContentMode::Batch),
             Err(BindingError::UnexpectedMode { .. })
         ));
     }

@@ -10,18 +10,7 @@ use rdkafka::producer::{BaseRecord, FutureRecord};
 use super::kafka::KafkaRecord;
 
 /// The record's headers as rdkafka headers (null values stay null).
-///
-/// ```
-/// use cloudevent_runtime::binding::kafka::KafkaRecord;
-/// use cloudevent_runtime::binding::rdkafka::to_owned_headers;
-/// use rdkafka::message::Headers;
-///
-/// let record = KafkaRecord { headers: vec![("ce_id".into(), Some(b"1".to_vec()))], ..Default::default() };
-/// let headers = to_owned_headers(&record);
-/// assert_eq!(headers.count(), 1);
-/// assert_eq!(headers.get(0).value, Some(&b"1"[..]));
-/// ```
-pub fn to_owned_headers(record: &KafkaRecord) -> OwnedHeaders {
+pub(crate) fn to_owned_headers(record: &KafkaRecord) -> OwnedHeaders {
     record.headers.iter().fold(
         OwnedHeaders::new_with_capacity(record.headers.len()),
         |headers, (key, value)| {

@@ -19,8 +19,7 @@ use http::{HeaderMap, Request, StatusCode};
 /// use cloudevent_runtime::binding::reqwest::RetryPolicy;
 ///
 /// let policy = RetryPolicy { max_attempts: 3, initial_backoff: Duration::from_millis(10), ..RetryPolicy::default() };
-/// assert!(policy.backoff(1) <= Duration::from_millis(10));
-/// assert!(policy.backoff(2) <= Duration::from_millis(20));
+/// assert_eq!(policy.max_backoff, Duration::from_secs(10));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetryPolicy {
@@ -48,7 +47,7 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// The wait after failed attempt number `attempt` (from 1): exponential, capped, with
     /// "equal jitter" (half fixed, half random) so that many senders do not retry in step.
-    pub fn backoff(&self, attempt: u32) -> Duration {
+    pub(crate) fn backoff(&self, attempt: u32) -> Duration {
         let exponent = attempt.saturating_sub(1).min(31);
         let full = self
             .initial_backoff
@@ -165,11 +164,6 @@ impl Sender {
     /// A sender using `client` (pool, timeouts, TLS are the client's business).
     pub fn new(client: reqwest::Client, policy: RetryPolicy) -> Self {
         Sender { client, policy }
-    }
-
-    /// The retry policy.
-    pub fn policy(&self) -> &RetryPolicy {
-        &self.policy
     }
 
     /// Sends `request`, retrying per the policy.
@@ -327,18 +321,7 @@ async fn read_error_body(mut response: reqwest::Response) -> String {
 }
 
 /// `Retry-After` as a wait: delta-seconds, or an HTTP-date (RFC 7231 §7.1.3) from now.
-///
-/// ```
-/// use std::time::Duration;
-/// use cloudevent_runtime::binding::reqwest::retry_after;
-///
-/// let mut headers = http::HeaderMap::new();
-/// headers.insert("retry-after", "2".parse().unwrap());
-/// assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
-/// headers.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
-/// assert_eq!(retry_after(&headers), Some(Duration::ZERO)); // in the past
-/// ```
-pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));

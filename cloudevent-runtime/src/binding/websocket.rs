@@ -71,10 +71,9 @@ use crate::{AnyEvent, Policy, limits};
 /// 1.5). New formats are added as variants; match with a wildcard arm.
 ///
 /// ```
-/// use cloudevent_runtime::binding::websocket::{FrameType, Subprotocol};
+/// use cloudevent_runtime::binding::websocket::Subprotocol;
 ///
 /// assert_eq!(Subprotocol::Json.name(), "cloudevents.json");
-/// assert_eq!(Subprotocol::Json.frame_type(), FrameType::Text);
 /// assert_eq!(Subprotocol::from_name("cloudevents.json"), Some(Subprotocol::Json));
 /// // Not implemented (yet): the Protobuf and Avro formats.
 /// assert_eq!(Subprotocol::from_name("chat"), None);
@@ -115,7 +114,7 @@ impl Subprotocol {
     }
 
     /// The frame type senders MUST use for it (CE WebSockets binding 1.5).
-    pub const fn frame_type(self) -> FrameType {
+    pub(crate) const fn frame_type(self) -> FrameType {
         match self {
             Subprotocol::Json => FrameType::Text,
             #[cfg(feature = "protobuf")]
@@ -126,7 +125,7 @@ impl Subprotocol {
     }
 
     /// The event format the subprotocol carries.
-    pub const fn format(self) -> super::StructuredFormat {
+    pub(crate) const fn format(self) -> super::StructuredFormat {
         match self {
             Subprotocol::Json => super::StructuredFormat::Json,
             #[cfg(feature = "protobuf")]
@@ -365,15 +364,7 @@ fn named_subprotocols(headers: &HeaderMap) -> Vec<String> {
 }
 
 /// The first subprotocol in the client's order of preference that the server supports.
-///
-/// ```
-/// use cloudevent_runtime::binding::websocket::{Subprotocol, choose};
-///
-/// let offered = ["cloudevents.avro".to_owned(), "cloudevents.json".to_owned()];
-/// assert_eq!(choose(&offered, &[Subprotocol::Json]), Some(Subprotocol::Json));
-/// assert_eq!(choose(&["chat".to_owned()], &[Subprotocol::Json]), None);
-/// ```
-pub fn choose(offered: &[String], supported: &[Subprotocol]) -> Option<Subprotocol> {
+pub(crate) fn choose(offered: &[String], supported: &[Subprotocol]) -> Option<Subprotocol> {
     offered
         .iter()
         .filter_map(|name| Subprotocol::from_name(name))

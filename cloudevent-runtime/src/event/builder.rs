@@ -169,38 +169,6 @@ impl<T: CloudEventData> EventBuilder<T> {
         self
     }
 
-    /// Sets `traceparent`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// use cloudevent_runtime::Traceable;
-    /// let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-    /// assert_eq!(Event::builder(Ping).traceparent(tp).build().unwrap().traceparent().as_deref(), Some(tp));
-    /// ```
-    #[must_use]
-    pub fn traceparent(self, traceparent: impl Into<String>) -> Self {
-        self.extension(TRACEPARENT, traceparent.into())
-    }
-
-    /// Sets `tracestate`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// use cloudevent_runtime::Traceable;
-    /// let event = Event::builder(Ping).tracestate("vendor=1").build().unwrap();
-    /// assert_eq!(event.tracestate().as_deref(), Some("vendor=1"));
-    /// ```
-    #[must_use]
-    pub fn tracestate(self, tracestate: impl Into<String>) -> Self {
-        self.extension(TRACESTATE, tracestate.into())
-    }
-
     /// Makes the event the effect of `parent` (see [`Event::caused_by`]).
     ///
     /// ```

@@ -415,45 +415,6 @@ impl<T: CloudEventData> Event<T> {
         Ok(())
     }
 
-    /// Sets `traceparent` (W3C Trace Context), e.g. from the incoming request (R-15).
-    ///
-    /// # Errors
-    /// When it is not `00-<32 hex>-<16 hex>-<2 hex>`.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// use cloudevent_runtime::Traceable;
-    /// let event = Event::new(Ping)
-    ///     .with_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-    ///     .unwrap();
-    /// assert!(event.traceparent().is_some());
-    /// assert!(Event::new(Ping).with_traceparent("00-zz").is_err());
-    /// ```
-    pub fn with_traceparent(self, traceparent: impl Into<String>) -> Result<Self, BuildError> {
-        self.with_extension(TRACEPARENT, traceparent.into())
-    }
-
-    /// Sets `tracestate` (W3C Trace Context).
-    ///
-    /// # Errors
-    /// When it is not a valid list of `key=value` members.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// use cloudevent_runtime::Traceable;
-    /// let event = Event::new(Ping).with_tracestate("vendor=value").unwrap();
-    /// assert_eq!(event.tracestate().as_deref(), Some("vendor=value"));
-    /// ```
-    pub fn with_tracestate(self, tracestate: impl Into<String>) -> Result<Self, BuildError> {
-        self.with_extension(TRACESTATE, tracestate.into())
-    }
-
     /// An extension's value: set on the event, or read from the payload.
     ///
     /// ```

@@ -72,25 +72,7 @@ impl Batch {
     /// # Errors
     /// [`FormatError::InBatch`] names the first invalid event's index.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
-        Self::from_slice_with(bytes, &AnyEvent::DEFAULT_POLICY)
-    }
-
-    /// Parses a batch under a policy: every event is read as
-    /// [`AnyEvent::from_slice_with`] reads it.
-    ///
-    /// # Errors
-    /// See [`Batch::from_slice`].
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Batch, Policy, Profile};
-    ///
-    /// let json = br#"[{"specversion":"1.0","id":"1","source":"https://localhost:8080/x",
-    ///     "type":"com.example.order.created"}]"#;
-    /// assert!(Batch::from_slice(json).is_ok());
-    /// assert!(Batch::from_slice_with(json, &Policy::new(Profile::IntgStd015)).is_err());
-    /// ```
-    pub fn from_slice_with(bytes: &[u8], policy: &crate::Policy) -> Result<Self, FormatError> {
-        Self::decode_with::<super::Json>(bytes, policy)
+        Self::decode_with::<super::Json>(bytes, &AnyEvent::DEFAULT_POLICY)
     }
 
     /// Reads a batch of at most [`limits::MAX_BATCH_BYTES`] (bounded reading).

@@ -44,9 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::any::{AnyEvent, Data};
 use crate::attributes::Attributes;
-use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError, ValueError};
-use crate::event::Event;
 use crate::extension::ExtensionValue;
 use crate::extension::ExtensionValueBuf;
 use crate::limits;
@@ -174,11 +172,6 @@ impl<S: ClaimCheckStore> ClaimChecker<S> {
         &self.store
     }
 
-    /// The size above which events are offloaded.
-    pub fn limit(&self) -> usize {
-        self.limit
-    }
-
     /// Producer side: an event that fits the limit comes back unchanged; a larger one has
     /// its payload put in the store, `data` replaced by the [`ClaimCheck`],
     /// `datacontenttype` set to `application/json` (the claim check's own type; the
@@ -248,19 +241,6 @@ impl<S: ClaimCheckStore> ClaimChecker<S> {
         Ok(event)
     }
 
-    /// [`offload`](Self::offload) for a typed event, which becomes an [`AnyEvent`]: its
-    /// `data` is no longer a `T` once offloaded.
-    ///
-    /// # Errors
-    /// As [`offload`](Self::offload); [`ClaimCheckError::Build`] when the payload cannot be
-    /// serialized.
-    pub fn offload_event<T>(&self, event: &Event<T>) -> Result<AnyEvent, ClaimCheckError>
-    where
-        T: CloudEventData + Serialize,
-    {
-        self.offload(event.to_any()?)
-    }
-
     /// Consumer side: an event whose `data` is a [`ClaimCheck`] gets its payload back from
     /// the store, `datacontenttype` from `claimCheckContentType`, and loses a `dataref` equal
     /// to the claim check's URI; any other event comes back unchanged.
@@ -322,17 +302,6 @@ impl<S: ClaimCheckStore> ClaimChecker<S> {
         }
         event.set_datacontenttype(Some(claim.content_type));
         Ok(event)
-    }
-
-    /// [`resolve`](Self::resolve), then [`AnyEvent::into_typed`].
-    ///
-    /// # Errors
-    /// As [`resolve`](Self::resolve); [`ClaimCheckError::Format`] when the event is not a `T`.
-    pub fn resolve_typed<T>(&self, event: AnyEvent) -> Result<Event<T>, ClaimCheckError>
-    where
-        T: CloudEventData + serde::de::DeserializeOwned,
-    {
-        Ok(self.resolve(event)?.into_typed()?)
     }
 }
 

@@ -35,19 +35,7 @@ pub enum Delivery {
     Duplicate,
 }
 
-impl Delivery {
-    /// Whether this is a redelivery.
-    ///
-    /// ```
-    /// use cloudevent_runtime::dedupe::Delivery;
-    ///
-    /// assert!(Delivery::Duplicate.is_duplicate());
-    /// assert!(!Delivery::New.is_duplicate());
-    /// ```
-    pub fn is_duplicate(self) -> bool {
-        self == Delivery::Duplicate
-    }
-}
+impl Delivery {}
 
 /// Remembers which events a consumer has received, keyed on `(source, id)` (ADR-0003).
 ///
@@ -103,12 +91,12 @@ pub trait Deduplicator {
     /// ```
     /// use std::time::Duration;
     /// use cloudevent_runtime::AnyEvent;
-    /// use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
+    /// use cloudevent_runtime::dedupe::{Deduplicator, Delivery, InMemoryDeduplicator};
     ///
     /// let seen = InMemoryDeduplicator::new(100, Duration::from_secs(60));
     /// let event = AnyEvent::new("01J0A", "/orders", "com.example.order.created");
-    /// assert!(!seen.check_event(&event).unwrap().is_duplicate());
-    /// assert!(seen.check_event(&event).unwrap().is_duplicate());
+    /// assert_eq!(seen.check_event(&event).unwrap(), Delivery::New);
+    /// assert_eq!(seen.check_event(&event).unwrap(), Delivery::Duplicate);
     /// ```
     ///
     /// # Errors
@@ -247,7 +235,6 @@ impl InMemoryDeduplicator<MonotonicClock> {
     /// use cloudevent_runtime::dedupe::InMemoryDeduplicator;
     ///
     /// let seen = InMemoryDeduplicator::new(50_000, Duration::from_secs(24 * 3600));
-    /// assert_eq!(seen.capacity(), 50_000);
     /// assert!(seen.is_empty());
     /// ```
     pub fn new(capacity: usize, ttl: Duration) -> Self {
@@ -264,16 +251,6 @@ impl<C: Clock> InMemoryDeduplicator<C> {
             clock,
             state: Mutex::new(State::default()),
         }
-    }
-
-    /// How many keys it remembers at most.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    /// How long a key is remembered after its first delivery.
-    pub fn ttl(&self) -> Duration {
-        self.ttl
     }
 
     /// How many keys are remembered now (expired ones may linger until the next `check`).

@@ -12,7 +12,7 @@
 //!
 //! let entry = RegistryEntry::new("com.example.order.created", serde_json::json!({"type": "object"}))
 //!     .with_extension("express", AttributeKind::Boolean);
-//! let text = RegistrySnapshot::new(vec![entry.clone()]).to_json_string();
+//! let text = RegistrySnapshot::new(vec![entry.clone()]).to_json().to_string();
 //! let back = RegistrySnapshot::from_slice(text.as_bytes()).unwrap();
 //! assert_eq!(back.entries, [entry]);
 //! ```
@@ -41,8 +41,11 @@ pub const SNAPSHOT_FORMAT: &str = "cloudevent-registry/1";
 /// ```
 /// use cloudevent_runtime::registry::{Deprecation, RegistryEntry};
 ///
-/// let entry = RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
-///     .with_deprecation(Deprecation::new().sunset("2026-06-30T00:00:00Z"));
+/// let entry = RegistryEntry {
+///     dataschema: Some("urn:example:order-cancelled:1".into()),
+///     deprecation: Some(Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() }),
+///     ..RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
+/// };
 /// assert!(entry.deprecation.is_some());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -77,19 +80,6 @@ impl RegistryEntry {
         }
     }
 
-    /// Sets the `dataschema` URI.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::RegistryEntry;
-    /// let entry = RegistryEntry::new("t", serde_json::json!({})).with_dataschema("urn:x:1");
-    /// assert_eq!(entry.dataschema.as_deref(), Some("urn:x:1"));
-    /// ```
-    #[must_use]
-    pub fn with_dataschema(mut self, dataschema: impl Into<String>) -> Self {
-        self.dataschema = Some(dataschema.into());
-        self
-    }
-
     /// Declares an extension's type.
     ///
     /// ```
@@ -103,19 +93,6 @@ impl RegistryEntry {
         self.extensions.insert(name.into(), kind);
         self
     }
-
-    /// Marks the type deprecated.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Deprecation, RegistryEntry};
-    /// let entry = RegistryEntry::new("t", serde_json::json!({})).with_deprecation(Deprecation::new());
-    /// assert!(entry.deprecation.unwrap().deprecated);
-    /// ```
-    #[must_use]
-    pub fn with_deprecation(mut self, deprecation: Deprecation) -> Self {
-        self.deprecation = Some(deprecation);
-        self
-    }
 }
 
 /// A type's deprecation, in the attributes of the CloudEvents Deprecation extension
@@ -126,10 +103,12 @@ impl RegistryEntry {
 /// ```
 /// use cloudevent_runtime::registry::Deprecation;
 ///
-/// let d = Deprecation::new()
-///     .from("2026-01-01T00:00:00Z")
-///     .sunset("2026-06-30T00:00:00Z")
-///     .migration("https://docs.example.com/migrate/order-cancelled");
+/// let d = Deprecation {
+///     from: Some("2026-01-01T00:00:00Z".into()),
+///     sunset: Some("2026-06-30T00:00:00Z".into()),
+///     migration: Some("https://docs.example.com/migrate/order-cancelled".into()),
+///     ..Deprecation::default()
+/// };
 /// let json = serde_json::to_value(&d).unwrap();
 /// assert_eq!(json["deprecated"], true);
 /// assert_eq!(json["deprecationsunset"], "2026-06-30T00:00:00Z");
@@ -167,19 +146,17 @@ fn yes() -> bool {
     true
 }
 
+/// Deprecated, with no dates and no migration link; set the others with struct update
+/// syntax.
+///
+/// ```
+/// use cloudevent_runtime::registry::Deprecation;
+/// let d = Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() };
+/// assert!(d.deprecated);
+/// assert_eq!(d.describe(), "deprecated; sunset 2026-06-30T00:00:00Z");
+/// ```
 impl Default for Deprecation {
     fn default() -> Self {
-        Deprecation::new()
-    }
-}
-
-impl Deprecation {
-    /// Deprecated, with no dates and no migration link.
-    ///
-    /// ```
-    /// assert!(cloudevent_runtime::registry::Deprecation::new().deprecated);
-    /// ```
-    pub fn new() -> Self {
         Deprecation {
             deprecated: true,
             from: None,
@@ -187,47 +164,14 @@ impl Deprecation {
             migration: None,
         }
     }
+}
 
-    /// Sets `deprecationfrom`.
-    ///
-    /// ```
-    /// let d = cloudevent_runtime::registry::Deprecation::new().from("2026-01-01T00:00:00Z");
-    /// assert_eq!(d.from.as_deref(), Some("2026-01-01T00:00:00Z"));
-    /// ```
-    #[must_use]
-    pub fn from(mut self, timestamp: impl Into<String>) -> Self {
-        self.from = Some(timestamp.into());
-        self
-    }
-
-    /// Sets `deprecationsunset`.
-    ///
-    /// ```
-    /// let d = cloudevent_runtime::registry::Deprecation::new().sunset("2026-06-30T00:00:00Z");
-    /// assert_eq!(d.sunset.as_deref(), Some("2026-06-30T00:00:00Z"));
-    /// ```
-    #[must_use]
-    pub fn sunset(mut self, timestamp: impl Into<String>) -> Self {
-        self.sunset = Some(timestamp.into());
-        self
-    }
-
-    /// Sets `deprecationmigration`.
-    ///
-    /// ```
-    /// let d = cloudevent_runtime::registry::Deprecation::new().migration("https://docs.example.com/m");
-    /// assert_eq!(d.migration.as_deref(), Some("https://docs.example.com/m"));
-    /// ```
-    #[must_use]
-    pub fn migration(mut self, uri: impl Into<String>) -> Self {
-        self.migration = Some(uri.into());
-        self
-    }
-
+impl Deprecation {
     /// One sentence for docs and catalogs: "deprecated since ...; sunset ...; migration: ...".
     ///
     /// ```
-    /// let d = cloudevent_runtime::registry::Deprecation::new().sunset("2026-06-30T00:00:00Z");
+    /// use cloudevent_runtime::registry::Deprecation;
+    /// let d = Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() };
     /// assert_eq!(d.describe(), "deprecated; sunset 2026-06-30T00:00:00Z");
     /// ```
     pub fn describe(&self) -> String {
@@ -369,29 +313,11 @@ impl RegistrySnapshot {
             "a snapshot document (strings, JSON schemas, string-keyed maps) always makes a JSON value",
         )
     }
-
-    /// The snapshot document as pretty-printed JSON text.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::RegistrySnapshot;
-    /// assert!(RegistrySnapshot::default().to_json_string().contains("cloudevent-registry/1"));
-    /// ```
-    pub fn to_json_string(&self) -> String {
-        serde_json::to_string_pretty(&self.to_json())
-            .expect("serde_json never fails to write a Value to a String")
-    }
 }
 
 /// The type system's type of that name (`Boolean`, `URI-reference`, ...), as
 /// [`AttributeKind::name`] writes it.
-///
-/// ```
-/// use cloudevent_runtime::registry::kind_from_name;
-/// use cloudevent_runtime::rules::AttributeKind;
-/// assert_eq!(kind_from_name("URI-reference"), Some(AttributeKind::UriReference));
-/// assert_eq!(kind_from_name("bool"), None);
-/// ```
-pub fn kind_from_name(name: &str) -> Option<AttributeKind> {
+pub(crate) fn kind_from_name(name: &str) -> Option<AttributeKind> {
     [
         AttributeKind::Boolean,
         AttributeKind::Integer,

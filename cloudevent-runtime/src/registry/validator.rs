@@ -297,8 +297,11 @@ impl RegistryValidator {
     /// ```
     /// use cloudevent_runtime::registry::{Deprecation, Registry, RegistryEntry, RegistryValidator};
     /// use cloudevent_runtime::{Json, Profile, Timestamp, Validator};
-    /// let registry = Registry::new(vec![RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
-    ///     .with_deprecation(Deprecation::new().sunset("2026-06-30T00:00:00Z"))]).unwrap();
+    /// let deprecation = Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() };
+    /// let registry = Registry::new(vec![RegistryEntry {
+    ///     deprecation: Some(deprecation),
+    ///     ..RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
+    /// }]).unwrap();
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.cancelled"}"#;
     /// let before = validator.clone().at(&Timestamp::parse("2026-06-29T00:00:00Z").unwrap());
@@ -318,21 +321,10 @@ impl RegistryValidator {
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
     /// use cloudevent_runtime::{Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::NlGov), Registry::new(Vec::new()).unwrap());
-    /// assert_eq!(validator.validator().profile(), Profile::NlGov);
+    /// assert_eq!(validator.validator().policy().profile(), Profile::NlGov);
     /// ```
     pub fn validator(&self) -> &Validator {
         &self.validator
-    }
-
-    /// The compiled registry.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// let validator = RegistryValidator::new(cloudevent_runtime::Validator::default(), Registry::new(Vec::new()).unwrap());
-    /// assert_eq!(validator.registry().len(), 0);
-    /// ```
-    pub fn registry(&self) -> &Registry {
-        &self.registry
     }
 
     /// [`Validator::validate`], then the registry's checks.

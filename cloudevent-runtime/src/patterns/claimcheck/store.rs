@@ -229,11 +229,6 @@ impl FsStore {
         self
     }
 
-    /// The directory, canonical.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// The file behind one of this store's URIs, or why the URI is not one.
     fn path_of(&self, uri: &str) -> Result<PathBuf, StoreError> {
         let foreign = |reason| StoreError::ForeignUri {
