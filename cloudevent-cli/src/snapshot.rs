@@ -68,7 +68,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let text = format!("{:#}\n", RegistrySnapshot::new(entries).to_json());
+    let text = format!("{:#}\n", RegistrySnapshot { entries }.to_json());
     if args.out.as_os_str() == "-" {
         print!("{text}");
         return ExitCode::SUCCESS;

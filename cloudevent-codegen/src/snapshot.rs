@@ -96,7 +96,7 @@ pub(crate) fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>
 /// # Errors
 /// [`CodegenError::Findings`] for every `$ref` that names nothing in the folder.
 pub fn registry_snapshot(registry: &Registry) -> Result<RegistrySnapshot, CodegenError> {
-    registry_entries(registry).map(RegistrySnapshot::new)
+    registry_entries(registry).map(|entries| RegistrySnapshot { entries })
 }
 
 /// The shared names a shared schema refers to (`#/definitions/<name>`, as the bundle wrote).

@@ -314,10 +314,12 @@ fn construction_refuses_what_it_cannot_resolve_and_snapshots_round_trip() {
         "{error}"
     );
 
-    let snapshot = RegistrySnapshot::new(vec![
-        RegistryEntry::new(CHANGE, change_schema())
-            .with_extension("express", AttributeKind::Boolean),
-    ]);
+    let snapshot = RegistrySnapshot {
+        entries: vec![
+            RegistryEntry::new(CHANGE, change_schema())
+                .with_extension("express", AttributeKind::Boolean),
+        ],
+    };
     let registry = Registry::from_snapshot(snapshot.to_json().to_string().as_bytes()).unwrap();
     let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     assert!(

@@ -12,7 +12,7 @@
 //!
 //! let entry = RegistryEntry::new("com.example.order.created", serde_json::json!({"type": "object"}))
 //!     .with_extension("express", AttributeKind::Boolean);
-//! let text = RegistrySnapshot::new(vec![entry.clone()]).to_json().to_string();
+//! let text = RegistrySnapshot { entries: vec![entry.clone()] }.to_json().to_string();
 //! let back = RegistrySnapshot::from_slice(text.as_bytes()).unwrap();
 //! assert_eq!(back.entries, [entry]);
 //! ```
@@ -229,16 +229,6 @@ struct SnapshotEntry {
 }
 
 impl RegistrySnapshot {
-    /// A snapshot of these entries.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::RegistrySnapshot;
-    /// assert!(RegistrySnapshot::new(Vec::new()).entries.is_empty());
-    /// ```
-    pub fn new(entries: Vec<RegistryEntry>) -> Self {
-        RegistrySnapshot { entries }
-    }
-
     /// Reads a snapshot document.
     ///
     /// # Errors
