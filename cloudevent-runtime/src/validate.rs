@@ -324,17 +324,6 @@ impl ValidationReport {
         }
     }
 
-    /// The profile the event was checked against.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let report = Validator::new(Profile::NlGov).validate_bytes::<Json>(b"{}");
-    /// assert_eq!(report.profile(), Profile::NlGov);
-    /// ```
-    pub fn profile(&self) -> Profile {
-        self.profile
-    }
-
     /// The event's `id`, when it could be read.
     ///
     /// ```

@@ -427,6 +427,7 @@ proptest! {
 async fn the_protobuf_and_avro_subprotocols_carry_events_in_binary_frames() {
     bounded(async {
         for subprotocol in [Subprotocol::Protobuf, Subprotocol::Avro] {
+            assert_eq!(subprotocol.frame_type(), FrameType::Binary);
             let (listener, url) = listen().await;
             let server = tokio::spawn(async move {
                 let (tcp, _) = listener.accept().await.unwrap();

@@ -71,9 +71,10 @@ use crate::{AnyEvent, Policy, limits};
 /// 1.5). New formats are added as variants; match with a wildcard arm.
 ///
 /// ```
-/// use cloudevent_runtime::binding::websocket::Subprotocol;
+/// use cloudevent_runtime::binding::websocket::{FrameType, Subprotocol};
 ///
 /// assert_eq!(Subprotocol::Json.name(), "cloudevents.json");
+/// assert_eq!(Subprotocol::Json.frame_type(), FrameType::Text);
 /// assert_eq!(Subprotocol::Json.to_string(), "cloudevents.json");
 /// assert!(Subprotocol::ALL.contains(&Subprotocol::Json));
 /// ```
@@ -113,7 +114,7 @@ impl Subprotocol {
     }
 
     /// The frame type senders MUST use for it (CE WebSockets binding 1.5).
-    pub(crate) const fn frame_type(self) -> FrameType {
+    pub const fn frame_type(self) -> FrameType {
         match self {
             Subprotocol::Json => FrameType::Text,
             #[cfg(feature = "protobuf")]
