@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use cloudevent_cli::http_message::parse_http_message;
-//! use cloudevent_runtime::AnyEvent;
+//! use cloudevent_runtime::{AnyEvent, Attributes};
 //! use cloudevent_runtime::binding::http::{Received, read_message};
 //!
 //! let message = b"POST /events HTTP/1.1\r\n\

@@ -244,7 +244,7 @@ impl RegistryValidator {
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
     /// use cloudevent_runtime::Validator;
     /// let validator = RegistryValidator::new(Validator::default(), Registry::new(Vec::new()).unwrap());
-    /// assert!(validator.registry().is_empty());
+    /// assert_eq!(validator.validator().policy().profile(), Validator::default().policy().profile());
     /// ```
     pub fn new(validator: Validator, registry: impl Into<Arc<Registry>>) -> Self {
         RegistryValidator {
