@@ -383,6 +383,7 @@ fn parse_uri(uri: impl TryInto<Uri>) -> Result<Uri, BindingError> {
     })
 }
 
+#[cfg(feature = "axum")]
 /// A response carrying one event (the binding is the same for responses, §3).
 ///
 /// # Errors
@@ -407,6 +408,7 @@ pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E
     message::receive_event(&HttpMessage { headers, body })
 }
 
+#[cfg(feature = "axum")]
 /// Reads a batch; `Content-Type` must name the JSON batch format.
 ///
 /// # Errors

@@ -173,7 +173,7 @@ pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
 ///
 /// # Errors
 /// A mode the binding does not have, one event, or an invalid batch.
-#[cfg(feature = "http")]
+#[cfg(feature = "axum")]
 pub(crate) fn receive_batch<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<Vec<E>, BindingError> {
