@@ -779,7 +779,8 @@ pub(crate) mod extension {
 }
 
 pub(crate) mod envelope {
-    use crate::envelope::{Envelope, Mode, ValueRef, missing, with_rule};
+    use crate::ExtensionValue;
+    use crate::envelope::{Envelope, Mode, missing, with_rule};
     use crate::extension::documented_extension;
     use crate::{AttributeKind, Policy, Profile, Violation, limits, rule};
 
@@ -934,7 +935,7 @@ pub(crate) mod envelope {
                 envelope.extensions.for_each_extension(&mut |name, value| {
                     if name == wanted {
                         found = Some(match value {
-                            ValueRef::String(s) if !s.is_empty() => None,
+                            ExtensionValue::String(s) if !s.is_empty() => None,
                             other => Some(other.shown()),
                         });
                     }
@@ -961,13 +962,15 @@ pub(crate) mod envelope {
             Ok(())
         }
 
-        pub fn check_extension(&self, name: &str, value: ValueRef<'_>) -> Vec<Violation> {
+        pub fn check_extension(&self, name: &str, value: ExtensionValue<'_>) -> Vec<Violation> {
             let mut found = super::extension::check_extension_name(name, self.profile());
             if let Some(documented) = documented_extension(name) {
                 let fits = match documented.kind {
                     AttributeKind::UriReference => matches!(
                         value,
-                        ValueRef::String(_) | ValueRef::Uri(_) | ValueRef::UriReference(_)
+                        ExtensionValue::String(_)
+                            | ExtensionValue::Uri(_)
+                            | ExtensionValue::UriReference(_)
                     ),
                     kind => value.kind() == kind,
                 };
@@ -991,7 +994,7 @@ pub(crate) mod envelope {
                 }
             }
             match value {
-                ValueRef::String(text) => {
+                ExtensionValue::String(text) => {
                     found.extend(super::value::check_string_value(name, text));
                     match name {
                         "traceparent" => found.extend(crate::check_traceparent(text)),
@@ -1000,14 +1003,16 @@ pub(crate) mod envelope {
                         _ => {}
                     }
                 }
-                ValueRef::Uri(text) => found.extend(crate::check_uri(name, text)),
-                ValueRef::UriReference(text) => {
+                ExtensionValue::Uri(text) => found.extend(crate::check_uri(name, text)),
+                ExtensionValue::UriReference(text) => {
                     found.extend(crate::check_uri_reference(name, text))
                 }
-                ValueRef::Timestamp(text) => {
+                ExtensionValue::Timestamp(text) => {
                     found.extend(crate::check_time(text, Profile::CloudEvents));
                 }
-                ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => {}
+                ExtensionValue::Boolean(_)
+                | ExtensionValue::Integer(_)
+                | ExtensionValue::Binary(_) => {}
             }
             found
         }
@@ -1068,7 +1073,7 @@ pub(crate) mod value {
 mod tests {
     use proptest::prelude::*;
 
-    use crate::{Envelope, Mode, Policy, Profile, ValueRef};
+    use crate::{Envelope, ExtensionValue, Mode, Policy, Profile};
 
     /// Pieces of URIs, valid and near-valid: schemes, delimiters, escapes good and broken,
     /// hosts internal and public, IP literals, version tokens, characters URIs refuse.
@@ -1266,15 +1271,15 @@ mod tests {
     }
 
     impl Value {
-        fn view(&self) -> ValueRef<'_> {
+        fn view(&self) -> ExtensionValue<'_> {
             match self {
-                Value::Boolean(b) => ValueRef::Boolean(*b),
-                Value::Integer(i) => ValueRef::Integer(*i),
-                Value::String(s) => ValueRef::String(s),
-                Value::Binary(b) => ValueRef::Binary(b),
-                Value::Uri(s) => ValueRef::Uri(s),
-                Value::UriReference(s) => ValueRef::UriReference(s),
-                Value::Timestamp(s) => ValueRef::Timestamp(s),
+                Value::Boolean(b) => ExtensionValue::Boolean(*b),
+                Value::Integer(i) => ExtensionValue::Integer(*i),
+                Value::String(s) => ExtensionValue::String(s),
+                Value::Binary(b) => ExtensionValue::Binary(b),
+                Value::Uri(s) => ExtensionValue::Uri(s),
+                Value::UriReference(s) => ExtensionValue::UriReference(s),
+                Value::Timestamp(s) => ExtensionValue::Timestamp(s),
             }
         }
     }
@@ -1384,7 +1389,7 @@ mod tests {
 
         #[test]
         fn envelopes_get_the_same_findings(event in event(), policy in policy()) {
-            let extensions: Vec<(&str, ValueRef<'_>)> =
+            let extensions: Vec<(&str, ExtensionValue<'_>)> =
                 event.extensions.iter().map(|(n, v)| (n.as_str(), v.view())).collect();
             let c = &event.core;
             let envelope = Envelope {

@@ -10,11 +10,11 @@ use cloudevent_rules::{Mode, Policy, Profile, Severity, Violation, rule};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
-use crate::any::{AnyEvent, Data};
+use crate::any::AnyEvent;
 use crate::extension::ExtensionValueBuf;
 use crate::format::RawData;
 use crate::format::batch::Batch;
-use crate::format::json::{self, AttributeView, Findings};
+use crate::format::json::{self, Findings};
 use cloudevent_rules::limits;
 
 /// Checks events against a profile.
@@ -126,10 +126,7 @@ impl Validator {
     /// ```
     pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
         let view = event.view();
-        let size = event.data().map(Data::len);
-        let findings = self
-            .policy
-            .check_envelope(&view.envelope(size), Mode::Collect);
+        let findings = self.policy.check_envelope(&view, Mode::Collect);
         ValidationReport::new(self.policy.profile(), &view, findings)
     }
 
@@ -332,20 +329,21 @@ impl ValidationReport {
     }
 
     /// A report on an event whose attributes could be read.
-    fn new(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
+    fn new(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
         let mut attributes: Vec<(String, AttributeValue)> = view
-            .envelope(None)
             .core()
             .into_iter()
             .filter_map(|(name, value)| {
                 value.map(|v| (name.to_owned(), AttributeValue::Text(v.to_owned())))
             })
             .collect();
-        attributes.extend(
-            view.extensions
-                .iter()
-                .map(|(name, value)| (name.to_owned(), AttributeValue::Extension(value.clone()))),
-        );
+        view.extensions.for_each_extension(&mut |name, value| {
+            attributes.push((name.to_owned(), AttributeValue::Extension(value.into())));
+        });
         ValidationReport {
             profile,
             id: view.id.map(str::to_owned),
@@ -645,7 +643,6 @@ impl Document {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::extension::Extensions;
 
     #[test]
@@ -653,16 +650,13 @@ mod tests {
         let mut extensions = Extensions::new();
         extensions.insert("flag", true);
         extensions.insert("n", 12_345);
-        let view = AttributeView {
+        let view = cloudevent_rules::Envelope {
             specversion: Some("1.0"),
             id: Some("1"),
-            source: None,
             ty: Some("t"),
-            datacontenttype: None,
-            dataschema: None,
             subject: Some("abc"),
-            time: None,
             extensions: &extensions,
+            ..cloudevent_rules::Envelope::default()
         };
         let expected = "specversion1.0".len()
             + "id1".len()
@@ -672,6 +666,6 @@ mod tests {
             + "true".len()
             + "n".len()
             + "12345".len();
-        assert_eq!(view.envelope(None).attributes_size(), expected);
+        assert_eq!(view.attributes_size(), expected);
     }
 }

@@ -12,7 +12,6 @@ use serde::de::DeserializeOwned;
 
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
-use crate::format::json::AttributeView;
 use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
 use cloudevent_rules::Mode;
 
@@ -293,7 +292,7 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
     if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
         return None;
     }
-    let view = AttributeView {
+    let view = cloudevent_rules::Envelope {
         specversion: Some("1.0"),
         id: Some(event.id()),
         source: Some(event.source()),
@@ -303,12 +302,10 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         subject: event.subject(),
         time: event.time().map(|t| t.as_str()),
         extensions: event.extensions(),
+        data: None,
     };
-    let found = Event::<T>::POLICY.check_envelope_prechecked(
-        &view.envelope(None),
-        Mode::FirstError,
-        &T::PRECHECKED,
-    );
+    let found =
+        Event::<T>::POLICY.check_envelope_prechecked(&view, Mode::FirstError, &T::PRECHECKED);
     if cloudevent_rules::has_error(&found) {
         return None;
     }

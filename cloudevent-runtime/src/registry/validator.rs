@@ -527,7 +527,7 @@ impl RegistryValidator {
                     };
                     found.extend(cloudevent_rules::check_declared_extension(
                         name,
-                        ExtensionValueBuf::as_value(value).into(),
+                        ExtensionValueBuf::as_value(value),
                         *kind,
                     ));
                 }

@@ -290,17 +290,10 @@ fn attribute_value<'a>(name: &'a str, bytes: &'a [u8]) -> Result<AttributeValue<
             // An int32 is sent as a 64-bit varint, negative values sign-extended.
             2 => {
                 let wide = wire.varint()? as i64;
-                match i32::try_from(wide) {
-                    Ok(i) => AttributeValue::Integer(i),
-                    Err(_) => {
-                        return Err(Violation::error(
-                            rule::CE_TYPE_SYSTEM,
-                            name.to_owned(),
-                            wide.to_string(),
-                            "is outside the Integer range (-2147483648 to 2147483647)",
-                        ));
-                    }
-                }
+                AttributeValue::Integer(
+                    cloudevent_rules::check_integer_value(name, wide.into())
+                        .map_err(|violation| *violation)?,
+                )
             }
             3 => AttributeValue::String(utf8(name, wire.len_delimited()?)?),
             4 => AttributeValue::Binary(wire.len_delimited()?),
@@ -472,8 +465,10 @@ pub(super) fn read_event(
     });
     // The one policy check; a typed reader skips the constants its derive checked, a batch
     // what its previous event passed with (the JSON reader does the same).
-    let view = envelope.view();
-    let attributes = view.envelope(data_size);
+    let attributes = cloudevent_rules::Envelope {
+        data: data_size,
+        ..envelope.view()
+    };
     let found = match (&memo, expected_type) {
         (Some(memo), _) => {
             policy.check_envelope_prechecked(&attributes, Mode::FirstError, &memo.prechecked())

@@ -435,7 +435,7 @@ impl<T: CloudEventData> Event<T> {
         any.subject = self.subject().map(str::to_owned);
         any.time = self.time().cloned();
         self.for_each_extension(|name, value| {
-            any.extensions.insert(name, value.to_owned_value());
+            any.extensions.insert(name, value);
         });
         any.set_protobuf_data(T::type_url(), self.data().encode_to_vec());
         any.to_protobuf()
