@@ -29,6 +29,12 @@ pub(crate) use map::{JsonValue, is_carried_by};
 ///     "type":"com.example.order.created","hop":2,"express":true,"region":"eu"}"#).unwrap();
 /// let values: Vec<ExtensionValue<'_>> = event.extensions().iter().map(|(_, v)| v.as_value()).collect();
 /// assert_eq!(values, [ExtensionValue::Boolean(true), ExtensionValue::Integer(2), ExtensionValue::String("eu")]);
+///
+/// // The rules' checks take it as it is: one type, no conversion.
+/// let policy = cloudevent_runtime::rules::Policy::new(cloudevent_runtime::Profile::CloudEvents);
+/// assert!(policy.check_extension("hop", values[1]).is_empty());
+/// let same: cloudevent_runtime::rules::ExtensionValue<'_> = values[1];
+/// assert_eq!(same, ExtensionValue::Integer(2));
 /// ```
 #[doc(inline)]
 pub use cloudevent_rules::ExtensionValue;

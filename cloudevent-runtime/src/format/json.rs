@@ -233,6 +233,30 @@ impl BatchMemo {
     }
 }
 
+/// The policy's one envelope check of an event as read, the same for every reader: a typed
+/// reader skips the constants its derive checked (`expected`), a batch reader what its
+/// previous event passed with (`memo`, which keeps this event's values when it passes
+/// without a finding).
+pub(crate) fn check_envelope(
+    policy: &Policy,
+    attributes: &cloudevent_rules::Envelope<'_>,
+    mode: Mode,
+    expected: Option<Expected>,
+    memo: Option<&mut BatchMemo>,
+) -> Vec<Violation> {
+    let found = match (&memo, expected) {
+        (Some(memo), _) => policy.check_envelope_prechecked(attributes, mode, &memo.prechecked()),
+        (None, Some(expected)) => {
+            policy.check_envelope_prechecked(attributes, mode, &expected.prechecked)
+        }
+        (None, None) => policy.check_envelope(attributes, mode),
+    };
+    if let (Some(memo), true) = (memo, found.is_empty()) {
+        memo.remember(attributes);
+    }
+    found
+}
+
 /// What a typed reader of `Event<T>` knows before reading: the `type` it accepts, and the
 /// constants `#[derive(CloudEvent)]` checked under `T`'s policy at compile time
 /// ([`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED)).
@@ -364,18 +388,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
             data: (has_data || has_data_base64).then_some(slot.size()),
             ..envelope.view()
         };
-        let found = match (&memo, expected_type) {
-            (Some(memo), _) => {
-                policy.check_envelope_prechecked(&attributes, mode, &memo.prechecked())
-            }
-            (None, Some(expected)) => {
-                policy.check_envelope_prechecked(&attributes, mode, &expected.prechecked)
-            }
-            (None, None) => policy.check_envelope(&attributes, mode),
-        };
-        if let (Some(memo), true) = (memo, found.is_empty()) {
-            memo.remember(&attributes);
-        }
+        let found = check_envelope(policy, &attributes, mode, expected_type, memo);
         findings.report_all(found).map_err(|Stop| stop(findings))?;
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)

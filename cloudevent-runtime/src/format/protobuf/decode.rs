@@ -463,24 +463,12 @@ pub(super) fn read_event(
         WireData::Binary(bytes) | WireData::Proto(_, bytes) => bytes.len(),
         WireData::Text(text) => text.len(),
     });
-    // The one policy check; a typed reader skips the constants its derive checked, a batch
-    // what its previous event passed with (the JSON reader does the same).
+    // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
         data: data_size,
         ..envelope.view()
     };
-    let found = match (&memo, expected_type) {
-        (Some(memo), _) => {
-            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &memo.prechecked())
-        }
-        (None, Some(expected)) => {
-            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &expected.prechecked)
-        }
-        (None, None) => policy.check_envelope(&attributes, Mode::FirstError),
-    };
-    if let (Some(memo), true) = (memo, found.is_empty()) {
-        memo.remember(&attributes);
-    }
+    let found = json::check_envelope(policy, &attributes, Mode::FirstError, expected_type, memo);
     if let Some(error) = found.into_iter().find(Violation::is_error) {
         return Err(error);
     }
