@@ -17,8 +17,8 @@ pub(crate) enum Member {
 }
 
 impl Member {
-    /// Every member, in [`cloudevent_rules::JSON_FORMAT_MEMBERS`]' order (a test holds the two
-    /// lists together).
+    /// Every member, in the order of [`cloudevent_rules::JSON_FORMAT_MEMBERS`], the one list
+    /// of their names.
     const ALL: [Member; 10] = [
         Member::SpecVersion,
         Member::Id,
@@ -34,23 +34,16 @@ impl Member {
 
     /// The member's name in the event object.
     pub(crate) const fn name(self) -> &'static str {
-        match self {
-            Member::SpecVersion => "specversion",
-            Member::Id => "id",
-            Member::Source => "source",
-            Member::Type => "type",
-            Member::DataContentType => "datacontenttype",
-            Member::DataSchema => "dataschema",
-            Member::Subject => "subject",
-            Member::Time => "time",
-            Member::Data => "data",
-            Member::DataBase64 => "data_base64",
-        }
+        cloudevent_rules::JSON_FORMAT_MEMBERS[self as usize]
     }
 
     /// The member named `key`; `None` for an extension attribute.
+    #[inline(always)]
     pub(crate) fn of(key: &str) -> Option<Member> {
-        Member::ALL.into_iter().find(|member| member.name() == key)
+        let index = cloudevent_rules::JSON_FORMAT_MEMBERS
+            .iter()
+            .position(|name| *name == key)?;
+        Some(Member::ALL[index])
     }
 
     /// The bit of the member in a [`Members`] set.
@@ -82,11 +75,21 @@ mod tests {
 
     #[test]
     fn the_members_are_the_rules_list_of_them() {
-        assert_eq!(
-            Member::ALL.map(Member::name),
-            cloudevent_rules::JSON_FORMAT_MEMBERS
-        );
-        for member in Member::ALL {
+        let names = [
+            "specversion",
+            "id",
+            "source",
+            "type",
+            "datacontenttype",
+            "dataschema",
+            "subject",
+            "time",
+            "data",
+            "data_base64",
+        ];
+        assert_eq!(Member::ALL.map(Member::name), names);
+        for (index, member) in Member::ALL.into_iter().enumerate() {
+            assert_eq!(member as usize, index, "{member:?}");
             assert_eq!(Member::of(member.name()), Some(member));
         }
         assert_eq!(Member::of("region"), None);
