@@ -15,7 +15,8 @@ use super::{BinaryParts, BindingError};
 use crate::format::EventFormat;
 use crate::format::json::AttributeView;
 use crate::{
-    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
+    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+    Json,
 };
 use cloudevent_rules::Mode;
 
