@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
-use cloudevent_runtime::{Profile, Validator};
+use cloudevent_runtime::{Json, Profile, Validator};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 
@@ -28,7 +28,7 @@ fn read(path: &str) -> Vec<u8> {
 
 fn validators() -> (Validator, RegistryValidator) {
     // The schema's refs are local (`#/$defs/...`), so the file is its own entry; registries
-    // with external refs go through `cloudevent_codegen::registry_entries`.
+    // with external refs go through `cloudevent_codegen::registry_snapshot`.
     let schema: Value =
         serde_json::from_slice(&read("schemas/com.example.order.created/v1.json")).unwrap();
     let registry = Registry::new(vec![RegistryEntry::new(
@@ -47,18 +47,18 @@ fn validate(c: &mut Criterion) {
     let bad = serde_json::to_vec(&bad).unwrap();
     let (profile, registry) = validators();
     assert!(
-        registry.validate_slice(&good).is_valid(),
+        registry.validate_bytes::<Json>(&good).is_valid(),
         "{}",
-        registry.validate_slice(&good)
+        registry.validate_bytes::<Json>(&good)
     );
-    assert!(!registry.validate_slice(&bad).is_valid());
+    assert!(!registry.validate_bytes::<Json>(&bad).is_valid());
 
     let mut group = c.benchmark_group("registry_validate");
     group.bench_function("profile", |b| {
-        b.iter(|| profile.validate_slice(black_box(&good)))
+        b.iter(|| profile.validate_bytes::<Json>(black_box(&good)))
     });
     group.bench_function("registry", |b| {
-        b.iter(|| registry.validate_slice(black_box(&good)))
+        b.iter(|| registry.validate_bytes::<Json>(black_box(&good)))
     });
     group.finish();
 
@@ -75,10 +75,10 @@ fn validate(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("registry_validate_failing");
     group.bench_function("profile", |b| {
-        b.iter(|| profile.validate_slice(black_box(&bad)))
+        b.iter(|| profile.validate_bytes::<Json>(black_box(&bad)))
     });
     group.bench_function("registry", |b| {
-        b.iter(|| registry.validate_slice(black_box(&bad)))
+        b.iter(|| registry.validate_bytes::<Json>(black_box(&bad)))
     });
     group.finish();
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use cloudevent_bench::{reference_batch_json, reference_json};
 use cloudevent_runtime::protobuf::messages::{CloudEvent, CloudEventBatch};
-use cloudevent_runtime::{AnyEvent, Batch};
+use cloudevent_runtime::{AnyEvent, Batch, Protobuf};
 use prost::Message as _;
 
 fn fastest(rounds: usize, iterations: u32, mut f: impl FnMut()) -> Duration {
@@ -49,16 +49,16 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(200);
     let any = AnyEvent::from_slice(&reference_json()).expect("the reference event parses");
-    let bytes = any.to_protobuf();
+    let bytes = any.encode::<Protobuf>().unwrap();
     let batch = Batch::from_slice(&reference_batch_json(100)).expect("the reference batch parses");
-    let batch_bytes = batch.to_protobuf();
+    let batch_bytes = batch.encode::<Protobuf>().unwrap();
     compare(
         "decode one event",
         rounds,
         2_000,
         || {
             drop(black_box(
-                AnyEvent::from_protobuf(black_box(&bytes)).expect("reads"),
+                AnyEvent::decode::<Protobuf>(black_box(&bytes)).expect("reads"),
             ))
         },
         || {
@@ -73,7 +73,7 @@ fn main() {
         40,
         || {
             drop(black_box(
-                Batch::from_protobuf(black_box(&batch_bytes)).expect("reads"),
+                Batch::decode::<Protobuf>(black_box(&batch_bytes)).expect("reads"),
             ))
         },
         || {
@@ -87,7 +87,7 @@ fn main() {
         "encode one event",
         rounds,
         2_000,
-        || drop(black_box(black_box(&any).to_protobuf())),
+        || drop(black_box(black_box(&any).encode::<Protobuf>().unwrap())),
         || drop(black_box(black_box(&message).encode_to_vec())),
     );
 }

@@ -22,7 +22,7 @@
 //! ```
 
 use http::header::CONTENT_LENGTH;
-use http::{HeaderName, HeaderValue, Method, Request, Uri};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
 /// Why a raw HTTP/1.1 message could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -115,6 +115,10 @@ fn split_header_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
 /// bounded ([`MAX_HEADER_SECTION_BYTES`], [`MAX_HEADER_LINES`]); the body is the rest of the
 /// input, cut to `Content-Length` when that is shorter. Never panics.
 ///
+/// The request line and the header section are parsed by `httparse` (hyper's parser); what
+/// is ours is only what a message saved to a file needs beyond it: no start line at all,
+/// no blank line after the last header, and the line number of a broken header line.
+///
 /// # Errors
 /// See [`HttpMessageError`].
 ///
@@ -134,59 +138,21 @@ fn split_header_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
 pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageError> {
     let mut request = Request::new(Vec::new());
     *request.method_mut() = Method::POST;
-    let mut rest = bytes;
-    let mut line_number = 0;
-    let mut header_lines = 0;
-    let mut last_header: Option<HeaderName> = None;
-    loop {
-        let consumed = bytes.len() - rest.len();
-        let Some(newline) = rest.iter().position(|&b| b == b'\n') else {
-            // No blank line: the whole input is header section (an event without data).
-            if consumed + rest.len() > MAX_HEADER_SECTION_BYTES {
-                return Err(HttpMessageError::HeaderSectionTooLong {
-                    limit: MAX_HEADER_SECTION_BYTES,
-                });
-            }
-            let line = rest;
-            rest = &[];
-            if line.iter().all(u8::is_ascii_whitespace) {
-                break;
-            }
-            line_number += 1;
-            read_line(
-                line,
-                line_number,
-                &mut request,
-                &mut last_header,
-                &mut header_lines,
-            )?;
-            break;
-        };
-        if consumed + newline > MAX_HEADER_SECTION_BYTES {
-            return Err(HttpMessageError::HeaderSectionTooLong {
-                limit: MAX_HEADER_SECTION_BYTES,
-            });
+    // One blank line before the start line is ignored (RFC 7230 3.5).
+    let (mut rest, mut lines_before) = match newline_ending(bytes) {
+        Some((b"", after)) => (after, 1),
+        _ => (bytes, 0),
+    };
+    if let Some((first, after)) = newline_ending(rest).or(Some((rest, &[])))
+        && is_start_line(first)
+    {
+        if !first.starts_with(b"HTTP/") {
+            read_request_line(first, &mut request)?;
         }
-        let line = &rest[..newline];
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        rest = &rest[newline + 1..];
-        line_number += 1;
-        if line.is_empty() {
-            if line_number == 1 {
-                // Leading blank line: no headers at all, the rest is the body.
-                continue;
-            }
-            break;
-        }
-        read_line(
-            line,
-            line_number,
-            &mut request,
-            &mut last_header,
-            &mut header_lines,
-        )?;
+        rest = after;
+        lines_before += 1;
     }
-    let mut body = rest;
+    let mut body = read_header_section(rest, lines_before, request.headers_mut())?;
     if let Some(announced) = request
         .headers()
         .get(CONTENT_LENGTH)
@@ -205,64 +171,142 @@ pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageE
     Ok(request)
 }
 
-fn read_line(
-    line: &[u8],
-    line_number: usize,
-    request: &mut Request<Vec<u8>>,
-    last_header: &mut Option<HeaderName>,
-    header_lines: &mut usize,
-) -> Result<(), HttpMessageError> {
-    if line_number == 1 && is_start_line(line) {
-        let text = std::str::from_utf8(line).map_err(|_| HttpMessageError::BadRequestLine)?;
-        let mut words = text.split(' ');
-        if let (Some(method), Some(target)) = (words.next(), words.next())
-            && !method.starts_with("HTTP/")
-        {
-            *request.method_mut() = Method::from_bytes(method.as_bytes())
-                .map_err(|_| HttpMessageError::BadRequestLine)?;
-            *request.uri_mut() =
-                Uri::try_from(target).map_err(|_| HttpMessageError::BadRequestLine)?;
-        }
-        return Ok(());
+/// The first line (without its CR LF or LF) and what follows it; `None` without a newline.
+fn newline_ending(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let newline = bytes.iter().position(|&b| b == b'\n')?;
+    let line = &bytes[..newline];
+    Some((
+        line.strip_suffix(b"\r").unwrap_or(line),
+        &bytes[newline + 1..],
+    ))
+}
+
+/// The method and target of a request line, as `httparse` reads them.
+fn read_request_line(line: &[u8], request: &mut Request<Vec<u8>>) -> Result<(), HttpMessageError> {
+    let mut alone = line.to_vec();
+    alone.extend_from_slice(b"\r\n\r\n");
+    let mut parsed = httparse::Request::new(&mut []);
+    match parsed.parse(&alone) {
+        Ok(httparse::Status::Complete(_)) => {}
+        _ => return Err(HttpMessageError::BadRequestLine),
     }
-    if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
-        // obs-fold (RFC 7230 3.2.4): a continuation of the previous header's value.
-        let Some(name) = last_header.as_ref() else {
-            return Err(HttpMessageError::BadHeaderLine { line: line_number });
-        };
-        let headers = request.headers_mut();
-        let mut values: Vec<HeaderValue> = headers.get_all(name).iter().cloned().collect();
-        let mut joined = values
-            .pop()
-            .map(|v| v.as_bytes().to_vec())
-            .unwrap_or_default();
-        joined.push(b' ');
-        joined.extend_from_slice(trim_ows(line));
-        let value = HeaderValue::from_bytes(&joined)
-            .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
-        // Replace the last value of this name with the joined one.
-        values.push(value);
-        headers.remove(name);
-        for v in values {
-            headers.append(name.clone(), v);
-        }
-        return Ok(());
+    let (Some(method), Some(target)) = (parsed.method, parsed.path) else {
+        return Err(HttpMessageError::BadRequestLine);
+    };
+    *request.method_mut() =
+        Method::from_bytes(method.as_bytes()).map_err(|_| HttpMessageError::BadRequestLine)?;
+    *request.uri_mut() = Uri::try_from(target).map_err(|_| HttpMessageError::BadRequestLine)?;
+    Ok(())
+}
+
+/// A status line `httparse` reads in front of a header section, so that it joins folded lines
+/// (it does so in responses only) whatever the message's own start line was.
+const STATUS_LINE: &[u8] = b"HTTP/1.1 200 OK\r\n";
+
+/// The header fields after the start line and the body after the blank line. Without a blank
+/// line the whole input is the header section (an event without data).
+fn read_header_section<'a>(
+    section: &'a [u8],
+    lines_before: usize,
+    headers: &mut HeaderMap,
+) -> Result<&'a [u8], HttpMessageError> {
+    let mut buffer = Vec::with_capacity(STATUS_LINE.len() + section.len() + 2);
+    buffer.extend_from_slice(STATUS_LINE);
+    buffer.extend_from_slice(section);
+    let mut parsed = parse_headers(&buffer, headers);
+    let complete = matches!(parsed, Ok(Some(_)));
+    if let Ok(None) = parsed {
+        buffer.extend_from_slice(b"\n\n");
+        parsed = parse_headers(&buffer, headers);
     }
-    *header_lines += 1;
-    if *header_lines > MAX_HEADER_LINES {
-        return Err(HttpMessageError::TooManyHeaders {
-            limit: MAX_HEADER_LINES,
+    let end = match parsed {
+        Ok(Some(end)) => end,
+        Ok(None) | Err(HttpMessageError::BadHeaderLine { .. }) => {
+            return Err(HttpMessageError::BadHeaderLine {
+                line: lines_before + broken_line(section),
+            });
+        }
+        Err(other) => return Err(other),
+    };
+    if end - STATUS_LINE.len() > MAX_HEADER_SECTION_BYTES + 2 {
+        return Err(HttpMessageError::HeaderSectionTooLong {
+            limit: MAX_HEADER_SECTION_BYTES,
         });
     }
-    let (name, value) =
-        split_header_line(line).ok_or(HttpMessageError::BadHeaderLine { line: line_number })?;
-    let name = HeaderName::from_bytes(name)
-        .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
-    let value = HeaderValue::from_bytes(trim_ows(value))
-        .map_err(|_| HttpMessageError::BadHeaderLine { line: line_number })?;
-    request.headers_mut().append(name.clone(), value);
-    *last_header = Some(name);
-    Ok(())
+    Ok(if complete {
+        &section[end - STATUS_LINE.len()..]
+    } else {
+        &[]
+    })
+}
+
+/// Runs `httparse` over a status line and a header section and adds the fields to `headers`
+/// (a folded value joined): the end of the section, or `None` when no blank line ends it. A
+/// field the `http` crate refuses counts as a broken line.
+fn parse_headers(
+    buffer: &[u8],
+    headers: &mut HeaderMap,
+) -> Result<Option<usize>, HttpMessageError> {
+    let mut slots = [httparse::EMPTY_HEADER; MAX_HEADER_LINES];
+    let mut response = httparse::Response::new(&mut slots);
+    let parsed = httparse::ParserConfig::default()
+        .allow_obsolete_multiline_headers_in_responses(true)
+        .parse_response(&mut response, buffer);
+    match parsed {
+        Ok(httparse::Status::Complete(end)) => {
+            for header in response.headers.iter() {
+                let broken = || HttpMessageError::BadHeaderLine { line: 0 };
+                let name = HeaderName::from_bytes(header.name.as_bytes()).map_err(|_| broken())?;
+                let value = HeaderValue::from_bytes(&unfold(header.value)).map_err(|_| broken())?;
+                headers.append(name, value);
+            }
+            Ok(Some(end))
+        }
+        Ok(httparse::Status::Partial) => {
+            if buffer.len() > STATUS_LINE.len() + MAX_HEADER_SECTION_BYTES {
+                return Err(HttpMessageError::HeaderSectionTooLong {
+                    limit: MAX_HEADER_SECTION_BYTES,
+                });
+            }
+            Ok(None)
+        }
+        Err(httparse::Error::TooManyHeaders) => Err(HttpMessageError::TooManyHeaders {
+            limit: MAX_HEADER_LINES,
+        }),
+        Err(_) => Err(HttpMessageError::BadHeaderLine { line: 0 }),
+    }
+}
+
+/// A folded value (obs-fold, RFC 7230 3.2.4) on one line: its lines trimmed and joined with a
+/// space.
+fn unfold(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.len());
+    for (i, line) in value.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(trim_ows(line.strip_suffix(b"\r").unwrap_or(line)));
+    }
+    out
+}
+
+/// The number (from 1) of the first line of a header section that `httparse` refuses: the
+/// fewest lines that, ended by a blank line, do not parse. Only an error pays for this.
+fn broken_line(section: &[u8]) -> usize {
+    let mut ends: Vec<usize> = section
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1)
+        .collect();
+    ends.push(section.len());
+    let parses = |&end: &usize| {
+        let mut buffer = STATUS_LINE.to_vec();
+        buffer.extend_from_slice(&section[..end]);
+        buffer.extend_from_slice(b"\n\n");
+        matches!(parse_headers(&buffer, &mut HeaderMap::new()), Ok(Some(_)))
+    };
+    ends.partition_point(parses) + 1
 }
 
 fn trim_ows(bytes: &[u8]) -> &[u8] {

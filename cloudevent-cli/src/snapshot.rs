@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cloudevent_codegen::{CodegenError, Registry, registry_entries};
+use cloudevent_codegen::{CodegenError, Registry, registry_snapshot};
 use cloudevent_runtime::registry::{RegistryEntry, RegistrySnapshot};
 
 /// Write a registry snapshot for run-time validation of `data`.
@@ -43,7 +43,8 @@ pub(crate) fn load_entries(
         (None, None) => return Err("no registry given".to_owned()),
     };
     registry
-        .and_then(|registry| registry_entries(&registry))
+        .and_then(|registry| registry_snapshot(&registry))
+        .map(|snapshot| snapshot.entries)
         .map_err(|error| match error {
             CodegenError::Findings(findings) => findings
                 .iter()

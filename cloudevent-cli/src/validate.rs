@@ -21,7 +21,7 @@
 //!   finding on that line. The input as a whole keeps the input limit below; a JSON Lines
 //!   file is not a batch, so the batch's event count does not apply.
 //! - `http`: a raw HTTP/1.1 message in structured, binary or batched mode.
-//! - `kafka`: a Kafka record as JSON, or an array of them (see `validate/kafka_record.rs`).
+//! - `kafka`: a Kafka record as JSON, or an array of them (the runtime's `KafkaRecord::from_json`).
 //! - `protobuf`, `protobuf-batch`: one `CloudEvent` or a `CloudEventBatch` message in the
 //!   CloudEvents Protobuf format, read strictly (the wire, then the CloudEvents MUSTs, to the
 //!   first error), then validated in full under the chosen profile. An HTTP message whose
@@ -48,19 +48,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cloudevent_cli::http_message;
-use cloudevent_runtime::binding::kafka;
+use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{
     BindingError, BindingEvent, ContentMode, Detected, StructuredFormat, http,
 };
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{
-    AnyEvent, Batch, BatchReport, Document, FindingJson, FormatError, Profile, RuleId, Severity,
+    AnyEvent, Avro, BatchReport, Document, FindingJson, Json, Profile, Protobuf, RuleId, Severity,
     ValidationReport, Violation, limits,
 };
 use serde_json::{Value, json};
 
-mod kafka_record;
-use kafka_record::kafka_record;
 mod registry;
 use registry::Checker;
 
@@ -365,7 +363,7 @@ fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Ou
         Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
         Format::Protobuf => Outcome::Checked(check_protobuf(validator, &bytes, false)),
         Format::ProtobufBatch => Outcome::Checked(check_protobuf(validator, &bytes, true)),
-        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_avro(&bytes))),
+        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_bytes::<Avro>(&bytes))),
         Format::Auto | Format::Json => {
             Outcome::Checked(Checked::document(&validator.validate_document(&bytes)))
         }
@@ -414,7 +412,7 @@ fn check_json_lines(validator: &Checker, bytes: &[u8]) -> Checked {
         .enumerate()
         .map(|(index, (line, text))| EventResult {
             line: Some(line),
-            ..EventResult::from_report(Some(index), &validator.validate_slice(text))
+            ..EventResult::from_report(Some(index), &validator.validate_bytes::<Json>(text))
         })
         .collect();
     Checked {
@@ -446,13 +444,13 @@ fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
             return check_protobuf(validator, body, batch);
         }
         Some((StructuredFormat::Avro, _)) => {
-            return Checked::event(&validator.validate_avro(body));
+            return Checked::event(&validator.validate_bytes::<Avro>(body));
         }
         _ => {}
     }
     match http::content_mode(headers) {
-        Ok(ContentMode::Structured) => Checked::event(&validator.validate_slice(body)),
-        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_slice(body)),
+        Ok(ContentMode::Structured) => Checked::event(&validator.validate_bytes::<Json>(body)),
+        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_bytes::<Json>(body)),
         Ok(ContentMode::Binary) => {
             let event =
                 http::read_binary_headers(headers, body.clone()).and_then(AnyEvent::from_binary);
@@ -465,22 +463,18 @@ fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
     }
 }
 
-/// The Protobuf format: read strictly (the wire and the CloudEvents MUSTs stop at the first
-/// error, which is the finding), then every finding of the chosen profile.
+/// The Protobuf format, one event or a batch: the format's reader collecting every finding
+/// (the wire's, the attributes' and the chosen profile's), as for JSON and Avro.
 fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
-    let refused = |error: FormatError| Checked::binding_error(&BindingError::Event(error));
     if batch {
-        Batch::from_protobuf(bytes).map_or_else(refused, |batch| {
-            Checked::batch(&validator.validate_batch(&batch))
-        })
+        Checked::batch(&validator.validate_batch_bytes::<Protobuf>(bytes))
     } else {
-        AnyEvent::from_protobuf(bytes)
-            .map_or_else(refused, |event| Checked::event(&validator.validate(&event)))
+        Checked::event(&validator.validate_bytes::<Protobuf>(bytes))
     }
 }
 
-/// Kafka records in the JSON form of [`mod@kafka_record`]: an object is one record, an array
-/// several (reported by index). Structured records are validated as
+/// Kafka records in the runtime's JSON record form ([`KafkaRecord::from_json`]): an object is
+/// one record, an array several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
 fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
     let records: Vec<serde_json::Value> = match serde_json::from_slice::<Value>(bytes) {
@@ -523,9 +517,9 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
         findings,
         attributes: json!({}),
     };
-    let record = match kafka_record(record) {
+    let record = match KafkaRecord::try_from(record) {
         Ok(record) => record,
-        Err(findings) => return refused(findings),
+        Err(error) => return refused(error.into_violations()),
     };
     let content_type = record
         .header(kafka::CONTENT_TYPE)
@@ -534,18 +528,15 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     let value = record.value.as_deref().unwrap_or_default();
     match content_type.and_then(StructuredFormat::from_media_type) {
         Some((StructuredFormat::Protobuf, _)) => {
-            return match AnyEvent::from_protobuf(value) {
-                Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-                Err(error) => refused(vec![binding_violation(&BindingError::Event(error))]),
-            };
+            return EventResult::from_report(index, &validator.validate_bytes::<Protobuf>(value));
         }
         Some((StructuredFormat::Avro, _)) => {
-            return EventResult::from_report(index, &validator.validate_avro(value));
+            return EventResult::from_report(index, &validator.validate_bytes::<Avro>(value));
         }
         _ => {}
     }
     if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
-        return EventResult::from_report(index, &validator.validate_slice(value));
+        return EventResult::from_report(index, &validator.validate_bytes::<Json>(value));
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
@@ -553,7 +544,6 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     }
 }
 
-/// The members of a Kafka record in JSON.
 /// A binding error as a finding: the event's own violation when it has one, else R-8.
 fn binding_violation(error: &BindingError) -> Violation {
     match error {
@@ -643,7 +633,8 @@ fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result
 
 /// A finding in the library's one report shape.
 fn finding_json(finding: &Violation) -> Value {
-    serde_json::to_value(FindingJson(finding)).unwrap_or_default()
+    serde_json::to_value(FindingJson(finding))
+        .expect("a finding (strings and a severity) always makes a JSON value")
 }
 
 fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::amqp::{self, AmqpMessage, AmqpValue};
 use cloudevent_runtime::binding::axum::Checked;
 use cloudevent_runtime::binding::http::{self as http_binding, Received};
@@ -377,7 +378,7 @@ fn validator_door(case: &Case) -> Verdict {
     let document = match &case.input {
         Input::Structured(bytes) => bytes.clone(),
         Input::Batch(bytes) => {
-            let report = validator.validate_batch_slice(bytes);
+            let report = validator.validate_batch_bytes::<Json>(bytes);
             let errors = report
                 .findings()
                 .iter()
@@ -396,7 +397,7 @@ fn validator_door(case: &Case) -> Verdict {
             };
             match http_binding::structured_document(&map, &body) {
                 Ok((cloudevent_runtime::binding::ContentMode::Batch, document)) => {
-                    let report = validator.validate_batch_slice(&document);
+                    let report = validator.validate_batch_bytes::<Json>(&document);
                     let errors = report
                         .findings()
                         .iter()
@@ -418,7 +419,7 @@ fn validator_door(case: &Case) -> Verdict {
             }
         }
     };
-    errors_verdict(report_errors(&validator.validate_slice(&document)))
+    errors_verdict(report_errors(&validator.validate_bytes::<Json>(&document)))
 }
 
 /// `Batch::from_slice_with` under the case's policy; a single event is sent as a

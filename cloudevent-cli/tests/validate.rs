@@ -1,5 +1,6 @@
 //! `cloudevent validate` end to end: the built binary on the files in `tests/data/`.
 
+use cloudevent_runtime::Json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -207,7 +208,7 @@ fn json_output_is_one_report_with_the_same_findings() {
     assert_eq!(events[1]["profile"], "intg-std-015");
     assert_eq!(events[1]["attributes"]["type"], "order.created");
     let library = cloudevent_runtime::Validator::new(cloudevent_runtime::Profile::IntgStd015)
-        .validate_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#);
+        .validate_bytes::<Json>(br#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#);
     let library = serde_json::to_value(&library).unwrap();
     let keys = |v: &serde_json::Value| {
         let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use cloudevent_runtime::{AnyEvent, Batch};
+use cloudevent_runtime::{AnyEvent, Avro, Batch, Protobuf};
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
@@ -38,7 +38,7 @@ fn event() -> AnyEvent {
 
 #[test]
 fn a_protobuf_event_is_read_then_validated_under_the_profile() {
-    let bytes = event().to_protobuf();
+    let bytes = event().encode::<Protobuf>().unwrap();
     let output = run(&["validate", "--format", "protobuf", "-"], &bytes);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(
@@ -59,7 +59,7 @@ fn a_protobuf_event_is_read_then_validated_under_the_profile() {
     strict.set_source("https://localhost:8080/orders");
     let output = run(
         &["validate", "--format", "protobuf", "-"],
-        &strict.to_protobuf(),
+        &strict.encode::<Protobuf>().unwrap(),
     );
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
@@ -76,14 +76,14 @@ fn a_protobuf_event_is_read_then_validated_under_the_profile() {
             "protobuf",
             "-",
         ],
-        &strict.to_protobuf(),
+        &strict.encode::<Protobuf>().unwrap(),
     );
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
 }
 
 #[test]
 fn a_broken_protobuf_event_names_the_rule() {
-    let mut bytes = event().to_protobuf();
+    let mut bytes = event().encode::<Protobuf>().unwrap();
     bytes.truncate(bytes.len() - 2);
     let output = run(&["validate", "--format", "protobuf", "-"], &bytes);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
@@ -99,7 +99,7 @@ fn a_protobuf_batch_reports_each_event() {
     let batch = Batch::from(vec![event(), event()]);
     let output = run(
         &["validate", "--format", "protobuf-batch", "-"],
-        &batch.to_protobuf(),
+        &batch.encode::<Protobuf>().unwrap(),
     );
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let ok = stdout(&output)
@@ -111,7 +111,7 @@ fn a_protobuf_batch_reports_each_event() {
 
 #[test]
 fn an_http_message_in_protobuf_is_detected_by_its_content_type() {
-    let body = event().to_protobuf();
+    let body = event().encode::<Protobuf>().unwrap();
     let mut message = format!(
         "POST /events HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/cloudevents+protobuf\r\nContent-Length: {}\r\n\r\n",
         body.len()
@@ -129,7 +129,9 @@ fn an_http_message_in_protobuf_is_detected_by_its_content_type() {
 
 #[test]
 fn an_avro_event_is_read_then_validated_under_the_profile() {
-    let bytes = event().to_avro().expect("an event without data is carried");
+    let bytes = event()
+        .encode::<Avro>()
+        .expect("an event without data is carried");
     let output = run(&["validate", "--format", "avro", "-"], &bytes);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(
@@ -148,7 +150,7 @@ fn an_avro_event_is_read_then_validated_under_the_profile() {
     strict.set_source("https://localhost:8080/orders");
     let output = run(
         &["validate", "--format", "avro", "-"],
-        &strict.to_avro().unwrap(),
+        &strict.encode::<Avro>().unwrap(),
     );
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
@@ -160,7 +162,7 @@ fn an_avro_event_is_read_then_validated_under_the_profile() {
 
 #[test]
 fn a_broken_avro_event_names_the_rule() {
-    let mut bytes = event().to_avro().unwrap();
+    let mut bytes = event().encode::<Avro>().unwrap();
     bytes.truncate(bytes.len() - 2);
     let output = run(&["validate", "--format", "avro", "-"], &bytes);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
@@ -173,7 +175,7 @@ fn a_broken_avro_event_names_the_rule() {
 
 #[test]
 fn an_http_message_in_avro_is_detected_by_its_content_type() {
-    let body = event().to_avro().unwrap();
+    let body = event().encode::<Avro>().unwrap();
     let mut message = format!(
         "POST /events HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/cloudevents+avro\r\nContent-Length: {}\r\n\r\n",
         body.len()

@@ -11,7 +11,8 @@ use crate::registry::SchemaFile;
 /// suffix against the schema's major), the registry layout, the properties named by `x-cloudevent`, and the
 /// keywords codegen cannot turn into Rust.
 ///
-/// Returns the errors; warnings (broken SHOULDs) are left out, see [`check_warnings`].
+/// Returns the errors; warnings (broken SHOULDs) are left out: [`crate::Builder`] reports them
+/// among [`crate::GeneratedRust::warnings`].
 ///
 /// ```
 /// use cloudevent_codegen::{check_schema, SchemaFile};
@@ -37,7 +38,7 @@ pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
 }
 
 /// The broken SHOULDs of a schema's names, reported but not fatal.
-pub fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
+pub(crate) fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
     rule_findings(file, policy)
         .into_iter()
         .filter(|(_, v)| v.severity == Severity::Warning)

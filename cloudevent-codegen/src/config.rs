@@ -28,14 +28,14 @@ use cloudevent_rules::{Policy, Profile};
 use crate::error::{CodegenError, Finding};
 
 /// The registry settings file's name, in the schemas folder (beside an xRegistry document).
-pub const REGISTRY_CONFIG: &str = "cloudevent-registry.toml";
+pub(crate) const REGISTRY_CONFIG: &str = "cloudevent-registry.toml";
 
 /// The settings a `cloudevent-registry.toml` gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RegistryConfig {
     pub(crate) type_pointer: Option<String>,
     pub(crate) profile: Option<Profile>,
-    pub(crate) compatibility: Option<crate::Compat>,
+    pub(crate) compatibility: Option<crate::diff::Compat>,
     pub(crate) subject: Option<String>,
     pub(crate) id: Option<String>,
     pub(crate) time: Option<String>,
@@ -81,7 +81,7 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
             }
             ("compatibility", value) => {
                 if let Some(name) = string(at.clone(), value, &mut findings) {
-                    match name.parse::<crate::Compat>() {
+                    match name.parse::<crate::diff::Compat>() {
                         Ok(compat) => config.compatibility = Some(compat),
                         Err(unknown) => findings.push(finding(
                             &at,

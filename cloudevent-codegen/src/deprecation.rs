@@ -14,21 +14,7 @@ use crate::registry::{METADATA_KEY, Registry, SchemaFile};
 
 /// The deprecation a registry gives a file's event type, or `None` when it is not
 /// deprecated.
-///
-/// ```
-/// use cloudevent_codegen::{Registry, SchemaFile, deprecation_of};
-///
-/// let text = r#"{"$id": "https://schemas.example.com/events/com.example.order.cancelled/v1.json",
-///   "type": "object",
-///   "x-cloudevent": {"type": "com.example.order.cancelled", "deprecated": true,
-///     "deprecationsunset": "2026-06-30T00:00:00Z",
-///     "deprecationmigration": "https://docs.example.com/migrate/order-cancelled"}}"#;
-/// let file = SchemaFile::parse(std::path::Path::new("schemas"), "com.example.order.cancelled/v1.json", text).unwrap();
-/// let registry = Registry { root: "schemas".into(), files: vec![file.clone()], documents: Default::default(), protobuf: Vec::new() };
-/// let deprecation = deprecation_of(&file, &registry).unwrap();
-/// assert_eq!(deprecation.sunset.as_deref(), Some("2026-06-30T00:00:00Z"));
-/// ```
-pub fn deprecation_of(file: &SchemaFile, registry: &Registry) -> Option<Deprecation> {
+pub(crate) fn deprecation_of(file: &SchemaFile, registry: &Registry) -> Option<Deprecation> {
     if let Some(message) = xregistry_message(file, registry)
         && let Some(deprecated) = message.get("deprecated").filter(|d| d.is_object())
     {
@@ -114,4 +100,32 @@ pub(crate) fn mark_deprecated(
         #![allow(deprecated, reason = "the module's own impls name its deprecated type")]
     ));
     Ok(quote::quote!(#file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deprecated_type_has_its_sunset() {
+        let text = r#"{"$id": "https://schemas.example.com/events/com.example.order.cancelled/v1.json",
+          "type": "object",
+          "x-cloudevent": {"type": "com.example.order.cancelled", "deprecated": true,
+            "deprecationsunset": "2026-06-30T00:00:00Z",
+            "deprecationmigration": "https://docs.example.com/migrate/order-cancelled"}}"#;
+        let file = SchemaFile::parse(
+            std::path::Path::new("schemas"),
+            "com.example.order.cancelled/v1.json",
+            text,
+        )
+        .unwrap();
+        let registry = Registry {
+            root: "schemas".into(),
+            files: vec![file.clone()],
+            documents: Default::default(),
+            protobuf: Vec::new(),
+        };
+        let deprecation = deprecation_of(&file, &registry).unwrap();
+        assert_eq!(deprecation.sunset.as_deref(), Some("2026-06-30T00:00:00Z"));
+    }
 }

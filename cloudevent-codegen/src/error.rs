@@ -81,6 +81,14 @@ impl fmt::Display for Finding {
 }
 
 /// Why a registry could not be loaded, checked or turned into code.
+///
+/// ```
+/// use cloudevent_codegen::{CodegenError, Registry};
+///
+/// let missing = Registry::load("no/such/folder").unwrap_err();
+/// assert!(matches!(missing, CodegenError::Io { .. }), "{missing}");
+/// assert!(missing.to_string().starts_with("no/such/folder"), "{missing}");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CodegenError {

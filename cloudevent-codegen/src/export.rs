@@ -46,7 +46,7 @@ pub fn export<T: CloudEventData + JsonSchema>() -> Value {
 }
 
 /// The metadata a derived type declares, as it appears in a registry schema.
-pub fn meta_of<T: CloudEventData>() -> EventMeta {
+pub(crate) fn meta_of<T: CloudEventData>() -> EventMeta {
     EventMeta {
         event_type: T::TYPE.to_owned(),
         dataschema: T::DATASCHEMA.unwrap_or_default().to_owned(),
@@ -135,8 +135,26 @@ pub fn export_file<T: CloudEventData + JsonSchema>(
 }
 
 /// How a schema is written to disk: pretty JSON with a final newline.
-pub fn schema_text(schema: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(schema).unwrap_or_default();
+pub(crate) fn schema_text(schema: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(schema)
+        .expect("a serde_json::Value has string keys only, so it always serializes");
     text.push('\n');
     text
+}
+
+impl SchemaFile {
+    /// The file as it is written to disk: its schema as pretty JSON with a final newline
+    /// (what `cargo xtask codegen` writes for an [`export_file`]).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+    /// let registry = cloudevent_codegen::Registry::load(dir).unwrap();
+    /// let text = registry.files[0].text();
+    /// assert!(text.ends_with("}\n"));
+    /// let read: serde_json::Value = serde_json::from_str(&text).unwrap();
+    /// assert_eq!(read, registry.files[0].schema);
+    /// ```
+    pub fn text(&self) -> String {
+        schema_text(&self.schema)
+    }
 }

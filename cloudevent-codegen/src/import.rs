@@ -5,7 +5,6 @@ use std::sync::{Mutex, PoisonError};
 
 use cloudevent_rules::Profile;
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use schemars::transform::{ReplacePrefixItems, Transform};
@@ -13,13 +12,15 @@ use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::bundle::{SHARED_MODULE, stub_key};
-use crate::error::{CodegenError, Finding, pointer_segment};
+use crate::error::{Finding, pointer_segment};
+use crate::mapping::property_name;
+use crate::naming::RustNames;
 use crate::registry::{METADATA_KEY, SchemaFile};
 use crate::shapes::{Mode, normalize};
 
 /// How generated code reaches the runtime, and what it says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RustOptions {
+pub(crate) struct RustOptions {
     /// The path of `cloudevent_runtime` in the generated code; `::cloudevent_runtime` unless
     /// the user renamed or re-exported it. Passed on as `#[cloudevent(crate = "...")]`.
     pub runtime_crate: String,
@@ -65,78 +66,11 @@ impl Default for RustOptions {
     }
 }
 
-/// The Rust names of one schema file: its module and its root (payload) type.
-///
-/// The module is the type's segments after the reverse-DNS prefix (the first two), in
-/// snake case, plus `_v<major>`; the root type is the same segments in upper camel case.
-///
-/// ```
-/// use cloudevent_codegen::RustNames;
-///
-/// let names = RustNames::new("com.example.order.created.v2", 2);
-/// assert_eq!(names.module, "order_created_v2");
-/// assert_eq!(names.root, "OrderCreated");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RustNames {
-    /// The module holding the file's types, e.g. `order_created_v1`.
-    pub module: String,
-    /// The payload type, e.g. `OrderCreated`.
-    pub root: String,
-}
-
-impl RustNames {
-    /// The names for a type of a major version.
-    pub fn new(event_type: &str, major: u64) -> RustNames {
-        let base = match cloudevent_rules::type_version(event_type) {
-            Some(n) => event_type
-                .strip_suffix(&format!(".v{n}"))
-                .unwrap_or(event_type),
-            None => event_type,
-        };
-        let segments: Vec<&str> = base.split('.').collect();
-        let local = if segments.len() > 2 {
-            segments[2..].join(" ")
-        } else {
-            segments.join(" ")
-        };
-        RustNames {
-            module: format!("{}_v{major}", local.to_snake_case()),
-            root: local.to_upper_camel_case(),
-        }
-    }
-}
-
-/// The Rust module body (no `mod` wrapper) for one self-contained schema file: typify's
-/// types, the root type carrying `#[derive(CloudEvent)]` and its `#[cloudevent(...)]`
-/// attributes.
-///
-/// Each file gets its own typify `TypeSpace`, so `Money` in two events stays two types.
-/// Call [`crate::check_schema`] first: this function assumes a schema that passed it. A
-/// registry's external `$ref`s are bundled by [`crate::generate_rust`], not here.
-///
-/// # Errors
-/// [`CodegenError::Findings`] when typify refuses (or panics on) the schema or its output
-/// does not fit, each with the file, the pointer and a fix.
-pub fn module_tokens(
-    file: &SchemaFile,
-    options: &RustOptions,
-) -> Result<TokenStream, CodegenError> {
-    let names = RustNames::new(&file.meta.event_type, file.major);
-    event_tokens(
-        file,
-        &file.schema,
-        &names,
-        &BTreeSet::new(),
-        false,
-        options,
-        &mut Vec::new(),
-    )
-    .map_err(CodegenError::Findings)
-}
-
-/// [`module_tokens`] for a schema whose external refs were bundled: `shared` names the stubs
-/// that stand for types of the registry's shared module.
+/// The Rust module body (no `mod` wrapper) for one schema file whose external refs were
+/// bundled: typify's types, the root type carrying `#[derive(CloudEvent)]` and its
+/// `#[cloudevent(...)]` attributes. Each file gets its own typify `TypeSpace`, so `Money` in
+/// two events stays two types; `shared` names the stubs that stand for types of the
+/// registry's shared module. The schema passed `crate::check::check_schema`.
 pub(crate) fn event_tokens(
     file: &SchemaFile,
     schema: &Value,
@@ -585,35 +519,6 @@ fn annotate_root(
         }
     }
     Ok(())
-}
-
-/// The JSON property a generated field holds: its `#[serde(rename = "...")]`, else its name.
-pub(crate) fn property_name(field: &syn::Field) -> String {
-    for attr in &field.attrs {
-        if !attr.path().is_ident("serde") {
-            continue;
-        }
-        let mut renamed = None;
-        let _ = attr.parse_nested_meta(|nested| {
-            if nested.path.is_ident("rename") {
-                let literal: syn::LitStr = nested.value()?.parse()?;
-                renamed = Some(literal.value());
-            } else if nested.input.peek(syn::Token![=]) {
-                let _: syn::Expr = nested.value()?.parse()?;
-            } else if nested.input.peek(syn::token::Paren) {
-                let _: TokenStream = nested.input.parse()?;
-            }
-            Ok(())
-        });
-        if let Some(name) = renamed {
-            return name;
-        }
-    }
-    field
-        .ident
-        .as_ref()
-        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
-        .unwrap_or_default()
 }
 
 /// Pretty-prints a module body.

@@ -29,20 +29,10 @@ pub(crate) enum TypeAt {
 /// The event type a schema declares at `pointer`: its `const`, its one-value `enum`, or its
 /// `default`, in that order.
 ///
-/// ```
-/// use cloudevent_codegen::event_type_at;
-///
-/// let schema = serde_json::json!({"properties": {"context": {"properties": {"type":
-///     {"type": "string", "enum": ["dev.cdevents.ticket.created.0.2.0"]}}}}});
-/// let found = event_type_at(&schema, "/properties/context/properties/type");
-/// assert_eq!(found.unwrap().as_deref(), Some("dev.cdevents.ticket.created.0.2.0"));
-/// assert_eq!(event_type_at(&serde_json::json!({}), "/properties/type").unwrap(), None);
-/// ```
-///
 /// # Errors
 /// A message when the pointer names a schema whose type is not fixed (several `enum` values,
 /// no `const` or `default`).
-pub fn event_type_at(schema: &Value, pointer: &str) -> Result<Option<String>, String> {
+pub(crate) fn event_type_at(schema: &Value, pointer: &str) -> Result<Option<String>, String> {
     match type_at(schema, pointer) {
         TypeAt::Absent => Ok(None),
         TypeAt::Found(t) => Ok(Some(t)),
@@ -79,7 +69,7 @@ pub(crate) fn type_at(schema: &Value, pointer: &str) -> TypeAt {
 
 impl Registry {
     /// Loads every `*.json` file below `root` (any depth): those with an event type at
-    /// `pointer` (see [`event_type_at`]) are the registry's events, the others documents that
+    /// `pointer` (its `const`, one-value `enum` or `default`) are the registry's events, the others documents that
     /// `$ref`s may reach. `$id` is each event's `dataschema`, as written.
     ///
     /// ```
@@ -215,4 +205,24 @@ fn json_files(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_type_at_example() {
+        let schema = serde_json::json!({"properties": {"context": {"properties": {"type":
+            {"type": "string", "enum": ["dev.cdevents.ticket.created.0.2.0"]}}}}});
+        let found = event_type_at(&schema, "/properties/context/properties/type");
+        assert_eq!(
+            found.unwrap().as_deref(),
+            Some("dev.cdevents.ticket.created.0.2.0")
+        );
+        assert_eq!(
+            event_type_at(&serde_json::json!({}), "/properties/type").unwrap(),
+            None
+        );
+    }
 }

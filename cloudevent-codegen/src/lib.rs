@@ -18,18 +18,18 @@
 //! and, optionally, `"compatibility": "backward"`: the type's own compatibility mode
 //! ([`Compat`]; `docs/compatibility.md` holds every rule per direction).
 //!
-//! What this crate offers, by task (everything a user needs is at the root):
+//! What this crate offers, by task: the root is the whole public surface (28 names); the
+//! `.proto` reader, the differ's rule table, the naming and the generator's pieces stay inside.
 //!
 //! | task | items |
 //! |---|---|
-//! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`) |
-//! | load and check a registry | [`Registry`], [`SchemaFile`], [`EventMeta`], [`check_schema`], [`check_warnings`] |
-//! | schema → Rust, with control | [`generate_rust`], [`RustOptions`], [`module_tokens`] |
-//! | Rust → schema | [`export`], [`export_file`], [`schema_text`], [`meta_of`] |
-//! | compatibility between versions | [`diff_schemas`], [`Compat`], [`check_compatibility_with`], [`compare_paths`], [`Baseline`], [`Lock`], [`breaking_findings`], [`next_version`] |
-//! | `.proto` entries (Protobuf data) | [`ProtoFile`], [`protobuf_rust`], [`check_proto`] |
-//! | the registry for run-time validation of `data` | [`registry_entries`], [`registry_snapshot`], [`deprecation_of`] |
-//! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`], [`asyncapi_document`] |
+//! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`), [`Policy`], [`Profile`] |
+//! | schema → Rust, with control | [`Builder::generate`], [`Builder::generate_from`] (a registry in memory), [`GeneratedRust`] (`single_file`, `module_files`, `warnings`) |
+//! | load and check a registry | [`Registry`] (`load`, `load_type_pointer`, `load_xregistry`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
+//! | Rust → schema | [`export`], [`export_file`], [`SchemaFile::text`] |
+//! | compatibility between versions | [`diff_schemas`], [`Change`], [`Breaks`], [`Compat`]; [`check_compatibility`] ([`Baseline`], [`CompatibilityRow`], [`Compatibility`]); [`compare_paths`] ([`Comparison`], [`Outcome`]); [`Lock`] |
+//! | the registry for run-time validation of `data` | [`registry_snapshot`] |
+//! | a catalog of the registry | [`catalog_markdown`], [`asyncapi_yaml`] |
 //! | errors | [`CodegenError`], [`Finding`] (file, JSON pointer, rule id, fix) |
 //!
 //! Every name is checked with `cloudevent-rules` before anything is generated; the root type
@@ -77,6 +77,7 @@ mod generate;
 mod import;
 mod layout;
 mod mapping;
+mod meta;
 mod naming;
 mod protobuf;
 mod registry;
@@ -84,41 +85,27 @@ mod shapes;
 mod snapshot;
 mod xregistry;
 
-pub use catalog::{
-    MARKDOWN_HEADER, YAML_HEADER, asyncapi_document, asyncapi_yaml, catalog_markdown,
-};
-pub use check::{check_schema, check_warnings};
-/// Kept at the root for codegen users; the version-token reader lives in `cloudevent-rules`.
-pub use cloudevent_rules::split_type_version;
+// The root is what a library user needs, and nothing the repository's own tooling needs: the
+// proto3 reader, the differ's rule table and the naming algorithm stay inside the crate.
+pub use catalog::{asyncapi_yaml, catalog_markdown};
+pub use check::check_schema;
 pub use compat::{
-    Baseline, Comparison, Compat, Compatibility, CompatibilityRow, LOCK_FILE, Lock, LockedProto,
-    LockedSchema, NextVersion, Outcome, breaking_findings, check_compatibility,
-    check_compatibility_with, compare, compare_paths, compare_registries, default_lock_path,
-    next_version,
+    Baseline, Comparison, Compatibility, CompatibilityRow, Lock, Outcome, check_compatibility,
+    compare_paths,
 };
-pub use config::REGISTRY_CONFIG;
-pub use deprecation::deprecation_of;
-pub use diff::{
-    Breaks, Change, ChangeKind, EnumShape, FieldShape, MessageShape, ProtoChange, ProtoShape,
-    ReservedShape, diff_proto, diff_schemas,
-};
+pub use diff::{Breaks, Change, Compat, diff_schemas};
 pub use error::{CodegenError, Finding};
-pub use export::{export, export_file, meta_of, schema_text};
-pub use generate::{Builder, GeneratedModule, GeneratedRust, RUST_HEADER, generate_rust};
-pub use import::{RustNames, RustOptions, module_tokens};
-pub use layout::event_type_at;
-pub use protobuf::{
-    Label, PROTOBUF_CONTENT_TYPE, ParseError, ProtoEnum, ProtoField, ProtoFile, ProtoMessage,
-    ProtoSchema, Reserved, TYPE_URL_PREFIX, check_proto, check_proto_warnings,
-    parse as parse_proto, protobuf_rust,
-};
-pub use registry::{ContentMode, EventMeta, METADATA_KEY, Registry, SchemaFile};
-pub use snapshot::{registry_entries, registry_snapshot};
+pub use export::{export, export_file};
+pub use generate::{Builder, GeneratedRust};
+pub use meta::{ContentMode, EventMeta};
+pub use registry::{Registry, SchemaFile};
+pub use snapshot::registry_snapshot;
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
 /// build script needs no other dependency.
 pub use cloudevent_rules::{Policy, Profile};
-/// The traits [`export`] needs of a type, for exporters that name them in bounds.
-pub use cloudevent_runtime::CloudEventData;
-/// The schemars 1.x trait [`export`] needs of a type.
-pub use schemars::JsonSchema;
+// The guide's page on codegen (`docs/codegen-and-compatibility.md`): its Rust snippets are
+// compiled as doctests of this crate. `cfg(doctest)`: not part of the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/codegen-and-compatibility.md")]
+pub struct CodegenGuideDoctests;

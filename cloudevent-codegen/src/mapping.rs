@@ -17,10 +17,11 @@
 //! `ExtensionField` with the member's own type. A `source` template's variables must be root
 //! members.
 
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::error::Finding;
-use crate::import::{RustNames, property_name};
+use crate::naming::RustNames;
 use crate::registry::SchemaFile;
 
 /// Marks the field the subject pointer names, and implements `SubjectField` where needed.
@@ -420,4 +421,33 @@ pub(crate) fn template_gaps(
             cloudevent_rules::TemplatePart::Literal(_) => None,
         })
         .collect())
+}
+
+/// The JSON property a generated field holds: its `#[serde(rename = "...")]`, else its name.
+pub(crate) fn property_name(field: &syn::Field) -> String {
+    for attr in &field.attrs {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let mut renamed = None;
+        let _ = attr.parse_nested_meta(|nested| {
+            if nested.path.is_ident("rename") {
+                let literal: syn::LitStr = nested.value()?.parse()?;
+                renamed = Some(literal.value());
+            } else if nested.input.peek(syn::Token![=]) {
+                let _: syn::Expr = nested.value()?.parse()?;
+            } else if nested.input.peek(syn::token::Paren) {
+                let _: TokenStream = nested.input.parse()?;
+            }
+            Ok(())
+        });
+        if let Some(name) = renamed {
+            return name;
+        }
+    }
+    field
+        .ident
+        .as_ref()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+        .unwrap_or_default()
 }

@@ -6,8 +6,55 @@ use heck::{ToSnakeCase, ToUpperCamelCase};
 
 use cloudevent_rules::split_type_version;
 
-use crate::import::RustNames;
-use crate::registry::SchemaFile;
+use crate::registry::{Registry, SchemaFile};
+
+/// The Rust names of one registry entry: its module and its root type (the payload type of
+/// a JSON schema, the event's message of a `.proto` entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RustNames {
+    /// The module holding the entry's types, e.g. `order_created_v1`.
+    pub(crate) module: String,
+    /// The root type, e.g. `OrderCreated`.
+    pub(crate) root: String,
+}
+
+/// The names of every entry of a registry, from one algorithm: the generator's modules and
+/// `RegistryEvent` variants, and the catalog's and AsyncAPI document's message keys
+/// (`orderCreatedV1`, the module in lower camel case) all come from here, so two types that
+/// would share a name are lengthened in every output alike instead of one overwriting the
+/// other.
+#[derive(Debug, Clone)]
+pub(crate) struct RegistryNames {
+    /// One a JSON schema file, in [`Registry::files`] order.
+    pub(crate) files: Vec<RustNames>,
+    /// One a `.proto` entry, in `Registry::protobuf` order; `root` is the event's message.
+    pub(crate) protobuf: Vec<RustNames>,
+}
+
+impl RegistryNames {
+    /// Every entry's names, the JSON schema files' first.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &RustNames> {
+        self.files.iter().chain(&self.protobuf)
+    }
+}
+
+/// The names of every entry of `registry` (JSON schema files and `.proto` entries alike,
+/// unique across both).
+pub(crate) fn registry_names(registry: &Registry) -> RegistryNames {
+    let mut candidates: Vec<Candidate> = registry.files.iter().map(file_candidate).collect();
+    candidates.extend(
+        registry
+            .protobuf
+            .iter()
+            .map(|file| candidate(&file.meta.event_type, file.major, false)),
+    );
+    let mut files = unique(candidates);
+    let mut protobuf = files.split_off(registry.files.len());
+    for (names, file) in protobuf.iter_mut().zip(&registry.protobuf) {
+        names.root = file.message.clone();
+    }
+    RegistryNames { files, protobuf }
+}
 
 /// One file's naming state: its type's segments, how many leading ones are left out, and
 /// the module suffix naming its version.
@@ -46,13 +93,13 @@ impl Candidate {
     }
 }
 
-/// The names of every file of a registry, in order. Files of today's layout keep
-/// [`RustNames::new`]'s names; types with a semver suffix get it in the module
-/// (`ticket_created_v0_2_0`), never in the type (`TicketCreated`). When two files would share
-/// a module, both are lengthened with the type's next leading segment
-/// (`smart_oven_turned_on`, `lumen_turned_on`) until they differ.
-pub(crate) fn registry_names(files: &[SchemaFile]) -> Vec<RustNames> {
-    let mut candidates: Vec<Candidate> = files.iter().map(candidate).collect();
+/// Files of today's layout are named from their type after the reverse-DNS prefix plus
+/// `_v<major>` (`order_created_v1`, `OrderCreated`); types with a semver suffix get it in the
+/// module (`ticket_created_v0_2_0`), never in the type (`TicketCreated`). When two entries
+/// would share a module, both are lengthened with the type's next leading segment
+/// (`smart_oven_turned_on`, `lumen_turned_on`) until they differ; the same type twice is
+/// numbered.
+fn unique(mut candidates: Vec<Candidate>) -> Vec<RustNames> {
     loop {
         let modules: Vec<String> = candidates.iter().map(Candidate::module).collect();
         let mut changed = false;
@@ -85,25 +132,32 @@ pub(crate) fn registry_names(files: &[SchemaFile]) -> Vec<RustNames> {
         .collect()
 }
 
-fn candidate(file: &SchemaFile) -> Candidate {
-    let (base, suffix) = match &file.type_pointer {
-        None => {
-            let (base, _) = split_type_version(&file.meta.event_type);
-            (base.to_owned(), format!("_v{}", file.major))
-        }
-        Some(_) => {
-            let (base, version) = split_type_version(&file.meta.event_type);
-            let suffix = match version {
-                Some(v) => format!(
-                    "_v{}",
-                    v.trim_start_matches(['v', 'V'])
-                        .to_ascii_lowercase()
-                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
-                ),
-                None => String::new(),
-            };
-            (base.to_owned(), suffix)
-        }
+fn file_candidate(file: &SchemaFile) -> Candidate {
+    candidate(
+        &file.meta.event_type,
+        file.major,
+        file.type_pointer.is_some(),
+    )
+}
+
+/// `imported`: the type came from a schema set laid out by others (a type pointer), whose
+/// version, if any, is part of the type itself.
+fn candidate(event_type: &str, major: u64, imported: bool) -> Candidate {
+    let (base, suffix) = if imported {
+        let (base, version) = split_type_version(event_type);
+        let suffix = match version {
+            Some(v) => format!(
+                "_v{}",
+                v.trim_start_matches(['v', 'V'])
+                    .to_ascii_lowercase()
+                    .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+            ),
+            None => String::new(),
+        };
+        (base, suffix)
+    } else {
+        let (base, _) = split_type_version(event_type);
+        (base, format!("_v{major}"))
     };
     let segments: Vec<String> = base.split('.').map(str::to_owned).collect();
     let start = if segments.len() > 2 { 2 } else { 0 };
@@ -143,7 +197,7 @@ mod tests {
             version: None,
             type_pointer: Some("/t".into()),
             schema: serde_json::Value::Null,
-            meta: crate::EventMeta {
+            meta: crate::registry::EventMeta {
                 event_type: event_type.into(),
                 ..Default::default()
             },
@@ -151,8 +205,14 @@ mod tests {
     }
 
     fn modules(types: &[&str]) -> Vec<(String, String)> {
-        let files: Vec<SchemaFile> = types.iter().map(|t| pointer_file(t)).collect();
-        registry_names(&files)
+        let registry = Registry {
+            root: "schemas".into(),
+            files: types.iter().map(|t| pointer_file(t)).collect(),
+            documents: Default::default(),
+            protobuf: Vec::new(),
+        };
+        registry_names(&registry)
+            .files
             .into_iter()
             .map(|n| (n.module, n.root))
             .collect()

@@ -24,18 +24,9 @@ fn shared_key(name: &str) -> String {
 /// property each `x-cloudevent.extensions` entry names, or an xRegistry message's envelope
 /// metadata) and its deprecation (see [`deprecation_of`]).
 ///
-/// ```
-/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cdevents-shaped/schemas");
-/// let registry = cloudevent_codegen::Registry::load_type_pointer(dir, "/properties/context/properties/type").unwrap();
-/// let entries = cloudevent_codegen::registry_entries(&registry).unwrap();
-/// let packaged = entries.iter().find(|e| e.event_type == "dev.cdevents.artifact.packaged.0.3.0").unwrap();
-/// // The shared `links` schemas travel inside the entry.
-/// assert!(packaged.schema.to_string().contains("cloudevent-shared-"));
-/// ```
-///
 /// # Errors
 /// [`CodegenError::Findings`] for every `$ref` that names nothing in the folder.
-pub fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>, CodegenError> {
+pub(crate) fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>, CodegenError> {
     let bundle = bundle::bundle(registry);
     if !bundle.findings.is_empty() {
         return Err(CodegenError::Findings(bundle.findings));
@@ -81,7 +72,7 @@ pub fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>, Codeg
     Ok(entries)
 }
 
-/// [`registry_entries`] as the self-contained snapshot document the runtime loads
+/// Every event type of a registry as the self-contained snapshot document the runtime loads
 /// (`Registry::from_snapshot`), for a gateway that has no access to the schema files.
 ///
 /// ```
@@ -91,8 +82,19 @@ pub fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>, Codeg
 /// assert!(snapshot.entries.iter().any(|e| e.event_type == "com.example.order.created"));
 /// ```
 ///
+/// Each entry is self-contained: a schema's external `$ref`s travel inside it.
+///
+/// ```
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cdevents-shaped/schemas");
+/// let registry = cloudevent_codegen::Registry::load_type_pointer(dir, "/properties/context/properties/type").unwrap();
+/// let entries = cloudevent_codegen::registry_snapshot(&registry).unwrap().entries;
+/// let packaged = entries.iter().find(|e| e.event_type == "dev.cdevents.artifact.packaged.0.3.0").unwrap();
+/// // The shared `links` schemas travel inside the entry.
+/// assert!(packaged.schema.to_string().contains("cloudevent-shared-"));
+/// ```
+///
 /// # Errors
-/// As [`registry_entries`].
+/// [`CodegenError::Findings`] for every `$ref` that names nothing in the folder.
 pub fn registry_snapshot(registry: &Registry) -> Result<RegistrySnapshot, CodegenError> {
     registry_entries(registry).map(RegistrySnapshot::new)
 }

@@ -95,3 +95,57 @@ fn deprecated_types_are_marked_in_both_catalogs() {
     // A registry without deprecations keeps its catalog as it was.
     assert!(!catalog_markdown(&registry()).contains("Deprecated types"));
 }
+
+/// Two types that differ only in their organisation segment (`com.example.order.shipped`,
+/// `com.contoso.order.shipped`): the catalog used to key messages by a naming of its own
+/// (`orderShippedV1` for both), so the second message overwrote the first. The catalog, the
+/// AsyncAPI document and the generator now share one naming, lengthened alike on a collision.
+#[test]
+fn two_types_that_share_a_short_name_both_keep_their_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/com.example.order.shipped/v1.json"),
+    )
+    .unwrap();
+    for organisation in ["example", "contoso"] {
+        let folder = dir.path().join(format!("com.{organisation}.order.shipped"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let text = original.replace(
+            "com.example.order.shipped",
+            &format!("com.{organisation}.order.shipped"),
+        );
+        std::fs::write(folder.join("v1.json"), text).unwrap();
+    }
+    let registry = Registry::load(dir.path()).unwrap();
+    assert_eq!(registry.files.len(), 2);
+
+    let document: Value =
+        serde_yaml::from_str(&asyncapi_yaml(&registry, "Two organisations")).unwrap();
+    let messages = document["components"]["messages"].as_object().unwrap();
+    let mut keys: Vec<&str> = messages.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["contosoOrderShippedV1", "exampleOrderShippedV1"],
+        "one message a type"
+    );
+    assert_eq!(
+        messages["contosoOrderShippedV1"]["payload"]["properties"]["type"]["const"],
+        "com.contoso.order.shipped"
+    );
+    assert_eq!(
+        messages["exampleOrderShippedV1"]["payload"]["properties"]["type"]["const"],
+        "com.example.order.shipped"
+    );
+    assert_eq!(document["channels"].as_object().unwrap().len(), 2);
+    assert!(asyncapi_validator().is_valid(&document));
+
+    // The generator names the modules the same way: the key is the module in lower camel case.
+    let rust = cloudevent_codegen::Builder::new()
+        .generate_from(&registry)
+        .unwrap()
+        .single_file()
+        .unwrap();
+    assert!(rust.contains("pub mod contoso_order_shipped_v1"), "{rust}");
+    assert!(rust.contains("pub mod example_order_shipped_v1"), "{rust}");
+}

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, Builder, CodegenError, Compat, Lock, Outcome, Profile, Registry,
-    check_compatibility_with, compare_paths, default_lock_path,
+    Baseline, Builder, CodegenError, Compat, Lock, Outcome, Profile, Registry, check_compatibility,
+    compare_paths,
 };
 use serde_json::{Value, json};
 
@@ -56,7 +56,7 @@ fn findings_of(error: CodegenError) -> Vec<String> {
 #[test]
 fn the_builder_writes_the_lock_then_refuses_a_breaking_edit_with_the_fix() {
     let (_dir, schemas) = registry_copy();
-    let lock = default_lock_path(&schemas);
+    let lock = Lock::default_path(&schemas);
     assert!(!lock.exists());
     let builder = Builder::new().schemas(&schemas).update_lock(true);
     builder.generate().unwrap();
@@ -105,7 +105,7 @@ fn the_builder_writes_the_lock_then_refuses_a_breaking_edit_with_the_fix() {
 #[test]
 fn transitive_modes_compare_with_every_locked_version() {
     let (_dir, schemas) = registry_copy();
-    let lock = default_lock_path(&schemas);
+    let lock = Lock::default_path(&schemas);
     let reason =
         |values: Value| move |s: &mut Value| s["properties"]["reason"]["enum"] = values.clone();
     Lock::of_registry(&Registry::load(&schemas).unwrap())
@@ -130,22 +130,22 @@ fn transitive_modes_compare_with_every_locked_version() {
         .generate()
         .unwrap();
     let locked = Lock::read(&lock).unwrap().unwrap();
+    // Both versions of the type, oldest first, as the file records them.
     assert_eq!(
-        locked
-            .versions("com.example.order.cancelled/v1")
+        locked.to_value()["subjects"]["com.example.order.cancelled/v1"]
+            .as_array()
             .unwrap()
             .len(),
         2
     );
     let registry = Registry::load(&schemas).unwrap();
     let baseline = Baseline::Lock(lock.clone());
-    let (_, found) = check_compatibility_with(&registry, &baseline, Compat::Forward).unwrap();
+    let (_, found) = check_compatibility(&registry, &baseline, Compat::Forward).unwrap();
     assert!(
         found.is_empty(),
         "unchanged since the last version: {found:#?}"
     );
-    let (_, found) =
-        check_compatibility_with(&registry, &baseline, Compat::ForwardTransitive).unwrap();
+    let (_, found) = check_compatibility(&registry, &baseline, Compat::ForwardTransitive).unwrap();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
         found[0]
@@ -255,7 +255,7 @@ fn the_settings_file_sets_the_registry_mode() {
     });
     assert!(Builder::new().schemas(&schemas).generate().is_err());
     fs::write(
-        schemas.join(cloudevent_codegen::REGISTRY_CONFIG),
+        schemas.join("cloudevent-registry.toml"),
         "compatibility = \"backward\"\n",
     )
     .unwrap();
@@ -273,7 +273,7 @@ fn the_settings_file_sets_the_registry_mode() {
     );
     // A mode nobody defines is an error naming the key.
     fs::write(
-        schemas.join(cloudevent_codegen::REGISTRY_CONFIG),
+        schemas.join("cloudevent-registry.toml"),
         "compatibility = \"sideways\"\n",
     )
     .unwrap();

@@ -1,9 +1,7 @@
 //! Rust → schema → Rust: a derived type's exported schema carries the same metadata, passes
 //! the registry checks and generates a root type with the same fields and attributes.
 
-use cloudevent_codegen::{
-    EventMeta, RustOptions, SchemaFile, check_schema, export, meta_of, module_tokens,
-};
+use cloudevent_codegen::{Builder, EventMeta, Registry, SchemaFile, check_schema, export};
 use cloudevent_rules::{Policy, Profile};
 use cloudevent_runtime::CloudEvent;
 use serde::{Deserialize, Serialize};
@@ -34,10 +32,26 @@ fn exported_file() -> SchemaFile {
     .unwrap()
 }
 
+/// The Rust `builder` generates for `file` alone, as a build would write it (the file put in a
+/// registry folder of its own): its module's items.
+fn generated(file: &SchemaFile, builder: Builder) -> syn::File {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(&file.relative);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, file.text()).unwrap();
+    let registry = Registry::load(dir.path()).unwrap();
+    let rust = builder.generate_from(&registry).unwrap();
+    let (_, body) = rust
+        .module_files()
+        .into_iter()
+        .find(|(name, _)| name != "mod.rs")
+        .unwrap();
+    syn::parse_file(&body).unwrap()
+}
+
 #[test]
 fn exported_schema_carries_the_derive_metadata() {
     let file = exported_file();
-    assert_eq!(file.meta, meta_of::<OrderReturned>());
     let expected = EventMeta {
         event_type: "com.example.order.returned".into(),
         dataschema: "https://schemas.example.com/events/com.example.order.returned/v1.json".into(),
@@ -64,8 +78,7 @@ fn exported_schema_passes_the_registry_checks() {
 
 #[test]
 fn schema_back_to_rust_gives_an_equivalent_type() {
-    let tokens = module_tokens(&exported_file(), &RustOptions::default()).unwrap();
-    let file: syn::File = syn::parse2(tokens).unwrap();
+    let file = generated(&exported_file(), Builder::new());
     let root = file
         .items
         .iter()
@@ -153,31 +166,26 @@ fn nested_mapping_survives_export_and_codegen() {
             "zone": "/context/site/zone",
         })
     );
-    let text = cloudevent_codegen::schema_text(&schema);
+    let text = serde_json::to_string_pretty(&schema).unwrap();
     let file = SchemaFile::parse(
         "schemas".as_ref(),
         "com.example.device.registered/v1.json",
         &text,
     )
     .unwrap();
-    assert_eq!(
-        file.meta,
-        meta_of::<DeviceRegistered>(),
-        "read back as written"
-    );
+    let exported = cloudevent_codegen::export_file::<DeviceRegistered>("schemas".as_ref()).unwrap();
+    assert_eq!(file.meta, exported.meta, "read back as written");
     let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
     assert!(findings.is_empty(), "{findings:#?}");
 
     // The schema's mapping wins over the options' defaults for the same attribute or name.
-    let options = RustOptions {
-        id_pointer: Some("/region".into()),
+    let builder = Builder::new()
+        .id_pointer("/region")
         // Not in the schema's mapping: taken, through the optional `site`.
-        source_pointer: Some("/context/site/zone".into()),
-        extension_pointers: vec![("zone".into(), "/region".into())],
-        ..RustOptions::default()
-    };
-    let tokens = module_tokens(&file, &options).unwrap();
-    let code = tokens.to_string();
+        .source_pointer("/context/site/zone")
+        .extension_pointer("zone", "/region");
+    let generated = generated(&file, builder);
+    let code = quote::quote!(#generated).to_string();
     for expected in [
         "cloudevent (id = \"id\")",
         "cloudevent (time = \"registered_at\")",
@@ -197,7 +205,7 @@ fn a_schema_pointer_that_names_nothing_is_a_finding() {
     let mut schema = export::<DeviceRegistered>();
     schema["x-cloudevent"]["extensions"]["zone"] = "/context/site/floor".into();
     schema["x-cloudevent"]["attributes"]["source"] = "context/source".into();
-    let text = cloudevent_codegen::schema_text(&schema);
+    let text = serde_json::to_string_pretty(&schema).unwrap();
     let error = SchemaFile::parse(
         "schemas".as_ref(),
         "com.example.device.registered/v1.json",
@@ -211,7 +219,7 @@ fn a_schema_pointer_that_names_nothing_is_a_finding() {
         "{error}"
     );
     schema["x-cloudevent"]["attributes"]["source"] = "/context/tenant".into();
-    let text = cloudevent_codegen::schema_text(&schema);
+    let text = serde_json::to_string_pretty(&schema).unwrap();
     let file = SchemaFile::parse(
         "schemas".as_ref(),
         "com.example.device.registered/v1.json",

@@ -1,9 +1,7 @@
 //! Registries laid out as others publish them: a folder read with a type pointer, an
 //! xRegistry catalog; what each yields, and the errors that say what was looked for.
 
-use cloudevent_codegen::{
-    Builder, CodegenError, Policy, Profile, Registry, RustOptions, generate_rust,
-};
+use cloudevent_codegen::{Builder, CodegenError, Policy, Profile, Registry};
 use serde_json::json;
 
 const POINTER: &str = "/properties/context/properties/type";
@@ -61,14 +59,16 @@ fn a_type_pointer_folder_yields_its_events_and_keeps_the_rest_as_documents() {
 
 #[test]
 fn shared_schemas_are_generated_once_and_unreferenced_documents_not_at_all() {
-    let rust = generate_rust(
-        &Registry::load_type_pointer(fixture("cdevents-shaped/schemas"), POINTER).unwrap(),
-        &Policy::new(Profile::CloudEvents),
-        &RustOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(rust.modules.len(), 5);
-    let shared = rust.shared.as_deref().unwrap();
+    let rust = Builder::new()
+        .policy(Policy::new(Profile::CloudEvents))
+        .generate_from(
+            &Registry::load_type_pointer(fixture("cdevents-shaped/schemas"), POINTER).unwrap(),
+        )
+        .unwrap();
+    let files = rust.module_files();
+    // Five event modules, `shared.rs` and `mod.rs`.
+    assert_eq!(files.len(), 7);
+    let (_, shared) = files.iter().find(|(name, _)| name == "shared.rs").unwrap();
     for name in [
         "Embeddedlinksarray",
         "Embeddedlinkend",

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Builder, Profile};
-use cloudevent_runtime::protobuf::FromProtobuf;
-use cloudevent_runtime::{AnyEvent, Event};
+use cloudevent_runtime::{AnyEvent, Event, FromFormat, Protobuf, protobuf};
 
 #[allow(
     clippy::all,
@@ -76,8 +75,8 @@ fn both_kinds_of_entry_are_listed() {
 #[test]
 fn a_protobuf_event_dispatches_to_its_typed_variant() {
     let event = Event::new(packed());
-    let bytes = event.to_protobuf_message();
-    let any = AnyEvent::from_protobuf(&bytes).unwrap();
+    let bytes = protobuf::encode_message(&event);
+    let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
     match RegistryEvent::try_from(any.clone()).unwrap() {
         RegistryEvent::OrderPacked(back) => {
             assert_eq!(back.data(), event.data());
@@ -87,7 +86,7 @@ fn a_protobuf_event_dispatches_to_its_typed_variant() {
         _ => panic!("not the OrderPacked variant"),
     }
     // In one call, from the Protobuf bytes.
-    match RegistryEvent::from_protobuf(&bytes).unwrap() {
+    match RegistryEvent::decode::<Protobuf>(&bytes).unwrap() {
         RegistryEvent::OrderPacked(back) => assert_eq!(back.data(), event.data()),
         _ => panic!("not the OrderPacked variant"),
     }
@@ -110,7 +109,7 @@ fn a_json_event_still_dispatches_to_its_serde_variant() {
         _ => panic!("not the OrderCreated variant"),
     }
     // The JSON type in the Protobuf format (its data as JSON text in `text_data`).
-    let any = AnyEvent::from_protobuf(&event.to_protobuf().unwrap()).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&event.encode::<Protobuf>().unwrap()).unwrap();
     assert!(matches!(
         RegistryEvent::try_from(any),
         Ok(RegistryEvent::OrderCreated(_))
@@ -128,9 +127,11 @@ fn another_message_under_the_type_is_refused_naming_data() {
         "type.googleapis.com/example.warehouse.v1.Parcel",
         vec![0x0a, 0x01, b'x'],
     );
-    let err = RegistryEvent::try_from(AnyEvent::from_protobuf(&any.to_protobuf()).unwrap())
-        .err()
-        .expect("refused");
+    let err = RegistryEvent::try_from(
+        AnyEvent::decode::<Protobuf>(&any.encode::<Protobuf>().unwrap()).unwrap(),
+    )
+    .err()
+    .expect("refused");
     assert_eq!(err.attribute(), Some("data"));
     assert!(err.to_string().contains("CE-Protobuf"), "{err}");
 }

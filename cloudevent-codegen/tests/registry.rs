@@ -5,8 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CodegenError, Compat, Compatibility, Registry, RustOptions, check_compatibility,
-    check_compatibility_with, generate_rust,
+    Baseline, Builder, CodegenError, Compat, Compatibility, GeneratedRust, Registry,
+    check_compatibility,
 };
 use cloudevent_rules::{Policy, Profile};
 use serde_json::{Value, json};
@@ -17,6 +17,19 @@ fn bundled() -> PathBuf {
 
 fn policy() -> Policy {
     Policy::new(Profile::IntgStd015)
+}
+
+/// The generated modules' bodies, one a schema file (no `mod.rs`, no `shared.rs`).
+fn modules(rust: &GeneratedRust) -> Vec<String> {
+    rust.module_files()
+        .into_iter()
+        .filter(|(name, _)| name != "mod.rs" && name != "shared.rs")
+        .map(|(_, body)| body)
+        .collect()
+}
+
+fn generate(registry: &Registry) -> Result<GeneratedRust, CodegenError> {
+    Builder::new().policy(policy()).generate_from(registry)
 }
 
 /// A copy of the bundled registry in a temporary directory.
@@ -44,11 +57,11 @@ fn edit(path: &Path, change: impl FnOnce(&mut Value)) {
 
 fn findings(dir: &Path) -> Vec<cloudevent_codegen::Finding> {
     let registry = Registry::load(dir).unwrap();
-    match generate_rust(&registry, &policy(), &RustOptions::default()) {
+    match generate(&registry) {
         Err(CodegenError::Findings(found)) => found,
         other => panic!(
             "expected findings, got {:?}",
-            other.map(|r| r.modules.len())
+            other.map(|r| modules(&r).len())
         ),
     }
 }
@@ -76,19 +89,18 @@ fn bundled_registry_has_the_order_domain() {
             "{expected} missing from {types:?}"
         );
     }
-    let rust = generate_rust(&registry, &policy(), &RustOptions::default()).unwrap();
-    assert_eq!(rust.modules.len(), registry.files.len());
+    let rust = generate(&registry).unwrap();
+    assert_eq!(modules(&rust).len(), registry.files.len());
     assert!(rust.warnings.is_empty(), "{:?}", rust.warnings);
 }
 
 #[test]
 fn one_type_space_a_file_keeps_same_named_types_apart() {
     let registry = Registry::load(bundled()).unwrap();
-    let rust = generate_rust(&registry, &policy(), &RustOptions::default()).unwrap();
-    let with_money = rust
-        .modules
+    let rust = generate(&registry).unwrap();
+    let with_money = modules(&rust)
         .iter()
-        .filter(|m| m.body.contains("pub struct Money"))
+        .filter(|body| body.contains("pub struct Money"))
         .count();
     assert!(
         with_money >= 2,
@@ -217,10 +229,10 @@ fn a_compatible_edit_passes() {
         },
     );
     let registry = Registry::load(dir.path()).unwrap();
-    let (rows, findings) = check_compatibility(&registry, &baseline).unwrap();
+    let (rows, findings) = check_compatibility(&registry, &baseline, Compat::default()).unwrap();
     assert!(findings.is_empty(), "{findings:#?}");
     // The same edit narrows what validates: old events may break a new consumer.
-    let (_, backward) = check_compatibility_with(&registry, &baseline, Compat::Backward).unwrap();
+    let (_, backward) = check_compatibility(&registry, &baseline, Compat::Backward).unwrap();
     assert_eq!(backward.len(), 2, "{backward:#?}");
     let row = rows
         .iter()
@@ -250,9 +262,9 @@ fn a_breaking_edit_fails_naming_the_change_pointer_and_new_version() {
     );
     let registry = Registry::load(dir.path()).unwrap();
     // Under backward, a value added breaks nobody.
-    let (_, findings) = check_compatibility_with(&registry, &baseline, Compat::Backward).unwrap();
+    let (_, findings) = check_compatibility(&registry, &baseline, Compat::Backward).unwrap();
     assert!(findings.is_empty(), "{findings:#?}");
-    let (_, findings) = check_compatibility(&registry, &baseline).unwrap();
+    let (_, findings) = check_compatibility(&registry, &baseline, Compat::default()).unwrap();
     assert_eq!(findings.len(), 1, "{findings:#?}");
     let message = findings[0].to_string();
     for expected in [
@@ -277,7 +289,7 @@ fn a_new_major_version_file_is_new_not_breaking() {
     let baseline = Baseline::Dir(dir.path().to_path_buf());
     let registry = Registry::load(dir.path()).unwrap();
     fs::remove_dir_all(dir.path().join("com.example.order.created")).unwrap();
-    let (rows, findings) = check_compatibility(&registry, &baseline).unwrap();
+    let (rows, findings) = check_compatibility(&registry, &baseline, Compat::default()).unwrap();
     assert!(findings.is_empty());
     let created: Vec<_> = rows
         .iter()

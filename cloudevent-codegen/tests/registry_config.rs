@@ -4,7 +4,10 @@
 
 use std::path::Path;
 
-use cloudevent_codegen::{Builder, CodegenError, REGISTRY_CONFIG};
+use cloudevent_codegen::{Builder, CodegenError};
+
+/// The registry's settings file, read from the schemas folder.
+const REGISTRY_CONFIG: &str = "cloudevent-registry.toml";
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -4,6 +4,7 @@
 //! at several attributes together live in `check.rs`.
 
 use proc_macro2::{Span, TokenTree};
+use strsim::levenshtein;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
 use syn::{Attribute, LitStr};
@@ -528,25 +529,10 @@ pub(crate) fn did_you_mean<'k>(written: &str, known: &[&'k str]) -> Option<&'k s
         .collect();
     known
         .iter()
-        .map(|k| (edit_distance(&folded, k).min(edit_distance(written, k)), *k))
+        .map(|k| (levenshtein(&folded, k).min(levenshtein(written, k)), *k))
         .filter(|(distance, k)| *distance <= if k.len() > 3 { 2 } else { 1 })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, k)| k)
-}
-
-/// Levenshtein distance over chars.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// Small conveniences on `syn::Path` for messages and spans.
@@ -594,13 +580,5 @@ mod tests {
         assert_eq!(did_you_mean("extention", &key::FIELD), Some("extension"));
         assert_eq!(did_you_mean("rename", &key::FIELD), None);
         assert_eq!(did_you_mean("id", &key::CONTAINER), None);
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("type", "type"), 0);
-        assert_eq!(edit_distance("tpye", "type"), 2);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("sorce", "source"), 1);
     }
 }

@@ -361,6 +361,17 @@ fn impl_cloud_event_data(
         Some(template) => optional(Some(template.value())),
         None => property(&source_field),
     };
+    // `Event::new` compiles only for a type that always has a source (`HasSource`): the
+    // same condition the runtime reads from `SOURCE` and `SOURCE_PROPERTY`.
+    let has_source = (cont.attrs.source.is_some()
+        || cont.attrs.source_template.is_some()
+        || source_field.as_ref().and_then(property_path).is_some())
+    .then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics __cloudevent::__private_v1::HasSource for #ident #ty_generics #where_clause {}
+        }
+    });
     let text_body = |m: &Option<Marked<'_, '_>>| match m {
         Some(marked) => call_helper(marked),
         None => quote!(::core::option::Option::None),
@@ -411,14 +422,14 @@ fn impl_cloud_event_data(
                     &[#(#extension_properties),*];
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
-                const PRECHECKED: __cloudevent::__private_v1::Prechecked<'static> =
-                    __cloudevent::__private_v1::Prechecked {
+                const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive =
+                    __cloudevent::__private_v1::checked_by_derive(__cloudevent::__private_v1::Prechecked {
                         source: #source,
                         ty: #declared_type,
                         datacontenttype: #declared_datacontenttype,
                         dataschema: #dataschema,
                         extension_names: &[#(#extension_names),*],
-                    };
+                    });
                 const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;
                 const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;
                 const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;
@@ -447,6 +458,8 @@ fn impl_cloud_event_data(
                     ::core::result::Result::Ok(())
                 }
             }
+
+            #has_source
         };
     }
 }

@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-/// An impl with empty metadata and the user's generics unchanged.
+/// Impls with empty metadata and the user's generics unchanged.
 ///
 /// Like `expand.rs`, it reaches the runtime through `__private_v1`, whose suffix is bumped on
 /// any breaking change to what generated code reaches; the runtime's exact pin on this crate
@@ -40,6 +40,10 @@ pub(crate) fn stub(input: &DeriveInput, runtime: &syn::Path) -> TokenStream {
                     ::core::result::Result::Ok(())
                 }
             }
+
+            // `Event::new(value)` keeps compiling too: the error that matters is the one above.
+            #[automatically_derived]
+            impl #impl_generics __cloudevent::__private_v1::HasSource for #ident #ty_generics #where_clause {}
         };
     }
 }

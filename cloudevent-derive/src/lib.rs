@@ -94,11 +94,19 @@ use proc_macro::TokenStream;
 ///
 /// Every broken MUST is a compile error on the literal or field at fault, naming the rule id,
 /// the offending segment or character and a corrected example; all errors of one derive are
-/// reported in one build, and a stub impl keeps the rest of the crate compiling. Broken
-/// SHOULDs (a warning in `cloudevent-rules`, e.g. an `nl-gov` source that is not `urn:nld:`)
-/// are not reported at compile time: stable Rust has no warning API for derives, and the
-/// usual `#[deprecated]` trick could not be silenced for one type. The runtime's profile
-/// validation reports them.
+/// reported in one build, and a stub impl keeps the rest of the crate compiling.
+///
+/// A broken SHOULD (a warning in `cloudevent-rules`, e.g. an `nl-gov` source that is not
+/// `urn:nld:`, or an extension name longer than the CloudEvents SHOULD) is a compiler
+/// warning at the same literal, and the build goes on. Stable Rust has no warning API for
+/// derives, so the derive emits, next to the impl, a `#[deprecated(note = "...")]` constant
+/// spanned on the literal and uses it once: the compiler prints
+/// ``warning: use of deprecated constant `_::__cloudevent_should_0`: <the finding> (a SHOULD
+/// under this crate's profile: a warning, not an error)``. The lint attributes written on the
+/// type are copied onto that constant, so `#[allow(deprecated)]` on the type silences the
+/// warning for that type alone, and `#[deny(deprecated)]` turns it into an error. The
+/// validator reports the same finding, with the same rule id, on an event at run time
+/// (`tests/profiles/nl-gov/ui/*.stderr` in the repository hold such warnings).
 #[proc_macro_derive(CloudEvent, attributes(cloudevent))]
 pub fn derive_cloud_event(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -596,7 +596,7 @@ impl Policy {
 impl Policy {
     /// An empty `id`, `source` or `type`, with the example this profile's own rule for the
     /// attribute gives, so the message says what a good value looks like.
-    pub(crate) fn empty_required(&self, attribute: &'static str) -> Violation {
+    fn empty_required(&self, attribute: &'static str) -> Violation {
         let example = match attribute {
             "type" => crate::check_type("", self),
             "source" => crate::check_source("", self.profile()),
@@ -612,12 +612,12 @@ impl Policy {
     }
 }
 
-pub(crate) fn missing(attribute: &'static str, rule: RuleId) -> Violation {
+fn missing(attribute: &'static str, rule: RuleId) -> Violation {
     Violation::error(rule, attribute, "", "is required but absent or null")
 }
 
 /// Reports a shared check under the profile's id for the same requirement.
-pub(crate) fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
+fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
     violation.rule = rule;
     violation
 }

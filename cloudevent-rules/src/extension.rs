@@ -121,7 +121,7 @@ pub fn documented_extension(name: &str) -> Option<DocumentedExtension> {
 
 /// How a refused word must appear in a name for R-14 to apply.
 #[derive(Clone, Copy)]
-pub(crate) enum Match {
+enum Match {
     /// Anywhere in the name: long, distinctive words (`token`, `password`).
     Anywhere,
     /// The whole name, its start or its end: short abbreviations that hide inside innocent
@@ -139,7 +139,7 @@ pub(crate) enum Match {
 /// matched in the way that catches real names without refusing absurd ones. The accepted
 /// false positives are `secretary` (`secret`) and `possession` (`session`), rare as
 /// extension names and easy to rename.
-pub(crate) const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
+const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
     // Credentials and tokens.
     ("token", Match::Anywhere, "a token"),
     ("password", Match::Anywhere, "a credential"),
@@ -204,7 +204,7 @@ pub(crate) const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
 
 /// The refused word a name announces, and what it announces. Case-insensitive, so a
 /// name already refused for its case is still checked for its meaning.
-pub(crate) fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
     const ALPHABET: u32 = (1 << 26) - 1;
     // A word can only match a name holding every one of its letters: comparing letter sets
     // first skips most of the 57 words with one AND instead of a case-folding scan each
@@ -283,21 +283,21 @@ const SENSITIVE_LETTERS: [u128; SENSITIVE_WORDS.len()] = {
     sets
 };
 
-pub(crate) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
     haystack
         .as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-pub(crate) fn starts_with_ignore_case(haystack: &str, needle: &str) -> bool {
+fn starts_with_ignore_case(haystack: &str, needle: &str) -> bool {
     haystack
         .as_bytes()
         .get(..needle.len())
         .is_some_and(|h| h.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-pub(crate) fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
+fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
     let bytes = haystack.as_bytes();
     bytes.len() >= needle.len()
         && bytes[bytes.len() - needle.len()..].eq_ignore_ascii_case(needle.as_bytes())
@@ -305,7 +305,7 @@ pub(crate) fn ends_with_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// A name that starts with a letter: leading digits move to the end (`1abc` → `abc1`), and an
 /// all-digit name gets an `n` in front.
-pub(crate) fn letter_first(name: &str) -> String {
+fn letter_first(name: &str) -> String {
     let split = name
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(name.len());

@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
-use cloudevent_runtime::{AnyEvent, Batch, CloudEvent, Event, Profile, Validator, dispatch};
+use cloudevent_runtime::{AnyEvent, Batch, CloudEvent, Event, Json, Profile, Validator, dispatch};
 use serde::{Deserialize, Serialize};
 
 /// An order was placed at checkout.
@@ -88,7 +88,7 @@ fn produce() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
 
 fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     let validator = Validator::new(Profile::IntgStd015).require_traceability(true);
-    let report = validator.validate_batch_slice(body);
+    let report = validator.validate_batch_bytes::<Json>(body);
     for finding in report.findings() {
         println!("batch: {} {}: {finding}", finding.severity, finding.rule);
     }

@@ -11,7 +11,7 @@
 //! ```
 
 use cloudevent_runtime::binding::{StructuredFormat, http};
-use cloudevent_runtime::{AnyEvent, CloudEvent, Event, protobuf};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Protobuf, protobuf};
 
 /// A Protobuf payload, `example.orders.v1.OrderShipped`: `prost::Message` and the derive on
 /// one struct, `datacontenttype = "application/protobuf"`; with `prost::Name` it is
@@ -56,16 +56,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         order_id: "order-8842".into(),
         parcels: 2,
     });
-    let bytes = shipped.to_protobuf_message();
+    let bytes = protobuf::encode_message(&shipped);
     // Consumer: the strict reader, the policy check, the type and type URL, then the message.
-    let received = Event::<OrderShipped>::from_protobuf_message(&bytes)?;
+    let received = protobuf::decode_message::<OrderShipped>(&bytes)?;
     assert_eq!(received.data().parcels, 2);
     println!(
         "proto_data: {} {} ({} bytes, {})",
         received.ty(),
         received.id(),
         bytes.len(),
-        AnyEvent::from_protobuf(&bytes)?
+        AnyEvent::decode::<Protobuf>(&bytes)?
             .protobuf_type_url()
             .unwrap_or_default()
     );

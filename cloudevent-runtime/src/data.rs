@@ -78,9 +78,10 @@ pub trait CloudEventData {
     /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
     /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed
     /// reader need not check an incoming value byte-equal to one of them again
-    /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]). A hand-written impl keeps
-    /// the default, nothing: every value is checked at run time.
-    const PRECHECKED: cloudevent_rules::Prechecked<'static> = cloudevent_rules::Prechecked::NONE;
+    /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]). Only the derive can fill
+    /// it ([`CheckedByDerive`]); a hand-written impl keeps the default, nothing: every value
+    /// is checked at run time.
+    const PRECHECKED: CheckedByDerive = CheckedByDerive::NOTHING;
     /// The payload property that fills `id` (`#[cloudevent(id)]`), when one does.
     const ID_PROPERTY: Option<&'static str> = None;
     /// The payload property that fills `time` (`#[cloudevent(time)]`), when one does.
@@ -115,4 +116,102 @@ pub trait CloudEventData {
     /// # Errors
     /// Whatever the visitor returns.
     fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error>;
+}
+
+/// A payload type that always gives [`Event::new`](crate::Event::new) a `source`: a default
+/// (`#[cloudevent(source = "...")]`), a `source_template`, or a field marked
+/// `#[cloudevent(source)]`. `#[derive(CloudEvent)]` implements it when the type has one of
+/// them, so `Event::new` on a type without any is refused by `cargo check` at the call;
+/// [`Event::builder`](crate::Event::builder) sets a source at run time instead.
+///
+/// ```
+/// use cloudevent_runtime::{CloudEvent, Event, HasSource};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
+/// struct Ping;
+///
+/// fn emit<T: HasSource + serde::Serialize>(payload: T) -> Vec<u8> {
+///     Event::new(payload).to_vec().unwrap()
+/// }
+/// assert!(!emit(Ping).is_empty());
+/// ```
+///
+/// Without a source, `Event::new` does not compile:
+///
+/// ```compile_fail
+/// use cloudevent_runtime::{CloudEvent, Event};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.health.ping.sent")]
+/// struct Ping;
+///
+/// let _ = Event::new(Ping);
+/// ```
+///
+/// A hand-written impl promises that [`CloudEventData::SOURCE`] or
+/// [`CloudEventData::SOURCE_PROPERTY`] is set; `Event::new` fails to compile (when the
+/// constants are evaluated) on a type that breaks the promise.
+#[diagnostic::on_unimplemented(
+    message = "`Event::new` needs a source, and `{Self}` names none",
+    label = "`{Self}` has no default `source`",
+    note = "add `source = \"https://...\"` (or a `source_template`) to `#[cloudevent(...)]` on `{Self}`, or mark a field `#[cloudevent(source)]`",
+    note = "or set the source at run time: `Event::builder(payload).source(\"https://...\").build()`"
+)]
+pub trait HasSource: CloudEventData {}
+
+/// What `#[derive(CloudEvent)]` checked under a payload type's policy when the type was
+/// declared ([`CloudEventData::PRECHECKED`]): the typed readers skip re-checking an incoming
+/// value byte-equal to one of these constants.
+///
+/// Only the derive, which ran the policy on those values, can make one that claims anything:
+/// its field is private and its constructor is reachable from generated code alone. A
+/// hand-written [`CloudEventData`] impl can only keep [`CheckedByDerive::NOTHING`], so its
+/// values are checked at run time, every time.
+///
+/// ```
+/// use cloudevent_runtime::{CheckedByDerive, CloudEvent, CloudEventData};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created")]
+/// struct OrderCreated;
+///
+/// assert_eq!(OrderCreated::PRECHECKED.claims().ty, Some("com.example.order.created"));
+/// assert_eq!(CheckedByDerive::NOTHING.claims().ty, None);
+/// ```
+///
+/// A hand-written impl cannot claim that its values were checked:
+///
+/// ```compile_fail
+/// use cloudevent_runtime::{CheckedByDerive, rules::Prechecked};
+/// const CLAIM: CheckedByDerive = CheckedByDerive(Prechecked {
+///     ty: Some("Not A Type"),
+///     ..Prechecked::NONE
+/// });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckedByDerive(pub(crate) cloudevent_rules::Prechecked<'static>);
+
+impl CheckedByDerive {
+    /// Nothing was checked when the type was declared: every value is checked at run time.
+    pub const NOTHING: CheckedByDerive = CheckedByDerive(cloudevent_rules::Prechecked::NONE);
+
+    /// The values the derive checked, in the form [`cloudevent_rules::Policy::check_envelope_prechecked`]
+    /// takes.
+    ///
+    /// ```
+    /// use cloudevent_runtime::CheckedByDerive;
+    /// assert_eq!(CheckedByDerive::NOTHING.claims(), &cloudevent_runtime::rules::Prechecked::NONE);
+    /// ```
+    pub const fn claims(&self) -> &cloudevent_rules::Prechecked<'static> {
+        &self.0
+    }
+}
+
+/// Compares the claim with the values it holds, so a test can write the expected
+/// [`cloudevent_rules::Prechecked`] out.
+impl PartialEq<cloudevent_rules::Prechecked<'_>> for CheckedByDerive {
+    fn eq(&self, other: &cloudevent_rules::Prechecked<'_>) -> bool {
+        self.0 == *other
+    }
 }

@@ -6,8 +6,8 @@
 /// The enum gets `from_slice(&[u8])`, `TryFrom<AnyEvent>` and a `TYPES` list. A payload
 /// may be a serde type (its data read with serde) or, with feature `protobuf`, a Protobuf
 /// message (`protobuf::ProtobufData`: read from `proto_data`, or from
-/// binary data under its `datacontenttype`); an event in the Protobuf format is dispatched
-/// with `Inbox::from_protobuf(&bytes)` (trait `protobuf::FromProtobuf`).
+/// binary data under its `datacontenttype`); an event in any format is dispatched with
+/// `Inbox::decode::<F>(&bytes)` (trait [`FromFormat`](crate::FromFormat)).
 ///
 /// ```
 /// use cloudevent_runtime::{dispatch, CloudEvent, Event};
@@ -139,19 +139,19 @@ pub mod typed {
         }
     }
 
-    /// A Protobuf payload: `Event::from_any_protobuf` (implemented with feature `protobuf`).
+    /// A Protobuf payload: `protobuf::message_from_any` (implemented with feature `protobuf`).
     pub trait ViaProtobuf<T> {
         /// The typed event.
         ///
         /// # Errors
-        /// See `Event::from_any_protobuf`.
+        /// See `protobuf::message_from_any`.
         fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError>;
     }
 
     #[cfg(feature = "protobuf")]
     impl<T: crate::protobuf::ProtobufData> ViaProtobuf<T> for &Typed<T> {
         fn typed(&self, event: AnyEvent) -> Result<Event<T>, FormatError> {
-            Event::from_any_protobuf(&event)
+            crate::protobuf::message_from_any(&event)
         }
     }
 }

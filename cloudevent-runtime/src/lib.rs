@@ -17,6 +17,10 @@
 //!   `binding::axum`); a gateway that enforces a policy takes
 //!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
 //!   `.with_state(Policy::new(Profile::IntgStd015))`.
+//! - **Other event formats** go through the same doors, generic over an [`EventFormat`]:
+//!   `AnyEvent::decode::<Protobuf>(bytes)`, `Event::<T>::decode::<Avro>(bytes)`,
+//!   `event.encode::<F>()`, `Batch::decode::<F>(bytes)`, `validator.validate_bytes::<F>(bytes)`;
+//!   `from_slice` and `to_vec` are the JSON ([`Json`]) shortcuts.
 //! - **Gateways and pipelines** that must show everything wrong with an event, not only the
 //!   first error, use a [`Validator`]: its [`ValidationReport`] lists every finding with its
 //!   rule id, as `cloudevent validate` does.
@@ -27,7 +31,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
-//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Profile, Validator};
+//! use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 //! #[cloudevent(
@@ -49,7 +53,7 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(&bytes);
+//! let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
@@ -65,19 +69,33 @@
 //! | `reqwest` | `binding::reqwest`: a `Sender` on reqwest with R-12 retry and backoff; implies `http`; no TLS unless `rustls-tls` |
 //! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
 //! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |
-//! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically; implies `kafka` |
+//! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically (not built on docs.rs); implies `kafka` |
 //! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`) |
 //! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
+//! | `fe2o3-amqp` | `binding::fe2o3_amqp`: the AMQP mapping on the fe2o3-amqp client (sender and receiver links, binary mode by default); implies `amqp` |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
+//! | `websocket` | `binding::websocket`: the CloudEvents WebSockets Protocol Binding on tokio-tungstenite (subprotocol negotiation, one event a message, client and server helpers) |
 //! | `protobuf` | `protobuf`: the CloudEvents Protobuf event and batch formats on `prost`, in every binding's structured mode |
+//! | `avro` | `avro`: the CloudEvents Avro event format (no dependency), in every binding's structured mode |
+//! | `registry` | `registry::RegistryValidator`: `data` checked against the registry's JSON Schema for its type, declared extension types, deprecation sunsets; `binding::axum::Registered` with `axum` |
 //! | `tracing` | INTG-STD-015 R-15 receipt logging through `tracing`: `receipt::Receipt::log`, `receipt::Receivable::log_receipt`, and the axum extractors and `binding::nats::handle_once` log each event they receive |
+//! | `otel` | `otel`: W3C trace context between events and OpenTelemetry (the current span's into a new event; a remote span context and a linked consumer span on receipt) |
+//!
+//! # The guide
+//!
+//! The repository's README.md and `docs/` explain the library by topic (producing, consuming
+//! and gateways, bindings, formats, codegen and compatibility, rules, performance); every
+//! Rust snippet there is compiled as a doctest of this crate.
 //!
 //! # Module layout
 //!
-//! One-way dependencies (a module uses only those to its left): the leaves (`error`, `value`,
-//! `limits`, `trace`, `id`, `payload`) <- `extension` <- `data`, `any` <- `format` <- `event`
-//! <- `validate` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`. See
-//! ARCHITECTURE.md at the repository root.
+//! Dependencies (a module uses only those before it): the leaves (`error`, `value`, `limits`,
+//! `id`, `payload`) <- `extension` <- `attributes` <- `trace`, `data`, `any` <- `otel` <-
+//! `format` (JSON, batch) <- `event` <- `format`'s Avro and Protobuf parts <- `validate`,
+//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`.
+//! The Avro and Protobuf parts hold `Event<T>`'s typed reading and writing in their format,
+//! so `format` and `event` use each other; ARCHITECTURE.md at the repository root says
+//! where.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -106,7 +124,7 @@ pub use patterns::{claimcheck, dedupe, receipt};
 
 pub use any::{AnyEvent, Data};
 pub use attributes::Attributes;
-pub use data::CloudEventData;
+pub use data::{CheckedByDerive, CloudEventData, HasSource};
 pub use error::{BuildError, FormatError, ValueError};
 pub use event::{Event, EventBuilder};
 pub use extension::{ExtensionField, ExtensionValue, ExtensionVisitor};
@@ -114,9 +132,15 @@ pub use extension::{ExtensionValueBuf, Extensions, ExtensionsIter};
 #[cfg(feature = "avro")]
 #[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
 pub use format::avro;
+#[cfg(feature = "avro")]
+#[cfg_attr(docsrs, doc(cfg(feature = "avro")))]
+pub use format::avro::Avro;
 pub use format::batch::{BATCH_CONTENT_TYPE, Batch};
 #[cfg(feature = "protobuf")]
 pub use format::protobuf;
+#[cfg(feature = "protobuf")]
+pub use format::protobuf::Protobuf;
+pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};
@@ -148,12 +172,19 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::CloudEventData;
+    pub use crate::data::{CheckedByDerive, CloudEventData, HasSource};
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,
     };
     pub use ::cloudevent_rules::{Prechecked, Profile, expand_template_variable};
+
+    /// What the derive checked under the type's policy when it compiled: the one way to
+    /// fill [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED) with anything.
+    /// Only generated code calls it; a hand-written call breaks the contract of this module.
+    pub const fn checked_by_derive(checked: Prechecked<'static>) -> CheckedByDerive {
+        CheckedByDerive(checked)
+    }
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};
@@ -169,3 +200,27 @@ pub mod __private_v1 {
     /// Fails to compile when `T` cannot be the subject.
     pub const fn assert_subject_field<T: ?Sized + SubjectField>() {}
 }
+
+// The guide's and the README's Rust snippets, compiled and run as doctests of this crate
+// (`cargo test --doc --all-features`). `cfg(doctest)`: not part of the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/producing.md")]
+pub struct ProducingDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/consuming-and-gateways.md")]
+pub struct ConsumingDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/bindings.md")]
+pub struct BindingsDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/formats.md")]
+pub struct FormatsDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rules.md")]
+pub struct RulesDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/performance.md")]
+pub struct PerformanceDoctests;

@@ -1,29 +1,27 @@
 //! The validator: an event (or a batch) checked against a profile, every finding reported.
 //!
-//! Parsing ([`AnyEvent::from_slice`]) stops at the first problem; validating goes on and lists
+//! Parsing ([`AnyEvent::decode`]) stops at the first problem; validating goes on and lists
 //! them all, so a build pipeline or a gateway log shows everything wrong with an event at once
 //! (INTG-STD-015 "Producer Enforcement": a CloudEvents linting step).
 
 use std::fmt;
 
-use cloudevent_rules::{Mode, Policy, Profile, Severity, Violation, rule};
+use cloudevent_rules::{Mode, Policy, Profile, Severity, Violation};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::value::RawValue;
 
-use crate::any::AnyEvent;
+use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValueBuf;
-use crate::format::RawData;
 use crate::format::batch::Batch;
-use crate::format::json::{self, Findings};
+use crate::format::{EventFormat, Json};
 use cloudevent_rules::limits;
 
 /// Checks events against a profile.
 ///
 /// ```
-/// use cloudevent_runtime::{Profile, Validator};
+/// use cloudevent_runtime::{Json, Profile, Validator};
 ///
 /// let validator = Validator::new(Profile::IntgStd015).require_traceability(true);
-/// let report = validator.validate_slice(br#"{"id":"evt-100","type":"OrderCreated","data":{}}"#);
+/// let report = validator.validate_bytes::<Json>(br#"{"id":"evt-100","type":"OrderCreated","data":{}}"#);
 /// assert!(!report.is_valid());
 /// // Every finding is listed: specversion, source, the type's naming, traceability, ...
 /// let rules: Vec<&str> = report.errors().map(|f| f.rule.as_str()).collect();
@@ -68,11 +66,11 @@ impl Validator {
     /// Requires every `type` to start with this prefix (INTG-STD-015 R-4).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
     ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// assert!(Validator::new(Profile::IntgStd015).type_prefix("com.example").validate_slice(good).is_valid());
-    /// assert!(!Validator::new(Profile::IntgStd015).type_prefix("org.example").validate_slice(good).is_valid());
+    /// assert!(Validator::new(Profile::IntgStd015).type_prefix("com.example").validate_bytes::<Json>(good).is_valid());
+    /// assert!(!Validator::new(Profile::IntgStd015).type_prefix("org.example").validate_bytes::<Json>(good).is_valid());
     /// ```
     #[must_use]
     pub fn type_prefix(mut self, prefix: impl Into<String>) -> Self {
@@ -83,10 +81,10 @@ impl Validator {
     /// Requires `correlationid` and `causationid` on every event (ADR-0003 decision 4).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
     ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_slice(good);
+    /// let report = Validator::new(Profile::IntgStd015).require_traceability(true).validate_bytes::<Json>(good);
     /// assert!(report.has_rule("ADR-0003"));
     /// ```
     #[must_use]
@@ -125,130 +123,98 @@ impl Validator {
     /// assert!(report.is_valid(), "{report}");
     /// ```
     pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        self.event_then(event, &())
+    }
+
+    /// [`Validator::validate`], then what `then` adds (a registry's findings).
+    pub(crate) fn event_then(&self, event: &AnyEvent, then: &impl Then) -> ValidationReport {
         let view = event.view();
         let findings = self.policy.check_envelope(&view, Mode::Collect);
-        ValidationReport::new(self.policy.profile(), &view, findings)
+        let mut report = ValidationReport::new(self.policy.profile(), &view, findings);
+        then.then(&mut report, event.data());
+        report
     }
 
-    /// Parses and validates one event in the JSON format. An event over the size limit is
-    /// reported without being parsed (INTG-STD-015 R-11, gateway 3).
+    /// Reads and validates one event in the format `F`: the format's own reader, collecting
+    /// every finding (the format's and the policy's) instead of stopping at the first. An
+    /// event over the size limit is reported without being read (INTG-STD-015 R-11,
+    /// gateway 3); input that cannot be read as an event at all is refused with what stopped
+    /// the reader.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
     ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// assert!(Validator::new(Profile::IntgStd015).validate_slice(good).is_valid());
+    /// assert!(Validator::new(Profile::IntgStd015).validate_bytes::<Json>(good).is_valid());
     /// let too_big = vec![b' '; 256 * 1024 + 1];
-    /// let report = Validator::new(Profile::IntgStd015).validate_slice(&too_big);
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(&too_big);
     /// assert!(report.has_rule("INTG-STD-015 R-11"));
     /// ```
-    pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
-        let profile = self.policy.profile();
-        let too_large = limits::check_event_size(bytes.len());
-        if !too_large.is_empty() {
-            return ValidationReport::refused(profile, too_large);
-        }
-        // The same reader as `AnyEvent::from_slice_with`, collecting instead of stopping: the
-        // structural findings as it reads, then the policy's envelope check.
-        let mut findings = Findings::lenient();
-        match json::parse_slice(bytes, RawData::default(), None, &self.policy, &mut findings) {
-            Ok((envelope, _)) => ValidationReport::new(profile, &envelope.view(), findings.list),
-            Err(error) => {
-                // The reader already named a lone surrogate's attribute; anything else that
-                // stopped serde_json is reported here.
-                match json::string_violation(&error) {
-                    Some(_) if findings.list.iter().any(|v| v.rule == rule::CE_TYPE_SYSTEM) => {}
-                    Some(violation) => findings.list.push(violation),
-                    None => findings.list.push(Violation::error(
-                        rule::INTG_R7,
-                        "event",
-                        "",
-                        format!("is not a CloudEvents JSON object: {error}"),
-                    )),
-                }
-                ValidationReport::refused(profile, findings.list)
-            }
-        }
+    pub fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
+        self.bytes_then::<F>(bytes, &())
     }
 
-    /// Decodes and validates one event in the Avro format (`application/cloudevents+avro`,
-    /// feature `avro`): the Avro reader's checks and the policy's, every finding listed. A
-    /// datum that does not decode (truncated, a forged length, ...) is refused with the one
-    /// structural finding.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
-    ///
-    /// let event = AnyEvent::new("1", "https://localhost:8080/orders", "Order");
-    /// let report = Validator::new(Profile::IntgStd015).validate_avro(&event.to_avro().unwrap());
-    /// assert!(report.errors().any(|v| v.attribute == "source"));
-    /// assert!(report.errors().any(|v| v.attribute == "type"));
-    /// let report = Validator::new(Profile::IntgStd015).validate_avro(b"\x02");
-    /// assert!(report.has_rule("CE-Avro 2.4"));
-    /// ```
-    #[cfg(feature = "avro")]
-    pub fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
-        use crate::format::avro::record;
-
-        let profile = self.policy.profile();
+    /// [`Validator::validate_bytes`], then what `then` adds (a registry's findings).
+    pub(crate) fn bytes_then<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> ValidationReport {
         let too_large = limits::check_event_size(bytes.len());
         if !too_large.is_empty() {
-            return ValidationReport::refused(profile, too_large);
+            return ValidationReport::refused(self.policy.profile(), too_large);
         }
-        let decoded = match record::parse(bytes) {
-            Ok(decoded) => decoded,
-            Err(violation) => return ValidationReport::refused(profile, vec![*violation]),
-        };
-        let mut findings = Findings::lenient();
-        let mut quoted = None;
-        match record::read_lenient(&decoded, &mut quoted, &self.policy, &mut findings) {
-            Some(envelope) => ValidationReport::new(profile, &envelope.view(), findings.list),
-            None => ValidationReport::refused(profile, findings.list),
-        }
+        let (mut report, data) = F::validate::<ValidationReport>(bytes, &self.policy);
+        then.then(&mut report, data.as_ref());
+        report
     }
 
-    /// Parses and validates a batch (`application/cloudevents-batch+json`): a JSON array,
-    /// `[]` allowed, each event validated on its own (INTG-STD-015 R-10).
+    /// Reads and validates a batch in `F`'s batch format (`application/cloudevents-batch+json`
+    /// for [`Json`](crate::Json)): `[]` allowed, each event validated on its own as
+    /// [`Validator::validate_bytes`] validates it (INTG-STD-015 R-10). A batch over the
+    /// batch size limit is reported without being read; a format without a batch format
+    /// (Avro) is refused.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     ///
-    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(b"[]");
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]");
     /// assert!(report.is_valid());
     /// assert!(report.events().is_empty());
     /// ```
-    pub fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
-        let mut batch = Vec::new();
+    pub fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
+        self.batch_bytes_then::<F>(bytes, &())
+    }
+
+    /// [`Validator::validate_batch_bytes`], then what `then` adds to each event's report.
+    pub(crate) fn batch_bytes_then<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> BatchReport {
         if bytes.len() > limits::MAX_BATCH_BYTES {
             return BatchReport {
                 findings: limits::check_batch(bytes.len(), 0),
                 events: Vec::new(),
             };
         }
-        let elements: Vec<&RawValue> = match serde_json::from_slice(bytes) {
-            Ok(elements) => elements,
-            Err(error) => {
-                batch.push(crate::format::batch::not_a_batch(&error));
-                return BatchReport {
-                    findings: batch,
-                    events: Vec::new(),
-                };
-            }
+        let elements = match F::split_batch(bytes) {
+            Some(Ok(elements)) => elements,
+            Some(Err(violation)) => return BatchReport::refused(*violation),
+            None => return BatchReport::refused(crate::format::no_batch::<F>()),
         };
-        batch.extend(limits::check_batch(bytes.len(), elements.len()));
-        let events = elements
-            .iter()
-            .map(|element| self.validate_slice(element.get().as_bytes()))
-            .collect();
         BatchReport {
-            findings: batch,
-            events,
+            findings: limits::check_batch(bytes.len(), elements.len()),
+            events: elements
+                .into_iter()
+                .map(|element| self.bytes_then::<F>(element, then))
+                .collect(),
         }
     }
 
     /// Validates every event of a parsed batch, each on its own (R-10), and the batch's size
     /// as written in the JSON batch format ([`Batch::serialized_len`]). For bytes received,
-    /// [`Validator::validate_batch_slice`] measures the bytes themselves.
+    /// [`Validator::validate_batch_bytes`] measures the bytes themselves.
     ///
     /// ```
     /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
@@ -258,13 +224,18 @@ impl Validator {
     /// assert!(!Validator::new(Profile::IntgStd015).validate_batch(&batch).is_valid());
     /// ```
     pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        self.batch_then(batch, &())
+    }
+
+    /// [`Validator::validate_batch`], then what `then` adds to each event's report.
+    pub(crate) fn batch_then(&self, batch: &Batch, then: &impl Then) -> BatchReport {
         BatchReport {
             // The size the batch takes when sent, counted without writing it out.
             findings: limits::check_batch(batch.serialized_len(), batch.len()),
             events: batch
                 .events()
                 .iter()
-                .map(|event| self.validate(event))
+                .map(|event| self.event_then(event, then))
                 .collect(),
         }
     }
@@ -280,19 +251,50 @@ impl Validator {
     /// assert!(matches!(validator.validate_document(b"{}"), Document::Event(_)));
     /// ```
     pub fn validate_document(&self, bytes: &[u8]) -> Document {
+        self.document_then(bytes, &())
+    }
+
+    /// [`Validator::validate_document`], then what `then` adds to each event's report.
+    pub(crate) fn document_then(&self, bytes: &[u8], then: &impl Then) -> Document {
         match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => Document::Batch(self.validate_batch_slice(bytes)),
-            _ => Document::Event(self.validate_slice(bytes)),
+            Some(b'[') => Document::Batch(self.batch_bytes_then::<Json>(bytes, then)),
+            _ => Document::Event(self.bytes_then::<Json>(bytes, then)),
         }
     }
+}
+
+/// What a validator that wraps [`Validator`] adds to each event's report, once the profile's
+/// findings are in: the registry's (`registry::RegistryValidator`). Given the data the
+/// event's reader read, so the data is not read twice.
+pub(crate) trait Then {
+    fn then(&self, report: &mut ValidationReport, data: Option<&Data>);
+}
+
+impl crate::format::Report for ValidationReport {
+    fn read(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
+        ValidationReport::new(profile, view, findings)
+    }
+
+    fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
+        ValidationReport::refused(profile, findings)
+    }
+}
+
+/// The plain validator adds nothing.
+impl Then for () {
+    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>) {}
 }
 
 /// Everything found wrong with one event, errors and warnings, in the order checked.
 ///
 /// ```
-/// use cloudevent_runtime::{Profile, Severity, Validator};
+/// use cloudevent_runtime::{Json, Profile, Severity, Validator};
 ///
-/// let report = Validator::new(Profile::IntgStd015).validate_slice(br#"{"specversion":"1.0",
+/// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
 ///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created",
 ///     "time":"2026-03-28T14:22:31+01:00"}"#);
 /// assert!(!report.is_valid());
@@ -320,12 +322,13 @@ impl ValidationReport {
     /// The attributes as read, as the JSON object the report's `attributes` member holds.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1","n":1}"#);
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1","n":1}"#);
     /// assert_eq!(report.attributes_json(), serde_json::json!({"id": "evt-1", "n": 1}));
     /// ```
     pub fn attributes_json(&self) -> serde_json::Value {
-        serde_json::to_value(AttributesJson(&self.attributes)).unwrap_or_default()
+        serde_json::to_value(AttributesJson(&self.attributes))
+            .expect("attributes are strings and extension values, which always make a JSON value")
     }
 
     /// A report on an event whose attributes could be read.
@@ -365,8 +368,8 @@ impl ValidationReport {
     /// The profile the event was checked against.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::NlGov).validate_slice(b"{}");
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::NlGov).validate_bytes::<Json>(b"{}");
     /// assert_eq!(report.profile(), Profile::NlGov);
     /// ```
     pub fn profile(&self) -> Profile {
@@ -377,8 +380,8 @@ impl ValidationReport {
     /// see what the validator saw. Empty when the input was not an event object.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1","ExtA":"x"}"#);
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1","ExtA":"x"}"#);
     /// let names: Vec<&str> = report.attribute_names().collect();
     /// assert_eq!(names, ["id", "ExtA"]);
     /// ```
@@ -389,8 +392,8 @@ impl ValidationReport {
     /// The event's `id`, when it could be read.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"id":"evt-1"}"#);
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1"}"#);
     /// assert_eq!(report.id(), Some("evt-1"));
     /// ```
     pub fn id(&self) -> Option<&str> {
@@ -400,8 +403,8 @@ impl ValidationReport {
     /// Whether the event has no error (warnings allowed).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// assert!(!Validator::new(Profile::CloudEvents).validate_slice(b"{}").is_valid());
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// assert!(!Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}").is_valid());
     /// ```
     pub fn is_valid(&self) -> bool {
         !self.findings.iter().any(Violation::is_error)
@@ -410,8 +413,8 @@ impl ValidationReport {
     /// Every finding.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(b"{}");
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}");
     /// assert_eq!(report.findings().len(), 4); // specversion, id, source, type
     /// ```
     pub fn findings(&self) -> &[Violation] {
@@ -421,8 +424,8 @@ impl ValidationReport {
     /// The errors (broken MUSTs).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"specversion":"1.0"}"#);
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"1.0"}"#);
     /// let missing: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
     /// assert_eq!(missing, ["id", "source", "type"]);
     /// ```
@@ -435,8 +438,8 @@ impl ValidationReport {
     /// The warnings (broken SHOULDs).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::IntgStd015).validate_slice(br#"{"specversion":"1.0",
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
     ///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created"}"#);
     /// assert!(report.is_valid());
     /// assert!(report.warnings().any(|f| f.attribute == "time"));
@@ -450,10 +453,10 @@ impl ValidationReport {
     /// Whether some finding cites this rule id.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(br#"{"specversion":"0.3"}"#);
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"0.3"}"#);
     /// assert!(report.has_rule("CE 1.0.2 specversion"));
-    /// let report = Validator::new(Profile::IntgStd015).validate_slice(br#"{"specversion":"0.3"}"#);
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"0.3"}"#);
     /// assert!(report.has_rule("INTG-STD-015 R-1"));
     /// ```
     pub fn has_rule(&self, rule: &str) -> bool {
@@ -548,8 +551,8 @@ impl Serialize for ValidationReport {
 /// A batch's report: findings about the batch itself, and one report per event, by index.
 ///
 /// ```
-/// use cloudevent_runtime::{Profile, Validator};
-/// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(br#"[{"specversion":"1.0",
+/// use cloudevent_runtime::{Json, Profile, Validator};
+/// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(br#"[{"specversion":"1.0",
 ///     "id":"1","source":"/s","type":"com.example.order.created"},{"specversion":"0.3"}]"#);
 /// assert!(!report.is_valid());
 /// assert!(report.events()[0].is_valid());
@@ -563,12 +566,20 @@ pub struct BatchReport {
 }
 
 impl BatchReport {
+    /// A report on input that could not be read as a batch at all.
+    fn refused(violation: Violation) -> Self {
+        BatchReport {
+            findings: vec![violation],
+            events: Vec::new(),
+        }
+    }
+
     /// Findings about the batch as a whole (size, shape, count).
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let many = format!("[{}]", vec![r#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#; 101].join(","));
-    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(many.as_bytes());
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(many.as_bytes());
     /// assert!(report.findings().iter().any(|f| f.rule.as_str() == "INTG-STD-015 R-10"));
     /// ```
     pub fn findings(&self) -> &[Violation] {
@@ -578,8 +589,8 @@ impl BatchReport {
     /// One report per event; the index in this slice is the event's index in the batch.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let report = Validator::new(Profile::CloudEvents).validate_batch_slice(b"[{}]");
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[{}]");
     /// assert!(!report.events()[0].is_valid());
     /// ```
     pub fn events(&self) -> &[ValidationReport] {
@@ -589,8 +600,8 @@ impl BatchReport {
     /// Whether neither the batch nor any event has an error.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// assert!(Validator::new(Profile::CloudEvents).validate_batch_slice(b"[]").is_valid());
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// assert!(Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]").is_valid());
     /// ```
     pub fn is_valid(&self) -> bool {
         !self.findings.iter().any(Violation::is_error)

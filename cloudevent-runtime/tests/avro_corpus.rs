@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use cloudevent_runtime::{AnyEvent, Data, Policy, Profile, avro};
+use cloudevent_runtime::{AnyEvent, Avro, Data, Policy, Profile};
 use serde_json::Value;
 
 fn long(out: &mut Vec<u8>, value: i64) {
@@ -91,8 +91,8 @@ fn datum(object: &serde_json::Map<String, Value>) -> Option<Vec<u8>> {
                 (_, None) => {
                     let mut carrier = AnyEvent::new("1", "/s", "t");
                     carrier.set_data(Some(Data::json(serde_json::to_string(data).ok()?).ok()?));
-                    let bytes = avro::encode(&carrier).ok()?;
-                    let head = avro::encode(&AnyEvent::new("1", "/s", "t")).ok()?;
+                    let bytes = carrier.encode::<Avro>().ok()?;
+                    let head = AnyEvent::new("1", "/s", "t").encode::<Avro>().ok()?;
                     out.extend_from_slice(&bytes[head.len() - 1..]);
                 }
             }
@@ -130,7 +130,7 @@ fn the_avro_door_gives_the_corpus_verdicts() {
             let name = case["name"].as_str().unwrap_or_default();
             let profile = Profile::from_str(case["profile"].as_str().unwrap()).unwrap();
             let policy = Policy::new(profile);
-            let avro = avro::decode(&bytes, &policy);
+            let avro = AnyEvent::decode_with::<Avro>(&bytes, &policy);
             let json = AnyEvent::from_slice_with(&serde_json::to_vec(object).unwrap(), &policy);
             let expected_rules: Vec<&str> = match &case["expect"] {
                 Value::String(accept) if accept == "accept" => Vec::new(),

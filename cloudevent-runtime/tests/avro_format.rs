@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 
-use apache_avro::types::Value as Avro;
+use apache_avro::types::Value as AvroValue;
+use cloudevent_runtime::Avro;
+use cloudevent_runtime::Json;
 use cloudevent_runtime::{
     AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, FormatError, Policy, Profile,
     avro, limits,
@@ -76,7 +78,7 @@ fn required<'a>() -> Vec<(&'a str, A<'a>)> {
 }
 
 fn decode(bytes: &[u8]) -> Result<AnyEvent, FormatError> {
-    avro::decode(bytes, &AnyEvent::DEFAULT_POLICY)
+    AnyEvent::decode_with::<Avro>(bytes, &AnyEvent::DEFAULT_POLICY)
 }
 
 fn rule(error: &FormatError) -> &'static str {
@@ -166,7 +168,8 @@ fn a_stricter_policy_gives_the_json_readers_error() {
     );
     let gateway = Policy::new(Profile::IntgStd015);
     let json = AnyEvent::from_slice_with(&event.to_vec(), &gateway).unwrap_err();
-    let avro = AnyEvent::from_avro_with(&event.to_avro().unwrap(), &gateway).unwrap_err();
+    let avro =
+        AnyEvent::decode_with::<Avro>(&event.encode::<Avro>().unwrap(), &gateway).unwrap_err();
     assert_eq!(avro.violation(), json.violation());
 }
 
@@ -275,7 +278,7 @@ fn every_truncation_is_an_error_never_a_panic() {
     event.set_data(Some(
         Data::json(r#"{"a":1,"o":{"b":[{"c":true}]}}"#).unwrap(),
     ));
-    let bytes = event.to_avro().unwrap();
+    let bytes = event.encode::<Avro>().unwrap();
     for len in 0..bytes.len() {
         let err = decode(&bytes[..len]).unwrap_err();
         assert!(rule(&err).starts_with("CE"), "{len}: {err}");
@@ -369,11 +372,11 @@ struct Archived(Binary);
 #[test]
 fn a_typed_binary_payload_travels_as_avro_bytes() {
     let event = Event::new(Archived(Binary::new(vec![0, 1, 2, 255])));
-    let bytes = event.to_avro().unwrap();
-    assert_eq!(bytes, avro::encode(&event.to_any().unwrap()).unwrap());
-    let any = AnyEvent::from_avro(&bytes).unwrap();
+    let bytes = event.encode::<Avro>().unwrap();
+    assert_eq!(bytes, event.to_any().unwrap().encode::<Avro>().unwrap());
+    let any = AnyEvent::decode::<Avro>(&bytes).unwrap();
     assert_eq!(any.data(), Some(&Data::Binary(vec![0, 1, 2, 255])));
-    let back = Event::<Archived>::from_avro(&bytes).unwrap();
+    let back = Event::<Archived>::decode::<Avro>(&bytes).unwrap();
     assert_eq!(back.data(), event.data());
 }
 
@@ -387,28 +390,28 @@ fn a_typed_event_round_trips() {
     let event = Event::new(order);
     // Written straight from `Event<T>`: the event `AnyEvent` writes for the same event
     // (extensions in `Event<T>`'s order, so the bytes may differ in that order).
-    let direct = AnyEvent::from_avro(&event.to_avro().unwrap()).unwrap();
+    let direct = AnyEvent::decode::<Avro>(&event.encode::<Avro>().unwrap()).unwrap();
     assert_eq!(direct, event.to_any().unwrap());
-    let back = Event::<OrderCreated>::from_avro(&event.to_avro().unwrap()).unwrap();
+    let back = Event::<OrderCreated>::decode::<Avro>(&event.encode::<Avro>().unwrap()).unwrap();
     assert_eq!(back.data(), event.data());
     assert_eq!(back.id(), event.id());
     let report = Event::new(Report("a,b\n1,2\n".into()));
     assert_eq!(
-        report.to_avro().unwrap(),
-        avro::encode(&report.to_any().unwrap()).unwrap()
+        report.encode::<Avro>().unwrap(),
+        report.to_any().unwrap().encode::<Avro>().unwrap()
     );
     assert_eq!(
-        AnyEvent::from_avro(&report.to_avro().unwrap()).unwrap(),
+        AnyEvent::decode::<Avro>(&report.encode::<Avro>().unwrap()).unwrap(),
         report.to_any().unwrap()
     );
-    let back = Event::<Report>::from_avro(&report.to_avro().unwrap()).unwrap();
+    let back = Event::<Report>::decode::<Avro>(&report.encode::<Avro>().unwrap()).unwrap();
     assert_eq!(back.data(), report.data());
 }
 
 #[test]
 fn a_typed_reader_refuses_another_type() {
-    let report = Event::new(Report("x".into())).to_avro().unwrap();
-    let err = Event::<OrderCreated>::from_avro(&report).unwrap_err();
+    let report = Event::new(Report("x".into())).encode::<Avro>().unwrap();
+    let err = Event::<OrderCreated>::decode::<Avro>(&report).unwrap_err();
     assert_eq!(rule(&err), "CE 1.0.2 type");
 }
 
@@ -430,64 +433,70 @@ fn apache_avro_reads_what_we_write() {
     event
         .extensions_mut()
         .insert("blob", Binary::new(*b"\x01\x02"));
-    let bytes = event.to_avro().unwrap();
+    let bytes = event.encode::<Avro>().unwrap();
     let mut reader = &bytes[..];
     let value = apache_avro::from_avro_datum(&schema(), &mut reader, None).unwrap();
     assert!(reader.is_empty());
-    let Avro::Record(fields) = value else {
+    let AvroValue::Record(fields) = value else {
         panic!("a record")
     };
-    let Avro::Map(attributes) = &fields[0].1 else {
+    let AvroValue::Map(attributes) = &fields[0].1 else {
         panic!("a map")
     };
     let at = |name: &str| attributes.get(name).cloned().unwrap();
     assert_eq!(
         at("specversion"),
-        Avro::Union(3, Box::new(Avro::String("1.0".into())))
+        AvroValue::Union(3, Box::new(AvroValue::String("1.0".into())))
     );
-    assert_eq!(at("hops"), Avro::Union(2, Box::new(Avro::Int(2))));
-    assert_eq!(at("express"), Avro::Union(1, Box::new(Avro::Boolean(true))));
+    assert_eq!(at("hops"), AvroValue::Union(2, Box::new(AvroValue::Int(2))));
+    assert_eq!(
+        at("express"),
+        AvroValue::Union(1, Box::new(AvroValue::Boolean(true)))
+    );
     assert_eq!(
         at("blob"),
-        Avro::Union(4, Box::new(Avro::Bytes(vec![1, 2])))
+        AvroValue::Union(4, Box::new(AvroValue::Bytes(vec![1, 2])))
     );
-    let Avro::Union(3, data) = &fields[1].1 else {
+    let AvroValue::Union(3, data) = &fields[1].1 else {
         panic!("data as a map: {:?}", fields[1])
     };
-    let Avro::Map(members) = &**data else {
+    let AvroValue::Map(members) = &**data else {
         panic!("a map")
     };
-    assert_eq!(members["n"], Avro::Union(3, Box::new(Avro::Double(1.5))));
+    assert_eq!(
+        members["n"],
+        AvroValue::Union(3, Box::new(AvroValue::Double(1.5)))
+    );
 }
 
 #[test]
 fn we_read_what_apache_avro_writes() {
-    let attr = |branch, value| Avro::Union(branch, Box::new(value));
-    let attributes: HashMap<String, Avro> = [
-        ("specversion", attr(3, Avro::String("1.0".into()))),
-        ("id", attr(3, Avro::String("42".into()))),
-        ("source", attr(3, Avro::String("/orders".into()))),
+    let attr = |branch, value| AvroValue::Union(branch, Box::new(value));
+    let attributes: HashMap<String, AvroValue> = [
+        ("specversion", attr(3, AvroValue::String("1.0".into()))),
+        ("id", attr(3, AvroValue::String("42".into()))),
+        ("source", attr(3, AvroValue::String("/orders".into()))),
         (
             "type",
-            attr(3, Avro::String("com.example.order.created".into())),
+            attr(3, AvroValue::String("com.example.order.created".into())),
         ),
         (
             "datacontenttype",
-            attr(3, Avro::String("application/octet-stream".into())),
+            attr(3, AvroValue::String("application/octet-stream".into())),
         ),
-        ("hops", attr(2, Avro::Int(-7))),
-        ("flag", attr(1, Avro::Boolean(false))),
-        ("blob", attr(4, Avro::Bytes(vec![0, 255]))),
-        ("unset", attr(0, Avro::Null)),
+        ("hops", attr(2, AvroValue::Int(-7))),
+        ("flag", attr(1, AvroValue::Boolean(false))),
+        ("blob", attr(4, AvroValue::Bytes(vec![0, 255]))),
+        ("unset", attr(0, AvroValue::Null)),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
-    let record = Avro::Record(vec![
-        ("attribute".into(), Avro::Map(attributes)),
+    let record = AvroValue::Record(vec![
+        ("attribute".into(), AvroValue::Map(attributes)),
         (
             "data".into(),
-            Avro::Union(0, Box::new(Avro::Bytes(vec![9, 8, 7]))),
+            AvroValue::Union(0, Box::new(AvroValue::Bytes(vec![9, 8, 7]))),
         ),
     ]);
     let bytes = apache_avro::to_avro_datum(&schema(), record).unwrap();
@@ -629,8 +638,8 @@ proptest! {
 
     #[test]
     fn any_event_round_trips_through_avro(event in any_event()) {
-        let bytes = event.to_avro().unwrap();
-        prop_assert_eq!(AnyEvent::from_avro(&bytes).unwrap(), event.clone());
+        let bytes = event.encode::<Avro>().unwrap();
+        prop_assert_eq!(AnyEvent::decode::<Avro>(&bytes).unwrap(), event.clone());
         // And apache-avro reads every datum we write, to its end.
         let mut reader = &bytes[..];
         apache_avro::from_avro_datum(&schema(), &mut reader, None).unwrap();
@@ -643,18 +652,18 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
     ) {
-        let mut bytes = event.to_avro().unwrap();
+        let mut bytes = event.encode::<Avro>().unwrap();
         for (at, byte) in flips {
             let i = at.index(bytes.len());
             bytes[i] ^= byte;
         }
-        let _ = AnyEvent::from_avro(&bytes);
-        let _ = AnyEvent::from_avro(&bytes[..cut.index(bytes.len() + 1)]);
+        let _ = AnyEvent::decode::<Avro>(&bytes);
+        let _ = AnyEvent::decode::<Avro>(&bytes[..cut.index(bytes.len() + 1)]);
     }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
-        let _ = AnyEvent::from_avro(&bytes);
+        let _ = AnyEvent::decode::<Avro>(&bytes);
     }
 }
 
@@ -665,10 +674,10 @@ fn the_validator_lists_what_it_lists_for_the_same_event_in_json() {
     event.extensions_mut().insert("Bad_Name", "x");
     event.extensions_mut().insert("password", "hunter2");
     let validator = cloudevent_runtime::Validator::new(Profile::IntgStd015);
-    let json = validator.validate_slice(&event.to_vec());
-    let avro = validator.validate_avro(&event.to_avro().unwrap());
+    let json = validator.validate_bytes::<Json>(&event.to_vec());
+    let avro = validator.validate_bytes::<Avro>(&event.encode::<Avro>().unwrap());
     assert!(json.errors().count() >= 4, "{json}");
     assert_eq!(avro.to_string(), json.to_string());
-    let truncated = validator.validate_avro(&event.to_avro().unwrap()[..10]);
+    let truncated = validator.validate_bytes::<Avro>(&event.encode::<Avro>().unwrap()[..10]);
     assert!(truncated.has_rule("CE-Avro 2.4"), "{truncated}");
 }

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use cloudevent_runtime::{AnyEvent, Binary, Data, ExtensionValue, Timestamp, avro};
+use cloudevent_runtime::{AnyEvent, Avro, Binary, Data, ExtensionValue, Timestamp};
 use serde_json::{Value, json};
 
 /// How long the peer may run before it is killed and the test fails.
@@ -205,7 +205,7 @@ fn fastavro_reads_what_we_write_and_we_read_what_it_writes_back() {
     let input: String = events
         .iter()
         .map(|(case, event)| {
-            let bytes = avro::encode(event).unwrap();
+            let bytes = event.encode::<Avro>().unwrap();
             format!(
                 "{}\n",
                 json!({ "case": case, "avro": STANDARD.encode(bytes) })
@@ -236,7 +236,7 @@ fn fastavro_reads_what_we_write_and_we_read_what_it_writes_back() {
             ));
         }
         let back = STANDARD.decode(answer["avro"].as_str().unwrap()).unwrap();
-        match AnyEvent::from_avro(&back) {
+        match AnyEvent::decode::<Avro>(&back) {
             Ok(read) if read == *event => {}
             Ok(read) => mismatches.push(format!("{case}: fastavro's bytes read as {read:?}")),
             Err(error) => mismatches.push(format!("{case}: fastavro's bytes refused: {error}")),
@@ -258,10 +258,10 @@ fn we_read_what_fastavro_writes() {
     for message in &emitted {
         let case = message["case"].as_str().unwrap();
         let bytes = STANDARD.decode(message["avro"].as_str().unwrap()).unwrap();
-        match AnyEvent::from_avro(&bytes) {
+        match AnyEvent::decode::<Avro>(&bytes) {
             Ok(event) if describe(&event) == message["event"] => {
                 // And what we write of it, fastavro's reading of it again is the same.
-                let again = AnyEvent::from_avro(&avro::encode(&event).unwrap()).unwrap();
+                let again = AnyEvent::decode::<Avro>(&event.encode::<Avro>().unwrap()).unwrap();
                 if again != event {
                     mismatches.push(format!("{case}: our own round trip changed it"));
                 }

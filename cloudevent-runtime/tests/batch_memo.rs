@@ -4,6 +4,8 @@
 //! error, or every event), under every profile, whatever mix of repeated, changed and broken
 //! values the events carry. The same for the Protobuf batch (feature `protobuf`).
 
+#[cfg(feature = "protobuf")]
+use cloudevent_runtime::Protobuf;
 use cloudevent_runtime::{AnyEvent, Batch, FormatError, Policy, Profile};
 use proptest::prelude::*;
 
@@ -145,12 +147,12 @@ proptest! {
         let policy = Policy::new(profile);
         let messages: Vec<Vec<u8>> = events.iter().map(protobuf_event).collect();
         let batch: Vec<u8> = messages.iter().flat_map(|m| field(1, m)).collect();
-        let read = Batch::from_protobuf_with(&batch, &policy).map(|batch| batch.len());
+        let read = Batch::decode_with::<Protobuf>(&batch, &policy).map(|batch| batch.len());
         let alone = messages
             .iter()
             .enumerate()
             .find_map(|(index, message)| {
-                AnyEvent::from_protobuf_with(message, &policy).err().map(|error| {
+                AnyEvent::decode_with::<Protobuf>(message, &policy).err().map(|error| {
                     FormatError::InBatch { index, source: Box::new(error) }
                 })
             })
@@ -175,11 +177,11 @@ fn the_protobuf_messages_are_events() {
     });
     let message = protobuf_event(&event);
     let policy = Policy::new(Profile::IntgStd015);
-    let read = AnyEvent::from_protobuf_with(&message, &policy).expect("reads");
+    let read = AnyEvent::decode_with::<Protobuf>(&message, &policy).expect("reads");
     assert_eq!(read.ty(), TYPES[0]);
     let batch = [field(1, &message), field(1, &message)].concat();
     assert_eq!(
-        Batch::from_protobuf_with(&batch, &policy)
+        Batch::decode_with::<Protobuf>(&batch, &policy)
             .expect("reads")
             .len(),
         2

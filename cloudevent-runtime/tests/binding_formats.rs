@@ -11,10 +11,12 @@
     feature = "mqtt"
 ))]
 
+#[cfg(feature = "avro")]
+use cloudevent_runtime::Avro;
 use cloudevent_runtime::binding::{
     BindingError, ContentMode, StructuredFormat, amqp, http, kafka, mqtt, nats,
 };
-use cloudevent_runtime::{AnyEvent, CloudEvent, Event, protobuf};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Protobuf, protobuf};
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 #[cloudevent(
@@ -41,7 +43,10 @@ fn http_structured_and_batch_round_trip_in_protobuf() {
     let mut headers = ::http::HeaderMap::new();
     let body = http::write_structured(&event, StructuredFormat::Protobuf, &mut headers).unwrap();
     assert_eq!(headers["content-type"], protobuf::MEDIA_TYPE);
-    assert_eq!(AnyEvent::from_protobuf(&body).unwrap().id(), event.id());
+    assert_eq!(
+        AnyEvent::decode::<Protobuf>(&body).unwrap().id(),
+        event.id()
+    );
     let back: Event<OrderCreated> = http::read_event(&headers, &body).unwrap();
     assert_eq!(back, event);
 
@@ -92,7 +97,9 @@ fn a_protobuf_body_is_held_to_the_same_policy() {
     let json = http::read_event::<Event<OrderCreated>>(&json_headers(), &any.to_vec()).unwrap_err();
     let mut headers = ::http::HeaderMap::new();
     headers.insert("content-type", protobuf::MEDIA_TYPE.parse().unwrap());
-    let proto = http::read_event::<Event<OrderCreated>>(&headers, &any.to_protobuf()).unwrap_err();
+    let proto =
+        http::read_event::<Event<OrderCreated>>(&headers, &any.encode::<Protobuf>().unwrap())
+            .unwrap_err();
     assert_eq!(proto.rule(), json.rule());
     assert_eq!(proto.to_string(), json.to_string());
 }
@@ -151,7 +158,7 @@ mod axum_extractors {
     #[tokio::test]
     async fn extractors_read_protobuf() {
         let event = event();
-        let body = event.to_protobuf().unwrap();
+        let body = event.encode::<Protobuf>().unwrap();
         let typed =
             Event::<OrderCreated>::from_request(post(protobuf::MEDIA_TYPE, body.clone()), &())
                 .await
@@ -163,12 +170,18 @@ mod axum_extractors {
         assert_eq!(any.id(), event.id());
 
         let batch = Batch::from(vec![any.clone(), any]);
-        let read = Batch::from_request(post(protobuf::BATCH_MEDIA_TYPE, batch.to_protobuf()), &())
-            .await
-            .unwrap();
+        let read = Batch::from_request(
+            post(
+                protobuf::BATCH_MEDIA_TYPE,
+                batch.encode::<Protobuf>().unwrap(),
+            ),
+            &(),
+        )
+        .await
+        .unwrap();
         assert_eq!(read, batch);
 
-        let mut truncated = event.to_protobuf().unwrap();
+        let mut truncated = event.encode::<Protobuf>().unwrap();
         truncated.pop();
         let rejection = AnyEvent::from_request(post(protobuf::MEDIA_TYPE, truncated), &())
             .await
@@ -218,8 +231,8 @@ mod derived_protobuf_payload {
             region: "eu".into(),
             parcels: 2,
         });
-        let bytes = event.to_protobuf_message();
-        let any = AnyEvent::from_protobuf(&bytes).unwrap();
+        let bytes = protobuf::encode_message(&event);
+        let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
         assert_eq!(
             any.protobuf_type_url(),
             Some("/example.orders.v1.OrderShipped")
@@ -227,7 +240,7 @@ mod derived_protobuf_payload {
         assert_eq!(any.datacontenttype(), Some("application/protobuf"));
         assert_eq!(any.subject(), Some("order-1"));
         assert_eq!(any.extension("region"), Some(&"eu".into()));
-        let back = Event::<OrderShipped>::from_protobuf_message(&bytes).unwrap();
+        let back = protobuf::decode_message::<OrderShipped>(&bytes).unwrap();
         assert_eq!(back.data(), event.data());
         assert_eq!(back.id(), event.id());
         assert_eq!(back.subject(), Some("order-1"));
@@ -249,7 +262,7 @@ fn every_binding_round_trips_a_typed_event_in_avro() {
         headers["content-type"],
         cloudevent_runtime::avro::MEDIA_TYPE
     );
-    assert_eq!(AnyEvent::from_avro(&body).unwrap().id(), event.id());
+    assert_eq!(AnyEvent::decode::<Avro>(&body).unwrap().id(), event.id());
     let back: Event<OrderCreated> = http::read_event(&headers, &body).unwrap();
     assert_eq!(back, event);
 
@@ -296,7 +309,8 @@ fn an_avro_body_is_held_to_the_same_policy_as_json() {
         cloudevent_runtime::avro::MEDIA_TYPE.parse().unwrap(),
     );
     let from_avro =
-        http::read_event::<Event<OrderCreated>>(&headers, &any.to_avro().unwrap()).unwrap_err();
+        http::read_event::<Event<OrderCreated>>(&headers, &any.encode::<Avro>().unwrap())
+            .unwrap_err();
     assert_eq!(from_avro.rule(), json.rule());
     assert_eq!(from_avro.to_string(), json.to_string());
 }

@@ -185,3 +185,39 @@ fn typed_binary_parts_refuse_what_the_strict_reader_refuses() {
         "{error}"
     );
 }
+
+/// A payload that does not serialize (a map keyed by tuples: JSON keys are strings) is an
+/// error in every mode, the one `Event::to_vec` reports, never an empty body.
+#[test]
+fn a_payload_that_does_not_serialize_is_an_error_in_every_mode() {
+    use std::collections::BTreeMap;
+
+    #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+    #[cloudevent(
+        type = "com.example.grid.cells.filled",
+        source = "https://grid.example.com"
+    )]
+    struct CellsFilled {
+        cells: BTreeMap<(u8, u8), String>,
+    }
+
+    let event = Event::new(CellsFilled {
+        cells: BTreeMap::from([((1, 2), "x".to_owned())]),
+    });
+    let expected = event.to_vec().unwrap_err().to_string();
+    assert!(expected.contains("cannot be serialized"), "{expected}");
+    for mode in [ContentMode::Binary, ContentMode::Structured] {
+        let error = kafka::to_record(&event, mode).unwrap_err();
+        assert_eq!(error.to_string(), expected, "{mode:?}");
+    }
+    let error = event.to_binary().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            cloudevent_runtime::binding::BindingError::Build(
+                cloudevent_runtime::BuildError::Payload(_)
+            )
+        ),
+        "{error:?}"
+    );
+}

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cloudevent_runtime::{AnyEvent, Batch, Data, ExtensionValue, Timestamp};
+use cloudevent_runtime::{AnyEvent, Batch, Data, ExtensionValue, Protobuf, Timestamp};
 use serde_json::{Value, json};
 
 const PEER_TIMEOUT: Duration = Duration::from_secs(60);
@@ -128,8 +128,12 @@ fn our_event() -> AnyEvent {
 fn python_reads_what_we_write() {
     let dir = compiled();
     let event = our_event();
-    let printed: Value =
-        serde_json::from_slice(&peer(dir.path(), "decode-event", &event.to_protobuf())).unwrap();
+    let printed: Value = serde_json::from_slice(&peer(
+        dir.path(),
+        "decode-event",
+        &event.encode::<Protobuf>().unwrap(),
+    ))
+    .unwrap();
     let expected = json!({
         "id": "ours-1",
         "source": "https://orders.example.com/checkout",
@@ -161,8 +165,12 @@ fn python_reads_what_we_write() {
     json_data.set_datacontenttype(Some("application/json".into()));
     json_data.set_data(Some(Data::json(r#"{"n":1}"#).unwrap()));
     let batch = Batch::from(vec![binary, proto, json_data]);
-    let printed: Value =
-        serde_json::from_slice(&peer(dir.path(), "decode-batch", &batch.to_protobuf())).unwrap();
+    let printed: Value = serde_json::from_slice(&peer(
+        dir.path(),
+        "decode-batch",
+        &batch.encode::<Protobuf>().unwrap(),
+    ))
+    .unwrap();
     let events = printed["events"].as_array().expect("events");
     assert_eq!(events.len(), 3, "{printed}");
     assert_eq!(events[0]["binary_data"], "AQID");
@@ -177,7 +185,7 @@ fn python_reads_what_we_write() {
 fn we_read_what_python_writes() {
     let dir = compiled();
     let bytes = peer(dir.path(), "encode-batch", b"");
-    let batch = Batch::from_protobuf(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let batch = Batch::decode::<Protobuf>(&bytes).unwrap_or_else(|e| panic!("{e}"));
     let events = batch.events();
     assert_eq!(events.len(), 5);
 
@@ -227,11 +235,15 @@ fn we_read_what_python_writes() {
     // Each event Python wrote reads alone too, and what we write back Python reads again.
     for event in events {
         assert_eq!(
-            AnyEvent::from_protobuf(&event.to_protobuf()).unwrap(),
+            AnyEvent::decode::<Protobuf>(&event.encode::<Protobuf>().unwrap()).unwrap(),
             *event
         );
     }
-    let again: Value =
-        serde_json::from_slice(&peer(dir.path(), "decode-batch", &batch.to_protobuf())).unwrap();
+    let again: Value = serde_json::from_slice(&peer(
+        dir.path(),
+        "decode-batch",
+        &batch.encode::<Protobuf>().unwrap(),
+    ))
+    .unwrap();
     assert_eq!(again["events"].as_array().map(Vec::len), Some(5));
 }

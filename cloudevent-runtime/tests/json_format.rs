@@ -1,5 +1,6 @@
 //! The CloudEvents JSON event format (CE-JSON 1.0.2) at its corners, through the public API.
 
+use cloudevent_runtime::Json;
 use cloudevent_runtime::{
     AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, FormatError, Timestamp,
     Traceable, dispatch,
@@ -714,6 +715,8 @@ impl<'de> serde::Deserialize<'de> for Probe {
     }
 }
 
+impl cloudevent_runtime::HasSource for Probe {}
+
 impl cloudevent_runtime::CloudEventData for Probe {
     const TYPE: &'static str = "com.example.probe.value.seen";
     const DATASCHEMA: Option<&'static str> = None;
@@ -971,7 +974,7 @@ fn control_characters_are_refused_in_every_string_attribute() {
             assert_eq!(err.attribute(), Some(name), "{json}: {err}");
             let report =
                 cloudevent_runtime::Validator::new(cloudevent_runtime::Profile::CloudEvents)
-                    .validate_slice(json.as_bytes());
+                    .validate_bytes::<Json>(json.as_bytes());
             assert!(report.errors().any(|f| f.attribute == name), "{report}");
         }
     }

@@ -6,6 +6,7 @@
 use axum::Router;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::routing::post;
+use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::axum::Checked;
 use cloudevent_runtime::binding::http::{event_request, read_event};
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
@@ -41,7 +42,7 @@ fn structured(extra: &str) -> Vec<u8> {
 /// What the CloudEvents profile's validator says: the errors' rule ids.
 fn validator_errors(bytes: &[u8], profile: Profile) -> Vec<&'static str> {
     Validator::new(profile)
-        .validate_slice(bytes)
+        .validate_bytes::<Json>(bytes)
         .errors()
         .map(|v| v.rule.as_str())
         .collect()
@@ -387,7 +388,8 @@ async fn a_plain_text_post_without_ce_headers_is_415_and_reports_never_echo_the_
 
 #[test]
 fn one_report_shape_for_the_library_the_extractors_and_the_cli() {
-    let report = Validator::new(Profile::CloudEvents).validate_slice(&structured(r#""ExtA":"x""#));
+    let report =
+        Validator::new(Profile::CloudEvents).validate_bytes::<Json>(&structured(r#""ExtA":"x""#));
     let json = serde_json::to_value(&report).unwrap();
     for key in ["valid", "id", "profile", "findings", "attributes"] {
         assert!(json.get(key).is_some(), "missing `{key}` in {json}");
@@ -411,7 +413,7 @@ fn a_lone_surrogate_names_its_attribute_and_the_string_rule_at_every_reader() {
         (&*violation.attribute, violation.rule.as_str()),
         ("subject", "CE 1.0.2 type system")
     );
-    let report = Validator::new(Profile::CloudEvents).validate_slice(&bytes);
+    let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(&bytes);
     let errors: Vec<(&str, &str)> = report
         .errors()
         .map(|v| (&*v.attribute, v.rule.as_str()))

@@ -621,8 +621,8 @@ mod bindings {
 #[cfg(feature = "protobuf")]
 mod protobuf_format {
     use super::*;
-    use cloudevent_runtime::Batch;
     use cloudevent_runtime::protobuf::messages::{CloudEvent, CloudEventBatch};
+    use cloudevent_runtime::{Batch, Protobuf};
     use prost::Message as _;
 
     /// A `google.protobuf.Timestamp` starts at 0001-01-01; the generator reaches year 0.
@@ -641,12 +641,12 @@ mod protobuf_format {
         #[test]
         fn any_event_round_trips_through_protobuf(event in any_event()) {
             prop_assume!(fits_protobuf(&event));
-            let bytes = event.to_protobuf();
-            let parsed = AnyEvent::from_protobuf(&bytes).unwrap_or_else(|e| panic!("{e}"));
+            let bytes = event.encode::<Protobuf>().unwrap();
+            let parsed = AnyEvent::decode::<Protobuf>(&bytes).unwrap_or_else(|e| panic!("{e}"));
             prop_assert_eq!(&parsed, &event);
 
             let message = CloudEvent::decode(bytes.as_slice()).expect("prost reads our bytes");
-            let from_prost = AnyEvent::from_protobuf(&message.encode_to_vec())
+            let from_prost = AnyEvent::decode::<Protobuf>(&message.encode_to_vec())
                 .unwrap_or_else(|e| panic!("{e}"));
             prop_assert_eq!(&from_prost, &event);
         }
@@ -655,8 +655,8 @@ mod protobuf_format {
         fn batch_round_trips_through_protobuf(events in proptest::collection::vec(any_event(), 0..4)) {
             prop_assume!(events.iter().all(fits_protobuf));
             let batch = Batch::from(events);
-            let bytes = batch.to_protobuf();
-            let parsed = Batch::from_protobuf(&bytes).unwrap_or_else(|e| panic!("{e}"));
+            let bytes = batch.encode::<Protobuf>().unwrap();
+            let parsed = Batch::decode::<Protobuf>(&bytes).unwrap_or_else(|e| panic!("{e}"));
             prop_assert_eq!(parsed.events(), batch.events());
             let message = CloudEventBatch::decode(bytes.as_slice()).expect("prost reads our bytes");
             prop_assert_eq!(message.events.len(), batch.len());

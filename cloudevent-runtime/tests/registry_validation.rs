@@ -5,6 +5,7 @@
 
 use axum::Router;
 use axum::routing::post;
+use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::axum::Registered;
 use cloudevent_runtime::registry::{
     Deprecation, Registry, RegistryEntry, RegistrySnapshot, RegistryValidator, UnknownType,
@@ -105,7 +106,7 @@ fn errors(report: &cloudevent_runtime::ValidationReport) -> Vec<(String, String)
 
 #[test]
 fn a_real_shaped_event_passes_and_loses_nothing() {
-    let report = validator().validate_slice(&change_event(&change_data(), ""));
+    let report = validator().validate_bytes::<Json>(&change_event(&change_data(), ""));
     assert!(report.is_valid(), "{report}");
     assert!(report.findings().is_empty(), "{report}");
 }
@@ -117,7 +118,7 @@ fn a_removed_required_member_is_named_by_its_pointer() {
         .as_object_mut()
         .unwrap()
         .remove("id");
-    let report = validator().validate_slice(&change_event(&data, ""));
+    let report = validator().validate_bytes::<Json>(&change_event(&data, ""));
     assert_eq!(
         errors(&report),
         [(
@@ -136,7 +137,7 @@ fn every_failing_member_is_reported_with_its_keyword() {
         "subject": {"id": "", "content": {"repository": {"id": 7}}},
         "links": [{"linkType": "RELATION"}, {"linkType": "SIDEWAYS"}]
     });
-    let report = validator().validate_slice(&change_event(&data, ""));
+    let report = validator().validate_bytes::<Json>(&change_event(&data, ""));
     let mut found: Vec<String> = report.errors().map(|f| f.attribute.to_string()).collect();
     found.sort();
     assert_eq!(
@@ -156,9 +157,11 @@ fn every_failing_member_is_reported_with_its_keyword() {
 #[test]
 fn extensions_must_have_the_declared_type_in_both_modes() {
     let data = change_data();
-    let good = validator().validate_slice(&change_event(&data, r#","express":true,"hops":2"#));
+    let good =
+        validator().validate_bytes::<Json>(&change_event(&data, r#","express":true,"hops":2"#));
     assert!(good.is_valid(), "{good}");
-    let bad = validator().validate_slice(&change_event(&data, r#","express":"True","hops":"2x""#));
+    let bad = validator()
+        .validate_bytes::<Json>(&change_event(&data, r#","express":"True","hops":"2x""#));
     assert_eq!(
         errors(&bad),
         [
@@ -182,14 +185,14 @@ fn extensions_must_have_the_declared_type_in_both_modes() {
 fn an_unknown_type_is_an_error_or_a_warning_by_choice() {
     let event =
         br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.unknown.thing"}"#;
-    let report = validator().validate_slice(event);
+    let report = validator().validate_bytes::<Json>(event);
     assert_eq!(
         errors(&report),
         [("registry type".to_owned(), "type".to_owned())]
     );
     let report = validator()
         .unknown_type(UnknownType::Warning)
-        .validate_slice(event);
+        .validate_bytes::<Json>(event);
     assert!(report.is_valid());
     assert!(
         report
@@ -201,12 +204,12 @@ fn an_unknown_type_is_an_error_or_a_warning_by_choice() {
 #[test]
 fn absent_and_non_json_data() {
     let absent = format!(r#"{{"specversion":"1.0","id":"1","source":"/s","type":"{CHANGE}"}}"#);
-    let report = validator().validate_slice(absent.as_bytes());
+    let report = validator().validate_bytes::<Json>(absent.as_bytes());
     assert!(report.has_rule("registry data"), "{report}");
     let binary = format!(
         r#"{{"specversion":"1.0","id":"1","source":"/s","type":"{CHANGE}","data_base64":"aGk="}}"#
     );
-    let report = validator().validate_slice(binary.as_bytes());
+    let report = validator().validate_bytes::<Json>(binary.as_bytes());
     assert!(report.is_valid(), "{report}");
     assert!(
         report
@@ -222,12 +225,12 @@ fn a_type_past_its_sunset_gets_a_finding() {
     );
     assert!(
         validator()
-            .validate_slice(event.as_bytes())
+            .validate_bytes::<Json>(event.as_bytes())
             .findings()
             .is_empty()
     );
     let late = validator().at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
-    let report = late.validate_slice(event.as_bytes());
+    let report = late.validate_bytes::<Json>(event.as_bytes());
     let finding = report
         .warnings()
         .find(|f| f.rule.as_str() == "CE deprecation")
@@ -248,7 +251,7 @@ fn data_too_deep_to_check_is_refused_not_passed() {
     let event = format!(
         r#"{{"specversion":"1.0","id":"1","source":"/s","type":"{CANCELLED}","data":{deep}}}"#
     );
-    let report = validator().validate_slice(event.as_bytes());
+    let report = validator().validate_bytes::<Json>(event.as_bytes());
     let finding = report.errors().next().expect("a finding");
     assert_eq!(finding.rule.as_str(), "registry data");
     assert!(finding.problem.contains("128 levels"), "{finding}");
@@ -273,7 +276,7 @@ fn findings_are_bounded() {
     let links: Vec<Value> = (0..200).map(|_| json!({"linkType": 1})).collect();
     let mut data = change_data();
     data["links"] = Value::Array(links);
-    let report = validator().validate_slice(&change_event(&data, ""));
+    let report = validator().validate_bytes::<Json>(&change_event(&data, ""));
     assert_eq!(report.errors().count(), 33, "32 failures and the cut");
 }
 
@@ -311,7 +314,7 @@ fn construction_refuses_what_it_cannot_resolve_and_snapshots_round_trip() {
     let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     assert!(
         !validator
-            .validate_slice(&change_event(&change_data(), r#","express":"True""#))
+            .validate_bytes::<Json>(&change_event(&change_data(), r#","express":"True""#))
             .is_valid()
     );
 }
@@ -364,4 +367,63 @@ async fn an_axum_gateway_is_one_line_of_state() {
         .await
         .expect("the gateway answered in time");
     server.abort();
+}
+
+/// The registry's findings are added to whatever the format's own reader read, so every
+/// format gets the same ones: the event of `a_removed_required_member_is_named_by_its_pointer`
+/// in each format, and in a profile-refused variant (its data is still checked).
+#[test]
+fn every_format_gets_the_same_registry_findings() {
+    fn in_every_format(json: &[u8]) -> Vec<Vec<(String, String)>> {
+        let any = AnyEvent::from_slice(json).unwrap();
+        let reports = [
+            validator().validate_bytes::<Json>(json),
+            validator().validate(&any),
+            #[cfg(feature = "protobuf")]
+            validator().validate_bytes::<cloudevent_runtime::Protobuf>(
+                &any.encode::<cloudevent_runtime::Protobuf>().unwrap(),
+            ),
+            #[cfg(feature = "avro")]
+            validator().validate_bytes::<cloudevent_runtime::Avro>(
+                &any.encode::<cloudevent_runtime::Avro>().unwrap(),
+            ),
+        ];
+        reports.iter().map(errors).collect()
+    }
+    let mut data = change_data();
+    data["subject"]["content"]["repository"]
+        .as_object_mut()
+        .unwrap()
+        .remove("id");
+    let expected = vec![(
+        "registry data".to_owned(),
+        "data/subject/content/repository/id".to_owned(),
+    )];
+    for verdict in in_every_format(&change_event(
+        &data,
+        r#","datacontenttype":"application/json""#,
+    )) {
+        assert_eq!(verdict, expected);
+    }
+
+    // A profile that refuses the source: its finding, then the same registry finding.
+    let strict = RegistryValidator::new(Validator::new(Profile::IntgStd015), registry())
+        .at(&Timestamp::parse("2026-03-01T00:00:00Z").unwrap());
+    let json = change_event(&data, r#","datacontenttype":"application/json""#);
+    #[cfg(any(feature = "protobuf", feature = "avro"))]
+    let any = AnyEvent::from_slice(&json).unwrap();
+    let from_json = strict.validate_bytes::<Json>(&json);
+    assert!(from_json.has_rule("registry data"), "{from_json}");
+    #[cfg(feature = "protobuf")]
+    {
+        let bytes = any.encode::<cloudevent_runtime::Protobuf>().unwrap();
+        let report = strict.validate_bytes::<cloudevent_runtime::Protobuf>(&bytes);
+        assert_eq!(errors(&report), errors(&from_json), "{report}");
+    }
+    #[cfg(feature = "avro")]
+    {
+        let bytes = any.encode::<cloudevent_runtime::Avro>().unwrap();
+        let report = strict.validate_bytes::<cloudevent_runtime::Avro>(&bytes);
+        assert_eq!(errors(&report), errors(&from_json), "{report}");
+    }
 }

@@ -1,5 +1,6 @@
 //! Profiles, the validator's reports, batches, size limits and traceability.
 
+use cloudevent_runtime::Json;
 use cloudevent_runtime::{
     AnyEvent, Batch, BuildError, CloudEvent, Document, Event, FormatError, Profile, Severity,
     Timestamp, Validator,
@@ -40,7 +41,7 @@ fn rules(report: &cloudevent_runtime::ValidationReport) -> Vec<(&'static str, Se
 #[test]
 fn the_standards_example_event_is_valid_in_every_profile() {
     for profile in Profile::ALL {
-        let report = Validator::new(profile).validate_slice(GOOD.as_bytes());
+        let report = Validator::new(profile).validate_bytes::<Json>(GOOD.as_bytes());
         assert!(report.is_valid(), "{profile}: {report}");
         assert_eq!(report.id(), Some("01HZX3KQVB8E72GQJHF5RM6YWN"));
     }
@@ -48,7 +49,7 @@ fn the_standards_example_event_is_valid_in_every_profile() {
 
 #[test]
 fn the_standards_invalid_example_lists_every_finding() {
-    let report = Validator::new(Profile::IntgStd015).validate_slice(
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(
         br#"{"id":"evt-100","type":"OrderCreated","data":{"orderId":"order-100"}}"#,
     );
     assert!(!report.is_valid());
@@ -72,25 +73,25 @@ fn profiles_differ_on_type_source_time_and_extension_names() {
     let short_type = with("com.example.order.created", "com.example.created");
     assert!(
         strict
-            .validate_slice(short_type.as_bytes())
+            .validate_bytes::<Json>(short_type.as_bytes())
             .has_rule("INTG-STD-015 R-4")
     );
-    assert!(lax.validate_slice(short_type.as_bytes()).is_valid());
+    assert!(lax.validate_bytes::<Json>(short_type.as_bytes()).is_valid());
 
     // R-5 / R-14: infrastructure in the source.
     let internal = with(
         "https://orders.example.com/checkout",
         "https://10.0.0.7/checkout",
     );
-    let report = strict.validate_slice(internal.as_bytes());
+    let report = strict.validate_bytes::<Json>(internal.as_bytes());
     assert!(!report.is_valid(), "{report}");
     assert!(report.errors().any(|f| f.attribute == "source"));
-    assert!(lax.validate_slice(internal.as_bytes()).is_valid());
+    assert!(lax.validate_bytes::<Json>(internal.as_bytes()).is_valid());
 
     // gateway 4: UTC only.
     let offset = with("2026-03-28T14:22:31.482Z", "2026-03-28T15:22:31.482+01:00");
-    assert!(!strict.validate_slice(offset.as_bytes()).is_valid());
-    assert!(lax.validate_slice(offset.as_bytes()).is_valid());
+    assert!(!strict.validate_bytes::<Json>(offset.as_bytes()).is_valid());
+    assert!(lax.validate_bytes::<Json>(offset.as_bytes()).is_valid());
 
     // gateway 5: extension names of at most 20 characters starting with a letter.
     let long = with(
@@ -99,29 +100,29 @@ fn profiles_differ_on_type_source_time_and_extension_names() {
     );
     assert!(
         strict
-            .validate_slice(long.as_bytes())
+            .validate_bytes::<Json>(long.as_bytes())
             .has_rule("INTG-STD-015 gateway 5")
     );
-    let lax_report = lax.validate_slice(long.as_bytes());
+    let lax_report = lax.validate_bytes::<Json>(long.as_bytes());
     assert!(lax_report.is_valid(), "{lax_report}");
 }
 
 #[test]
 fn nl_gov_profile_checks_its_own_conventions() {
     let nl = Validator::new(Profile::NlGov);
-    let report = nl.validate_slice(GOOD.as_bytes());
+    let report = nl.validate_bytes::<Json>(GOOD.as_bytes());
     // NL GOV recommends `urn:nld:` sources: a warning, not an error.
     assert!(report.is_valid(), "{report}");
     let urn = with(
         "https://orders.example.com/checkout",
         "urn:nld:oin:00000001234567890000:systeem:orders",
     );
-    let report = nl.validate_slice(urn.as_bytes());
+    let report = nl.validate_bytes::<Json>(urn.as_bytes());
     assert!(report.is_valid(), "{report}");
     assert!(
         report.warnings().count()
             <= Validator::new(Profile::NlGov)
-                .validate_slice(GOOD.as_bytes())
+                .validate_bytes::<Json>(GOOD.as_bytes())
                 .warnings()
                 .count()
     );
@@ -164,7 +165,7 @@ fn every_attribute_rule_is_checked_at_run_time() {
             "dataref",
         ),
     ] {
-        let report = v.validate_slice(with(replace, by).as_bytes());
+        let report = v.validate_bytes::<Json>(with(replace, by).as_bytes());
         assert!(
             // Name findings say `extension` and carry the name as the value.
             report
@@ -179,23 +180,23 @@ fn every_attribute_rule_is_checked_at_run_time() {
 fn type_and_dataschema_versions_agree() {
     let v = Validator::new(Profile::IntgStd015);
     let v2 = with("orders/created/v1.json", "orders/created/v2.json");
-    let report = v.validate_slice(v2.as_bytes());
+    let report = v.validate_bytes::<Json>(v2.as_bytes());
     assert!(!report.is_valid(), "{report}");
     let both = v2.replace("com.example.order.created", "com.example.order.created.v2");
-    let report = v.validate_slice(both.as_bytes());
+    let report = v.validate_bytes::<Json>(both.as_bytes());
     assert!(report.is_valid(), "{report}");
 }
 
 #[test]
 fn type_prefix_roots_types_at_the_organisation() {
     let v = Validator::new(Profile::IntgStd015).type_prefix("org.example");
-    let report = v.validate_slice(GOOD.as_bytes());
+    let report = v.validate_bytes::<Json>(GOOD.as_bytes());
     assert!(!report.is_valid());
     assert!(report.errors().any(|f| f.attribute == "type"), "{report}");
     assert!(
         Validator::new(Profile::IntgStd015)
             .type_prefix("com.example")
-            .validate_slice(GOOD.as_bytes())
+            .validate_bytes::<Json>(GOOD.as_bytes())
             .is_valid()
     );
 }
@@ -203,7 +204,7 @@ fn type_prefix_roots_types_at_the_organisation() {
 #[test]
 fn the_report_lists_format_problems_and_keeps_going() {
     let json = r#"{"specversion":"1.0","id":"1","id":"2","source":"https://orders.example.com","type":"com.example.order.created","comexampleint":2147483648,"comexamplefloat":1.5,"data":{},"data_base64":"AA=="}"#;
-    let report = Validator::new(Profile::CloudEvents).validate_slice(json.as_bytes());
+    let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(json.as_bytes());
     let attributes: Vec<String> = report.errors().map(|f| f.attribute.to_string()).collect();
     for expected in ["id", "comexampleint", "comexamplefloat", "data_base64"] {
         assert!(
@@ -217,7 +218,7 @@ fn the_report_lists_format_problems_and_keeps_going() {
 #[test]
 fn warnings_do_not_invalidate() {
     let json = r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com","type":"com.example.order.created","data":{}}"#;
-    let report = Validator::new(Profile::IntgStd015).validate_slice(json.as_bytes());
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(json.as_bytes());
     assert!(report.is_valid(), "{report}");
     // No time, no datacontenttype: both SHOULDs of R-2.
     let warned: Vec<String> = report.warnings().map(|f| f.attribute.to_string()).collect();
@@ -232,7 +233,7 @@ fn size_limits() {
         r#"{"orderId":"order-8842"}"#,
         &format!(r#""{}""#, "a".repeat(253 * 1024)),
     );
-    let report = v.validate_slice(big_data.as_bytes());
+    let report = v.validate_bytes::<Json>(big_data.as_bytes());
     assert!(
         report
             .warnings()
@@ -244,7 +245,7 @@ fn size_limits() {
         r#"{"orderId":"order-8842"}"#,
         &format!(r#""{}""#, "a".repeat(256 * 1024)),
     );
-    let report = v.validate_slice(too_big.as_bytes());
+    let report = v.validate_bytes::<Json>(too_big.as_bytes());
     assert!(!report.is_valid());
     assert_eq!(report.id(), None, "not parsed");
     assert!(report.has_rule("INTG-STD-015 R-11"));
@@ -253,7 +254,7 @@ fn size_limits() {
         r#""subject":"order-8842""#,
         &format!(r#""subject":"{}""#, "s".repeat(5000)),
     );
-    let report = v.validate_slice(big_attrs.as_bytes());
+    let report = v.validate_bytes::<Json>(big_attrs.as_bytes());
     assert!(report.is_valid(), "{report}");
     assert!(
         report
@@ -267,8 +268,8 @@ fn size_limits() {
 fn traceability_is_required_on_request() {
     let plain = Validator::new(Profile::IntgStd015);
     let adr = Validator::new(Profile::IntgStd015).require_traceability(true);
-    assert!(plain.validate_slice(GOOD.as_bytes()).is_valid());
-    let report = adr.validate_slice(GOOD.as_bytes());
+    assert!(plain.validate_bytes::<Json>(GOOD.as_bytes()).is_valid());
+    let report = adr.validate_bytes::<Json>(GOOD.as_bytes());
     let missing: Vec<String> = report
         .errors()
         .filter(|f| f.rule.as_str() == "ADR-0003")
@@ -280,7 +281,7 @@ fn traceability_is_required_on_request() {
     let event = Event::new(OrderCreated {
         order_id: "o-1".into(),
     });
-    let report = adr.validate_slice(&event.to_vec().unwrap());
+    let report = adr.validate_bytes::<Json>(&event.to_vec().unwrap());
     assert!(report.is_valid(), "{report}");
     let any = AnyEvent::from_slice(&event.to_vec().unwrap()).unwrap();
     assert!(adr.validate(&any).is_valid());
@@ -289,7 +290,7 @@ fn traceability_is_required_on_request() {
         r#""traceparent""#,
         r#""correlationid":"","causationid":5,"traceparent""#,
     );
-    let report = adr.validate_slice(empty.as_bytes());
+    let report = adr.validate_bytes::<Json>(empty.as_bytes());
     assert_eq!(
         report
             .errors()
@@ -303,12 +304,12 @@ fn traceability_is_required_on_request() {
 #[test]
 fn batches() {
     let v = Validator::new(Profile::IntgStd015);
-    let empty = v.validate_batch_slice(b"[]");
+    let empty = v.validate_batch_bytes::<Json>(b"[]");
     assert!(empty.is_valid() && empty.events().is_empty());
 
     let bad = r#"{"specversion":"0.3","id":"2","source":"/s","type":"t"}"#;
     let batch = format!("[{GOOD},{bad}]");
-    let report = v.validate_batch_slice(batch.as_bytes());
+    let report = v.validate_batch_bytes::<Json>(batch.as_bytes());
     assert!(!report.is_valid());
     assert!(report.events()[0].is_valid());
     assert!(report.events()[1].has_rule("INTG-STD-015 R-1"));
@@ -323,7 +324,7 @@ fn batches() {
     assert_eq!(ok.len(), 2);
 
     let many = format!("[{}]", vec![GOOD; 101].join(","));
-    let report = v.validate_batch_slice(many.as_bytes());
+    let report = v.validate_batch_bytes::<Json>(many.as_bytes());
     assert!(report.is_valid());
     assert!(
         report
@@ -333,13 +334,13 @@ fn batches() {
     );
 
     let huge = vec![b' '; 1024 * 1024 + 1];
-    assert!(!v.validate_batch_slice(&huge).is_valid());
+    assert!(!v.validate_batch_bytes::<Json>(&huge).is_valid());
     assert!(matches!(
         Batch::from_slice(&huge),
         Err(FormatError::TooLarge { .. })
     ));
 
-    let not_array = v.validate_batch_slice(b"{}");
+    let not_array = v.validate_batch_bytes::<Json>(b"{}");
     assert!(!not_array.is_valid());
 }
 
@@ -353,7 +354,7 @@ fn documents_are_events_or_batches() {
 
 #[test]
 fn reports_serialize_for_machines() {
-    let report = Validator::new(Profile::IntgStd015).validate_slice(b"{}");
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(b"{}");
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["valid"], false);
     assert!(json["findings"][0]["rule"].is_string());
@@ -501,7 +502,7 @@ fn with_members(members: &str) -> String {
     with(r#","data":"#, &format!(r#",{members},"data":"#))
 }
 
-/// Every rule of DESIGN.md's table that a JSON event can break, at run time, through the
+/// Every rule of docs/rules.md's table that a JSON event can break, at run time, through the
 /// validator, in every profile: one event that keeps the rule and one that breaks it, per
 /// row. (HTTP and Kafka binary mode are the bindings' tests; the consumer log is R-15's.)
 #[test]
@@ -573,7 +574,7 @@ fn every_rule_of_the_design_table_accepts_and_rejects_per_profile() {
     let mut failures = Vec::new();
     for (name, json, expected) in &cases {
         for (profile, expect) in Profile::ALL.into_iter().zip(expected) {
-            let report = Validator::new(profile).validate_slice(json.as_bytes());
+            let report = Validator::new(profile).validate_bytes::<Json>(json.as_bytes());
             let ok = match *expect {
                 Valid => report.is_valid(),
                 Warns(rule) => {

@@ -3,12 +3,12 @@
 //! of the parse.
 #![no_main]
 
-use cloudevent_runtime::{AnyEvent, Profile, Validator};
+use cloudevent_runtime::{AnyEvent, Json, Profile, Validator};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let validator = Validator::new(Profile::IntgStd015);
-    let report = validator.validate_slice(data);
+    let report = validator.validate_bytes::<Json>(data);
     let _ = report.to_string();
     let Ok(event) = AnyEvent::from_slice(data) else {
         return;

@@ -3,7 +3,7 @@
 //! and writes to the same bytes a second time.
 #![no_main]
 
-use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Policy, Profile, avro};
+use cloudevent_runtime::{AnyEvent, Avro, CloudEvent, Event, Policy, Profile};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
@@ -15,16 +15,16 @@ struct OrderCreated {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let _ = Event::<OrderCreated>::from_avro(data);
-    let _ = avro::decode(data, &Policy::new(Profile::IntgStd015));
-    let Ok(event) = AnyEvent::from_avro(data) else {
+    let _ = Event::<OrderCreated>::decode::<Avro>(data);
+    let _ = AnyEvent::decode_with::<Avro>(data, &Policy::new(Profile::IntgStd015));
+    let Ok(event) = AnyEvent::decode::<Avro>(data) else {
         return;
     };
     let bytes = event
-        .to_avro()
+        .encode::<Avro>()
         .unwrap_or_else(|e| panic!("a decoded event does not encode: {e}\n{event:?}"));
-    let again = AnyEvent::from_avro(&bytes)
+    let again = AnyEvent::decode::<Avro>(&bytes)
         .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{event:?}"));
     assert_eq!(again, event, "round trip changed the event");
-    assert_eq!(again.to_avro().ok(), Some(bytes), "encoding is not stable");
+    assert_eq!(again.encode::<Avro>().ok(), Some(bytes), "encoding is not stable");
 });

@@ -1,11 +1,11 @@
 //! Batches: `Batch::from_slice` and the batch validator never panic; a parsed batch round-trips.
 #![no_main]
 
-use cloudevent_runtime::{Batch, Profile, Validator};
+use cloudevent_runtime::{Batch, Json, Profile, Validator};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = Validator::new(Profile::CloudEvents).validate_batch_slice(data);
+    let _ = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(data);
     let Ok(batch) = Batch::from_slice(data) else {
         return;
     };

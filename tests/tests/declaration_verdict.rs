@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use cloudevent_runtime::Json;
 use cloudevent_runtime::rules::{
     CORE_ATTRIBUTES, Declaration, JSON_FORMAT_MEMBERS, Policy, Profile, Violation,
 };
@@ -232,7 +233,7 @@ fn the_derive_s_compile_errors_are_the_validator_s_errors() {
                 .unwrap_or(&case);
             let (derive_errors, derive_warnings) =
                 derive_findings(&stderr, &name.display().to_string());
-            let report = validator.validate_slice(&event_for(&declared, policy.profile()));
+            let report = validator.validate_bytes::<Json>(&event_for(&declared, policy.profile()));
             let (errors, warnings) = validator_findings(&report, &declared);
             compared += 1;
             // A compile-fail case stops at its first error, so its warnings may be cut short;
@@ -381,8 +382,8 @@ fn declaration_findings_are_the_validator_s_findings_under_every_profile() {
             attributes,
             extensions,
         };
-        let report =
-            Validator::with_policy(policy.clone()).validate_slice(&event_for(&case, row.profile));
+        let report = Validator::with_policy(policy.clone())
+            .validate_bytes::<Json>(&event_for(&case, row.profile));
         let about_declaration = |v: &&Violation| {
             case.attributes.iter().any(|(key, _)| v.attribute == *key)
                 || (v.attribute == "extension" && case.extensions.contains(&v.value))

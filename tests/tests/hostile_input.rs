@@ -20,6 +20,7 @@ use std::cell::Cell;
 use std::io::{self, Read};
 use std::time::Instant;
 
+use cloudevent_runtime::Json;
 use cloudevent_runtime::binding::BindingError;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::{
@@ -201,7 +202,7 @@ fn a_100_mb_slice_is_refused_by_length_without_parsing() {
             "event",
         );
         assert_too_large(&Batch::from_slice(&body).unwrap_err(), "batch");
-        let report = Validator::new(Profile::IntgStd015).validate_slice(&body);
+        let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(&body);
         assert!(report.has_rule("INTG-STD-015 R-11"), "{report}");
     });
     assert!(peak < 16 * 1024, "{peak} bytes allocated to refuse it");
@@ -240,7 +241,7 @@ fn json_nested_10000_deep_in_an_attribute_or_the_document_is_an_error() {
                 Event::<OrderCreated>::from_slice(json.as_bytes())
                     .map(drop)
                     .map_err(error),
-                Validator::new(Profile::IntgStd015).validate_slice(json.as_bytes()),
+                Validator::new(Profile::IntgStd015).validate_bytes::<Json>(json.as_bytes()),
             )
         });
         let any = any.expect_err(place);
@@ -340,7 +341,7 @@ fn a_100000_extension_event_hits_the_event_size_limit_before_parsing() {
 
     let error = Event::<OrderCreated>::from_slice(json.as_bytes()).unwrap_err();
     assert_too_large(&error, "event");
-    let report = Validator::new(Profile::IntgStd015).validate_slice(json.as_bytes());
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(json.as_bytes());
     assert!(report.has_rule("INTG-STD-015 R-11"), "{report}");
     assert_eq!(
         report.findings().len(),
@@ -372,7 +373,7 @@ fn attributes_over_4_kib_inside_the_event_limit_are_reported_by_the_validator() 
     // 256 KiB event limit) and the validator warns, naming the rule and the size.
     let json = envelope(&format!(r#","subject":"{}""#, "s".repeat(200_000)));
     assert!(AnyEvent::from_slice(json.as_bytes()).is_ok());
-    let report = Validator::new(Profile::IntgStd015).validate_slice(json.as_bytes());
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(json.as_bytes());
     let finding = report
         .findings()
         .iter()
@@ -394,7 +395,7 @@ fn the_most_extensions_that_fit_parse_in_bounded_time_and_memory() {
         "{peak} bytes for {} bytes of input",
         json.len()
     );
-    let report = Validator::new(Profile::IntgStd015).validate_slice(json.as_bytes());
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(json.as_bytes());
     assert!(report.has_rule("INTG-STD-015 R-11"), "{report}");
 }
 
@@ -422,8 +423,9 @@ fn a_batch_of_a_million_empty_objects_is_refused_by_size_not_memory() {
     );
     assert!(peak < 3 * limits::MAX_BATCH_BYTES, "{peak} bytes");
 
-    let (report, peak) =
-        peak_bytes(|| Validator::new(Profile::IntgStd015).validate_batch_slice(json.as_bytes()));
+    let (report, peak) = peak_bytes(|| {
+        Validator::new(Profile::IntgStd015).validate_batch_bytes::<Json>(json.as_bytes())
+    });
     assert!(!report.is_valid());
     assert!(report.events().is_empty(), "not parsed");
     assert!(peak < 4096, "{peak} bytes");
@@ -493,7 +495,7 @@ fn invalid_utf8_anywhere_in_an_event_is_an_error_naming_the_position() {
                 "{place}: column {at}, byte at {column}: {text}"
             );
         }
-        let report = Validator::new(Profile::IntgStd015).validate_slice(&bytes);
+        let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(&bytes);
         assert!(
             report.to_string().contains("invalid unicode"),
             "{place}: {report}"
@@ -541,8 +543,9 @@ fn invalid_utf8_in_kafka_headers_is_an_error_naming_the_header() {
 fn measure_validator_batch_amplification() {
     let json = format!("[{}]", vec!["{}"; 349_000].join(","));
     let start = Instant::now();
-    let (report, peak) =
-        peak_bytes(|| Validator::new(Profile::IntgStd015).validate_batch_slice(json.as_bytes()));
+    let (report, peak) = peak_bytes(|| {
+        Validator::new(Profile::IntgStd015).validate_batch_bytes::<Json>(json.as_bytes())
+    });
     let findings: usize = report.events().iter().map(|r| r.findings().len()).sum();
     eprintln!(
         "MEASURE {} bytes: {} reports, {findings} findings, peak {peak} bytes, {:?}",

@@ -22,6 +22,8 @@ fn ui() {
         "payload_attribute",
         "attribute",
         "report",
+        "prechecked",
+        "event_new",
     ] {
         cases.compile_fail(format!("ui/{rule}/*.rs"));
     }

@@ -3,7 +3,7 @@
 //! `cloudevents-sdk` 0.9, read from criterion's `target/criterion/<case>/<contestant>/new/estimates.json`.
 //!
 //! Two tables: the README path of issue 13 first (the event `Event::new` writes, its typed
-//! parse, a batch of 100, an HTTP binary request), with DESIGN.md's targets; then the
+//! parse, a batch of 100, an HTTP binary request), with the targets of docs/performance.md; then the
 //! micro-cases of issue 6 with the bounds of that issue. A ratio that misses its target is
 //! marked, the command still succeeds: timings are evidence, not a gate.
 //!
@@ -161,7 +161,7 @@ const MICRO_CASES: &[Case] = &[
 ];
 
 /// The event-format cases of issue 14 (`benches/benches/protobuf.rs`): ours against a plain
-/// `prost` message of the same shape, the limit DESIGN.md bounds at 1.3x, and against our own
+/// `prost` message of the same shape, the limit docs/performance.md bounds at 1.3x, and against our own
 /// JSON path for scale. `(group, what the row measures)`.
 const FORMAT_CASES: &[(&str, &str)] = &[
     ("protobuf_encode", "Protobuf: reference event -> bytes"),
@@ -173,7 +173,7 @@ const FORMAT_CASES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The bound of ours / plain `prost` (DESIGN.md).
+/// The bound of ours / plain `prost` (docs/performance.md).
 const MAX_VS_PROST: f64 = 1.3;
 
 /// The event-format table, or nothing when its bench has not run.
@@ -278,7 +278,7 @@ pub fn report(criterion: &Path, extra: &[Row]) -> Result<String, String> {
     }
     let mut out = String::new();
     if !readme.is_empty() {
-        out.push_str("README path (issue 13; DESIGN.md targets)\n\n");
+        out.push_str("README path (issue 13; targets: docs/performance.md)\n\n");
         out.push_str(&render(&readme));
         out.push('\n');
     }

@@ -19,10 +19,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    Baseline, CloudEventData, CodegenError, Compat, JsonSchema, Lock, RustOptions, SchemaFile,
-    check_compatibility_with, default_lock_path, export_file,
+    Baseline, CodegenError, Compat, Lock, SchemaFile, check_compatibility, export_file,
 };
 use cloudevent_rules::{Policy, Profile};
+use cloudevent_runtime::CloudEventData;
+use schemars::JsonSchema;
 
 use crate::outputs::{Layout, render_outputs, stale_outputs, write_outputs};
 
@@ -106,7 +107,6 @@ fn layout(root: &Path) -> Result<Layout, String> {
         rust_dir: root.join("examples/orders/src/generated"),
         title: "Example order and payment events".into(),
         policy: Policy::new(Profile::IntgStd015),
-        options: RustOptions::default(),
         exported,
     })
 }
@@ -119,7 +119,7 @@ pub(crate) fn run(args: &[String], root: &Path) -> Result<(), String> {
 }
 
 /// One run, its table and progress written to `report` (also when it fails).
-fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), String> {
+pub(crate) fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), String> {
     let options = parse(args)?;
     let layout = layout(root)?;
     let show = |e: CodegenError| e.to_string();
@@ -132,7 +132,7 @@ fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), Stri
         }
     };
     let (rows, breaking) =
-        check_compatibility_with(&registry, &baseline, options.compat).map_err(show)?;
+        check_compatibility(&registry, &baseline, options.compat).map_err(show)?;
 
     let _ = writeln!(
         report,
@@ -182,7 +182,7 @@ fn codegen(args: &[String], root: &Path, report: &mut String) -> Result<(), Stri
     let mut changed = write_outputs(&layout, &outputs).map_err(show)?;
     // The lock the build scripts of this repository (`tests/codegen-build`) compare with,
     // recording what just passed the check.
-    let lock = default_lock_path(&layout.schemas);
+    let lock = Lock::default_path(&layout.schemas);
     let previous = Lock::read(&lock).map_err(show)?.unwrap_or_default();
     if previous
         .updated(&registry)

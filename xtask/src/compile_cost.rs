@@ -9,7 +9,7 @@
 //! - warm: touch `src/lib.rs` then `cargo build -p <crate>` (incremental rebuild).
 //!
 //! Each is run `--runs` times (3 by default) and the median reported, with the ratio against
-//! the 1.5x target (DESIGN.md "Performance targets").
+//! the 1.5x target (docs/performance.md "Targets").
 
 use std::fmt::Write as _;
 use std::fs;

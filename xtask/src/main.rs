@@ -1,5 +1,7 @@
 //! This repository's automation, run as `cargo xtask <command>`.
 //!
+//! - `demo`: the whole promise on the bundled registry (README's first command): the codegen
+//!   check, a compile-time refusal, events from a generated type, a gateway's refusal.
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
@@ -16,6 +18,7 @@ mod bench;
 mod bench_e2e;
 mod codegen;
 mod compile_cost;
+mod demo;
 mod deps;
 mod outputs;
 
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
         Some("bench-e2e") => bench_e2e::run(&args[1..], &workspace_root()),
         Some("compile-cost") => compile_cost::run(&args[1..], &workspace_root()),
         Some("deps") => deps::run(&workspace_root()),
+        Some("demo") => demo::run(&args[1..], &workspace_root()),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -52,6 +56,9 @@ fn print_help() {
          bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats;\n            \
                    table of median runs (--report-only)\n  \
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
+         demo      the whole promise on the bundled registry: generated types up to date,\n            \
+                   a compile-time refusal explained, events produced from a generated type,\n            \
+                   a gateway refusing a bad one (README's first command)\n  \
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
                    types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking\n            \
@@ -63,7 +70,8 @@ fn print_help() {
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
                    then fmt check, clippy -D warnings, each runtime feature linted alone,\n            \
                    API docs with -D warnings,\n            \
-                   all tests and doctests (what CI runs)"
+                   all tests and doctests, README's and docs/ snippets included\n            \
+                   (what CI runs: .ci/run; README's second command)"
     );
 }
 
@@ -306,6 +314,62 @@ fn test() -> Result<(), String> {
 
 #[cfg(test)]
 mod runtime_features {
+    /// The runtime's `[features]` names, without `default`.
+    fn declared() -> Vec<String> {
+        let manifest = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../cloudevent-runtime/Cargo.toml"
+        ))
+        .unwrap();
+        let section = manifest.split("[features]").nth(1).unwrap();
+        let section = section.split("\n[").next().unwrap();
+        section
+            .lines()
+            .filter_map(|line| line.split_once(" = ").map(|(name, _)| name.trim()))
+            .filter(|name| !name.starts_with('#') && *name != "default")
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// docs.rs builds every feature but `rdkafka`, which links the system's librdkafka.
+    #[test]
+    fn docs_rs_builds_every_feature_but_rdkafka() {
+        let manifest = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../cloudevent-runtime/Cargo.toml"
+        ))
+        .unwrap();
+        let section = manifest.split("[package.metadata.docs.rs]").nth(1).unwrap();
+        let line = section
+            .lines()
+            .find(|l| l.starts_with("features = "))
+            .expect("docs.rs names its features");
+        let mut listed: Vec<&str> = line.split('"').skip(1).step_by(2).collect();
+        listed.sort_unstable();
+        let mut expected: Vec<String> = declared().into_iter().filter(|f| f != "rdkafka").collect();
+        expected.sort_unstable();
+        assert_eq!(listed, expected);
+        assert!(section.contains(r#"rustdoc-args = ["--cfg", "docsrs"]"#));
+    }
+
+    /// Every feature is in the runtime's crate docs and in README's feature table.
+    #[test]
+    fn every_runtime_feature_is_documented() {
+        let lib = include_str!("../../cloudevent-runtime/src/lib.rs");
+        let readme = include_str!("../../README.md");
+        for feature in declared() {
+            let row = format!("| `{feature}`");
+            assert!(
+                lib.contains(&format!("//! {row}")),
+                "add `{feature}` to the runtime's crate docs"
+            );
+            assert!(
+                readme.contains(&row),
+                "add `{feature}` to README's feature table"
+            );
+        }
+    }
+
     /// Every feature `cloudevent-runtime` declares is linted alone by `cargo xtask test`.
     #[test]
     fn every_runtime_feature_is_checked_alone() {

@@ -3,15 +3,15 @@
 //! in memory, the stale ones found, the changed ones written.
 //!
 //! This is the repository's plumbing, built on `cloudevent-codegen`'s public API
-//! ([`generate_rust`], [`export_file`](cloudevent_codegen::export_file), [`catalog_markdown`],
-//! [`asyncapi_yaml`]); a user's build script uses `cloudevent_codegen::Builder` instead.
+//! ([`Builder::generate_from`], [`export_file`](cloudevent_codegen::export_file),
+//! [`catalog_markdown`], [`asyncapi_yaml`]); a user's build script uses
+//! [`Builder::generate_to_out_dir`] instead.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{
-    CodegenError, Registry, RustOptions, SchemaFile, asyncapi_yaml, catalog_markdown, check_schema,
-    generate_rust, schema_text,
+    Builder, CodegenError, Registry, SchemaFile, asyncapi_yaml, catalog_markdown, check_schema,
 };
 use cloudevent_rules::Policy;
 
@@ -33,10 +33,9 @@ pub struct Layout {
     pub rust_dir: PathBuf,
     /// The AsyncAPI document's title.
     pub title: String,
-    /// The naming policy.
+    /// The naming policy (the generated code reaches the runtime as `::cloudevent_runtime`,
+    /// [`Builder`]'s default).
     pub policy: Policy,
-    /// How generated code reaches the runtime.
-    pub options: RustOptions,
     /// Schema files exported from Rust types ([`cloudevent_codegen::export_file`]). They are written into
     /// the registry and listed in the catalog, but never generated back into Rust modules
     /// here: the Rust type is their source, and a second, generated copy of it would be a
@@ -97,7 +96,7 @@ impl Layout {
 /// document.
 ///
 /// # Errors
-/// See [`generate_rust`]; exported files are checked with [`check_schema`] too.
+/// See [`Builder::generate_from`]; exported files are checked with [`check_schema`] too.
 pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output>, CodegenError> {
     let findings: Vec<_> = layout
         .exported
@@ -107,18 +106,13 @@ pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output
     if !findings.is_empty() {
         return Err(CodegenError::Findings(findings));
     }
-    let schema_first = Registry {
-        root: registry.root.clone(),
-        files: registry
-            .files
-            .iter()
-            .filter(|f| layout.direction(&f.relative) == Direction::SchemaToRust)
-            .cloned()
-            .collect(),
-        documents: registry.documents.clone(),
-        protobuf: Vec::new(),
-    };
-    let rust = generate_rust(&schema_first, &layout.policy, &layout.options)?;
+    let mut schema_first = registry.clone();
+    schema_first
+        .files
+        .retain(|f| layout.direction(&f.relative) == Direction::SchemaToRust);
+    let rust = Builder::new()
+        .policy(layout.policy.clone())
+        .generate_from(&schema_first)?;
     let mut outputs: Vec<Output> = rust
         .module_files()
         .into_iter()
@@ -129,7 +123,7 @@ pub fn render_outputs(layout: &Layout, registry: &Registry) -> Result<Vec<Output
         .collect();
     outputs.extend(layout.exported.iter().map(|file| Output {
         path: layout.schemas.join(&file.relative),
-        contents: schema_text(&file.schema),
+        contents: file.text(),
     }));
     outputs.push(Output {
         path: layout.schemas.join("README.md"),

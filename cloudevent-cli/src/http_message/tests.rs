@@ -60,3 +60,32 @@ fn status_line_is_accepted_and_bad_header_rejected() {
         Some(HttpMessageError::BadHeaderLine { line: 1 })
     );
 }
+
+#[test]
+fn a_broken_line_is_named_by_its_number_from_the_start_of_the_input() {
+    assert_eq!(
+        parse_http_message(b"POST /e HTTP/1.1\r\nce-id: 1\r\nce-type com.x\r\n\r\n").err(),
+        Some(HttpMessageError::BadHeaderLine { line: 3 })
+    );
+    assert_eq!(
+        parse_http_message(b"\nce-id: 1\nce-source: /s\nbad\x01name: x\n\n").err(),
+        Some(HttpMessageError::BadHeaderLine { line: 4 })
+    );
+    assert_eq!(
+        parse_http_message(b"POST /e HTTP/9.9\r\n\r\n").err(),
+        Some(HttpMessageError::BadRequestLine)
+    );
+}
+
+#[test]
+fn a_request_line_sets_method_and_target_and_folded_lines_join_there_too() {
+    let request =
+        parse_http_message(b"PUT /events?x=1 HTTP/1.1\r\nce-subject: a\r\n\tb\r\n\r\n").unwrap();
+    assert_eq!(request.method(), http::Method::PUT);
+    assert_eq!(request.uri(), "/events?x=1");
+    assert_eq!(request.headers()["ce-subject"], "a b");
+    // No blank line: everything is the header section, the body is empty.
+    let request = parse_http_message(b"POST / HTTP/1.1\nce-id: 1").unwrap();
+    assert_eq!(request.headers()["ce-id"], "1");
+    assert!(request.body().is_empty());
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{
-    AnyEvent, Batch, BatchReport, Document, Profile, Timestamp, ValidationReport, Validator,
+    AnyEvent, BatchReport, Document, EventFormat, Profile, Timestamp, ValidationReport, Validator,
 };
 
 use super::Args;
@@ -114,31 +114,17 @@ impl Checker {
         }
     }
 
-    pub(super) fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
+    pub(super) fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
         match self {
-            Checker::Profile(v) => v.validate_slice(bytes),
-            Checker::Registry(v) => v.validate_slice(bytes),
+            Checker::Profile(v) => v.validate_bytes::<F>(bytes),
+            Checker::Registry(v) => v.validate_bytes::<F>(bytes),
         }
     }
 
-    pub(super) fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
+    pub(super) fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
         match self {
-            Checker::Profile(v) => v.validate_avro(bytes),
-            Checker::Registry(v) => v.validate_avro(bytes),
-        }
-    }
-
-    pub(super) fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
-        match self {
-            Checker::Profile(v) => v.validate_batch_slice(bytes),
-            Checker::Registry(v) => v.validate_batch_slice(bytes),
-        }
-    }
-
-    pub(super) fn validate_batch(&self, batch: &Batch) -> BatchReport {
-        match self {
-            Checker::Profile(v) => v.validate_batch(batch),
-            Checker::Registry(v) => v.validate_batch(batch),
+            Checker::Profile(v) => v.validate_batch_bytes::<F>(bytes),
+            Checker::Registry(v) => v.validate_batch_bytes::<F>(bytes),
         }
     }
 

@@ -1,5 +1,4 @@
 use super::*;
-use cloudevent_runtime::binding::kafka::KafkaRecord;
 
 #[test]
 fn detect_tells_json_from_http() {
@@ -32,65 +31,6 @@ fn json_lines_numbers_lines_from_1_and_skips_blank_ones() {
     let lines: Vec<_> = json_lines(b"a\r\n\n \t\nb\nc").collect();
     assert_eq!(lines, [(1, &b"a"[..]), (4, &b"b"[..]), (5, &b"c"[..])]);
     assert_eq!(json_lines(b"").count(), 0);
-}
-
-#[test]
-fn kafka_record_reads_base64_members() {
-    let record = kafka_record(&json!({
-        "key": "k",
-        "headers": {"ce_id": {"base64": "MQ=="}, "x-raw": {"base64": "/w=="}, "ce_subject": null},
-        "value_base64": "AP8=",
-    }))
-    .unwrap();
-    assert_eq!(record.key.as_deref(), Some(&b"k"[..]));
-    assert_eq!(record.header("ce_id"), Some(Some(&b"1"[..])));
-    assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
-    assert_eq!(record.header("ce_subject"), Some(None));
-    assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
-    assert_eq!(kafka_record(&json!({})).unwrap(), KafkaRecord::default());
-    assert_eq!(
-        kafka_record(&json!({"value_base64": null})).unwrap().value,
-        None
-    );
-}
-
-#[test]
-fn kafka_record_reports_every_problem() {
-    let findings = kafka_record(&json!({
-        "partition": 1,
-        "headers": {"ce_id": {"base64": "MQ"}, "ce_type": 7},
-        "value": "a",
-        "value_base64": "!!",
-    }))
-    .unwrap_err();
-    let messages: Vec<_> = findings.iter().map(message).collect();
-    assert_eq!(messages.len(), 4, "{messages:#?}");
-    assert!(
-        messages[0].contains("unknown member `partition`"),
-        "{messages:#?}"
-    );
-    assert!(
-        messages[1].contains(
-            "header `ce_type`: expected a string, null or {\"base64\": string}, found a number"
-        ),
-        "{messages:#?}"
-    );
-    assert!(
-        messages[2].starts_with("record: has both `value` and `value_base64`"),
-        "{messages:#?}"
-    );
-    assert!(
-        messages[3].starts_with("headers.ce_id.base64: is not base64: "),
-        "{messages:#?}"
-    );
-    assert!(messages[3].contains("RFC 4648"), "{messages:#?}");
-    assert!(findings.iter().all(Violation::is_error));
-
-    let findings = kafka_record(&json!([1])).unwrap_err();
-    assert!(
-        message(&findings[0]).ends_with("found an array"),
-        "{findings:?}"
-    );
 }
 
 #[test]

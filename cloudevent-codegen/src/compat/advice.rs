@@ -1,13 +1,13 @@
 //! What to publish instead of a breaking change: the next major version of the type, named
 //! in the type's own versioning scheme.
 
-use crate::ProtoFile;
+use crate::protobuf::ProtoFile;
 use crate::registry::SchemaFile;
 use cloudevent_rules::split_type_version;
 
 /// The next major version of an event type, in its own scheme.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NextVersion {
+pub(crate) struct NextVersion {
     /// The new event type: `.vN` types get `.v(N+1)`, `v1.2.3` types `v2.0.0`, bare semver
     /// types (`0.3.0`, `0.6.0-draft`) the next major `1.0.0`, an unversioned type `.v2`.
     pub event_type: String,
@@ -18,18 +18,7 @@ pub struct NextVersion {
 }
 
 /// The next major version of `event_type` (with its `dataschema`).
-///
-/// ```
-/// use cloudevent_codegen::next_version;
-///
-/// let next = next_version("dev.cdevents.artifact.packaged.0.3.0", "https://cdevents.dev/0.3.0/schema/artifact-packaged-event");
-/// assert_eq!(next.event_type, "dev.cdevents.artifact.packaged.1.0.0");
-/// assert_eq!(next.dataschema.as_deref(), Some("https://cdevents.dev/1.0.0/schema/artifact-packaged-event"));
-/// assert_eq!(next_version("com.example.order.created.v2", "").event_type, "com.example.order.created.v3");
-/// assert_eq!(next_version("nl.vng.zaak-aangemaakt.v1.2.3", "").event_type, "nl.vng.zaak-aangemaakt.v2.0.0");
-/// assert_eq!(next_version("com.example.order.created", "").event_type, "com.example.order.created.v2");
-/// ```
-pub fn next_version(event_type: &str, dataschema: &str) -> NextVersion {
+pub(crate) fn next_version(event_type: &str, dataschema: &str) -> NextVersion {
     let (base, version) = split_type_version(event_type);
     let (old_token, new_token, new_type) = match version.as_deref() {
         None => ("v1".to_owned(), "v2".to_owned(), format!("{event_type}.v2")),
@@ -137,4 +126,34 @@ pub(crate) fn proto_fix_text(file: &ProtoFile) -> String {
         next.event_type,
         file.major
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_version_example() {
+        let next = next_version(
+            "dev.cdevents.artifact.packaged.0.3.0",
+            "https://cdevents.dev/0.3.0/schema/artifact-packaged-event",
+        );
+        assert_eq!(next.event_type, "dev.cdevents.artifact.packaged.1.0.0");
+        assert_eq!(
+            next.dataschema.as_deref(),
+            Some("https://cdevents.dev/1.0.0/schema/artifact-packaged-event")
+        );
+        assert_eq!(
+            next_version("com.example.order.created.v2", "").event_type,
+            "com.example.order.created.v3"
+        );
+        assert_eq!(
+            next_version("nl.vng.zaak-aangemaakt.v1.2.3", "").event_type,
+            "nl.vng.zaak-aangemaakt.v2.0.0"
+        );
+        assert_eq!(
+            next_version("com.example.order.created", "").event_type,
+            "com.example.order.created.v2"
+        );
+    }
 }

@@ -9,6 +9,19 @@ use crate::error::CodegenError;
 use crate::registry::Registry;
 
 /// Where the previous version of each schema file comes from.
+///
+/// ```
+/// use cloudevent_codegen::{Baseline, Compat, Registry, check_compatibility};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+/// let registry = Registry::load(dir).unwrap();
+/// // Another folder holding the previous versions (here: the same one).
+/// let baseline = Baseline::Dir(dir.into());
+/// assert!(baseline.read("com.example.order.created/v1.json").unwrap().is_some());
+/// assert!(baseline.read("com.example.order.created/v9.json").unwrap().is_none());
+/// let (_, findings) = check_compatibility(&registry, &baseline, Compat::Full).unwrap();
+/// assert!(findings.is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Baseline {
     /// The file as committed at a git revision (`HEAD` by default), read with `git show`.

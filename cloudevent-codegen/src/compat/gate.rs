@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Baseline, Compat, Lock, check_compatibility_with};
+use super::{Baseline, Compat, Lock, check_compatibility};
 use crate::error::CodegenError;
 use crate::registry::Registry;
 
@@ -53,7 +53,7 @@ pub(crate) fn gate(
         return Ok(notes);
     };
     let (rows, findings) =
-        check_compatibility_with(registry, &Baseline::Lock(lock_path.to_path_buf()), compat)?;
+        check_compatibility(registry, &Baseline::Lock(lock_path.to_path_buf()), compat)?;
     if !findings.is_empty() {
         return Err(CodegenError::Findings(findings));
     }

@@ -12,13 +12,13 @@ use crate::error::{CodegenError, Finding};
 use crate::registry::{Registry, SchemaFile};
 
 /// The lock file's default name, next to the registry folder (or the xRegistry document).
-pub const LOCK_FILE: &str = "cloudevent.lock.json";
+pub(crate) const LOCK_FILE: &str = "cloudevent.lock.json";
 
 const COMMENT: &str = "Written by cloudevent-codegen (`cloudevent codegen --update-lock`, `Builder::update_lock`): each event type's resolved schema per major version, oldest first (`protobuf`: the same for `.proto` entries, each message with its field numbers, types and reserved numbers); the baseline of the compatibility check. Commit it; do not edit.";
 
 /// One locked version of a type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LockedSchema {
+pub(crate) struct LockedSchema {
     /// The event type as it was (`dev.cdevents.ticket.created.0.2.0`).
     pub event_type: String,
     /// The schema with every external `$ref` bundled under `$bundled`.
@@ -38,7 +38,7 @@ impl LockedSchema {
 
 /// One locked version of a `.proto` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockedProto {
+pub(crate) struct LockedProto {
     /// The event type as it was.
     pub event_type: String,
     /// Its event message and every message and enum that reaches.
@@ -52,8 +52,7 @@ pub struct LockedProto {
 ///
 /// let registry = Registry::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas")).unwrap();
 /// let lock = Lock::of_registry(&registry).unwrap();
-/// let created = lock.versions("com.example.order.created/v2").unwrap();
-/// assert_eq!(created[0].event_type, "com.example.order.created.v2");
+/// assert!(lock.subjects().any(|s| s == "com.example.order.created/v2"));
 /// // Written and read back unchanged.
 /// assert_eq!(Lock::from_value(&lock.to_value()).unwrap(), lock);
 /// ```
@@ -81,6 +80,24 @@ pub(crate) fn subject(file: &SchemaFile) -> String {
 }
 
 impl Lock {
+    /// The default lock file of a registry path (a folder or an xRegistry document):
+    /// `cloudevent.lock.json` beside it, in its parent folder.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use cloudevent_codegen::Lock;
+    ///
+    /// assert_eq!(Lock::default_path(Path::new("api/schemas")), Path::new("api/cloudevent.lock.json"));
+    /// assert_eq!(Lock::default_path(Path::new("schemas")), Path::new("./cloudevent.lock.json"));
+    /// ```
+    pub fn default_path(registry_path: &Path) -> PathBuf {
+        let parent = registry_path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        parent.join(LOCK_FILE)
+    }
+
     /// A lock of every type of `registry`, one version each.
     ///
     /// # Errors
@@ -133,7 +150,7 @@ impl Lock {
     }
 
     /// The locked versions of a `.proto` entry's subject (`<type>/v<major>`), oldest first.
-    pub fn proto_versions(&self, subject: &str) -> Option<&[LockedProto]> {
+    pub(crate) fn proto_versions(&self, subject: &str) -> Option<&[LockedProto]> {
         self.protobuf.get(subject).map(Vec::as_slice)
     }
 
@@ -143,7 +160,7 @@ impl Lock {
     }
 
     /// The locked versions of a subject (`<type>/v<major>`), oldest first.
-    pub fn versions(&self, subject: &str) -> Option<&[LockedSchema]> {
+    pub(crate) fn versions(&self, subject: &str) -> Option<&[LockedSchema]> {
         self.subjects.get(subject).map(Vec::as_slice)
     }
 
@@ -292,14 +309,4 @@ impl Lock {
         std::fs::write(path, text).map_err(|e| CodegenError::io(path, e))?;
         Ok(true)
     }
-}
-
-/// The default lock file of a registry path (a folder or an xRegistry document): beside it,
-/// in its parent folder.
-pub fn default_lock_path(registry_path: &Path) -> PathBuf {
-    let parent = registry_path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    parent.join(LOCK_FILE)
 }

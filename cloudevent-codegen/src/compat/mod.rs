@@ -12,21 +12,35 @@ mod pair;
 mod proto;
 
 use crate::diff::resolve::{Resolved, resolve_registry};
-use crate::diff::{Change, diff_documents, diff_schemas};
+use crate::diff::{Change, diff_documents};
 use crate::error::{CodegenError, Finding};
 use crate::registry::{Registry, SchemaFile};
 
-pub use advice::{NextVersion, next_version};
 pub use baseline::Baseline;
-pub use lock::{LOCK_FILE, Lock, LockedProto, LockedSchema, default_lock_path};
-pub use mode::Compat;
-pub use pair::{Comparison, Outcome, compare_paths, compare_registries};
+pub use lock::Lock;
+pub(crate) use lock::LockedSchema;
+pub use pair::{Comparison, Outcome, compare_paths};
+
+pub(crate) use crate::diff::Compat;
 
 pub(crate) use gate::{LockWrite, gate};
 pub(crate) use lock::subject;
 pub(crate) use mode::compat_of;
 
-/// How one schema file compares with its baseline.
+/// How one schema file compares with its baseline, in a [`CompatibilityRow`] of
+/// [`check_compatibility`].
+///
+/// ```
+/// use cloudevent_codegen::{Baseline, Compat, Compatibility, Registry, check_compatibility};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+/// let registry = Registry::load(dir).unwrap();
+/// let (rows, _) = check_compatibility(&registry, &Baseline::Dir(dir.into()), Compat::Forward).unwrap();
+/// let row = rows.iter().find(|r| r.event_type == "com.example.order.created.v2").unwrap();
+/// assert_eq!((row.major, row.compat), (2, Compat::Forward));
+/// assert_eq!(row.compatibility, Compatibility::Unchanged);
+/// assert_eq!(row.compatibility.status(), "unchanged");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Compatibility {
     /// No baseline: a new file (a new type or a new major version).
@@ -59,31 +73,15 @@ impl Compatibility {
     }
 }
 
-/// Compares one schema file with its baseline text under the default mode (internal refs
-/// followed; for refs to other files use [`check_compatibility`], which bundles them).
-///
-/// # Errors
-/// A baseline that is not JSON.
-pub fn compare(file: &SchemaFile, baseline: Option<&str>) -> Result<Compatibility, CodegenError> {
-    let Some(text) = baseline else {
-        return Ok(Compatibility::New);
-    };
-    let old: serde_json::Value =
-        serde_json::from_str(text).map_err(|source| CodegenError::Json {
-            path: format!("baseline of {}", file.relative).into(),
-            source,
-        })?;
-    Ok(Compatibility::of(
-        diff_schemas(&old, &file.schema),
-        Compat::default(),
-    ))
-}
-
 /// The finding for each change that breaks `compat`, telling the author to publish the next
 /// major version of the type instead, named in the type's own scheme (INTG-STD-015 R-4,
 /// CloudEvents `dataschema`). `cloudevent diff`, the registry check and the build script
 /// gate all report through this.
-pub fn breaking_findings(file: &SchemaFile, changes: &[Change], compat: Compat) -> Vec<Finding> {
+pub(crate) fn breaking_findings(
+    file: &SchemaFile,
+    changes: &[Change],
+    compat: Compat,
+) -> Vec<Finding> {
     let fix = advice::fix_text(file);
     let path = file.path.to_string_lossy();
     let path = path.split('#').next().unwrap_or_default().to_owned();
@@ -124,7 +122,7 @@ fn findings_for(
         .collect()
 }
 
-/// One row of the compatibility report.
+/// One row of the compatibility report (see [`Compatibility`] for an example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompatibilityRow {
     /// The schema's path in the registry (`<type>/v<major>.json`, or `.proto`).
@@ -139,16 +137,22 @@ pub struct CompatibilityRow {
     pub compatibility: Compatibility,
 }
 
-/// [`check_compatibility_with`] under the default mode, [`Compat::Forward`], unless a type
-/// declares its own.
+/// Compares every event type of a registry, resolved (every `$ref` followed, external ones
+/// bundled; a `.proto` entry's message with every message and enum it reaches, compared by
+/// field number), with its previous version(s) in `baseline`
+/// under its mode: the type's own
+/// (`x-cloudevent.compatibility`, or xRegistry's `compatibility` attribute), else `compat`.
+/// Transitive modes compare with every version the baseline holds (a lock file keeps them
+/// all). Returns the rows and the findings for what breaks (empty when nothing does).
 ///
 /// ```
-/// use cloudevent_codegen::{Baseline, Registry, check_compatibility};
+/// use cloudevent_codegen::{Baseline, Compat, Registry, check_compatibility};
 ///
 /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
 /// let registry = Registry::load(dir).unwrap();
 /// // The registry compared with itself: nothing changed.
-/// let (rows, findings) = check_compatibility(&registry, &Baseline::Dir(dir.into())).unwrap();
+/// let baseline = Baseline::Dir(dir.into());
+/// let (rows, findings) = check_compatibility(&registry, &baseline, Compat::default()).unwrap();
 /// assert!(findings.is_empty());
 /// assert!(rows.iter().all(|r| r.compatibility.status() == "unchanged"));
 /// ```
@@ -156,23 +160,6 @@ pub struct CompatibilityRow {
 /// # Errors
 /// An unreadable baseline.
 pub fn check_compatibility(
-    registry: &Registry,
-    baseline: &Baseline,
-) -> Result<(Vec<CompatibilityRow>, Vec<Finding>), CodegenError> {
-    check_compatibility_with(registry, baseline, Compat::default())
-}
-
-/// Compares every event type of a registry, resolved (every `$ref` followed, external ones
-/// bundled; a `.proto` entry's message with every message and enum it reaches, compared by
-/// field number as [`crate::diff_proto`] does), with its previous version(s) in `baseline`
-/// under its mode: the type's own
-/// (`x-cloudevent.compatibility`, or xRegistry's `compatibility` attribute), else `compat`.
-/// Transitive modes compare with every version the baseline holds (a lock file keeps them
-/// all). Returns the rows and the findings for what breaks (empty when nothing does).
-///
-/// # Errors
-/// An unreadable baseline.
-pub fn check_compatibility_with(
     registry: &Registry,
     baseline: &Baseline,
     compat: Compat,

@@ -15,7 +15,18 @@ use crate::layout::event_type_at;
 use crate::registry::{EventMeta, METADATA_KEY, Registry, SchemaFile};
 use cloudevent_rules::split_type_version;
 
-/// What happened to one type between the old and the new side.
+/// What happened to one type between the old and the new side ([`Comparison::outcome`]).
+///
+/// ```
+/// use cloudevent_codegen::{Compat, Outcome, diff_schemas};
+/// use serde_json::json;
+///
+/// let changes = diff_schemas(&json!({"enum": ["x"]}), &json!({"enum": ["x", "y"]}));
+/// assert_eq!(Outcome::of(&changes, Compat::Forward), Outcome::Breaking);
+/// assert_eq!(Outcome::of(&changes, Compat::Backward), Outcome::Compatible);
+/// assert_eq!(Outcome::of(&[], Compat::Full), Outcome::Unchanged);
+/// assert!(Outcome::Breaking.fails() && !Outcome::NewVersion.fails());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Only on the new side.
@@ -69,7 +80,20 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// One type compared.
+/// One type compared by [`compare_paths`].
+///
+/// ```
+/// use cloudevent_codegen::{Compat, Outcome, compare_paths};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+/// let old = format!("{dir}/com.example.order.created/v1.json");
+/// let new = format!("{dir}/com.example.order.created/v2.json");
+/// let compared = compare_paths(old.as_ref(), new.as_ref(), Compat::Forward, None).unwrap();
+/// // v2 is a new major version: a new type, whose changes break no consumer of v1.
+/// assert_eq!(compared[0].outcome, Outcome::NewVersion);
+/// assert_eq!(compared[0].new_type.as_deref(), Some("com.example.order.created.v2"));
+/// assert!(compared[0].findings.is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     /// `<type without version>/v<major>`, or the file compared.
@@ -94,7 +118,7 @@ pub struct Comparison {
 /// # Errors
 /// Refs of either side that name nothing ([`CodegenError::Findings`]), a type's
 /// `compatibility` that names no mode.
-pub fn compare_registries(
+pub(crate) fn compare_registries(
     old: &Registry,
     new: &Registry,
     compat: Compat,

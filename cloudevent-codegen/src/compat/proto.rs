@@ -1,5 +1,5 @@
 //! `.proto` entries in the gate: each compared with its previous version(s) by field number
-//! ([`crate::diff_proto`]), under the same modes and with the same finding lines as JSON
+//! (`diff_proto`), under the same modes and with the same finding lines as JSON
 //! schemas; the next version to publish is `<type>/v<major + 1>.proto`.
 
 use std::collections::BTreeMap;
@@ -8,9 +8,9 @@ use std::path::Path;
 use super::advice::proto_fix_text;
 use super::mode::declared_mode;
 use super::{Comparison, Compat, Compatibility, CompatibilityRow, Lock, Outcome, findings_for};
-use crate::ProtoFile;
 use crate::diff::{Change, ProtoShape, diff_proto};
 use crate::error::{CodegenError, Finding};
+use crate::protobuf::ProtoFile;
 use crate::registry::Registry;
 
 /// The key a `.proto` entry's versions are locked and paired under: `<type>/v<major>`.

@@ -11,7 +11,20 @@ use std::fmt;
 
 use serde_json::Value;
 
-/// The directions a change breaks.
+/// The directions a change breaks ([`crate::Change::breaks`]); a [`crate::Compat`] mode
+/// refuses some of them.
+///
+/// ```
+/// use cloudevent_codegen::{Breaks, Compat, diff_schemas};
+/// use serde_json::json;
+///
+/// // A new enum value: an old consumer refuses it, a new one reads old events.
+/// let change = &diff_schemas(&json!({"enum": ["x"]}), &json!({"enum": ["x", "y"]}))[0];
+/// assert_eq!(change.breaks(), Breaks::FORWARD);
+/// assert_eq!(change.breaks().to_string(), "breaks forward");
+/// assert!(Compat::Forward.is_broken_by(Breaks::FORWARD));
+/// assert!(!Compat::Backward.is_broken_by(Breaks::FORWARD));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Breaks {
     /// Old data may be refused by the new schema (a new consumer reading old events).
@@ -57,7 +70,7 @@ impl fmt::Display for Breaks {
 /// What changed between two versions of a schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ChangeKind {
+pub(crate) enum ChangeKind {
     /// A property of the old schema is gone (a rename shows as a removal plus an addition).
     PropertyRemoved {
         /// Its name.

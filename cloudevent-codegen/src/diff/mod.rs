@@ -8,6 +8,7 @@
 //! one document and never fetches anything.
 
 mod kind;
+mod mode;
 mod proto;
 pub(crate) mod resolve;
 mod walk;
@@ -17,15 +18,25 @@ use std::fmt;
 
 use serde_json::Value;
 
-pub use kind::{Breaks, ChangeKind};
-pub use proto::{
-    EnumShape, FieldShape, MessageShape, ProtoChange, ProtoShape, ReservedShape, diff_proto,
-};
-
-use crate::compat::Compat;
+pub use kind::Breaks;
+pub(crate) use kind::ChangeKind;
+pub use mode::Compat;
+pub(crate) use proto::{ProtoShape, diff_proto};
 
 /// One change: where it happened, what it was, and where the changed definition lives when
 /// it was reached through a `$ref`.
+///
+/// ```
+/// use cloudevent_codegen::{Breaks, diff_schemas};
+/// use serde_json::json;
+///
+/// let old = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+/// let new = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "integer"}}});
+/// let change = &diff_schemas(&old, &new)[0];
+/// assert_eq!(change.definition.as_deref(), Some("#/$defs/A/type"));
+/// assert_eq!(change.breaks(), Breaks::BOTH);
+/// assert!(change.to_string().contains("(defined at `#/$defs/A/type`)"), "{change}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// The JSON pointer of the changed keyword in the new schema, through every `$ref`
@@ -34,8 +45,8 @@ pub struct Change {
     /// Where the changed schema is defined when a `$ref` led there: `#/$defs/link/required`
     /// inside the same file, or `links/embedded.json#/properties/id` for another file.
     pub definition: Option<String>,
-    /// What changed.
-    pub kind: ChangeKind,
+    /// What changed (the rule table's row; shown by `Display`).
+    pub(crate) kind: ChangeKind,
 }
 
 impl Change {
@@ -78,8 +89,8 @@ impl fmt::Display for Change {
 /// Every change from `old` to `new`, compatible or not, with the refs inside each document
 /// followed. Metadata (`x-cloudevent`, `$id`, `$schema`, `$comment`, `examples`) is not
 /// compared: the names are checked by [`crate::check_schema`]. For schemas whose refs reach
-/// other files, compare a registry's bundled schemas ([`crate::compare_registries`],
-/// `cloudevent diff` on folders).
+/// other files, compare a registry's bundled schemas ([`crate::compare_paths`] on
+/// folders, `cloudevent diff`).
 ///
 /// ```
 /// use cloudevent_codegen::{Compat, diff_schemas};

@@ -28,31 +28,26 @@ use cloudevent_rules::{AttributeKind, Declaration, Policy, Severity, rule};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
-use crate::registry::{ContentMode, EventMeta, METADATA_KEY};
+use crate::meta::{ContentMode, EventMeta, METADATA_KEY};
 
 pub(crate) mod catalog;
 mod parse;
-mod rust;
 
-pub use parse::{
-    Label, ParseError, ProtoEnum, ProtoField, ProtoMessage, ProtoSchema, Reserved, parse,
-};
-pub(crate) use rust::dispatch_names;
-pub use rust::protobuf_rust;
+pub(crate) use parse::{Label, ProtoMessage, ProtoSchema, Reserved, parse};
 
 /// The `datacontenttype` of an event whose data is a Protobuf message.
-pub const PROTOBUF_CONTENT_TYPE: &str = "application/protobuf";
+pub(crate) const PROTOBUF_CONTENT_TYPE: &str = "application/protobuf";
 
 /// The media type of one event in the CloudEvents Protobuf format (CE Protobuf format 4).
-pub const PROTOBUF_EVENT_MEDIA_TYPE: &str = "application/cloudevents+protobuf";
+pub(crate) const PROTOBUF_EVENT_MEDIA_TYPE: &str = "application/cloudevents+protobuf";
 
 /// The host part of the type URLs codegen writes (`type.googleapis.com/<full name>`), the one
 /// `google.protobuf.Any` documents.
-pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
+pub(crate) const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
 
 /// One `schemas/<type>/v<major>.proto` file of a registry.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ProtoFile {
+pub(crate) struct ProtoFile {
     /// The file as found.
     pub path: PathBuf,
     /// `<type>/v<major>.proto`, with `/` separators.
@@ -73,16 +68,6 @@ pub struct ProtoFile {
 
 impl ProtoFile {
     /// Parses a `.proto` text found at `relative` (`<type>/v<major>.proto`) below `root`.
-    ///
-    /// ```
-    /// let text = r#"/* x-cloudevent: {"type": "com.example.order.packed", "message": "OrderPacked",
-    ///   "dataschema": "https://schemas.example.com/events/com.example.order.packed/v1.proto"} */
-    /// syntax = "proto3"; package example.warehouse.v1;
-    /// message OrderPacked { string order_id = 1; }"#;
-    /// let file = cloudevent_codegen::ProtoFile::parse("schemas".as_ref(), "com.example.order.packed/v1.proto", text).unwrap();
-    /// assert_eq!(file.type_url(), "type.googleapis.com/example.warehouse.v1.OrderPacked");
-    /// assert_eq!(file.meta.datacontenttype.as_deref(), Some("application/protobuf"));
-    /// ```
     ///
     /// # Errors
     /// [`CodegenError::Findings`]: a misnamed file, missing or mistyped metadata, a message
@@ -217,7 +202,7 @@ impl ProtoFile {
 /// against the file's major, and the fields `subject` and the extensions name (each must be a
 /// singular `string` field of the event's message). Errors only; see
 /// [`check_proto_warnings`] for broken SHOULDs.
-pub fn check_proto(file: &ProtoFile, policy: &Policy) -> Vec<Finding> {
+pub(crate) fn check_proto(file: &ProtoFile, policy: &Policy) -> Vec<Finding> {
     let mut findings: Vec<Finding> = declaration_findings(file, policy)
         .into_iter()
         .filter(|(severity, _)| *severity == Severity::Error)
@@ -270,7 +255,7 @@ pub fn check_proto(file: &ProtoFile, policy: &Policy) -> Vec<Finding> {
 }
 
 /// The broken SHOULDs of a `.proto` entry's names.
-pub fn check_proto_warnings(file: &ProtoFile, policy: &Policy) -> Vec<Finding> {
+pub(crate) fn check_proto_warnings(file: &ProtoFile, policy: &Policy) -> Vec<Finding> {
     declaration_findings(file, policy)
         .into_iter()
         .filter(|(severity, _)| *severity == Severity::Warning)
@@ -345,3 +330,6 @@ fn split_relative(relative: &str) -> Option<(String, u64)> {
     }
     Some((dir.to_owned(), digits.parse().ok()?))
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,7 +9,7 @@ use std::fmt;
 
 /// A `.proto` file as codegen understands it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ProtoSchema {
+pub(crate) struct ProtoSchema {
     /// The `package`, empty when the file has none.
     pub package: String,
     /// The top-level messages, in file order.
@@ -20,7 +20,7 @@ pub struct ProtoSchema {
 
 /// One `message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProtoMessage {
+pub(crate) struct ProtoMessage {
     /// Its name, as written.
     pub name: String,
     /// Its fields, in file order.
@@ -31,25 +31,16 @@ pub struct ProtoMessage {
 
 /// The `reserved` statements of a message or an enum.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Reserved {
+pub(crate) struct Reserved {
     /// Inclusive ranges of numbers (`reserved 2, 9 to 11;`; `max` is the largest number).
     pub numbers: Vec<(i64, i64)>,
     /// Names (`reserved "foo";`).
     pub names: Vec<String>,
 }
 
-impl Reserved {
-    /// Whether `number` is reserved.
-    pub fn has_number(&self, number: i64) -> bool {
-        self.numbers
-            .iter()
-            .any(|(lo, hi)| (*lo..=*hi).contains(&number))
-    }
-}
-
 /// One field of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProtoField {
+pub(crate) struct ProtoField {
     /// The field's name, as written.
     pub name: String,
     /// The type as written: a scalar keyword, or a message or enum name.
@@ -64,7 +55,7 @@ pub struct ProtoField {
 
 /// A field's label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Label {
+pub(crate) enum Label {
     /// No label: proto3's implicit presence.
     Singular,
     /// `optional`: explicit presence.
@@ -75,7 +66,7 @@ pub enum Label {
 
 /// One top-level `enum`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProtoEnum {
+pub(crate) struct ProtoEnum {
     /// Its name, as written.
     pub name: String,
     /// `(value name, number)`, in file order.
@@ -86,7 +77,7 @@ pub struct ProtoEnum {
 
 /// Why a `.proto` text was refused: the line and what was found there.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
+pub(crate) struct ParseError {
     /// The 1-based line.
     pub line: usize,
     /// What is wrong.
@@ -266,7 +257,7 @@ impl Parser {
 ///
 /// # Errors
 /// The first construct outside the supported subset, or a syntax error, with its line.
-pub fn parse(text: &str) -> Result<ProtoSchema, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<ProtoSchema, ParseError> {
     let mut parser = Parser {
         tokens: tokens(text)?,
         at: 0,
@@ -508,7 +499,6 @@ mod tests {
         let m = &schema.messages[0].reserved;
         assert_eq!(m.numbers, [(3, 3), (9, 11), (100, 536_870_911)]);
         assert_eq!(m.names, ["gone", "older"]);
-        assert!(m.has_number(10) && !m.has_number(12));
         let e = &schema.enums[0].reserved;
         assert_eq!(e.numbers, [(2, 2), (5, 7)]);
         assert_eq!(e.names, ["E_OLD"]);

@@ -106,9 +106,11 @@ impl EventRejection {
         let report = if status == StatusCode::BAD_REQUEST {
             match super::http::structured_document(headers, body) {
                 Ok((ContentMode::Batch, document)) => {
-                    Report::Batch(validator.validate_batch_slice(&document))
+                    Report::Batch(validator.validate_batch_bytes::<crate::Json>(&document))
                 }
-                Ok((_, document)) => Report::Event(validator.validate_slice(&document)),
+                Ok((_, document)) => {
+                    Report::Event(validator.validate_bytes::<crate::Json>(&document))
+                }
                 Err(_) => Report::Event(ValidationReport::refused(
                     policy.profile(),
                     vec![error.violation()],
@@ -149,7 +151,7 @@ impl IntoResponse for EventRejection {
             Report::Event(report) => serde_json::to_vec(report),
             Report::Batch(report) => serde_json::to_vec(report),
         }
-        .unwrap_or_default();
+        .expect("a validation report (strings, numbers, string-keyed maps) always serializes");
         let mut response = Response::new(Body::from(body));
         *response.status_mut() = self.status;
         response

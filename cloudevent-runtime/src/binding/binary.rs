@@ -12,7 +12,11 @@ use serde::de::DeserializeOwned;
 
 use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
-use crate::{AnyEvent, Batch, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf};
+use crate::format::EventFormat;
+use crate::{
+    AnyEvent, Batch, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf,
+    Json,
+};
 use cloudevent_rules::Mode;
 
 /// An event a binding can carry: [`AnyEvent`] and every typed [`Event<T>`].
@@ -33,17 +37,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         AnyEvent::DEFAULT_POLICY
     }
 
-    /// The event in the JSON event format (structured mode).
+    /// The event in the JSON event format (structured mode), refused over the event size
+    /// limit before it is sent.
     ///
     /// # Errors
-    /// A payload that cannot be serialized.
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError>;
+    /// A payload that cannot be serialized; an event over the size limit.
+    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
+        outgoing(self.write_format::<Json>()?)
+    }
 
     /// Parses the JSON event format (structured mode).
     ///
     /// # Errors
     /// Whatever makes the document not a valid event of this type.
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError>;
+    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
+        Self::read_format::<Json>(bytes)
+    }
 
     /// The event as binary-mode parts.
     ///
@@ -94,6 +103,22 @@ pub trait BindingEvent: Sized + crate::Attributes {
         Self::from_binary_typed(parts, typed)
     }
 
+    /// Reads one event in the format `F` (structured mode): [`AnyEvent::decode`] or
+    /// [`Event::decode`], the type's own door. Not part of the stable API.
+    ///
+    /// # Errors
+    /// Whatever makes the bytes not a valid event of this type.
+    #[doc(hidden)]
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError>;
+
+    /// Writes the event in the format `F` (structured mode): [`AnyEvent::encode`] or
+    /// [`Event::encode`]. Not part of the stable API.
+    ///
+    /// # Errors
+    /// A payload that cannot be serialized; an event the format cannot carry.
+    #[doc(hidden)]
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError>;
+
     /// The event as an [`AnyEvent`] (for batches).
     ///
     /// # Errors
@@ -108,14 +133,6 @@ pub trait BindingEvent: Sized + crate::Attributes {
 }
 
 impl BindingEvent for AnyEvent {
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec())
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(AnyEvent::from_slice(bytes)?)
-    }
-
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
         outgoing_parts(parts_of(self))
     }
@@ -136,6 +153,14 @@ impl BindingEvent for AnyEvent {
         super::parts::read_any(&PartsRef::new(attributes, datacontenttype, data), typed)
     }
 
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(AnyEvent::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
+    }
+
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
         Ok(self.clone())
     }
@@ -153,16 +178,8 @@ where
         Event::<T>::POLICY
     }
 
-    fn to_structured(&self) -> Result<Vec<u8>, BindingError> {
-        outgoing(self.to_vec()?)
-    }
-
-    fn from_structured(bytes: &[u8]) -> Result<Self, BindingError> {
-        Ok(Event::from_slice(bytes)?)
-    }
-
     fn to_binary(&self) -> Result<BinaryParts, BindingError> {
-        outgoing_parts(match typed_parts(self) {
+        outgoing_parts(match typed_parts(self)? {
             Some(parts) => parts,
             // Text and binary payloads, and values the format refuses, take the route through
             // the JSON event format, which probes the payload and reports the error.
@@ -184,6 +201,14 @@ where
         typed: &[(String, ExtensionValueBuf)],
     ) -> Result<Self, BindingError> {
         super::parts::read_typed(&PartsRef::new(attributes, datacontenttype, data), typed)
+    }
+
+    fn read_format<F: EventFormat>(bytes: &[u8]) -> Result<Self, BindingError> {
+        Ok(Event::decode::<F>(bytes)?)
+    }
+
+    fn write_format<F: EventFormat>(&self) -> Result<Vec<u8>, BindingError> {
+        Ok(self.encode::<F>()?)
     }
 
     fn to_any_event(&self) -> Result<AnyEvent, BindingError> {
@@ -230,7 +255,12 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
 /// # Errors
 /// The batch is not valid, or an event is not of this type (the error names its index).
 pub fn batch_from_slice<E: BindingEvent>(bytes: &[u8]) -> Result<Vec<E>, BindingError> {
-    Batch::from_slice(bytes)?
+    events_of(Batch::decode_with::<Json>(bytes, &E::policy())?)
+}
+
+/// A batch's events as events of one kind; an event that is not of it is named by its index.
+pub(crate) fn events_of<E: BindingEvent>(batch: Batch) -> Result<Vec<E>, BindingError> {
+    batch
         .into_events()
         .into_iter()
         .enumerate()
@@ -283,14 +313,17 @@ pub fn canonical_string(value: ExtensionValue<'_>) -> Cow<'_, str> {
 /// The parts of a typed event with a JSON payload, straight from the event: the payload is
 /// serialized once as the body, where the route through [`AnyEvent`] wrote the whole event as
 /// JSON and parsed it back with the strict reader. The same parts as [`parts_of`] gives
-/// (extensions in name order), or `None` when that route must decide: a non-JSON payload, or
-/// anything its strict reader refuses (an attribute that is empty or holds a control
-/// character, an extension named like a core attribute or `data`, which the JSON route writes
-/// as a duplicate member), whose error that route reports. An `Event<T>` can hold such values:
+/// (extensions in name order), an error when the payload does not serialize, or `None` when
+/// that route must decide: a non-JSON payload, or anything its strict reader refuses (an
+/// attribute that is empty or holds a control character, an extension named like a core
+/// attribute or `data`, which the JSON route writes as a duplicate member), whose error that
+/// route reports. An `Event<T>` can hold such values:
 /// `AnyEvent`'s setters do not check, and `into_typed` keeps what they set.
-fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<BinaryParts> {
+fn typed_parts<T: CloudEventData + Serialize>(
+    event: &Event<T>,
+) -> Result<Option<BinaryParts>, BuildError> {
     if !cloudevent_rules::is_json_media_type(event.datacontenttype()) {
-        return None;
+        return Ok(None);
     }
     let view = cloudevent_rules::Envelope {
         specversion: Some("1.0"),
@@ -304,10 +337,13 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         extensions: event.extensions(),
         data: None,
     };
-    let found =
-        Event::<T>::POLICY.check_envelope_prechecked(&view, Mode::FirstError, &T::PRECHECKED);
+    let found = Event::<T>::POLICY.check_envelope_prechecked(
+        &view,
+        Mode::FirstError,
+        T::PRECHECKED.claims(),
+    );
     if cloudevent_rules::has_error(&found) {
-        return None;
+        return Ok(None);
     }
     let mut attributes = core_attributes(
         [
@@ -332,15 +368,16 @@ fn typed_parts<T: CloudEventData + Serialize>(event: &Event<T>) -> Option<Binary
         attributes.push((name.to_owned(), canonical_string(value).into_owned()));
     });
     if refused {
-        return None;
+        return Ok(None);
     }
     attributes[core..].sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let data = serde_json::to_vec(event.data()).ok()?;
-    Some(BinaryParts {
+    // The same error `Event::to_vec` reports for this payload.
+    let data = serde_json::to_vec(event.data()).map_err(|e| BuildError::Payload(e.to_string()))?;
+    Ok(Some(BinaryParts {
         attributes,
         datacontenttype: Some(event.datacontenttype().to_owned()),
         data: Some(data),
-    })
+    }))
 }
 
 /// `specversion` and the given attributes that are set, in binary mode's order, with room

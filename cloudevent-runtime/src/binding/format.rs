@@ -1,9 +1,11 @@
 //! The event formats the bindings carry in structured and batched mode: JSON always, the
-//! others behind their features (INTG-STD-015 R-16: by bilateral agreement). One enum, one
-//! match arm per format in each function, so a format is added with one variant.
+//! others behind their features (INTG-STD-015 R-16: by bilateral agreement).
+//! [`StructuredFormat`] is the run-time selector over [`EventFormat`]: one `match`
+//! (`StructuredFormat::with`) hands a function generic over the format the one the value
+//! names, so a format is added with one variant and one arm.
 
 use super::{BindingError, BindingEvent};
-use crate::{AnyEvent, Batch, FormatError, Policy};
+use crate::format::EventFormat;
 
 /// A CloudEvents event format a binding reads and writes in structured and batched mode.
 ///
@@ -28,6 +30,36 @@ pub enum StructuredFormat {
     Avro,
 }
 
+/// What is done with a format chosen at run time: one function generic over the
+/// [`EventFormat`], which [`StructuredFormat::with`] calls for the format it names.
+pub(crate) trait WithFormat {
+    type Output;
+    fn call<F: EventFormat>(self) -> Self::Output;
+}
+
+/// A format's media types, as its [`EventFormat`] constants say.
+struct MediaTypes {
+    media_type: &'static str,
+    content_type: &'static str,
+    batch_media_type: Option<&'static str>,
+    batch_content_type: Option<&'static str>,
+}
+
+/// The [`WithFormat`] that reads a format's [`MediaTypes`].
+struct MediaTypesOf;
+
+impl WithFormat for MediaTypesOf {
+    type Output = MediaTypes;
+    fn call<F: EventFormat>(self) -> MediaTypes {
+        MediaTypes {
+            media_type: F::MEDIA_TYPE,
+            content_type: F::CONTENT_TYPE,
+            batch_media_type: F::BATCH_MEDIA_TYPE,
+            batch_content_type: F::BATCH_CONTENT_TYPE,
+        }
+    }
+}
+
 impl StructuredFormat {
     /// The formats this build reads, JSON first: the features it was compiled with.
     pub const ALL: &'static [StructuredFormat] = &[
@@ -38,59 +70,53 @@ impl StructuredFormat {
         StructuredFormat::Avro,
     ];
 
-    /// The media type of one event in this format, without parameters.
+    /// Calls `f` with the [`EventFormat`] this value names: the one `match` over the formats.
+    pub(crate) fn with<W: WithFormat>(self, f: W) -> W::Output {
+        match self {
+            StructuredFormat::Json => f.call::<crate::Json>(),
+            #[cfg(feature = "protobuf")]
+            StructuredFormat::Protobuf => f.call::<crate::Protobuf>(),
+            #[cfg(feature = "avro")]
+            StructuredFormat::Avro => f.call::<crate::Avro>(),
+        }
+    }
+
+    fn media_types(self) -> MediaTypes {
+        self.with(MediaTypesOf)
+    }
+
+    /// The media type of one event in this format, without parameters
+    /// ([`EventFormat::MEDIA_TYPE`]).
     ///
     /// ```
     /// use cloudevent_runtime::binding::StructuredFormat;
     /// assert_eq!(StructuredFormat::Json.media_type(), "application/cloudevents+json");
     /// ```
     pub fn media_type(self) -> &'static str {
-        match self {
-            StructuredFormat::Json => "application/cloudevents+json",
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => crate::protobuf::MEDIA_TYPE,
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => crate::avro::MEDIA_TYPE,
-        }
+        self.media_types().media_type
     }
 
-    /// The content type a sender sets for one event (JSON with its `charset`).
+    /// The content type a sender sets for one event (JSON with its `charset`;
+    /// [`EventFormat::CONTENT_TYPE`]).
     ///
     /// ```
     /// use cloudevent_runtime::binding::StructuredFormat;
     /// assert_eq!(StructuredFormat::Json.content_type(), "application/cloudevents+json; charset=utf-8");
     /// ```
     pub fn content_type(self) -> &'static str {
-        match self {
-            StructuredFormat::Json => super::STRUCTURED_CONTENT_TYPE,
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => crate::protobuf::MEDIA_TYPE,
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => crate::avro::MEDIA_TYPE,
-        }
+        self.media_types().content_type
     }
 
     /// The media type of a batch in this format, without parameters; `None` for a format
-    /// whose specification defines no batch.
+    /// whose specification defines no batch ([`EventFormat::BATCH_MEDIA_TYPE`]).
     pub fn batch_media_type(self) -> Option<&'static str> {
-        match self {
-            StructuredFormat::Json => Some("application/cloudevents-batch+json"),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => Some(crate::protobuf::BATCH_MEDIA_TYPE),
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => None,
-        }
+        self.media_types().batch_media_type
     }
 
-    /// The content type a sender sets for a batch; `None` for a format without a batch.
+    /// The content type a sender sets for a batch; `None` for a format without a batch
+    /// ([`EventFormat::BATCH_CONTENT_TYPE`]).
     pub fn batch_content_type(self) -> Option<&'static str> {
-        match self {
-            StructuredFormat::Json => Some(super::BATCH_CONTENT_TYPE),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => Some(crate::protobuf::BATCH_MEDIA_TYPE),
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => None,
-        }
+        self.media_types().batch_content_type
     }
 
     /// The format a content type names and whether it is the batch media type; `None` for
@@ -134,71 +160,11 @@ impl StructuredFormat {
             .collect::<Vec<_>>()
             .join(", ")
     }
-
-    /// Reads one event in this format under a policy.
-    ///
-    /// # Errors
-    /// Whatever makes the bytes not a valid event.
-    pub fn decode(self, bytes: &[u8], policy: &Policy) -> Result<AnyEvent, FormatError> {
-        match self {
-            StructuredFormat::Json => AnyEvent::from_slice_with(bytes, policy),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => crate::protobuf::decode(bytes, policy),
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => crate::avro::decode(bytes, policy),
-        }
-    }
-
-    /// Writes one event in this format.
-    ///
-    /// # Errors
-    /// An event the format cannot carry (Avro: JSON data without a `datacontenttype` that
-    /// its schema's JSON representation cannot hold, `CE-Avro 3`). JSON and Protobuf carry
-    /// every event.
-    pub fn encode(self, event: &AnyEvent) -> Result<Vec<u8>, FormatError> {
-        match self {
-            StructuredFormat::Json => Ok(event.to_vec()),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => Ok(crate::protobuf::encode(event)),
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => crate::avro::encode(event),
-        }
-    }
-
-    /// Reads a batch in this format's batch format under a policy. Only called for a
-    /// content type [`StructuredFormat::from_media_type`] found to be this format's batch.
-    ///
-    /// # Errors
-    /// Whatever makes the bytes not a valid batch.
-    pub fn decode_batch(self, bytes: &[u8], policy: &Policy) -> Result<Batch, FormatError> {
-        match self {
-            StructuredFormat::Json => Batch::from_slice_with(bytes, policy),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => Batch::from_protobuf_with(bytes, policy),
-            // No Avro batch media type exists, so `from_media_type` never names this one;
-            // read as the one event the bytes can be.
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => {
-                crate::avro::decode(bytes, policy).map(|event| Batch::from(vec![event]))
-            }
-        }
-    }
-
-    /// Writes a batch in this format's batch format; `None` for a format without a batch.
-    pub fn encode_batch(self, batch: &Batch) -> Option<Vec<u8>> {
-        match self {
-            StructuredFormat::Json => Some(batch.to_vec()),
-            #[cfg(feature = "protobuf")]
-            StructuredFormat::Protobuf => Some(batch.to_protobuf()),
-            #[cfg(feature = "avro")]
-            StructuredFormat::Avro => None,
-        }
-    }
 }
 
-/// Reads one structured-mode event of any [`BindingEvent`] in `format`. JSON goes through the
-/// type's own reader (a typed event reads its payload straight from the document); the
-/// other formats are read as an [`AnyEvent`] under the type's policy, then converted.
+/// Reads one structured-mode event of any [`BindingEvent`] in `format`: the type's own door,
+/// [`AnyEvent::decode`](crate::AnyEvent::decode) or [`Event::decode`](crate::Event::decode),
+/// in every format.
 #[cfg(any(
     feature = "http",
     feature = "kafka",
@@ -211,44 +177,58 @@ pub(crate) fn event_from<E: BindingEvent>(
     format: StructuredFormat,
     bytes: &[u8],
 ) -> Result<E, BindingError> {
-    match format {
-        StructuredFormat::Json => E::from_structured(bytes),
-        #[cfg(any(feature = "protobuf", feature = "avro"))]
-        other => E::from_any_event(other.decode(bytes, &E::policy())?),
+    struct EventFrom<'a, E>(&'a [u8], std::marker::PhantomData<E>);
+    impl<E: BindingEvent> WithFormat for EventFrom<'_, E> {
+        type Output = Result<E, BindingError>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            E::read_format::<F>(self.0)
+        }
     }
+    format.with(EventFrom(bytes, std::marker::PhantomData))
 }
 
-/// Reads a batch of any [`BindingEvent`] in `format` (HTTP's batched content mode).
+/// Reads one structured-mode [`AnyEvent`](crate::AnyEvent) in `format` under a policy (a
+/// gateway's): [`AnyEvent::decode_with`](crate::AnyEvent::decode_with).
+#[cfg(feature = "websocket")]
+pub(crate) fn any_event_from(
+    format: StructuredFormat,
+    bytes: &[u8],
+    policy: &crate::Policy,
+) -> Result<crate::AnyEvent, crate::FormatError> {
+    struct AnyFrom<'a>(&'a [u8], &'a crate::Policy);
+    impl WithFormat for AnyFrom<'_> {
+        type Output = Result<crate::AnyEvent, crate::FormatError>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            crate::AnyEvent::decode_with::<F>(self.0, self.1)
+        }
+    }
+    format.with(AnyFrom(bytes, policy))
+}
+
+/// Reads a batch of any [`BindingEvent`] in `format`'s batch format (HTTP's batched content
+/// mode): [`crate::Batch::decode_with`](crate::Batch::decode_with) under the type's policy, then each
+/// event as the type.
 #[cfg(feature = "http")]
 pub(crate) fn batch_from<E: BindingEvent>(
     format: StructuredFormat,
     bytes: &[u8],
 ) -> Result<Vec<E>, BindingError> {
-    match format {
-        StructuredFormat::Json => super::batch_from_slice(bytes),
-        #[cfg(any(feature = "protobuf", feature = "avro"))]
-        other => other
-            .decode_batch(bytes, &E::policy())?
-            .into_events()
-            .into_iter()
-            .enumerate()
-            .map(|(index, event)| {
-                E::from_any_event(event).map_err(|error| match error {
-                    BindingError::Event(source) => BindingError::Event(FormatError::InBatch {
-                        index,
-                        source: Box::new(source),
-                    }),
-                    other => other,
-                })
-            })
-            .collect(),
+    struct BatchFrom<'a>(&'a [u8], crate::Policy);
+    impl WithFormat for BatchFrom<'_> {
+        type Output = Result<crate::Batch, crate::FormatError>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            crate::Batch::decode_with::<F>(self.0, &self.1)
+        }
     }
+    super::binary::events_of(format.with(BatchFrom(bytes, E::policy()))?)
 }
 
-/// Writes one event of any [`BindingEvent`] in `format` (structured mode).
+/// Writes one event of any [`BindingEvent`] in `format` (structured mode), refusing an event
+/// over the size limit before it is sent (R-11).
 ///
 /// # Errors
-/// A payload that cannot be serialized; an event over the size limit.
+/// A payload that cannot be serialized; an event the format cannot carry; an event over the
+/// size limit.
 ///
 /// ```
 /// use cloudevent_runtime::AnyEvent;
@@ -262,18 +242,59 @@ pub fn structured_body<E: BindingEvent>(
     event: &E,
     format: StructuredFormat,
 ) -> Result<Vec<u8>, BindingError> {
-    match format {
-        StructuredFormat::Json => event.to_structured(),
-        #[cfg(any(feature = "protobuf", feature = "avro"))]
-        other => {
-            let bytes = other.encode(&event.to_any_event()?)?;
-            if bytes.len() > crate::limits::MAX_EVENT_BYTES {
-                return Err(BindingError::TooLarge {
-                    size: bytes.len(),
-                    limit: crate::limits::MAX_EVENT_BYTES,
-                });
-            }
-            Ok(bytes)
+    struct Body<'a, E>(&'a E);
+    impl<E: BindingEvent> WithFormat for Body<'_, E> {
+        type Output = Result<Vec<u8>, BindingError>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            self.0.write_format::<F>()
         }
     }
+    let bytes = format.with(Body(event))?;
+    if bytes.len() > crate::limits::MAX_EVENT_BYTES {
+        return Err(BindingError::TooLarge {
+            size: bytes.len(),
+            limit: crate::limits::MAX_EVENT_BYTES,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Writes a batch in `format`'s batch format; `None` for a format without a batch.
+#[cfg(feature = "http")]
+pub(crate) fn batch_body(
+    format: StructuredFormat,
+    batch: &crate::Batch,
+) -> Option<Result<Vec<u8>, crate::FormatError>> {
+    struct BatchBody<'a>(&'a crate::Batch);
+    impl WithFormat for BatchBody<'_> {
+        type Output = Option<Result<Vec<u8>, crate::FormatError>>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            F::BATCH_MEDIA_TYPE.map(|_| self.0.encode::<F>())
+        }
+    }
+    format.with(BatchBody(batch))
+}
+
+/// Reads one event or a batch in `format` under the CloudEvents MUSTs (to its first error)
+/// and writes it again in the JSON format, for a validator that reports on JSON documents.
+#[cfg(all(
+    any(feature = "http", feature = "kafka"),
+    any(feature = "protobuf", feature = "avro")
+))]
+pub(crate) fn json_document(
+    format: StructuredFormat,
+    batch: bool,
+    bytes: &[u8],
+) -> Result<Vec<u8>, crate::FormatError> {
+    struct AsJson<'a>(bool, &'a [u8]);
+    impl WithFormat for AsJson<'_> {
+        type Output = Result<Vec<u8>, crate::FormatError>;
+        fn call<F: EventFormat>(self) -> Self::Output {
+            match self.0 {
+                true => crate::Batch::decode::<F>(self.1)?.encode::<crate::Json>(),
+                false => crate::AnyEvent::decode::<F>(self.1)?.encode::<crate::Json>(),
+            }
+        }
+    }
+    format.with(AsJson(batch, bytes))
 }

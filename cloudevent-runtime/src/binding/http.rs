@@ -300,7 +300,7 @@ pub fn write_batch_in<E: BindingEvent>(
         .map(BindingEvent::to_any_event)
         .collect::<Result<Vec<_>, _>>()?;
     let (Some(bytes), Some(content_type)) = (
-        format.encode_batch(&crate::Batch::from(events)),
+        super::format::batch_body(format, &crate::Batch::from(events)),
         format.batch_content_type(),
     ) else {
         return Err(BindingError::UnexpectedMode {
@@ -309,6 +309,7 @@ pub fn write_batch_in<E: BindingEvent>(
             content_type: format.media_type().to_owned(),
         });
     };
+    let bytes = bytes?;
     if bytes.len() > crate::limits::MAX_BATCH_BYTES {
         return Err(BindingError::TooLarge {
             size: bytes.len(),
@@ -459,7 +460,7 @@ pub fn read_message<E: BindingEvent>(
 /// An unsupported format, a `ce-datacontenttype` header, or a header that does not decode.
 ///
 /// ```
-/// use cloudevent_runtime::{Profile, Validator};
+/// use cloudevent_runtime::{Json, Profile, Validator};
 /// use cloudevent_runtime::binding::ContentMode;
 /// use cloudevent_runtime::binding::http::structured_document;
 ///
@@ -469,7 +470,7 @@ pub fn read_message<E: BindingEvent>(
 /// headers.insert("ce-type", "Bad_Type".parse().unwrap());
 /// let (mode, document) = structured_document(&headers, b"").unwrap();
 /// assert_eq!(mode, ContentMode::Binary);
-/// let report = Validator::new(Profile::CloudEvents).validate_slice(&document);
+/// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(&document);
 /// assert!(!report.is_valid()); // no source
 /// ```
 pub fn structured_document(

@@ -12,12 +12,17 @@
 //!   not changed (`partitionkey` stays in the headers or the JSON).
 //!
 //! A null or non-UTF-8 header on a `ce_` or `content-type` header is an error, never a panic.
+//! A record saved as JSON (a test fixture, a dead-letter dump) is read by
+//! [`KafkaRecord::from_json`], the reader `cloudevent validate --format kafka` uses.
 //! The `rdkafka` feature adds conversions to and from rdkafka's types.
 
 use std::borrow::Cow;
 
+use cloudevent_rules::{Violation, rule};
+
 use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
-use super::{BinaryParts, BindingError, BindingEvent, ContentMode};
+use super::{BindingError, BindingEvent, ContentMode};
+use crate::ValueError;
 
 /// The default content mode INTG-STD-015 R-9 gives Kafka: structured; binary MAY be used on
 /// high-throughput internal topics with tightly coupled consumers. Producers MUST document
@@ -55,78 +60,242 @@ impl KafkaRecord {
             .map(|(_, v)| v.as_deref())
     }
 
-    /// Reads the CLI's JSON record form: `{"key": string|null, "headers": {"<name>":
-    /// string|null}, "value": string|null}` (a null value is a record without data).
+    /// Reads a Kafka record in its JSON form, the one `cloudevent validate --format kafka`
+    /// takes:
+    ///
+    /// ```text
+    /// {"key": string|null,
+    ///  "headers": {"<name>": string|null|{"base64": string}},
+    ///  "value": string|null}            or  "value_base64": string|null
+    /// ```
+    ///
+    /// Every member may be left out. A text header or `value` is its UTF-8 bytes; `{"base64":
+    /// ...}` and `value_base64` are standard base64 with padding (RFC 4648 section 4), for
+    /// bytes that are not UTF-8 text (a binary payload, a header a client sent as raw bytes).
+    /// Whether a `ce_` header holds UTF-8 (CE Kafka binding 3.2.3) is the binding's check,
+    /// after this ([`from_record`]). A null `value` is a record without value (a tombstone).
+    /// The same reader takes an already parsed record (`KafkaRecord::try_from(&value)`).
     ///
     /// ```
     /// use cloudevent_runtime::binding::kafka::KafkaRecord;
     ///
     /// let record = KafkaRecord::from_json(br#"{"key": "order-1",
-    ///     "headers": {"content-type": "application/cloudevents+json"}, "value": "{}"}"#).unwrap();
+    ///     "headers": {"content-type": "application/cloudevents+json", "x-raw": {"base64": "/w=="}},
+    ///     "value": "{}"}"#).unwrap();
     /// assert_eq!(record.key.as_deref(), Some(&b"order-1"[..]));
     /// assert_eq!(record.header("Content-Type"), Some(Some(&b"application/cloudevents+json"[..])));
+    /// assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
+    ///
+    /// let err = KafkaRecord::from_json(br#"{"valu": "x", "key": 1}"#).unwrap_err();
+    /// assert_eq!(err.violations().len(), 2, "every problem: {err}");
+    /// assert_eq!(err.violations()[0].rule.as_str(), "INTG-STD-015 R-8");
     /// ```
     ///
     /// # Errors
-    /// Not that shape (unknown members are refused, to catch typos).
-    pub fn from_json(bytes: &[u8]) -> Result<Self, serde_json::Error> {
-        #[derive(serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Json {
-            #[serde(default)]
-            key: Option<String>,
-            #[serde(default)]
-            headers: serde_json::Map<String, serde_json::Value>,
-            #[serde(default)]
-            value: Option<String>,
+    /// Every problem with the record (INTG-STD-015 R-8): not JSON, not that shape (an unknown
+    /// member is refused, to catch typos), `value` and `value_base64` both given, or base64
+    /// that does not decode.
+    pub fn from_json(bytes: &[u8]) -> Result<Self, ValueError> {
+        match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(record) => KafkaRecord::try_from(&record),
+            Err(error) => Err(ValueError::new(vec![not_a_record(format!(
+                "is not JSON: {error}"
+            ))])),
         }
-        let json: Json = serde_json::from_slice(bytes)?;
-        let mut headers = Vec::with_capacity(json.headers.len());
-        for (name, value) in json.headers {
-            let value = match value {
-                serde_json::Value::Null => None,
-                serde_json::Value::String(s) => Some(s.into_bytes()),
-                other => {
-                    return Err(serde::de::Error::custom(format!(
-                        "header `{name}`: expected a string or null, found {other}"
-                    )));
-                }
-            };
-            headers.push((name, value));
-        }
-        Ok(KafkaRecord {
-            key: json.key.map(String::into_bytes),
-            headers,
-            value: json.value.map(String::into_bytes),
-        })
     }
 }
 
-/// The record key for an event: `partitionkey`, else `subject`, else none (INTG-STD-015 R-13,
-/// CE Kafka binding 3.1 "Key Mapper").
+/// The one reader of the JSON record form ([`KafkaRecord::from_json`]), for a record already
+/// parsed (one element of an array of records, say).
+///
+/// ```
+/// use cloudevent_runtime::binding::kafka::KafkaRecord;
+///
+/// let record = KafkaRecord::try_from(&serde_json::json!({"value_base64": "AP8="})).unwrap();
+/// assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
+/// assert!(KafkaRecord::try_from(&serde_json::json!([1])).is_err());
+/// ```
+impl TryFrom<&serde_json::Value> for KafkaRecord {
+    type Error = ValueError;
+
+    fn try_from(record: &serde_json::Value) -> Result<Self, ValueError> {
+        use serde_json::Value;
+
+        let mut findings = Vec::new();
+        let Value::Object(members) = record else {
+            findings.push(not_a_record(format!("found {}", json_type(record))));
+            return Err(ValueError::new(findings));
+        };
+        for name in members.keys() {
+            if !RECORD_MEMBERS.contains(&name.as_str()) {
+                findings.push(not_a_record(format!(
+                    "unknown member `{name}`, expected one of `key`, `headers`, `value`, `value_base64`"
+                )));
+            }
+        }
+        let key = match members.get("key") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(key)) => Some(key.as_bytes().to_vec()),
+            Some(other) => {
+                findings.push(not_a_record(format!(
+                    "`key`: expected a string or null, found {}",
+                    json_type(other)
+                )));
+                None
+            }
+        };
+        let mut headers = Vec::new();
+        // Base64 problems are listed after the shape problems.
+        let mut base64 = Vec::new();
+        match members.get("headers") {
+            None => {}
+            Some(Value::Object(entries)) => {
+                for (name, value) in entries {
+                    let value = match value {
+                        Value::Null => None,
+                        Value::String(text) => Some(text.as_bytes().to_vec()),
+                        Value::Object(object) => match (object.len(), object.get("base64")) {
+                            (1, Some(Value::String(text))) => {
+                                let member = format!("headers.{name}.base64");
+                                let Some(bytes) = decode_base64(member, text, &mut base64) else {
+                                    continue;
+                                };
+                                Some(bytes)
+                            }
+                            _ => {
+                                findings.push(not_a_record(format!(
+                                    "header `{name}`: expected a string, null or {{\"base64\": string}}, found an object with other members"
+                                )));
+                                continue;
+                            }
+                        },
+                        other => {
+                            findings.push(not_a_record(format!(
+                                "header `{name}`: expected a string, null or {{\"base64\": string}}, found {}",
+                                json_type(other)
+                            )));
+                            continue;
+                        }
+                    };
+                    headers.push((name.clone(), value));
+                }
+            }
+            Some(other) => findings.push(not_a_record(format!(
+                "`headers`: expected an object of header names, found {}",
+                json_type(other)
+            ))),
+        }
+        let value = match (members.get("value"), members.get("value_base64")) {
+            (Some(_), Some(_)) => {
+                findings.push(Violation::error(
+                    rule::INTG_R8,
+                    "record",
+                    "",
+                    "has both `value` and `value_base64`; give the value once: as text in `value` or as bytes in `value_base64`",
+                ));
+                None
+            }
+            (None | Some(Value::Null), None) | (None, Some(Value::Null)) => None,
+            (Some(Value::String(text)), None) => Some(text.as_bytes().to_vec()),
+            (None, Some(Value::String(text))) => {
+                decode_base64("value_base64".to_owned(), text, &mut base64)
+            }
+            (Some(other), None) => {
+                findings.push(not_a_record(format!(
+                    "`value`: expected a string or null, found {}",
+                    json_type(other)
+                )));
+                None
+            }
+            (None, Some(other)) => {
+                findings.push(not_a_record(format!(
+                    "`value_base64`: expected a base64 string or null, found {}",
+                    json_type(other)
+                )));
+                None
+            }
+        };
+        findings.extend(base64);
+        if findings.is_empty() {
+            Ok(KafkaRecord {
+                key,
+                headers,
+                value,
+            })
+        } else {
+            Err(ValueError::new(findings))
+        }
+    }
+}
+
+/// The members of a record in the JSON record form.
+const RECORD_MEMBERS: [&str; 4] = ["key", "headers", "value", "value_base64"];
+
+/// A finding on the JSON record form's shape.
+fn not_a_record(problem: String) -> Violation {
+    Violation::error(
+        rule::INTG_R8,
+        "record",
+        "",
+        format!(
+            "is not a Kafka record {{\"key\", \"headers\", \"value\" or \"value_base64\"}}: {problem}"
+        ),
+    )
+}
+
+/// Decodes a base64 member of a record, or adds a finding naming the member.
+fn decode_base64(member: String, text: &str, findings: &mut Vec<Violation>) -> Option<Vec<u8>> {
+    match crate::Binary::from_base64(text) {
+        Ok(bytes) => Some(bytes.into_bytes()),
+        Err(error) => {
+            findings.push(
+                Violation::error(rule::INTG_R8, member, "", format!("is not base64: {error}"))
+                    .with_hint(
+                        "use standard base64 with `=` padding (RFC 4648 section 4), e.g. `aGk=` for `hi`",
+                    ),
+            );
+            None
+        }
+    }
+}
+
+/// A JSON value's type, for messages that must not repeat a large value.
+fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The record key for an event: `partitionkey` (in its canonical string form), else
+/// `subject`, else none (INTG-STD-015 R-13, CE Kafka binding 3.1 "Key Mapper"), read from the
+/// event's [`Attributes`](crate::Attributes): nothing is serialized for it.
 ///
 /// ```
 /// use cloudevent_runtime::AnyEvent;
 /// use cloudevent_runtime::binding::kafka::record_key;
 ///
 /// let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// assert_eq!(record_key(&event), None);
 /// event.set_subject(Some("order-1".into()));
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"order-1"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"order-1"[..]));
 /// event.extensions_mut().insert("partitionkey", "customer-9");
-/// assert_eq!(record_key(&event).unwrap().as_deref(), Some(&b"customer-9"[..]));
+/// assert_eq!(record_key(&event).as_deref(), Some(&b"customer-9"[..]));
 /// ```
-///
-/// # Errors
-/// A payload that cannot be serialized.
-pub fn record_key<E: BindingEvent>(event: &E) -> Result<Option<Vec<u8>>, BindingError> {
-    Ok(key_of(&event.to_binary()?))
-}
-
-fn key_of(parts: &BinaryParts) -> Option<Vec<u8>> {
-    parts
-        .attribute("partitionkey")
-        .or_else(|| parts.attribute("subject"))
-        .map(|key| key.as_bytes().to_vec())
+pub fn record_key(event: &impl crate::Attributes) -> Option<Vec<u8>> {
+    match event.extension_value("partitionkey") {
+        Some(value) => Some(
+            super::canonical_string(value.as_value())
+                .as_bytes()
+                .to_vec(),
+        ),
+        None => event.subject().map(|subject| subject.as_bytes().to_vec()),
+    }
 }
 
 /// The record for an event in binary or structured mode, keyed per R-13. Structured is
@@ -151,8 +320,7 @@ pub fn to_record<E: BindingEvent>(
     event: &E,
     mode: ContentMode,
 ) -> Result<KafkaRecord, BindingError> {
-    let parts = event.to_binary()?;
-    let key = key_of(&parts);
+    let key = record_key(event);
     match mode {
         ContentMode::Structured => Ok(KafkaRecord {
             key,
@@ -163,6 +331,7 @@ pub fn to_record<E: BindingEvent>(
             value: Some(event.to_structured()?),
         }),
         ContentMode::Binary => {
+            let parts = event.to_binary()?;
             let mut headers: Vec<(String, Option<Vec<u8>>)> = parts
                 .attributes
                 .into_iter()
@@ -206,9 +375,8 @@ pub fn to_structured_record<E: BindingEvent>(
     event: &E,
     format: super::StructuredFormat,
 ) -> Result<KafkaRecord, BindingError> {
-    let key = key_of(&event.to_binary()?);
     Ok(KafkaRecord {
-        key,
+        key: record_key(event),
         headers: vec![(
             CONTENT_TYPE.to_owned(),
             Some(format.content_type().as_bytes().to_vec()),
@@ -237,7 +405,7 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 
 /// The record as a JSON event document for a validator (for `cloudevent validate --format
 /// kafka`): the value as sent in structured mode, or the document a binary-mode record stands
-/// for ([`BinaryParts::to_structured_document`]).
+/// for ([`BinaryParts::to_structured_document`](super::BinaryParts::to_structured_document)).
 ///
 /// # Errors
 /// A null or non-UTF-8 `ce_`/`content-type` header, an attribute twice, or an unsupported
@@ -302,6 +470,7 @@ impl IncomingMessage for KafkaRecord {
 mod tests {
     use super::*;
     use crate::AnyEvent;
+    use serde_json::json;
 
     fn binary_record(headers: &[(&str, Option<&[u8]>)], value: Option<&[u8]>) -> KafkaRecord {
         KafkaRecord {
@@ -409,5 +578,89 @@ mod tests {
         assert!(KafkaRecord::from_json(br#"{"value": 3}"#).is_err());
         assert!(KafkaRecord::from_json(br#"{"valu": "x"}"#).is_err());
         assert!(KafkaRecord::from_json(br#"{"headers": {"a": 1}}"#).is_err());
+        let not_json = KafkaRecord::from_json(b"{").unwrap_err();
+        assert!(
+            not_json.violations()[0].problem.contains("is not JSON"),
+            "{not_json}"
+        );
+    }
+
+    #[test]
+    fn json_record_form_reads_base64_members() {
+        let record = KafkaRecord::try_from(&json!({
+            "key": "k",
+            "headers": {"ce_id": {"base64": "MQ=="}, "x-raw": {"base64": "/w=="}, "ce_subject": null},
+            "value_base64": "AP8=",
+        }))
+        .unwrap();
+        assert_eq!(record.key.as_deref(), Some(&b"k"[..]));
+        assert_eq!(record.header("ce_id"), Some(Some(&b"1"[..])));
+        assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
+        assert_eq!(record.header("ce_subject"), Some(None));
+        assert_eq!(record.value.as_deref(), Some(&b"\x00\xff"[..]));
+        assert_eq!(
+            KafkaRecord::try_from(&json!({})).unwrap(),
+            KafkaRecord::default()
+        );
+        assert_eq!(
+            KafkaRecord::try_from(&json!({"value_base64": null}))
+                .unwrap()
+                .value,
+            None
+        );
+    }
+
+    #[test]
+    fn json_record_form_reports_every_problem() {
+        let findings = KafkaRecord::try_from(&json!({
+            "partition": 1,
+            "headers": {"ce_id": {"base64": "MQ"}, "ce_type": 7},
+            "value": "a",
+            "value_base64": "!!",
+        }))
+        .unwrap_err()
+        .into_violations();
+        let messages: Vec<String> = findings
+            .iter()
+            .map(|v| format!("{}: {}", v.attribute, v.problem))
+            .collect();
+        assert_eq!(messages.len(), 4, "{messages:#?}");
+        assert!(
+            messages[0].contains("unknown member `partition`"),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[1].contains(
+                "header `ce_type`: expected a string, null or {\"base64\": string}, found a number"
+            ),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[2].starts_with("record: has both `value` and `value_base64`"),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[3].starts_with("headers.ce_id.base64: is not base64: "),
+            "{messages:#?}"
+        );
+        assert!(
+            findings[3]
+                .hint
+                .as_deref()
+                .unwrap_or_default()
+                .contains("RFC 4648"),
+            "{findings:#?}"
+        );
+        assert!(
+            findings
+                .iter()
+                .all(|v| v.is_error() && v.rule.as_str() == "INTG-STD-015 R-8")
+        );
+
+        let findings = KafkaRecord::try_from(&json!([1])).unwrap_err();
+        assert!(
+            findings.violations()[0].problem.ends_with("found an array"),
+            "{findings:?}"
+        );
     }
 }

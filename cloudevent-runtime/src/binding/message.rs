@@ -240,13 +240,9 @@ pub(crate) fn structured_document<M: IncomingMessage>(
         // Another format is read (to its first error) and handed on as the JSON document
         // the validator reports on.
         #[cfg(any(feature = "protobuf", feature = "avro"))]
-        (ContentMode::Structured, other) => other
-            .decode(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
-            .to_vec(),
-        #[cfg(any(feature = "protobuf", feature = "avro"))]
-        (ContentMode::Batch, other) => other
-            .decode_batch(body(message), &crate::AnyEvent::DEFAULT_POLICY)?
-            .to_vec(),
+        (ContentMode::Structured | ContentMode::Batch, other) => {
+            format::json_document(other, mode == ContentMode::Batch, body(message))?
+        }
         (ContentMode::Binary, _) => {
             let (parts, typed) = binary_parts(message)?;
             super::parts::structured_document(&parts, &super::parts::hints(&typed))?

@@ -357,12 +357,11 @@ fn hint<'h>(hints: &'h [TypedExtension], name: &str, value: &str) -> Option<&'h 
 pub(super) fn hints(typed: &[(String, ExtensionValueBuf)]) -> Vec<TypedExtension> {
     typed
         .iter()
-        .filter_map(|(name, value)| {
-            Some(TypedExtension {
-                name: name.clone().into(),
-                canonical: canonical_string(value.as_value()).into_owned(),
-                json: serde_json::to_string(value).ok()?,
-            })
+        .map(|(name, value)| TypedExtension {
+            name: name.clone().into(),
+            canonical: canonical_string(value.as_value()).into_owned(),
+            json: serde_json::to_string(value)
+                .expect("an extension value (a JSON scalar or base64 text) always serializes"),
         })
         .collect()
 }
@@ -619,7 +618,7 @@ impl BinaryParts {
     /// `data` as a string, anything else in `data_base64`.
     ///
     /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// use cloudevent_runtime::binding::BinaryParts;
     ///
     /// let parts = BinaryParts {
@@ -629,7 +628,7 @@ impl BinaryParts {
     /// };
     /// let document = parts.to_structured_document().unwrap();
     /// assert_eq!(document, br#"{"specversion":"1.0","id":"","datacontenttype":"text/plain","data":"hi"}"#);
-    /// let report = Validator::new(Profile::CloudEvents).validate_slice(&document);
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(&document);
     /// assert!(report.errors().count() >= 3); // empty id, no source, no type
     /// ```
     ///

@@ -6,8 +6,17 @@
 //! (RFC 7230 §3.2.6) is unquoted first, then exactly one round of percent-decoding runs;
 //! lower-case hex and needless escapes are accepted, a byte sequence that is not UTF-8 (such as
 //! the overlong `%C0%A0`) is rejected.
+//!
+//! The bytes are encoded and decoded by `percent-encoding` (the `url` crate's) with the
+//! binding's own character set; the binding's strictness on top of it (a `%` without two hex
+//! digits, a quoted string, UTF-8) is ours. The functions come with the bindings that carry
+//! header values: features `http` and `nats`.
 
+#[cfg(any(feature = "http", feature = "nats"))]
 use std::borrow::Cow;
+
+#[cfg(any(feature = "http", feature = "nats"))]
+use percent_encoding::{AsciiSet, CONTROLS, percent_decode, utf8_percent_encode};
 
 /// Why a header value could not be decoded (CloudEvents HTTP binding 1.0.2 §3.1.3.2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,10 +57,11 @@ pub enum PercentDecodeError {
     },
 }
 
-/// Whether `c` passes through unencoded: printable ASCII U+0021–U+007E except `"` and `%`.
-fn is_unreserved(byte: u8) -> bool {
-    matches!(byte, 0x21..=0x7E) && byte != b'"' && byte != b'%'
-}
+/// What the binding percent-encodes besides every byte outside ASCII: the controls
+/// (U+0000–U+001F, U+007F), space, `"` and `%`. What passes through is printable ASCII
+/// U+0021–U+007E except `"` and `%` (§3.1.3.2).
+#[cfg(any(feature = "http", feature = "nats"))]
+const HEADER_VALUE: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'%');
 
 /// Percent-encodes an attribute's canonical string for an HTTP header value.
 ///
@@ -67,36 +77,29 @@ fn is_unreserved(byte: u8) -> bool {
 /// assert_eq!(encode("Euro € 😀"), "Euro%20%E2%82%AC%20%F0%9F%98%80");
 /// assert_eq!(encode("com.example.order.created"), "com.example.order.created");
 /// ```
+#[cfg(any(feature = "http", feature = "nats"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "http", feature = "nats"))))]
 pub fn encode(value: &str) -> Cow<'_, str> {
-    if value.bytes().all(is_unreserved) {
-        return Cow::Borrowed(value);
-    }
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(value.len() + 8);
-    for byte in value.bytes() {
-        if is_unreserved(byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 0x0F)]));
-        }
-    }
-    Cow::Owned(out)
+    utf8_percent_encode(value, HEADER_VALUE).into()
 }
 
-fn hex_digit(byte: u8) -> Option<u8> {
-    match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'a'..=b'f' => Some(byte - b'a' + 10),
-        b'A'..=b'F' => Some(byte - b'A' + 10),
-        _ => None,
-    }
+/// The offset of the first `%` not followed by two hexadecimal digits. `percent-encoding`
+/// passes such a `%` through as it is; the binding refuses it (§3.1.3.2).
+#[cfg(any(feature = "http", feature = "nats"))]
+fn bad_escape(bytes: &[u8]) -> Option<usize> {
+    (0..bytes.len())
+        .filter(|&at| bytes[at] == b'%')
+        .find(|&at| {
+            !bytes
+                .get(at + 1..at + 3)
+                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+        })
 }
 
 /// `raw` without the spaces and tabs around it. Every header value of every received
 /// message passes here and nearly none has any, so the ends are looked at before the
 /// general trim (which showed in an HTTP binary decode's profile).
+#[cfg(any(feature = "http", feature = "nats"))]
 fn trim_blanks(raw: &str) -> &str {
     let blank = |byte: Option<&u8>| matches!(byte, Some(b' ' | b'\t'));
     let bytes = raw.as_bytes();
@@ -109,6 +112,7 @@ fn trim_blanks(raw: &str) -> &str {
 
 /// Removes one level of RFC 7230 §3.2.6 quoting (`"..."` with backslash escapes), which the
 /// binding requires receivers to support for senders of older spec versions.
+#[cfg(any(feature = "http", feature = "nats"))]
 fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
     let trimmed = trim_blanks(raw);
     let Some(inner) = trimmed.strip_prefix('"') else {
@@ -155,41 +159,29 @@ fn unquote(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
 /// assert_eq!(decode("\"a \\\"q\\\"\"").unwrap(), "a \"q\""); // RFC 7230 quoted string
 /// assert!(decode("%C0%A0").is_err()); // overlong encoding of U+0020
 /// ```
+#[cfg(any(feature = "http", feature = "nats"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "http", feature = "nats"))))]
 pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
     let unquoted = unquote(raw)?;
     if !unquoted.as_bytes().contains(&b'%') {
         return Ok(unquoted);
     }
-    let bytes = unquoted.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let high = bytes.get(i + 1).copied().and_then(hex_digit);
-            let low = bytes.get(i + 2).copied().and_then(hex_digit);
-            match (high, low) {
-                (Some(high), Some(low)) => out.push(high << 4 | low),
-                _ => {
-                    return Err(PercentDecodeError::BadEscape {
-                        value: raw.to_owned(),
-                        at: i,
-                    });
-                }
-            }
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    if let Some(at) = bad_escape(unquoted.as_bytes()) {
+        return Err(PercentDecodeError::BadEscape {
+            value: raw.to_owned(),
+            at,
+        });
     }
-    String::from_utf8(out)
-        .map(Cow::Owned)
+    // Exactly one round: `%2525` is `%25`, never `%`.
+    percent_decode(unquoted.as_bytes())
+        .decode_utf8()
+        .map(|decoded| Cow::Owned(decoded.into_owned()))
         .map_err(|_| PercentDecodeError::InvalidUtf8 {
             value: raw.to_owned(),
         })
 }
 
-#[cfg(test)]
+#[cfg(all(test, any(feature = "http", feature = "nats")))]
 mod tests {
     use super::*;
 
@@ -230,6 +222,13 @@ mod tests {
             decode("ab%zz"),
             Err(PercentDecodeError::BadEscape { at: 2, .. })
         ));
+        // A `%` that `percent-encoding` alone would pass through is still refused.
+        for (raw, at) in [("100%", 3), ("%4g", 0), ("a%2", 1), ("%%41", 0), ("%é", 0)] {
+            assert!(
+                matches!(decode(raw), Err(PercentDecodeError::BadEscape { at: found, .. }) if found == at),
+                "{raw:?}"
+            );
+        }
         assert!(matches!(
             decode("%C0%A0"),
             Err(PercentDecodeError::InvalidUtf8 { .. })

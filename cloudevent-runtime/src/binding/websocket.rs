@@ -556,13 +556,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> EventStream<S> {
     }
 
     /// [`EventStream::receive`] for a dynamic event under a given policy (a gateway's),
-    /// through [`AnyEvent::from_slice_with`].
+    /// through [`AnyEvent::decode_with`].
     pub async fn receive_any_with(
         &mut self,
         policy: &Policy,
     ) -> Option<Result<AnyEvent, WebSocketError>> {
         let format = self.subprotocol.format();
-        self.receive_with(|bytes| Ok(format.decode(bytes, policy)?))
+        self.receive_with(|bytes| Ok(super::format::any_event_from(format, bytes, policy)?))
             .await
     }
 

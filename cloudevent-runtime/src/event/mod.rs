@@ -18,7 +18,6 @@ use crate::extension::{ExtensionValueBuf, Extensions};
 use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
 use crate::format::read_bounded;
 use crate::id::IdKind;
-use crate::limits;
 use crate::payload::{self, AsBase64, PayloadKind};
 use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE, Traceable};
 use crate::value::Timestamp;
@@ -111,8 +110,8 @@ impl<T: CloudEventData> Event<T> {
     /// gives those instead; see [`Event::try_new`].
     ///
     /// `T` must name a default source (`#[cloudevent(source = "...")]`) or fill it from its
-    /// fields; without either this does not compile. Use [`Event::builder`] to set the
-    /// source at run time.
+    /// fields ([`HasSource`](crate::HasSource)); without either `cargo check` refuses the
+    /// call. Use [`Event::builder`] to set the source at run time.
     ///
     /// ```
     /// use cloudevent_runtime::{CloudEvent, Event, Traceable};
@@ -125,11 +124,15 @@ impl<T: CloudEventData> Event<T> {
     /// assert_eq!(event.source(), "https://health.example.com");
     /// assert_eq!(event.causationid().as_deref(), Some(event.id()));
     /// ```
-    pub fn new(payload: T) -> Self {
+    pub fn new(payload: T) -> Self
+    where
+        T: crate::HasSource,
+    {
+        // Only a hand-written `HasSource` impl that breaks its promise reaches this.
         const {
             assert!(
                 T::SOURCE.is_some() || T::SOURCE_PROPERTY.is_some(),
-                "Event::new needs a default source: add `source = \"...\"` to #[cloudevent(...)] or use Event::builder(payload).source(..).build()"
+                "a `HasSource` impl names neither CloudEventData::SOURCE nor SOURCE_PROPERTY"
             );
         }
         // A payload that fills `id`, `time` or `source` (`#[cloudevent(id)]` ...) gives them;

@@ -238,7 +238,10 @@ impl<T: CloudEventData> Event<T> {
     /// let err = Event::try_new(OrderCreated { order_number: 1, placed_at: "yesterday".into() }).unwrap_err();
     /// assert_eq!(err.violations()[0].attribute, "time");
     /// ```
-    pub fn try_new(payload: T) -> Result<Self, BuildError> {
+    pub fn try_new(payload: T) -> Result<Self, BuildError>
+    where
+        T: crate::HasSource,
+    {
         let event = Event::new(payload);
         match event.invalid {
             None => Ok(event),

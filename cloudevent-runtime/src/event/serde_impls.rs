@@ -5,7 +5,7 @@ use super::*;
 
 impl<T: CloudEventData> Event<T> {
     /// Parses an event of type `T` from the JSON format, refusing more than
-    /// [`limits::MAX_EVENT_BYTES`] before reading (INTG-STD-015 R-11).
+    /// [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) before reading (INTG-STD-015 R-11).
     ///
     /// # Errors
     /// The first problem: see [`FormatError`]. A different `type` names both.
@@ -26,27 +26,7 @@ impl<T: CloudEventData> Event<T> {
     where
         T: DeserializeOwned,
     {
-        if bytes.len() > limits::MAX_EVENT_BYTES {
-            return Err(FormatError::TooLarge {
-                what: "event",
-                found: bytes.len(),
-                limit: limits::MAX_EVENT_BYTES,
-                rule: rule::INTG_R11,
-            });
-        }
-        let mut findings = Findings::strict();
-        match json::parse_slice(
-            bytes,
-            TypedData::<T>::default(),
-            Some(json::Expected::of::<T>()),
-            &Self::POLICY,
-            &mut findings,
-        ) {
-            Ok((envelope, data)) => {
-                Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
-            }
-            Err(error) => Err(json::into_format_error(error, &mut findings)),
-        }
+        Self::decode::<crate::format::Json>(bytes)
     }
 
     /// Reads an event of type `T`, at most `limit` bytes (bounded reading).

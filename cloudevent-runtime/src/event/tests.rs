@@ -7,6 +7,8 @@ struct Order {
     region: Option<String>,
 }
 
+impl crate::HasSource for Order {}
+
 impl CloudEventData for Order {
     const TYPE: &'static str = "com.example.order.created";
     const DATASCHEMA: Option<&'static str> = None;

@@ -11,7 +11,6 @@ use super::json::{self, ContentType, DataSlot, Findings, Stop};
 use super::read_bounded;
 use crate::any::{AnyEvent, Data};
 use crate::error::FormatError;
-use crate::limits;
 use crate::value::Timestamp;
 use crate::{Policy, Profile};
 
@@ -108,8 +107,8 @@ fn non_text_data(content_type: &str, found: &str) -> String {
 }
 
 impl AnyEvent {
-    /// Parses one event in the JSON format, refusing more than
-    /// [`limits::MAX_EVENT_BYTES`] before reading anything (INTG-STD-015 R-11).
+    /// Parses one event in the JSON format ([`AnyEvent::decode`]`::<`[`Json`](super::Json)`>`), refusing more than
+    /// [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) before reading anything (INTG-STD-015 R-11).
     ///
     /// # Errors
     /// The first thing that makes the input not a valid event: see [`FormatError`].
@@ -125,7 +124,7 @@ impl AnyEvent {
     /// assert_eq!(err.rule().map(|r| r.as_str()), Some("INTG-STD-015 R-7"));
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError> {
-        Self::read(bytes, limits::MAX_EVENT_BYTES, &Self::DEFAULT_POLICY)
+        Self::decode::<super::Json>(bytes)
     }
 
     /// The policy [`AnyEvent::from_slice`] and every binding's `AnyEvent` reader enforce:
@@ -133,7 +132,8 @@ impl AnyEvent {
     /// with [`AnyEvent::from_slice_with`] or the axum `Checked` extractor.
     pub const DEFAULT_POLICY: Policy = Policy::new(Profile::CloudEvents);
 
-    /// Parses one event in the JSON format under a policy: the same strict reader, stopping
+    /// Parses one event in the JSON format under a policy ([`AnyEvent::decode_with`]`::<`[`Json`](super::Json)`>`):
+    /// the same strict reader, stopping
     /// at the first error the policy finds (its rule ids, its severities).
     ///
     /// # Errors
@@ -150,7 +150,7 @@ impl AnyEvent {
     /// assert_eq!(err.attribute(), Some("source"));
     /// ```
     pub fn from_slice_with(bytes: &[u8], policy: &Policy) -> Result<Self, FormatError> {
-        Self::read(bytes, limits::MAX_EVENT_BYTES, policy)
+        Self::decode_with::<super::Json>(bytes, policy)
     }
 
     /// [`AnyEvent::from_slice`] with another size limit (a bilateral agreement, a test).
@@ -248,9 +248,9 @@ impl AnyEvent {
     /// );
     /// ```
     pub fn to_vec(&self) -> Vec<u8> {
-        // Serializing these types to a Vec cannot fail: keys are strings, raw data is
-        // valid JSON by construction.
-        serde_json::to_vec(self).unwrap_or_default()
+        serde_json::to_vec(self).expect(
+            "an AnyEvent always serializes to a Vec: its keys are strings and its raw data is JSON by construction",
+        )
     }
 
     /// The attributes as the rules crate's envelope, `data` with its size: what the

@@ -4,9 +4,8 @@ use std::io::Read;
 
 use cloudevent_rules::rule;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
-use super::{json, read_bounded};
+use super::read_bounded;
 use crate::any::AnyEvent;
 use crate::error::FormatError;
 use crate::limits;
@@ -91,37 +90,7 @@ impl Batch {
     /// assert!(Batch::from_slice_with(json, &Policy::new(Profile::IntgStd015)).is_err());
     /// ```
     pub fn from_slice_with(bytes: &[u8], policy: &crate::Policy) -> Result<Self, FormatError> {
-        if bytes.len() > limits::MAX_BATCH_BYTES {
-            return Err(FormatError::TooLarge {
-                what: "batch",
-                found: bytes.len(),
-                limit: limits::MAX_BATCH_BYTES,
-                rule: rule::INTG_R10,
-            });
-        }
-        let elements: Vec<&RawValue> = serde_json::from_slice(bytes)
-            .map_err(|error| FormatError::from(not_a_batch(&error)))?;
-        // Events of one batch mostly share `source`, `type` and `dataschema`: what passed
-        // once under this policy is not checked again (see `json::BatchMemo`).
-        let mut memo = json::BatchMemo::default();
-        // Sized up front: collecting a `Result` iterator cannot know the length, and growing
-        // the `Vec` moved every event read so far at each doubling (a profile of a batch of
-        // 100 showed the copies and the allocator's consolidation of the freed buffers). At
-        // most 1,024 up front: a hostile batch of 349,000 `{}` would otherwise reserve 100 MB
-        // for events it never reads, since reading stops at the first invalid one
-        // (`tests/tests/hostile_input.rs`).
-        let mut events = Vec::with_capacity(elements.len().min(1024));
-        for (index, element) in elements.iter().enumerate() {
-            let bytes = element.get().as_bytes();
-            let event =
-                AnyEvent::read_in_batch(bytes, limits::MAX_EVENT_BYTES, policy, Some(&mut memo))
-                    .map_err(|e| FormatError::InBatch {
-                        index,
-                        source: Box::new(e),
-                    })?;
-            events.push(event);
-        }
-        Ok(Batch { events })
+        Self::decode_with::<super::Json>(bytes, policy)
     }
 
     /// Reads a batch of at most [`limits::MAX_BATCH_BYTES`] (bounded reading).
@@ -148,8 +117,8 @@ impl Batch {
     /// assert_eq!(Batch::default().to_vec(), b"[]");
     /// ```
     pub fn to_vec(&self) -> Vec<u8> {
-        // AnyEvent always serializes (see AnyEvent::to_vec).
-        serde_json::to_vec(self).unwrap_or_default()
+        serde_json::to_vec(self)
+            .expect("a batch of AnyEvents always serializes to a Vec (see AnyEvent::to_vec)")
     }
 
     /// The length of [`Batch::to_vec`] in bytes, counted as the batch is written into
@@ -164,8 +133,9 @@ impl Batch {
     /// ```
     pub fn serialized_len(&self) -> usize {
         let mut counter = ByteCounter(0);
-        // AnyEvent always serializes (see AnyEvent::to_vec), and counting never fails.
-        let _ = serde_json::to_writer(&mut counter, self);
+        serde_json::to_writer(&mut counter, self).expect(
+            "a batch of AnyEvents always serializes (see AnyEvent::to_vec) and counting bytes never fails",
+        );
         counter.0
     }
 

@@ -270,7 +270,7 @@ impl Expected {
     pub(crate) fn of<T: crate::CloudEventData>() -> Expected {
         Expected {
             ty: T::TYPE,
-            prechecked: T::PRECHECKED,
+            prechecked: *T::PRECHECKED.claims(),
         }
     }
 }

@@ -365,7 +365,9 @@ impl RegistrySnapshot {
                 })
                 .collect(),
         };
-        serde_json::to_value(document).unwrap_or_default()
+        serde_json::to_value(document).expect(
+            "a snapshot document (strings, JSON schemas, string-keyed maps) always makes a JSON value",
+        )
     }
 
     /// The snapshot document as pretty-printed JSON text.
@@ -375,7 +377,8 @@ impl RegistrySnapshot {
     /// assert!(RegistrySnapshot::default().to_json_string().contains("cloudevent-registry/1"));
     /// ```
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
+        serde_json::to_string_pretty(&self.to_json())
+            .expect("serde_json never fails to write a Value to a String")
     }
 }
 

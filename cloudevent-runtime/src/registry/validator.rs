@@ -5,17 +5,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use cloudevent_rules::{AttributeKind, Violation, rule};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
 use crate::any::{AnyEvent, Data};
+use crate::format::EventFormat;
 use crate::format::batch::Batch;
-use crate::validate::AttributeValue;
-use crate::{
-    BatchReport, Document, ExtensionValueBuf, Timestamp, ValidationReport, Validator, limits,
-};
+use crate::validate::{AttributeValue, Then};
+use crate::{BatchReport, Document, ExtensionValueBuf, Timestamp, ValidationReport, Validator};
 use cloudevent_rules::unix_seconds;
 
 /// Why a registry could not be built. Every problem names the event type.
@@ -220,8 +217,6 @@ enum DataView<'a> {
     Json(&'a str),
     /// Not JSON (binary, or text under a non-JSON content type): not checked.
     NotJson,
-    /// Unknown: the event could not be read far enough.
-    Unknown,
 }
 
 /// A [`Validator`] with a schema registry: the profile's findings, then the registry's: an
@@ -234,7 +229,7 @@ enum DataView<'a> {
 /// ```
 /// use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
 /// use cloudevent_runtime::rules::AttributeKind;
-/// use cloudevent_runtime::{Profile, Validator};
+/// use cloudevent_runtime::{Json, Profile, Validator};
 ///
 /// let registry = Registry::new(vec![RegistryEntry::new(
 ///     "com.example.order.created",
@@ -245,11 +240,11 @@ enum DataView<'a> {
 ///
 /// let good = br#"{"specversion":"1.0","id":"1","source":"/orders","type":"com.example.order.created",
 ///     "express":true,"data":{"orderId":"o-1"}}"#;
-/// assert!(validator.validate_slice(good).is_valid());
+/// assert!(validator.validate_bytes::<Json>(good).is_valid());
 ///
 /// let bad = br#"{"specversion":"1.0","id":"1","source":"/orders","type":"com.example.order.created",
 ///     "express":"True","data":{}}"#;
-/// let report = validator.validate_slice(bad);
+/// let report = validator.validate_bytes::<Json>(bad);
 /// let attributes: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
 /// assert_eq!(attributes, ["express", "data/orderId"]);
 /// assert!(report.has_rule("registry data"));
@@ -284,10 +279,10 @@ impl RegistryValidator {
     ///
     /// ```
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap())
     ///     .unknown_type(UnknownType::Warning);
-    /// let report = validator.validate_slice(br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}"#);
+    /// let report = validator.validate_bytes::<Json>(br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}"#);
     /// assert!(report.is_valid());
     /// assert!(report.has_rule("registry type"));
     /// ```
@@ -301,15 +296,15 @@ impl RegistryValidator {
     ///
     /// ```
     /// use cloudevent_runtime::registry::{Deprecation, Registry, RegistryEntry, RegistryValidator};
-    /// use cloudevent_runtime::{Profile, Timestamp, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Timestamp, Validator};
     /// let registry = Registry::new(vec![RegistryEntry::new("com.example.order.cancelled", serde_json::json!({}))
     ///     .with_deprecation(Deprecation::new().sunset("2026-06-30T00:00:00Z"))]).unwrap();
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.cancelled"}"#;
     /// let before = validator.clone().at(&Timestamp::parse("2026-06-29T00:00:00Z").unwrap());
-    /// assert!(before.validate_slice(event).findings().is_empty());
+    /// assert!(before.validate_bytes::<Json>(event).findings().is_empty());
     /// let after = validator.at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
-    /// assert!(after.validate_slice(event).has_rule("CE deprecation"));
+    /// assert!(after.validate_bytes::<Json>(event).has_rule("CE deprecation"));
     /// ```
     #[must_use]
     pub fn at(mut self, instant: &Timestamp) -> Self {
@@ -350,7 +345,7 @@ impl RegistryValidator {
     /// assert!(report.has_rule("registry type"));
     /// ```
     pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
-        self.validate_with_verdict(event).0
+        self.validator.event_then(event, self)
     }
 
     /// The report, and whether the profile alone accepted the event (a gateway answers 400
@@ -358,62 +353,37 @@ impl RegistryValidator {
     pub(crate) fn validate_with_verdict(&self, event: &AnyEvent) -> (ValidationReport, bool) {
         let mut report = self.validator.validate(event);
         let profile_valid = report.is_valid();
-        self.check(&mut report, &data_of(event));
+        self.then(&mut report, event.data());
         (report, profile_valid)
     }
 
-    /// [`Validator::validate_slice`], then the registry's checks.
+    /// [`Validator::validate_bytes`] in the format `F`, then the registry's checks on the data
+    /// that reader read: the same registry findings in every format.
     ///
     /// ```
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// assert!(!validator.validate_slice(b"{}").is_valid());
+    /// assert!(!validator.validate_bytes::<Json>(b"{}").is_valid());
+    /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}"#;
+    /// assert!(validator.validate_bytes::<Json>(event).has_rule("registry type"));
     /// ```
-    pub fn validate_slice(&self, bytes: &[u8]) -> ValidationReport {
-        let mut report = self.validator.validate_slice(bytes);
-        self.check_document(&mut report, bytes);
-        report
+    pub fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
+        self.validator.bytes_then::<F>(bytes, self)
     }
 
-    /// [`Validator::validate_avro`], then the registry's checks (feature `avro`).
+    /// [`Validator::validate_batch_bytes`] in the format `F`, then the registry's checks on
+    /// each event.
     ///
     /// ```
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
+    /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// let event = AnyEvent::new("1", "/s", "com.example.order.created");
-    /// assert!(validator.validate_avro(&event.to_avro().unwrap()).has_rule("registry type"));
-    /// ```
-    #[cfg(feature = "avro")]
-    pub fn validate_avro(&self, bytes: &[u8]) -> ValidationReport {
-        let mut report = self.validator.validate_avro(bytes);
-        // `data` is read under the CloudEvents MUSTs alone, so an event the profile refuses
-        // still gets its data checked, as in the JSON format.
-        match AnyEvent::from_avro(bytes) {
-            Ok(event) => self.check(&mut report, &data_of(&event)),
-            Err(_) => self.check(&mut report, &DataView::Unknown),
-        }
-        report
-    }
-
-    /// [`Validator::validate_batch_slice`], then the registry's checks on each event.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// let report = validator.validate_batch_slice(br#"[{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}]"#);
+    /// let report = validator.validate_batch_bytes::<Json>(br#"[{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}]"#);
     /// assert!(report.events()[0].has_rule("registry type"));
     /// ```
-    pub fn validate_batch_slice(&self, bytes: &[u8]) -> BatchReport {
-        let mut report = self.validator.validate_batch_slice(bytes);
-        if let Ok(elements) = serde_json::from_slice::<Vec<&RawValue>>(bytes) {
-            for (event, element) in report.events.iter_mut().zip(elements) {
-                self.check_document(event, element.get().as_bytes());
-            }
-        }
-        report
+    pub fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
+        self.validator.batch_bytes_then::<F>(bytes, self)
     }
 
     /// [`Validator::validate_batch`], then the registry's checks on each event.
@@ -426,7 +396,7 @@ impl RegistryValidator {
     /// assert!(!validator.validate_batch(&batch).is_valid());
     /// ```
     pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
-        self.validate_batch_with_verdict(batch).0
+        self.validator.batch_then(batch, self)
     }
 
     /// [`RegistryValidator::validate_batch`], and whether the profile alone accepted it.
@@ -434,7 +404,7 @@ impl RegistryValidator {
         let mut report = self.validator.validate_batch(batch);
         let profile_valid = report.is_valid();
         for (report, event) in report.events.iter_mut().zip(batch.events()) {
-            self.check(report, &data_of(event));
+            self.then(report, event.data());
         }
         (report, profile_valid)
     }
@@ -448,45 +418,7 @@ impl RegistryValidator {
     /// assert!(matches!(validator.validate_document(b"[]"), Document::Batch(_)));
     /// ```
     pub fn validate_document(&self, bytes: &[u8]) -> Document {
-        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => Document::Batch(self.validate_batch_slice(bytes)),
-            _ => Document::Event(self.validate_slice(bytes)),
-        }
-    }
-
-    /// The registry's checks on an event in the JSON format whose profile report is given.
-    fn check_document(&self, report: &mut ValidationReport, bytes: &[u8]) {
-        /// The members that say what `data` is; the reader already refused duplicates.
-        #[derive(Deserialize)]
-        struct Members<'a> {
-            #[serde(borrow, default)]
-            data: Option<&'a RawValue>,
-            #[serde(default)]
-            data_base64: Option<serde::de::IgnoredAny>,
-            #[serde(default)]
-            datacontenttype: Option<String>,
-        }
-        if bytes.len() > limits::MAX_EVENT_BYTES {
-            return;
-        }
-        let data = match serde_json::from_slice::<Members<'_>>(bytes) {
-            Err(_) => DataView::Unknown,
-            Ok(members) if members.data_base64.is_some() => DataView::NotJson,
-            Ok(members) => match members.data {
-                None => DataView::Absent,
-                Some(raw) if raw.get() == "null" => DataView::Absent,
-                Some(_)
-                    if members
-                        .datacontenttype
-                        .as_deref()
-                        .is_some_and(|t| !cloudevent_rules::is_json_media_type(t)) =>
-                {
-                    DataView::NotJson
-                }
-                Some(raw) => DataView::Json(raw.get()),
-            },
-        };
-        self.check(report, &data);
+        self.validator.document_then(bytes, self)
     }
 
     /// Appends the registry's findings to a report whose attributes were read.
@@ -586,19 +518,37 @@ impl RegistryValidator {
                 ));
                 return;
             }
-            DataView::Unknown => return,
         };
         found.extend(entry.schema.findings(event_type, &value));
     }
 }
 
-/// What an event read into an [`AnyEvent`] carries as `data`.
-fn data_of(event: &AnyEvent) -> DataView<'_> {
-    match event.data() {
-        None => DataView::Absent,
-        Some(Data::Json(raw)) if raw.get() == "null" => DataView::Absent,
-        Some(Data::Json(raw)) => DataView::Json(raw.get()),
-        Some(Data::Text(_) | Data::Binary(_)) => DataView::NotJson,
+impl Then for RegistryValidator {
+    /// The registry's findings after the profile's, on the data the event's reader read.
+    /// `data` is read under the profile's reader alone, so an event the profile refuses
+    /// still gets its data checked, in every format.
+    fn then(&self, report: &mut ValidationReport, data: Option<&Data>) {
+        let datacontenttype = report
+            .attributes
+            .iter()
+            .find_map(|(name, value)| match value {
+                AttributeValue::Text(text) if name == "datacontenttype" => Some(text.as_str()),
+                _ => None,
+            });
+        let data = match data {
+            None => DataView::Absent,
+            Some(Data::Json(raw)) if raw.get() == "null" => DataView::Absent,
+            // JSON text under a non-JSON content type: the reader reported it; it is not data
+            // the schema describes.
+            Some(Data::Json(_))
+                if datacontenttype.is_some_and(|t| !cloudevent_rules::is_json_media_type(t)) =>
+            {
+                DataView::NotJson
+            }
+            Some(Data::Json(raw)) => DataView::Json(raw.get()),
+            Some(Data::Text(_) | Data::Binary(_)) => DataView::NotJson,
+        };
+        self.check(report, &data);
     }
 }
 

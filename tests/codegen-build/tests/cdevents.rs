@@ -102,8 +102,9 @@ fn generated_types_carry_the_published_dataschema_and_their_profile() {
 /// /context/source`: the CDEvents binding's attributes, taken by `Event::new` from the payload.
 #[test]
 fn event_new_takes_the_cdevents_binding_attributes_from_the_context() {
-    use cloudevent_runtime::{CloudEventData, Event};
-    fn remade<T: CloudEventData + Clone>(event: &Event<T>) -> (String, String, String) {
+    use cloudevent_runtime::{Event, HasSource};
+    // `HasSource`: the generated types take their source from the payload (`--source-pointer`).
+    fn remade<T: HasSource + Clone>(event: &Event<T>) -> (String, String, String) {
         let again = Event::try_new(event.data().clone()).unwrap();
         (
             again.id().to_owned(),

@@ -22,7 +22,16 @@ struct ReadingTaken {
     deviceid: u32,
 }
 
+// Only a source field: `Event::new` takes the source from it.
+#[derive(serde::Serialize, CloudEvent)]
+#[cloudevent(type = "com.example.service.deploy.finished")]
+struct DeployFinished {
+    #[cloudevent(source)]
+    origin: String,
+}
+
 fn main() {
     let _ = Event::new(OrderCreated { order_number: 1, placed_at: None, shop: None });
     let _ = Event::new(ReadingTaken { tenantid: "acme".into(), deviceid: 7 });
+    let _ = Event::new(DeployFinished { origin: "https://deploy.example.com".into() });
 }

@@ -8,7 +8,7 @@ use crate::diff::Breaks;
 /// What changed in a `.proto` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ProtoChange {
+pub(crate) enum ProtoChange {
     /// The `proto_data` type URL changed (another package or message name).
     TypeUrlChanged {
         /// The old URL.

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-pub use change::ProtoChange;
+pub(crate) use change::ProtoChange;
 
 use super::{Change, ChangeKind};
 use crate::protobuf::{Label, ProtoFile, ProtoSchema, Reserved};
@@ -26,7 +26,7 @@ use crate::protobuf::{Label, ProtoFile, ProtoSchema, Reserved};
 /// every message and enum it reaches, each field with its number, name, resolved type and
 /// label, with the `reserved` numbers and names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProtoShape {
+pub(crate) struct ProtoShape {
     /// The type URL events of this version carry in `proto_data`.
     pub type_url: String,
     /// The event's message, by its name in the file.
@@ -40,7 +40,7 @@ pub struct ProtoShape {
 
 /// One message of a [`ProtoShape`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MessageShape {
+pub(crate) struct MessageShape {
     /// Its fields, by number.
     pub fields: Vec<FieldShape>,
     /// Its reserved numbers and names.
@@ -50,7 +50,7 @@ pub struct MessageShape {
 
 /// One field of a [`MessageShape`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FieldShape {
+pub(crate) struct FieldShape {
     /// The field number, its identity on the wire.
     pub number: u32,
     /// Its name (wire-irrelevant; the JSON mapping and generated code use it).
@@ -64,7 +64,7 @@ pub struct FieldShape {
 
 /// One enum of a [`ProtoShape`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EnumShape {
+pub(crate) struct EnumShape {
     /// `name -> number`, in file order.
     pub values: Vec<(String, i32)>,
     /// Its reserved numbers and names.
@@ -74,7 +74,7 @@ pub struct EnumShape {
 
 /// Reserved numbers (inclusive ranges) and names.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ReservedShape {
+pub(crate) struct ReservedShape {
     /// Inclusive ranges.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub numbers: Vec<(i64, i64)>,
@@ -111,20 +111,6 @@ const SCALARS: [&str; 15] = [
 
 impl ProtoShape {
     /// The shape of a `.proto` entry: its event message and what that reaches.
-    ///
-    /// ```
-    /// let text = r#"/* x-cloudevent: {"type": "com.example.order.packed", "message": "OrderPacked",
-    ///   "dataschema": "https://schemas.example.com/events/com.example.order.packed/v1.proto"} */
-    /// syntax = "proto3"; package example.v1;
-    /// enum Size { SIZE_UNSPECIFIED = 0; }
-    /// message Unused { string x = 1; }
-    /// message OrderPacked { string order_id = 1; repeated Size sizes = 2; reserved 3; }"#;
-    /// let file = cloudevent_codegen::ProtoFile::parse("schemas".as_ref(), "com.example.order.packed/v1.proto", text).unwrap();
-    /// let shape = cloudevent_codegen::ProtoShape::of(&file);
-    /// assert_eq!(shape.messages.len(), 1);
-    /// assert_eq!(shape.messages["OrderPacked"].fields[1].type_name, "enum Size");
-    /// assert_eq!(shape.messages["OrderPacked"].reserved.numbers, [(3, 3)]);
-    /// ```
     pub fn of(file: &ProtoFile) -> ProtoShape {
         let schema = &file.schema;
         let mut shape = ProtoShape {
@@ -207,26 +193,7 @@ fn resolve_type(schema: &ProtoSchema, written: &str) -> String {
 
 /// Every change from `old` to `new`, compatible or not, each at the dotted path of the field
 /// it concerns in the new version (`OrderPacked.parcels.label`).
-///
-/// ```
-/// use cloudevent_codegen::{Compat, ProtoFile, ProtoShape, diff_proto};
-///
-/// let file = |body: &str| {
-///     let text = format!(r#"/* x-cloudevent: {{"type": "com.example.order.packed", "message": "OrderPacked",
-///       "dataschema": "https://schemas.example.com/events/com.example.order.packed/v1.proto"}} */
-///     syntax = "proto3"; message OrderPacked {{ {body} }}"#);
-///     ProtoShape::of(&ProtoFile::parse("s".as_ref(), "com.example.order.packed/v1.proto", &text).unwrap())
-/// };
-/// let old = file("string order_id = 1; uint32 parcels = 2;");
-/// // Field 2 removed without reserving its number: breaks every mode but `none`.
-/// let changes = diff_proto(&old, &file("string order_id = 1;"));
-/// assert!(changes[0].breaks_mode(Compat::Forward) && changes[0].breaks_mode(Compat::Backward));
-/// // Reserved, it breaks nobody; a renamed field neither.
-/// let changes = diff_proto(&old, &file("string id = 1; reserved 2;"));
-/// assert_eq!(changes.len(), 2);
-/// assert!(changes.iter().all(|c| !c.breaks_mode(Compat::Full)));
-/// ```
-pub fn diff_proto(old: &ProtoShape, new: &ProtoShape) -> Vec<Change> {
+pub(crate) fn diff_proto(old: &ProtoShape, new: &ProtoShape) -> Vec<Change> {
     let mut out = Vec::new();
     if old.type_url != new.type_url {
         push(
@@ -430,3 +397,6 @@ impl Walk<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -26,7 +26,7 @@
 //!
 //! The reader is as strict as the JSON reader, and is the same reader: the decoded members
 //! go through the JSON reader's visitor and the policy's one envelope check. On top of it:
-//! input over [`limits::MAX_EVENT_BYTES`] is refused before decoding (INTG-STD-015 R-11); a
+//! input over [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) is refused before decoding (INTG-STD-015 R-11); a
 //! truncated datum, trailing bytes, an unknown union branch, a length or count that the
 //! input cannot hold (no allocation follows a forged length), an `int` outside 32 bits and
 //! data nesting deeper than 100 levels are errors naming the field and `CE-Avro 2.4`,
@@ -39,8 +39,8 @@
 //! four bytes `null`), and its `time` is `timestamp-micros`, which cannot carry the
 //! nanoseconds an RFC 3339 `time` may hold. Worth adding once a release fixes it.
 //!
-//! [`Validator::validate_avro`](crate::Validator::validate_avro) runs the same reader
-//! collecting every finding, as `validate_slice` does for JSON.
+//! [`Validator::validate_bytes`](crate::Validator::validate_bytes)`::<Avro>` runs the same
+//! reader collecting every finding, as it does for JSON and Protobuf.
 //!
 //! The codec is written for this one schema rather than on the `apache-avro` crate, whose
 //! generic reader keeps maps in a `HashMap` (a repeated attribute would vanish and the order
@@ -49,22 +49,28 @@
 //! tests hold it to `apache-avro` and to Python's `fastavro` on the same schema.
 //!
 //! ```
-//! use cloudevent_runtime::{AnyEvent, avro};
+//! use cloudevent_runtime::{AnyEvent, Avro, Batch};
 //!
 //! let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
 //! event.extensions_mut().insert("hops", 2);
-//! let bytes = avro::encode(&event).unwrap();
-//! let back = avro::decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
+//! let bytes = event.encode::<Avro>().unwrap();
+//! assert_eq!(bytes[0], 10); // five attributes, zig-zag encoded
+//! let back = AnyEvent::decode::<Avro>(&bytes).unwrap();
 //! assert_eq!(back, event);
+//! // The format defines no batch.
+//! assert!(Batch::from(vec![event]).encode::<Avro>().is_err());
 //! ```
 
+use cloudevent_rules::{Policy, Violation};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::any::AnyEvent;
+use crate::CloudEventData;
+use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
 use crate::event::{Event, TypedData};
-use crate::format::RawData;
-use crate::{CloudEventData, Policy, limits};
+use crate::format::json::{self, Findings};
+use crate::format::{EventFormat, RawData, Report, sealed};
 
 mod data;
 pub(crate) mod record;
@@ -82,166 +88,104 @@ pub const MEDIA_TYPE: &str = "application/cloudevents+avro";
 /// ```
 pub const SCHEMA: &str = include_str!("cloudevents.avsc");
 
-/// Writes one event as an Avro datum of [`SCHEMA`].
-///
-/// # Errors
-/// Only for JSON data without a `datacontenttype` that the schema's JSON representation
-/// cannot hold (`CE-Avro 3`): an array of non-objects, an integer beyond 2^53, ...
+/// The CloudEvents Avro event format (see the [module documentation](self)): one datum of
+/// [`SCHEMA`], without a container file. It defines no batch.
 ///
 /// ```
-/// use cloudevent_runtime::{AnyEvent, avro};
-/// let event = AnyEvent::new("1", "/orders", "com.example.order.created");
-/// assert_eq!(avro::encode(&event).unwrap()[0], 8); // four attributes, zig-zag encoded
-/// ```
-pub fn encode(event: &AnyEvent) -> Result<Vec<u8>, FormatError> {
-    record::write(event).map_err(FormatError::Invalid)
-}
-
-/// Reads one event from an Avro datum of [`SCHEMA`] under `policy`, stopping at the first
-/// error; input over [`limits::MAX_EVENT_BYTES`] is refused before decoding.
-///
-/// # Errors
-/// See the [module documentation](self) and [`FormatError`].
-///
-/// ```
-/// use cloudevent_runtime::{AnyEvent, Policy, Profile, avro};
+/// use cloudevent_runtime::{AnyEvent, Avro, EventFormat, Policy, Profile};
 ///
 /// let event = AnyEvent::new("1", "https://localhost:8080/orders", "com.example.order.created");
-/// let bytes = avro::encode(&event).unwrap();
-/// assert!(avro::decode(&bytes, &AnyEvent::DEFAULT_POLICY).is_ok());
-/// let err = avro::decode(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
+/// let bytes = event.encode::<Avro>().unwrap();
+/// assert!(AnyEvent::decode::<Avro>(&bytes).is_ok());
+/// let err = AnyEvent::decode_with::<Avro>(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
 /// assert_eq!(err.attribute(), Some("source"));
-/// let err = avro::decode(&bytes[..bytes.len() - 1], &AnyEvent::DEFAULT_POLICY).unwrap_err();
+/// let err = AnyEvent::decode::<Avro>(&bytes[..bytes.len() - 1]).unwrap_err();
 /// assert_eq!(err.rule().map(|r| r.as_str()), Some("CE-Avro 2.4"));
+/// assert_eq!(Avro::BATCH_MEDIA_TYPE, None);
+///
+/// // JSON data without a `datacontenttype` travels in the schema's JSON representation,
+/// // which holds no array of numbers (`CE-Avro 3`).
+/// let list = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s",
+///     "type":"com.example.order.created","data":[1,2]}"#).unwrap();
+/// assert_eq!(list.encode::<Avro>().unwrap_err().rule().map(|r| r.as_str()), Some("CE-Avro 3"));
 /// ```
-pub fn decode(bytes: &[u8], policy: &Policy) -> Result<AnyEvent, FormatError> {
-    check_size(bytes)?;
-    let record = record::parse(bytes).map_err(FormatError::Invalid)?;
-    let mut quoted = None;
-    let (envelope, data) = record::read(&record, &mut quoted, RawData::default(), None, policy)?;
-    Ok(AnyEvent::from_envelope(envelope, data))
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Avro;
+
+impl EventFormat for Avro {
+    const MEDIA_TYPE: &'static str = MEDIA_TYPE;
+    const CONTENT_TYPE: &'static str = MEDIA_TYPE;
+    const BATCH_MEDIA_TYPE: Option<&'static str> = None;
+    const BATCH_CONTENT_TYPE: Option<&'static str> = None;
 }
 
-fn check_size(bytes: &[u8]) -> Result<(), FormatError> {
-    if bytes.len() > limits::MAX_EVENT_BYTES {
-        return Err(FormatError::TooLarge {
-            what: "event",
-            found: bytes.len(),
-            limit: limits::MAX_EVENT_BYTES,
-            rule: cloudevent_rules::rule::INTG_R11,
-        });
-    }
-    Ok(())
-}
-
-impl AnyEvent {
-    /// Reads one event in the Avro format ([`avro::decode`](decode)) under
-    /// [`AnyEvent::DEFAULT_POLICY`].
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::new("1", "/orders", "com.example.order.created");
-    /// assert_eq!(AnyEvent::from_avro(&event.to_avro().unwrap()).unwrap(), event);
-    /// ```
-    pub fn from_avro(bytes: &[u8]) -> Result<Self, FormatError> {
-        decode(bytes, &Self::DEFAULT_POLICY)
+#[allow(
+    private_interfaces,
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
+)]
+impl sealed::Format for Avro {
+    fn read_any(
+        bytes: &[u8],
+        policy: &Policy,
+        _memo: Option<&mut json::BatchMemo>,
+    ) -> Result<AnyEvent, FormatError> {
+        let record = record::parse(bytes).map_err(FormatError::Invalid)?;
+        let mut quoted = None;
+        let (envelope, data) =
+            record::read(&record, &mut quoted, RawData::default(), None, policy)?;
+        Ok(AnyEvent::from_envelope(envelope, data))
     }
 
-    /// Reads one event in the Avro format under `policy`.
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Policy, Profile};
-    /// let event = AnyEvent::new("1", "/orders", "com.example.Order.created");
-    /// let err = AnyEvent::from_avro_with(&event.to_avro().unwrap(), &Policy::new(Profile::IntgStd015))
-    ///     .unwrap_err();
-    /// assert_eq!(err.attribute(), Some("type"));
-    /// ```
-    pub fn from_avro_with(bytes: &[u8], policy: &Policy) -> Result<Self, FormatError> {
-        decode(bytes, policy)
-    }
-
-    /// The event in the Avro format ([`avro::encode`](encode)).
-    ///
-    /// # Errors
-    /// JSON data without a `datacontenttype` that the schema cannot represent (`CE-Avro 3`).
-    ///
-    /// ```
-    /// use cloudevent_runtime::AnyEvent;
-    /// let event = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s",
-    ///     "type":"com.example.order.created","data":{"n":1,"order":{"id":"o-1"}}}"#).unwrap();
-    /// assert_eq!(AnyEvent::from_avro(&event.to_avro().unwrap()).unwrap(), event);
-    /// let list = AnyEvent::from_slice(br#"{"specversion":"1.0","id":"1","source":"/s",
-    ///     "type":"com.example.order.created","data":[1,2]}"#).unwrap();
-    /// assert_eq!(list.to_avro().unwrap_err().rule().map(|r| r.as_str()), Some("CE-Avro 3"));
-    /// ```
-    pub fn to_avro(&self) -> Result<Vec<u8>, FormatError> {
-        encode(self)
-    }
-}
-
-impl<T: CloudEventData> Event<T> {
-    /// Reads an event of type `T` in the Avro format under `T`'s policy
-    /// ([`Event::<T>::POLICY`](Event::POLICY)); another `type` is refused before `data` is
-    /// read. JSON data (a string under a JSON `datacontenttype`, or the schema's JSON
-    /// representation) is read into `T` with serde; text and bytes as `from_slice` reads them.
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
-    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
-    /// let order = OrderCreated { order_id: "order-1".into(), region: "eu".into() };
-    /// let bytes = Event::new(order).to_avro().unwrap();
-    /// let event = Event::<OrderCreated>::from_avro(&bytes).unwrap();
-    /// assert_eq!(event.data().order_id, "order-1");
-    /// ```
-    pub fn from_avro(bytes: &[u8]) -> Result<Self, FormatError>
-    where
-        T: DeserializeOwned,
-    {
-        check_size(bytes)?;
+    fn read_typed<T: CloudEventData + DeserializeOwned>(
+        bytes: &[u8],
+    ) -> Result<Event<T>, FormatError> {
         let record = record::parse(bytes).map_err(FormatError::Invalid)?;
         let mut quoted = None;
         let (envelope, data) = record::read(
             &record,
             &mut quoted,
             TypedData::<T>::default(),
-            Some(crate::format::json::Expected::of::<T>()),
-            &Self::POLICY,
+            Some(json::Expected::of::<T>()),
+            &Event::<T>::POLICY,
         )?;
         Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
     }
 
-    /// The event in the Avro format: a JSON payload as a string under its JSON
-    /// `datacontenttype`, text as a string, bytes as bytes; the event
-    /// [`avro::encode`](encode) writes for [`Event::to_any`], without building the
-    /// `AnyEvent` (extensions in the order `Event<T>` writes them).
-    ///
-    /// # Errors
-    /// When the payload cannot be serialized (see [`Event::to_vec`]).
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping { n: u32 }
-    /// let bytes = Event::new(Ping { n: 7 }).to_avro().unwrap();
-    /// assert_eq!(Event::<Ping>::from_avro(&bytes).unwrap().data(), &Ping { n: 7 });
-    /// ```
-    pub fn to_avro(&self) -> Result<Vec<u8>, BuildError>
-    where
-        T: serde::Serialize,
-    {
-        typed::write(self).map_err(|error| BuildError::Payload(error.0))
+    fn write_any(event: &AnyEvent) -> Result<Vec<u8>, FormatError> {
+        record::write(event).map_err(FormatError::Invalid)
+    }
+
+    /// A typed event is written straight to the record by a serializer its own `Serialize`
+    /// drives, without building the `AnyEvent` (extensions in the order `Event<T>` writes
+    /// them): the bytes [`AnyEvent::encode`] writes for [`Event::to_any`].
+    fn write_typed<T: CloudEventData + Serialize>(event: &Event<T>) -> Result<Vec<u8>, BuildError> {
+        typed::write(event).map_err(|error| BuildError::Payload(error.0))
+    }
+
+    fn split_batch(_bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
+        None
+    }
+
+    fn write_batch(_events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {
+        None
+    }
+
+    /// A datum that does not decode (truncated, a forged length, ...) is refused with the
+    /// one structural finding; otherwise the Avro reader's checks and the policy's, every
+    /// finding listed.
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+        let profile = policy.profile();
+        let decoded = match record::parse(bytes) {
+            Ok(decoded) => decoded,
+            Err(violation) => return (R::refused(profile, vec![*violation]), None),
+        };
+        let mut findings = Findings::lenient();
+        let mut quoted = None;
+        match record::read_lenient(&decoded, &mut quoted, policy, &mut findings) {
+            Some((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
+            None => (R::refused(profile, findings.list), None),
+        }
     }
 }
 

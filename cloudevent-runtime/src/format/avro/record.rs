@@ -276,7 +276,7 @@ pub(crate) fn read_lenient<'r>(
     quoted: &'r mut Option<String>,
     policy: &Policy,
     findings: &mut Findings,
-) -> Option<Envelope<'r>> {
+) -> Option<(Envelope<'r>, Option<Data>)> {
     let members = match members(record, quoted, policy) {
         Ok(members) => members,
         Err(error) => {
@@ -293,7 +293,6 @@ pub(crate) fn read_lenient<'r>(
     }
     .deserialize(MapAccessDeserializer::new(members))
     .ok()
-    .map(|(envelope, _)| envelope)
 }
 
 /// Writes an event as the record. Fails only for JSON data without a `datacontenttype` that

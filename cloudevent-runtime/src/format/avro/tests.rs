@@ -16,7 +16,9 @@ fn every_extension_type_round_trips() {
     event
         .extensions_mut()
         .insert("blob", crate::Binary::new(*b"\x00\xff"));
-    let back = decode(&encode(&event).unwrap(), &AnyEvent::DEFAULT_POLICY).unwrap();
+    let back =
+        AnyEvent::decode_with::<Avro>(&event.encode::<Avro>().unwrap(), &AnyEvent::DEFAULT_POLICY)
+            .unwrap();
     assert_eq!(back, event);
 }
 
@@ -51,9 +53,9 @@ fn every_data_form_round_trips() {
         with(None, Data::Json(raw("true"))),
         with(None, Data::Json(raw("-2.5"))),
     ] {
-        let bytes = encode(&event).unwrap();
+        let bytes = event.encode::<Avro>().unwrap();
         assert_eq!(
-            decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap(),
+            AnyEvent::decode_with::<Avro>(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap(),
             event,
             "{event:?}"
         );
@@ -64,10 +66,11 @@ fn every_data_form_round_trips() {
 fn the_policy_decides_as_for_json() {
     let mut event = event();
     event.source = "https://localhost:8080/orders".into();
-    let bytes = encode(&event).unwrap();
+    let bytes = event.encode::<Avro>().unwrap();
     let json =
         AnyEvent::from_slice_with(&event.to_vec(), &Policy::new(Profile::IntgStd015)).unwrap_err();
-    let avro = decode(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
+    let avro =
+        AnyEvent::decode_with::<Avro>(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
     assert_eq!(avro.violation(), json.violation());
 }
 
@@ -77,23 +80,25 @@ fn large_doubles_come_back_and_encode_again_but_large_integers_are_refused() {
     // float, so it encodes again; only an integer literal beyond 2^53 has no exact double.
     let mut data = vec![10]; // data branch 5, double
     data.extend_from_slice(&1e300_f64.to_le_bytes());
-    let mut bytes = encode(&AnyEvent::new("1", "/s", "com.example.order.created")).unwrap();
+    let mut bytes = (AnyEvent::new("1", "/s", "com.example.order.created"))
+        .encode::<Avro>()
+        .unwrap();
     bytes.pop(); // the null data
     bytes.extend_from_slice(&data);
-    let event = decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
+    let event = AnyEvent::decode_with::<Avro>(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
     let Some(Data::Json(raw)) = event.data() else {
         panic!("JSON data: {event:?}")
     };
     assert_eq!(raw.get().parse::<f64>().unwrap(), 1e300, "{}", raw.get());
-    assert_eq!(encode(&event).unwrap(), bytes);
+    assert_eq!(event.encode::<Avro>().unwrap(), bytes);
     let mut big = AnyEvent::new("1", "/s", "com.example.order.created");
     big.set_data(Some(Data::json("9007199254740993").unwrap()));
     assert_eq!(
-        encode(&big).unwrap_err().rule().map(|r| r.as_str()),
+        big.encode::<Avro>().unwrap_err().rule().map(|r| r.as_str()),
         Some("CE-Avro 3")
     );
     big.set_data(Some(Data::json("9007199254740992").unwrap()));
-    assert!(encode(&big).is_ok());
+    assert!(big.encode::<Avro>().is_ok());
 }
 
 /// Fuzz finding (target `avro`): serde_json's default float parser read the double it had
@@ -107,11 +112,29 @@ fn fuzz_avro_1_doubles_keep_their_bits_across_round_trips() {
         "1.7976931348623157e308",
     ] {
         let value: f64 = text.parse().unwrap();
-        let mut bytes = encode(&AnyEvent::new("1", "/s", "com.example.order.created")).unwrap();
+        let mut bytes = (AnyEvent::new("1", "/s", "com.example.order.created"))
+            .encode::<Avro>()
+            .unwrap();
         bytes.pop();
         bytes.push(10); // data branch 5, double
         bytes.extend_from_slice(&value.to_le_bytes());
-        let event = decode(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
-        assert_eq!(encode(&event).unwrap(), bytes, "{text}");
+        let event = AnyEvent::decode_with::<Avro>(&bytes, &AnyEvent::DEFAULT_POLICY).unwrap();
+        assert_eq!(event.encode::<Avro>().unwrap(), bytes, "{text}");
     }
+}
+
+#[test]
+fn the_format_defines_no_batch_at_any_door() {
+    use crate::{Batch, Validator};
+    let bytes = event().encode::<Avro>().unwrap();
+    let batch = Batch::from(vec![event()]);
+    for err in [
+        batch.encode::<Avro>().unwrap_err(),
+        Batch::decode::<Avro>(&bytes).unwrap_err(),
+    ] {
+        assert_eq!(err.attribute(), Some("batch"), "{err}");
+    }
+    let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Avro>(&bytes);
+    assert!(!report.is_valid());
+    assert!(report.events().is_empty());
 }

@@ -22,6 +22,7 @@ use serde_json::value::RawValue;
 use super::time;
 use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValueBuf;
+use crate::format::Report;
 use crate::format::json::{self, Envelope};
 use crate::value::{Binary, Uri, UriRef};
 
@@ -390,19 +391,38 @@ enum WireData<'a> {
     Proto(&'a str, &'a [u8]),
 }
 
-/// Reads one `CloudEvent` message strictly, then runs the policy's envelope check.
-pub(super) fn read_event(
-    bytes: &[u8],
-    policy: &Policy,
-    expected_type: Option<json::Expected>,
-    memo: Option<&mut json::BatchMemo>,
-) -> Result<AnyEvent, Violation> {
+/// Where the reader puts what it finds: the strict reader stops at the first error, the
+/// validator's reader collects them all and goes on. A structural error (truncated input, an
+/// unknown field, a wrong wire type) stops both: nothing after it can be read. An error
+/// inside one length-delimited field (an attribute entry, a string that is not UTF-8, a
+/// field or attribute given twice) stops only the strict reader; the validator skips the
+/// field and reads on.
+struct Found {
+    strict: bool,
+    list: Vec<Violation>,
+}
+
+impl Found {
+    fn push(&mut self, violation: Violation) -> Result<(), Violation> {
+        if self.strict && violation.is_error() {
+            return Err(violation);
+        }
+        self.list.push(violation);
+        Ok(())
+    }
+}
+
+/// Reads one `CloudEvent` message's fields into an envelope (all but `time`, which the
+/// caller borrows from `time`) and its data, before any CloudEvents check.
+fn read_wire<'a>(
+    bytes: &'a [u8],
+    time: &mut Option<crate::Timestamp>,
+    sink: &mut Found,
+) -> Result<(Envelope<'a>, Option<WireData<'a>>), Violation> {
     let mut wire = Wire {
         bytes,
         context: "event",
     };
-    // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
-    let mut time = None;
     let mut envelope = Envelope::default();
     let mut data = None;
     while let Some((field, wire_type)) = wire.key()? {
@@ -415,40 +435,81 @@ pub(super) fn read_event(
                     _ => ("type", &mut envelope.ty),
                 };
                 expect("event", field, name, wire_type, LEN)?;
-                let text = utf8(name, wire.len_delimited()?)?;
-                if slot.replace(Cow::Borrowed(text)).is_some() {
-                    return Err(twice(name));
+                match utf8(name, wire.len_delimited()?) {
+                    Ok(_) if slot.is_some() => sink.push(twice(name))?,
+                    Ok(text) => *slot = Some(Cow::Borrowed(text)),
+                    Err(violation) => sink.push(violation)?,
                 }
             }
             5 => {
                 expect("event", field, "attributes", wire_type, LEN)?;
-                attribute(&mut envelope, &mut time, wire.len_delimited()?)?;
+                if let Err(violation) = attribute(&mut envelope, time, wire.len_delimited()?) {
+                    sink.push(violation)?;
+                }
             }
             6..=8 => {
                 let member = ["binary_data", "text_data", "proto_data"][(field - 6) as usize];
                 expect("event", field, member, wire_type, LEN)?;
                 let bytes = wire.len_delimited()?;
                 let read = match field {
-                    6 => WireData::Binary(bytes),
-                    7 => WireData::Text(utf8("data", bytes)?),
-                    _ => {
-                        let (type_url, value) = any(bytes)?;
-                        WireData::Proto(type_url, value)
-                    }
+                    6 => Ok(WireData::Binary(bytes)),
+                    7 => utf8("data", bytes).map(WireData::Text),
+                    _ => any(bytes).map(|(type_url, value)| WireData::Proto(type_url, value)),
                 };
-                if data.replace(read).is_some() {
-                    return Err(Violation::error(
+                match read {
+                    Ok(_) if data.is_some() => sink.push(Violation::error(
                         rule::INTG_R7,
                         "data",
                         "",
                         "is present more than once (binary_data, text_data, proto_data); an event carries one data",
-                    ));
+                    ))?,
+                    Ok(read) => data = Some(read),
+                    Err(violation) => sink.push(violation)?,
                 }
             }
             _ => return Err(unknown("event", "CloudEvent", field, wire_type)),
         }
     }
+    Ok((envelope, data))
+}
 
+/// The size of the data as read, for the policy's size rules.
+fn data_size(data: Option<&WireData<'_>>) -> Option<usize> {
+    data.map(|data| match data {
+        WireData::Binary(bytes) | WireData::Proto(_, bytes) => bytes.len(),
+        WireData::Text(text) => text.len(),
+    })
+}
+
+/// The data as the event holds it, and the type URL of `proto_data`.
+fn into_data(
+    datacontenttype: Option<&str>,
+    data: Option<WireData<'_>>,
+) -> Result<(Option<Data>, Option<String>), Violation> {
+    Ok(match data {
+        None => (None, None),
+        Some(WireData::Binary(bytes)) => (Some(Data::Binary(bytes.to_vec())), None),
+        Some(WireData::Proto(url, bytes)) => {
+            (Some(Data::Binary(bytes.to_vec())), Some(url.to_owned()))
+        }
+        Some(WireData::Text(text)) => (Some(text_data(datacontenttype, text)?), None),
+    })
+}
+
+/// Reads one `CloudEvent` message strictly, then runs the policy's envelope check.
+pub(super) fn read_event(
+    bytes: &[u8],
+    policy: &Policy,
+    expected_type: Option<json::Expected>,
+    memo: Option<&mut json::BatchMemo>,
+) -> Result<AnyEvent, Violation> {
+    // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
+    let mut time = None;
+    let mut sink = Found {
+        strict: true,
+        list: Vec::new(),
+    };
+    let (mut envelope, data) = read_wire(bytes, &mut time, &mut sink)?;
     envelope.time = time
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
@@ -459,33 +520,55 @@ pub(super) fn read_event(
             return Err(json::type_mismatch(expected, found));
         }
     }
-    let data_size = data.as_ref().map(|data| match data {
-        WireData::Binary(bytes) | WireData::Proto(_, bytes) => bytes.len(),
-        WireData::Text(text) => text.len(),
-    });
     // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
-        data: data_size,
+        data: data_size(data.as_ref()),
         ..envelope.view()
     };
     let found = json::check_envelope(policy, &attributes, Mode::FirstError, expected_type, memo);
     if let Some(error) = found.into_iter().find(Violation::is_error) {
         return Err(error);
     }
-
-    let mut type_url = None;
-    let data = match data {
-        None => None,
-        Some(WireData::Binary(bytes)) => Some(Data::Binary(bytes.to_vec())),
-        Some(WireData::Proto(url, bytes)) => {
-            type_url = Some(url.to_owned());
-            Some(Data::Binary(bytes.to_vec()))
-        }
-        Some(WireData::Text(text)) => Some(text_data(envelope.datacontenttype.as_deref(), text)?),
-    };
+    let (data, type_url) = into_data(envelope.datacontenttype.as_deref(), data)?;
     let mut event = AnyEvent::from_envelope(envelope, data);
     event.protobuf_type_url = type_url;
     Ok(event)
+}
+
+/// The validator's read of one `CloudEvent` message: the same reader, collecting every
+/// finding (the fields' and the policy's) instead of stopping at the first, and the data
+/// it read.
+pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+    let profile = policy.profile();
+    let mut time = None;
+    let mut sink = Found {
+        strict: false,
+        list: Vec::new(),
+    };
+    let (mut envelope, data) = match read_wire(bytes, &mut time, &mut sink) {
+        Ok(read) => read,
+        Err(structural) => {
+            sink.list.push(structural);
+            return (R::refused(profile, sink.list), None);
+        }
+    };
+    envelope.time = time
+        .as_ref()
+        .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
+    let mut found = sink.list;
+    let view = cloudevent_rules::Envelope {
+        data: data_size(data.as_ref()),
+        ..envelope.view()
+    };
+    found.extend(policy.check_envelope(&view, Mode::Collect));
+    let data = match into_data(envelope.datacontenttype.as_deref(), data) {
+        Ok((data, _)) => data,
+        Err(violation) => {
+            found.push(violation);
+            None
+        }
+    };
+    (R::read(profile, &view, found), data)
 }
 
 /// `text_data` under a JSON `datacontenttype` is JSON text and must parse as JSON; with no

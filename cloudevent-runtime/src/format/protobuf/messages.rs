@@ -3,19 +3,19 @@
 //! there): package `io.cloudevents.v1`, the same field numbers and types. No build script
 //! and no `protoc` are needed.
 //!
-//! The runtime's own reader and writer ([`AnyEvent::from_protobuf`](crate::AnyEvent::from_protobuf),
-//! [`AnyEvent::to_protobuf`](crate::AnyEvent::to_protobuf)) work on the wire directly, so
+//! The runtime's own reader and writer ([`AnyEvent::decode`](crate::AnyEvent::decode) and
+//! [`AnyEvent::encode`](crate::AnyEvent::encode)`::<Protobuf>`) work on the wire directly, so
 //! they can refuse what `prost` would accept silently (an unknown field, a field given twice,
 //! an `int32` outside its range); these messages are the reference they are tested against,
 //! and the types for code that wants the plain message.
 //!
 //! ```
-//! use cloudevent_runtime::AnyEvent;
+//! use cloudevent_runtime::{AnyEvent, Protobuf};
 //! use cloudevent_runtime::protobuf::messages::CloudEvent;
 //! use prost::Message as _;
 //!
 //! let event = AnyEvent::new("1", "/orders", "com.example.order.created");
-//! let message = CloudEvent::decode(event.to_protobuf().as_slice()).unwrap();
+//! let message = CloudEvent::decode(event.encode::<Protobuf>().unwrap().as_slice()).unwrap();
 //! assert_eq!(message.spec_version, "1.0");
 //! assert_eq!(message.r#type, "com.example.order.created");
 //! ```

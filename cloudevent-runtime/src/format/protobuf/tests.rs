@@ -5,7 +5,7 @@ use prost::Message as _;
 use super::messages::cloud_event::cloud_event_attribute_value::Attr;
 use super::messages::cloud_event::{CloudEventAttributeValue, Data as MessageData};
 use super::messages::{self, CloudEvent};
-use crate::{AnyEvent, Batch, Data, FormatError, Timestamp};
+use crate::{AnyEvent, Batch, Data, FormatError, Protobuf, Timestamp};
 
 fn message() -> CloudEvent {
     CloudEvent {
@@ -23,7 +23,7 @@ fn value(attr: Attr) -> CloudEventAttributeValue {
 }
 
 fn refused(bytes: &[u8]) -> (String, String) {
-    let err = AnyEvent::from_protobuf(bytes).unwrap_err();
+    let err = AnyEvent::decode::<Protobuf>(bytes).unwrap_err();
     (
         err.attribute().unwrap_or_default().to_owned(),
         err.rule()
@@ -72,7 +72,7 @@ fn every_attribute_type_and_core_attribute_reads_back() {
         event.attributes.insert(name.into(), value(attr));
     }
     event.data = Some(MessageData::TextData("hello".into()));
-    let any = AnyEvent::from_protobuf(&event.encode_to_vec()).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&event.encode_to_vec()).unwrap();
     assert_eq!(any.datacontenttype(), Some("text/plain"));
     assert_eq!(any.subject(), Some("order-1"));
     assert_eq!(
@@ -91,7 +91,7 @@ fn every_attribute_type_and_core_attribute_reads_back() {
     );
     // What we write, prost reads as the same message.
     assert_eq!(
-        CloudEvent::decode(any.to_protobuf().as_slice()).unwrap(),
+        CloudEvent::decode(any.encode::<Protobuf>().unwrap().as_slice()).unwrap(),
         event
     );
 }
@@ -104,7 +104,7 @@ fn json_text_data_is_json_and_must_parse_under_a_json_type() {
         value(Attr::CeString("application/json".into())),
     );
     event.data = Some(MessageData::TextData(r#"{"n":1}"#.into()));
-    let any = AnyEvent::from_protobuf(&event.encode_to_vec()).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&event.encode_to_vec()).unwrap();
     assert_eq!(any.data(), Some(&Data::json(r#"{"n":1}"#).unwrap()));
 
     event.data = Some(MessageData::TextData("{".into()));
@@ -119,13 +119,13 @@ fn proto_data_keeps_its_type_url() {
         type_url: "type.googleapis.com/example.Order".into(),
         value: vec![8, 1],
     }));
-    let any = AnyEvent::from_protobuf(&event.encode_to_vec()).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&event.encode_to_vec()).unwrap();
     assert_eq!(
         any.protobuf_type_url(),
         Some("type.googleapis.com/example.Order")
     );
     assert_eq!(
-        CloudEvent::decode(any.to_protobuf().as_slice()).unwrap(),
+        CloudEvent::decode(any.encode::<Protobuf>().unwrap().as_slice()).unwrap(),
         event
     );
 }
@@ -154,7 +154,7 @@ fn a_wrong_wire_type_is_refused() {
         (attribute.as_str(), rule.as_str()),
         ("event", "CE-Protobuf 1.0")
     );
-    let err = AnyEvent::from_protobuf(&[0x08, 0x01]).unwrap_err();
+    let err = AnyEvent::decode::<Protobuf>(&[0x08, 0x01]).unwrap_err();
     assert!(err.to_string().contains("`id`"), "{err}");
     // ce_integer as LEN
     let bytes = [
@@ -186,7 +186,7 @@ fn an_integer_outside_i32_is_refused() {
     );
     // A negative int32 is sign-extended to ten bytes and is fine.
     let bytes = attr("hop", Attr::CeInteger(i32::MIN));
-    let any = AnyEvent::from_protobuf(&bytes).unwrap();
+    let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
     assert_eq!(any.extension("hop"), Some(&i32::MIN.into()));
 }
 
@@ -283,7 +283,7 @@ fn the_policy_check_runs_on_every_event() {
     assert_eq!(refused(&attr("Bad_Name", Attr::CeBoolean(true))), expected);
     // JSON reads these members as data; in the map they are extensions the policy refuses.
     for name in ["data", "data_base64"] {
-        assert!(AnyEvent::from_protobuf(&attr(name, Attr::CeBoolean(true))).is_err());
+        assert!(AnyEvent::decode::<Protobuf>(&attr(name, Attr::CeBoolean(true))).is_err());
     }
 }
 
@@ -296,12 +296,17 @@ fn truncated_input_is_refused_at_every_length() {
     event.data = Some(MessageData::BinaryData(vec![1, 2, 3]));
     let bytes = event.encode_to_vec();
     for len in 1..bytes.len() {
-        let result = AnyEvent::from_protobuf(&bytes[..len]);
+        let result = AnyEvent::decode::<Protobuf>(&bytes[..len]);
         // A cut at a field boundary leaves a shorter, valid message; anywhere else the
         // reader says where the input ends.
-        if let Err(err) = result {
+        if let Err(err) = &result {
             assert!(err.rule().is_some(), "{len}: {err}");
         }
+        // The validator's reader, which reads past what the strict one stops at, agrees:
+        // whatever the strict reader refuses, it reports as an error.
+        let report = crate::Validator::new(crate::Profile::CloudEvents)
+            .validate_bytes::<Protobuf>(&bytes[..len]);
+        assert_eq!(report.is_valid(), result.is_ok(), "{len}: {report}");
     }
     assert_eq!(refused(&bytes[..bytes.len() - 1]).1, "CE-Protobuf 1.0");
 }
@@ -310,12 +315,12 @@ fn truncated_input_is_refused_at_every_length() {
 fn oversized_input_is_refused_before_decoding() {
     let bytes = vec![0xff; crate::limits::MAX_EVENT_BYTES + 1];
     assert!(matches!(
-        AnyEvent::from_protobuf(&bytes),
+        AnyEvent::decode::<Protobuf>(&bytes),
         Err(FormatError::TooLarge { what: "event", .. })
     ));
     let bytes = vec![0xff; crate::limits::MAX_BATCH_BYTES + 1];
     assert!(matches!(
-        Batch::from_protobuf(&bytes),
+        Batch::decode::<Protobuf>(&bytes),
         Err(FormatError::TooLarge { what: "batch", .. })
     ));
 }
@@ -329,7 +334,7 @@ fn deep_nesting_is_refused_without_recursion() {
     for _ in 0..10_000 {
         nested.extend_from_slice(&[0x2a, 0x7f]);
     }
-    assert!(AnyEvent::from_protobuf(&nested).is_err());
+    assert!(AnyEvent::decode::<Protobuf>(&nested).is_err());
 }
 
 #[test]
@@ -340,7 +345,7 @@ fn a_batch_names_the_bad_event() {
     let batch = messages::CloudEventBatch {
         events: vec![good.clone(), bad],
     };
-    let err = Batch::from_protobuf(&batch.encode_to_vec()).unwrap_err();
+    let err = Batch::decode::<Protobuf>(&batch.encode_to_vec()).unwrap_err();
     assert!(
         matches!(err, FormatError::InBatch { index: 1, .. }),
         "{err}"
@@ -348,10 +353,70 @@ fn a_batch_names_the_bad_event() {
     let batch = messages::CloudEventBatch {
         events: vec![good.clone(), good],
     };
-    let read = Batch::from_protobuf(&batch.encode_to_vec()).unwrap();
+    let read = Batch::decode::<Protobuf>(&batch.encode_to_vec()).unwrap();
     assert_eq!(read.len(), 2);
     assert_eq!(
-        messages::CloudEventBatch::decode(read.to_protobuf().as_slice()).unwrap(),
+        messages::CloudEventBatch::decode(read.encode::<Protobuf>().unwrap().as_slice()).unwrap(),
         batch
     );
+}
+
+#[test]
+fn the_validator_lists_every_finding_of_a_protobuf_event() {
+    use crate::{Policy, Profile, Validator};
+    // Two attributes of the wrong Protobuf type, and two the profile refuses.
+    let mut event = message();
+    event.source = "https://localhost:8080/orders".into();
+    event.r#type = "Order".into();
+    event
+        .attributes
+        .insert("subject".into(), value(Attr::CeBoolean(true)));
+    event.attributes.insert(
+        "time".into(),
+        value(Attr::CeString("2026-03-28T14:22:31Z".into())),
+    );
+    let bytes = event.encode_to_vec();
+
+    let report = Validator::new(Profile::IntgStd015).validate_bytes::<Protobuf>(&bytes);
+    let mut attributes: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
+    attributes.sort_unstable();
+    attributes.dedup();
+    assert_eq!(
+        attributes,
+        ["source", "subject", "time", "type"],
+        "{report}"
+    );
+    assert_eq!(report.id(), Some("1"));
+
+    // The strict reader stops at the first of them, which is the validator's first.
+    let err =
+        AnyEvent::decode_with::<Protobuf>(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
+    assert_eq!(
+        err.attribute(),
+        report.errors().next().map(|f| &*f.attribute),
+        "{report}"
+    );
+
+    // What cannot be read past (truncated input) ends the reading: the findings so far,
+    // then that one, and no event.
+    let report =
+        Validator::new(Profile::IntgStd015).validate_bytes::<Protobuf>(&bytes[..bytes.len() - 1]);
+    let last = report.findings().last().map(|f| f.rule.as_str());
+    assert_eq!(last, Some("CE-Protobuf 1.0"), "{report}");
+    assert_eq!(report.id(), None, "{report}");
+}
+
+#[test]
+fn the_validator_reads_a_protobuf_batch_event_by_event() {
+    use crate::{Profile, Validator};
+    let mut bad = message();
+    bad.source = "https://localhost/x".into();
+    let batch = messages::CloudEventBatch {
+        events: vec![message(), bad],
+    };
+    let report = Validator::new(Profile::IntgStd015)
+        .validate_batch_bytes::<Protobuf>(&batch.encode_to_vec());
+    assert_eq!(report.events().len(), 2);
+    assert!(report.events()[0].is_valid(), "{}", report.events()[0]);
+    assert!(report.events()[1].has_rule("INTG-STD-015 R-14"));
 }

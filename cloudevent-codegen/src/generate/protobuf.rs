@@ -1,56 +1,45 @@
 //! `.proto` entries → Rust: the messages and enums as `prost` derives (what `prost-build`
 //! writes for them), the event's message also deriving `CloudEvent` with the entry's metadata
-//! and `prost::Name` with its type URL, so `Event::<T>::to_protobuf_message` and
-//! `from_protobuf_message` carry it in `proto_data`.
+//! and `prost::Name` with its type URL, so `protobuf::encode_message` and
+//! `protobuf::decode_message::<T>` carry it in `proto_data`.
 
 use cloudevent_rules::Policy;
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Label, ProtoFile, ProtoSchema, check_proto, check_proto_warnings};
 use crate::error::{CodegenError, Finding};
-use crate::import::{RustNames, RustOptions, pretty};
+use crate::import::{RustOptions, pretty};
+use crate::naming::RustNames;
+use crate::protobuf::{
+    Label, PROTOBUF_CONTENT_TYPE, ProtoFile, ProtoSchema, check_proto, check_proto_warnings,
+};
 
-/// The Rust code of a registry's `.proto` entries: one `pub mod <name>_v<major>` each (the
-/// module name a JSON schema of the type gets), for `include!` or a committed file. The
-/// including crate depends on `prost` (feature `derive`) and `cloudevent-runtime` with
+/// The Rust code of a registry's `.proto` entries: one `pub mod` each, named by
+/// `names` (the registry's one naming, `crate::naming`), for `include!` or a committed file.
+/// The including crate depends on `prost` (feature `derive`) and `cloudevent-runtime` with
 /// feature `protobuf`. Broken SHOULDs are returned beside the code, as warnings.
 ///
-/// ```
-/// let text = r#"/* x-cloudevent: {"type": "com.example.order.packed", "message": "OrderPacked",
-///   "source": "https://warehouse.example.com/packing", "subject": "order_id",
-///   "dataschema": "https://schemas.example.com/events/com.example.order.packed/v1.proto"} */
-/// syntax = "proto3"; package example.warehouse.v1;
-/// message OrderPacked { string order_id = 1; uint32 parcels = 2; }"#;
-/// let file = cloudevent_codegen::ProtoFile::parse("schemas".as_ref(), "com.example.order.packed/v1.proto", text).unwrap();
-/// let policy = cloudevent_codegen::Policy::new(cloudevent_codegen::Profile::IntgStd015);
-/// let (rust, warnings) = cloudevent_codegen::protobuf_rust(&[file], &policy, &Default::default()).unwrap();
-/// assert!(rust.contains("pub mod order_packed_v1"));
-/// assert!(rust.contains("#[prost(string, tag = \"1\")]"));
-/// assert!(rust.contains("type.googleapis.com/example.warehouse.v1.OrderPacked"));
-/// assert!(warnings.is_empty());
-/// ```
-///
 /// # Errors
-/// [`CodegenError::Findings`]: every entry's broken MUSTs ([`super::check_proto`]) and every
+/// [`CodegenError::Findings`]: every entry's broken MUSTs ((`crate::protobuf::check_proto`)) and every
 /// field whose type is neither a scalar nor a message or enum of the same file.
-pub fn protobuf_rust(
+pub(crate) fn protobuf_rust(
     files: &[ProtoFile],
+    names: &[RustNames],
     policy: &Policy,
     options: &RustOptions,
 ) -> Result<(String, Vec<Finding>), CodegenError> {
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
     let mut modules = TokenStream::new();
-    for file in files {
+    for (file, names) in files.iter().zip(names) {
         let found = check_proto(file, policy);
         if !found.is_empty() {
             findings.extend(found);
             continue;
         }
         let warned = check_proto_warnings(file, policy);
-        match module(file, options, !warned.is_empty()) {
+        match module(file, names, options, !warned.is_empty()) {
             Ok(tokens) => modules.extend(tokens),
             Err(found) => findings.extend(found),
         }
@@ -66,25 +55,9 @@ pub fn protobuf_rust(
     Ok((text, warnings))
 }
 
-/// The `(event type, module, message)` of each `.proto` entry, for the registry's
-/// `RegistryEvent` enum: the module [`protobuf_rust`] writes and the event's message in it.
-pub(crate) fn dispatch_names(registry: &crate::Registry) -> Vec<(String, RustNames)> {
-    registry
-        .protobuf
-        .iter()
-        .map(|file| {
-            let module = RustNames::new(&file.meta.event_type, file.major).module;
-            let names = RustNames {
-                module,
-                root: file.message.clone(),
-            };
-            (file.meta.event_type.clone(), names)
-        })
-        .collect()
-}
-
 fn module(
     file: &ProtoFile,
+    names: &RustNames,
     options: &RustOptions,
     warned: bool,
 ) -> Result<TokenStream, Vec<Finding>> {
@@ -165,7 +138,6 @@ fn module(
     let package = &schema.package;
     let full_name = file.full_name();
     let type_url = file.type_url();
-    let names = RustNames::new(&file.meta.event_type, file.major);
     let module = format_ident!("{}", names.module);
     let doc = format!(
         " `{}` v{}: generated from `{}` (message `{full_name}`, carried in `proto_data` as `{type_url}`).",
@@ -193,7 +165,7 @@ fn event_attributes(file: &ProtoFile, options: &RustOptions, warned: bool) -> To
     let media_type = meta
         .datacontenttype
         .as_deref()
-        .unwrap_or(super::PROTOBUF_CONTENT_TYPE);
+        .unwrap_or(PROTOBUF_CONTENT_TYPE);
     let runtime_str = &options.runtime_crate;
     let runtime: syn::Path =
         syn::parse_str(runtime_str).unwrap_or_else(|_| syn::parse_quote!(::cloudevent_runtime));

@@ -1,0 +1,119 @@
+//! [`Json`]: the CloudEvents JSON event format and JSON batch format (CE-JSON 1.0.2) as an
+//! [`EventFormat`]. The reader itself is `json.rs`'s, shared with every other format.
+
+use cloudevent_rules::{Policy, Violation, rule};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+
+use super::json::{self, Findings};
+use super::{EventFormat, RawData, Report, sealed};
+use crate::any::{AnyEvent, Data};
+use crate::error::{BuildError, FormatError};
+use crate::event::TypedData;
+use crate::{CloudEventData, Event, limits};
+
+/// The CloudEvents JSON event format (`application/cloudevents+json`) and its batch format
+/// (`application/cloudevents-batch+json`), CE-JSON 1.0.2. [`AnyEvent::from_slice`],
+/// [`Event::from_slice`] and the `to_vec` methods are its shortcuts.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, EventFormat, Json};
+///
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// assert_eq!(AnyEvent::decode::<Json>(&event.encode::<Json>().unwrap()).unwrap(), event);
+/// assert_eq!(Json::CONTENT_TYPE, "application/cloudevents+json; charset=utf-8");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Json;
+
+impl EventFormat for Json {
+    const MEDIA_TYPE: &'static str = "application/cloudevents+json";
+    const CONTENT_TYPE: &'static str = "application/cloudevents+json; charset=utf-8";
+    const BATCH_MEDIA_TYPE: Option<&'static str> = Some("application/cloudevents-batch+json");
+    const BATCH_CONTENT_TYPE: Option<&'static str> =
+        Some("application/cloudevents-batch+json; charset=utf-8");
+}
+
+#[allow(
+    private_interfaces,
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so the batch memo and report types it names never leave it"
+)]
+impl sealed::Format for Json {
+    fn read_any(
+        bytes: &[u8],
+        policy: &Policy,
+        memo: Option<&mut json::BatchMemo>,
+    ) -> Result<AnyEvent, FormatError> {
+        AnyEvent::read_in_batch(bytes, limits::MAX_EVENT_BYTES, policy, memo)
+    }
+
+    fn read_typed<T: CloudEventData + DeserializeOwned>(
+        bytes: &[u8],
+    ) -> Result<Event<T>, FormatError> {
+        let mut findings = Findings::strict();
+        match json::parse_slice(
+            bytes,
+            TypedData::<T>::default(),
+            Some(json::Expected::of::<T>()),
+            &Event::<T>::POLICY,
+            &mut findings,
+        ) {
+            Ok((envelope, data)) => {
+                Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
+            }
+            Err(error) => Err(json::into_format_error(error, &mut findings)),
+        }
+    }
+
+    fn write_any(event: &AnyEvent) -> Result<Vec<u8>, FormatError> {
+        serde_json::to_vec(event).map_err(FormatError::Json)
+    }
+
+    fn write_typed<T: CloudEventData + Serialize>(event: &Event<T>) -> Result<Vec<u8>, BuildError> {
+        event.to_vec()
+    }
+
+    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
+        Some(
+            serde_json::from_slice::<Vec<&RawValue>>(bytes)
+                .map(|elements| {
+                    elements
+                        .into_iter()
+                        .map(|element| element.get().as_bytes())
+                        .collect()
+                })
+                .map_err(|error| Box::new(super::batch::not_a_batch(&error))),
+        )
+    }
+
+    fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {
+        Some(serde_json::to_vec(events).map_err(FormatError::Json))
+    }
+
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+        let profile = policy.profile();
+        // The same reader as `AnyEvent::decode_with`, collecting instead of stopping: the
+        // structural findings as it reads, then the policy's envelope check.
+        let mut findings = Findings::lenient();
+        match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
+            Ok((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
+            Err(error) => {
+                // The reader already named a lone surrogate's attribute; anything else that
+                // stopped serde_json is reported here.
+                match json::string_violation(&error) {
+                    Some(_) if findings.list.iter().any(|v| v.rule == rule::CE_TYPE_SYSTEM) => {}
+                    Some(violation) => findings.list.push(violation),
+                    None => findings.list.push(Violation::error(
+                        rule::INTG_R7,
+                        "event",
+                        "",
+                        format!("is not a CloudEvents JSON object: {error}"),
+                    )),
+                }
+                (R::refused(profile, findings.list), None)
+            }
+        }
+    }
+}
