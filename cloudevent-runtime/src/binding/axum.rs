@@ -8,6 +8,7 @@
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
+use std::borrow::Cow;
 use std::future::Ready;
 
 use axum::body::Body;
@@ -18,10 +19,12 @@ use http::{HeaderMap, HeaderValue, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{BindingError, BindingEvent, ContentMode};
+use super::format::WithFormat;
+use super::{BindingError, BindingEvent, ContentMode, StructuredFormat};
+use crate::validate::Then;
 use crate::{
-    AnyEvent, Batch, BatchReport, CloudEventData, Event, FormatError, Policy, ValidationReport,
-    Validator, Violation,
+    AnyEvent, Batch, BatchReport, CloudEventData, Event, EventFormat, FormatError, Policy,
+    ValidationReport, Validator, Violation,
 };
 
 #[cfg(feature = "registry")]
@@ -93,15 +96,7 @@ impl EventRejection {
         body: &[u8],
         policy: &Policy,
     ) -> Self {
-        let status = match &error {
-            BindingError::UnsupportedFormat { .. }
-            | BindingError::UnexpectedMode { .. }
-            | BindingError::NotCloudEvents { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            BindingError::Event(FormatError::TooLarge { .. }) | BindingError::TooLarge { .. } => {
-                StatusCode::PAYLOAD_TOO_LARGE
-            }
-            _ => StatusCode::BAD_REQUEST,
-        };
+        let status = binding_status(&error);
         let validator = Validator::with_policy(policy.clone());
         let report = if status == StatusCode::BAD_REQUEST {
             match super::http::structured_document(headers, body) {
@@ -136,12 +131,31 @@ impl EventRejection {
         rejection
     }
 
-    /// A gateway's refusal of an event the reader accepted: the policy's report.
-    fn refused_by_policy(report: Report) -> Self {
+    /// The answer to a message refused before any event was read from it: 415 for what is
+    /// not a CloudEvent in a format we read (or not the mode the extractor takes), 413 over
+    /// the limit, else 400; the binding's own violation is the report.
+    fn refused_message(error: &BindingError, policy: &Policy) -> Self {
         EventRejection {
-            status: StatusCode::BAD_REQUEST,
-            report,
+            status: binding_status(error),
+            report: Report::Event(ValidationReport::refused(
+                policy.profile(),
+                vec![error.violation()],
+            )),
         }
+    }
+}
+
+/// The status of a binding's refusal: 415 for what is not a CloudEvent in a format we read,
+/// 413 over the limit, 400 for the rest.
+fn binding_status(error: &BindingError) -> StatusCode {
+    match error {
+        BindingError::UnsupportedFormat { .. }
+        | BindingError::UnexpectedMode { .. }
+        | BindingError::NotCloudEvents { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        BindingError::Event(FormatError::TooLarge { .. }) | BindingError::TooLarge { .. } => {
+            StatusCode::PAYLOAD_TOO_LARGE
+        }
+        _ => StatusCode::BAD_REQUEST,
     }
 }
 
@@ -215,46 +229,202 @@ async fn read_limited(
     }
 }
 
-/// Reads one event with `E`'s own reader and logs its receipt (INTG-STD-015 R-15); a
+/// Reads one typed event with `E`'s own reader and logs its receipt (INTG-STD-015 R-15); a
 /// refusal is reported under `policy`.
 async fn extract_event<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<E, EventRejection> {
-    let event = read_event::<E>(request, policy).await?;
+    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
+    let event = super::http::read_event::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
     crate::patterns::receipt::received(&event);
     Ok(event)
 }
 
-/// Reads one event with `E`'s own reader, logging nothing: a caller with a check of its own
-/// logs the receipt once the event has passed it, so a refused event is never logged as
-/// received.
-async fn read_event<E: BindingEvent>(
-    request: Request,
-    policy: &Policy,
-) -> Result<E, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
-    super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
-}
-
+/// [`extract_event`] for a batch of typed events.
 async fn extract_batch<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<Vec<E>, EventRejection> {
-    let events = read_batch::<E>(request, policy).await?;
+    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
+    let events = super::http::read_batch::<E>(&headers, &body)
+        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }
 
-/// [`read_event`] for a batch.
-async fn read_batch<E: BindingEvent>(
-    request: Request,
-    policy: &Policy,
-) -> Result<Vec<E>, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
-    super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
+/// What checks a request for [`gate`]: a [`Policy`] (the profile's findings) or, with the
+/// feature `registry`, a `RegistryValidator` (the profile's, then the registry's).
+trait Gate {
+    /// The validator whose read reads the request.
+    fn validator(&self) -> Validator;
+    /// What the gate adds to each event's report once the profile's findings are in.
+    fn then(&self) -> &impl Then;
+}
+
+impl Gate for Policy {
+    fn validator(&self) -> Validator {
+        Validator::with_policy(self.clone())
+    }
+    fn then(&self) -> &impl Then {
+        &()
+    }
+}
+
+/// What a [`gate`] reads from a request: one event, or a batch.
+trait Read: Sized {
+    /// The largest body read.
+    const LIMIT: usize;
+    /// Whether the extractor takes a batch (else one event).
+    const BATCH: bool;
+    /// The validator's one read of `bytes` in the format `F`: the report, and what was read
+    /// when it has no error.
+    fn read<F: EventFormat>(validator: &Validator, bytes: &[u8], then: &impl Then)
+    -> Verdict<Self>;
+    /// The events read, for the receipt log.
+    fn events(&self) -> &[AnyEvent];
+}
+
+/// One read's verdict: what was read, or the rejection (its report and its status).
+type Verdict<T> = Result<T, EventRejection>;
+
+/// The one refusal of a read: 400 when the profile refused, 422 when only what the gate
+/// adds (a registry) did.
+fn refused(report: Report, profile_valid: bool) -> EventRejection {
+    EventRejection {
+        status: if profile_valid {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            StatusCode::BAD_REQUEST
+        },
+        report,
+    }
+}
+
+impl Read for AnyEvent {
+    const LIMIT: usize = MAX_EVENT_BODY;
+    const BATCH: bool = false;
+    fn read<F: EventFormat>(
+        validator: &Validator,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Verdict<Self> {
+        let reading = validator.read_event_then::<F>(bytes, then);
+        reading
+            .read
+            .ok_or_else(|| refused(Report::Event(reading.report), reading.profile_valid))
+    }
+    fn events(&self) -> &[AnyEvent] {
+        std::slice::from_ref(self)
+    }
+}
+
+impl Read for Batch {
+    const LIMIT: usize = MAX_BATCH_BODY;
+    const BATCH: bool = true;
+    fn read<F: EventFormat>(
+        validator: &Validator,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Verdict<Self> {
+        let reading = validator.read_batch_then::<F>(bytes, then);
+        reading
+            .read
+            .map(Batch::from)
+            .ok_or_else(|| refused(Report::Batch(reading.report), reading.profile_valid))
+    }
+    fn events(&self) -> &[AnyEvent] {
+        Batch::events(self)
+    }
+}
+
+/// The one request path of [`AnyEvent`], [`Batch`], [`Checked`] and `Registered`: the body
+/// (at most `R::LIMIT` bytes), then the content mode; a message the binding refuses (415,
+/// 413, a bad header) is answered with the binding's violation. Otherwise the validator
+/// reads the event (or batch) once — the structured body as sent, in the format its
+/// content type names, or the document a binary-mode message stands for — collecting
+/// every finding; that one read is both the report and the event, so the status and the
+/// report cannot disagree. The receipt is logged once the event is accepted.
+async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRejection> {
+    let validator = gate.validator();
+    let policy = validator.policy();
+    let (headers, body) = read_limited(request, R::LIMIT, policy).await?;
+    let (format, bytes) = message(&headers, &body, R::BATCH)
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
+    let read = format.with(ReadIn::<R, _> {
+        validator: &validator,
+        bytes: &bytes,
+        then: gate.then(),
+        read: std::marker::PhantomData,
+    })?;
+    // Received only once accepted (R-15 logs what the consumer takes).
+    read.events()
+        .iter()
+        .for_each(crate::patterns::receipt::received);
+    Ok(read)
+}
+
+/// [`Read::read`] in the format a request names.
+struct ReadIn<'a, R, T> {
+    validator: &'a Validator,
+    bytes: &'a [u8],
+    then: &'a T,
+    read: std::marker::PhantomData<R>,
+}
+
+impl<R: Read, T: Then> WithFormat for ReadIn<'_, R, T> {
+    type Output = Verdict<R>;
+    fn call<F: EventFormat>(self) -> Verdict<R> {
+        R::read::<F>(self.validator, self.bytes, self.then)
+    }
+}
+
+/// What the validator reads from a message, and in which format: a structured event or batch
+/// as sent, in the format its content type names (JSON without one), or the JSON document a
+/// binary-mode message stands for (`http::structured_document`).
+///
+/// # Errors
+/// What the binding refuses before any event is read: an unsupported format, another mode
+/// than the extractor takes (`batch`), a bad or repeated header, no CloudEvent at all, JSON
+/// data that is not JSON, a binary-mode event whose document is over the size limit.
+fn message<'b>(
+    headers: &HeaderMap,
+    body: &'b [u8],
+    batch: bool,
+) -> Result<(StructuredFormat, Cow<'b, [u8]>), BindingError> {
+    let mode = super::http::content_mode(headers)?;
+    let unexpected = match (mode, batch) {
+        (ContentMode::Batch, false) => Some(("one event", "a batch")),
+        (ContentMode::Structured, true) => Some(("a batch", "a structured-mode event")),
+        (ContentMode::Binary, true) => Some(("a batch", "a binary-mode event")),
+        _ => None,
+    };
+    if let Some((expected, found)) = unexpected {
+        return Err(BindingError::UnexpectedMode {
+            expected,
+            found,
+            content_type: super::http::content_type(headers)?
+                .unwrap_or_default()
+                .to_owned(),
+        });
+    }
+    if mode == ContentMode::Binary {
+        let (_, document) = super::http::structured_document(headers, body)?;
+        if document.len() > crate::limits::MAX_EVENT_BYTES {
+            return Err(BindingError::Event(FormatError::TooLarge {
+                what: "event",
+                found: document.len(),
+                limit: crate::limits::MAX_EVENT_BYTES,
+                rule: crate::rules::rule::INTG_R11,
+            }));
+        }
+        return Ok((StructuredFormat::Json, Cow::Owned(document)));
+    }
+    let format = super::http::content_type(headers)?
+        .and_then(StructuredFormat::from_media_type)
+        .map_or(StructuredFormat::Json, |(format, _)| format);
+    Ok((format, Cow::Borrowed(body)))
 }
 
 /// Extracts a typed event in binary or structured mode.
@@ -286,7 +456,7 @@ impl<S: Send + Sync> FromRequest<S> for AnyEvent {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_event(request, &AnyEvent::DEFAULT_POLICY).await
+        gate(request, &AnyEvent::DEFAULT_POLICY).await
     }
 }
 
@@ -294,9 +464,7 @@ impl<S: Send + Sync> FromRequest<S> for Batch {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_batch::<AnyEvent>(request, &AnyEvent::DEFAULT_POLICY)
-            .await
-            .map(Batch::from)
+        gate(request, &AnyEvent::DEFAULT_POLICY).await
     }
 }
 
@@ -331,15 +499,7 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let policy = Policy::from_ref(state);
-        let event = read_event::<AnyEvent>(request, &policy).await?;
-        let report = Validator::with_policy(policy).validate(&event);
-        if !report.is_valid() {
-            return Err(EventRejection::refused_by_policy(Report::Event(report)));
-        }
-        // Received only once the policy accepts it (R-15 logs what the consumer takes).
-        crate::patterns::receipt::received(&event);
-        Ok(Checked(event))
+        gate(request, &Policy::from_ref(state)).await.map(Checked)
     }
 }
 
@@ -351,17 +511,7 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let policy = Policy::from_ref(state);
-        let batch = Batch::from(read_batch::<AnyEvent>(request, &policy).await?);
-        let report = Validator::with_policy(policy).validate_batch(&batch);
-        if !report.is_valid() {
-            return Err(EventRejection::refused_by_policy(Report::Batch(report)));
-        }
-        batch
-            .events()
-            .iter()
-            .for_each(crate::patterns::receipt::received);
-        Ok(Checked(batch))
+        gate(request, &Policy::from_ref(state)).await.map(Checked)
     }
 }
 
