@@ -5,6 +5,11 @@
 //!   `Content-Length` before anything is read, and enforced while reading — and a content
 //!   type naming another mode or format 415 (CloudEvents Web Hooks §2, INTG-STD-015 R-11,
 //!
+//! - Every request is read once, to one verdict. [`AnyEvent`], [`Batch`], [`Checked`] and
+//!   `Registered` share one path: the validator's read of the body (or of the document a
+//!   binary-mode message stands for) lists every finding and, when none is an error, is
+//!   also the event accepted; the status follows from that report alone. [`Event<T>`] and
+//!   [`Events<E>`] read with the type's own reader, whose first error is the report.
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
@@ -38,7 +43,9 @@ pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 /// The largest batch body accepted: 1 MiB (INTG-STD-015 R-10).
 pub const MAX_BATCH_BODY: usize = crate::limits::MAX_BATCH_BYTES;
 
-/// Why a request was refused; answers with its status and the validator's JSON report.
+/// Why a request was refused; answers with its status and the JSON report of the one read
+/// that refused it: every finding of the validator's read (untyped extractors), the
+/// violation a typed reader stopped at, or the binding's (415, 413, a bad header).
 ///
 /// The body has one shape with the library's [`ValidationReport`] (and, for a batch,
 /// [`BatchReport`]) and `cloudevent validate --output json`: `{"valid": false, "profile",
@@ -87,53 +94,9 @@ impl EventRejection {
         }
     }
 
-    /// The answer to a message the reader refused: 415 for what is not a CloudEvent in a
-    /// format we read, 413 over the limit, else 400 with the policy's full report on the
-    /// document the message stands for (every finding, as `cloudevent validate` lists them).
-    fn from_binding(
-        error: BindingError,
-        headers: &HeaderMap,
-        body: &[u8],
-        policy: &Policy,
-    ) -> Self {
-        let status = binding_status(&error);
-        let validator = Validator::with_policy(policy.clone());
-        let report = if status == StatusCode::BAD_REQUEST {
-            match super::http::structured_document(headers, body) {
-                Ok((ContentMode::Batch, document)) => {
-                    Report::Batch(validator.validate_batch_bytes::<crate::Json>(&document))
-                }
-                Ok((_, document)) => {
-                    Report::Event(validator.validate_bytes::<crate::Json>(&document))
-                }
-                Err(_) => Report::Event(ValidationReport::refused(
-                    policy.profile(),
-                    vec![error.violation()],
-                )),
-            }
-        } else {
-            Report::Event(ValidationReport::refused(
-                policy.profile(),
-                vec![error.violation()],
-            ))
-        };
-        let mut rejection = EventRejection { status, report };
-        // The reader's own error leads when the full report does not hold it (a binding
-        // rule such as a duplicate header, which the document cannot show).
-        if status == StatusCode::BAD_REQUEST
-            && !rejection.findings().iter().any(Violation::is_error)
-        {
-            rejection.report = Report::Event(ValidationReport::refused(
-                policy.profile(),
-                vec![error.violation()],
-            ));
-        }
-        rejection
-    }
-
-    /// The answer to a message refused before any event was read from it: 415 for what is
-    /// not a CloudEvent in a format we read (or not the mode the extractor takes), 413 over
-    /// the limit, else 400; the binding's own violation is the report.
+    /// The answer to a message the binding refuses (415 for what is not a CloudEvent in a
+    /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
+    /// that a typed reader refused: the one violation that stopped the read is the report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
         EventRejection {
             status: binding_status(error),
@@ -229,15 +192,17 @@ async fn read_limited(
     }
 }
 
-/// Reads one typed event with `E`'s own reader and logs its receipt (INTG-STD-015 R-15); a
-/// refusal is reported under `policy`.
+/// Reads one typed event with `E`'s own reader (one read, stopping at the first error, which
+/// is the refusal's report) and logs its receipt (INTG-STD-015 R-15). The typed reader
+/// checks what the validator cannot (the event type `E` takes, its payload); [`gate`] reads
+/// untyped events and lists every finding.
 async fn extract_event<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<E, EventRejection> {
     let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
     let event = super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
     crate::patterns::receipt::received(&event);
     Ok(event)
 }
@@ -249,7 +214,7 @@ async fn extract_batch<E: BindingEvent>(
 ) -> Result<Vec<E>, EventRejection> {
     let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
     let events = super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))?;
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }
