@@ -190,12 +190,14 @@ impl Validator {
             return Reading::refused(ValidationReport::refused(self.policy.profile(), too_large));
         }
         let (read, data) = F::validate::<K>(bytes, &self.policy);
-        let (mut report, envelope) = read.split();
+        let (mut report, envelope, type_url) = read.split();
         let profile_valid = report.is_valid();
         then.then(&mut report, data.as_ref());
-        let event = envelope
-            .filter(|_| report.is_valid())
-            .map(|envelope| AnyEvent::from_envelope(envelope, data));
+        let event = envelope.filter(|_| report.is_valid()).map(|envelope| {
+            let mut event = AnyEvent::from_envelope(envelope, data);
+            event.protobuf_type_url = type_url;
+            event
+        });
         Reading {
             report,
             profile_valid,
@@ -359,13 +361,14 @@ impl<T, R> Reading<T, R> {
 trait Keep: crate::format::Report {
     /// Whether the read keeps what it read.
     const KEEPS: bool;
-    fn split(self) -> (ValidationReport, Option<Envelope<'static>>);
+    /// The report, and what was read: the attributes and a Protobuf type URL.
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>);
 }
 
 impl Keep for ValidationReport {
     const KEEPS: bool = false;
-    fn split(self) -> (ValidationReport, Option<Envelope<'static>>) {
-        (self, None)
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>) {
+        (self, None, None)
     }
 }
 
@@ -373,6 +376,7 @@ impl Keep for ValidationReport {
 struct Kept {
     report: ValidationReport,
     envelope: Option<Envelope<'static>>,
+    type_url: Option<String>,
 }
 
 #[cfg(test)]
@@ -401,7 +405,12 @@ impl crate::format::Report for Kept {
         Kept {
             report: ValidationReport::new(profile, view, findings),
             envelope: Some(envelope),
+            type_url: None,
         }
+    }
+
+    fn protobuf_type_url(&mut self, url: Option<String>) {
+        self.type_url = url;
     }
 
     fn refused(profile: Profile, mut findings: Vec<Violation>) -> Self {
@@ -419,14 +428,15 @@ impl crate::format::Report for Kept {
         Kept {
             report: ValidationReport::refused(profile, findings),
             envelope: None,
+            type_url: None,
         }
     }
 }
 
 impl Keep for Kept {
     const KEEPS: bool = true;
-    fn split(self) -> (ValidationReport, Option<Envelope<'static>>) {
-        (self.report, self.envelope)
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>) {
+        (self.report, self.envelope, self.type_url)
     }
 }
 

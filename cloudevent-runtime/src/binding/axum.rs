@@ -852,4 +852,33 @@ mod one_read {
             StatusCode::UNSUPPORTED_MEDIA_TYPE
         );
     }
+
+    /// The event accepted is the one the format's reader reads: a Protobuf `proto_data`
+    /// keeps its type URL through the validator's read.
+    #[cfg(feature = "protobuf")]
+    #[test]
+    fn a_protobuf_event_is_accepted_as_the_reader_reads_it() {
+        let mut event = AnyEvent::new(
+            "p-1",
+            "https://orders.example.com",
+            "com.example.order.created",
+        );
+        event.set_protobuf_data("type.googleapis.com/example.Order", vec![8, 1]);
+        let body = event.encode::<crate::Protobuf>().unwrap();
+        let request = http::Request::builder()
+            .method("POST")
+            .header(CONTENT_TYPE, "application/cloudevents+protobuf")
+            .body(Body::from(body.clone()))
+            .unwrap();
+        let Checked(read) = block_on(Checked::<AnyEvent>::from_request(
+            request,
+            &AnyEvent::DEFAULT_POLICY,
+        ))
+        .unwrap();
+        assert_eq!(read, AnyEvent::decode::<crate::Protobuf>(&body).unwrap());
+        assert_eq!(
+            read.protobuf_type_url(),
+            Some("type.googleapis.com/example.Order")
+        );
+    }
 }
