@@ -96,6 +96,13 @@ pub(crate) trait Report {
     ) -> Self;
     /// A report on input that could not be read as an event at all.
     fn refused(profile: Profile, findings: Vec<Violation>) -> Self;
+    /// The type URL of data the Protobuf format read from `proto_data`, for a read that
+    /// keeps the event (the axum gateway's); a report alone has no use for it.
+    #[cfg_attr(
+        not(feature = "protobuf"),
+        allow(dead_code, reason = "only the Protobuf format reads a type URL")
+    )]
+    fn protobuf_type_url(&mut self, _url: Option<String>) {}
 }
 
 /// A CloudEvents event format: its media types, and (crate-private, through its sealed

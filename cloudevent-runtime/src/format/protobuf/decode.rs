@@ -561,14 +561,16 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
         ..envelope.view()
     };
     found.extend(policy.check_envelope(&view, Mode::Collect));
-    let data = match into_data(envelope.datacontenttype.as_deref(), data) {
-        Ok((data, _)) => data,
+    let (data, type_url) = match into_data(envelope.datacontenttype.as_deref(), data) {
+        Ok(read) => read,
         Err(violation) => {
             found.push(violation);
-            None
+            (None, None)
         }
     };
-    (R::read(profile, &view, found), data)
+    let mut report = R::read(profile, &view, found);
+    report.protobuf_type_url(type_url);
+    (report, data)
 }
 
 /// `text_data` under a JSON `datacontenttype` is JSON text and must parse as JSON; with no
