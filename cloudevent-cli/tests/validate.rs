@@ -433,7 +433,7 @@ fn kafka_records_are_read_by_index() {
 }
 
 #[test]
-fn the_readme_example_prints_what_the_readme_shows() {
+fn the_guide_example_prints_what_the_guide_shows() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
         .args([
@@ -446,12 +446,14 @@ fn the_readme_example_prints_what_the_readme_shows() {
         .output()
         .expect("the binary runs");
     assert_eq!(status(&output), 1, "{}", stderr(&output));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let shown = readme
+    // The example lives in the guide's page on consuming events since README became a front page.
+    let guide = std::fs::read_to_string(root.join("docs/consuming-and-gateways.md"))
+        .expect("docs/consuming-and-gateways.md");
+    let shown = guide
         .split("```text\n")
         .find(|block| block.starts_with("ok fixtures/events/"))
         .and_then(|block| block.split("```").next())
-        .expect("the README shows the validate example's output");
+        .expect("the guide shows the validate example's output");
     assert_eq!(stdout(&output), shown);
 }
 

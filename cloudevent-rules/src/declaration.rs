@@ -7,7 +7,8 @@
 //! runs [`Policy::check_envelope`] over it, and keeps the findings about what was declared.
 //! So the derive, codegen and the validator name the same rule with the same severity.
 
-use crate::envelope::{Envelope, Mode, ValueRef};
+use crate::ExtensionValue;
+use crate::envelope::{Envelope, Mode};
 use crate::extension::documented_extension;
 use crate::{AttributeKind, Policy, Violation};
 
@@ -65,22 +66,22 @@ mod stand_in {
 /// A valid value of `kind` for the extension `name`; `None` takes the kind the extension is
 /// documented with (String when it is not documented), so no type finding arises from a kind
 /// the declaration does not know.
-fn stand_in_value(name: &str, kind: Option<AttributeKind>) -> ValueRef<'static> {
+fn stand_in_value(name: &str, kind: Option<AttributeKind>) -> ExtensionValue<'static> {
     let kind = kind
         .or_else(|| documented_extension(name).map(|d| d.kind))
         .unwrap_or(AttributeKind::String);
     match kind {
-        AttributeKind::Boolean => ValueRef::Boolean(true),
-        AttributeKind::Integer => ValueRef::Integer(0),
-        AttributeKind::String => ValueRef::String(match name {
+        AttributeKind::Boolean => ExtensionValue::Boolean(true),
+        AttributeKind::Integer => ExtensionValue::Integer(0),
+        AttributeKind::String => ExtensionValue::String(match name {
             "traceparent" => stand_in::TRACEPARENT,
             "tracestate" => stand_in::TRACESTATE,
             _ => "x",
         }),
-        AttributeKind::Binary => ValueRef::Binary(&[]),
-        AttributeKind::Uri => ValueRef::Uri("urn:example:x"),
-        AttributeKind::UriReference => ValueRef::UriReference("x"),
-        AttributeKind::Timestamp => ValueRef::Timestamp(stand_in::TIME),
+        AttributeKind::Binary => ExtensionValue::Binary(&[]),
+        AttributeKind::Uri => ExtensionValue::Uri("urn:example:x"),
+        AttributeKind::UriReference => ExtensionValue::UriReference("x"),
+        AttributeKind::Timestamp => ExtensionValue::Timestamp(stand_in::TIME),
     }
 }
 
@@ -109,7 +110,7 @@ impl Policy {
     /// ]);
     /// ```
     pub fn check_declaration(&self, declaration: &Declaration<'_>) -> Vec<Violation> {
-        let extensions: Vec<(&str, ValueRef<'_>)> = declaration
+        let extensions: Vec<(&str, ExtensionValue<'_>)> = declaration
             .extensions
             .iter()
             .map(|&(name, kind)| (name, stand_in_value(name, kind)))
@@ -162,7 +163,7 @@ mod tests {
 
     #[test]
     fn stand_ins_pass_every_rule_under_every_profile() {
-        let mut extensions: Vec<(&str, ValueRef<'_>)> = DOCUMENTED_EXTENSIONS
+        let mut extensions: Vec<(&str, ExtensionValue<'_>)> = DOCUMENTED_EXTENSIONS
             .iter()
             .map(|d| (d.name, stand_in_value(d.name, None)))
             .collect();

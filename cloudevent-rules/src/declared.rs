@@ -1,6 +1,6 @@
 //! An extension value checked against the type a schema registry declares for it.
 
-use crate::{AttributeKind, Profile, ValueRef, Violation, rule};
+use crate::{AttributeKind, ExtensionValue, Profile, Violation, rule};
 
 /// Checks an extension value against the type the registry declares for the extension (CE
 /// 1.0.2 type system). A value of the declared type passes; so does a String holding the
@@ -10,30 +10,30 @@ use crate::{AttributeKind, Profile, ValueRef, Violation, rule};
 /// extension.
 ///
 /// ```
-/// use cloudevent_rules::{AttributeKind, ValueRef, check_declared_extension};
+/// use cloudevent_rules::{AttributeKind, ExtensionValue, check_declared_extension};
 ///
-/// assert!(check_declared_extension("express", ValueRef::Boolean(true), AttributeKind::Boolean).is_none());
-/// assert!(check_declared_extension("express", ValueRef::String("false"), AttributeKind::Boolean).is_none());
-/// let found = check_declared_extension("express", ValueRef::String("True"), AttributeKind::Boolean).unwrap();
+/// assert!(check_declared_extension("express", ExtensionValue::Boolean(true), AttributeKind::Boolean).is_none());
+/// assert!(check_declared_extension("express", ExtensionValue::String("false"), AttributeKind::Boolean).is_none());
+/// let found = check_declared_extension("express", ExtensionValue::String("True"), AttributeKind::Boolean).unwrap();
 /// assert_eq!(found.attribute, "express");
 /// assert_eq!(found.rule.as_str(), "CE 1.0.2 type system");
-/// assert!(check_declared_extension("hops", ValueRef::String("12"), AttributeKind::Integer).is_none());
-/// assert!(check_declared_extension("hops", ValueRef::String("2147483648"), AttributeKind::Integer).is_some());
+/// assert!(check_declared_extension("hops", ExtensionValue::String("12"), AttributeKind::Integer).is_none());
+/// assert!(check_declared_extension("hops", ExtensionValue::String("2147483648"), AttributeKind::Integer).is_some());
 /// ```
 pub fn check_declared_extension(
     name: &str,
-    value: ValueRef<'_>,
+    value: ExtensionValue<'_>,
     declared: AttributeKind,
 ) -> Option<Violation> {
     let fits = match (declared, value) {
         (kind, value) if value.kind() == kind => true,
-        (AttributeKind::String, ValueRef::Uri(_) | ValueRef::UriReference(_)) => true,
-        (AttributeKind::String, ValueRef::Timestamp(_)) => true,
-        (AttributeKind::UriReference, ValueRef::Uri(_)) => true,
-        (AttributeKind::Uri, ValueRef::UriReference(text)) => {
+        (AttributeKind::String, ExtensionValue::Uri(_) | ExtensionValue::UriReference(_)) => true,
+        (AttributeKind::String, ExtensionValue::Timestamp(_)) => true,
+        (AttributeKind::UriReference, ExtensionValue::Uri(_)) => true,
+        (AttributeKind::Uri, ExtensionValue::UriReference(text)) => {
             crate::check_uri(name, text).is_empty()
         }
-        (kind, ValueRef::String(text)) => canonical_string_fits(name, text, kind),
+        (kind, ExtensionValue::String(text)) => canonical_string_fits(name, text, kind),
         _ => false,
     };
     if fits {
@@ -96,27 +96,30 @@ mod tests {
     #[test]
     fn canonical_forms() {
         let check = |value, kind| check_declared_extension("x", value, kind).is_none();
-        assert!(check(ValueRef::String("aGk="), AttributeKind::Binary));
-        assert!(!check(ValueRef::String("aGk"), AttributeKind::Binary));
+        assert!(check(ExtensionValue::String("aGk="), AttributeKind::Binary));
+        assert!(!check(ExtensionValue::String("aGk"), AttributeKind::Binary));
         assert!(check(
-            ValueRef::String("https://a.example/x"),
+            ExtensionValue::String("https://a.example/x"),
             AttributeKind::Uri
         ));
-        assert!(!check(ValueRef::String("/relative"), AttributeKind::Uri));
+        assert!(!check(
+            ExtensionValue::String("/relative"),
+            AttributeKind::Uri
+        ));
         assert!(check(
-            ValueRef::String("/relative"),
+            ExtensionValue::String("/relative"),
             AttributeKind::UriReference
         ));
         assert!(check(
-            ValueRef::String("2026-01-01T00:00:00Z"),
+            ExtensionValue::String("2026-01-01T00:00:00Z"),
             AttributeKind::Timestamp
         ));
         assert!(!check(
-            ValueRef::String("yesterday"),
+            ExtensionValue::String("yesterday"),
             AttributeKind::Timestamp
         ));
-        assert!(!check(ValueRef::Boolean(true), AttributeKind::String));
-        assert!(!check(ValueRef::Integer(1), AttributeKind::Boolean));
-        assert!(!check(ValueRef::String("+1"), AttributeKind::Integer));
+        assert!(!check(ExtensionValue::Boolean(true), AttributeKind::String));
+        assert!(!check(ExtensionValue::Integer(1), AttributeKind::Boolean));
+        assert!(!check(ExtensionValue::String("+1"), AttributeKind::Integer));
     }
 }

@@ -9,107 +9,9 @@
 
 use crate::dataschema;
 use crate::extension::documented_extension;
-use crate::{AttributeKind, Policy, Profile, RuleId, Severity, Violation, limits, rule};
-
-/// An extension value as the envelope check sees it (CE 1.0.2 type system).
-///
-/// ```
-/// use cloudevent_rules::{AttributeKind, ValueRef};
-///
-/// assert_eq!(ValueRef::Integer(7).kind(), AttributeKind::Integer);
-/// assert_eq!(ValueRef::String("eu").as_str(), Some("eu"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueRef<'a> {
-    /// `true` or `false`.
-    Boolean(bool),
-    /// A whole number in the i32 range.
-    Integer(i32),
-    /// A String.
-    String(&'a str),
-    /// Binary, as bytes.
-    Binary(&'a [u8]),
-    /// An absolute URI.
-    Uri(&'a str),
-    /// A URI-reference.
-    UriReference(&'a str),
-    /// An RFC 3339 timestamp.
-    Timestamp(&'a str),
-}
-
-impl<'a> ValueRef<'a> {
-    /// The type-system kind of the value.
-    ///
-    /// ```
-    /// use cloudevent_rules::{AttributeKind, ValueRef};
-    /// assert_eq!(ValueRef::Uri("urn:x:y").kind(), AttributeKind::Uri);
-    /// ```
-    pub const fn kind(self) -> AttributeKind {
-        match self {
-            ValueRef::Boolean(_) => AttributeKind::Boolean,
-            ValueRef::Integer(_) => AttributeKind::Integer,
-            ValueRef::String(_) => AttributeKind::String,
-            ValueRef::Binary(_) => AttributeKind::Binary,
-            ValueRef::Uri(_) => AttributeKind::Uri,
-            ValueRef::UriReference(_) => AttributeKind::UriReference,
-            ValueRef::Timestamp(_) => AttributeKind::Timestamp,
-        }
-    }
-
-    /// The text of a string-like value (String, URI, URI-reference, Timestamp).
-    ///
-    /// ```
-    /// use cloudevent_rules::ValueRef;
-    /// assert_eq!(ValueRef::Boolean(true).as_str(), None);
-    /// ```
-    pub const fn as_str(self) -> Option<&'a str> {
-        match self {
-            ValueRef::String(s)
-            | ValueRef::Uri(s)
-            | ValueRef::UriReference(s)
-            | ValueRef::Timestamp(s) => Some(s),
-            ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => None,
-        }
-    }
-
-    /// The bytes the value takes in its canonical string form (CE 1.0.2 type system).
-    fn written_len(self) -> usize {
-        match self {
-            ValueRef::Boolean(b) => {
-                if b {
-                    4
-                } else {
-                    5
-                }
-            }
-            ValueRef::Integer(i) => {
-                let digits = i
-                    .unsigned_abs()
-                    .checked_ilog10()
-                    .map_or(1, |d| d as usize + 1);
-                digits + usize::from(i < 0)
-            }
-            ValueRef::Binary(bytes) => bytes.len().div_ceil(3) * 4,
-            ValueRef::String(s)
-            | ValueRef::Uri(s)
-            | ValueRef::UriReference(s)
-            | ValueRef::Timestamp(s) => s.len(),
-        }
-    }
-
-    /// The value as a report shows it: text cut at 80 bytes, binary as its length.
-    pub(crate) fn shown(self) -> String {
-        match self {
-            ValueRef::Boolean(b) => b.to_string(),
-            ValueRef::Integer(i) => i.to_string(),
-            ValueRef::Binary(bytes) => format!("<{} bytes>", bytes.len()),
-            ValueRef::String(s)
-            | ValueRef::Uri(s)
-            | ValueRef::UriReference(s)
-            | ValueRef::Timestamp(s) => shorten(s),
-        }
-    }
-}
+use crate::{
+    AttributeKind, ExtensionValue, Policy, Profile, RuleId, Severity, Violation, limits, rule,
+};
 
 /// Long values are cut in messages; a report quoting a 200 KiB string helps nobody.
 ///
@@ -132,28 +34,28 @@ pub fn shorten(text: &str) -> String {
 /// The extension attributes of an event, whichever type holds them.
 ///
 /// ```
-/// use cloudevent_rules::{ExtensionAttributes, ValueRef};
+/// use cloudevent_rules::{ExtensionAttributes, ExtensionValue};
 ///
-/// let extensions = [("region", ValueRef::String("eu"))];
+/// let extensions = [("region", ExtensionValue::String("eu"))];
 /// let mut names = Vec::new();
 /// extensions.for_each_extension(&mut |name, _| names.push(name.to_owned()));
 /// assert_eq!(names, ["region"]);
 /// ```
 pub trait ExtensionAttributes {
     /// Calls `f` with every extension, in the order the event holds them.
-    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>));
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>));
 }
 
-impl<const N: usize> ExtensionAttributes for [(&str, ValueRef<'_>); N] {
-    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>)) {
+impl<const N: usize> ExtensionAttributes for [(&str, ExtensionValue<'_>); N] {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
         for (name, value) in self {
             f(name, *value);
         }
     }
 }
 
-impl ExtensionAttributes for Vec<(&str, ValueRef<'_>)> {
-    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>)) {
+impl ExtensionAttributes for Vec<(&str, ExtensionValue<'_>)> {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
         for (name, value) in self {
             f(name, *value);
         }
@@ -162,7 +64,7 @@ impl ExtensionAttributes for Vec<(&str, ValueRef<'_>)> {
 
 /// No extensions.
 impl ExtensionAttributes for () {
-    fn for_each_extension(&self, _: &mut dyn FnMut(&str, ValueRef<'_>)) {}
+    fn for_each_extension(&self, _: &mut dyn FnMut(&str, ExtensionValue<'_>)) {}
 }
 
 /// The context attributes of one event as read, before any rule: `None` is absent (or JSON
@@ -258,8 +160,8 @@ impl<'a> Envelope<'a> {
     /// The bytes the context attributes take: names and values as written (R-11).
     ///
     /// ```
-    /// use cloudevent_rules::{Envelope, ValueRef};
-    /// let extensions = [("n", ValueRef::Integer(-12))];
+    /// use cloudevent_rules::{Envelope, ExtensionValue};
+    /// let extensions = [("n", ExtensionValue::Integer(-12))];
     /// let envelope = Envelope { id: Some("1"), extensions: &extensions, ..Envelope::default() };
     /// assert_eq!(envelope.attributes_size(), "id1".len() + "n-12".len());
     /// ```
@@ -402,9 +304,9 @@ impl Policy {
     /// extensions, sizes and, when required, ADR-0003 traceability.
     ///
     /// ```
-    /// use cloudevent_rules::{Envelope, Mode, Policy, Profile, ValueRef};
+    /// use cloudevent_rules::{Envelope, Mode, Policy, Profile, ExtensionValue};
     ///
-    /// let extensions = [("ExtA", ValueRef::String("x"))];
+    /// let extensions = [("ExtA", ExtensionValue::String("x"))];
     /// let envelope = Envelope {
     ///     specversion: Some("1.0"),
     ///     id: Some("1"),
@@ -579,7 +481,7 @@ impl Policy {
             envelope.extensions.for_each_extension(&mut |name, value| {
                 if name == wanted {
                     found = Some(match value {
-                        ValueRef::String(s) if !s.is_empty() => None,
+                        ExtensionValue::String(s) if !s.is_empty() => None,
                         other => Some(other.shown()),
                     });
                 }
@@ -612,14 +514,14 @@ impl Policy {
     /// and `tracestate`.
     ///
     /// ```
-    /// use cloudevent_rules::{Policy, Profile, ValueRef};
+    /// use cloudevent_rules::{Policy, Profile, ExtensionValue};
     ///
     /// let policy = Policy::new(Profile::CloudEvents);
-    /// assert!(policy.check_extension("region", ValueRef::String("eu")).is_empty());
-    /// assert_eq!(policy.check_extension("sequence", ValueRef::Integer(1))[0].rule.as_str(), "INTG-STD-015 R-6");
-    /// assert_eq!(policy.check_extension("ext_a", ValueRef::Boolean(true))[0].rule.as_str(), "CE 1.0.2 naming");
+    /// assert!(policy.check_extension("region", ExtensionValue::String("eu")).is_empty());
+    /// assert_eq!(policy.check_extension("sequence", ExtensionValue::Integer(1))[0].rule.as_str(), "INTG-STD-015 R-6");
+    /// assert_eq!(policy.check_extension("ext_a", ExtensionValue::Boolean(true))[0].rule.as_str(), "CE 1.0.2 naming");
     /// ```
-    pub fn check_extension(&self, name: &str, value: ValueRef<'_>) -> Vec<Violation> {
+    pub fn check_extension(&self, name: &str, value: ExtensionValue<'_>) -> Vec<Violation> {
         self.extension_findings(name, value, false)
     }
 
@@ -627,7 +529,7 @@ impl Policy {
     fn extension_findings(
         &self,
         name: &str,
-        value: ValueRef<'_>,
+        value: ExtensionValue<'_>,
         prechecked_name: bool,
     ) -> Vec<Violation> {
         let documented = documented_extension(name);
@@ -642,7 +544,9 @@ impl Policy {
             let fits = match documented.kind {
                 AttributeKind::UriReference => matches!(
                     value,
-                    ValueRef::String(_) | ValueRef::Uri(_) | ValueRef::UriReference(_)
+                    ExtensionValue::String(_)
+                        | ExtensionValue::Uri(_)
+                        | ExtensionValue::UriReference(_)
                 ),
                 kind => value.kind() == kind,
             };
@@ -666,7 +570,7 @@ impl Policy {
             }
         }
         match value {
-            ValueRef::String(text) => {
+            ExtensionValue::String(text) => {
                 found.extend(crate::check_string_value(name, text));
                 match name {
                     "traceparent" => found.extend(crate::check_traceparent(text)),
@@ -675,12 +579,15 @@ impl Policy {
                     _ => {}
                 }
             }
-            ValueRef::Uri(text) => found.extend(crate::check_uri(name, text)),
-            ValueRef::UriReference(text) => found.extend(crate::check_uri_reference(name, text)),
-            ValueRef::Timestamp(text) => {
+            ExtensionValue::Uri(text) => found.extend(crate::check_uri(name, text)),
+            ExtensionValue::UriReference(text) => {
+                found.extend(crate::check_uri_reference(name, text))
+            }
+            ExtensionValue::Timestamp(text) => {
                 found.extend(crate::check_time(text, Profile::CloudEvents));
             }
-            ValueRef::Boolean(_) | ValueRef::Integer(_) | ValueRef::Binary(_) => {}
+            ExtensionValue::Boolean(_) | ExtensionValue::Integer(_) | ExtensionValue::Binary(_) => {
+            }
         }
         found
     }

@@ -40,7 +40,7 @@ pub mod rule;
 mod uri;
 
 mod envelope;
-pub use envelope::{Envelope, ExtensionAttributes, Mode, Prechecked, ValueRef, has_error, shorten};
+pub use envelope::{Envelope, ExtensionAttributes, Mode, Prechecked, has_error, shorten};
 
 mod declaration;
 pub use declaration::Declaration;
@@ -74,8 +74,8 @@ pub use media_type::{check_media_type, is_json_media_type};
 
 mod value;
 pub use value::{
-    AttributeKind, check_id, check_integer_value, check_specversion, check_string_value,
-    check_subject, check_uri, check_uri_reference,
+    AttributeKind, ExtensionValue, check_id, check_integer_value, check_specversion,
+    check_string_value, check_subject, check_uri, check_uri_reference,
 };
 
 mod trace;

@@ -44,6 +44,117 @@ impl fmt::Display for AttributeKind {
     }
 }
 
+/// An extension attribute's value, borrowed, typed per the CloudEvents type system (CE 1.0.2
+/// type system): what an event carries, what a payload field gives, what every check sees.
+///
+/// The one value type of the crates: the runtime re-exports it as
+/// `cloudevent_runtime::ExtensionValue`, and its owned form is the runtime's
+/// `ExtensionValueBuf`.
+///
+/// ```
+/// use cloudevent_rules::{AttributeKind, ExtensionValue};
+///
+/// assert_eq!(ExtensionValue::Integer(7).kind(), AttributeKind::Integer);
+/// assert_eq!(ExtensionValue::String("eu").as_str(), Some("eu"));
+/// assert_eq!(ExtensionValue::Binary(b"hi").as_str(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtensionValue<'a> {
+    /// Boolean: `true` or `false`.
+    Boolean(bool),
+    /// Integer, a whole number in the i32 range (see [`check_integer_value`]).
+    Integer(i32),
+    /// String.
+    String(&'a str),
+    /// Binary, as bytes; base64 in the JSON format.
+    Binary(&'a [u8]),
+    /// URI (absolute).
+    Uri(&'a str),
+    /// URI-reference.
+    UriReference(&'a str),
+    /// Timestamp, as its RFC 3339 string.
+    Timestamp(&'a str),
+}
+
+impl<'a> ExtensionValue<'a> {
+    /// The CloudEvents type of the value.
+    ///
+    /// ```
+    /// use cloudevent_rules::{AttributeKind, ExtensionValue};
+    /// assert_eq!(ExtensionValue::Uri("urn:x:y").kind(), AttributeKind::Uri);
+    /// assert_eq!(ExtensionValue::Timestamp("2026-03-28T14:22:31Z").kind(), AttributeKind::Timestamp);
+    /// ```
+    pub const fn kind(self) -> AttributeKind {
+        match self {
+            ExtensionValue::Boolean(_) => AttributeKind::Boolean,
+            ExtensionValue::Integer(_) => AttributeKind::Integer,
+            ExtensionValue::String(_) => AttributeKind::String,
+            ExtensionValue::Binary(_) => AttributeKind::Binary,
+            ExtensionValue::Uri(_) => AttributeKind::Uri,
+            ExtensionValue::UriReference(_) => AttributeKind::UriReference,
+            ExtensionValue::Timestamp(_) => AttributeKind::Timestamp,
+        }
+    }
+
+    /// The text of a value written as a string (String, URI, URI-reference, Timestamp);
+    /// `None` for Boolean, Integer and Binary.
+    ///
+    /// ```
+    /// use cloudevent_rules::ExtensionValue;
+    /// assert_eq!(ExtensionValue::Uri("https://example.com").as_str(), Some("https://example.com"));
+    /// assert_eq!(ExtensionValue::Boolean(true).as_str(), None);
+    /// ```
+    pub const fn as_str(self) -> Option<&'a str> {
+        match self {
+            ExtensionValue::String(s)
+            | ExtensionValue::Uri(s)
+            | ExtensionValue::UriReference(s)
+            | ExtensionValue::Timestamp(s) => Some(s),
+            ExtensionValue::Boolean(_) | ExtensionValue::Integer(_) | ExtensionValue::Binary(_) => {
+                None
+            }
+        }
+    }
+
+    /// The bytes the value takes in its canonical string form (CE 1.0.2 type system).
+    pub(crate) fn written_len(self) -> usize {
+        match self {
+            ExtensionValue::Boolean(b) => {
+                if b {
+                    4
+                } else {
+                    5
+                }
+            }
+            ExtensionValue::Integer(i) => {
+                let digits = i
+                    .unsigned_abs()
+                    .checked_ilog10()
+                    .map_or(1, |d| d as usize + 1);
+                digits + usize::from(i < 0)
+            }
+            ExtensionValue::Binary(bytes) => bytes.len().div_ceil(3) * 4,
+            ExtensionValue::String(s)
+            | ExtensionValue::Uri(s)
+            | ExtensionValue::UriReference(s)
+            | ExtensionValue::Timestamp(s) => s.len(),
+        }
+    }
+
+    /// The value as a report shows it: text cut at 80 bytes, binary as its length.
+    pub(crate) fn shown(self) -> String {
+        match self {
+            ExtensionValue::Boolean(b) => b.to_string(),
+            ExtensionValue::Integer(i) => i.to_string(),
+            ExtensionValue::Binary(bytes) => format!("<{} bytes>", bytes.len()),
+            ExtensionValue::String(s)
+            | ExtensionValue::Uri(s)
+            | ExtensionValue::UriReference(s)
+            | ExtensionValue::Timestamp(s) => crate::shorten(s),
+        }
+    }
+}
+
 /// Checks `specversion` is exactly `"1.0"` (INTG-STD-015 R-1, CE 1.0.2 specversion).
 ///
 /// ```
@@ -198,29 +309,35 @@ fn is_printable_ascii(bytes: &[u8]) -> bool {
             .all(|&b| (0x20..=0x7E).contains(&b))
 }
 
-/// Checks an Integer attribute value fits the CloudEvents Integer, a signed 32-bit number
-/// (CE 1.0.2 type system).
+/// The CloudEvents Integer a whole number read from an event stands for, or the violation
+/// when it does not fit: an Integer is a signed 32-bit number (CE 1.0.2 type system). Every
+/// reader of a format with wider numbers (a JSON number, a Protobuf varint) calls it, so the
+/// range and its message are written once.
 ///
 /// ```
 /// use cloudevent_rules::check_integer_value;
 ///
-/// assert!(check_integer_value("priority", 7).is_empty());
-/// assert!(!check_integer_value("priority", i64::from(i32::MAX) + 1).is_empty());
+/// assert_eq!(check_integer_value("priority", 7), Ok(7));
+/// let found = check_integer_value("priority", i128::from(i32::MAX) + 1).unwrap_err();
+/// assert_eq!(found.rule.as_str(), "CE 1.0.2 type system");
+/// assert_eq!(found.value, "2147483648");
 /// ```
-pub fn check_integer_value(attribute: &str, value: i64) -> Vec<Violation> {
-    let mut found = Vec::new();
-    if i32::try_from(value).is_err() {
-        found.push(
+///
+/// # Errors
+/// A number outside -2147483648..=2147483647, as an error of the type system rule naming
+/// `attribute`.
+pub fn check_integer_value(attribute: &str, value: i128) -> Result<i32, Box<Violation>> {
+    i32::try_from(value).map_err(|_| {
+        Box::new(
             Violation::error(
                 rule::CE_TYPE_SYSTEM,
                 attribute.to_owned(),
                 value.to_string(),
-                "an Integer must fit in a signed 32-bit number (-2147483648 to 2147483647)",
+                "is outside the Integer range (-2147483648 to 2147483647)",
             )
-            .with_hint("carry larger numbers as a String"),
-        );
-    }
-    found
+            .with_hint("send it as a string"),
+        )
+    })
 }
 
 /// Checks an absolute URI (RFC 3986 4.3): a scheme, and no fragment (CE 1.0.2 type system).
@@ -375,11 +492,17 @@ mod tests {
 
     #[test]
     fn integers() {
-        for ok in [0, -1, i64::from(i32::MIN), i64::from(i32::MAX)] {
-            assert!(check_integer_value("n", ok).is_empty());
+        for ok in [0, -1, i32::MIN, i32::MAX] {
+            assert_eq!(check_integer_value("n", i128::from(ok)), Ok(ok));
         }
-        for bad in [i64::from(i32::MIN) - 1, i64::from(i32::MAX) + 1, i64::MAX] {
-            assert_eq!(check_integer_value("n", bad).len(), 1);
+        for bad in [
+            i128::from(i32::MIN) - 1,
+            i128::from(i32::MAX) + 1,
+            i128::from(i64::MAX),
+            i128::from(u64::MAX),
+        ] {
+            let found = check_integer_value("n", bad).unwrap_err();
+            assert_eq!((&*found.attribute, found.value), ("n", bad.to_string()));
         }
     }
 

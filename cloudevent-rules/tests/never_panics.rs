@@ -3,9 +3,9 @@
 //! is held by the golden corpus (`tests/golden/`); this explores inputs beyond it.
 
 use cloudevent_rules::{
-    Envelope, Mode, Policy, Profile, ValueRef, Violation, check_dataschema, check_extension_name,
-    check_media_type, check_source, check_string_value, check_time, check_type,
-    check_type_schema_agreement, check_uri, check_uri_reference, schema_major,
+    Envelope, ExtensionValue, Mode, Policy, Profile, Violation, check_dataschema,
+    check_extension_name, check_media_type, check_source, check_string_value, check_time,
+    check_type, check_type_schema_agreement, check_uri, check_uri_reference, schema_major,
 };
 use proptest::prelude::*;
 
@@ -20,15 +20,15 @@ fn text() -> impl Strategy<Value = String> {
     ]
 }
 
-fn value(text: &str, kind: u8, number: i32) -> ValueRef<'_> {
+fn value(text: &str, kind: u8, number: i32) -> ExtensionValue<'_> {
     match kind % 7 {
-        0 => ValueRef::Boolean(number % 2 == 0),
-        1 => ValueRef::Integer(number),
-        2 => ValueRef::String(text),
-        3 => ValueRef::Binary(text.as_bytes()),
-        4 => ValueRef::Uri(text),
-        5 => ValueRef::UriReference(text),
-        _ => ValueRef::Timestamp(text),
+        0 => ExtensionValue::Boolean(number % 2 == 0),
+        1 => ExtensionValue::Integer(number),
+        2 => ExtensionValue::String(text),
+        3 => ExtensionValue::Binary(text.as_bytes()),
+        4 => ExtensionValue::Uri(text),
+        5 => ExtensionValue::UriReference(text),
+        _ => ExtensionValue::Timestamp(text),
     }
 }
 
@@ -56,7 +56,7 @@ proptest! {
         profile in prop::sample::select(&Profile::ALL[..]),
         traceability in any::<bool>(),
     ) {
-        let extensions: Vec<(&str, ValueRef<'_>)> = extensions
+        let extensions: Vec<(&str, ExtensionValue<'_>)> = extensions
             .iter()
             .map(|(name, text, kind, number)| (name.as_str(), value(text, *kind, *number)))
             .collect();

@@ -4,7 +4,7 @@
 //! the constants may be left out. Envelopes mix the constants with hostile values.
 
 use cloudevent_rules::{
-    Declaration, Envelope, Mode, Policy, Prechecked, Profile, ValueRef, Violation, has_error,
+    Declaration, Envelope, ExtensionValue, Mode, Policy, Prechecked, Profile, Violation, has_error,
 };
 use proptest::prelude::*;
 
@@ -101,8 +101,8 @@ proptest! {
             dataschema: d_schema,
             extension_names: &declared_names,
         };
-        let extensions: Vec<(&str, ValueRef<'_>)> =
-            sent_names.iter().map(|n| (*n, ValueRef::String("x"))).collect();
+        let extensions: Vec<(&str, ExtensionValue<'_>)> =
+            sent_names.iter().map(|n| (*n, ExtensionValue::String("x"))).collect();
         let either = |(constant, other): (bool, Option<&'static str>), declared: Option<&'static str>| {
             if constant && declared.is_some() { declared } else { other }
         };

@@ -12,7 +12,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::any::{AnyEvent, Data};
 use crate::extension::ExtensionValueBuf;
 use crate::format::batch::Batch;
-use crate::format::json::AttributeView;
+use crate::format::json::Envelope;
 use crate::format::{EventFormat, Json};
 use cloudevent_rules::limits;
 
@@ -90,10 +90,7 @@ impl Validator {
     /// [`Validator::validate`], then what `then` adds (a registry's findings).
     pub(crate) fn event_then(&self, event: &AnyEvent, then: &impl Then) -> ValidationReport {
         let view = event.view();
-        let size = event.data().map(Data::len);
-        let findings = self
-            .policy
-            .check_envelope(&view.envelope(size), Mode::Collect);
+        let findings = self.policy.check_envelope(&view, Mode::Collect);
         let mut report = ValidationReport::new(self.policy.profile(), &view, findings);
         then.then(&mut report, event.data());
         report
@@ -124,13 +121,45 @@ impl Validator {
         bytes: &[u8],
         then: &impl Then,
     ) -> ValidationReport {
+        self.read_event::<F, ValidationReport>(bytes, then).report
+    }
+
+    #[cfg(feature = "axum")]
+    /// The one read of an event that a gateway accepts or refuses on (the axum extractors):
+    /// [`Validator::bytes_then`]'s report, and the event that same read built, present
+    /// exactly when the report has no error. Nothing is read twice.
+    pub(crate) fn read_event_then<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Reading<AnyEvent, ValidationReport> {
+        self.read_event::<F, Kept>(bytes, then)
+    }
+
+    /// The validator's read of one event, keeping the event when `K` does.
+    fn read_event<F: EventFormat, K: Keep>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Reading<AnyEvent, ValidationReport> {
         let too_large = limits::check_event_size(bytes.len());
         if !too_large.is_empty() {
-            return ValidationReport::refused(self.policy.profile(), too_large);
+            return Reading::refused(ValidationReport::refused(self.policy.profile(), too_large));
         }
-        let (mut report, data) = F::validate::<ValidationReport>(bytes, &self.policy);
+        let (read, data) = F::validate::<K>(bytes, &self.policy);
+        let (mut report, envelope, type_url) = read.split();
+        let profile_valid = report.is_valid();
         then.then(&mut report, data.as_ref());
-        report
+        let event = envelope.filter(|_| report.is_valid()).map(|envelope| {
+            let mut event = AnyEvent::from_envelope(envelope, data);
+            event.protobuf_type_url = type_url;
+            event
+        });
+        Reading {
+            report,
+            profile_valid,
+            read: event,
+        }
     }
 
     /// Reads and validates a batch in `F`'s batch format (`application/cloudevents-batch+json`
@@ -156,23 +185,59 @@ impl Validator {
         bytes: &[u8],
         then: &impl Then,
     ) -> BatchReport {
+        self.read_batch::<F, ValidationReport>(bytes, then).report
+    }
+
+    #[cfg(feature = "axum")]
+    /// [`Validator::read_event_then`] for a batch: the batch's report, and its events when
+    /// neither the batch nor any event has an error.
+    pub(crate) fn read_batch_then<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Reading<Vec<AnyEvent>, BatchReport> {
+        self.read_batch::<F, Kept>(bytes, then)
+    }
+
+    /// The validator's read of a batch, keeping the events when `K` does.
+    fn read_batch<F: EventFormat, K: Keep>(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Reading<Vec<AnyEvent>, BatchReport> {
         if bytes.len() > limits::MAX_BATCH_BYTES {
-            return BatchReport {
+            return Reading::refused(BatchReport {
                 findings: limits::check_batch(bytes.len(), 0),
                 events: Vec::new(),
-            };
+            });
         }
         let elements = match F::split_batch(bytes) {
             Some(Ok(elements)) => elements,
-            Some(Err(violation)) => return BatchReport::refused(*violation),
-            None => return BatchReport::refused(crate::format::no_batch::<F>()),
+            Some(Err(violation)) => return Reading::refused(BatchReport::refused(*violation)),
+            None => return Reading::refused(BatchReport::refused(crate::format::no_batch::<F>())),
         };
-        BatchReport {
-            findings: limits::check_batch(bytes.len(), elements.len()),
-            events: elements
-                .into_iter()
-                .map(|element| self.bytes_then::<F>(element, then))
-                .collect(),
+        let findings = limits::check_batch(bytes.len(), elements.len());
+        let mut profile_valid = !findings.iter().any(Violation::is_error);
+        let mut reports = Vec::with_capacity(elements.len());
+        let mut events = Some(Vec::with_capacity(elements.len().min(1024)));
+        for element in elements {
+            let reading = self.read_event::<F, K>(element, then);
+            profile_valid &= reading.profile_valid;
+            reports.push(reading.report);
+            events = events.zip(reading.read).map(|(mut events, event)| {
+                events.push(event);
+                events
+            });
+        }
+        let report = BatchReport {
+            findings,
+            events: reports,
+        };
+        let read = events.filter(|_| report.is_valid() && K::KEEPS);
+        Reading {
+            report,
+            profile_valid,
+            read,
         }
     }
 
@@ -227,6 +292,123 @@ impl Validator {
     }
 }
 
+/// One read's verdict: the report, whether the profile alone found no error (a gateway
+/// answers 400 for the profile's refusals, 422 for a registry's), and what was read,
+/// present exactly when the report has no error (`report.is_valid()`).
+#[derive(Debug)]
+pub(crate) struct Reading<T, R> {
+    pub(crate) report: R,
+    pub(crate) profile_valid: bool,
+    pub(crate) read: Option<T>,
+}
+
+impl<T, R> Reading<T, R> {
+    /// A report on input that was not read (too large, not a batch): the profile refused it.
+    fn refused(report: R) -> Self {
+        Reading {
+            report,
+            profile_valid: false,
+            read: None,
+        }
+    }
+}
+
+/// What the validator's read keeps besides its report: nothing ([`ValidationReport`], for
+/// `validate_bytes`), or the attributes it read ([`Kept`], for a gateway that goes on with
+/// the event).
+trait Keep: crate::format::Report {
+    /// Whether the read keeps what it read.
+    const KEEPS: bool;
+    /// The report, and what was read: the attributes and a Protobuf type URL.
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>);
+}
+
+impl Keep for ValidationReport {
+    const KEEPS: bool = false;
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>) {
+        (self, None, None)
+    }
+}
+
+#[cfg(feature = "axum")]
+/// A report and the attributes the same read read, to build the event from.
+struct Kept {
+    report: ValidationReport,
+    envelope: Option<Envelope<'static>>,
+    type_url: Option<String>,
+}
+
+#[cfg(all(test, feature = "axum"))]
+thread_local! {
+    /// How many reads the validator made on this thread that kept the event: the axum
+    /// extractors' tests count one per request.
+    pub(crate) static KEPT_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(feature = "axum")]
+impl crate::format::Report for Kept {
+    fn read(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
+        #[cfg(test)]
+        KEPT_READS.with(|reads| reads.set(reads.get() + 1));
+        let owned = |value: Option<&str>| value.map(|v| std::borrow::Cow::Owned(v.to_owned()));
+        let mut extensions = crate::extension::Extensions::new();
+        view.extensions.for_each_extension(&mut |name, value| {
+            extensions.insert(name, value);
+        });
+        let envelope = Envelope {
+            specversion: owned(view.specversion),
+            id: owned(view.id),
+            source: owned(view.source),
+            ty: owned(view.ty),
+            datacontenttype: owned(view.datacontenttype),
+            dataschema: owned(view.dataschema),
+            subject: owned(view.subject),
+            time: owned(view.time),
+            extensions,
+        };
+        Kept {
+            report: ValidationReport::new(profile, view, findings),
+            envelope: Some(envelope),
+            type_url: None,
+        }
+    }
+
+    fn protobuf_type_url(&mut self, url: Option<String>) {
+        self.type_url = url;
+    }
+
+    fn refused(profile: Profile, mut findings: Vec<Violation>) -> Self {
+        #[cfg(test)]
+        KEPT_READS.with(|reads| reads.set(reads.get() + 1));
+        // A refusal always says why: a report without an error would read as valid.
+        if !findings.iter().any(Violation::is_error) {
+            findings.push(Violation::error(
+                cloudevent_rules::rule::INTG_R7,
+                "event",
+                "",
+                "is not a CloudEvent in this format",
+            ));
+        }
+        Kept {
+            report: ValidationReport::refused(profile, findings),
+            envelope: None,
+            type_url: None,
+        }
+    }
+}
+
+#[cfg(feature = "axum")]
+impl Keep for Kept {
+    const KEEPS: bool = true;
+    fn split(self) -> (ValidationReport, Option<Envelope<'static>>, Option<String>) {
+        (self.report, self.envelope, self.type_url)
+    }
+}
+
 /// What a validator that wraps [`Validator`] adds to each event's report, once the profile's
 /// findings are in: the registry's (`registry::RegistryValidator`). Given the data the
 /// event's reader read, so the data is not read twice.
@@ -235,7 +417,11 @@ pub(crate) trait Then {
 }
 
 impl crate::format::Report for ValidationReport {
-    fn read(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
+    fn read(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
         ValidationReport::new(profile, view, findings)
     }
 
@@ -292,20 +478,21 @@ impl ValidationReport {
     }
 
     /// A report on an event whose attributes could be read.
-    fn new(profile: Profile, view: &AttributeView<'_>, findings: Vec<Violation>) -> Self {
+    fn new(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
         let mut attributes: Vec<(String, AttributeValue)> = view
-            .envelope(None)
             .core()
             .into_iter()
             .filter_map(|(name, value)| {
                 value.map(|v| (name.to_owned(), AttributeValue::Text(v.to_owned())))
             })
             .collect();
-        attributes.extend(
-            view.extensions
-                .iter()
-                .map(|(name, value)| (name.to_owned(), AttributeValue::Extension(value.clone()))),
-        );
+        view.extensions.for_each_extension(&mut |name, value| {
+            attributes.push((name.to_owned(), AttributeValue::Extension(value.into())));
+        });
         ValidationReport {
             profile,
             id: view.id.map(str::to_owned),
@@ -589,7 +776,6 @@ impl Document {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::extension::Extensions;
 
     #[test]
@@ -597,16 +783,13 @@ mod tests {
         let mut extensions = Extensions::new();
         extensions.insert("flag", true);
         extensions.insert("n", 12_345);
-        let view = AttributeView {
+        let view = cloudevent_rules::Envelope {
             specversion: Some("1.0"),
             id: Some("1"),
-            source: None,
             ty: Some("t"),
-            datacontenttype: None,
-            dataschema: None,
             subject: Some("abc"),
-            time: None,
             extensions: &extensions,
+            ..cloudevent_rules::Envelope::default()
         };
         let expected = "specversion1.0".len()
             + "id1".len()
@@ -616,6 +799,6 @@ mod tests {
             + "true".len()
             + "n".len()
             + "12345".len();
-        assert_eq!(view.envelope(None).attributes_size(), expected);
+        assert_eq!(view.attributes_size(), expected);
     }
 }

@@ -19,8 +19,8 @@ fn rules(found: &[Violation]) -> Vec<&'static str> {
 #[test]
 fn first_error_is_the_first_of_the_collected_errors() {
     let extensions = [
-        ("ExtA", ValueRef::String("x")),
-        ("userEmail", ValueRef::String("a@b")),
+        ("ExtA", ExtensionValue::String("x")),
+        ("userEmail", ExtensionValue::String("a@b")),
     ];
     let envelope = Envelope {
         source: Some("https://localhost:8080/x"),
@@ -52,7 +52,7 @@ fn rule_ids_are_decided_per_profile() {
 
 #[test]
 fn gateway_rules_apply_only_under_intg_std_015() {
-    let extensions = [("authtoken", ValueRef::String("x"))];
+    let extensions = [("authtoken", ExtensionValue::String("x"))];
     let envelope = Envelope {
         source: Some("https://localhost:8080/orders"),
         time: Some("2026-03-28T14:22:31+01:00"),
@@ -104,8 +104,8 @@ fn traceability_is_checked_when_the_policy_requires_it() {
     let found = policy.check_envelope(&valid(&()), Mode::Collect);
     assert_eq!(rules(&found), ["ADR-0003", "ADR-0003"]);
     let extensions = [
-        ("correlationid", ValueRef::String("c")),
-        ("causationid", ValueRef::String("p")),
+        ("correlationid", ExtensionValue::String("c")),
+        ("causationid", ExtensionValue::String("p")),
     ];
     assert!(
         policy
@@ -118,11 +118,11 @@ fn traceability_is_checked_when_the_policy_requires_it() {
 fn written_lengths_follow_the_canonical_string() {
     for i in [0, 7, -3, 10, 99, 100, i32::MAX, i32::MIN] {
         assert_eq!(
-            ValueRef::Integer(i).written_len(),
+            ExtensionValue::Integer(i).written_len(),
             i.to_string().len(),
             "{i}"
         );
     }
-    assert_eq!(ValueRef::Boolean(false).written_len(), 5);
-    assert_eq!(ValueRef::Binary(b"hi").written_len(), "aGk=".len());
+    assert_eq!(ExtensionValue::Boolean(false).written_len(), 5);
+    assert_eq!(ExtensionValue::Binary(b"hi").written_len(), "aGk=".len());
 }

@@ -31,9 +31,9 @@ use std::path::PathBuf;
 use std::{fs, io};
 
 use cloudevent_rules::{
-    Envelope, Mode, Policy, Profile, ValueRef, Violation, check_dataschema, check_extension_name,
-    check_source, check_string_value, check_type_schema_agreement, check_uri, check_uri_reference,
-    schema_major,
+    Envelope, ExtensionValue, Mode, Policy, Profile, Violation, check_dataschema,
+    check_extension_name, check_source, check_string_value, check_type_schema_agreement, check_uri,
+    check_uri_reference, schema_major,
 };
 use serde::{Deserialize, Serialize};
 
@@ -140,15 +140,15 @@ enum Value {
 }
 
 impl Value {
-    fn view(&self) -> ValueRef<'_> {
+    fn view(&self) -> ExtensionValue<'_> {
         match self {
-            Value::Boolean(b) => ValueRef::Boolean(*b),
-            Value::Integer(i) => ValueRef::Integer(*i),
-            Value::String(s) => ValueRef::String(s),
-            Value::Binary(b) => ValueRef::Binary(b),
-            Value::Uri(s) => ValueRef::Uri(s),
-            Value::UriReference(s) => ValueRef::UriReference(s),
-            Value::Timestamp(s) => ValueRef::Timestamp(s),
+            Value::Boolean(b) => ExtensionValue::Boolean(*b),
+            Value::Integer(i) => ExtensionValue::Integer(*i),
+            Value::String(s) => ExtensionValue::String(s),
+            Value::Binary(b) => ExtensionValue::Binary(b),
+            Value::Uri(s) => ExtensionValue::Uri(s),
+            Value::UriReference(s) => ExtensionValue::UriReference(s),
+            Value::Timestamp(s) => ExtensionValue::Timestamp(s),
         }
     }
 }
@@ -301,7 +301,7 @@ fn check_envelope(input: &EnvelopeInput, profile: Profile) -> Result<Vec<Violati
         policy = policy.with_type_prefix(prefix.as_str());
     }
     let event = &input.event;
-    let extensions: Vec<(&str, ValueRef<'_>)> = event
+    let extensions: Vec<(&str, ExtensionValue<'_>)> = event
         .extensions
         .iter()
         .map(|(name, value)| (name.as_str(), value.view()))

@@ -5,9 +5,15 @@
 //!   `Content-Length` before anything is read, and enforced while reading — and a content
 //!   type naming another mode or format 415 (CloudEvents Web Hooks §2, INTG-STD-015 R-11,
 //!   R-12).
+//! - Every request is read once, to one verdict. [`AnyEvent`], [`Batch`], [`Checked`] and
+//!   `Registered` share one path: the validator's read of the body (or of the document a
+//!   binary-mode message stands for) lists every finding and, when none is an error, is
+//!   also the event accepted; the status follows from that report alone. [`Event<T>`] and
+//!   [`Events<E>`] read with the type's own reader, whose first error is the report.
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
+use std::borrow::Cow;
 use std::future::Ready;
 
 use axum::body::Body;
@@ -18,10 +24,12 @@ use http::{HeaderMap, HeaderValue, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{BindingError, BindingEvent, ContentMode};
+use super::format::WithFormat;
+use super::{BindingError, BindingEvent, ContentMode, StructuredFormat};
+use crate::validate::Then;
 use crate::{
-    AnyEvent, Batch, BatchReport, CloudEventData, Event, FormatError, Policy, ValidationReport,
-    Validator, Violation,
+    AnyEvent, Batch, BatchReport, CloudEventData, Event, EventFormat, FormatError, Policy,
+    ValidationReport, Validator, Violation,
 };
 
 #[cfg(feature = "registry")]
@@ -35,7 +43,9 @@ pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 /// The largest batch body accepted: 1 MiB (INTG-STD-015 R-10).
 pub const MAX_BATCH_BODY: usize = crate::limits::MAX_BATCH_BYTES;
 
-/// Why a request was refused; answers with its status and the validator's JSON report.
+/// Why a request was refused; answers with its status and the JSON report of the one read
+/// that refused it: every finding of the validator's read (untyped extractors), the
+/// violation a typed reader stopped at, or the binding's (415, 413, a bad header).
 ///
 /// The body has one shape with the library's [`ValidationReport`] (and, for a batch,
 /// [`BatchReport`]) and `cloudevent validate --output json`: `{"valid": false, "profile",
@@ -84,64 +94,31 @@ impl EventRejection {
         }
     }
 
-    /// The answer to a message the reader refused: 415 for what is not a CloudEvent in a
-    /// format we read, 413 over the limit, else 400 with the policy's full report on the
-    /// document the message stands for (every finding, as `cloudevent validate` lists them).
-    fn from_binding(
-        error: BindingError,
-        headers: &HeaderMap,
-        body: &[u8],
-        policy: &Policy,
-    ) -> Self {
-        let status = match &error {
-            BindingError::UnsupportedFormat { .. }
-            | BindingError::UnexpectedMode { .. }
-            | BindingError::NotCloudEvents { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            BindingError::Event(FormatError::TooLarge { .. }) | BindingError::TooLarge { .. } => {
-                StatusCode::PAYLOAD_TOO_LARGE
-            }
-            _ => StatusCode::BAD_REQUEST,
-        };
-        let validator = Validator::with_policy(policy.clone());
-        let report = if status == StatusCode::BAD_REQUEST {
-            match super::http::structured_document(headers, body) {
-                Ok((ContentMode::Batch, document)) => {
-                    Report::Batch(validator.validate_batch_bytes::<crate::Json>(&document))
-                }
-                Ok((_, document)) => {
-                    Report::Event(validator.validate_bytes::<crate::Json>(&document))
-                }
-                Err(_) => Report::Event(ValidationReport::refused(
-                    policy.profile(),
-                    vec![error.violation()],
-                )),
-            }
-        } else {
-            Report::Event(ValidationReport::refused(
-                policy.profile(),
-                vec![error.violation()],
-            ))
-        };
-        let mut rejection = EventRejection { status, report };
-        // The reader's own error leads when the full report does not hold it (a binding
-        // rule such as a duplicate header, which the document cannot show).
-        if status == StatusCode::BAD_REQUEST
-            && !rejection.findings().iter().any(Violation::is_error)
-        {
-            rejection.report = Report::Event(ValidationReport::refused(
-                policy.profile(),
-                vec![error.violation()],
-            ));
-        }
-        rejection
-    }
-
-    /// A gateway's refusal of an event the reader accepted: the policy's report.
-    fn refused_by_policy(report: Report) -> Self {
+    /// The answer to a message the binding refuses (415 for what is not a CloudEvent in a
+    /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
+    /// that a typed reader refused: the one violation that stopped the read is the report.
+    fn refused_message(error: &BindingError, policy: &Policy) -> Self {
         EventRejection {
-            status: StatusCode::BAD_REQUEST,
-            report,
+            status: binding_status(error),
+            report: Report::Event(ValidationReport::refused(
+                policy.profile(),
+                vec![error.violation()],
+            )),
         }
+    }
+}
+
+/// The status of a binding's refusal: 415 for what is not a CloudEvent in a format we read,
+/// 413 over the limit, 400 for the rest.
+fn binding_status(error: &BindingError) -> StatusCode {
+    match error {
+        BindingError::UnsupportedFormat { .. }
+        | BindingError::UnexpectedMode { .. }
+        | BindingError::NotCloudEvents { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        BindingError::Event(FormatError::TooLarge { .. }) | BindingError::TooLarge { .. } => {
+            StatusCode::PAYLOAD_TOO_LARGE
+        }
+        _ => StatusCode::BAD_REQUEST,
     }
 }
 
@@ -215,52 +192,210 @@ async fn read_limited(
     }
 }
 
-/// Reads one event with `E`'s own reader and logs its receipt (INTG-STD-015 R-15); a
-/// refusal is reported under `policy`.
+/// Reads one typed event with `E`'s own reader (one read, stopping at the first error, which
+/// is the refusal's report) and logs its receipt (INTG-STD-015 R-15). The typed reader
+/// checks what the validator cannot (the event type `E` takes, its payload); [`gate`] reads
+/// untyped events and lists every finding.
 async fn extract_event<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<E, EventRejection> {
-    let event = read_event::<E>(request, policy).await?;
+    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
+    let event = super::http::read_event::<E>(&headers, &body)
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
     crate::patterns::receipt::received(&event);
     Ok(event)
 }
 
-/// Reads one event with `E`'s own reader, logging nothing: a caller with a check of its own
-/// logs the receipt once the event has passed it, so a refused event is never logged as
-/// received.
-async fn read_event<E: BindingEvent>(
-    request: Request,
-    policy: &Policy,
-) -> Result<E, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
-    super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
-}
-
+/// [`extract_event`] for a batch of typed events.
 async fn extract_batch<E: BindingEvent>(
     request: Request,
     policy: &Policy,
 ) -> Result<Vec<E>, EventRejection> {
-    let events = read_batch::<E>(request, policy).await?;
+    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
+    let events = super::http::read_batch::<E>(&headers, &body)
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }
 
-/// [`read_event`] for a batch.
-async fn read_batch<E: BindingEvent>(
-    request: Request,
-    policy: &Policy,
-) -> Result<Vec<E>, EventRejection> {
-    let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
-    super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::from_binding(error, &headers, &body, policy))
+/// What checks a request for [`gate`]: a [`Policy`] (the profile's findings) or, with the
+/// feature `registry`, a `RegistryValidator` (the profile's, then the registry's).
+trait Gate {
+    /// The validator whose read reads the request.
+    fn validator(&self) -> Validator;
+    /// What the gate adds to each event's report once the profile's findings are in.
+    fn then(&self) -> &impl Then;
+}
+
+impl Gate for Policy {
+    fn validator(&self) -> Validator {
+        Validator::with_policy(self.clone())
+    }
+    fn then(&self) -> &impl Then {
+        &()
+    }
+}
+
+/// What a [`gate`] reads from a request: one event, or a batch.
+trait Read: Sized {
+    /// The largest body read.
+    const LIMIT: usize;
+    /// Whether the extractor takes a batch (else one event).
+    const BATCH: bool;
+    /// The validator's one read of `bytes` in the format `F`: the report, and what was read
+    /// when it has no error.
+    fn read<F: EventFormat>(validator: &Validator, bytes: &[u8], then: &impl Then)
+    -> Verdict<Self>;
+    /// The events read, for the receipt log.
+    fn events(&self) -> &[AnyEvent];
+}
+
+/// One read's verdict: what was read, or the rejection (its report and its status).
+type Verdict<T> = Result<T, EventRejection>;
+
+/// The one refusal of a read: 400 when the profile refused, 422 when only what the gate
+/// adds (a registry) did.
+fn refused(report: Report, profile_valid: bool) -> EventRejection {
+    EventRejection {
+        status: if profile_valid {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            StatusCode::BAD_REQUEST
+        },
+        report,
+    }
+}
+
+impl Read for AnyEvent {
+    const LIMIT: usize = MAX_EVENT_BODY;
+    const BATCH: bool = false;
+    fn read<F: EventFormat>(
+        validator: &Validator,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Verdict<Self> {
+        let reading = validator.read_event_then::<F>(bytes, then);
+        reading
+            .read
+            .ok_or_else(|| refused(Report::Event(reading.report), reading.profile_valid))
+    }
+    fn events(&self) -> &[AnyEvent] {
+        std::slice::from_ref(self)
+    }
+}
+
+impl Read for Batch {
+    const LIMIT: usize = MAX_BATCH_BODY;
+    const BATCH: bool = true;
+    fn read<F: EventFormat>(
+        validator: &Validator,
+        bytes: &[u8],
+        then: &impl Then,
+    ) -> Verdict<Self> {
+        let reading = validator.read_batch_then::<F>(bytes, then);
+        reading
+            .read
+            .map(Batch::from)
+            .ok_or_else(|| refused(Report::Batch(reading.report), reading.profile_valid))
+    }
+    fn events(&self) -> &[AnyEvent] {
+        Batch::events(self)
+    }
+}
+
+/// The one request path of [`AnyEvent`], [`Batch`], [`Checked`] and `Registered`: the body
+/// (at most `R::LIMIT` bytes), then the content mode; a message the binding refuses (415,
+/// 413, a bad header) is answered with the binding's violation. Otherwise the validator
+/// reads the event (or batch) once — the structured body as sent, in the format its
+/// content type names, or the document a binary-mode message stands for — collecting
+/// every finding; that one read is both the report and the event, so the status and the
+/// report cannot disagree. The receipt is logged once the event is accepted (R-15).
+async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRejection> {
+    let validator = gate.validator();
+    let policy = validator.policy();
+    let (headers, body) = read_limited(request, R::LIMIT, policy).await?;
+    let (format, bytes) = message(&headers, &body, R::BATCH)
+        .map_err(|error| EventRejection::refused_message(&error, policy))?;
+    let read = format.with(ReadIn::<R, _> {
+        validator: &validator,
+        bytes: &bytes,
+        then: gate.then(),
+        read: std::marker::PhantomData,
+    })?;
+    // Received only once accepted (R-15 logs what the consumer takes).
+    read.events()
+        .iter()
+        .for_each(crate::patterns::receipt::received);
+    Ok(read)
+}
+
+/// [`Read::read`] in the format a request names.
+struct ReadIn<'a, R, T> {
+    validator: &'a Validator,
+    bytes: &'a [u8],
+    then: &'a T,
+    read: std::marker::PhantomData<R>,
+}
+
+impl<R: Read, T: Then> WithFormat for ReadIn<'_, R, T> {
+    type Output = Verdict<R>;
+    fn call<F: EventFormat>(self) -> Verdict<R> {
+        R::read::<F>(self.validator, self.bytes, self.then)
+    }
+}
+
+/// What the validator reads from a message, and in which format: a structured event or batch
+/// as sent, in the format its content type names (JSON without one), or the JSON document a
+/// binary-mode message stands for (`http::structured_document`).
+///
+/// # Errors
+/// What the binding refuses before any event is read: an unsupported format, another mode
+/// than the extractor takes (`batch`), a bad or repeated header, no CloudEvent at all, JSON
+/// data that is not JSON, a binary-mode event whose document is over the size limit.
+fn message<'b>(
+    headers: &HeaderMap,
+    body: &'b [u8],
+    batch: bool,
+) -> Result<(StructuredFormat, Cow<'b, [u8]>), BindingError> {
+    let mode = super::http::content_mode(headers)?;
+    let unexpected = match (mode, batch) {
+        (ContentMode::Batch, false) => Some(("one event", "a batch")),
+        (ContentMode::Structured, true) => Some(("a batch", "a structured-mode event")),
+        (ContentMode::Binary, true) => Some(("a batch", "a binary-mode event")),
+        _ => None,
+    };
+    if let Some((expected, found)) = unexpected {
+        return Err(BindingError::UnexpectedMode {
+            expected,
+            found,
+            content_type: super::http::content_type(headers)?
+                .unwrap_or_default()
+                .to_owned(),
+        });
+    }
+    if mode == ContentMode::Binary {
+        let (_, document) = super::http::structured_document(headers, body)?;
+        if document.len() > crate::limits::MAX_EVENT_BYTES {
+            return Err(BindingError::Event(FormatError::TooLarge {
+                what: "event",
+                found: document.len(),
+                limit: crate::limits::MAX_EVENT_BYTES,
+                rule: crate::rules::rule::INTG_R11,
+            }));
+        }
+        return Ok((StructuredFormat::Json, Cow::Owned(document)));
+    }
+    let format = super::http::content_type(headers)?
+        .and_then(StructuredFormat::from_media_type)
+        .map_or(StructuredFormat::Json, |(format, _)| format);
+    Ok((format, Cow::Borrowed(body)))
 }
 
 /// Extracts a typed event in binary or structured mode.
 ///
 /// ```
-/// use cloudevent_runtime::{AnyEvent, Event};
+/// use cloudevent_runtime::{AnyEvent, Attributes, Event};
 ///
 /// async fn receive(event: AnyEvent) -> &'static str {
 ///     assert!(!event.id().is_empty());
@@ -286,7 +421,7 @@ impl<S: Send + Sync> FromRequest<S> for AnyEvent {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_event(request, &AnyEvent::DEFAULT_POLICY).await
+        gate(request, &AnyEvent::DEFAULT_POLICY).await
     }
 }
 
@@ -294,9 +429,7 @@ impl<S: Send + Sync> FromRequest<S> for Batch {
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        extract_batch::<AnyEvent>(request, &AnyEvent::DEFAULT_POLICY)
-            .await
-            .map(Batch::from)
+        gate(request, &AnyEvent::DEFAULT_POLICY).await
     }
 }
 
@@ -310,7 +443,7 @@ impl<S: Send + Sync> FromRequest<S> for Batch {
 ///
 /// ```
 /// use axum::{Router, routing::post};
-/// use cloudevent_runtime::{AnyEvent, Policy, Profile};
+/// use cloudevent_runtime::{AnyEvent, Attributes, Policy, Profile};
 /// use cloudevent_runtime::binding::axum::Checked;
 ///
 /// async fn gateway(Checked(event): Checked<AnyEvent>) -> String {
@@ -331,15 +464,7 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let policy = Policy::from_ref(state);
-        let event = read_event::<AnyEvent>(request, &policy).await?;
-        let report = Validator::with_policy(policy).validate(&event);
-        if !report.is_valid() {
-            return Err(EventRejection::refused_by_policy(Report::Event(report)));
-        }
-        // Received only once the policy accepts it (R-15 logs what the consumer takes).
-        crate::patterns::receipt::received(&event);
-        Ok(Checked(event))
+        gate(request, &Policy::from_ref(state)).await.map(Checked)
     }
 }
 
@@ -351,17 +476,7 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let policy = Policy::from_ref(state);
-        let batch = Batch::from(read_batch::<AnyEvent>(request, &policy).await?);
-        let report = Validator::with_policy(policy).validate_batch(&batch);
-        if !report.is_valid() {
-            return Err(EventRejection::refused_by_policy(Report::Batch(report)));
-        }
-        batch
-            .events()
-            .iter()
-            .for_each(crate::patterns::receipt::received);
-        Ok(Checked(batch))
+        gate(request, &Policy::from_ref(state)).await.map(Checked)
     }
 }
 
@@ -529,108 +644,7 @@ impl WebHook {
 }
 
 #[cfg(all(test, feature = "tracing"))]
-mod tests {
-    use super::*;
-    use crate::patterns::receipt::capture::{captured, field};
+mod tests;
 
-    const EVENT: &str = r#"{"specversion":"1.0","id":"r-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-
-    fn post(content_type: &str, body: String) -> Request {
-        http::Request::builder()
-            .method("POST")
-            .header(CONTENT_TYPE, content_type)
-            .body(Body::from(body))
-            .unwrap()
-    }
-
-    fn block_on<F: Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
-
-    #[test]
-    fn the_extractors_log_the_receipt_of_every_event_r15() {
-        let request = post("application/cloudevents+json", EVENT.to_owned());
-        let logged = captured(|| {
-            block_on(extract_event::<AnyEvent>(
-                request,
-                &AnyEvent::DEFAULT_POLICY,
-            ))
-            .unwrap();
-        });
-        assert_eq!(logged.len(), 1, "{logged:?}");
-        assert_eq!(logged[0].target, crate::patterns::receipt::TARGET);
-        assert_eq!(field(&logged[0], "id"), Some("r-1"));
-        assert_eq!(field(&logged[0], "time"), Some("2026-03-28T14:22:31Z"));
-
-        let batch = format!("[{EVENT},{}]", EVENT.replace("r-1", "r-2"));
-        let request = post("application/cloudevents-batch+json", batch);
-        let logged = captured(|| {
-            block_on(extract_batch::<AnyEvent>(
-                request,
-                &AnyEvent::DEFAULT_POLICY,
-            ))
-            .unwrap();
-        });
-        let ids: Vec<_> = logged.iter().map(|l| field(l, "id")).collect();
-        assert_eq!(ids, [Some("r-1"), Some("r-2")]);
-    }
-
-    /// A gateway's refusal is no receipt: `Checked` logs an event only once its policy has
-    /// accepted it (INTG-STD-015 R-15), and then exactly once.
-    #[test]
-    fn checked_logs_the_receipt_only_after_the_policy_accepts() {
-        use crate::Profile;
-        let strict = Policy::new(Profile::IntgStd015);
-        // Valid under the CloudEvents MUSTs, refused by INTG-STD-015 (R-5: no localhost).
-        let refused = EVENT.replace(
-            "https://orders.example.com",
-            "https://localhost:8080/orders",
-        );
-        let logged = captured(|| {
-            let rejection = block_on(Checked::<AnyEvent>::from_request(
-                post("application/cloudevents+json", refused.clone()),
-                &strict,
-            ))
-            .unwrap_err();
-            assert_eq!(rejection.status(), StatusCode::BAD_REQUEST);
-        });
-        assert!(logged.is_empty(), "a refused event was logged: {logged:?}");
-
-        let batch = format!("[{EVENT},{refused}]");
-        let logged = captured(|| {
-            block_on(Checked::<Batch>::from_request(
-                post("application/cloudevents-batch+json", batch),
-                &strict,
-            ))
-            .unwrap_err();
-        });
-        assert!(logged.is_empty(), "a refused batch was logged: {logged:?}");
-
-        let lenient = AnyEvent::DEFAULT_POLICY;
-        let logged = captured(|| {
-            block_on(Checked::<AnyEvent>::from_request(
-                post("application/cloudevents+json", refused),
-                &lenient,
-            ))
-            .unwrap();
-        });
-        assert_eq!(logged.len(), 1, "{logged:?}");
-        assert_eq!(field(&logged[0], "id"), Some("r-1"));
-    }
-
-    #[test]
-    fn a_rejected_event_logs_no_receipt() {
-        let request = post("application/cloudevents+json", "{}".to_owned());
-        let logged = captured(|| {
-            block_on(extract_event::<AnyEvent>(
-                request,
-                &AnyEvent::DEFAULT_POLICY,
-            ))
-            .unwrap_err();
-        });
-        assert!(logged.is_empty(), "{logged:?}");
-    }
-}
+#[cfg(test)]
+mod one_read;

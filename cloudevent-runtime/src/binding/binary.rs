@@ -14,7 +14,6 @@ use super::parts::PartsRef;
 use super::{BinaryParts, BindingError};
 use crate::attributes::Attributes;
 use crate::format::EventFormat;
-use crate::format::json::AttributeView;
 use crate::{
     AnyEvent, BuildError, CloudEventData, Data, Event, ExtensionValue, ExtensionValueBuf, Json,
 };
@@ -299,7 +298,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
     if !cloudevent_rules::is_json_media_type(event.content_type()) {
         return Ok(None);
     }
-    let view = AttributeView {
+    let view = cloudevent_rules::Envelope {
         specversion: Some("1.0"),
         id: Some(event.id()),
         source: Some(event.source()),
@@ -309,9 +308,10 @@ fn typed_parts<T: CloudEventData + Serialize>(
         subject: event.subject(),
         time: event.time().map(|t| t.as_str()),
         extensions: event.extensions(),
+        data: None,
     };
     let found = Event::<T>::POLICY.check_envelope_prechecked(
-        &view.envelope(None),
+        &view,
         Mode::FirstError,
         T::PRECHECKED.claims(),
     );

@@ -394,7 +394,7 @@ fn typed_extensions<T: CloudEventData + DeserializeOwned>(
             self.0.push(TypedExtension {
                 name: Cow::Borrowed(name),
                 canonical: canonical_string(value).into_owned(),
-                json: serde_json::to_string(&value)?,
+                json: serde_json::to_string(&crate::extension::JsonValue(value))?,
             });
             Ok(())
         }

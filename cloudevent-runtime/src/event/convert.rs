@@ -126,7 +126,7 @@ impl<T: CloudEventData> Event<T> {
                 skip: &Extensions::new(),
                 f: |name: &str, value: ExtensionValue<'_>| {
                     match extensions.get(name) {
-                        Some(got) if value.is_carried_by(&got.as_value()) => {
+                        Some(got) if crate::extension::is_carried_by(value, got.as_value()) => {
                             // The payload writes it; an envelope copy would be a second one.
                             extensions.remove(name);
                         }

@@ -64,7 +64,7 @@ pub(super) fn payload_extension<T: CloudEventData>(
         skip: &Extensions::new(),
         f: |visited: &str, value: ExtensionValue<'_>| {
             if visited == name {
-                found = Some(value.to_owned_value());
+                found = Some(ExtensionValueBuf::from(value));
             }
             Ok::<(), std::convert::Infallible>(())
         },

@@ -112,7 +112,7 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
                 if let ExtensionValue::String(text) = value {
                     checked_string::<S::Error>(name, text)?;
                 }
-                map.serialize_entry(name, &value)
+                map.serialize_entry(name, &crate::extension::JsonValue(value))
             },
         })?;
         for (name, value) in &self.extensions {

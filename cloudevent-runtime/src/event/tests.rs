@@ -50,7 +50,9 @@ fn subject_follows_the_payload_unless_set_or_removed() {
 fn extensions_set_on_the_event_override_the_payloads() {
     let event = Event::new(order()).with_extension("region", "us").unwrap();
     let mut seen = Vec::new();
-    event.for_each_extension(|name, value| seen.push((name.to_owned(), value.to_owned_value())));
+    event.for_each_extension(|name, value| {
+        seen.push((name.to_owned(), crate::ExtensionValueBuf::from(value)));
+    });
     let regions: Vec<_> = seen.iter().filter(|(n, _)| n == "region").collect();
     assert_eq!(regions.len(), 1);
     assert_eq!(regions[0].1, ExtensionValueBuf::from("us"));

@@ -1,29 +1,15 @@
-//! The bridge to `cloudevent-rules`: extension values as the rules see them, and the checks
+//! The bridge to `cloudevent-rules`: an event's extensions as the rules see them, and the checks
 //! one extension attribute gets wherever it is set (a builder, a setter, a reader). The rules
 //! themselves live once, in [`cloudevent_rules::Policy::check_extension`].
 
-use cloudevent_rules::{ExtensionAttributes, Policy, Profile, ValueRef, Violation};
+use cloudevent_rules::{ExtensionAttributes, Policy, Profile, Violation};
 
 use super::{ExtensionValue, Extensions};
 
-impl<'a> From<ExtensionValue<'a>> for ValueRef<'a> {
-    fn from(value: ExtensionValue<'a>) -> Self {
-        match value {
-            ExtensionValue::Boolean(b) => ValueRef::Boolean(b),
-            ExtensionValue::Integer(i) => ValueRef::Integer(i),
-            ExtensionValue::String(s) => ValueRef::String(s),
-            ExtensionValue::Binary(bytes) => ValueRef::Binary(bytes),
-            ExtensionValue::Uri(s) => ValueRef::Uri(s),
-            ExtensionValue::UriReference(s) => ValueRef::UriReference(s),
-            ExtensionValue::Timestamp(s) => ValueRef::Timestamp(s),
-        }
-    }
-}
-
 impl ExtensionAttributes for Extensions {
-    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ValueRef<'_>)) {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
         for (name, value) in self {
-            f(name, value.as_value().into());
+            f(name, value.as_value());
         }
     }
 }
@@ -34,7 +20,7 @@ pub(crate) fn extension_findings(
     value: ExtensionValue<'_>,
     profile: Profile,
 ) -> Vec<Violation> {
-    Policy::new(profile).check_extension(name, value.into())
+    Policy::new(profile).check_extension(name, value)
 }
 
 /// The canonical string of a value (CE 1.0.2 type system), as binary mode writes it.

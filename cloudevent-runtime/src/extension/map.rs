@@ -85,15 +85,15 @@ impl ExtensionValueBuf {
     }
 }
 
-impl<'a> ExtensionValue<'a> {
+impl From<ExtensionValue<'_>> for ExtensionValueBuf {
     /// An owned copy.
     ///
     /// ```
     /// use cloudevent_runtime::{ExtensionValue, ExtensionValueBuf};
-    /// assert_eq!(ExtensionValue::Integer(3).to_owned_value(), ExtensionValueBuf::Integer(3));
+    /// assert_eq!(ExtensionValueBuf::from(ExtensionValue::Integer(3)), ExtensionValueBuf::Integer(3));
     /// ```
-    pub fn to_owned_value(&self) -> ExtensionValueBuf {
-        match *self {
+    fn from(value: ExtensionValue<'_>) -> Self {
+        match value {
             ExtensionValue::Boolean(b) => ExtensionValueBuf::Boolean(b),
             ExtensionValue::Integer(i) => ExtensionValueBuf::Integer(i),
             ExtensionValue::String(s) => ExtensionValueBuf::String(s.to_owned()),
@@ -108,75 +108,42 @@ impl<'a> ExtensionValue<'a> {
             }
         }
     }
+}
 
-    /// The text of a value written as a JSON string; `None` for Boolean, Integer and Binary.
-    ///
-    /// ```
-    /// use cloudevent_runtime::ExtensionValue;
-    /// assert_eq!(ExtensionValue::Uri("https://example.com").as_str(), Some("https://example.com"));
-    /// assert_eq!(ExtensionValue::Binary(b"x").as_str(), None);
-    /// ```
-    pub fn as_str(&self) -> Option<&'a str> {
-        match *self {
-            ExtensionValue::String(s)
-            | ExtensionValue::Uri(s)
-            | ExtensionValue::UriReference(s)
-            | ExtensionValue::Timestamp(s) => Some(s),
-            ExtensionValue::Boolean(_) | ExtensionValue::Integer(_) | ExtensionValue::Binary(_) => {
-                None
-            }
+/// Whether `received`, an extension value as parsed, stands for `field`, a payload field's
+/// value: the same JSON, or a String holding the field's canonical string encoding (CE 1.0.2
+/// type system). Parsed JSON cannot tell Binary (base64 text), URI, URI-reference and
+/// Timestamp from a String, and a binary-mode binding delivers every attribute as a string
+/// (an Integer as `"5"`, a Boolean as `"true"`).
+pub(crate) fn is_carried_by(field: ExtensionValue<'_>, received: ExtensionValue<'_>) -> bool {
+    match (field, received) {
+        (ExtensionValue::Boolean(b), ExtensionValue::String(text)) => {
+            text == if b { "true" } else { "false" }
         }
-    }
-
-    /// The CloudEvents type.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{ExtensionValue, rules::AttributeKind};
-    /// assert_eq!(ExtensionValue::Timestamp("2026-03-28T14:22:31Z").kind(), AttributeKind::Timestamp);
-    /// ```
-    pub fn kind(&self) -> AttributeKind {
-        match self {
-            ExtensionValue::Boolean(_) => AttributeKind::Boolean,
-            ExtensionValue::Integer(_) => AttributeKind::Integer,
-            ExtensionValue::String(_) => AttributeKind::String,
-            ExtensionValue::Binary(_) => AttributeKind::Binary,
-            ExtensionValue::Uri(_) => AttributeKind::Uri,
-            ExtensionValue::UriReference(_) => AttributeKind::UriReference,
-            ExtensionValue::Timestamp(_) => AttributeKind::Timestamp,
+        (ExtensionValue::Integer(i), ExtensionValue::String(text)) => {
+            // Only the canonical form: `+5` or `05` is another value on the wire.
+            text.len() <= 11 && text == i.to_string()
         }
-    }
-
-    /// Whether `received`, an extension value as parsed, stands for this one (a payload
-    /// field's): the same JSON, or a String holding this value's canonical string encoding
-    /// (CE 1.0.2 type system). Parsed JSON cannot tell Binary (base64 text), URI,
-    /// URI-reference and Timestamp from a String, and a binary-mode binding delivers every
-    /// attribute as a string (an Integer as `"5"`, a Boolean as `"true"`).
-    pub(crate) fn is_carried_by(&self, received: &ExtensionValue<'_>) -> bool {
-        match (*self, *received) {
-            (ExtensionValue::Boolean(b), ExtensionValue::String(text)) => {
-                text == if b { "true" } else { "false" }
-            }
-            (ExtensionValue::Integer(i), ExtensionValue::String(text)) => {
-                // Only the canonical form: `+5` or `05` is another value on the wire.
-                text.len() <= 11 && text == i.to_string()
-            }
-            (ExtensionValue::Binary(bytes), ExtensionValue::String(text)) => {
-                text.len() == bytes.len().div_ceil(3) * 4 && text == BASE64.encode(bytes)
-            }
-            _ => match (self.as_str(), received.as_str()) {
-                (Some(a), Some(b)) => a == b,
-                (None, None) => self == received,
-                _ => false,
-            },
+        (ExtensionValue::Binary(bytes), ExtensionValue::String(text)) => {
+            text.len() == bytes.len().div_ceil(3) * 4 && text == BASE64.encode(bytes)
         }
+        _ => match (field.as_str(), received.as_str()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => field == received,
+            _ => false,
+        },
     }
 }
 
-impl Serialize for ExtensionValue<'_> {
-    /// The JSON format's type mapping (CE-JSON 2.2): Binary as base64 text, every other
-    /// string-like type as a JSON string.
+/// An extension value in the JSON format's type mapping (CE-JSON 2.2): Binary as base64
+/// text, every other string-like type as a JSON string. (The value type lives in
+/// `cloudevent-rules`, which knows no serde; this is its serializer.)
+#[derive(Clone, Copy)]
+pub(crate) struct JsonValue<'a>(pub(crate) ExtensionValue<'a>);
+
+impl Serialize for JsonValue<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match *self {
+        match self.0 {
             ExtensionValue::Boolean(b) => serializer.serialize_bool(b),
             ExtensionValue::Integer(i) => serializer.serialize_i32(i),
             ExtensionValue::Binary(bytes) => {
@@ -191,8 +158,10 @@ impl Serialize for ExtensionValue<'_> {
 }
 
 impl Serialize for ExtensionValueBuf {
+    /// The JSON format's type mapping (CE-JSON 2.2): Binary as base64 text, every other
+    /// string-like type as a JSON string.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.as_value().serialize(serializer)
+        JsonValue(self.as_value()).serialize(serializer)
     }
 }
 
@@ -619,7 +588,7 @@ mod tests {
             (V::Binary(b"hi"), V::Binary(b"hi")),
         ];
         for (payload, received) in carried {
-            assert!(payload.is_carried_by(&received), "{payload:?} {received:?}");
+            assert!(is_carried_by(payload, received), "{payload:?} {received:?}");
         }
         let different = [
             (V::Integer(5), V::String("05")),
@@ -635,7 +604,7 @@ mod tests {
         ];
         for (payload, received) in different {
             assert!(
-                !payload.is_carried_by(&received),
+                !is_carried_by(payload, received),
                 "{payload:?} {received:?}"
             );
         }

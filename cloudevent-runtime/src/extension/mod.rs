@@ -17,8 +17,11 @@ mod map;
 
 pub(crate) use findings::{canonical, extension_findings, truncate};
 pub use map::{ExtensionValueBuf, Extensions, ExtensionsIter};
+pub(crate) use map::{JsonValue, is_carried_by};
 
-/// A borrowed extension value, typed per the CloudEvents type system.
+/// A borrowed extension value, typed per the CloudEvents type system: the one value type,
+/// owned by `cloudevent-rules` (whose checks take it) and re-exported here under the name
+/// users know. Its owned form is [`ExtensionValueBuf`] (`ExtensionValueBuf::from(value)`).
 ///
 /// ```
 /// use cloudevent_runtime::{AnyEvent, ExtensionValue};
@@ -26,24 +29,15 @@ pub use map::{ExtensionValueBuf, Extensions, ExtensionsIter};
 ///     "type":"com.example.order.created","hop":2,"express":true,"region":"eu"}"#).unwrap();
 /// let values: Vec<ExtensionValue<'_>> = event.extensions().iter().map(|(_, v)| v.as_value()).collect();
 /// assert_eq!(values, [ExtensionValue::Boolean(true), ExtensionValue::Integer(2), ExtensionValue::String("eu")]);
+///
+/// // The rules' checks take it as it is: one type, no conversion.
+/// let policy = cloudevent_runtime::rules::Policy::new(cloudevent_runtime::Profile::CloudEvents);
+/// assert!(policy.check_extension("hop", values[1]).is_empty());
+/// let same: cloudevent_runtime::rules::ExtensionValue<'_> = values[1];
+/// assert_eq!(same, ExtensionValue::Integer(2));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExtensionValue<'a> {
-    /// Boolean.
-    Boolean(bool),
-    /// Integer, in the i32 range.
-    Integer(i32),
-    /// String.
-    String(&'a str),
-    /// Binary; base64 in the JSON format.
-    Binary(&'a [u8]),
-    /// URI (absolute).
-    Uri(&'a str),
-    /// URI-reference.
-    UriReference(&'a str),
-    /// Timestamp, as its RFC 3339 string.
-    Timestamp(&'a str),
-}
+#[doc(inline)]
+pub use cloudevent_rules::ExtensionValue;
 
 /// Receives the extension values of a [`crate::CloudEventData`] payload.
 ///

@@ -253,9 +253,10 @@ impl AnyEvent {
         )
     }
 
-    /// The attributes as strings, for the validator.
-    pub(crate) fn view(&self) -> json::AttributeView<'_> {
-        json::AttributeView {
+    /// The attributes as the rules crate's envelope, `data` with its size: what the
+    /// validator checks and reports.
+    pub(crate) fn view(&self) -> cloudevent_rules::Envelope<'_> {
+        cloudevent_rules::Envelope {
             specversion: Some("1.0"),
             id: Some(&self.id),
             source: Some(&self.source),
@@ -265,6 +266,7 @@ impl AnyEvent {
             subject: self.subject.as_deref(),
             time: self.time.as_ref().map(Timestamp::as_str),
             extensions: &self.extensions,
+            data: self.data.as_ref().map(Data::len),
         }
     }
 }

@@ -89,9 +89,20 @@ pub(crate) mod sealed {
 /// `ValidationReport`, so the formats do not depend on the validator.
 pub(crate) trait Report {
     /// A report on an event whose attributes could be read, with every finding.
-    fn read(profile: Profile, view: &json::AttributeView<'_>, findings: Vec<Violation>) -> Self;
+    fn read(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self;
     /// A report on input that could not be read as an event at all.
     fn refused(profile: Profile, findings: Vec<Violation>) -> Self;
+    /// The type URL of data the Protobuf format read from `proto_data`, for a read that
+    /// keeps the event (the axum gateway's); a report alone has no use for it.
+    #[cfg_attr(
+        not(feature = "protobuf"),
+        allow(dead_code, reason = "only the Protobuf format reads a type URL")
+    )]
+    fn protobuf_type_url(&mut self, _url: Option<String>) {}
 }
 
 /// A CloudEvents event format: its media types, and (crate-private, through its sealed

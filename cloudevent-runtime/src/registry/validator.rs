@@ -320,15 +320,6 @@ impl RegistryValidator {
         self.validator.event_then(event, self)
     }
 
-    /// The report, and whether the profile alone accepted the event (a gateway answers 400
-    /// for the profile's refusals and 422 for the registry's).
-    pub(crate) fn validate_with_verdict(&self, event: &AnyEvent) -> (ValidationReport, bool) {
-        let mut report = self.validator.validate(event);
-        let profile_valid = report.is_valid();
-        self.then(&mut report, event.data());
-        (report, profile_valid)
-    }
-
     /// [`Validator::validate_bytes`] in the format `F`, then the registry's checks on the data
     /// that reader read: the same registry findings in every format.
     ///
@@ -369,16 +360,6 @@ impl RegistryValidator {
     /// ```
     pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
         self.validator.batch_then(batch, self)
-    }
-
-    /// [`RegistryValidator::validate_batch`], and whether the profile alone accepted it.
-    pub(crate) fn validate_batch_with_verdict(&self, batch: &Batch) -> (BatchReport, bool) {
-        let mut report = self.validator.validate_batch(batch);
-        let profile_valid = report.is_valid();
-        for (report, event) in report.events.iter_mut().zip(batch.events()) {
-            self.then(report, event.data());
-        }
-        (report, profile_valid)
     }
 
     /// [`Validator::validate_document`], then the registry's checks.
@@ -431,7 +412,7 @@ impl RegistryValidator {
                     };
                     found.extend(cloudevent_rules::check_declared_extension(
                         name,
-                        ExtensionValueBuf::as_value(value).into(),
+                        ExtensionValueBuf::as_value(value),
                         *kind,
                     ));
                 }

@@ -2,11 +2,11 @@
 //! in the router's state, then checked against its schema registry.
 
 use axum::extract::{FromRef, FromRequest, Request};
-use http::StatusCode;
 
-use super::{EventRejection, Report, read_batch, read_event};
+use super::{EventRejection, Gate, gate};
 use crate::registry::RegistryValidator;
-use crate::{AnyEvent, Batch};
+use crate::validate::Then;
+use crate::{AnyEvent, Batch, Validator};
 
 /// An [`AnyEvent`] or a [`Batch`] checked by the [`RegistryValidator`] in the router's state
 /// (feature `registry`): a gateway that validates `data` against its schema registry is one
@@ -19,7 +19,7 @@ use crate::{AnyEvent, Batch};
 /// use axum::{Router, routing::post};
 /// use cloudevent_runtime::binding::axum::Registered;
 /// use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
-/// use cloudevent_runtime::{AnyEvent, Profile, Validator};
+/// use cloudevent_runtime::{AnyEvent, Attributes, Profile, Validator};
 ///
 /// async fn gateway(Registered(event): Registered<AnyEvent>) -> String {
 ///     event.id().to_owned()
@@ -36,14 +36,6 @@ use crate::{AnyEvent, Batch};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Registered<E>(pub E);
 
-fn status(profile_valid: bool) -> StatusCode {
-    if profile_valid {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::BAD_REQUEST
-    }
-}
-
 impl<S> FromRequest<S> for Registered<AnyEvent>
 where
     S: Send + Sync,
@@ -52,18 +44,9 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let validator = RegistryValidator::from_ref(state);
-        let event = read_event::<AnyEvent>(request, validator.validator().policy()).await?;
-        let (report, profile_valid) = validator.validate_with_verdict(&event);
-        if !report.is_valid() {
-            return Err(EventRejection {
-                status: status(profile_valid),
-                report: Report::Event(report),
-            });
-        }
-        // Received only once the registry accepts it (R-15 logs what the consumer takes).
-        crate::patterns::receipt::received(&event);
-        Ok(Registered(event))
+        gate(request, &RegistryValidator::from_ref(state))
+            .await
+            .map(Registered)
     }
 }
 
@@ -75,20 +58,17 @@ where
     type Rejection = EventRejection;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let validator = RegistryValidator::from_ref(state);
-        let batch =
-            Batch::from(read_batch::<AnyEvent>(request, validator.validator().policy()).await?);
-        let (report, profile_valid) = validator.validate_batch_with_verdict(&batch);
-        if !report.is_valid() {
-            return Err(EventRejection {
-                status: status(profile_valid),
-                report: Report::Batch(report),
-            });
-        }
-        batch
-            .events()
-            .iter()
-            .for_each(crate::patterns::receipt::received);
-        Ok(Registered(batch))
+        gate(request, &RegistryValidator::from_ref(state))
+            .await
+            .map(Registered)
+    }
+}
+
+impl Gate for RegistryValidator {
+    fn validator(&self) -> Validator {
+        RegistryValidator::validator(self).clone()
+    }
+    fn then(&self) -> &impl Then {
+        self
     }
 }

@@ -72,3 +72,45 @@ fn truncate_cuts_long_values_on_a_char_boundary() {
     let cut = truncate(&long);
     assert!(cut.ends_with("...") && cut.len() <= 83, "{cut}");
 }
+
+#[test]
+fn integers_outside_the_i32_range_are_refused_with_the_number_as_written() {
+    // serde_json hands a negative number over as an i64 and any other as a u64: both
+    // reach the rules crate's one Integer range check with their value intact.
+    for (number, fits) in [
+        ("2147483647", true),
+        ("-2147483648", true),
+        ("2147483648", false),
+        ("-2147483649", false),
+        ("18446744073709551615", false),
+        ("-9223372036854775808", false),
+    ] {
+        let input =
+            format!(r#"{{"specversion":"1.0","id":"1","source":"/s","type":"t","hops":{number}}}"#);
+        let mut findings = Findings::lenient();
+        let (envelope, _) = parse_slice(
+            input.as_bytes(),
+            RawData::default(),
+            None,
+            &crate::AnyEvent::DEFAULT_POLICY,
+            &mut findings,
+        )
+        .unwrap();
+        let refused: Vec<_> = findings
+            .list
+            .iter()
+            .filter(|v| v.attribute == "hops")
+            .collect();
+        if fits {
+            assert!(refused.is_empty(), "{number}: {refused:?}");
+            let kept = envelope.extensions.get("hops").map(|v| v.as_value());
+            let kept = kept.map(|v| crate::extension::canonical(v).into_owned());
+            assert_eq!(kept.as_deref(), Some(number));
+        } else {
+            assert_eq!(refused.len(), 1, "{number}");
+            assert_eq!(refused[0].rule, rule::CE_TYPE_SYSTEM);
+            assert_eq!(refused[0].value, number);
+            assert_eq!(envelope.extensions.get("hops"), None);
+        }
+    }
+}

@@ -291,17 +291,10 @@ fn attribute_value<'a>(name: &'a str, bytes: &'a [u8]) -> Result<AttributeValue<
             // An int32 is sent as a 64-bit varint, negative values sign-extended.
             2 => {
                 let wide = wire.varint()? as i64;
-                match i32::try_from(wide) {
-                    Ok(i) => AttributeValue::Integer(i),
-                    Err(_) => {
-                        return Err(Violation::error(
-                            rule::CE_TYPE_SYSTEM,
-                            name.to_owned(),
-                            wide.to_string(),
-                            "is outside the Integer range (-2147483648 to 2147483647)",
-                        ));
-                    }
-                }
+                AttributeValue::Integer(
+                    cloudevent_rules::check_integer_value(name, wide.into())
+                        .map_err(|violation| *violation)?,
+                )
             }
             3 => AttributeValue::String(utf8(name, wire.len_delimited()?)?),
             4 => AttributeValue::Binary(wire.len_delimited()?),
@@ -527,22 +520,12 @@ pub(super) fn read_event(
             return Err(json::type_mismatch(expected, found));
         }
     }
-    // The one policy check; a typed reader skips the constants its derive checked, a batch
-    // what its previous event passed with (the JSON reader does the same).
-    let view = envelope.view();
-    let attributes = view.envelope(data_size(data.as_ref()));
-    let found = match (&memo, expected_type) {
-        (Some(memo), _) => {
-            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &memo.prechecked())
-        }
-        (None, Some(expected)) => {
-            policy.check_envelope_prechecked(&attributes, Mode::FirstError, &expected.prechecked)
-        }
-        (None, None) => policy.check_envelope(&attributes, Mode::FirstError),
+    // The JSON reader's policy check, over the one view of the attributes.
+    let attributes = cloudevent_rules::Envelope {
+        data: data_size(data.as_ref()),
+        ..envelope.view()
     };
-    if let (Some(memo), true) = (memo, found.is_empty()) {
-        memo.remember(&attributes);
-    }
+    let found = json::check_envelope(policy, &attributes, Mode::FirstError, expected_type, memo);
     if let Some(error) = found.into_iter().find(Violation::is_error) {
         return Err(error);
     }
@@ -573,16 +556,21 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
     let mut found = sink.list;
-    let view = envelope.view();
-    found.extend(policy.check_envelope(&view.envelope(data_size(data.as_ref())), Mode::Collect));
-    let data = match into_data(envelope.datacontenttype.as_deref(), data) {
-        Ok((data, _)) => data,
+    let view = cloudevent_rules::Envelope {
+        data: data_size(data.as_ref()),
+        ..envelope.view()
+    };
+    found.extend(policy.check_envelope(&view, Mode::Collect));
+    let (data, type_url) = match into_data(envelope.datacontenttype.as_deref(), data) {
+        Ok(read) => read,
         Err(violation) => {
             found.push(violation);
-            None
+            (None, None)
         }
     };
-    (R::read(profile, &view, found), data)
+    let mut report = R::read(profile, &view, found);
+    report.protobuf_type_url(type_url);
+    (report, data)
 }
 
 /// `text_data` under a JSON `datacontenttype` is JSON text and must parse as JSON; with no

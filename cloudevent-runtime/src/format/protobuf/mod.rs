@@ -261,7 +261,7 @@ pub fn encode_message<T: ProtobufData>(event: &Event<T>) -> Vec<u8> {
     any.subject = event.subject().map(str::to_owned);
     any.time = event.time().cloned();
     event.for_each_extension(|name, value| {
-        any.extensions.insert(name, value.to_owned_value());
+        any.extensions.insert(name, value);
     });
     any.set_protobuf_data(T::type_url(), event.data().encode_to_vec());
     write(&any)
