@@ -1,0 +1,378 @@
+//! The reports the validator writes: one event's ([`ValidationReport`]), a batch's
+//! ([`BatchReport`]), either ([`Document`]), and the one JSON shape of a finding
+//! ([`FindingJson`]).
+
+use std::fmt;
+
+use cloudevent_rules::{Profile, Severity, Violation};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::extension::ExtensionValueBuf;
+
+/// Everything found wrong with one event, errors and warnings, in the order checked.
+///
+/// ```
+/// use cloudevent_runtime::{Json, Profile, Severity, Validator};
+///
+/// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
+///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created",
+///     "time":"2026-03-28T14:22:31+01:00"}"#);
+/// assert!(!report.is_valid());
+/// let finding = report.errors().next().unwrap();
+/// assert_eq!(finding.attribute, "time");
+/// assert_eq!(finding.severity, Severity::Error);
+/// assert!(report.to_string().contains("time"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationReport {
+    profile: Profile,
+    id: Option<String>,
+    pub(crate) attributes: Vec<(String, AttributeValue)>,
+    pub(crate) findings: Vec<Violation>,
+}
+
+/// An attribute as the validator read it, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AttributeValue {
+    Text(String),
+    Extension(ExtensionValueBuf),
+}
+
+impl ValidationReport {
+    /// The attributes as read, as the JSON object the report's `attributes` member holds.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1","n":1}"#);
+    /// assert_eq!(report.attributes_json(), serde_json::json!({"id": "evt-1", "n": 1}));
+    /// ```
+    pub fn attributes_json(&self) -> serde_json::Value {
+        serde_json::to_value(AttributesJson(&self.attributes))
+            .expect("attributes are strings and extension values, which always make a JSON value")
+    }
+
+    /// A report on an event whose attributes could be read.
+    pub(super) fn new(
+        profile: Profile,
+        view: &cloudevent_rules::Envelope<'_>,
+        findings: Vec<Violation>,
+    ) -> Self {
+        let mut attributes: Vec<(String, AttributeValue)> = view
+            .core()
+            .into_iter()
+            .filter_map(|(name, value)| {
+                value.map(|v| (name.to_owned(), AttributeValue::Text(v.to_owned())))
+            })
+            .collect();
+        view.extensions.for_each_extension(&mut |name, value| {
+            attributes.push((name.to_owned(), AttributeValue::Extension(value.into())));
+        });
+        ValidationReport {
+            profile,
+            id: view.id.map(str::to_owned),
+            attributes,
+            findings,
+        }
+    }
+
+    /// A report on input that could not be read as an event at all.
+    pub(crate) fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
+        ValidationReport {
+            profile,
+            id: None,
+            attributes: Vec::new(),
+            findings,
+        }
+    }
+
+    /// The event's `id`, when it could be read.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1"}"#);
+    /// assert_eq!(report.id(), Some("evt-1"));
+    /// ```
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// Whether the event has no error (warnings allowed).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// assert!(!Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}").is_valid());
+    /// ```
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Violation::is_error)
+    }
+
+    /// Every finding.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}");
+    /// assert_eq!(report.findings().len(), 4); // specversion, id, source, type
+    /// ```
+    pub fn findings(&self) -> &[Violation] {
+        &self.findings
+    }
+
+    /// The errors (broken MUSTs).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"1.0"}"#);
+    /// let missing: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
+    /// assert_eq!(missing, ["id", "source", "type"]);
+    /// ```
+    pub fn errors(&self) -> impl Iterator<Item = &Violation> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+
+    /// The warnings (broken SHOULDs).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
+    ///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created"}"#);
+    /// assert!(report.is_valid());
+    /// assert!(report.warnings().any(|f| f.attribute == "time"));
+    /// ```
+    pub fn warnings(&self) -> impl Iterator<Item = &Violation> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+    }
+
+    /// Whether some finding cites this rule id.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"0.3"}"#);
+    /// assert!(report.has_rule("CE 1.0.2 specversion"));
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"0.3"}"#);
+    /// assert!(report.has_rule("INTG-STD-015 R-1"));
+    /// ```
+    pub fn has_rule(&self, rule: &str) -> bool {
+        self.findings.iter().any(|f| f.rule.as_str() == rule)
+    }
+}
+
+impl fmt::Display for ValidationReport {
+    /// One line a finding: `error INTG-STD-015 R-4: type ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, finding) in self.findings.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{} {}: {finding}", finding.severity, finding.rule)?;
+        }
+        Ok(())
+    }
+}
+
+/// A finding as JSON: `{"rule", "severity", "attribute", "value", "part", "message", "hint"}`,
+/// the one shape of a finding in every report (the library's, the axum extractors', the CLI's).
+///
+/// ```
+/// use cloudevent_runtime::{FindingJson, Violation, rules::rule};
+///
+/// let v = Violation::error(rule::CE_NAMING, "extension", "ExtA", "must be lowercase");
+/// let json = serde_json::to_value(FindingJson(&v)).unwrap();
+/// assert_eq!(json["rule"], "CE 1.0.2 naming");
+/// assert_eq!(json["message"], "extension `ExtA`: must be lowercase (CE 1.0.2 naming)");
+/// ```
+pub struct FindingJson<'a>(pub &'a Violation);
+
+impl Serialize for FindingJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("rule", v.rule.as_str())?;
+        map.serialize_entry("severity", &v.severity.to_string())?;
+        map.serialize_entry("attribute", &*v.attribute)?;
+        map.serialize_entry("value", &v.value)?;
+        map.serialize_entry("part", &v.part)?;
+        map.serialize_entry("message", &v.to_string())?;
+        map.serialize_entry("hint", &v.hint)?;
+        map.end()
+    }
+}
+
+/// The attributes as read: core attributes as strings, extensions as their JSON values.
+struct AttributesJson<'a>(&'a [(String, AttributeValue)]);
+
+impl Serialize for AttributesJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            match value {
+                AttributeValue::Text(text) => map.serialize_entry(name, text)?,
+                AttributeValue::Extension(value) => map.serialize_entry(name, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+pub(crate) struct FindingsJson<'a>(pub(crate) &'a [Violation]);
+
+impl Serialize for FindingsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for finding in self.0 {
+            seq.serialize_element(&FindingJson(finding))?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ValidationReport {
+    /// `{"valid", "profile", "id", "findings": [...], "attributes": {...}}`: the one report
+    /// shape of the library, the axum extractors' 400 answer and `cloudevent validate
+    /// --output json`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("valid", &self.is_valid())?;
+        map.serialize_entry("profile", self.profile.name())?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        map.serialize_entry("attributes", &AttributesJson(&self.attributes))?;
+        map.end()
+    }
+}
+
+/// A batch's report: findings about the batch itself, and one report per event, by index.
+///
+/// ```
+/// use cloudevent_runtime::{Json, Profile, Validator};
+/// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(br#"[{"specversion":"1.0",
+///     "id":"1","source":"/s","type":"com.example.order.created"},{"specversion":"0.3"}]"#);
+/// assert!(!report.is_valid());
+/// assert!(report.events()[0].is_valid());
+/// assert!(report.events()[1].has_rule("CE 1.0.2 specversion"));
+/// assert!(report.findings().is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchReport {
+    pub(super) findings: Vec<Violation>,
+    pub(crate) events: Vec<ValidationReport>,
+}
+
+impl BatchReport {
+    /// A report on input that could not be read as a batch at all.
+    pub(super) fn refused(violation: Violation) -> Self {
+        BatchReport {
+            findings: vec![violation],
+            events: Vec::new(),
+        }
+    }
+
+    /// Findings about the batch as a whole (size, shape, count).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let many = format!("[{}]", vec![r#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#; 101].join(","));
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(many.as_bytes());
+    /// assert!(report.findings().iter().any(|f| f.rule.as_str() == "INTG-STD-015 R-10"));
+    /// ```
+    pub fn findings(&self) -> &[Violation] {
+        &self.findings
+    }
+
+    /// One report per event; the index in this slice is the event's index in the batch.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[{}]");
+    /// assert!(!report.events()[0].is_valid());
+    /// ```
+    pub fn events(&self) -> &[ValidationReport] {
+        &self.events
+    }
+
+    /// Whether neither the batch nor any event has an error.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// assert!(Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]").is_valid());
+    /// ```
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Violation::is_error)
+            && self.events.iter().all(ValidationReport::is_valid)
+    }
+}
+
+impl Serialize for BatchReport {
+    /// `{"valid", "findings": [...], "events": [report, ...]}`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("valid", &self.is_valid())?;
+        map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        map.serialize_entry("events", &self.events)?;
+        map.end()
+    }
+}
+
+/// The report on a JSON document: one event or a batch.
+///
+/// ```
+/// use cloudevent_runtime::{Document, Profile, Validator};
+/// match Validator::new(Profile::CloudEvents).validate_document(b"[]") {
+///     Document::Batch(report) => assert!(report.events().is_empty()),
+///     Document::Event(_) => unreachable!("an array is a batch"),
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Document {
+    /// The document was an object.
+    Event(ValidationReport),
+    /// The document was an array.
+    Batch(BatchReport),
+}
+
+impl Document {
+    /// Whether nothing in the document is an error.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validator};
+    /// assert!(!Validator::new(Profile::CloudEvents).validate_document(b"[{}]").is_valid());
+    /// ```
+    pub fn is_valid(&self) -> bool {
+        match self {
+            Document::Event(report) => report.is_valid(),
+            Document::Batch(report) => report.is_valid(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extension::Extensions;
+
+    #[test]
+    fn attribute_size_counts_names_and_values() {
+        let mut extensions = Extensions::new();
+        extensions.insert("flag", true);
+        extensions.insert("n", 12_345);
+        let view = cloudevent_rules::Envelope {
+            specversion: Some("1.0"),
+            id: Some("1"),
+            ty: Some("t"),
+            subject: Some("abc"),
+            extensions: &extensions,
+            ..cloudevent_rules::Envelope::default()
+        };
+        let expected = "specversion1.0".len()
+            + "id1".len()
+            + "typet".len()
+            + "subjectabc".len()
+            + "flag".len()
+            + "true".len()
+            + "n".len()
+            + "12345".len();
+        assert_eq!(view.attributes_size(), expected);
+    }
+}
