@@ -16,7 +16,7 @@
 //! codegen` can always be built, even while the generated modules are stale or broken.
 //!
 //! ```
-//! use cloudevent_runtime::{CloudEventData, Event};
+//! use cloudevent_runtime::{Attributes, CloudEventData, Event};
 //! use orders_exported::{OrderReturned, ReturnReason, ReturnedItem};
 //!
 //! let returned = OrderReturned {
