@@ -187,10 +187,11 @@ pub(crate) fn check_event_size(bytes: &[u8]) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// The refusal of a batch in a format that defines none (the Avro format).
+/// The refusal of a batch in a format that defines none (the Avro format): INTG-STD-015
+/// R-10 names the batch formats a producer may send, and this format has none.
 pub(crate) fn no_batch<F: EventFormat>() -> Violation {
     Violation::error(
-        rule::CE_JSON_4,
+        rule::INTG_R10,
         "batch",
         F::MEDIA_TYPE,
         "this event format defines no batch format; send the events one by one",

@@ -133,8 +133,20 @@ fn the_format_defines_no_batch_at_any_door() {
         Batch::decode::<Avro>(&bytes).unwrap_err(),
     ] {
         assert_eq!(err.attribute(), Some("batch"), "{err}");
+        assert_eq!(
+            err.rule().map(|r| r.as_str()),
+            Some("INTG-STD-015 R-10"),
+            "{err}"
+        );
     }
     let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Avro>(&bytes);
     assert!(!report.is_valid());
     assert!(report.events().is_empty());
+    assert!(
+        report
+            .findings()
+            .iter()
+            .any(|f| f.rule.as_str() == "INTG-STD-015 R-10"),
+        "{report:?}"
+    );
 }
