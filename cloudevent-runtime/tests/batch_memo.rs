@@ -4,10 +4,9 @@
 //! error, or every event), under every profile, whatever mix of repeated, changed and broken
 //! values the events carry. The same for the Protobuf batch (feature `protobuf`).
 
-#[cfg(feature = "protobuf")]
-use cloudevent_runtime::Attributes;
-use cloudevent_runtime::Protobuf;
 use cloudevent_runtime::{AnyEvent, Batch, FormatError, Policy, Profile};
+#[cfg(feature = "protobuf")]
+use cloudevent_runtime::{Attributes, Protobuf};
 use proptest::prelude::*;
 
 const SOURCES: &[&str] = &[
