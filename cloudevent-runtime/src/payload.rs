@@ -5,12 +5,31 @@
 //! newtype, say) goes to `data` as a JSON string; one that serializes as bytes
 //! ([`Binary`](crate::Binary), or a `serde_bytes` field) goes to `data_base64`.
 //! [`probe`] finds out which before the key is written, without copying the payload.
+//! [`data_violation`] and [`type_mismatch`] are the two refusals of a payload every reader
+//! shares (the typed conversions of `event/` and every format's reader).
 
 use std::fmt;
 
 use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use cloudevent_rules::{Violation, rule};
 use serde::ser::{self, Impossible, Serialize, Serializer};
+
+/// A violation about `data` (CE-JSON 3.1: how data is carried).
+pub(crate) fn data_violation(problem: impl fmt::Display) -> Violation {
+    Violation::error(rule::CE_JSON_3_1, "data", "", problem.to_string())
+}
+
+/// A typed reader met another type; the message names both.
+pub(crate) fn type_mismatch(expected: &str, found: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE,
+        "type",
+        found,
+        format!("this reader expects type `{expected}`"),
+    )
+    .with_hint("read it as an `AnyEvent` or dispatch on the type")
+}
 
 /// What a payload serializes as, under a non-JSON content type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

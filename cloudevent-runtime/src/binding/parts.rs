@@ -152,7 +152,7 @@ where
     let (envelope, data) = read(
         parts,
         &hints,
-        crate::event::TypedData::<T>::default(),
+        crate::format::TypedData::<T>::default(),
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
     )?;

@@ -3,46 +3,6 @@
 use super::*;
 
 impl<T: CloudEventData> Event<T> {
-    /// The event as an [`AnyEvent`], the payload serialized to raw data.
-    ///
-    /// # Errors
-    /// When the payload cannot be serialized.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
-    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
-    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
-    /// let any = Event::new(order()).to_any().unwrap();
-    /// assert_eq!(any.ty(), "com.example.order.created");
-    /// assert_eq!(any.extension("region"), Some(&"eu".into()));
-    /// ```
-    pub fn to_any(&self) -> Result<AnyEvent, BuildError>
-    where
-        T: Serialize,
-    {
-        let bytes = self.to_vec()?;
-        AnyEvent::from_slice_with_limit(&bytes, usize::MAX)
-            .map_err(|e| BuildError::Payload(e.to_string()))
-    }
-
-    pub(crate) fn from_envelope(
-        envelope: json::Envelope<'_>,
-        data: T,
-    ) -> Result<Self, Box<Violation>> {
-        Event::assemble(
-            envelope.id.map(Cow::into_owned).unwrap_or_default(),
-            envelope.source.as_deref().unwrap_or_default(),
-            envelope.datacontenttype.as_deref(),
-            envelope.dataschema.as_deref(),
-            envelope.subject,
-            envelope.time.map(Timestamp::from_checked),
-            envelope.extensions,
-            data,
-        )
-    }
-
     pub(crate) fn from_any(any: AnyEvent) -> Result<Self, FormatError>
     where
         T: DeserializeOwned,
@@ -101,7 +61,7 @@ impl<T: CloudEventData> Event<T> {
     /// refused: an attribute has one value, and keeping both would send both on
     /// (INTG-STD-015 R-7).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
-    pub(super) fn assemble(
+    pub(crate) fn assemble(
         id: String,
         source: &str,
         datacontenttype: Option<&str>,

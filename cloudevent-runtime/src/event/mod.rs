@@ -2,12 +2,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::Read;
 
 use cloudevent_rules::{Profile, Violation, rule};
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess};
+use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::ser::{self, Serialize, SerializeMap, Serializer};
-use serde_json::value::RawValue;
 
 use crate::any::{AnyEvent, Data};
 use crate::attributes::Attributes;
@@ -16,8 +14,6 @@ use crate::error::{BuildError, FormatError};
 use crate::extension::ExtensionValue;
 use crate::extension::extension_findings;
 use crate::extension::{ExtensionValueBuf, Extensions};
-use crate::format::json::{self, ContentType, DataSlot, Findings, Stop};
-use crate::format::read_bounded;
 use crate::id::IdKind;
 use crate::payload::{self, AsBase64, PayloadKind};
 use crate::trace::{CAUSATIONID, CORRELATIONID, TRACEPARENT, TRACESTATE, Traceable};
@@ -31,12 +27,14 @@ mod payload_attributes;
 mod serde_impls;
 
 pub use builder::EventBuilder;
+pub(crate) use payload_attributes::payload_string_violation;
 use payload_attributes::{
-    Visit, envelope_disagreement, payload_attributes, payload_extension, payload_string_violation,
-    payload_subject, subject_findings,
+    Visit, envelope_disagreement, payload_attributes, payload_extension, payload_subject,
+    subject_findings,
 };
-pub(crate) use serde_impls::TypedData;
-use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
+pub(crate) use serde_impls::{
+    Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch,
+};
 
 /// Where `subject` comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

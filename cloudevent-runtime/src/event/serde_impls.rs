@@ -1,58 +1,11 @@
-//! [`Event<T>`] in the JSON event format: the typed reader (with its data slot) and the
-//! writer.
+//! [`Event<T>`] as serde data: the writer (the JSON event format's members, in its order),
+//! and what every typed reader refuses of `T` (another `type`, data that does not fit) with the
+//! [`Leaf`] deserializer for text or bytes data. The readers themselves are the formats'
+//! (`format/typed.rs`).
 
 use super::*;
 
 impl<T: CloudEventData> Event<T> {
-    /// Parses an event of type `T` from the JSON format, refusing more than
-    /// [`limits::MAX_EVENT_BYTES`](crate::limits::MAX_EVENT_BYTES) before reading (INTG-STD-015 R-11).
-    ///
-    /// # Errors
-    /// The first problem: see [`FormatError`]. A different `type` names both.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
-    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
-    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
-    /// let bytes = Event::new(order()).to_vec().unwrap();
-    /// let event: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
-    /// assert_eq!(event.data(), &order());
-    /// let err = Event::<OrderCreated>::from_slice(br#"{"specversion":"1.0"}"#).unwrap_err();
-    /// assert_eq!(err.attribute(), Some("id"));
-    /// ```
-    pub fn from_slice(bytes: &[u8]) -> Result<Self, FormatError>
-    where
-        T: DeserializeOwned,
-    {
-        Self::decode::<crate::format::Json>(bytes)
-    }
-
-    /// Reads an event of type `T`, at most `limit` bytes (bounded reading).
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
-    /// # struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
-    /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
-    /// let bytes = Event::new(order()).to_vec().unwrap();
-    /// let event = Event::<OrderCreated>::from_reader(&bytes[..], 64 * 1024).unwrap();
-    /// assert_eq!(event.data(), &order());
-    /// assert!(Event::<OrderCreated>::from_reader(std::io::repeat(b' '), 1024).is_err());
-    /// ```
-    pub fn from_reader(reader: impl Read, limit: usize) -> Result<Self, FormatError>
-    where
-        T: DeserializeOwned,
-    {
-        let bytes = read_bounded(reader, limit, "event", rule::INTG_R11)?;
-        Self::from_slice(&bytes)
-    }
-
     /// The event in the JSON format.
     ///
     /// # Errors
@@ -85,7 +38,7 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
         if let Some(violation) = &self.invalid {
             return Err(ser::Error::custom(violation));
         }
-        let kind = if json::is_json(Some(&self.datacontenttype)) {
+        let kind = if cloudevent_rules::is_json_media_type(&self.datacontenttype) {
             None
         } else {
             Some(payload::probe(&self.data).map_err(ser::Error::custom)?)
@@ -138,28 +91,12 @@ fn checked_string<E: ser::Error>(attribute: &str, value: &str) -> Result<(), E> 
     }
 }
 
-impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T> {
-    /// Strict and in one pass, like [`Event::from_slice`] without the size check.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut findings = Findings::strict();
-        let (envelope, data) = json::EventSeed {
-            findings: &mut findings,
-            policy: &Self::POLICY,
-            slot: TypedData::<T>::default(),
-            expected_type: Some(json::Expected::of::<T>()),
-            memo: None,
-        }
-        .deserialize(deserializer)?;
-        Event::from_envelope(envelope, data).map_err(<D::Error as de::Error>::custom)
-    }
+pub(crate) fn type_mismatch<T: CloudEventData>(found: &str) -> Violation {
+    payload::type_mismatch(T::TYPE, found)
 }
 
-pub(super) fn type_mismatch<T: CloudEventData>(found: &str) -> Violation {
-    json::type_mismatch(T::TYPE, found)
-}
-
-pub(super) fn payload_mismatch<T: CloudEventData>(error: impl fmt::Display) -> Violation {
-    json::data_violation(format_args!(
+pub(crate) fn payload_mismatch<T: CloudEventData>(error: impl fmt::Display) -> Violation {
+    payload::data_violation(format_args!(
         "does not fit the payload of `{}`: {error}",
         T::TYPE
     ))
@@ -167,130 +104,15 @@ pub(super) fn payload_mismatch<T: CloudEventData>(error: impl fmt::Display) -> V
 
 /// A payload for an event without `data`: whatever `T` makes of JSON `null` (a unit struct,
 /// an `Option`), else an error.
-pub(super) fn from_absent<T: CloudEventData + DeserializeOwned>() -> Option<T> {
+pub(crate) fn from_absent<T: CloudEventData + DeserializeOwned>() -> Option<T> {
     serde_json::from_str("null").ok()
 }
 
-pub(super) fn absent_violation<T: CloudEventData>() -> Violation {
-    json::data_violation(format_args!(
+pub(crate) fn absent_violation<T: CloudEventData>() -> Violation {
+    payload::data_violation(format_args!(
         "is absent, but the payload of `{}` cannot be empty",
         T::TYPE
     ))
-}
-
-/// Reads `data` into `T`: in place once `datacontenttype` is known, else kept raw until the
-/// end of the object decides how to read it (a non-JSON type requires a string, CE-JSON 3.1).
-pub(crate) struct TypedData<T> {
-    value: Option<T>,
-    /// `data` that came before a `datacontenttype` that decides how to read it.
-    pending: Option<Box<RawValue>>,
-}
-
-impl<T> Default for TypedData<T> {
-    fn default() -> Self {
-        TypedData {
-            value: None,
-            pending: None,
-        }
-    }
-}
-
-impl<T: CloudEventData + DeserializeOwned> TypedData<T> {
-    fn keep(
-        &mut self,
-        result: Result<T, impl fmt::Display>,
-        findings: &mut Findings,
-    ) -> Result<(), Stop> {
-        match result {
-            Ok(value) => {
-                self.value = Some(value);
-                Ok(())
-            }
-            Err(error) => findings.report(payload_mismatch::<T>(error)),
-        }
-    }
-}
-
-impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
-    type Data = T;
-
-    fn data<A: MapAccess<'de>>(
-        &mut self,
-        map: &mut A,
-        content_type: ContentType<'_>,
-        findings: &mut Findings,
-    ) -> Result<(), A::Error> {
-        // JSON data is read in place once `datacontenttype` is known. Before it, the raw JSON is
-        // kept: a later non-JSON content type requires `data` to be a string (CE-JSON 3.1), and
-        // a payload read in place cannot tell afterwards whether it was one (fuzz finding 1).
-        let json = match content_type {
-            ContentType::Seen(content_type) => Some(json::is_json(content_type)),
-            ContentType::NotYet => None,
-        };
-        match json {
-            Some(true) => match map.next_value::<T>() {
-                Ok(value) => self.value = Some(value),
-                Err(error) => {
-                    let _ = findings.report(payload_mismatch::<T>(&error));
-                    return Err(error);
-                }
-            },
-            Some(false) => match map.next_value::<json::JsonScalar<'de>>()? {
-                json::JsonScalar::Str(text) => self
-                    .keep(T::deserialize(Leaf::Str(&text)), findings)
-                    .map_err(|Stop| json::stop(findings))?,
-                json::JsonScalar::Null => self
-                    .keep(serde_json::from_str("null"), findings)
-                    .map_err(|Stop| json::stop(findings))?,
-                _ => findings
-                    .report(json::data_violation(
-                        "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
-                    ))
-                    .map_err(|Stop| json::stop(findings))?,
-            },
-            None => self.pending = Some(map.next_value::<Box<RawValue>>()?),
-        }
-        Ok(())
-    }
-
-    fn data_base64(&mut self, bytes: Vec<u8>, findings: &mut Findings) -> Result<(), Stop> {
-        self.keep(T::deserialize(Leaf::Bytes(&bytes)), findings)
-    }
-
-    fn finish(mut self, datacontenttype: Option<&str>, findings: &mut Findings) -> Result<T, Stop> {
-        if let Some(raw) = self.pending.take() {
-            let result = if json::is_json(datacontenttype) {
-                serde_json::from_str::<T>(raw.get())
-            } else if raw.get() == "null" {
-                serde_json::from_str::<T>("null")
-            } else if !raw.get().starts_with('"') {
-                return findings
-                    .report(json::data_violation(
-                        "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
-                    ))
-                    .and_then(|()| Err(Stop));
-            } else {
-                serde_json::from_str::<String>(raw.get())
-                    .and_then(|text| T::deserialize(Leaf::Str(&text)).map_err(de::Error::custom))
-            };
-            self.keep(result, findings)?;
-        }
-        let value = match self.value {
-            Some(value) => value,
-            None => match from_absent::<T>() {
-                Some(value) => value,
-                None => {
-                    findings.report(absent_violation::<T>())?;
-                    // Lenient readers never use a typed slot; this only keeps types whole.
-                    return Err(Stop);
-                }
-            },
-        };
-        if let Some(violation) = payload_string_violation(&value) {
-            findings.report(violation)?;
-        }
-        Ok(value)
-    }
 }
 
 /// A text or bytes payload as a deserializer, so `T` reads non-JSON data; newtypes and

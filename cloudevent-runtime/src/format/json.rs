@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 
 pub(crate) use crate::extension::truncate;
 use crate::extension::{ExtensionValueBuf, Extensions};
+pub(crate) use crate::payload::{data_violation, type_mismatch};
 
 mod member;
 mod scalar;
@@ -169,17 +170,6 @@ impl<'de> Envelope<'de> {
             Member::Data | Member::DataBase64 => return None,
         })
     }
-}
-
-/// A typed reader met another type; the message names both.
-pub(crate) fn type_mismatch(expected: &str, found: &str) -> Violation {
-    Violation::error(
-        rule::CE_TYPE,
-        "type",
-        found,
-        format!("this reader expects type `{expected}`"),
-    )
-    .with_hint("read it as an `AnyEvent` or dispatch on the type")
 }
 
 /// Reads one event object: a seed so the findings and the data slot come from the caller.
@@ -537,11 +527,6 @@ fn wrong_json_type(name: &str, found: &JsonScalar<'_>, expected: &str) -> Violat
         truncate(&found.describe()),
         format!("is {}; expected {expected}", found.json_type()),
     )
-}
-
-/// A violation about `data`.
-pub(crate) fn data_violation(problem: impl fmt::Display) -> Violation {
-    Violation::error(rule::CE_JSON_3_1, "data", "", problem.to_string())
 }
 
 /// Parses one event from a byte slice, strictly or leniently, checking nothing is left over.

@@ -6,11 +6,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use super::TypedData;
 use super::json::{self, Findings};
 use super::{EventFormat, RawData, Report, sealed};
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
-use crate::event::TypedData;
 use crate::{CloudEventData, Event, limits};
 
 /// The CloudEvents JSON event format (`application/cloudevents+json`) and its batch format

@@ -31,10 +31,12 @@ pub(crate) mod json;
 mod json_format;
 #[cfg(feature = "protobuf")]
 pub mod protobuf;
+mod typed;
 
 pub(crate) use any::RawData;
 use batch::Batch;
 pub use json_format::Json;
+pub(crate) use typed::TypedData;
 
 /// The crate-private half of [`EventFormat`]: what a format does, in the crate's own types.
 /// Being private, it seals the trait (no format outside this crate) and keeps these

@@ -68,7 +68,8 @@ use serde::de::DeserializeOwned;
 use crate::CloudEventData;
 use crate::any::{AnyEvent, Data};
 use crate::error::{BuildError, FormatError};
-use crate::event::{Event, TypedData};
+use crate::event::Event;
+use crate::format::TypedData;
 use crate::format::json::{self, Findings};
 use crate::format::{EventFormat, RawData, Report, sealed};
 
