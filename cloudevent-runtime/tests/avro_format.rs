@@ -118,6 +118,26 @@ fn an_int_outside_i32_names_the_extension() {
 }
 
 #[test]
+fn an_int_outside_i32_is_refused_with_the_json_readers_rule_and_text() {
+    for value in [i64::from(i32::MAX) + 1, i64::from(i32::MIN) - 1, i64::MAX] {
+        let mut attributes = required();
+        attributes.push(("hops", A::Int(value)));
+        let avro = decode(&datum(&attributes, NO_DATA)).unwrap_err();
+        let json = AnyEvent::from_slice(
+            format!(
+                r#"{{"specversion":"1.0","id":"1","source":"https://orders.example.com",
+                "type":"com.example.order.created","hops":{value}}}"#
+            )
+            .as_bytes(),
+        )
+        .unwrap_err();
+        assert_eq!(rule(&avro), rule(&json), "{avro} / {json}");
+        assert_eq!(avro.attribute(), json.attribute());
+        assert_eq!(avro.to_string(), json.to_string());
+    }
+}
+
+#[test]
 fn a_missing_required_attribute_is_the_policys_error() {
     let attributes: Vec<_> = required()
         .into_iter()

@@ -88,20 +88,11 @@ impl<'a> Reader<'a> {
         Err(self.error(field, "a varint longer than 10 bytes"))
     }
 
-    /// An Avro `int`: a varint whose value fits in 32 bits (CE 1.0.2 type system, Integer).
+    /// An Avro `int`: a varint whose value is a CloudEvents Integer, checked by the rules
+    /// crate's one Integer check (the JSON and Protobuf readers' rule id and message).
     pub(super) fn int(&mut self, field: &str) -> Result<i32, Box<Violation>> {
-        let start = self.offset;
         let value = self.long(field)?;
-        i32::try_from(value).map_err(|_| {
-            Box::new(Violation::error(
-                rule::CE_TYPE_SYSTEM,
-                field.to_owned(),
-                value.to_string(),
-                format!(
-                    "(at byte {start}) is outside the Integer range (-2147483648 to 2147483647)"
-                ),
-            ))
-        })
+        cloudevent_rules::check_integer_value(field, value.into())
     }
 
     /// A length or count: non-negative and no more than `unit`-byte items in what is left.
