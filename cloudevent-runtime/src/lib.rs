@@ -107,6 +107,7 @@ mod dispatch;
 mod error;
 mod event;
 pub mod extension;
+pub mod filter;
 mod format;
 mod id;
 pub mod limits;
