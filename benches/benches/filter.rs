@@ -13,7 +13,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Serialize, Deserialize, CloudEvent)]
-#[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com"
+)]
 struct OrderCreated {
     #[cloudevent(subject)]
     order_id: String,
@@ -25,7 +28,9 @@ fn any(partitionkey: Option<&str>) -> AnyEvent {
         "https://orders.example.com/checkout",
         "com.example.order.created",
     );
-    event.extensions_mut().insert("correlationid", "01J0A9Z7Q2M1V4X8K3N5R6T7W8");
+    event
+        .extensions_mut()
+        .insert("correlationid", "01J0A9Z7Q2M1V4X8K3N5R6T7W8");
     event.extensions_mut().insert("region", "eu");
     if let Some(key) = partitionkey {
         event.extensions_mut().insert("partitionkey", key);
@@ -43,24 +48,36 @@ fn filter(c: &mut Criterion) {
     let pass = any(Some("k1"));
     let fail = any(Some("k2"));
     let missing = any(None);
-    let typed = Event::new(OrderCreated { order_id: "o-1".into() })
-        .with_extension("partitionkey", "k1")
-        .unwrap();
+    let typed = Event::new(OrderCreated {
+        order_id: "o-1".into(),
+    })
+    .with_extension("partitionkey", "k1")
+    .unwrap();
     assert!(expression.accepts(&pass) && expression.accepts(&typed));
     assert!(!expression.accepts(&fail) && !expression.accepts(&missing));
 
     let mut group = c.benchmark_group("cesql_filter");
-    group.bench_function("any_event_pass", |b| b.iter(|| expression.accepts(black_box(&pass))));
-    group.bench_function("any_event_fail", |b| b.iter(|| expression.accepts(black_box(&fail))));
+    group.bench_function("any_event_pass", |b| {
+        b.iter(|| expression.accepts(black_box(&pass)))
+    });
+    group.bench_function("any_event_fail", |b| {
+        b.iter(|| expression.accepts(black_box(&fail)))
+    });
     group.bench_function("any_event_missing", |b| {
         b.iter(|| expression.accepts(black_box(&missing)))
     });
-    group.bench_function("typed_event_pass", |b| b.iter(|| expression.accepts(black_box(&typed))));
+    group.bench_function("typed_event_pass", |b| {
+        b.iter(|| expression.accepts(black_box(&typed)))
+    });
     group.bench_function("subscription_all_pass", |b| {
         b.iter(|| subscription.accepts(black_box(&pass)))
     });
     group.bench_function("parse", |b| {
-        b.iter(|| Expression::parse(black_box("type LIKE 'com.example.order.%' AND partitionkey = 'k1'")))
+        b.iter(|| {
+            Expression::parse(black_box(
+                "type LIKE 'com.example.order.%' AND partitionkey = 'k1'",
+            ))
+        })
     });
     group.finish();
 }

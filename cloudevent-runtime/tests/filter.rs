@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 #[derive(Debug, Serialize, Deserialize, CloudEvent)]
-#[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com"
+)]
 struct OrderCreated {
     #[cloudevent(subject)]
     order_id: String,
@@ -19,7 +22,11 @@ struct OrderCreated {
 }
 
 fn github_push() -> AnyEvent {
-    let mut event = AnyEvent::new("1", "https://github.com/cloudevents/spec/push", "com.github.push");
+    let mut event = AnyEvent::new(
+        "1",
+        "https://github.com/cloudevents/spec/push",
+        "com.github.push",
+    );
     event.set_subject(Some("https://github.com/cloudevents/spec".into()));
     event
 }
@@ -30,17 +37,31 @@ fn filter(json: serde_json::Value) -> SubscriptionFilter {
 
 #[test]
 fn cesql_on_any_event_and_typed_event() {
-    let e = Expression::parse("type LIKE 'com.example.order.%' AND region = 'eu' AND subject = 'o-1'").unwrap();
-    let typed = Event::new(OrderCreated { order_id: "o-1".into(), region: "eu".into() });
-    assert!(e.accepts(&typed), "the payload's extension and subject are read");
-    let other = Event::new(OrderCreated { order_id: "o-1".into(), region: "us".into() });
+    let e =
+        Expression::parse("type LIKE 'com.example.order.%' AND region = 'eu' AND subject = 'o-1'")
+            .unwrap();
+    let typed = Event::new(OrderCreated {
+        order_id: "o-1".into(),
+        region: "eu".into(),
+    });
+    assert!(
+        e.accepts(&typed),
+        "the payload's extension and subject are read"
+    );
+    let other = Event::new(OrderCreated {
+        order_id: "o-1".into(),
+        region: "us".into(),
+    });
     assert!(!e.accepts(&other));
     let typed = typed.with_extension("priority", 3).unwrap();
     let priority = Expression::parse("priority + 1").unwrap();
     assert_eq!(typed.evaluate(&priority).value, Value::Integer(4));
 
     let any = AnyEvent::from_slice(&serde_json::to_vec(&typed).unwrap()).unwrap();
-    assert!(e.accepts(&any), "the same verdict on the same event read back");
+    assert!(
+        e.accepts(&any),
+        "the same verdict on the same event read back"
+    );
     let missing = Expression::parse("partitionkey = 'k1'").unwrap();
     let result = any.evaluate(&missing);
     assert_eq!(result.value, Value::Boolean(false));
@@ -53,7 +74,9 @@ fn parse_errors_are_the_rules_crates() {
     let error = Expression::parse("type LIKE").unwrap_err();
     assert_eq!(
         error.to_string(),
-        cloudevent_runtime::rules::cesql::Expression::parse("type LIKE").unwrap_err().to_string()
+        cloudevent_runtime::rules::cesql::Expression::parse("type LIKE")
+            .unwrap_err()
+            .to_string()
     );
     assert_eq!((error.span.start, error.span.end), (9, 9));
 }
@@ -62,27 +85,55 @@ fn parse_errors_are_the_rules_crates() {
 #[test]
 fn subscription_spec_examples() {
     let push = github_push();
-    let mut created = AnyEvent::new("2", "https://github.com/cloudevents/spec", "com.github.issue.created");
+    let mut created = AnyEvent::new(
+        "2",
+        "https://github.com/cloudevents/spec",
+        "com.github.issue.created",
+    );
     created.set_subject(Some("https://github.com/cloudevents/spec".into()));
     let mut other = AnyEvent::new("3", "https://example.com/x", "org.example.thing");
     other.set_subject(Some("elsewhere".into()));
 
     let cases = [
-        (json!({ "exact": { "type": "com.github.push", "subject": "https://github.com/cloudevents/spec" } }), [true, false, false]),
-        (json!({ "prefix": { "type": "com.github.", "subject": "https://github.com/cloudevents" } }), [true, true, false]),
-        (json!({ "suffix": { "type": ".created", "subject": "/cloudevents/spec" } }), [false, true, false]),
-        (json!({ "all": [
+        (
+            json!({ "exact": { "type": "com.github.push", "subject": "https://github.com/cloudevents/spec" } }),
+            [true, false, false],
+        ),
+        (
+            json!({ "prefix": { "type": "com.github.", "subject": "https://github.com/cloudevents" } }),
+            [true, true, false],
+        ),
+        (
+            json!({ "suffix": { "type": ".created", "subject": "/cloudevents/spec" } }),
+            [false, true, false],
+        ),
+        (
+            json!({ "all": [
             { "exact": { "type": "com.github.push" } },
             { "exact": { "subject": "https://github.com/cloudevents/spec" } }
-        ] }), [true, false, false]),
-        (json!({ "any": [
+        ] }),
+            [true, false, false],
+        ),
+        (
+            json!({ "any": [
             { "exact": { "type": "com.github.push" } },
             { "exact": { "subject": "https://github.com/cloudevents/spec" } }
-        ] }), [true, true, false]),
-        (json!({ "not": { "exact": { "type": "com.github.push" } } }), [false, true, true]),
-        (json!({ "sql": "source LIKE '%cloudevents%'" }), [true, true, false]),
+        ] }),
+            [true, true, false],
+        ),
+        (
+            json!({ "not": { "exact": { "type": "com.github.push" } } }),
+            [false, true, true],
+        ),
+        (
+            json!({ "sql": "source LIKE '%cloudevents%'" }),
+            [true, true, false],
+        ),
         // 3.2.1's subscription resource: its `filters` array.
-        (json!([ { "prefix": { "type": "com.example." } } ]), [false, false, false]),
+        (
+            json!([ { "prefix": { "type": "com.example." } } ]),
+            [false, false, false],
+        ),
         (json!([]), [true, true, true]),
     ];
     for (json, want) in cases {
@@ -98,17 +149,29 @@ fn subscription_dialects_compare_strings_and_refuse_what_the_spec_refuses() {
     event.extensions_mut().insert("priority", 5);
     event.extensions_mut().insert("urgent", true);
     assert!(filter(json!({ "exact": { "priority": "5", "urgent": "true" } })).accepts(&event));
-    assert!(!filter(json!({ "exact": { "nothere": "x" } })).accepts(&event), "absent fails");
+    assert!(
+        !filter(json!({ "exact": { "nothere": "x" } })).accepts(&event),
+        "absent fails"
+    );
     assert!(!filter(json!({ "prefix": { "nothere": "x" } })).accepts(&event));
     assert!(filter(json!({ "not": { "suffix": { "nothere": "x" } } })).accepts(&event));
 
     for (json, message) in [
-        (json!({ "all": [] }), "MUST hold at least one filter expression"),
+        (
+            json!({ "all": [] }),
+            "MUST hold at least one filter expression",
+        ),
         (json!({ "any": {} }), "takes an array"),
-        (json!({ "exact": { "type": "" } }), "MUST NOT be empty strings"),
+        (
+            json!({ "exact": { "type": "" } }),
+            "MUST NOT be empty strings",
+        ),
         (json!({ "exact": { "type": 5 } }), "the value is a String"),
         (json!({ "exact": {}, "prefix": {} }), "one member"),
-        (json!({ "cesql": "true" }), "unsupported filter dialect `cesql`"),
+        (
+            json!({ "cesql": "true" }),
+            "unsupported filter dialect `cesql`",
+        ),
         (json!({ "sql": "type = " }), "CESQL parse error at 7..7"),
         (json!({ "sql": 5 }), "takes a String"),
     ] {
@@ -116,5 +179,10 @@ fn subscription_dialects_compare_strings_and_refuse_what_the_spec_refuses() {
         assert!(error.to_string().contains(message), "{json}: {error}");
     }
     let error = serde_json::from_str::<SubscriptionFilter>(r#"{"regex": {}}"#).unwrap_err();
-    assert!(error.to_string().contains("unsupported filter dialect `regex`"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("unsupported filter dialect `regex`"),
+        "{error}"
+    );
 }

@@ -61,7 +61,11 @@ fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
 }
 
 fn event(partitionkey: Option<&str>) -> AnyEvent {
-    let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    let mut event = AnyEvent::new(
+        "1",
+        "https://orders.example.com",
+        "com.example.order.created",
+    );
     event.extensions_mut().insert("region", "eu");
     if let Some(key) = partitionkey {
         event.extensions_mut().insert("partitionkey", key);
@@ -71,7 +75,8 @@ fn event(partitionkey: Option<&str>) -> AnyEvent {
 
 #[test]
 fn the_typical_filter_allocates_nothing() {
-    let filter = Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
+    let filter =
+        Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
     for (event, want) in [
         (event(Some("k1")), true),
         (event(Some("k2")), false),

@@ -145,10 +145,26 @@ fn never_equal(
     what: &str,
     found: &mut Vec<Finding>,
 ) {
-    let (Kind::Attribute(a), Kind::String(text)) = (&attribute.kind, &literal.kind) else {
+    let Kind::Attribute(a) = &attribute.kind else {
         return;
     };
     let Some(kind) = schema.kind(a.name()) else {
+        return;
+    };
+    if kind == AttributeKind::Timestamp {
+        if let Some(ty @ (Type::Integer | Type::Boolean)) = literal.static_type() {
+            found.push(Finding {
+                span: literal.span,
+                message: format!(
+                    "`{}` is a Timestamp, never equal to {} {ty} in {what} (a CastError on every event, CESQL v1 3.7)",
+                    a.name(),
+                    if ty == Type::Integer { "an" } else { "a" }
+                ),
+            });
+            return;
+        }
+    }
+    let Kind::String(text) = &literal.kind else {
         return;
     };
     let possible = match Type::of_attribute(kind) {

@@ -179,4 +179,3 @@ impl<F: Filter + ?Sized> Filter for Box<F> {
         (**self).accepts_envelope(envelope)
     }
 }
-

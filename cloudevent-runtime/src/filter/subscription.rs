@@ -139,7 +139,9 @@ impl SubscriptionFilter {
         };
         let pairs = |properties: &Json| -> Result<Vec<(String, String)>, SubscriptionError> {
             let Some(map) = properties.as_object().filter(|m| !m.is_empty()) else {
-                return Err(invalid("takes an object of attribute names and String values"));
+                return Err(invalid(
+                    "takes an object of attribute names and String values",
+                ));
             };
             map.iter()
                 .map(|(name, value)| match value.as_str() {
@@ -168,7 +170,9 @@ impl SubscriptionFilter {
                 };
                 SubscriptionFilter::Sql(Expression::parse(source).map_err(|error| {
                     SubscriptionError {
-                        message: format!("filter dialect `sql`: {error} (Subscriptions API 3.2.4.1.2)"),
+                        message: format!(
+                            "filter dialect `sql`: {error} (Subscriptions API 3.2.4.1.2)"
+                        ),
                         sql: Some(error),
                     }
                 })?)
@@ -218,14 +222,18 @@ impl Filter for SubscriptionFilter {
             SubscriptionFilter::Exact(pairs) => pairs
                 .iter()
                 .all(|(name, want)| attribute_text(envelope, name, |t| t == want)),
-            SubscriptionFilter::Prefix(pairs) => pairs
-                .iter()
-                .all(|(name, want)| attribute_text(envelope, name, |t| t.starts_with(want.as_str()))),
+            SubscriptionFilter::Prefix(pairs) => pairs.iter().all(|(name, want)| {
+                attribute_text(envelope, name, |t| t.starts_with(want.as_str()))
+            }),
             SubscriptionFilter::Suffix(pairs) => pairs
                 .iter()
                 .all(|(name, want)| attribute_text(envelope, name, |t| t.ends_with(want.as_str()))),
-            SubscriptionFilter::All(filters) => filters.iter().all(|f| f.accepts_envelope(envelope)),
-            SubscriptionFilter::Any(filters) => filters.iter().any(|f| f.accepts_envelope(envelope)),
+            SubscriptionFilter::All(filters) => {
+                filters.iter().all(|f| f.accepts_envelope(envelope))
+            }
+            SubscriptionFilter::Any(filters) => {
+                filters.iter().any(|f| f.accepts_envelope(envelope))
+            }
             SubscriptionFilter::Not(filter) => !filter.accepts_envelope(envelope),
             SubscriptionFilter::Sql(expression) => expression.matches(envelope),
         }
