@@ -21,6 +21,10 @@
 //! assert_eq!(event.evaluate(&concat).value, Value::from("com.example.order.created/k1"));
 //! ```
 
+#[cfg(feature = "axum")]
+mod axum;
+#[cfg(any(feature = "nats", feature = "websocket"))]
+mod stream;
 mod subscription;
 
 use cloudevent_rules::{Envelope, ExtensionAttributes};
@@ -29,6 +33,12 @@ pub use cloudevent_rules::cesql::{
     ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
     Schema, Span, Type, Value,
 };
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use axum::{EventFilter, Selected};
+#[cfg(any(feature = "nats", feature = "websocket"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "nats", feature = "websocket"))))]
+pub use stream::{FilterStreamExt, SelectStream};
 pub use subscription::{SubscriptionError, SubscriptionFilter};
 
 use crate::extension::{ExtensionValue, ExtensionValueBuf};
