@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod codegen;
 mod diff;
 mod snapshot;
+mod sql;
 mod validate;
 
 /// Typed CloudEvents tooling.
@@ -36,6 +37,12 @@ enum Command {
     /// for run-time validation of `data` (`Registry::from_snapshot`, `validate
     /// --registry-snapshot`).
     Snapshot(snapshot::Args),
+    /// Evaluate a CloudEvents SQL v1 expression on an event; prints `{"value": ...,
+    /// "errors": [...]}`, exit 2 when the expression does not parse.
+    Sql(sql::SqlArgs),
+    /// Print the events of FILES that pass a CloudEvents SQL expression (`--sql`) or a
+    /// Subscriptions API filter (`--subscription`), as JSON Lines.
+    Filter(sql::FilterArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +63,7 @@ fn main() -> ExitCode {
         Command::Codegen(args) => codegen::run(*args),
         Command::Diff(args) => diff::run(args),
         Command::Snapshot(args) => snapshot::run(args),
+        Command::Sql(args) => sql::run_sql(args),
+        Command::Filter(args) => sql::run_filter(args),
     }
 }

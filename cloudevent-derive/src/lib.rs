@@ -6,6 +6,7 @@
 
 mod ast;
 mod attr;
+mod cesql;
 mod check;
 mod ctxt;
 mod expand;
@@ -112,5 +113,31 @@ pub fn derive_cloud_event(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// A CloudEvents SQL v1 expression, parsed and type-checked when the code compiles; a
+/// `&'static cloudevent_runtime::filter::Expression`, parsed once at its first use.
+///
+/// `cesql!("type LIKE 'com.example.%'")` refuses what does not parse and what every
+/// evaluation would raise (a missing function, a literal that never casts), pointing at the
+/// token. `cesql!(OrderCreated, "region = 'eu'")` also refuses an attribute `OrderCreated`
+/// can never carry.
+///
+/// ```ignore
+/// use cloudevent_runtime::{cesql, filter::Filter};
+/// let orders = cesql!("type LIKE 'com.example.order.%' AND partitionkey = 'k1'");
+/// assert!(!orders.accepts(&cloudevent_runtime::AnyEvent::new("1", "/x", "org.other")));
+/// ```
+///
+/// (`ignore` for the reason above; the runtime's doctests run it.)
+#[proc_macro]
+pub fn cesql(input: TokenStream) -> TokenStream {
+    // In expression position several `compile_error!`s need a block around them.
+    cesql::expand(input.into())
+        .unwrap_or_else(|errors| {
+            let errors = errors.into_compile_error();
+            quote::quote! {{ #errors }}
+        })
         .into()
 }

@@ -44,6 +44,17 @@ pub fn shorten(text: &str) -> String {
 pub trait ExtensionAttributes {
     /// Calls `f` with every extension, in the order the event holds them.
     fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>));
+
+    /// The value of the extension `name`, borrowed from the event; `None` when absent. What
+    /// a CESQL expression reads (`cesql`), without copying the value.
+    ///
+    /// ```
+    /// use cloudevent_rules::{ExtensionAttributes, ExtensionValue};
+    /// let extensions = [("region", ExtensionValue::String("eu"))];
+    /// assert_eq!(extensions.extension("region"), Some(ExtensionValue::String("eu")));
+    /// assert_eq!(extensions.extension("zone"), None);
+    /// ```
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>>;
 }
 
 impl<const N: usize> ExtensionAttributes for [(&str, ExtensionValue<'_>); N] {
@@ -51,6 +62,10 @@ impl<const N: usize> ExtensionAttributes for [(&str, ExtensionValue<'_>); N] {
         for (name, value) in self {
             f(name, *value);
         }
+    }
+
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 }
 
@@ -60,11 +75,19 @@ impl ExtensionAttributes for Vec<(&str, ExtensionValue<'_>)> {
             f(name, *value);
         }
     }
+
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
 }
 
 /// No extensions.
 impl ExtensionAttributes for () {
     fn for_each_extension(&self, _: &mut dyn FnMut(&str, ExtensionValue<'_>)) {}
+
+    fn extension(&self, _: &str) -> Option<ExtensionValue<'_>> {
+        None
+    }
 }
 
 /// The context attributes of one event as read, before any rule: `None` is absent (or JSON

@@ -82,3 +82,5 @@ mod trace;
 pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};
 
 pub mod limits;
+
+pub mod cesql;

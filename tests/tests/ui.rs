@@ -28,3 +28,12 @@ fn ui() {
         cases.compile_fail(format!("ui/{rule}/*.rs"));
     }
 }
+
+/// `cesql!`: the expression's parse errors and checker findings, pointed at in the literal;
+/// with an event type, an extension the type can never carry.
+#[test]
+fn cesql() {
+    let cases = trybuild::TestCases::new();
+    cases.pass("ui/pass/cesql.rs");
+    cases.compile_fail("ui/cesql/*.rs");
+}

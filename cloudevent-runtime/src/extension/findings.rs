@@ -12,6 +12,10 @@ impl ExtensionAttributes for Extensions {
             f(name, value.as_value());
         }
     }
+
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>> {
+        self.get(name).map(super::ExtensionValueBuf::as_value)
+    }
 }
 
 /// Checks one extension (name and value) under a profile's policy, as every reader does.

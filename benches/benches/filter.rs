@@ -1,0 +1,86 @@
+//! The cost of a compiled CESQL filter per event (issue 23 §6): the typical gateway filter
+//! `type LIKE 'com.example.order.%' AND partitionkey = 'k1'` on an `AnyEvent` that passes,
+//! one that fails on the extension, one without the extension (a MissingAttributeError), and
+//! on a typed `Event<T>`; beside it the same selection as a Subscriptions API filter. Criterion
+//! reports the time per call, which is ns per event. `cloudevent-runtime/tests/filter_alloc.rs`
+//! holds the allocation count (none).
+
+use std::hint::black_box;
+
+use cloudevent_runtime::filter::{Expression, Filter, SubscriptionFilter};
+use cloudevent_runtime::{AnyEvent, CloudEvent, Event};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com"
+)]
+struct OrderCreated {
+    #[cloudevent(subject)]
+    order_id: String,
+}
+
+fn any(partitionkey: Option<&str>) -> AnyEvent {
+    let mut event = AnyEvent::new(
+        "01J0A9Z7Q2M1V4X8K3N5R6T7W8",
+        "https://orders.example.com/checkout",
+        "com.example.order.created",
+    );
+    event
+        .extensions_mut()
+        .insert("correlationid", "01J0A9Z7Q2M1V4X8K3N5R6T7W8");
+    event.extensions_mut().insert("region", "eu");
+    if let Some(key) = partitionkey {
+        event.extensions_mut().insert("partitionkey", key);
+    }
+    event
+}
+
+fn filter(c: &mut Criterion) {
+    let expression =
+        Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
+    let subscription = SubscriptionFilter::from_json(&serde_json::json!({
+        "all": [{ "prefix": { "type": "com.example.order." } }, { "exact": { "partitionkey": "k1" } }]
+    }))
+    .unwrap();
+    let pass = any(Some("k1"));
+    let fail = any(Some("k2"));
+    let missing = any(None);
+    let typed = Event::new(OrderCreated {
+        order_id: "o-1".into(),
+    })
+    .with_extension("partitionkey", "k1")
+    .unwrap();
+    assert!(expression.accepts(&pass) && expression.accepts(&typed));
+    assert!(!expression.accepts(&fail) && !expression.accepts(&missing));
+
+    let mut group = c.benchmark_group("cesql_filter");
+    group.bench_function("any_event_pass", |b| {
+        b.iter(|| expression.accepts(black_box(&pass)))
+    });
+    group.bench_function("any_event_fail", |b| {
+        b.iter(|| expression.accepts(black_box(&fail)))
+    });
+    group.bench_function("any_event_missing", |b| {
+        b.iter(|| expression.accepts(black_box(&missing)))
+    });
+    group.bench_function("typed_event_pass", |b| {
+        b.iter(|| expression.accepts(black_box(&typed)))
+    });
+    group.bench_function("subscription_all_pass", |b| {
+        b.iter(|| subscription.accepts(black_box(&pass)))
+    });
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            Expression::parse(black_box(
+                "type LIKE 'com.example.order.%' AND partitionkey = 'k1'",
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, filter);
+criterion_main!(benches);

@@ -1,0 +1,159 @@
+//! The parsed expression: one node per construct of CESQL v1 section 2, each with its span.
+
+use std::sync::Arc;
+
+use super::Span;
+use super::function::Callee;
+use super::like::Pattern;
+
+/// A node and the source it was parsed from.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub(crate) kind: Kind,
+    pub(crate) span: Span,
+}
+
+/// A context attribute, resolved once when parsed so evaluation does not compare names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Attribute {
+    Specversion,
+    Id,
+    Source,
+    Type,
+    Datacontenttype,
+    Dataschema,
+    Subject,
+    Time,
+    Extension(Box<str>),
+}
+
+impl Attribute {
+    pub(crate) fn from_name(name: &str) -> Attribute {
+        match name {
+            "specversion" => Attribute::Specversion,
+            "id" => Attribute::Id,
+            "source" => Attribute::Source,
+            "type" => Attribute::Type,
+            "datacontenttype" => Attribute::Datacontenttype,
+            "dataschema" => Attribute::Dataschema,
+            "subject" => Attribute::Subject,
+            "time" => Attribute::Time,
+            other => Attribute::Extension(other.into()),
+        }
+    }
+
+    /// The attribute's name as the event writes it.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Attribute::Specversion => "specversion",
+            Attribute::Id => "id",
+            Attribute::Source => "source",
+            Attribute::Type => "type",
+            Attribute::Datacontenttype => "datacontenttype",
+            Attribute::Dataschema => "dataschema",
+            Attribute::Subject => "subject",
+            Attribute::Time => "time",
+            Attribute::Extension(name) => name,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BinaryOp {
+    And,
+    Or,
+    Xor,
+    Eq,
+    NotEq,
+    Less,
+    LessEq,
+    Greater,
+    GreaterEq,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::And => "AND",
+            BinaryOp::Or => "OR",
+            BinaryOp::Xor => "XOR",
+            BinaryOp::Eq => "=",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::Less => "<",
+            BinaryOp::LessEq => "<=",
+            BinaryOp::Greater => ">",
+            BinaryOp::GreaterEq => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    Boolean(bool),
+    Integer(i32),
+    String(Box<str>),
+    Attribute(Attribute),
+    Exists(Attribute),
+    Not(Box<Node>),
+    Negate(Box<Node>),
+    Binary(BinaryOp, Box<Node>, Box<Node>),
+    Like {
+        operand: Box<Node>,
+        pattern: Pattern,
+        negated: bool,
+    },
+    In {
+        operand: Box<Node>,
+        set: Vec<Node>,
+        negated: bool,
+    },
+    Call {
+        /// Upper case, as the spec's tables write it.
+        name: Box<str>,
+        name_span: Span,
+        args: Vec<Node>,
+        /// `None`: no function of that name and arity (a MissingFunctionError when evaluated).
+        callee: Option<Arc<Callee>>,
+    },
+}
+
+impl Node {
+    /// Every node of the tree, this one first.
+    pub(crate) fn walk<'n>(&'n self, f: &mut dyn FnMut(&'n Node)) {
+        f(self);
+        match &self.kind {
+            Kind::Not(x) | Kind::Negate(x) => x.walk(f),
+            Kind::Binary(_, l, r) => {
+                l.walk(f);
+                r.walk(f);
+            }
+            Kind::Like { operand, .. } => operand.walk(f),
+            Kind::In { operand, set, .. } => {
+                operand.walk(f);
+                for node in set {
+                    node.walk(f);
+                }
+            }
+            Kind::Call { args, .. } => {
+                for node in args {
+                    node.walk(f);
+                }
+            }
+            Kind::Boolean(_)
+            | Kind::Integer(_)
+            | Kind::String(_)
+            | Kind::Attribute(_)
+            | Kind::Exists(_) => {}
+        }
+    }
+}

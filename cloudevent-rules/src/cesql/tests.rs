@@ -1,0 +1,270 @@
+use proptest::prelude::*;
+
+use super::*;
+use crate::ExtensionValue;
+
+fn eval(source: &str) -> Evaluation<'static> {
+    let expression = Box::leak(Box::new(Expression::parse(source).unwrap()));
+    let result = expression.evaluate(&Envelope::default());
+    Evaluation {
+        value: result.value.into_owned(),
+        errors: result.errors,
+    }
+}
+
+#[test]
+fn parse_errors_point_at_the_offending_token() {
+    for (source, span, found) in [
+        ("ABC(", (4, 4), "the end of the expression"),
+        ("a = = b", (4, 5), "`=`"),
+        ("type LIKE subject", (10, 17), "`subject`"),
+        ("1 +", (3, 3), "the end"),
+        ("(1 + 2", (6, 6), "the end"),
+        ("'abc", (0, 4), "never closed"),
+        ("a # b", (2, 3), "'#'"),
+        ("2147483648", (0, 10), "32-bit"),
+        ("x IN ()", (6, 7), "`)`"),
+        ("EXISTS 1", (7, 8), "integer `1`"),
+        ("my_ext = 1", (0, 6), "not an attribute name"),
+        ("a b", (2, 3), "`b`"),
+    ] {
+        let error = Expression::parse(source).unwrap_err();
+        assert_eq!(
+            (error.span.start, error.span.end),
+            span,
+            "{source}: {error}"
+        );
+        assert!(error.message.contains(found), "{source}: {error}");
+    }
+}
+
+#[test]
+fn the_most_negative_integer_is_a_literal() {
+    assert_eq!(eval("-2147483648").value, Value::Integer(i32::MIN));
+    assert!(Expression::parse("2147483647").is_ok());
+}
+
+#[test]
+fn operators_bind_as_section_3_6_says() {
+    assert_eq!(eval("1 + 2 * 3").value, Value::Integer(7));
+    assert_eq!(eval("10 - 2 - 3").value, Value::Integer(5), "left to right");
+    assert_eq!(eval("1 + 1 = 2 AND TRUE").value, Value::Boolean(true));
+    assert_eq!(
+        eval("NOT 'a' LIKE 'a'").errors[0].kind,
+        ErrorKind::Cast,
+        "NOT binds tighter than LIKE"
+    );
+    assert_eq!(eval("1 IN (1) = TRUE").value, Value::Boolean(true));
+    assert_eq!(eval("not exists subject").value, Value::Boolean(true));
+}
+
+#[test]
+fn errors_carry_kind_span_and_default_value() {
+    let result = eval("1 + 2147483647");
+    assert_eq!(result.value, Value::Integer(i32::MAX));
+    assert_eq!(result.errors[0].kind, ErrorKind::Math);
+    let result = eval("-(-2147483648)");
+    assert_eq!(result.errors[0].kind, ErrorKind::Math);
+    let result = eval("NOPE(1)");
+    assert_eq!(result.value, Value::Boolean(false));
+    assert_eq!(result.errors[0].kind, ErrorKind::MissingFunction);
+    assert_eq!(
+        (result.errors[0].span.start, result.errors[0].span.end),
+        (0, 4)
+    );
+    let result = eval("'abc' = 1");
+    assert_eq!(result.value, Value::Boolean(false));
+    assert_eq!(result.errors[0].kind, ErrorKind::Cast);
+}
+
+#[test]
+fn attributes_are_read_as_cesql_types() {
+    let extensions = [
+        ("flag", ExtensionValue::Boolean(true)),
+        ("n", ExtensionValue::Integer(7)),
+        ("blob", ExtensionValue::Binary(b"hi")),
+        ("link", ExtensionValue::Uri("https://example.com/x")),
+    ];
+    let event = Envelope {
+        id: Some("1"),
+        extensions: &extensions,
+        ..Envelope::default()
+    };
+    let value = |s: &str| {
+        Expression::parse(s)
+            .unwrap()
+            .evaluate(&event)
+            .value
+            .into_owned()
+    };
+    assert_eq!(value("flag"), Value::Boolean(true));
+    assert_eq!(value("n + 1"), Value::Integer(8));
+    assert_eq!(value("blob"), Value::from("aGk="));
+    assert_eq!(value("link LIKE 'https://%'"), Value::Boolean(true));
+    assert_eq!(
+        value("EXISTS blob AND NOT EXISTS nope"),
+        Value::Boolean(true)
+    );
+}
+
+#[test]
+fn user_functions_are_dispatched_by_arity_and_checked() {
+    let mut functions = Functions::new();
+    functions
+        .register(
+            "HALF",
+            &[Type::Integer],
+            None,
+            Type::Integer,
+            |args| match args[0] {
+                Value::Integer(i) if i % 2 == 0 => Ok(Value::Integer(i / 2)),
+                _ => Err("odd".into()),
+            },
+        )
+        .unwrap()
+        .register(
+            "HALF",
+            &[Type::Integer, Type::Integer],
+            None,
+            Type::Integer,
+            |_| Ok(Value::Boolean(true)),
+        )
+        .unwrap();
+    let run = |s: &str| {
+        let e = Expression::parse_with(s, &functions).unwrap();
+        let r = e.evaluate(&Envelope::default());
+        (
+            r.value.into_owned(),
+            r.errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(run("half('8')"), (Value::Integer(4), vec![]));
+    assert_eq!(
+        run("HALF(7)"),
+        (Value::Integer(0), vec![ErrorKind::FunctionEvaluation])
+    );
+    assert_eq!(
+        run("HALF(1, 2)"),
+        (Value::Integer(0), vec![ErrorKind::FunctionEvaluation]),
+        "wrong return type"
+    );
+    assert_eq!(
+        run("HALF(1, 2, 3)"),
+        (Value::Boolean(false), vec![ErrorKind::MissingFunction])
+    );
+    assert!(
+        functions
+            .register("LENGTH", &[Type::String], None, Type::Integer, |_| Ok(
+                Value::Integer(0)
+            ))
+            .is_err()
+    );
+    assert!(
+        functions
+            .register("HALF", &[], Some(Type::Integer), Type::Integer, |_| Ok(
+                Value::Integer(0)
+            ))
+            .is_err()
+    );
+    assert!(
+        functions
+            .register(
+                "HALF",
+                &[Type::Integer; 3],
+                Some(Type::Integer),
+                Type::Integer,
+                |_| Ok(Value::Integer(0))
+            )
+            .is_ok()
+    );
+    assert!(
+        functions
+            .register(
+                "HALF",
+                &[Type::Integer; 4],
+                Some(Type::Integer),
+                Type::Integer,
+                |_| Ok(Value::Integer(0))
+            )
+            .is_err(),
+        "a second variadic overload"
+    );
+    assert!(
+        functions
+            .register("9X", &[], None, Type::Integer, |_| Ok(Value::Integer(0)))
+            .is_err()
+    );
+}
+
+#[test]
+fn deep_nesting_is_a_parse_error_not_a_stack_overflow() {
+    for source in [
+        "(".repeat(100_000) + "1" + &")".repeat(100_000),
+        "NOT ".repeat(100_000) + "TRUE",
+        "-".repeat(100_000) + "1",
+        "1".to_owned() + &" + 1".repeat(100_000),
+    ] {
+        match Expression::parse(&source) {
+            Err(error) => assert!(error.message.contains("nests deeper"), "{error}"),
+            Ok(e) => {
+                // A long flat chain is fine: the parser loops; evaluation recurses on the
+                // left operand only as deep as the chain, which the parser bounds too.
+                let _ = e.evaluate(&Envelope::default());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_checker_finds_what_every_evaluation_would_raise() {
+    let schema = Schema::core().with("priority", crate::AttributeKind::Integer);
+    let messages = |s: &str| -> Vec<String> {
+        Expression::parse(s)
+            .unwrap()
+            .check(&schema)
+            .into_iter()
+            .map(|f| f.message)
+            .collect()
+    };
+    assert!(messages("type LIKE 'com.%' AND priority > 2").is_empty());
+    assert!(
+        messages("priority = 'high'")[0]
+            .contains("`priority` is an Integer (Integer), never equal to 'high'")
+    );
+    assert!(messages("priority IN (1, 'x')")[0].contains("'x' is not a valid Integer"));
+    assert!(messages("1 + 'a'")[0].contains("'a' is not a valid Integer"));
+    assert!(messages("CONCAT_WS()")[0].contains("no function CONCAT_WS takes 0"));
+    assert!(messages("FOO(1)")[0].contains("no function has that name"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Parsing and evaluating never panic, whatever the input.
+    #[test]
+    fn never_panics_on_random_text(source in ".{0,60}") {
+        if let Ok(e) = Expression::parse(&source) {
+            let _ = e.evaluate(&Envelope::default());
+            let _ = e.check(&Schema::core());
+        }
+    }
+
+    /// ... nor on random sequences of the language's own tokens, which reach the evaluator.
+    #[test]
+    fn never_panics_on_random_token_soup(tokens in proptest::collection::vec(prop_oneof![
+        Just("("), Just(")"), Just(","), Just("+"), Just("-"), Just("*"), Just("/"), Just("%"),
+        Just("="), Just("!="), Just("<>"), Just("<"), Just("<="), Just(">"), Just(">="),
+        Just("AND"), Just("OR"), Just("XOR"), Just("NOT"), Just("LIKE"), Just("IN"), Just("EXISTS"),
+        Just("TRUE"), Just("0"), Just("2147483647"), Just("-2147483648"), Just("'a%b_'"), Just("'9'"),
+        Just("subject"), Just("n"), Just("ABS"), Just("SUBSTRING"), Just("LEFT"), Just("CONCAT_WS"),
+        Just("INT"), Just("BOOL"), Just("LENGTH"), Just("'\\\\%'"),
+    ], 0..24)) {
+        let source = tokens.join(" ");
+        let extensions = [("n", ExtensionValue::Integer(i32::MIN))];
+        let event = Envelope { subject: Some("ünï"), extensions: &extensions, ..Envelope::default() };
+        if let Ok(e) = Expression::parse(&source) {
+            let full = e.evaluate(&event);
+            prop_assert_eq!(e.matches(&event), full.value == Value::Boolean(true) && full.errors.is_empty());
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Selecting events: CloudEvents SQL v1 expressions and the Subscriptions API filter dialects,
+//! evaluated on any event.
+//!
+//! The language lives once, in [`cloudevent_rules::cesql`]: the parser, the type checker and
+//! the evaluator that `cesql!` runs at compile time are the ones [`Expression::parse`] runs
+//! here, so an expression from configuration gets the same messages. This module adds the glue:
+//! [`Filterable`], the one attribute view ([`cloudevent_rules::Envelope`]) of an
+//! [`AnyEvent`] or an [`Event<T>`], and [`Filter`], what every kind of filter
+//! implements (an [`Expression`], a [`SubscriptionFilter`]).
+//!
+//! ```
+//! use cloudevent_runtime::AnyEvent;
+//! use cloudevent_runtime::filter::{Expression, Filter, Filterable, Value};
+//!
+//! let filter = Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
+//! let mut event = AnyEvent::new("1", "/orders", "com.example.order.created");
+//! event.extensions_mut().insert("partitionkey", "k1");
+//! assert!(filter.accepts(&event));
+//!
+//! let concat = Expression::parse("CONCAT(type, '/', partitionkey)").unwrap();
+//! assert_eq!(event.evaluate(&concat).value, Value::from("com.example.order.created/k1"));
+//! ```
+
+#[cfg(feature = "axum")]
+mod axum;
+#[cfg(any(feature = "nats", feature = "websocket"))]
+mod stream;
+mod subscription;
+
+use cloudevent_rules::{Envelope, ExtensionAttributes};
+
+pub use cloudevent_rules::cesql::{
+    ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
+    Schema, Span, Type, Value,
+};
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use axum::{EventFilter, Selected};
+#[cfg(any(feature = "nats", feature = "websocket"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "nats", feature = "websocket"))))]
+pub use stream::{FilterStreamExt, SelectStream};
+pub use subscription::{SubscriptionError, SubscriptionFilter};
+
+use crate::extension::{ExtensionValue, ExtensionValueBuf};
+use crate::{AnyEvent, Attributes, CloudEventData, Event};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::AnyEvent {}
+    impl<T: crate::CloudEventData> Sealed for crate::Event<T> {}
+}
+
+/// An event a filter can read: [`AnyEvent`] and every [`Event<T>`]. Sealed: both give the
+/// one attribute view the rules crate's evaluator reads.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::filter::{ErrorKind, Expression, Filterable, Value};
+///
+/// let event = AnyEvent::new("1", "/orders", "com.example.order.created");
+/// let e = Expression::parse("LENGTH(subject)").unwrap();
+/// let result = event.evaluate(&e);
+/// assert_eq!(result.value, Value::Integer(0));
+/// assert_eq!(result.errors[0].kind, ErrorKind::MissingAttribute);
+/// ```
+pub trait Filterable: sealed::Sealed {
+    /// Calls `f` with the event's attributes as [`Envelope`].
+    fn with_envelope(&self, f: &mut dyn FnMut(&Envelope<'_>));
+
+    /// Evaluates `expression` on the event: its value and every error (CESQL v1 3.3).
+    fn evaluate(&self, expression: &Expression) -> Evaluation<'static> {
+        let mut out = None;
+        self.with_envelope(&mut |envelope| {
+            let result = expression.evaluate(envelope);
+            out = Some(Evaluation {
+                value: result.value.into_owned(),
+                errors: result.errors,
+            });
+        });
+        out.unwrap_or(Evaluation {
+            value: Value::Boolean(false),
+            errors: Vec::new(),
+        })
+    }
+}
+
+impl Filterable for AnyEvent {
+    fn with_envelope(&self, f: &mut dyn FnMut(&Envelope<'_>)) {
+        f(&self.view());
+    }
+}
+
+/// The extensions of an [`Event<T>`]: those set on the event, then those its payload fills.
+/// A payload's are copied once per evaluation (the payload's visitor lends them only for
+/// the length of a call); a type without payload extensions copies nothing.
+struct TypedExtensions<'a> {
+    set: &'a crate::Extensions,
+    payload: Vec<(&'static str, ExtensionValueBuf)>,
+}
+
+impl ExtensionAttributes for TypedExtensions<'_> {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
+        self.set.for_each_extension(f);
+        for (name, value) in &self.payload {
+            f(name, value.as_value());
+        }
+    }
+
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>> {
+        self.set.extension(name).or_else(|| {
+            self.payload
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.as_value())
+        })
+    }
+}
+
+impl<T: CloudEventData> Filterable for Event<T> {
+    fn with_envelope(&self, f: &mut dyn FnMut(&Envelope<'_>)) {
+        let mut payload = Vec::new();
+        if !T::EXTENSIONS.is_empty() {
+            self.for_each_extension(|name, value| {
+                if self.extensions().contains(name) {
+                    return;
+                }
+                if let Some(name) = T::EXTENSIONS.iter().find(|n| **n == name) {
+                    payload.push((*name, ExtensionValueBuf::from(value)));
+                }
+            });
+        }
+        let extensions = TypedExtensions {
+            set: self.extensions(),
+            payload,
+        };
+        f(&Envelope {
+            specversion: Some("1.0"),
+            id: Some(self.id()),
+            source: Some(self.source()),
+            ty: Some(T::TYPE),
+            datacontenttype: self.datacontenttype(),
+            dataschema: self.dataschema(),
+            subject: self.subject(),
+            time: self.time().map(|t| t.as_str()),
+            extensions: &extensions,
+            data: None,
+        });
+    }
+}
+
+/// A filter: an [`Expression`] (passes when it is `true` without an error, CESQL v1 1.2) or
+/// a [`SubscriptionFilter`] (the Subscriptions API dialects). What the axum guard and the
+/// stream adapter take.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::filter::{Filter, SubscriptionFilter};
+///
+/// let filter = SubscriptionFilter::from_json(&serde_json::json!({ "prefix": { "type": "com.example." } })).unwrap();
+/// assert!(filter.accepts(&AnyEvent::new("1", "/orders", "com.example.order.created")));
+/// assert!(!filter.accepts(&AnyEvent::new("1", "/orders", "org.other.thing")));
+/// ```
+pub trait Filter {
+    /// Whether the attributes pass.
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool;
+
+    /// Whether the event passes.
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        let mut accepted = false;
+        event.with_envelope(&mut |envelope| accepted = self.accepts_envelope(envelope));
+        accepted
+    }
+}
+
+impl Filter for Expression {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        self.matches(envelope)
+    }
+}
+
+impl<F: Filter + ?Sized> Filter for std::sync::Arc<F> {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        (**self).accepts_envelope(envelope)
+    }
+}
+
+impl<F: Filter + ?Sized> Filter for Box<F> {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        (**self).accepts_envelope(envelope)
+    }
+}

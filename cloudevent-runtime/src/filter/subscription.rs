@@ -1,0 +1,241 @@
+//! The Subscriptions API filter dialects (CloudEvents Subscriptions API 3.2.4): `exact`,
+//! `prefix`, `suffix`, `all`, `any`, `not` (REQUIRED, 3.2.4.1.1) and `sql` (OPTIONAL,
+//! 3.2.4.1.2), read from their JSON form `{ "dialect": <properties> }`, and a subscription's
+//! `filters` array (every filter must pass; none: every event passes).
+//!
+//! An attribute is compared as a String (its canonical form: `true`, `42`, base64); an
+//! attribute the event does not carry fails `exact`, `prefix` and `suffix`.
+
+use std::fmt;
+
+use cloudevent_rules::Envelope;
+use cloudevent_rules::cesql::{Expression, ParseError};
+use serde_json::Value as Json;
+
+use super::Filter;
+use crate::ExtensionValue;
+
+/// A filter expression of the Subscriptions API.
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::filter::{Filter, SubscriptionFilter};
+///
+/// let filter: SubscriptionFilter = serde_json::from_str(r#"{
+///   "all": [
+///     { "prefix": { "type": "com.example." } },
+///     { "not": { "sql": "subject LIKE 'test-%'" } }
+///   ]
+/// }"#).unwrap();
+/// let mut event = AnyEvent::new("1", "/orders", "com.example.order.created");
+/// event.set_subject(Some("order-1".into()));
+/// assert!(filter.accepts(&event));
+/// event.set_subject(Some("test-1".into()));
+/// assert!(!filter.accepts(&event));
+/// ```
+#[derive(Debug, Clone)]
+pub enum SubscriptionFilter {
+    /// `exact`: every named attribute equals its value (case-sensitive).
+    Exact(Vec<(String, String)>),
+    /// `prefix`: every named attribute starts with its value.
+    Prefix(Vec<(String, String)>),
+    /// `suffix`: every named attribute ends with its value.
+    Suffix(Vec<(String, String)>),
+    /// `all`: every nested filter passes (a subscription's `filters` array too).
+    All(Vec<SubscriptionFilter>),
+    /// `any`: at least one nested filter passes.
+    Any(Vec<SubscriptionFilter>),
+    /// `not`: the nested filter does not pass.
+    Not(Box<SubscriptionFilter>),
+    /// `sql`: a CESQL expression; passes when it is `true` without an error.
+    Sql(Expression),
+}
+
+/// A filter the Subscriptions API refuses (3.2.4: "creation or update of the subscription
+/// MUST be rejected"); the message names the dialect and the section.
+///
+/// ```
+/// use cloudevent_runtime::filter::SubscriptionFilter;
+/// let error = SubscriptionFilter::from_json(&serde_json::json!({ "regex": { "type": ".*" } })).unwrap_err();
+/// assert_eq!(error.to_string(),
+///     "unsupported filter dialect `regex` (Subscriptions API 3.2.4: supported: exact, prefix, suffix, all, any, not, sql)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionError {
+    message: String,
+    sql: Option<ParseError>,
+}
+
+impl SubscriptionError {
+    fn new(message: String) -> SubscriptionError {
+        SubscriptionError { message, sql: None }
+    }
+
+    /// The CESQL parse error of an `sql` filter, when that is what was refused.
+    ///
+    /// ```
+    /// use cloudevent_runtime::filter::SubscriptionFilter;
+    /// let error = SubscriptionFilter::from_json(&serde_json::json!({ "sql": "type LIKE" })).unwrap_err();
+    /// assert_eq!(error.sql_error().unwrap().span.start, 9);
+    /// ```
+    pub fn sql_error(&self) -> Option<&ParseError> {
+        self.sql.as_ref()
+    }
+}
+
+impl fmt::Display for SubscriptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SubscriptionError {}
+
+const DIALECTS: &str = "exact, prefix, suffix, all, any, not, sql";
+
+impl SubscriptionFilter {
+    /// Reads a filter expression (`{ "exact": {...} }`), or a subscription's `filters` array
+    /// (every element must pass; `[]` passes every event).
+    ///
+    /// # Errors
+    /// An unknown dialect, a dialect's properties of the wrong shape, an empty attribute
+    /// name or value, an empty `all`/`any`, an `sql` expression that does not parse
+    /// (3.2.4.1.2: "SHOULD reject").
+    ///
+    /// ```
+    /// use cloudevent_runtime::filter::SubscriptionFilter;
+    /// assert!(SubscriptionFilter::from_json(&serde_json::json!([])).is_ok());
+    /// assert!(SubscriptionFilter::from_json(&serde_json::json!({ "all": [] })).is_err());
+    /// assert!(SubscriptionFilter::from_json(&serde_json::json!({ "exact": { "type": "" } })).is_err());
+    /// ```
+    pub fn from_json(json: &Json) -> Result<SubscriptionFilter, SubscriptionError> {
+        if let Json::Array(filters) = json {
+            return filters
+                .iter()
+                .map(SubscriptionFilter::from_json)
+                .collect::<Result<_, _>>()
+                .map(SubscriptionFilter::All);
+        }
+        let Some(object) = json.as_object().filter(|o| o.len() == 1) else {
+            return Err(SubscriptionError::new(format!(
+                "a filter is one member `{{ \"dialect\": ... }}` (Subscriptions API 3.2.4.1), found {}",
+                cloudevent_rules::shorten(&json.to_string())
+            )));
+        };
+        let (dialect, properties) = object.iter().next().expect("one member, checked above");
+        let invalid = |what: &str| {
+            SubscriptionError::new(format!(
+                "filter dialect `{dialect}`: {what} (Subscriptions API 3.2.4.1)"
+            ))
+        };
+        let nested = |properties: &Json| -> Result<Vec<SubscriptionFilter>, SubscriptionError> {
+            let Some(list) = properties.as_array() else {
+                return Err(invalid("takes an array of filter expressions"));
+            };
+            if list.is_empty() {
+                return Err(invalid("MUST hold at least one filter expression"));
+            }
+            list.iter().map(SubscriptionFilter::from_json).collect()
+        };
+        let pairs = |properties: &Json| -> Result<Vec<(String, String)>, SubscriptionError> {
+            let Some(map) = properties.as_object().filter(|m| !m.is_empty()) else {
+                return Err(invalid(
+                    "takes an object of attribute names and String values",
+                ));
+            };
+            map.iter()
+                .map(|(name, value)| match value.as_str() {
+                    Some(text) if !name.is_empty() && !text.is_empty() => {
+                        Ok((name.clone(), text.to_owned()))
+                    }
+                    Some(_) => Err(invalid(&format!(
+                        "attribute `{name}`: the name and value MUST NOT be empty strings"
+                    ))),
+                    None => Err(invalid(&format!(
+                        "attribute `{name}`: the value is a String, found {value}"
+                    ))),
+                })
+                .collect()
+        };
+        Ok(match dialect.as_str() {
+            "exact" => SubscriptionFilter::Exact(pairs(properties)?),
+            "prefix" => SubscriptionFilter::Prefix(pairs(properties)?),
+            "suffix" => SubscriptionFilter::Suffix(pairs(properties)?),
+            "all" => SubscriptionFilter::All(nested(properties)?),
+            "any" => SubscriptionFilter::Any(nested(properties)?),
+            "not" => SubscriptionFilter::Not(Box::new(SubscriptionFilter::from_json(properties)?)),
+            "sql" => {
+                let Some(source) = properties.as_str() else {
+                    return Err(invalid("takes a String, a CloudEvents SQL expression"));
+                };
+                SubscriptionFilter::Sql(Expression::parse(source).map_err(|error| {
+                    SubscriptionError {
+                        message: format!(
+                            "filter dialect `sql`: {error} (Subscriptions API 3.2.4.1.2)"
+                        ),
+                        sql: Some(error),
+                    }
+                })?)
+            }
+            other => {
+                return Err(SubscriptionError::new(format!(
+                    "unsupported filter dialect `{other}` (Subscriptions API 3.2.4: supported: {DIALECTS})"
+                )));
+            }
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = Json::deserialize(deserializer)?;
+        SubscriptionFilter::from_json(&json).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Compares an attribute's String form with `f`; an absent attribute fails.
+fn attribute_text(envelope: &Envelope<'_>, name: &str, f: impl Fn(&str) -> bool) -> bool {
+    let core = match name {
+        "specversion" => Some(envelope.specversion),
+        "id" => Some(envelope.id),
+        "source" => Some(envelope.source),
+        "type" => Some(envelope.ty),
+        "datacontenttype" => Some(envelope.datacontenttype),
+        "dataschema" => Some(envelope.dataschema),
+        "subject" => Some(envelope.subject),
+        "time" => Some(envelope.time),
+        _ => None,
+    };
+    if let Some(value) = core {
+        return value.is_some_and(f);
+    }
+    match envelope.extensions.extension(name) {
+        None => false,
+        Some(ExtensionValue::Boolean(b)) => f(if b { "true" } else { "false" }),
+        Some(other) => f(&crate::extension::canonical(other)),
+    }
+}
+
+impl Filter for SubscriptionFilter {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        match self {
+            SubscriptionFilter::Exact(pairs) => pairs
+                .iter()
+                .all(|(name, want)| attribute_text(envelope, name, |t| t == want)),
+            SubscriptionFilter::Prefix(pairs) => pairs.iter().all(|(name, want)| {
+                attribute_text(envelope, name, |t| t.starts_with(want.as_str()))
+            }),
+            SubscriptionFilter::Suffix(pairs) => pairs
+                .iter()
+                .all(|(name, want)| attribute_text(envelope, name, |t| t.ends_with(want.as_str()))),
+            SubscriptionFilter::All(filters) => {
+                filters.iter().all(|f| f.accepts_envelope(envelope))
+            }
+            SubscriptionFilter::Any(filters) => {
+                filters.iter().any(|f| f.accepts_envelope(envelope))
+            }
+            SubscriptionFilter::Not(filter) => !filter.accepts_envelope(envelope),
+            SubscriptionFilter::Sql(expression) => expression.matches(envelope),
+        }
+    }
+}
