@@ -36,7 +36,9 @@ use payload_attributes::{
     payload_subject, subject_findings,
 };
 pub(crate) use serde_impls::TypedData;
-use serde_impls::{Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch};
+use serde_impls::{
+    Leaf, absent_violation, from_absent, from_json_text, payload_mismatch, type_mismatch,
+};
 
 /// Where `subject` comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
