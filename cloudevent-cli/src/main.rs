@@ -26,6 +26,9 @@ enum Command {
     /// Validate events (JSON, HTTP messages, Kafka records) against a profile, and with
     /// `--registry` their data against a schema registry.
     Validate(validate::Args),
+    /// `validate` as a producer's build-pipeline lint (INTG-STD-015 "Producer Enforcement"):
+    /// the same checks and flags, and a warning fails too (`--allow-warnings` lets it pass).
+    Lint(validate::LintArgs),
     /// Generate Rust payload types from a schema registry (`<type>/v<major>.json`, or any
     /// folder of schemas holding their type at `--type-pointer`).
     Codegen(Box<codegen::Args>),
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Lint(args) => validate::run_lint(args),
         Command::Codegen(args) => codegen::run(*args),
         Command::Diff(args) => diff::run(args),
         Command::Snapshot(args) => snapshot::run(args),

@@ -42,7 +42,6 @@
 //! finding of rule R-10, so it exits 1: the file was readable, it is the content that breaks
 //! the standard.
 
-use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -82,6 +81,9 @@ pub struct Args {
     /// `--registry`, `--xregistry`, `--registry-snapshot` and their options.
     #[command(flatten)]
     registry: registry::RegistryArgs,
+    /// Exit 1 on a warning too (a SHOULD not met), not only on an error; `lint` sets it.
+    #[arg(long)]
+    deny_warnings: bool,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
     /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
@@ -125,7 +127,7 @@ enum Format {
     JsonLines,
     /// A raw HTTP/1.1 message (structured, binary or batched mode).
     Http,
-    /// A Kafka record as JSON, or an array of them: `{"key": string|null, "headers": {name:
+    /// A Kafka record as JSON, or an array of them: `{"key": string|null|{"base64": string}, "headers": {name:
     /// string|null|{"base64": string}}, "value": string|null}`, or `"value_base64": string`
     /// instead of `value` for bytes (standard base64 with padding, RFC 4648 section 4).
     Kafka,
@@ -150,6 +152,27 @@ enum Output {
 const USAGE: u8 = 2;
 
 /// Runs the subcommand.
+/// Arguments of `cloudevent lint`: `validate`'s, with the producer's defaults.
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// Let warnings pass (exit 0 when no event has an error), as `validate` does.
+    #[arg(long)]
+    allow_warnings: bool,
+    #[command(flatten)]
+    validate: Args,
+}
+
+/// `cloudevent lint`: the build-pipeline step INTG-STD-015 "Producer Enforcement" calls
+/// linting. It is `validate` with what a producer's pipeline wants by default: the
+/// INTG-STD-015 profile (`validate`'s default too), and a warning fails the step, because a
+/// SHOULD the producer can meet is one it should meet before it ships (`--allow-warnings`
+/// lets them pass).
+pub fn run_lint(args: LintArgs) -> ExitCode {
+    let mut validate = args.validate;
+    validate.deny_warnings |= !args.allow_warnings;
+    run(validate)
+}
+
 pub fn run(args: Args) -> ExitCode {
     let stdout = io::stdout();
     let stderr = io::stderr();
@@ -230,7 +253,7 @@ impl Checked {
     fn binding_error(error: &BindingError) -> Self {
         Checked {
             kind: "input",
-            findings: vec![binding_violation(error)],
+            findings: vec![error.violation()],
             events: Vec::new(),
         }
     }
@@ -323,7 +346,12 @@ fn validate(
     let invalid = outcomes
         .iter()
         .any(|(_, outcome)| matches!(outcome, Outcome::Checked(checked) if !checked.is_valid()));
-    if unreadable { USAGE } else { u8::from(invalid) }
+    let warned = args.deny_warnings && count(&outcomes, Severity::Warning) > 0;
+    if unreadable {
+        USAGE
+    } else {
+        u8::from(invalid || warned)
+    }
 }
 
 /// Reads one input, at most the batch limit, and validates it.
@@ -540,39 +568,8 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-        Err(error) => refused(vec![binding_violation(&error)]),
+        Err(error) => refused(vec![error.violation()]),
     }
-}
-
-/// A binding error as a finding: the event's own violation when it has one, else R-8.
-fn binding_violation(error: &BindingError) -> Violation {
-    match error {
-        BindingError::Event(format) if format.violation().is_none() => Violation::error(
-            format.rule().unwrap_or(rule::INTG_R8),
-            format.attribute().unwrap_or("event").to_owned(),
-            "",
-            format.to_string(),
-        ),
-        // The runtime's own mapping, so the CLI and the axum extractors cite the same rule.
-        other => other.violation(),
-    }
-}
-
-/// A finding's message: attribute, the value found, the part at fault, the problem, a hint.
-/// The rule id is printed before it, so it is not repeated.
-fn message(finding: &Violation) -> String {
-    let mut out = finding.attribute.to_string();
-    if !finding.value.is_empty() {
-        let _ = write!(out, " `{}`", finding.value);
-    }
-    if let Some(part) = &finding.part {
-        let _ = write!(out, " {part}");
-    }
-    let _ = write!(out, ": {}", finding.problem);
-    if let Some(hint) = &finding.hint {
-        let _ = write!(out, "; {hint}");
-    }
-    clean(&out)
 }
 
 /// Escapes control characters, so hostile input cannot rewrite the terminal or split lines.
@@ -600,13 +597,7 @@ fn location(name: &str, at: Option<usize>) -> String {
 }
 
 fn write_finding(out: &mut dyn Write, at: &str, finding: &Violation) -> io::Result<()> {
-    writeln!(
-        out,
-        "{at}: {} {}: {}",
-        finding.severity,
-        finding.rule,
-        message(finding)
-    )
+    writeln!(out, "{at}: {}", clean(&finding.report_line().to_string()))
 }
 
 fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result<()> {

@@ -620,7 +620,7 @@ fn kafka_header_values_may_be_base64_but_ce_headers_must_be_utf8() {
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     assert!(
         stdout(&output).starts_with(
-            "<stdin>: error INTG-STD-015 R-8: ce_subject: header `ce_subject`: value is not UTF-8 (CE Kafka binding 3.2.3"
+            "<stdin>: error INTG-STD-015 R-8: ce_subject: value is not UTF-8 (CE Kafka binding 3.2.3)\n"
         ),
         "{}",
         stdout(&output)
@@ -685,5 +685,61 @@ fn kafka_invalid_base64_is_an_error_naming_the_member() {
             "{header}: {}",
             stdout(&output)
         );
+    }
+}
+
+/// Issue 24: `lint`, the name the standard gives the build-pipeline step, is `validate` with
+/// a producer's defaults: a warning fails it too, unless `--allow-warnings`.
+#[test]
+fn lint_is_validate_where_a_warning_fails_the_step() {
+    let validate = run(&["validate", "warnings.json"]);
+    let lint = run(&["lint", "warnings.json"]);
+    assert_eq!(status(&validate), 0);
+    assert_eq!(status(&lint), 1, "{}", stdout(&lint));
+    assert_eq!(stdout(&lint), stdout(&validate), "the same report");
+    assert_eq!(
+        status(&run(&["lint", "--allow-warnings", "warnings.json"])),
+        0
+    );
+    assert_eq!(
+        status(&run(&["validate", "--deny-warnings", "warnings.json"])),
+        1
+    );
+    assert_eq!(status(&run(&["lint", "invalid.json"])), 1);
+    let help = stdout(&run(&["--help"]));
+    assert!(
+        help.lines()
+            .any(|l| l.trim_start().starts_with("validate "))
+            && help.lines().any(|l| l.trim_start().starts_with("lint ")),
+        "{help}"
+    );
+}
+
+/// Issue 24: the text report's lines, whole: the rule id once, no empty backticks, the fix.
+#[test]
+fn text_lines_name_the_rule_once_and_the_fix() {
+    let http = b"POST /events HTTP/1.1\r\nContent-Type: application/json\r\n\r\n{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"https://orders.example.com\",\"type\":\"com.example.order.created\"}";
+    let output = run_with_stdin(&["validate", "--format", "http"], http);
+    assert_eq!(
+        stdout(&output),
+        "<stdin>: error INTG-STD-015 R-8: content type `application/json`: names no CloudEvents format and the message carries no CloudEvents attribute headers; send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)\n"
+    );
+    let output = run_with_stdin(
+        &["validate", "--format", "kafka"],
+        br#"{"key": {"base64": "AP8="}, "headers": {"ce_specversion": "1.0", "ce_id": "k-1", "ce_source": "https://orders.example.com", "ce_type": "com.example.order.created", "ce_time": "2026-03-28T14:22:31Z"}}"#,
+    );
+    assert_eq!(stdout(&output), "ok <stdin> k-1\n");
+    let output = run_with_stdin(
+        &["validate", "--format", "kafka"],
+        br#"{"key": {"base64": "not base64!"}}"#,
+    );
+    assert!(
+        stdout(&output).starts_with("<stdin>: error INTG-STD-015 R-8: key.base64: is not base64"),
+        "{}",
+        stdout(&output)
+    );
+    for line in lines(&output) {
+        assert_eq!(line.matches("INTG-STD-015 R-8").count(), 1, "{line}");
+        assert!(!line.contains("``"), "{line}");
     }
 }

@@ -408,7 +408,7 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
             .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
             .collect();
         if !fixed.is_empty() {
-            violation = violation.with_hint(format!("e.g. `{fixed}`"));
+            violation = violation.with_fix(&fixed, |fix| check_extension_name(fix, profile));
         }
         found.push(violation);
     }
@@ -427,7 +427,9 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
                         "must start with a letter (`^[a-z][a-z0-9]{0,19}$`)",
                     )
                     .with_part(format!("first character `{}`", &name[..1]))
-                    .with_hint(format!("e.g. `{}`", letter_first(name))),
+                    .with_fix(&letter_first(name), |fix| {
+                        check_extension_name(fix, profile)
+                    }),
                 );
             }
             if length > MAX_EXTENSION_NAME_LEN {
@@ -437,12 +439,13 @@ pub fn check_extension_name(name: &str, profile: Profile) -> Vec<Violation> {
                         "must be at most 20 characters (`^[a-z][a-z0-9]{0,19}$`)",
                     )
                     .with_part(format!("{length} characters"))
-                    .with_hint(format!(
-                        "e.g. `{}`",
-                        name.chars()
+                    .with_fix(
+                        &name
+                            .chars()
                             .take(MAX_EXTENSION_NAME_LEN)
-                            .collect::<String>()
-                    )),
+                            .collect::<String>(),
+                        |fix| check_extension_name(fix, profile),
+                    ),
                 );
             }
             if let Some((word, what)) = sensitive_word(name) {

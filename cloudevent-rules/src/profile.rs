@@ -152,6 +152,21 @@ impl Policy {
     pub fn type_prefix(&self) -> Option<&str> {
         self.type_prefix.as_deref()
     }
+
+    /// Whether a validator reports a field of a binary event format that its schema does
+    /// not define and the reader skipped (a Protobuf producer on a newer `cloudevents.proto`):
+    /// every reader skips it, as the format's own rules do; the strict INTG-STD-015 gateway
+    /// profile lists it as a warning (`CE-Protobuf 1.0`), so a gateway sees what it did not
+    /// read, while the CloudEvents and NL GOV profiles pass it silently.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile};
+    /// assert!(Policy::new(Profile::IntgStd015).reports_skipped_fields());
+    /// assert!(!Policy::new(Profile::CloudEvents).reports_skipped_fields());
+    /// ```
+    pub fn reports_skipped_fields(&self) -> bool {
+        self.profile == Profile::IntgStd015
+    }
 }
 
 impl From<Profile> for Policy {

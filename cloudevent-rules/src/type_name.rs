@@ -123,21 +123,31 @@ fn has_prefix(value: &str, prefix: &str) -> bool {
 
 fn prefix_violation(value: &str, prefix: &str, profile: Profile) -> Violation {
     // Keep the type's own tail and swap its root for the prefix: `com.other.order.created`
-    // with prefix `com.example` becomes `com.example.order.created`.
+    // with prefix `com.example` becomes `com.example.order.created`, suggested only when the
+    // profile accepts it (else the prefix's own example).
     let prefix_segments = prefix.split('.').count();
     let tail: Vec<&str> = value.split('.').skip(prefix_segments).collect();
-    let hint = if tail.is_empty() || tail.iter().any(|s| s.is_empty()) {
-        format!("e.g. `{prefix}.order.created`")
-    } else {
-        format!("e.g. `{prefix}.{}`", tail.join("."))
-    };
-    Violation::error(
+    let violation = Violation::error(
         type_rule(profile),
         "type",
         value,
         format!("must be rooted at the organisation prefix `{prefix}.`"),
-    )
-    .with_hint(hint)
+    );
+    let policy = Policy::new(profile).with_type_prefix(prefix);
+    let violation = if tail.is_empty() || tail.iter().any(|s| s.is_empty()) {
+        violation
+    } else {
+        violation.with_fix(&format!("{prefix}.{}", tail.join(".")), |fix| {
+            check_type(fix, &policy)
+        })
+    };
+    if violation.hint.is_some() {
+        violation
+    } else {
+        violation.with_fix(&format!("{prefix}.order.created"), |fix| {
+            check_type(fix, &policy)
+        })
+    }
 }
 
 fn check_intg(value: &str) -> Vec<Violation> {

@@ -133,12 +133,85 @@ impl Violation {
     }
 }
 
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} `{}`", self.attribute, self.value)?;
+impl Violation {
+    /// Adds `fix` as the hint (``e.g. `fix` ``) only when `check` finds no error in it: a
+    /// suggestion is itself checked before it is suggested, so a user who follows it is not
+    /// refused by the next rule (`userEmail` is not told to write `useremail`, which
+    /// INTG-STD-015 R-14 refuses as personal data). Every rule that proposes a corrected
+    /// value goes through here: the derive, the validator and codegen print the hints the
+    /// rules wrote.
+    ///
+    /// ```
+    /// use cloudevent_rules::{check_extension_name, rule, Profile, Violation};
+    ///
+    /// let strict = |name: &str| check_extension_name(name, Profile::IntgStd015);
+    /// let v = Violation::error(rule::CE_NAMING, "extension", "Region", "must be lowercase")
+    ///     .with_fix("region", strict);
+    /// assert_eq!(v.hint.as_deref(), Some("e.g. `region`"));
+    /// let v = Violation::error(rule::CE_NAMING, "extension", "userEmail", "must be lowercase")
+    ///     .with_fix("useremail", strict);
+    /// assert_eq!(v.hint, None);
+    /// ```
+    #[must_use]
+    pub fn with_fix(mut self, fix: &str, check: impl FnOnce(&str) -> Vec<Violation>) -> Self {
+        if fix != self.value && !check(fix).iter().any(Violation::is_error) {
+            self.hint = Some(format!("e.g. `{fix}`"));
+        }
+        self
+    }
+
+    /// The finding as one line of a report: severity and rule id first, then where, what and
+    /// the fix, the rule id once: ``error INTG-STD-015 R-4: type `com.Example.order` segment
+    /// `Example`: must be lowercase; e.g. `com.example.order.created` ``. Every report's text
+    /// form (the library's, the axum rejection's, `cloudevent validate`) writes this line.
+    ///
+    /// ```
+    /// use cloudevent_rules::{rule, Violation};
+    ///
+    /// let v = Violation::error(rule::INTG_R11, "message", "", "is 300420 bytes, over the 262144-byte limit")
+    ///     .with_hint("move the data out of the event and send a `dataref` (INTG-STD-015 R-12)");
+    /// assert_eq!(
+    ///     v.report_line().to_string(),
+    ///     "error INTG-STD-015 R-11: message: is 300420 bytes, over the 262144-byte limit; \
+    ///      move the data out of the event and send a `dataref` (INTG-STD-015 R-12)"
+    /// );
+    /// ```
+    pub fn report_line(&self) -> impl fmt::Display + '_ {
+        ReportLine(self)
+    }
+
+    /// `attribute`, the value in backticks when there is one, and the part.
+    fn write_where(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.attribute)?;
+        if !self.value.is_empty() {
+            write!(f, " `{}`", self.value)?;
+        }
         if let Some(part) = &self.part {
             write!(f, " {part}")?;
         }
+        Ok(())
+    }
+}
+
+struct ReportLine<'a>(&'a Violation);
+
+impl fmt::Display for ReportLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        write!(f, "{} {}: ", v.severity, v.rule)?;
+        v.write_where(f)?;
+        write!(f, ": {}", v.problem)?;
+        if let Some(hint) = &v.hint {
+            write!(f, "; {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Violation {
+    /// ``where `value` part: problem (rule); hint``; the backticks only around a value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_where(f)?;
         write!(f, ": {} ({})", self.problem, self.rule)?;
         if let Some(hint) = &self.hint {
             write!(f, "; {hint}")?;

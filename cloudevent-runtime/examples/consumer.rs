@@ -93,11 +93,11 @@ fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     );
     let report = validator.validate_batch_bytes::<Json>(body);
     for finding in report.findings() {
-        println!("batch: {} {}: {finding}", finding.severity, finding.rule);
+        println!("batch: {}", finding.report_line());
     }
     for (index, event) in report.events().iter().enumerate() {
         for finding in event.findings() {
-            println!("#{index}: {} {}: {finding}", finding.severity, finding.rule);
+            println!("#{index}: {}", finding.report_line());
         }
     }
     if !report.is_valid() {

@@ -1079,7 +1079,7 @@ fn error_messages_name_the_attribute_the_rule_and_what_was_found() {
         ),
         (
             event_json(r#","id":"2""#),
-            "id ``: appears more than once in the event object (INTG-STD-015 R-7); a JSON object must name each attribute once",
+            "id: appears more than once in the event object (INTG-STD-015 R-7); a JSON object must name each attribute once",
         ),
         (
             event_json(r#","data_base64":"**""#),

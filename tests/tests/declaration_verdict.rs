@@ -104,7 +104,7 @@ fn derive_findings(stderr: &str, case: &str) -> (BTreeSet<String>, BTreeSet<Stri
         DECLARED
             .iter()
             .chain(["extension"].iter())
-            .any(|a| m.starts_with(&format!("{a} `")))
+            .any(|a| m.starts_with(&format!("{a} `")) || m.starts_with(&format!("{a}: ")))
     };
     (
         errors.into_iter().filter(is_policy).collect(),

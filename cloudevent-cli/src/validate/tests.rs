@@ -40,13 +40,16 @@ fn clean_escapes_control_characters() {
 }
 
 #[test]
-fn message_leaves_out_the_rule_id_and_empty_values() {
+fn a_finding_line_names_the_rule_once_and_leaves_out_empty_values() {
+    let mut out = Vec::new();
     let finding = Violation::error(rule::INTG_R2, "time", "", "is absent").with_hint("set it");
-    assert_eq!(message(&finding), "time: is absent; set it");
+    write_finding(&mut out, "a.json", &finding).unwrap();
     let finding = Violation::warning(rule::INTG_R4, "type", "Com.x", "must be lowercase")
         .with_part("segment `Com`");
+    write_finding(&mut out, "a.json#1", &finding).unwrap();
     assert_eq!(
-        message(&finding),
-        "type `Com.x` segment `Com`: must be lowercase"
+        String::from_utf8(out).unwrap(),
+        "a.json: error INTG-STD-015 R-2: time: is absent; set it\n\
+         a.json#1: warning INTG-STD-015 R-4: type `Com.x` segment `Com`: must be lowercase\n"
     );
 }

@@ -277,3 +277,29 @@ fn documented_extensions() {
     );
     assert!(documented_extension("PartitionKey").is_none());
 }
+
+/// A suggested fix is itself checked: `userEmail` is not told to write `useremail`, which
+/// R-14 refuses as personal data (issue 24); where the fix passes, it is suggested.
+#[test]
+fn suggests_only_a_fix_that_passes() {
+    let found = check_extension_name("userEmail", Profile::IntgStd015);
+    assert_eq!(found[0].rule, rule::CE_NAMING);
+    assert_eq!(found[0].hint, None, "{found:#?}");
+    assert!(found.iter().any(|v| v.rule == rule::INTG_R14));
+    // Under the CloudEvents profile `useremail` passes, so it is suggested there.
+    let found = check_extension_name("userEmail", Profile::CloudEvents);
+    assert_eq!(found[0].hint.as_deref(), Some("e.g. `useremail`"));
+    // Truncating a long name is suggested only when the short name passes.
+    let found = check_extension_name("customerregionandcountry", Profile::IntgStd015);
+    assert_eq!(
+        found[0].hint.as_deref(),
+        Some("e.g. `customerregionandcou`")
+    );
+    let found = check_extension_name("1sessionidentifierforuser", Profile::IntgStd015);
+    assert!(
+        found
+            .iter()
+            .all(|v| v.hint.as_deref().is_none_or(|h| !h.contains("session"))),
+        "{found:#?}"
+    );
+}

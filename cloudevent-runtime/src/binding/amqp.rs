@@ -184,6 +184,7 @@ impl IncomingMessage for AmqpMessage {
             structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
+            binding: "CE AMQP binding",
         }
     }
 
@@ -198,12 +199,14 @@ impl IncomingMessage for AmqpMessage {
                 let attribute = property
                     .strip_prefix(PropertyPrefix::Colon.as_str())
                     .or_else(|| property.strip_prefix(PropertyPrefix::Underscore.as_str()))?;
-                Some(canonical(property, value).map(|(text, typed)| Header {
-                    attribute,
-                    header: property,
-                    value: Cow::Owned(text),
-                    typed,
-                }))
+                Some(
+                    canonical(attribute, property, value).map(|(text, typed)| Header {
+                        attribute,
+                        header: property,
+                        value: Cow::Owned(text),
+                        typed,
+                    }),
+                )
             })
     }
 
@@ -214,18 +217,21 @@ impl IncomingMessage for AmqpMessage {
 
 /// A property value's canonical string, and its typed value where the AMQP type says it.
 fn canonical(
+    attribute: &str,
     property: &str,
     value: &AmqpValue,
 ) -> Result<(String, Option<ExtensionValueBuf>), BindingError> {
     Ok(match value {
         AmqpValue::String(s) => (s.clone(), None),
         AmqpValue::Boolean(b) => (b.to_string(), Some(ExtensionValueBuf::Boolean(*b))),
-        // A long outside the i32 range is no CloudEvents Integer; it stays a string and the
-        // validator reports it.
-        AmqpValue::Long(l) => (
-            l.to_string(),
-            i32::try_from(*l).ok().map(ExtensionValueBuf::Integer),
-        ),
+        // A `long` is the AMQP type of a CloudEvents Integer (§3.1.3.2), so one outside the
+        // i32 range is refused as the JSON number 3000000000 is in structured mode: one
+        // verdict, the type system's rule, never a silent string.
+        AmqpValue::Long(l) => {
+            let integer = cloudevent_rules::check_integer_value(attribute, i128::from(*l))
+                .map_err(|violation| BindingError::Event(crate::FormatError::Invalid(violation)))?;
+            (l.to_string(), Some(ExtensionValueBuf::Integer(integer)))
+        }
         AmqpValue::Binary(bytes) => (
             canonical_string(ExtensionValue::Binary(bytes)).into_owned(),
             Some(ExtensionValueBuf::Binary(crate::Binary::new(bytes.clone()))),
@@ -355,5 +361,46 @@ mod tests {
             from_message::<AnyEvent>(&bad),
             Err(BindingError::PropertyType { .. })
         ));
+    }
+
+    /// Issue 24: a `long` outside the i32 range is refused in binary mode, as the same number
+    /// is in structured mode, under the type system's rule (it was read as the String
+    /// `"3000000000"`).
+    #[test]
+    fn a_long_outside_i32_is_refused_in_both_modes() {
+        let mut binary = spec_example("cloudEvents:");
+        binary
+            .application_properties
+            .push(("cloudEvents:hops".into(), AmqpValue::Long(3_000_000_000)));
+        let error = from_message::<AnyEvent>(&binary).unwrap_err();
+        assert_eq!(error.rule().as_str(), "CE 1.0.2 type system");
+        assert_eq!(
+            error.to_string(),
+            "hops `3000000000`: is outside the Integer range (-2147483648 to 2147483647) (CE 1.0.2 type system); send it as a string"
+        );
+        let structured = AmqpMessage {
+            content_type: Some(STRUCTURED.to_owned()),
+            application_properties: Vec::new(),
+            body: Some(
+                br#"{"specversion":"1.0","id":"1","source":"/s","type":"t","hops":3000000000}"#
+                    .to_vec(),
+            ),
+        };
+        let error = from_message::<AnyEvent>(&structured).unwrap_err();
+        assert_eq!(error.rule().as_str(), "CE 1.0.2 type system");
+    }
+
+    /// Issue 24: a `data` property cites the AMQP binding, not HTTP's.
+    #[test]
+    fn a_data_property_cites_the_amqp_binding() {
+        let mut message = spec_example("cloudEvents:");
+        message
+            .application_properties
+            .push(("cloudEvents:data".into(), AmqpValue::String("x".into())));
+        let error = from_message::<AnyEvent>(&message).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cloudEvents:data: `data` is not a context attribute; in binary mode the data is the message body, never a header (CE AMQP binding 2.2) (CE 1.0.2 naming); send the data as the body"
+        );
     }
 }

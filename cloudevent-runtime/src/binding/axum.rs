@@ -142,7 +142,7 @@ impl std::fmt::Display for EventRejection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.status)?;
         for finding in self.findings().iter().filter(|f| f.is_error()) {
-            write!(f, "; {} {}: {finding}", finding.severity, finding.rule)?;
+            write!(f, "; {}", finding.report_line())?;
         }
         Ok(())
     }

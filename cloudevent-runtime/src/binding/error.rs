@@ -6,52 +6,50 @@ use super::percent::PercentDecodeError;
 ///
 /// Messages name the header or attribute, the rule (CloudEvents binding section or
 /// INTG-STD-015 rule id) and what was found.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Display` is the finding's one form ([`BindingError::violation`]): where, what, the rule
+/// id once, the fix.
+///
+/// ```
+/// use cloudevent_runtime::binding::BindingError;
+/// let error = BindingError::TooLarge { size: 300_420, limit: 262_144 };
+/// assert_eq!(
+///     error.to_string(),
+///     "message: is 300420 bytes, over the 262144-byte limit (INTG-STD-015 R-11); store the \
+///      data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+/// );
+/// ```
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum BindingError {
     /// HTTP binary mode carries `datacontenttype` in `Content-Type` only.
-    #[error(
-        "header `{header}` present: in binary mode `datacontenttype` travels in the content type and MUST NOT also appear as a header (CE HTTP binding 3.1.1, INTG-STD-015 R-8)"
-    )]
     DataContentTypeHeader {
         /// The offending header name.
         header: String,
     },
     /// A header value that does not percent-decode to UTF-8.
-    #[error("header `{header}`: {source}")]
     HeaderValue {
         /// The header name.
         header: String,
         /// Why decoding failed.
-        #[source]
         source: PercentDecodeError,
     },
     /// A header value that is not visible ASCII text.
-    #[error(
-        "header `{header}`: value is not visible US-ASCII text (RFC 7230 3.2; CE HTTP binding 3.1.3.2 percent-encodes everything else)"
-    )]
     HeaderNotText {
         /// The header name.
         header: String,
     },
     /// A header without a value (Kafka allows null header values).
-    #[error(
-        "header `{header}`: null value; CloudEvents headers MUST carry a UTF-8 string (CE Kafka binding 3.2.3, INTG-STD-015 R-8)"
-    )]
     NullHeader {
         /// The header name.
         header: String,
     },
     /// A header value that is not UTF-8.
-    #[error("header `{header}`: value is not UTF-8 (CE Kafka binding 3.2.3, INTG-STD-015 R-8)")]
     HeaderNotUtf8 {
         /// The header name.
         header: String,
     },
     /// The same attribute twice.
-    #[error(
-        "attribute `{attribute}` appears twice (as header `{header}`); an attribute has one value"
-    )]
     DuplicateAttribute {
         /// The attribute name.
         attribute: String,
@@ -61,27 +59,22 @@ pub enum BindingError {
     /// Neither a CloudEvents event format nor a binary-mode message: a content type that is
     /// not `application/cloudevents...` and not one attribute header (`ce-`, `ce_`,
     /// `cloudEvents:` ...). An HTTP receiver answers 415.
-    #[error(
-        "not a CloudEvent: content type {} names no CloudEvents format and the message carries no CloudEvents attribute headers (INTG-STD-015 R-8: binary mode maps every attribute to a header)",
-        content_type.as_deref().map_or_else(|| "(none)".to_owned(), |c| format!("`{c}`"))
-    )]
     NotCloudEvents {
         /// The content type, if any.
         content_type: Option<String>,
     },
     /// A header naming `data` or `data_base64`: the data is the message body, never a header
     /// (CE HTTP binding 3.1.3.1, Kafka 3.2.3; CE 1.0.2 naming keeps `data` for the payload).
-    #[error(
-        "header `{header}`: `{attribute}` is not a context attribute; in binary mode the data is the message body, never a header (CE 1.0.2 naming, CE HTTP binding 3.1.3.1)"
-    )]
     DataHeader {
         /// `data` or `data_base64`.
         attribute: String,
         /// The header carrying it.
         header: String,
+        /// The binding's document (`CE AMQP binding`), whose section 2.2 puts the data in
+        /// the message body.
+        binding: &'static str,
     },
     /// An attribute whose name cannot be a header name of this transport.
-    #[error("attribute `{attribute}` cannot be mapped to a header name: {reason}")]
     AttributeName {
         /// The attribute name.
         attribute: String,
@@ -89,16 +82,11 @@ pub enum BindingError {
         reason: String,
     },
     /// A CloudEvents media type naming a format this crate does not read.
-    #[error(
-        "content type `{content_type}` names a CloudEvents event format this receiver does not read; it accepts {} (CE HTTP binding 1.4, INTG-STD-015 R-16)",
-        super::StructuredFormat::accepted()
-    )]
     UnsupportedFormat {
         /// The content type found.
         content_type: String,
     },
     /// A single event was expected and a batch arrived, or the other way round.
-    #[error("expected {expected}, found {found} (content type `{content_type}`)")]
     UnexpectedMode {
         /// What the caller asked for.
         expected: &'static str,
@@ -108,7 +96,6 @@ pub enum BindingError {
         content_type: String,
     },
     /// The message is larger than the limit.
-    #[error("message of {size} bytes exceeds the {limit}-byte limit (INTG-STD-015 R-11/R-10)")]
     TooLarge {
         /// The size found (or announced).
         size: usize,
@@ -116,9 +103,6 @@ pub enum BindingError {
         limit: usize,
     },
     /// A transport property of the wrong type (AMQP).
-    #[error(
-        "property `{property}`: {found} cannot carry a CloudEvents attribute (CE AMQP binding 3.1.3.2)"
-    )]
     PropertyType {
         /// The property name.
         property: String,
@@ -126,25 +110,17 @@ pub enum BindingError {
         found: &'static str,
     },
     /// MQTT 3.1.1 has no user properties, so binary mode is impossible.
-    #[error(
-        "MQTT 3.1.1 carries CloudEvents in structured mode only (CE MQTT binding 1.3, INTG-STD-015 R-9)"
-    )]
     BinaryOverMqtt3,
     /// The event itself is not valid (missing attribute, bad JSON, wrong type, ...).
     /// The body is not JSON although the content type says it is.
-    #[error(
-        "data: content type `{content_type}` is JSON but the body is not UTF-8 JSON text (CE-JSON 3.1)"
-    )]
     DataNotJson {
         /// The content type.
         content_type: String,
     },
     /// The event itself is not valid (missing attribute, bad JSON, wrong type, ...).
-    #[error(transparent)]
-    Event(#[from] crate::FormatError),
+    Event(crate::FormatError),
     /// The event could not be serialized.
-    #[error(transparent)]
-    Build(#[from] crate::BuildError),
+    Build(crate::BuildError),
 }
 
 impl BindingError {
@@ -163,6 +139,10 @@ impl BindingError {
             BindingError::Event(error) => error.rule().unwrap_or(rule::INTG_R7),
             BindingError::Build(_) | BindingError::DataNotJson { .. } => rule::CE_JSON_3_1,
             BindingError::DataHeader { .. } | BindingError::AttributeName { .. } => rule::CE_NAMING,
+            // Over the batch limit is R-10's 1 MiB; anything else R-11's 256 KiB.
+            BindingError::TooLarge { limit, .. } if *limit > crate::limits::MAX_EVENT_BYTES => {
+                rule::INTG_R10
+            }
             BindingError::TooLarge { .. } => rule::INTG_R11,
             // The message names a mode or format the reader does not take: the content-mode
             // rules (R-7 structured, R-8 binary, R-10 batch) are where the media types live.
@@ -186,38 +166,201 @@ impl BindingError {
     ///
     /// ```
     /// use cloudevent_runtime::binding::BindingError;
-    /// let error = BindingError::DataHeader { attribute: "data".into(), header: "ce-data".into() };
+    /// let error = BindingError::DataHeader {
+    ///     attribute: "data".into(),
+    ///     header: "ce-data".into(),
+    ///     binding: "CE HTTP binding",
+    /// };
     /// assert_eq!(error.violation().rule.as_str(), "CE 1.0.2 naming");
     /// assert_eq!(error.violation().attribute, "ce-data");
     /// ```
     pub fn violation(&self) -> cloudevent_rules::Violation {
-        if let BindingError::Event(error) = self
-            && let Some(violation) = error.violation()
-        {
-            let mut violation = violation.clone();
-            if let crate::FormatError::InBatch { index, .. } = error {
-                // Which event of the batch: the index leads the attribute, `#1 type`.
-                violation.attribute = format!("#{index} {}", violation.attribute).into();
-            }
-            return violation;
-        }
-        let attribute = match self {
-            BindingError::DataHeader { header, .. }
-            | BindingError::DataContentTypeHeader { header }
-            | BindingError::HeaderValue { header, .. }
-            | BindingError::HeaderNotText { header }
-            | BindingError::NullHeader { header }
-            | BindingError::HeaderNotUtf8 { header }
-            | BindingError::DuplicateAttribute { header, .. } => header.clone(),
-            BindingError::PropertyType { property, .. } => property.clone(),
-            BindingError::AttributeName { attribute, .. } => attribute.clone(),
-            BindingError::TooLarge { .. } => "message size".to_owned(),
-            BindingError::UnsupportedFormat { .. }
-            | BindingError::UnexpectedMode { .. }
-            | BindingError::NotCloudEvents { .. } => "content type".to_owned(),
-            _ => "message".to_owned(),
+        use cloudevent_rules::Violation;
+        let rule = self.rule();
+        let finding = |attribute: &str, value: &str, problem: String| {
+            Violation::error(rule, attribute.to_owned(), value, problem)
         };
-        // The message names the header and what is wrong, never the body.
-        cloudevent_rules::Violation::error(self.rule(), attribute, "", self.to_string())
+        match self {
+            BindingError::Event(error) => {
+                let mut violation = format_violation(error);
+                if let crate::FormatError::InBatch { index, .. } = error {
+                    // Which event of the batch: the index leads the attribute, `#1 type`.
+                    violation.attribute = format!("#{index} {}", violation.attribute).into();
+                }
+                violation
+            }
+            BindingError::Build(error) => match error.violations().first() {
+                Some(violation) => violation.clone(),
+                None => finding("event", "", "cannot be written".to_owned())
+                    .with_hint(error.to_string()),
+            },
+            BindingError::DataContentTypeHeader { header } => finding(
+                header,
+                "",
+                "repeats `datacontenttype`, which binary mode carries in the content type only (CE HTTP binding 3.1.1)".to_owned(),
+            )
+            .with_hint("drop the header; `Content-Type` already carries the data's media type"),
+            BindingError::HeaderValue { header, source } => {
+                let (value, problem, hint) = source.finding();
+                finding(header, value, problem).with_hint(hint)
+            }
+            BindingError::HeaderNotText { header } => finding(
+                header,
+                "",
+                "value is not visible US-ASCII text (RFC 7230 3.2)".to_owned(),
+            )
+            .with_hint("percent-encode every other byte as `%XY` (CE HTTP binding 3.1.3.2)"),
+            BindingError::NullHeader { header } => finding(
+                header,
+                "",
+                "has a null value; a CloudEvents header carries a UTF-8 string (CE Kafka binding 3.2.3)".to_owned(),
+            ),
+            BindingError::HeaderNotUtf8 { header } => finding(
+                header,
+                "",
+                "value is not UTF-8 (CE Kafka binding 3.2.3)".to_owned(),
+            ),
+            BindingError::DuplicateAttribute { attribute, header } => finding(
+                header,
+                "",
+                format!("carries attribute `{attribute}` a second time; an attribute has one value"),
+            )
+            .with_hint("send each attribute once"),
+            BindingError::NotCloudEvents { content_type } => finding(
+                "content type",
+                content_type.as_deref().unwrap_or_default(),
+                "names no CloudEvents format and the message carries no CloudEvents attribute headers".to_owned(),
+            )
+            .with_hint(NOT_CLOUD_EVENTS_HINT),
+            BindingError::DataHeader {
+                attribute,
+                header,
+                binding,
+            } => finding(
+                header,
+                "",
+                format!("`{attribute}` is not a context attribute; in binary mode the data is the message body, never a header ({binding} 2.2)"),
+            )
+            .with_hint("send the data as the body"),
+            BindingError::AttributeName { attribute, reason } => finding(
+                attribute,
+                "",
+                format!("cannot be mapped to a header name: {reason}"),
+            ),
+            BindingError::UnsupportedFormat { content_type } => finding(
+                "content type",
+                content_type,
+                "names a CloudEvents event format this receiver does not read (CE HTTP binding 1.4)".to_owned(),
+            )
+            .with_hint(format!("send one of {}", super::StructuredFormat::accepted())),
+            BindingError::UnexpectedMode {
+                expected,
+                found,
+                content_type,
+            } => finding(
+                "content type",
+                content_type,
+                format!("names {found} where {expected} is expected"),
+            ),
+            BindingError::TooLarge { size, limit } => finding(
+                "message",
+                "",
+                format!("is {size} bytes, over the {limit}-byte limit"),
+            )
+            .with_hint(TOO_LARGE_HINT),
+            BindingError::PropertyType { property, found } => finding(
+                property,
+                "",
+                format!("{found} cannot carry a CloudEvents attribute (CE AMQP binding 3.1.3.2)"),
+            ),
+            BindingError::BinaryOverMqtt3 => finding(
+                "message",
+                "",
+                "MQTT 3.1.1 has no user properties, so it carries CloudEvents in structured mode only (CE MQTT binding 1.3)".to_owned(),
+            )
+            .with_hint("publish the JSON event format, or connect with MQTT 5"),
+            BindingError::DataNotJson { content_type } => finding(
+                "data",
+                "",
+                format!("content type `{content_type}` is JSON but the body is not UTF-8 JSON text"),
+            ),
+        }
+    }
+}
+
+/// How to send what [`BindingError::NotCloudEvents`] refuses: the fix, for HTTP first (the
+/// door a person most often meets it at).
+const NOT_CLOUD_EVENTS_HINT: &str = "send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)";
+
+/// How to send what is over the size limit (INTG-STD-015 R-11's claim-check).
+const TOO_LARGE_HINT: &str =
+    "store the data elsewhere and send a reference to it in `data` (the claim-check pattern)";
+
+/// A format error as one finding: the event's own violation, or one naming what could not
+/// be read, its rule once.
+fn format_violation(error: &crate::FormatError) -> cloudevent_rules::Violation {
+    use crate::FormatError;
+    use cloudevent_rules::Violation;
+    match error {
+        FormatError::InBatch { source, .. } => format_violation(source),
+        FormatError::Invalid(violation) => (**violation).clone(),
+        FormatError::Json(source) => Violation::error(
+            cloudevent_rules::rule::INTG_R7,
+            "event",
+            "",
+            format!("is not a CloudEvents JSON document: {source}"),
+        ),
+        FormatError::TooLarge {
+            what,
+            found,
+            limit,
+            rule,
+        } => Violation::error(
+            *rule,
+            *what,
+            "",
+            format!("is {found} bytes or more, over the {limit}-byte limit"),
+        )
+        .with_hint(TOO_LARGE_HINT),
+        FormatError::Io(source) => Violation::error(
+            cloudevent_rules::rule::INTG_R7,
+            "event",
+            "",
+            format!("could not be read: {source}"),
+        ),
+    }
+}
+
+impl std::fmt::Display for BindingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // The format's own message (it already names the rule once).
+            BindingError::Event(error) => error.fmt(f),
+            BindingError::Build(error) => error.fmt(f),
+            _ => self.violation().fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BindingError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BindingError::HeaderValue { source, .. } => Some(source),
+            BindingError::Event(error) => error.source(),
+            BindingError::Build(error) => error.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::FormatError> for BindingError {
+    fn from(error: crate::FormatError) -> Self {
+        BindingError::Event(error)
+    }
+}
+
+impl From<crate::BuildError> for BindingError {
+    fn from(error: crate::BuildError) -> Self {
+        BindingError::Build(error)
     }
 }

@@ -64,13 +64,13 @@ impl KafkaRecord {
     /// takes:
     ///
     /// ```text
-    /// {"key": string|null,
+    /// {"key": string|null|{"base64": string},
     ///  "headers": {"<name>": string|null|{"base64": string}},
     ///  "value": string|null}            or  "value_base64": string|null
     /// ```
     ///
-    /// Every member may be left out. A text header or `value` is its UTF-8 bytes; `{"base64":
-    /// ...}` and `value_base64` are standard base64 with padding (RFC 4648 section 4), for
+    /// Every member may be left out. A text key, header or `value` is its UTF-8 bytes;
+    /// `{"base64": ...}` (key or header) and `value_base64` are standard base64 with padding (RFC 4648 section 4), for
     /// bytes that are not UTF-8 text (a binary payload, a header a client sent as raw bytes).
     /// Whether a `ce_` header holds UTF-8 (CE Kafka binding 3.2.3) is the binding's check,
     /// after this ([`from_record`]). A null `value` is a record without value (a tombstone).
@@ -85,6 +85,8 @@ impl KafkaRecord {
     /// assert_eq!(record.key.as_deref(), Some(&b"order-1"[..]));
     /// assert_eq!(record.header("Content-Type"), Some(Some(&b"application/cloudevents+json"[..])));
     /// assert_eq!(record.header("x-raw"), Some(Some(&b"\xff"[..])));
+    /// let record = KafkaRecord::from_json(br#"{"key": {"base64": "AP8="}}"#).unwrap();
+    /// assert_eq!(record.key.as_deref(), Some(&b"\x00\xff"[..]));
     ///
     /// let err = KafkaRecord::from_json(br#"{"valu": "x", "key": 1}"#).unwrap_err();
     /// assert_eq!(err.violations().len(), 2, "every problem: {err}");
@@ -133,20 +135,32 @@ impl TryFrom<&serde_json::Value> for KafkaRecord {
                 )));
             }
         }
+        // Base64 problems are listed after the shape problems.
+        let mut base64 = Vec::new();
         let key = match members.get("key") {
             None | Some(Value::Null) => None,
             Some(Value::String(key)) => Some(key.as_bytes().to_vec()),
+            // A key of bytes that are not UTF-8 (a serialized id, say), as a header's.
+            Some(Value::Object(object)) if object.len() == 1 && object.contains_key("base64") => {
+                match object.get("base64") {
+                    Some(Value::String(text)) => {
+                        decode_base64("key.base64".to_owned(), text, &mut base64)
+                    }
+                    _ => {
+                        findings.push(not_a_record("`key`: `base64` must be a string".to_owned()));
+                        None
+                    }
+                }
+            }
             Some(other) => {
                 findings.push(not_a_record(format!(
-                    "`key`: expected a string or null, found {}",
+                    "`key`: expected a string, null or {{\"base64\": string}}, found {}",
                     json_type(other)
                 )));
                 None
             }
         };
         let mut headers = Vec::new();
-        // Base64 problems are listed after the shape problems.
-        let mut base64 = Vec::new();
         match members.get("headers") {
             None => {}
             Some(Value::Object(entries)) => {
@@ -435,6 +449,7 @@ impl IncomingMessage for KafkaRecord {
             // No batched mode (§1.3): the batch media type is a format Kafka does not carry.
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
+            binding: "CE Kafka binding",
         }
     }
 

@@ -66,6 +66,9 @@ pub(crate) struct Modes {
     pub(crate) batch: bool,
     /// The rule for a `datacontenttype` attribute header.
     pub(crate) content_type_copy: ContentTypeCopy,
+    /// The binding's document, as messages cite it (`CE AMQP binding`): a refusal names the
+    /// transport's own spec, not HTTP's.
+    pub(crate) binding: &'static str,
 }
 
 /// One attribute as a transport carried it.
@@ -262,7 +265,7 @@ pub(crate) fn structured_document<M: IncomingMessage>(
 pub(crate) fn binary_parts<M: IncomingMessage>(
     message: &M,
 ) -> Result<(PartsRef<'_>, Vec<(String, ExtensionValueBuf)>), BindingError> {
-    let copy = message.modes().content_type_copy;
+    let modes = message.modes();
     let mut datacontenttype = message.content_type()?.map(Cow::Borrowed);
     // Room for the attributes of nearly every event at once: growing from empty took three
     // allocations and two copies (5 % of an HTTP binary decode in the profile).
@@ -279,7 +282,7 @@ pub(crate) fn binary_parts<M: IncomingMessage>(
             header.attribute,
             header.header,
             header.value,
-            copy,
+            modes,
         )?;
     }
     let parts = PartsRef {
@@ -299,16 +302,17 @@ fn receive_header<'m>(
     attribute: &'m str,
     header: &str,
     value: Cow<'m, str>,
-    copy: ContentTypeCopy,
+    modes: Modes,
 ) -> Result<(), BindingError> {
     if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
         return Err(BindingError::DataHeader {
             attribute: attribute.to_owned(),
             header: header.to_owned(),
+            binding: modes.binding,
         });
     }
     if attribute == "datacontenttype" {
-        return match (copy, &*datacontenttype) {
+        return match (modes.content_type_copy, &*datacontenttype) {
             (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
                 header: header.to_owned(),
             }),

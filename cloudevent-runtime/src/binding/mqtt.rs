@@ -147,12 +147,21 @@ impl IncomingMessage for Received<'_> {
             // §3: with 3.1.1 (no content type) the JSON format is implied.
             // With 5.0 and no property at all, a 3.1.1 publisher sent it: the same.
             without_content_type: match self.version {
-                MqttVersion::V5 if !self.publish.user_properties.is_empty() => ContentMode::Binary,
+                MqttVersion::V5
+                    if self
+                        .publish
+                        .user_properties
+                        .iter()
+                        .any(|(name, _)| is_attribute_name(name)) =>
+                {
+                    ContentMode::Binary
+                }
                 MqttVersion::V3_1_1 | MqttVersion::V5 => ContentMode::Structured,
             },
             structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
+            binding: "CE MQTT binding",
         }
     }
 
@@ -165,21 +174,35 @@ impl IncomingMessage for Received<'_> {
     }
 
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
-        // §3.1.3.1: every user property is an attribute, named as the attribute. 3.1.1 never
+        // §3.1.3.1: a user property is an attribute, named as the attribute. A property whose
+        // name holds a character no attribute name has in any case (`X-Request-Id`, added by
+        // a gateway) is not one: it is skipped, as the HTTP, Kafka and AMQP readers skip
+        // headers without their prefix. A name of letters and digits stays an attribute, so
+        // a mis-cased one (`ExtA`) still reaches the policy and is refused there. 3.1.1 never
         // reaches binary mode.
-        self.publish.user_properties.iter().map(|(name, value)| {
-            Ok(Header {
-                attribute: name,
-                header: name,
-                value: Cow::Borrowed(value),
-                typed: None,
+        self.publish
+            .user_properties
+            .iter()
+            .filter(|(name, _)| is_attribute_name(name))
+            .map(|(name, value)| {
+                Ok(Header {
+                    attribute: name,
+                    header: name,
+                    value: Cow::Borrowed(value),
+                    typed: None,
+                })
             })
-        })
     }
 
     fn body(&self) -> Option<&[u8]> {
         Some(&self.publish.payload)
     }
+}
+
+/// Whether a user property can name an attribute: ASCII letters and digits only (the policy
+/// then decides the case, CE 1.0.2 naming).
+fn is_attribute_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 #[cfg(test)]
@@ -213,6 +236,53 @@ mod tests {
         assert_eq!(
             event.data(),
             Some(&crate::Data::json(r#"{"n":1}"#).unwrap())
+        );
+    }
+
+    /// Issue 24: a gateway's `X-Request-Id` is not an attribute: skipped, as HTTP, Kafka and
+    /// AMQP skip foreign headers; a `data` property cites the MQTT binding, not HTTP's.
+    #[test]
+    fn foreign_user_properties_are_skipped_and_data_cites_the_mqtt_binding() {
+        let property = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+        let mut publish = MqttPublish {
+            content_type: Some("application/json".into()),
+            user_properties: vec![
+                property("specversion", "1.0"),
+                property("X-Request-Id", "req-7"),
+                property("type", "com.example.someevent"),
+                property("id", "1"),
+                property("source", "/s"),
+                property("trace.id", "abc"),
+            ],
+            payload: br#"{"n":1}"#.to_vec(),
+        };
+        let event: AnyEvent = from_publish(&publish, MqttVersion::V5).unwrap();
+        assert_eq!(event.extensions().len(), 0);
+        // Only foreign properties and no content type: the JSON format, as with none at all.
+        let structured = MqttPublish {
+            content_type: None,
+            user_properties: vec![property("X-Request-Id", "req-7")],
+            payload: event.to_structured().unwrap(),
+        };
+        assert_eq!(
+            from_publish::<AnyEvent>(&structured, MqttVersion::V5).unwrap(),
+            event
+        );
+        // A mis-cased attribute is still an attribute, refused by the policy.
+        publish.user_properties.push(property("ExtA", "x"));
+        assert_eq!(
+            from_publish::<AnyEvent>(&publish, MqttVersion::V5)
+                .unwrap_err()
+                .rule()
+                .as_str(),
+            "CE 1.0.2 naming"
+        );
+        publish.user_properties.pop();
+        publish.user_properties.push(property("data", "x"));
+        let error = from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap_err();
+        assert!(
+            error.to_string().contains("(CE MQTT binding 2.2)"),
+            "{error}"
         );
     }
 

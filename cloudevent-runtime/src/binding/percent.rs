@@ -57,6 +57,36 @@ pub enum PercentDecodeError {
     },
 }
 
+impl PercentDecodeError {
+    /// The raw value, what is wrong with it (no rule id: the binding error carries the
+    /// rule) and how to fix it, for a report's finding.
+    pub(crate) fn finding(&self) -> (&str, String, &'static str) {
+        const ENCODE: &str = "percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)";
+        match self {
+            PercentDecodeError::BadEscape { value, at } => (
+                value,
+                format!("`%` at byte {at} is not followed by two hex digits"),
+                ENCODE,
+            ),
+            PercentDecodeError::InvalidUtf8 { value } => (
+                value,
+                "decoded bytes are not valid UTF-8 (e.g. the overlong `%C0%A0`)".to_owned(),
+                "percent-encode the value's UTF-8 bytes (CE HTTP binding 3.1.3.2)",
+            ),
+            PercentDecodeError::UnterminatedQuote { value } => (
+                value,
+                "unterminated quoted string (RFC 7230 3.2.6)".to_owned(),
+                ENCODE,
+            ),
+            PercentDecodeError::TextAfterQuote { value } => (
+                value,
+                "text after the closing quote of a quoted string (RFC 7230 3.2.6)".to_owned(),
+                "percent-encode the whole value instead of quoting it",
+            ),
+        }
+    }
+}
+
 /// What the binding percent-encodes besides every byte outside ASCII: the controls
 /// (U+0000–U+001F, U+007F), space, `"` and `%`. What passes through is printable ASCII
 /// U+0021–U+007E except `"` and `%` (§3.1.3.2).

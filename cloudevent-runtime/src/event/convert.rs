@@ -12,8 +12,7 @@ impl<T: CloudEventData> Event<T> {
         }
         let data = match any.data() {
             None => from_absent::<T>().ok_or_else(|| FormatError::from(absent_violation::<T>()))?,
-            Some(Data::Json(raw)) => serde_json::from_str(raw.get())
-                .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
+            Some(Data::Json(raw)) => from_json_text::<T>(raw.get()).map_err(FormatError::from)?,
             Some(Data::Text(text)) => T::deserialize(Leaf::Str(text))
                 .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
             Some(Data::Binary(bytes)) => T::deserialize(Leaf::Bytes(bytes))

@@ -33,7 +33,8 @@ use payload_attributes::{
     subject_findings,
 };
 pub(crate) use serde_impls::{
-    Leaf, absent_violation, from_absent, payload_mismatch, type_mismatch,
+    Leaf, Tracked, absent_violation, from_absent, from_json_text, payload_mismatch,
+    payload_mismatch_at, type_mismatch,
 };
 
 /// Where `subject` comes from.

@@ -96,10 +96,99 @@ pub(crate) fn type_mismatch<T: CloudEventData>(found: &str) -> Violation {
 }
 
 pub(crate) fn payload_mismatch<T: CloudEventData>(error: impl fmt::Display) -> Violation {
-    payload::data_violation(format_args!(
-        "does not fit the payload of `{}`: {error}",
-        T::TYPE
-    ))
+    payload_mismatch_at::<T>("", error)
+}
+
+/// `data` does not fit `T` at `pointer` (a JSON pointer into `data`, empty for the whole of
+/// it): the attribute is `data` followed by the pointer, the form `validate --registry` gives
+/// a schema's findings, and the parser's position (`at line 1 column 386`, a place in a
+/// document the reader of a report does not have) is left out.
+pub(crate) fn payload_mismatch_at<T: CloudEventData>(
+    pointer: &str,
+    error: impl fmt::Display,
+) -> Violation {
+    let message = error.to_string();
+    let mut violation = payload::data_violation(format_args!(
+        "does not fit the payload of `{}`: {}",
+        T::TYPE,
+        without_position(&message)
+    ));
+    if !pointer.is_empty() {
+        violation.attribute = format!("data{pointer}").into();
+    }
+    violation
+}
+
+/// A serde_json message without its trailing ` at line L column C`.
+fn without_position(message: &str) -> &str {
+    match message.rsplit_once(" at line ") {
+        Some((head, tail))
+            if tail.split_once(" column ").is_some_and(|(line, column)| {
+                !line.is_empty()
+                    && !column.is_empty()
+                    && line.bytes().all(|b| b.is_ascii_digit())
+                    && column.bytes().all(|b| b.is_ascii_digit())
+            }) =>
+        {
+            head
+        }
+        _ => message,
+    }
+}
+
+/// The JSON pointer (RFC 6901) of a serde path: `/items/0/qty`.
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path {
+        pointer.push('/');
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&index.to_string()),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => pointer.push('-'),
+        }
+    }
+    pointer
+}
+
+/// Reads `T`, noting in `at` the JSON pointer of the member that did not fit, for
+/// [`payload_mismatch_at`].
+pub(crate) struct Tracked<'p, T> {
+    pub(crate) at: &'p mut String,
+    pub(crate) payload: std::marker::PhantomData<T>,
+}
+
+impl<'p, T> Tracked<'p, T> {
+    pub(crate) fn new(at: &'p mut String) -> Self {
+        Tracked {
+            at,
+            payload: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: de::Deserialize<'de>> de::DeserializeSeed<'de> for Tracked<'_, T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        serde_path_to_error::deserialize(deserializer).map_err(|error| {
+            *self.at = json_pointer(error.path());
+            error.into_inner()
+        })
+    }
+}
+
+/// `T` from JSON text, with the pointer of what did not fit in the error.
+pub(crate) fn from_json_text<T: CloudEventData + DeserializeOwned>(
+    text: &str,
+) -> Result<T, Violation> {
+    let mut at = String::new();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|error| payload_mismatch_at::<T>(&at, error))
 }
 
 /// A payload for an event without `data`: whatever `T` makes of JSON `null` (a unit struct,

@@ -19,7 +19,10 @@ use crate::any::AnyEvent;
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
 use crate::event::payload_string_violation;
-use crate::event::{Event, Leaf, absent_violation, from_absent, payload_mismatch};
+use crate::event::{
+    Event, Leaf, Tracked, absent_violation, from_absent, from_json_text, payload_mismatch,
+    payload_mismatch_at,
+};
 use crate::value::Timestamp;
 
 impl<T: CloudEventData> Event<T> {
@@ -181,13 +184,16 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
             ContentType::NotYet => None,
         };
         match json {
-            Some(true) => match map.next_value::<T>() {
-                Ok(value) => self.value = Some(value),
-                Err(error) => {
-                    let _ = findings.report(payload_mismatch::<T>(&error));
-                    return Err(error);
+            Some(true) => {
+                let mut at = String::new();
+                match map.next_value_seed(Tracked::<T>::new(&mut at)) {
+                    Ok(value) => self.value = Some(value),
+                    Err(error) => {
+                        let _ = findings.report(payload_mismatch_at::<T>(&at, &error));
+                        return Err(error);
+                    }
                 }
-            },
+            }
             Some(false) => match map.next_value::<json::JsonScalar<'de>>()? {
                 json::JsonScalar::Str(text) => self
                     .keep(T::deserialize(Leaf::Str(&text)), findings)
@@ -212,21 +218,27 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
 
     fn finish(mut self, datacontenttype: Option<&str>, findings: &mut Findings) -> Result<T, Stop> {
         if let Some(raw) = self.pending.take() {
-            let result = if json::is_json(datacontenttype) {
-                serde_json::from_str::<T>(raw.get())
-            } else if raw.get() == "null" {
-                serde_json::from_str::<T>("null")
-            } else if !raw.get().starts_with('"') {
-                return findings
-                    .report(json::data_violation(
-                        "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
-                    ))
-                    .and_then(|()| Err(Stop));
+            if json::is_json(datacontenttype) {
+                match from_json_text::<T>(raw.get()) {
+                    Ok(value) => self.value = Some(value),
+                    Err(violation) => findings.report(violation)?,
+                }
             } else {
-                serde_json::from_str::<String>(raw.get())
-                    .and_then(|text| T::deserialize(Leaf::Str(&text)).map_err(de::Error::custom))
-            };
-            self.keep(result, findings)?;
+                let result = if raw.get() == "null" {
+                    serde_json::from_str::<T>("null")
+                } else if !raw.get().starts_with('"') {
+                    return findings
+                        .report(json::data_violation(
+                            "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
+                        ))
+                        .and_then(|()| Err(Stop));
+                } else {
+                    serde_json::from_str::<String>(raw.get()).and_then(|text| {
+                        T::deserialize(Leaf::Str(&text)).map_err(de::Error::custom)
+                    })
+                };
+                self.keep(result, findings)?;
+            }
         }
         let value = match self.value {
             Some(value) => value,

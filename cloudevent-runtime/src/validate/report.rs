@@ -161,13 +161,14 @@ impl ValidationReport {
 }
 
 impl fmt::Display for ValidationReport {
-    /// One line a finding: `error INTG-STD-015 R-4: type ...`.
+    /// One line a finding, [`Violation::report_line`]: `error INTG-STD-015 R-4: type ...`,
+    /// the rule id once.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, finding) in self.findings.iter().enumerate() {
             if i > 0 {
                 f.write_str("\n")?;
             }
-            write!(f, "{} {}: {finding}", finding.severity, finding.rule)?;
+            write!(f, "{}", finding.report_line())?;
         }
         Ok(())
     }

@@ -131,20 +131,61 @@ fn proto_data_keeps_its_type_url() {
     );
 }
 
+/// Issue 24: a producer on a newer `cloudevents.proto` is not refused outright: an unknown
+/// field is skipped (Protobuf's rule), at every level, and the INTG-STD-015 validator lists it
+/// as a warning; the CloudEvents profile passes it silently. A group is still refused.
 #[test]
-fn an_unknown_field_is_refused() {
+fn an_unknown_field_is_skipped_and_reported_under_the_strict_profile() {
+    use crate::{Profile, Validator};
     let mut bytes = message().encode_to_vec();
     bytes.extend_from_slice(&[0x4a, 0x01, b'x']); // field 9, LEN
-    assert_eq!(refused(&bytes), ("event".into(), "CE-Protobuf 1.0".into()));
+    bytes.extend_from_slice(&[0x50, 0x01]); // field 10, VARINT
+    bytes.extend_from_slice(&[0x5d, 1, 2, 3, 4]); // field 11, I32
+    let read = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
+    assert_eq!(
+        read,
+        AnyEvent::decode::<Protobuf>(&message().encode_to_vec()).unwrap()
+    );
+    let strict = Validator::new(Profile::IntgStd015).validate_bytes::<Protobuf>(&bytes);
+    let skipped: Vec<_> = strict
+        .warnings()
+        .filter(|w| w.rule.as_str() == "CE-Protobuf 1.0")
+        .map(|w| w.value.as_str())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "field 9 with wire type LEN",
+            "field 10 with wire type VARINT",
+            "field 11 with wire type I32"
+        ]
+    );
+    let lenient = Validator::new(Profile::CloudEvents).validate_bytes::<Protobuf>(&bytes);
+    assert!(
+        lenient
+            .findings()
+            .iter()
+            .all(|f| f.rule.as_str() != "CE-Protobuf 1.0")
+    );
+    // A group is never skipped: field 9 SGROUP.
+    let mut group = message().encode_to_vec();
+    group.push(0x4b);
+    assert_eq!(refused(&group), ("event".into(), "CE-Protobuf 1.0".into()));
+    // Truncated inside a skipped field.
+    let mut cut = message().encode_to_vec();
+    cut.extend_from_slice(&[0x59, 1, 2]); // field 11, I64, 2 of 8 bytes
+    assert_eq!(refused(&cut), ("event".into(), "CE-Protobuf 1.0".into()));
 }
 
 #[test]
-fn an_unknown_field_inside_an_attribute_value_is_refused() {
-    // attributes entry: key "hop", value { field 8 varint 1 }
-    let bytes = [
-        0x2a, 0x09, 0x0a, 0x03, b'h', b'o', b'p', 0x12, 0x02, 0x40, 0x01,
-    ];
-    assert_eq!(refused(&bytes), ("hop".into(), "CE-Protobuf 1.0".into()));
+fn an_unknown_field_inside_an_attribute_value_is_skipped() {
+    // attributes entry: key "hop", value { field 8 varint 1, ce_integer 5 }
+    let mut bytes = message().encode_to_vec();
+    bytes.extend_from_slice(&[
+        0x2a, 0x0b, 0x0a, 0x03, b'h', b'o', b'p', 0x12, 0x04, 0x40, 0x01, 0x10, 0x05,
+    ]);
+    let read = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
+    assert_eq!(read.extension("hop"), Some(&5.into()));
 }
 
 #[test]
@@ -213,11 +254,13 @@ fn both_data_forms_are_refused() {
     assert_eq!(refused(&bytes), ("data".into(), "INTG-STD-015 R-7".into()));
 }
 
+/// Issue 24: a scalar field given twice keeps its last value (Protobuf's merge rule); an
+/// attribute twice in the map is still refused.
 #[test]
-fn a_field_or_attribute_given_twice_is_refused() {
+fn a_scalar_given_twice_keeps_the_last_but_an_attribute_twice_is_refused() {
     let mut bytes = message().encode_to_vec();
     bytes.extend_from_slice(&[0x0a, 0x01, b'2']); // id again
-    assert_eq!(refused(&bytes), ("id".into(), "INTG-STD-015 R-7".into()));
+    assert_eq!(AnyEvent::decode::<Protobuf>(&bytes).unwrap().id(), "2");
 
     let mut bytes = attr("hop", Attr::CeInteger(1));
     bytes.extend_from_slice(&[

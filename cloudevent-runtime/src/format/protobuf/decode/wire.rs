@@ -1,0 +1,240 @@
+//! The Protobuf wire: a cursor over one message's bytes (varints, keys, length-delimited
+//! fields), skipping what the schema does not define, and the violations every message of
+//! the schema shares (truncated input, a wrong wire type, a string that is not UTF-8).
+
+use std::borrow::Cow;
+
+use cloudevent_rules::{Violation, rule};
+
+pub(super) const VARINT: u8 = 0;
+pub(super) const LEN: u8 = 2;
+
+/// The names the wire types have in the Protobuf encoding guide.
+fn wire_type_name(wire_type: u8) -> &'static str {
+    match wire_type {
+        0 => "VARINT",
+        1 => "I64",
+        2 => "LEN",
+        3 => "SGROUP",
+        4 => "EGROUP",
+        5 => "I32",
+        _ => "an invalid wire type",
+    }
+}
+
+pub(super) fn malformed(
+    attribute: impl Into<Cow<'static, str>>,
+    problem: impl Into<Cow<'static, str>>,
+) -> Violation {
+    Violation::error(rule::CE_PROTOBUF, attribute, "", problem)
+}
+
+/// A cursor over one message's bytes.
+pub(super) struct Wire<'a> {
+    pub(super) bytes: &'a [u8],
+    /// What the message is, for messages about it (`event`, an attribute's name).
+    pub(super) context: &'a str,
+}
+
+impl<'a> Wire<'a> {
+    /// One varint. Keys, lengths and small values are one byte; that path is inlined into
+    /// every caller, the rest is out of line.
+    #[inline(always)]
+    pub(super) fn varint(&mut self) -> Result<u64, Violation> {
+        if let Some((&byte, rest)) = self.bytes.split_first()
+            && byte < 0x80
+        {
+            self.bytes = rest;
+            return Ok(u64::from(byte));
+        }
+        self.varint_slow()
+    }
+
+    #[inline(never)]
+    fn varint_slow(&mut self) -> Result<u64, Violation> {
+        let mut value = 0_u64;
+        for (i, byte) in self.bytes.iter().take(10).enumerate() {
+            // The tenth byte may carry only the 64th bit.
+            if i == 9 && *byte > 1 {
+                break;
+            }
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte & 0x80 == 0 {
+                self.bytes = &self.bytes[i + 1..];
+                return Ok(value);
+            }
+        }
+        Err(
+            if self.bytes.len() < 10 && self.bytes.iter().all(|b| b & 0x80 != 0) {
+                truncated(self.context)
+            } else {
+                malformed(
+                    self.context.to_owned(),
+                    "holds a varint longer than 64 bits",
+                )
+            },
+        )
+    }
+
+    /// The next field's number and wire type, or `None` at the end of the message.
+    #[inline(always)]
+    pub(super) fn key(&mut self) -> Result<Option<(u64, u8)>, Violation> {
+        if self.bytes.is_empty() {
+            return Ok(None);
+        }
+        let key = self.varint()?;
+        let field = key >> 3;
+        if field == 0 || field > u64::from(u32::MAX >> 3) {
+            return Err(bad_field_number(self.context, field));
+        }
+        Ok(Some((field, (key & 7) as u8)))
+    }
+
+    #[inline(always)]
+    pub(super) fn len_delimited(&mut self) -> Result<&'a [u8], Violation> {
+        let len = self.varint()?;
+        match usize::try_from(len)
+            .ok()
+            .filter(|len| *len <= self.bytes.len())
+        {
+            Some(len) => {
+                let (value, rest) = self.bytes.split_at(len);
+                self.bytes = rest;
+                Ok(value)
+            }
+            None => Err(truncated(self.context)),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_field_number(context: &str, field: u64) -> Violation {
+    malformed(
+        context.to_owned(),
+        format!("has a field number {field}, outside 1 to 536870911"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+pub(super) fn truncated(context: &str) -> Violation {
+    malformed(
+        context.to_owned(),
+        "ends in the middle of a field (truncated input)",
+    )
+}
+
+/// Checks that field `field` has the wire type the schema gives it.
+#[inline(always)]
+pub(super) fn expect(
+    context: &str,
+    field: u64,
+    name: &str,
+    found: u8,
+    expected: u8,
+) -> Result<(), Violation> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(wrong_wire_type(context, field, name, found, expected))
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_wire_type(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Violation {
+    Violation::error(
+        rule::CE_PROTOBUF,
+        context.to_owned(),
+        format!("field {field} with wire type {}", wire_type_name(found)),
+        format!(
+            "field {field} (`{name}`) has wire type {}; the schema gives it {}",
+            wire_type_name(found),
+            wire_type_name(expected)
+        ),
+    )
+}
+
+impl Wire<'_> {
+    /// Skips a field the schema does not define, as Protobuf's own rules do: a producer on a
+    /// newer `cloudevents.proto` is not refused outright. The field is noted in `skipped` (a
+    /// warning the policy reports or not, [`cloudevent_rules::Policy::reports_skipped_fields`]).
+    /// A group (wire types SGROUP and EGROUP, which proto3 never writes) is refused: skipping
+    /// one means nesting without bound.
+    pub(super) fn skip(
+        &mut self,
+        message: &str,
+        field: u64,
+        wire_type: u8,
+        skipped: &mut Vec<Violation>,
+    ) -> Result<(), Violation> {
+        match wire_type {
+            VARINT => {
+                self.varint()?;
+            }
+            LEN => {
+                self.len_delimited()?;
+            }
+            1 | 5 => {
+                let width = if wire_type == 1 { 8 } else { 4 };
+                if self.bytes.len() < width {
+                    return Err(truncated(self.context));
+                }
+                self.bytes = &self.bytes[width..];
+            }
+            _ => return Err(group(self.context, message, field, wire_type)),
+        }
+        skipped.push(
+            Violation::warning(
+                rule::CE_PROTOBUF,
+                self.context.to_owned(),
+                format!("field {field} with wire type {}", wire_type_name(wire_type)),
+                format!("field {field} is not a field of `{message}`; it was skipped"),
+            )
+            .with_hint("the producer may use a newer cloudevents.proto; its field is not read"),
+        );
+        Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn group(context: &str, message: &str, field: u64, wire_type: u8) -> Violation {
+    Violation::error(
+        rule::CE_PROTOBUF,
+        context.to_owned(),
+        format!("field {field} with wire type {}", wire_type_name(wire_type)),
+        format!(
+            "field {field} is not a field of `{message}` and is a group, which proto3 never writes"
+        ),
+    )
+    .with_hint("both sides must use the CloudEvents Protobuf schema (io.cloudevents.v1)")
+}
+
+#[cold]
+pub(super) fn twice(attribute: impl Into<Cow<'static, str>>) -> Violation {
+    Violation::error(
+        rule::INTG_R7,
+        attribute,
+        "",
+        "appears more than once in the Protobuf message",
+    )
+    .with_hint("a message must carry each attribute once")
+}
+
+#[inline(always)]
+pub(super) fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Violation> {
+    std::str::from_utf8(bytes).map_err(|error| not_utf8(attribute, bytes, error))
+}
+
+#[cold]
+#[inline(never)]
+fn not_utf8(attribute: &str, bytes: &[u8], error: std::str::Utf8Error) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        attribute.to_owned(),
+        format!("{} bytes", bytes.len()),
+        format!("is not a String: not UTF-8 ({error})"),
+    )
+}

@@ -1,0 +1,175 @@
+//! Issue 24: the messages a person reads, snapshot at each door. One form everywhere: where
+//! (the attribute, its value in backticks when there is one, the part), what, the rule id
+//! once, the fix. The library's report (`ValidationReport`'s `Display`), a binding's error,
+//! the axum rejection (its JSON body's `message` and its `Display`) and a typed read's
+//! `data` that does not fit its payload (named by the member's JSON pointer).
+
+use cloudevent_runtime::{Event, Json, Policy, Profile, Validator};
+
+const VALID: &str = r#"{"specversion":"1.0","id":"m-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+
+#[test]
+fn a_report_line_names_the_rule_once() {
+    let strict = Validator::new(Profile::IntgStd015);
+    let report = strict.validate_bytes::<Json>(
+        VALID
+            .replace("com.example.order.created", "com.example.Order.created")
+            .replace(r#""time""#, r#""userEmail":"a","time""#)
+            .as_bytes(),
+    );
+    assert_eq!(
+        report.to_string(),
+        "error INTG-STD-015 R-4: type `com.example.Order.created` segment `Order`: must be lowercase; e.g. `com.example.order.created`\n\
+         error CE 1.0.2 naming: extension `userEmail` character `E` at byte 4: must be lowercase; only `a-z` and `0-9` are allowed\n\
+         error INTG-STD-015 R-14: extension `userEmail` word `email`: announces personal data; extensions must not carry credentials, tokens, session identifiers or personal data; leave it out of the envelope: credentials belong to the transport's authentication, personal data to the access-controlled `data`"
+    );
+    for finding in report.findings() {
+        let line = finding.report_line().to_string();
+        assert_eq!(
+            line.matches(finding.rule.as_str()).count(),
+            1,
+            "the rule id once: {line}"
+        );
+        assert!(!line.contains("``"), "no empty backticks: {line}");
+    }
+}
+
+#[test]
+fn a_too_large_binding_message_names_its_rule_once() {
+    use cloudevent_runtime::binding::BindingError;
+    let error = BindingError::TooLarge {
+        size: 300_420,
+        limit: 262_144,
+    };
+    assert_eq!(
+        error.to_string(),
+        "message: is 300420 bytes, over the 262144-byte limit (INTG-STD-015 R-11); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+    );
+    assert_eq!(
+        error.violation().report_line().to_string(),
+        "error INTG-STD-015 R-11: message: is 300420 bytes, over the 262144-byte limit; store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+    );
+    // Over the batch limit, the batch's rule.
+    let batch = BindingError::TooLarge {
+        size: 2 << 20,
+        limit: 1 << 20,
+    };
+    assert_eq!(batch.rule().as_str(), "INTG-STD-015 R-10");
+}
+
+/// A `data` that does not fit the payload type names the member by its JSON pointer, the form
+/// `validate --registry` gives a schema's findings, and not the parser's line and column.
+#[test]
+fn data_that_does_not_fit_names_the_member() {
+    #[derive(Debug, serde::Serialize, serde::Deserialize, cloudevent_runtime::CloudEvent)]
+    #[cloudevent(
+        type = "com.example.order.created",
+        source = "https://orders.example.com"
+    )]
+    struct OrderCreated {
+        lines: Vec<Line>,
+    }
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    struct Line {
+        sku: String,
+        quantity: i64,
+    }
+    let event = VALID.replace(
+        r#""time""#,
+        r#""data":{"lines":[{"sku":"a","quantity":1},{"sku":"b","quantity":"two"}]},"time""#,
+    );
+    let error = Event::<OrderCreated>::from_slice(event.as_bytes()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "data/lines/1/quantity: does not fit the payload of `com.example.order.created`: invalid type: string \"two\", expected i64 (CE-JSON 3.1)"
+    );
+    // `data` before `datacontenttype` is read once the content type is known: the same.
+    let late = event.replace(
+        r#""specversion""#,
+        r#""data":{"lines":[{"sku":"a","quantity":"x"}]},"datacontenttype":"application/json","specversion""#,
+    );
+    let late = late.replacen(
+        r#","data":{"lines":[{"sku":"a","quantity":1},{"sku":"b","quantity":"two"}]}"#,
+        "",
+        1,
+    );
+    let error = Event::<OrderCreated>::from_slice(late.as_bytes()).unwrap_err();
+    assert_eq!(error.attribute(), Some("data/lines/0/quantity"), "{error}");
+    // The whole `data` of the wrong shape is `data` itself.
+    let whole = VALID.replace(r#""time""#, r#""data":"lines","time""#);
+    let error = Event::<OrderCreated>::from_slice(whole.as_bytes()).unwrap_err();
+    assert_eq!(error.attribute(), Some("data"), "{error}");
+    assert!(!error.to_string().contains("line 1 column"), "{error}");
+}
+
+#[cfg(feature = "axum")]
+mod axum_door {
+    use super::*;
+    use axum::body::Body;
+    use axum::extract::{FromRequest, Request};
+    use axum::response::IntoResponse;
+    use cloudevent_runtime::AnyEvent;
+    use cloudevent_runtime::binding::axum::Checked;
+    use http::StatusCode;
+
+    fn post(content_type: &str, body: Vec<u8>) -> Request {
+        http::Request::builder()
+            .method("POST")
+            .header(http::header::CONTENT_TYPE, content_type)
+            .header(http::header::CONTENT_LENGTH, body.len())
+            .body(Body::from(body))
+            .unwrap()
+    }
+
+    async fn refuse(request: Request) -> (StatusCode, String, serde_json::Value) {
+        let policy = Policy::new(Profile::IntgStd015);
+        let rejection = Checked::<AnyEvent>::from_request(request, &policy)
+            .await
+            .expect_err("refused");
+        let display = rejection.to_string();
+        let response = rejection.into_response();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, display, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn an_oversized_body_is_413_with_one_rule_and_the_fix() {
+        let big = VALID.replace(
+            r#""time""#,
+            &format!(r#""data":"{}","time""#, "x".repeat(300_000)),
+        );
+        let (status, display, body) =
+            refuse(post("application/cloudevents+json", big.into_bytes())).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        let size = VALID.len() + 300_000 + r#""data":"","#.len();
+        assert_eq!(
+            body["findings"][0]["message"],
+            format!(
+                "message: is {size} bytes, over the 262144-byte limit (INTG-STD-015 R-11); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+            )
+        );
+        assert_eq!(
+            display,
+            format!(
+                "413 Payload Too Large; error INTG-STD-015 R-11: message: is {size} bytes, over the 262144-byte limit; store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+            )
+        );
+    }
+
+    /// A structured event POSTed as `application/json` is no CloudEvent to the binding (no
+    /// `ce-` header, no CloudEvents format): 415, saying what to send instead.
+    #[tokio::test]
+    async fn a_structured_event_as_application_json_is_415_saying_what_to_send() {
+        let (status, display, body) =
+            refuse(post("application/json", VALID.as_bytes().to_vec())).await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(
+            body["findings"][0]["message"],
+            "content type `application/json`: names no CloudEvents format and the message carries no CloudEvents attribute headers (INTG-STD-015 R-8); send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)"
+        );
+        assert!(display.starts_with("415 Unsupported Media Type; error INTG-STD-015 R-8: content type `application/json`: "), "{display}");
+    }
+}
