@@ -74,6 +74,10 @@ pub struct Args {
     /// when there is none).
     #[arg(long)]
     update_lock: bool,
+    /// Follow symbolic links inside the registry folder when they stay inside it (a link
+    /// leading outside is still refused). By default every link is refused and reported.
+    #[arg(long)]
+    follow_symlinks: bool,
 }
 
 fn parse_compat(text: &str) -> Result<Compat, String> {
@@ -88,7 +92,8 @@ pub fn run(args: Args) -> ExitCode {
         .schemas(&args.schemas)
         .runtime_crate(args.runtime_crate.clone())
         .command(command_line(&args))
-        .update_lock(args.update_lock);
+        .update_lock(args.update_lock)
+        .follow_symlinks(args.follow_symlinks);
     if let Some(profile) = args.profile {
         builder = builder.profile(profile);
     }

@@ -10,7 +10,11 @@
 //!
 //! `#<index>` appears for the events of a batch (a JSON array) and the records of an array of
 //! Kafka records, counted from 0; for JSON Lines it is the 1-based line number, as an editor
-//! counts lines. `--output json` writes the same as one JSON document.
+//! counts lines. `--output json` writes the same as one JSON document. The report is written
+//! input by input as each is checked (nothing of an input is kept once its report is out),
+//! and bounded by its input: an input's events are listed in order until their findings reach
+//! `limits::MAX_REPORTED_FINDINGS`, one event lists at most that many findings, and what
+//! follows is counted (`<file>: N more events not listed, M of them invalid`).
 //!
 //! `--format`:
 //!
@@ -46,20 +50,16 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cloudevent_cli::http_message;
-use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
-use cloudevent_runtime::binding::{
-    BindingError, BindingEvent, ContentMode, Detected, StructuredFormat, http,
-};
 use cloudevent_runtime::rules::rule;
-use cloudevent_runtime::{
-    AnyEvent, Avro, BatchReport, Document, FindingJson, Json, Profile, Protobuf, RuleId, Severity,
-    ValidationReport, Violation, limits,
-};
-use serde_json::{Value, json};
+use cloudevent_runtime::{Avro, Profile, Violation, limits};
 
+mod read;
 mod registry;
+mod report;
+
+use read::{check_http, check_json_lines, check_kafka, check_protobuf, detect};
 use registry::Checker;
+use report::{Checked, JsonReport, Outcome, clean, write_text};
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -151,7 +151,6 @@ enum Output {
 /// Exit status for usage errors and unreadable input.
 const USAGE: u8 = 2;
 
-/// Runs the subcommand.
 /// Arguments of `cloudevent lint`: `validate`'s, with the producer's defaults.
 #[derive(Debug, clap::Args)]
 pub struct LintArgs {
@@ -173,6 +172,7 @@ pub fn run_lint(args: LintArgs) -> ExitCode {
     run(validate)
 }
 
+/// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
     let stdout = io::stdout();
     let stderr = io::stderr();
@@ -184,101 +184,8 @@ pub fn run(args: Args) -> ExitCode {
     ))
 }
 
-/// What one input turned out to be.
-enum Outcome {
-    /// Validated: findings about the input itself, then each event.
-    Checked(Checked),
-    /// Could not be read (or is in a format not supported yet); the message says why.
-    Unreadable(String),
-}
-
-struct Checked {
-    kind: &'static str,
-    findings: Vec<Violation>,
-    events: Vec<EventResult>,
-}
-
-struct EventResult {
-    index: Option<usize>,
-    /// The 1-based line number, for JSON Lines.
-    line: Option<usize>,
-    id: Option<String>,
-    findings: Vec<Violation>,
-    /// The attributes the validator read (an object; empty when nothing could be read).
-    attributes: Value,
-}
-
-impl EventResult {
-    fn is_valid(&self) -> bool {
-        !self.findings.iter().any(Violation::is_error)
-    }
-}
-
-impl Checked {
-    fn is_valid(&self) -> bool {
-        !self.findings.iter().any(Violation::is_error)
-            && self.events.iter().all(EventResult::is_valid)
-    }
-
-    fn event(report: &ValidationReport) -> Self {
-        Checked {
-            kind: "event",
-            findings: Vec::new(),
-            events: vec![EventResult::from_report(None, report)],
-        }
-    }
-
-    fn batch(report: &BatchReport) -> Self {
-        Checked {
-            kind: "batch",
-            findings: report.findings().to_vec(),
-            events: report
-                .events()
-                .iter()
-                .enumerate()
-                .map(|(index, event)| EventResult::from_report(Some(index), event))
-                .collect(),
-        }
-    }
-
-    /// Input that could not be read as an event at all: one finding about the input.
-    fn refused(attribute: &'static str, rule: RuleId, problem: String) -> Self {
-        Checked {
-            kind: "input",
-            findings: vec![Violation::error(rule, attribute, "", problem)],
-            events: Vec::new(),
-        }
-    }
-
-    fn binding_error(error: &BindingError) -> Self {
-        Checked {
-            kind: "input",
-            findings: vec![error.violation()],
-            events: Vec::new(),
-        }
-    }
-
-    fn document(document: &Document) -> Self {
-        match document {
-            Document::Event(report) => Checked::event(report),
-            Document::Batch(report) => Checked::batch(report),
-        }
-    }
-}
-
-impl EventResult {
-    fn from_report(index: Option<usize>, report: &ValidationReport) -> Self {
-        EventResult {
-            index,
-            line: None,
-            id: report.id().map(str::to_owned),
-            findings: report.findings().to_vec(),
-            attributes: report.attributes_json(),
-        }
-    }
-}
-
-/// Validates every input, writes the report, returns the exit status.
+/// Validates every input, writing each one's report as soon as it is checked; returns the
+/// exit status.
 fn validate(
     args: &Args,
     stdin: &mut dyn Read,
@@ -298,8 +205,15 @@ fn validate(
     } else {
         &args.files[..]
     };
-    let mut outcomes = Vec::with_capacity(files.len());
+    let mut json = JsonReport::new(validator.profile());
     let mut stdin_used = false;
+    let mut unreadable = false;
+    let mut invalid = false;
+    let mut warned = false;
+    let mut written = match args.output {
+        Output::Text => Ok(()),
+        Output::Json => json.begin(stdout),
+    };
     for file in files {
         let is_stdin = file.as_os_str() == "-";
         let name = if is_stdin {
@@ -318,20 +232,30 @@ fn validate(
                 Err(error) => Outcome::Unreadable(format!("cannot read: {error}")),
             }
         };
-        if let Outcome::Unreadable(reason) = &outcome {
-            let _ = writeln!(
-                stderr,
-                "cloudevent validate: {}: {}",
-                clean(&name),
-                clean(reason)
-            );
+        match &outcome {
+            Outcome::Unreadable(reason) => {
+                unreadable = true;
+                let _ = writeln!(
+                    stderr,
+                    "cloudevent validate: {}: {}",
+                    clean(&name),
+                    clean(reason)
+                );
+            }
+            Outcome::Checked(checked) => {
+                invalid |= !checked.is_valid();
+                warned |= args.deny_warnings && checked.has_warning();
+            }
         }
-        outcomes.push((name, outcome));
+        // Written now and dropped: a folder of captured batches is never held at once.
+        written = written.and_then(|()| match args.output {
+            Output::Text => write_text(stdout, &name, &outcome),
+            Output::Json => json.input(stdout, &name, &outcome),
+        });
     }
-    let written = match args.output {
-        Output::Text => write_text(stdout, &outcomes),
-        Output::Json => write_json(stdout, validator.profile(), &outcomes),
-    };
+    if args.output == Output::Json {
+        written = written.and_then(|()| json.end(stdout));
+    }
     if let Err(error) = written.and_then(|()| stdout.flush()) {
         // A closed pipe (`| head`) is not the input's fault, but the report is incomplete.
         let _ = writeln!(
@@ -340,13 +264,6 @@ fn validate(
         );
         return USAGE;
     }
-    let unreadable = outcomes
-        .iter()
-        .any(|(_, outcome)| matches!(outcome, Outcome::Unreadable(_)));
-    let invalid = outcomes
-        .iter()
-        .any(|(_, outcome)| matches!(outcome, Outcome::Checked(checked) if !checked.is_valid()));
-    let warned = args.deny_warnings && count(&outcomes, Severity::Warning) > 0;
     if unreadable {
         USAGE
     } else {
@@ -364,337 +281,32 @@ fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Ou
         return Outcome::Unreadable(format!("cannot read: {error}"));
     }
     if bytes.len() > limit {
-        return Outcome::Checked(Checked {
-            kind: "input",
-            findings: vec![
-                Violation::error(
-                    rule::INTG_R10,
-                    "input",
-                    format!("more than {limit} bytes"),
-                    format!(
-                        "exceeds the batch limit of {limit} bytes (an event may hold at most {} bytes, R-11); it was not parsed",
-                        limits::MAX_EVENT_BYTES
-                    ),
-                )
-                .with_hint("split the batch, or move large payloads out with the claim-check pattern"),
-            ],
-            events: Vec::new(),
-        });
+        return Outcome::Checked(Checked::refused_with(
+            Violation::error(
+                rule::INTG_R10,
+                "input",
+                format!("more than {limit} bytes"),
+                format!(
+                    "exceeds the batch limit of {limit} bytes (an event may hold at most {} bytes, R-11); it was not parsed",
+                    limits::MAX_EVENT_BYTES
+                ),
+            )
+            .with_hint("split the batch, or move large payloads out with the claim-check pattern"),
+        ));
     }
     let format = match format {
         Format::Auto => detect(&bytes),
         other => other,
     };
-    match format {
-        Format::JsonLines => Outcome::Checked(check_json_lines(validator, &bytes)),
-        Format::Http => Outcome::Checked(check_http(validator, &bytes)),
-        Format::Kafka => Outcome::Checked(check_kafka(validator, &bytes)),
-        Format::Protobuf => Outcome::Checked(check_protobuf(validator, &bytes, false)),
-        Format::ProtobufBatch => Outcome::Checked(check_protobuf(validator, &bytes, true)),
-        Format::Avro => Outcome::Checked(Checked::event(&validator.validate_bytes::<Avro>(&bytes))),
-        Format::Auto | Format::Json => {
-            Outcome::Checked(Checked::document(&validator.validate_document(&bytes)))
-        }
-    }
-}
-
-/// `--format auto`: JSON Lines when the first non-blank line is a whole JSON object and
-/// another non-blank line follows, JSON when the first non-blank byte opens an object or
-/// array, an HTTP message when the first line is a request line, a status line or a header;
-/// JSON otherwise, so the parser names what is wrong.
-fn detect(bytes: &[u8]) -> Format {
-    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') if is_json_lines(bytes) => Format::JsonLines,
-        Some(b'{' | b'[') => Format::Json,
-        _ if looks_like_http(bytes) => Format::Http,
-        _ => Format::Json,
-    }
-}
-
-/// Whether the input reads as JSON Lines rather than one JSON document. A pretty-printed
-/// event opens with a line that is not a whole object (`{` alone, or the first members), and
-/// one event on one line has no second line, so both stay one event.
-fn is_json_lines(bytes: &[u8]) -> bool {
-    let mut lines = json_lines(bytes);
-    let Some((_, first)) = lines.next() else {
-        return false;
-    };
-    lines.next().is_some() && serde_json::from_slice::<Value>(first).is_ok_and(|v| v.is_object())
-}
-
-/// The non-blank lines of JSON Lines with their 1-based numbers. `\n` ends a line and a `\r`
-/// before it is dropped, so files written on Windows read the same.
-fn json_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(index, line)| (index + 1, line.strip_suffix(b"\r").unwrap_or(line)))
-        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
-}
-
-/// JSON Lines: each non-blank line is one event, validated on its own; a line that is not an
-/// event, or is over the event limit (R-11), is a finding on that line, and the other lines
-/// are still checked.
-fn check_json_lines(validator: &Checker, bytes: &[u8]) -> Checked {
-    let events = json_lines(bytes)
-        .enumerate()
-        .map(|(index, (line, text))| EventResult {
-            line: Some(line),
-            ..EventResult::from_report(Some(index), &validator.validate_bytes::<Json>(text))
-        })
-        .collect();
-    Checked {
-        kind: "lines",
-        findings: Vec::new(),
-        events,
-    }
-}
-
-fn looks_like_http(bytes: &[u8]) -> bool {
-    http_message::looks_like_http_message(bytes)
-}
-
-/// A raw HTTP/1.1 message: structured mode and batches are validated as JSON (every
-/// finding); binary mode is read into an event first, so a broken header stops at the first
-/// problem, and the event read is then validated in full.
-fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
-    let request = match http_message::parse_http_message(bytes) {
-        Ok(request) => request,
-        Err(error) => return Checked::refused("message", rule::INTG_R8, error.to_string()),
-    };
-    let (headers, body) = (request.headers(), request.body());
-    let format = http::content_type(headers)
-        .ok()
-        .flatten()
-        .and_then(StructuredFormat::from_media_type);
-    match format {
-        Some((StructuredFormat::Protobuf, batch)) => {
-            return check_protobuf(validator, body, batch);
-        }
-        Some((StructuredFormat::Avro, _)) => {
-            return Checked::event(&validator.validate_bytes::<Avro>(body));
-        }
-        _ => {}
-    }
-    match http::content_mode(headers) {
-        Ok(ContentMode::Structured) => Checked::event(&validator.validate_bytes::<Json>(body)),
-        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_bytes::<Json>(body)),
-        Ok(ContentMode::Binary) => {
-            let event =
-                http::read_binary_headers(headers, body.clone()).and_then(AnyEvent::from_binary);
-            match event {
-                Ok(event) => Checked::event(&validator.validate(&event)),
-                Err(error) => Checked::binding_error(&error),
-            }
-        }
-        Err(error) => Checked::binding_error(&error),
-    }
-}
-
-/// The Protobuf format, one event or a batch: the format's reader collecting every finding
-/// (the wire's, the attributes' and the chosen profile's), as for JSON and Avro.
-fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
-    if batch {
-        Checked::batch(&validator.validate_batch_bytes::<Protobuf>(bytes))
-    } else {
-        Checked::event(&validator.validate_bytes::<Protobuf>(bytes))
-    }
-}
-
-/// Kafka records in the runtime's JSON record form ([`KafkaRecord::from_json`]): an object is
-/// one record, an array several (reported by index). Structured records are validated as
-/// JSON; binary ones are read into an event first, as for HTTP.
-fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
-    let records: Vec<serde_json::Value> = match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Array(records)) => records,
-        Ok(record @ Value::Object(_)) => {
-            return Checked {
-                kind: "record",
-                findings: Vec::new(),
-                events: vec![check_kafka_record(validator, None, &record)],
-            };
-        }
-        Ok(_) => {
-            return Checked::refused(
-                "record",
-                rule::INTG_R8,
-                "is neither a record object nor an array of records".to_owned(),
-            );
-        }
-        Err(error) => {
-            return Checked::refused("record", rule::INTG_R8, format!("is not JSON: {error}"));
-        }
-    };
-    let events = records
-        .iter()
-        .enumerate()
-        .map(|(index, record)| check_kafka_record(validator, Some(index), record))
-        .collect();
-    Checked {
-        kind: "records",
-        findings: Vec::new(),
-        events,
-    }
-}
-
-fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value) -> EventResult {
-    let refused = |findings: Vec<Violation>| EventResult {
-        index,
-        line: None,
-        id: None,
-        findings,
-        attributes: json!({}),
-    };
-    let record = match KafkaRecord::try_from(record) {
-        Ok(record) => record,
-        Err(error) => return refused(error.into_violations()),
-    };
-    let content_type = record
-        .header(kafka::CONTENT_TYPE)
-        .flatten()
-        .and_then(|value| std::str::from_utf8(value).ok());
-    let value = record.value.as_deref().unwrap_or_default();
-    match content_type.and_then(StructuredFormat::from_media_type) {
-        Some((StructuredFormat::Protobuf, _)) => {
-            return EventResult::from_report(index, &validator.validate_bytes::<Protobuf>(value));
-        }
-        Some((StructuredFormat::Avro, _)) => {
-            return EventResult::from_report(index, &validator.validate_bytes::<Avro>(value));
-        }
-        _ => {}
-    }
-    if let Detected::Mode(ContentMode::Structured) = ContentMode::detect(content_type) {
-        return EventResult::from_report(index, &validator.validate_bytes::<Json>(value));
-    }
-    match kafka::from_record::<AnyEvent>(&record) {
-        Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-        Err(error) => refused(vec![error.violation()]),
-    }
-}
-
-/// Escapes control characters, so hostile input cannot rewrite the terminal or split lines.
-fn clean(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_owned();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// `<file>`, or `<file>#<n>` with an event's 1-based line (JSON Lines) or 0-based index.
-fn location(name: &str, at: Option<usize>) -> String {
-    match at {
-        Some(index) => format!("{}#{index}", clean(name)),
-        None => clean(name),
-    }
-}
-
-fn write_finding(out: &mut dyn Write, at: &str, finding: &Violation) -> io::Result<()> {
-    writeln!(out, "{at}: {}", clean(&finding.report_line().to_string()))
-}
-
-fn write_text(out: &mut dyn Write, outcomes: &[(String, Outcome)]) -> io::Result<()> {
-    for (name, outcome) in outcomes {
-        let Outcome::Checked(checked) = outcome else {
-            continue;
-        };
-        let at = location(name, None);
-        for finding in &checked.findings {
-            write_finding(out, &at, finding)?;
-        }
-        for event in &checked.events {
-            let at = location(name, event.line.or(event.index));
-            for finding in &event.findings {
-                write_finding(out, &at, finding)?;
-            }
-            if event.is_valid() {
-                writeln!(out, "ok {at} {}", clean(event.id.as_deref().unwrap_or("-")))?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A finding in the library's one report shape.
-fn finding_json(finding: &Violation) -> Value {
-    serde_json::to_value(FindingJson(finding))
-        .expect("a finding (strings and a severity) always makes a JSON value")
-}
-
-fn count(outcomes: &[(String, Outcome)], severity: Severity) -> usize {
-    outcomes
-        .iter()
-        .filter_map(|(_, outcome)| match outcome {
-            Outcome::Checked(checked) => Some(checked),
-            Outcome::Unreadable(_) => None,
-        })
-        .flat_map(|checked| {
-            checked
-                .findings
-                .iter()
-                .chain(checked.events.iter().flat_map(|event| &event.findings))
-        })
-        .filter(|finding| finding.severity == severity)
-        .count()
-}
-
-/// `{"profile", "valid", "errors", "warnings", "inputs": [...]}`; each input is
-/// `{"file", "kind": "event"|"batch"|"lines"|"record"|"records"|"input", "valid", "findings",
-/// "events": [{"index", "line", "id", "valid", "findings"}]}` or `{"file", "kind":
-/// "unreadable", "valid": false, "error"}`. `index` counts the input's events from 0 (null
-/// for a lone event or record), `line` is the 1-based line of a JSON Lines event, else null.
-fn write_json(
-    out: &mut dyn Write,
-    profile: Profile,
-    outcomes: &[(String, Outcome)],
-) -> io::Result<()> {
-    let inputs: Vec<Value> = outcomes
-        .iter()
-        .map(|(name, outcome)| match outcome {
-            Outcome::Checked(checked) => json!({
-                "file": name,
-                "kind": checked.kind,
-                "valid": checked.is_valid(),
-                "findings": checked.findings.iter().map(finding_json).collect::<Vec<_>>(),
-                // Each event in the library's report shape (`valid`, `profile`, `id`,
-                // `findings`, `attributes`), with where it stood in the input.
-                "events": checked.events.iter().map(|event| json!({
-                    "index": event.index,
-                    "line": event.line,
-                    "valid": event.is_valid(),
-                    "profile": profile.name(),
-                    "id": event.id,
-                    "findings": event.findings.iter().map(finding_json).collect::<Vec<_>>(),
-                    "attributes": event.attributes,
-                })).collect::<Vec<_>>(),
-            }),
-            Outcome::Unreadable(reason) => json!({
-                "file": name,
-                "kind": "unreadable",
-                "valid": false,
-                "error": reason,
-            }),
-        })
-        .collect();
-    let valid = outcomes
-        .iter()
-        .all(|(_, outcome)| matches!(outcome, Outcome::Checked(checked) if checked.is_valid()));
-    let report = json!({
-        "profile": profile.name(),
-        "valid": valid,
-        "errors": count(outcomes, Severity::Error),
-        "warnings": count(outcomes, Severity::Warning),
-        "inputs": inputs,
-    });
-    serde_json::to_writer_pretty(&mut *out, &report).map_err(io::Error::other)?;
-    writeln!(out)
+    Outcome::Checked(match format {
+        Format::JsonLines => check_json_lines(validator, &bytes),
+        Format::Http => check_http(validator, &bytes),
+        Format::Kafka => check_kafka(validator, &bytes),
+        Format::Protobuf => check_protobuf(validator, &bytes, false),
+        Format::ProtobufBatch => check_protobuf(validator, &bytes, true),
+        Format::Avro => Checked::event(&validator.validate_bytes::<Avro>(&bytes)),
+        Format::Auto | Format::Json => Checked::document(&validator.validate_document(&bytes)),
+    })
 }
 
 #[cfg(test)]

@@ -33,8 +33,11 @@ pub(crate) struct Bundle {
     /// Each event file's schema (in registry order) with its external refs rewritten to
     /// stubs, and the shared names it uses.
     pub(crate) events: Vec<(Value, BTreeSet<String>)>,
-    /// Refs that could not be resolved.
+    /// Refs that could not be resolved, and refs that make a schema contain itself.
     pub(crate) findings: Vec<Finding>,
+    /// Whether some schema contains itself through refs alone (`crate::cycle`): nothing may
+    /// be generated then, since typify recurses without end on such a schema.
+    pub(crate) cyclic: bool,
     /// Where each shared definition came from (`file#pointer`), for its doc comment.
     pub(crate) origins: BTreeMap<String, String>,
 }
@@ -95,6 +98,18 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
         queue: VecDeque::new(),
         findings: Vec::new(),
     };
+    let cycles = {
+        let docs: Vec<_> = resolver
+            .docs
+            .iter()
+            .map(|d| (d.path.as_path(), d.relative, d.value))
+            .collect();
+        crate::cycle::ref_cycles(&docs, |doc, reference| {
+            resolver.resolve(doc, reference).ok()
+        })
+    };
+    let cyclic = !cycles.is_empty();
+    resolver.findings.extend(cycles);
     let mut events = Vec::new();
     for (index, file) in registry.files.iter().enumerate() {
         let mut schema = file.schema.clone();
@@ -141,6 +156,7 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
         shared,
         events,
         findings: resolver.findings,
+        cyclic,
         origins,
     }
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
+use crate::folder::{Entry, Folder, Links};
 use crate::registry::{EventMeta, Registry, SchemaFile};
 use cloudevent_rules::split_type_version;
 
@@ -88,12 +89,22 @@ impl Registry {
         root: impl AsRef<Path>,
         pointer: &str,
     ) -> Result<Registry, CodegenError> {
-        let root = root.as_ref();
+        Registry::load_type_pointer_with(root.as_ref(), pointer, Links::Refuse)
+    }
+
+    /// [`Registry::load_type_pointer`], with symbolic links refused or followed inside the
+    /// root.
+    pub(crate) fn load_type_pointer_with(
+        root: &Path,
+        pointer: &str,
+        links: Links,
+    ) -> Result<Registry, CodegenError> {
         let mut paths = Vec::new();
-        json_files(root, root, &mut paths)?;
+        let mut folder = Folder::new(root, links);
+        json_files(root, root, &mut folder, &mut paths)?;
         let mut files = Vec::new();
         let mut documents = BTreeMap::new();
-        let mut findings = Vec::new();
+        let mut findings = std::mem::take(&mut folder.findings);
         for (path, relative) in &paths {
             let text = fs::read_to_string(path).map_err(|e| CodegenError::io(path, e))?;
             let schema: Value =
@@ -182,17 +193,12 @@ fn pointer_file(
 fn json_files(
     root: &Path,
     dir: &Path,
+    folder: &mut Folder,
     out: &mut Vec<(PathBuf, String)>,
 ) -> Result<(), CodegenError> {
-    let mut entries = fs::read_dir(dir)
-        .map_err(|e| CodegenError::io(dir, e))?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| CodegenError::io(dir, e))?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            json_files(root, &path, out)?;
+    for Entry { path, is_dir } in folder.entries(dir)? {
+        if is_dir {
+            json_files(root, &path, folder, out)?;
         } else if path.extension().is_some_and(|e| e == "json") {
             let relative = path
                 .strip_prefix(root)

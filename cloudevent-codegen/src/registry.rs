@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
+use crate::folder::{Folder, Links};
 
 pub(crate) use crate::meta::{ContentMode, EventMeta, METADATA_KEY};
 
@@ -202,16 +203,23 @@ impl Registry {
     /// # Errors
     /// Unreadable files, invalid JSON, misnamed files and missing metadata.
     pub fn load(root: impl AsRef<Path>) -> Result<Registry, CodegenError> {
-        let root = root.as_ref();
+        Registry::load_with(root.as_ref(), Links::Refuse)
+    }
+
+    /// [`Registry::load`], with symbolic links refused or followed inside the root.
+    pub(crate) fn load_with(root: &Path, links: Links) -> Result<Registry, CodegenError> {
         let mut files = Vec::new();
         let mut protobuf = Vec::new();
         let mut findings = Vec::new();
-        for dir in sorted_entries(root)? {
-            if !dir.is_dir() {
+        let mut folder = Folder::new(root, links);
+        for dir in folder.entries(root)? {
+            if !dir.is_dir {
                 continue;
             }
+            let dir = dir.path;
             let dir_name = file_name(&dir);
-            for file in sorted_entries(&dir)? {
+            for file in folder.entries(&dir)? {
+                let file = file.path;
                 let relative = format!("{dir_name}/{}", file_name(&file));
                 let text = fs::read_to_string(&file).map_err(|e| CodegenError::io(&file, e))?;
                 if relative.ends_with(".proto") {
@@ -229,6 +237,7 @@ impl Registry {
                 }
             }
         }
+        findings.append(&mut folder.findings);
         if !findings.is_empty() {
             return Err(CodegenError::Findings(findings));
         }
@@ -246,16 +255,6 @@ impl Registry {
             protobuf,
         })
     }
-}
-
-fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, CodegenError> {
-    let mut entries = fs::read_dir(dir)
-        .map_err(|e| CodegenError::io(dir, e))?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| CodegenError::io(dir, e))?;
-    entries.sort();
-    Ok(entries)
 }
 
 fn file_name(path: &Path) -> String {

@@ -150,6 +150,9 @@ const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
     ("apikey", Match::Anywhere, "a credential"),
     ("accesskey", Match::Anywhere, "a credential"),
     ("privatekey", Match::Anywhere, "a credential"),
+    ("privkey", Match::Anywhere, "a credential"),
+    ("passcode", Match::Anywhere, "a credential"),
+    ("creds", Match::Affix, "a credential"),
     ("signingkey", Match::Anywhere, "a credential"),
     ("credential", Match::Anywhere, "a credential"),
     ("bearer", Match::Anywhere, "a token"),
@@ -168,6 +171,7 @@ const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
     ("session", Match::Anywhere, "a session identifier"),
     ("cookie", Match::Anywhere, "a session identifier"),
     ("sid", Match::Whole, "a session identifier"),
+    ("sessid", Match::Anywhere, "a session identifier"),
     // Personal data.
     ("email", Match::Anywhere, "personal data"),
     ("mailaddress", Match::Anywhere, "personal data"),
@@ -203,8 +207,42 @@ const SENSITIVE_WORDS: &[(&str, Match, &str)] = &[
 ];
 
 /// The refused word a name announces, and what it announces. Case-insensitive, so a
-/// name already refused for its case is still checked for its meaning.
+/// name already refused for its case is still checked for its meaning; digits standing for
+/// the letters they look like (`passw0rd`, `t0ken`, `s3cret`) are read as those letters.
 fn sensitive_word(name: &str) -> Option<(&'static str, &'static str)> {
+    if let Some(found) = sensitive_word_as_written(name) {
+        return Some(found);
+    }
+    // Only a name with a digit can read differently; most names have none.
+    if !name.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let fold = |one: char| -> String {
+        name.bytes()
+            .map(|b| match b {
+                b'0' => 'o',
+                b'1' => one,
+                b'3' => 'e',
+                b'4' => 'a',
+                b'5' => 's',
+                b'7' => 't',
+                b'8' => 'b',
+                other => char::from(other),
+            })
+            .collect()
+    };
+    // `1` stands for `i` as often as for `l`.
+    sensitive_word_as_written(&fold('i')).or_else(|| {
+        if name.contains('1') {
+            sensitive_word_as_written(&fold('l'))
+        } else {
+            None
+        }
+    })
+}
+
+/// [`sensitive_word`] on the name as written.
+fn sensitive_word_as_written(name: &str) -> Option<(&'static str, &'static str)> {
     const ALPHABET: u32 = (1 << 26) - 1;
     // A word can only match a name holding every one of its letters: comparing letter sets
     // first skips most of the 57 words with one AND instead of a case-folding scan each
@@ -327,15 +365,20 @@ fn letter_first(name: &str) -> String {
 /// The R-14 words, matched case-insensitively:
 /// - anywhere in the name: `token`, `password`, `passwd`, `passphrase`, `pwd`, `secret`,
 ///   `apikey`, `accesskey`, `privatekey`, `signingkey`, `credential`, `bearer`, `jwt`,
-///   `authorization`, `authheader`, `authcode`, `csrf`, `xsrf`, `session`, `cookie`, `email`,
+///   `privkey`, `passcode`, `sessid`, `authorization`, `authheader`, `authcode`, `csrf`,
+///   `xsrf`, `session`, `cookie`, `email`,
 ///   `mailaddress`, `phonenumber`, `telephone`, `mobilephone`, `mobilenumber`, `msisdn`,
 ///   `socialsecurity`, `nationalid`, `passport`, `driverslicense`, `creditcard`, `cardnumber`,
 ///   `cvv`, `firstname`, `lastname`, `surname`, `fullname`, `givenname`, `familyname`,
 ///   `birthdate`, `dateofbirth`, `homeaddress`, `streetaddress`, `ipaddress`, `clientip`;
 /// - as the whole name, its start or its end: `ssn`, `bsn` (Dutch citizen service number),
-///   `iban`, `otp`, `dob` — anywhere they would hit innocent words (`classname`);
+///   `iban`, `otp`, `dob`, `creds` — anywhere they would hit innocent words (`classname`);
 /// - as the whole name only: `auth`, `authn`, `authz`, `pin`, `sid`, `phone` — elsewhere they
 ///   are parts of `author`, `shipping`, `inside`, `microphone`.
+///
+/// Digits standing for the letters they look like are read as those letters (`0` `o`, `1`
+/// `i` or `l`, `3` `e`, `4` `a`, `5` `s`, `7` `t`, `8` `b`): `passw0rd` and `t0ken` are
+/// refused as `password` and `token`.
 ///
 /// So `accesstoken`, `userpassword`, `sessionid` and `customerssn` are refused while
 /// `author`, `shipping` and `classname` pass. A valid name returns an empty `Vec` without

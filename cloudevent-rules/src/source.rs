@@ -15,8 +15,12 @@ const EXAMPLE: &str = "https://orders.example.com/checkout";
 ///   any other IP address under R-5 ("MUST NOT expose ... IP addresses"). IPv4 is recognised
 ///   in every form a resolver accepts (`inet_aton`): `3232235777`, `0x0a.0.0.1`, `012.1.1.1`,
 ///   `10.1`, and percent-encoded hosts are decoded first;
-/// - no `localhost` or `*.localhost`, no host ending in `.internal`, `.local` or
-///   `.home.arpa` (whole labels: `localhost.example.com` is fine);
+/// - no `localhost` or `*.localhost`, no host ending in `.internal`, `.local`,
+///   `.localdomain`, `.svc` or `.home.arpa` (whole labels: `localhost.example.com` is fine;
+///   trailing dots are dropped first, however many);
+/// - an `http`, `https`, `ws`, `wss` or `ftp` source without `//host` (`http:/127.0.0.1/x`,
+///   `http:127.0.0.1`, `http:///127.0.0.1/x`) is refused under R-5, and the host a WHATWG
+///   parser (the `url` crate) reads from it is checked as above;
 /// - a single-label host such as `orders-svc` warns: it is an internal name;
 /// - no `k8s://` scheme, no explicit port (even `:443`), no userinfo (credentials);
 /// - a relative reference warns (absolute URI RECOMMENDED). A network-path reference
@@ -93,6 +97,10 @@ pub fn check_source(value: &str, profile: Profile) -> Vec<Violation> {
     found
 }
 
+/// The WHATWG URL standard's special schemes whose URLs always have a host (`file` may
+/// have none).
+const WHATWG_SPECIAL: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+
 fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
     let hint = || format!("name the producing system by its public name, e.g. `{EXAMPLE}`");
     let error = |id: RuleId, part: String, problem: String| {
@@ -110,6 +118,40 @@ fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
                     .to_owned(),
             ));
         }
+    }
+
+    // A special scheme (WHATWG URL) without `//host`: `http:/127.0.0.1/x`, `http:127.0.0.1`,
+    // `http:///127.0.0.1/x`. RFC 3986 reads no host there, but browsers and the `url`
+    // crate behind reqwest skip the slashes and read `http://127.0.0.1/`: refused, and
+    // the host as they read it checked.
+    if let Some(scheme) = parsed.scheme
+        && WHATWG_SPECIAL
+            .iter()
+            .any(|s| scheme.eq_ignore_ascii_case(s))
+        && parsed.authority.as_ref().is_none_or(|a| {
+            matches!(a.host, Host::RegName("")) && a.userinfo.is_none() && a.port.is_none()
+        })
+    {
+        let rest = value[scheme.len() + 1..].trim_start_matches('/');
+        let as_read = format!("{scheme}://{rest}");
+        let problem = if rest.is_empty() {
+            format!("names no host; an `{scheme}` source names its host after `//`")
+        } else {
+            format!(
+                "a URL parser (WHATWG, the `url` crate) reads it as `{as_read}`; an `{scheme}` source names its host after `//`"
+            )
+        };
+        found.push(error(
+            rule::INTG_R5,
+            format!("scheme `{scheme}:` without `//host`"),
+            problem,
+        ));
+        if let Ok(reread) = uri::parse(&as_read)
+            && let Some(authority) = &reread.authority
+        {
+            check_authority(value, authority, found);
+        }
+        return;
     }
 
     match &parsed.authority {
@@ -173,7 +215,8 @@ fn check_authority(value: &str, authority: &Authority<'_>, found: &mut Vec<Viola
         )),
         Host::RegName(raw) => {
             let decoded = uri::decode_host(raw);
-            let host = decoded.strip_suffix('.').unwrap_or(&decoded);
+            // Every trailing dot: `localhost..` is `localhost` to a resolver that trims them.
+            let host = decoded.trim_end_matches('.');
             // Built only for a finding: a valid source is checked without allocating.
             let part = || format!("host `{raw}`");
             if let Some(address) = parse_ipv4(host) {
@@ -224,6 +267,12 @@ fn internal_host(host: &str) -> Option<&'static str> {
     }
     if last_label.eq_ignore_ascii_case("local") {
         return Some("ends in `.local`, a link-local (mDNS) domain");
+    }
+    if last_label.eq_ignore_ascii_case("localdomain") {
+        return Some("ends in `.localdomain`, the local host's own domain");
+    }
+    if last_label.eq_ignore_ascii_case("svc") {
+        return Some("ends in `.svc`, a Kubernetes service name");
     }
     let arpa = "home.arpa";
     let is_home_arpa = host.eq_ignore_ascii_case(arpa)
@@ -418,6 +467,38 @@ mod tests {
         );
     }
 
+    /// Issue 27: a special scheme without `//` is read by WHATWG parsers with a host.
+    #[test]
+    fn refuses_a_special_scheme_without_slashes_and_checks_the_host_as_whatwg_reads_it() {
+        for (bad, host) in [
+            ("http:/127.0.0.1/x", "host `127.0.0.1`"),
+            ("http:127.0.0.1", "host `127.0.0.1`"),
+            ("http:///127.0.0.1/x", "host `127.0.0.1`"),
+        ] {
+            let found = check_source(bad, Profile::IntgStd015);
+            assert_eq!(
+                summary(&found),
+                [
+                    (
+                        "INTG-STD-015 R-5",
+                        Severity::Error,
+                        Some(&*format!(
+                            "scheme `{}:` without `//host`",
+                            &bad[..bad.find(':').unwrap()]
+                        ))
+                    ),
+                    ("INTG-STD-015 R-14", Severity::Error, Some(host)),
+                ],
+                "{bad}"
+            );
+        }
+        let found = check_source("https:orders.example.com/x", Profile::IntgStd015);
+        assert_eq!(summary(&found).len(), 1, "{found:?}");
+        // Other schemes, and `file:`, have no host to read there.
+        assert!(check_source("urn:example:orders", Profile::IntgStd015).is_empty());
+        assert!(check_source("mailto:orders@example.com", Profile::IntgStd015).is_empty());
+    }
+
     #[test]
     fn refuses_internal_hosts_by_label() {
         for (bad, part) in [
@@ -433,6 +514,12 @@ mod tests {
             ("https://printer.local", "host `printer.local`"),
             ("https://nas.home.arpa/x", "host `nas.home.arpa`"),
             ("https://%6cocalhost/x", "host `%6cocalhost`"),
+            (
+                "https://localhost.localdomain/x",
+                "host `localhost.localdomain`",
+            ),
+            ("https://orders.default.svc/x", "host `orders.default.svc`"),
+            ("https://localhost../x", "host `localhost..`"),
         ] {
             let found = check_source(bad, Profile::IntgStd015);
             assert_eq!(

@@ -66,6 +66,7 @@
 //! | `derive` (default) | `#[derive(CloudEvent)]`, re-exported from `cloudevent-derive` |
 //! | `http` | `binding::http`: the CloudEvents HTTP Protocol Binding 1.0.2 on the `http` 1.x types |
 //! | `axum` | `binding::axum`: the extractors (`Event<T>`, `AnyEvent`, `Batch`, `Events<E>`, `Checked<AnyEvent>`, `Checked<Batch>`), the `EventResponse` response type and the Web Hook handshake; implies `http` |
+//! | `gateway` | `binding::gateway`: `serve`, the documented gateway's server, with a header read timeout, a request timeout and a connection cap (hyper, tower-http); implies `axum` |
 //! | `reqwest` | `binding::reqwest`: a `Sender` on reqwest with R-12 retry and backoff; implies `http`; no TLS unless `rustls-tls` |
 //! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
 //! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |

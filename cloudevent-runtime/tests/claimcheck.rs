@@ -245,6 +245,55 @@ fn fs_store_refuses_uris_that_are_not_its_own() {
     assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
 }
 
+/// Issue 27: a symbolic link planted under a well-formed object name is not followed.
+#[cfg(unix)]
+#[test]
+fn fs_store_does_not_follow_a_planted_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("secret"), b"do not read").unwrap();
+    let store = FsStore::new(dir.path().join("claims")).unwrap();
+    let base = store.put(b"x", "text/plain").unwrap();
+    let base = base.as_str().rsplit_once('/').unwrap().0.to_owned();
+    let name = "0123456789abcdef0123456789abcdef";
+    std::os::unix::fs::symlink(
+        dir.path().join("secret"),
+        dir.path().join("claims").join(name),
+    )
+    .unwrap();
+    let err = store.get(&format!("{base}/{name}")).unwrap_err();
+    assert!(matches!(err, StoreError::ForeignUri { .. }), "{err:?}");
+    assert!(err.to_string().contains("symbolic link"), "{err}");
+}
+
+/// Issue 27: a FIFO planted under a well-formed object name is refused at once (opening it
+/// for reading used to block until a writer came, that is forever).
+#[cfg(unix)]
+#[test]
+fn fs_store_refuses_a_planted_fifo_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = FsStore::new(dir.path().join("claims")).unwrap();
+    let base = store.put(b"x", "text/plain").unwrap();
+    let base = base.as_str().rsplit_once('/').unwrap().0.to_owned();
+    let name = "0123456789abcdef0123456789abcdef";
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("claims").join(name))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let uri = format!("{base}/{name}");
+    std::thread::spawn(move || {
+        let _ = sender.send(store.get(&uri).map(|bytes| bytes.len()));
+    });
+    let answer = receiver
+        .recv_timeout(std::time::Duration::from_secs(5))
+        .expect("get on a FIFO returns within 5 s");
+    assert!(
+        matches!(answer, Err(StoreError::ForeignUri { .. })),
+        "{answer:?}"
+    );
+}
+
 #[test]
 fn fs_store_bounds_what_it_reads() {
     let dir = tempfile::tempdir().unwrap();

@@ -244,6 +244,7 @@ const RUNTIME_FEATURES: [&str; 19] = [
     "derive",
     "http",
     "axum",
+    "gateway",
     "reqwest",
     "rustls-tls",
     "kafka",

@@ -1,3 +1,5 @@
+use super::read::json_lines;
+use super::report::write_finding;
 use super::*;
 
 #[test]
@@ -37,6 +39,20 @@ fn json_lines_numbers_lines_from_1_and_skips_blank_ones() {
 fn clean_escapes_control_characters() {
     assert_eq!(clean("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
     assert_eq!(clean("plain ü"), "plain ü");
+}
+
+#[test]
+fn clean_escapes_bidirectional_overrides_and_isolates() {
+    // `abc<RLO>gnp.exe` displays as `abcexe.png` when printed raw.
+    assert_eq!(clean("abc\u{202e}gnp.exe"), "abc\\u{202e}gnp.exe");
+    for c in [
+        '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{2066}', '\u{2067}', '\u{2068}',
+        '\u{2069}',
+    ] {
+        assert!(!clean(&format!("a{c}b")).contains(c), "{c:?}");
+    }
+    // The marks that only hint a direction (U+200E, U+200F) stay: they cannot reorder text.
+    assert_eq!(clean("a\u{200e}b"), "a\u{200e}b");
 }
 
 #[test]

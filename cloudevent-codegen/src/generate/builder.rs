@@ -9,6 +9,7 @@ use cloudevent_rules::{Policy, Profile};
 use super::{GeneratedRust, generate_rust};
 use crate::compat::{Compat, Lock, LockWrite, gate};
 use crate::error::{CodegenError, Finding};
+use crate::folder::Links;
 use crate::import::RustOptions;
 use crate::registry::Registry;
 
@@ -65,6 +66,7 @@ pub struct Builder {
     compat_set: bool,
     lock_file: Option<PathBuf>,
     update_lock: bool,
+    links: Links,
 }
 
 impl Default for Builder {
@@ -88,7 +90,37 @@ impl Builder {
             compat_set: false,
             lock_file: None,
             update_lock: false,
+            links: Links::Refuse,
         }
+    }
+
+    /// Follows symbolic links inside the registry folder when their canonical path stays
+    /// under the folder's canonical path (a link leading outside is still refused). By
+    /// default every link is refused and reported: a link can make a `$ref` that stays inside
+    /// the folder textually read a file outside it.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use cloudevent_codegen::{Builder, CodegenError};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let schemas = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/com.example.order.cancelled");
+    /// std::os::unix::fs::symlink(schemas, dir.path().join("com.example.order.cancelled")).unwrap();
+    /// // Refused by default; followed on request only inside the folder (this one leads out).
+    /// for follow in [false, true] {
+    ///     let err = Builder::new().schemas(dir.path()).follow_symlinks(follow).generate().unwrap_err();
+    ///     assert!(matches!(err, CodegenError::Findings(f) if f[0].message.contains("symbolic link")));
+    /// }
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn follow_symlinks(mut self, follow: bool) -> Builder {
+        self.links = if follow {
+            Links::FollowInside
+        } else {
+            Links::Refuse
+        };
+        self
     }
 
     /// The registry directory, relative to the crate's manifest directory.
@@ -368,8 +400,8 @@ impl Builder {
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
         match &self.type_pointer {
             _ if self.xregistry => Registry::load_xregistry(dir),
-            Some(pointer) => Registry::load_type_pointer(dir, pointer),
-            None => Registry::load(dir),
+            Some(pointer) => Registry::load_type_pointer_with(dir, pointer, self.links.clone()),
+            None => Registry::load_with(dir, self.links.clone()),
         }
     }
 

@@ -241,6 +241,10 @@ pub(crate) fn generate_rust(
     }
     let bundle = bundle::bundle(registry);
     findings.extend(bundle.findings.iter().cloned());
+    if bundle.cyclic {
+        // typify recurses without end on a schema that contains itself: stop before it.
+        return Err(CodegenError::Findings(findings));
+    }
     // One naming of the whole registry (JSON and `.proto` entries), the catalog's too.
     let all_names = registry_names(registry);
     let names = &all_names.files;

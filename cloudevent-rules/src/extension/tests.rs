@@ -303,3 +303,52 @@ fn suggests_only_a_fix_that_passes() {
         "{found:#?}"
     );
 }
+
+/// Issue 27: cheap evasions of the R-14 word list.
+#[test]
+fn digits_for_letters_and_stems_do_not_evade_the_word_list() {
+    for name in [
+        "passw0rd",
+        "t0ken",
+        "s3cret",
+        "userpassw0rd",
+        "acc3sst0ken",
+        "privkey",
+        "sshprivkey",
+        "sessid",
+        "phpsessid",
+        "passcode",
+        "creds",
+        "awscreds",
+        "credsfile",
+        "c00kie",
+        "5ession",
+        "emai1",
+    ] {
+        let found = check_extension_name(name, Profile::IntgStd015);
+        assert!(
+            found.iter().any(|f| f.rule == rule::INTG_R14),
+            "{name}: {found:?}"
+        );
+    }
+    // Digits that stand for nothing, and words that only look alike, still pass.
+    for name in [
+        "region1",
+        "shard2",
+        "ipv4",
+        "sha256",
+        "x509",
+        "http2",
+        "k8s",
+        "tier3",
+        "accredited",
+        "incredible",
+        "v2",
+    ] {
+        let found = check_extension_name(name, Profile::IntgStd015);
+        assert!(
+            !found.iter().any(|f| f.rule == rule::INTG_R14),
+            "{name}: {found:?}"
+        );
+    }
+}

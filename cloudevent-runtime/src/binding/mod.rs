@@ -20,6 +20,9 @@ mod error;
 #[cfg_attr(docsrs, doc(cfg(feature = "fe2o3-amqp")))]
 pub mod fe2o3_amqp;
 mod format;
+#[cfg(feature = "gateway")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gateway")))]
+pub mod gateway;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;

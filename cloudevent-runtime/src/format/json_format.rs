@@ -75,17 +75,33 @@ impl sealed::Format for Json {
         event.to_vec()
     }
 
-    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
-        Some(
-            serde_json::from_slice::<Vec<&RawValue>>(bytes)
-                .map(|elements| {
-                    elements
-                        .into_iter()
-                        .map(|element| element.get().as_bytes())
-                        .collect()
-                })
-                .map_err(|error| Box::new(super::batch::not_a_batch(&error))),
-        )
+    fn each_in_batch<'a>(
+        bytes: &'a [u8],
+        each: &mut dyn FnMut(&'a [u8]) -> bool,
+    ) -> Option<Result<usize, Box<Violation>>> {
+        /// The elements of the array, each handed over as it is read.
+        struct Elements<'e, 'a>(&'e mut dyn FnMut(&'a [u8]) -> bool);
+        impl<'a> serde::de::Visitor<'a> for Elements<'_, 'a> {
+            type Value = usize;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON array of events")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'a>>(self, mut seq: A) -> Result<usize, A::Error> {
+                let mut count = 0;
+                let mut going = true;
+                while let Some(element) = seq.next_element::<&'a RawValue>()? {
+                    if going {
+                        going = (self.0)(element.get().as_bytes());
+                    }
+                    count += 1;
+                }
+                Ok(count)
+            }
+        }
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        let read = serde::Deserializer::deserialize_seq(&mut deserializer, Elements(each))
+            .and_then(|count| deserializer.end().map(|()| count));
+        Some(read.map_err(|error| Box::new(super::batch::not_a_batch(&error))))
     }
 
     fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {

@@ -15,6 +15,7 @@ use cloudevent_rules::limits;
 mod report;
 #[cfg(feature = "registry")]
 pub(crate) use report::AttributeValue;
+use report::OmittedEvents;
 pub use report::{BatchReport, Document, FindingJson, ValidationReport};
 
 /// Checks events against a profile.
@@ -94,6 +95,7 @@ impl Validator {
         let findings = self.policy.check_envelope(&view, Mode::Collect);
         let mut report = ValidationReport::new(self.policy.profile(), &view, findings);
         then.then(&mut report, event.data());
+        report.bound();
         report
     }
 
@@ -151,6 +153,7 @@ impl Validator {
         let (mut report, envelope, type_url) = read.split();
         let profile_valid = report.is_valid();
         then.then(&mut report, data.as_ref());
+        report.bound();
         let event = envelope.filter(|_| report.is_valid()).map(|envelope| {
             let mut event = AnyEvent::from_envelope(envelope, data);
             event.protobuf_type_url = type_url;
@@ -210,29 +213,45 @@ impl Validator {
             return Reading::refused(BatchReport {
                 findings: limits::check_batch(bytes.len(), 0),
                 events: Vec::new(),
+                omitted: OmittedEvents::default(),
             });
         }
-        let elements = match F::split_batch(bytes) {
-            Some(Ok(elements)) => elements,
-            Some(Err(violation)) => return Reading::refused(BatchReport::refused(*violation)),
-            None => return Reading::refused(BatchReport::refused(crate::format::no_batch::<F>())),
-        };
-        let findings = limits::check_batch(bytes.len(), elements.len());
-        let mut profile_valid = !findings.iter().any(Violation::is_error);
-        let mut reports = Vec::with_capacity(elements.len());
-        let mut events = Some(Vec::with_capacity(elements.len().min(1024)));
-        for element in elements {
+        let mut profile_valid = true;
+        let mut listing = Listing::default();
+        let mut events = Some(Vec::new());
+        let mut unread_from = None;
+        let scanned = F::each_in_batch(bytes, &mut |element| {
             let reading = self.read_event::<F, K>(element, then);
             profile_valid &= reading.profile_valid;
-            reports.push(reading.report);
-            events = events.zip(reading.read).map(|(mut events, event)| {
+            let valid = reading.report.is_valid();
+            listing.add(reading.report);
+            events = events.take().zip(reading.read).map(|(mut events, event)| {
                 events.push(event);
                 events
             });
+            // A gateway goes on with a batch only when every event is valid: it stops at the
+            // first invalid one, and what follows is neither read nor reported.
+            if K::KEEPS && !valid {
+                unread_from = Some(listing.events.len() + listing.omitted.count);
+                return false;
+            }
+            true
+        });
+        let total = match scanned {
+            Some(Ok(total)) => total,
+            Some(Err(violation)) => return Reading::refused(BatchReport::refused(*violation)),
+            None => return Reading::refused(BatchReport::refused(crate::format::no_batch::<F>())),
+        };
+        if let Some(read) = unread_from {
+            listing.omitted.count += total - read;
+            listing.omitted.invalid = None;
         }
+        let findings = limits::check_batch(bytes.len(), total);
+        profile_valid &= !findings.iter().any(Violation::is_error);
         let report = BatchReport {
             findings,
-            events: reports,
+            events: listing.events,
+            omitted: listing.omitted,
         };
         let read = events.filter(|_| report.is_valid() && K::KEEPS);
         Reading {
@@ -259,14 +278,15 @@ impl Validator {
 
     /// [`Validator::validate_batch`], then what `then` adds to each event's report.
     pub(crate) fn batch_then(&self, batch: &Batch, then: &impl Then) -> BatchReport {
+        let mut listing = Listing::default();
+        for event in batch.events() {
+            listing.add(self.event_then(event, then));
+        }
         BatchReport {
             // The size the batch takes when sent, counted without writing it out.
             findings: limits::check_batch(batch.serialized_len(), batch.len()),
-            events: batch
-                .events()
-                .iter()
-                .map(|event| self.event_then(event, then))
-                .collect(),
+            events: listing.events,
+            omitted: listing.omitted,
         }
     }
 
@@ -289,6 +309,30 @@ impl Validator {
         match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
             Some(b'[') => Document::Batch(self.batch_bytes_then::<Json>(bytes, then)),
             _ => Document::Event(self.bytes_then::<Json>(bytes, then)),
+        }
+    }
+}
+
+/// The events a batch's report lists: in order, until their findings reach
+/// [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS); the events after
+/// them are counted, so the report stays bounded by the input however long the batch.
+#[derive(Default)]
+struct Listing {
+    events: Vec<ValidationReport>,
+    findings: usize,
+    omitted: OmittedEvents,
+}
+
+impl Listing {
+    fn add(&mut self, report: ValidationReport) {
+        if self.omitted.count == 0 && self.findings < crate::limits::MAX_REPORTED_FINDINGS {
+            self.findings += report.findings().len();
+            self.events.push(report);
+        } else {
+            self.omitted.count += 1;
+            if !report.is_valid() {
+                self.omitted.invalid = self.omitted.invalid.map(|n| n + 1);
+            }
         }
     }
 }

@@ -29,6 +29,17 @@ pub struct ValidationReport {
     id: Option<String>,
     pub(crate) attributes: Vec<(String, AttributeValue)>,
     pub(crate) findings: Vec<Violation>,
+    /// Findings past [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS),
+    /// counted, not kept.
+    omitted: Omitted,
+}
+
+/// What a report counted without keeping it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Omitted {
+    count: usize,
+    /// Whether one of them is an error.
+    error: bool,
 }
 
 /// An attribute as the validator read it, for the report.
@@ -67,22 +78,56 @@ impl ValidationReport {
         view.extensions.for_each_extension(&mut |name, value| {
             attributes.push((name.to_owned(), AttributeValue::Extension(value.into())));
         });
-        ValidationReport {
+        let mut report = ValidationReport {
             profile,
             id: view.id.map(str::to_owned),
             attributes,
             findings,
-        }
+            omitted: Omitted::default(),
+        };
+        report.bound();
+        report
     }
 
     /// A report on input that could not be read as an event at all.
     pub(crate) fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
-        ValidationReport {
+        let mut report = ValidationReport {
             profile,
             id: None,
             attributes: Vec::new(),
             findings,
+            omitted: Omitted::default(),
+        };
+        report.bound();
+        report
+    }
+
+    /// Keeps at most [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS)
+    /// findings and counts the rest; called again after a registry adds its own.
+    pub(crate) fn bound(&mut self) {
+        let max = crate::limits::MAX_REPORTED_FINDINGS;
+        if self.findings.len() > max {
+            let rest = self.findings.split_off(max);
+            self.omitted.count += rest.len();
+            self.omitted.error |= rest.iter().any(Violation::is_error);
         }
+    }
+
+    /// How many findings the report counted but does not list: those past
+    /// [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator, limits};
+    ///
+    /// // 150 extension names in capitals: one finding each, 100 listed.
+    /// let members: Vec<String> = (0..150).map(|n| format!(r#""X{n}":1"#)).collect();
+    /// let event = format!("{{{}}}", members.join(","));
+    /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(event.as_bytes());
+    /// assert_eq!(report.findings().len(), limits::MAX_REPORTED_FINDINGS);
+    /// assert!(report.omitted_findings() > 0);
+    /// ```
+    pub fn omitted_findings(&self) -> usize {
+        self.omitted.count
     }
 
     /// The event's `id`, when it could be read.
@@ -103,7 +148,7 @@ impl ValidationReport {
     /// assert!(!Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}").is_valid());
     /// ```
     pub fn is_valid(&self) -> bool {
-        !self.findings.iter().any(Violation::is_error)
+        !self.omitted.error && !self.findings.iter().any(Violation::is_error)
     }
 
     /// Every finding.
@@ -169,6 +214,9 @@ impl fmt::Display for ValidationReport {
                 f.write_str("\n")?;
             }
             write!(f, "{}", finding.report_line())?;
+        }
+        if self.omitted.count > 0 {
+            write!(f, "\n... and {} more findings", self.omitted.count)?;
         }
         Ok(())
     }
@@ -240,12 +288,19 @@ impl Serialize for ValidationReport {
         map.serialize_entry("profile", self.profile.name())?;
         map.serialize_entry("id", &self.id)?;
         map.serialize_entry("findings", &FindingsJson(&self.findings))?;
+        if self.omitted.count > 0 {
+            map.serialize_entry("omitted_findings", &self.omitted.count)?;
+        }
         map.serialize_entry("attributes", &AttributesJson(&self.attributes))?;
         map.end()
     }
 }
 
-/// A batch's report: findings about the batch itself, and one report per event, by index.
+/// A batch's report: findings about the batch itself, and one report per event, by index,
+/// for the events listed. The report stays bounded by its input: events are listed in
+/// order until their findings reach [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS),
+/// and the events after them are counted ([`BatchReport::omitted`]); a gateway's read stops
+/// at the first invalid event and leaves the rest unread.
 ///
 /// ```
 /// use cloudevent_runtime::{Json, Profile, Validator};
@@ -255,11 +310,33 @@ impl Serialize for ValidationReport {
 /// assert!(report.events()[0].is_valid());
 /// assert!(report.events()[1].has_rule("CE 1.0.2 specversion"));
 /// assert!(report.findings().is_empty());
+/// assert_eq!(report.omitted(), 0);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchReport {
     pub(super) findings: Vec<Violation>,
     pub(crate) events: Vec<ValidationReport>,
+    pub(super) omitted: OmittedEvents,
+}
+
+/// The events of a batch that its report does not list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct OmittedEvents {
+    /// How many.
+    pub(super) count: usize,
+    /// How many of them have an error; `None` when they were not read (a gateway stops at
+    /// the first invalid event).
+    pub(super) invalid: Option<usize>,
+}
+
+impl Default for OmittedEvents {
+    /// Nothing left out.
+    fn default() -> Self {
+        OmittedEvents {
+            count: 0,
+            invalid: Some(0),
+        }
+    }
 }
 
 impl BatchReport {
@@ -268,6 +345,7 @@ impl BatchReport {
         BatchReport {
             findings: vec![violation],
             events: Vec::new(),
+            omitted: OmittedEvents::default(),
         }
     }
 
@@ -283,7 +361,8 @@ impl BatchReport {
         &self.findings
     }
 
-    /// One report per event; the index in this slice is the event's index in the batch.
+    /// One report per listed event; the index in this slice is the event's index in the
+    /// batch. The events after them are counted in [`BatchReport::omitted`].
     ///
     /// ```
     /// use cloudevent_runtime::{Json, Profile, Validator};
@@ -292,6 +371,34 @@ impl BatchReport {
     /// ```
     pub fn events(&self) -> &[ValidationReport] {
         &self.events
+    }
+
+    /// How many events follow the listed ones without a report of their own: read but not
+    /// listed once the listed findings reached
+    /// [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS), or, in a
+    /// gateway's refusal, not read after the first invalid event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let batch = format!("[{}]", vec!["{}"; 300].join(","));
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(batch.as_bytes());
+    /// assert_eq!(report.events().len() + report.omitted(), 300);
+    /// assert_eq!(report.omitted_invalid(), Some(report.omitted()));
+    /// ```
+    pub fn omitted(&self) -> usize {
+        self.omitted.count
+    }
+
+    /// How many of the [omitted](BatchReport::omitted) events have an error; `None` when
+    /// they were not read (a gateway stops at the first invalid event).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]");
+    /// assert_eq!(report.omitted_invalid(), Some(0));
+    /// ```
+    pub fn omitted_invalid(&self) -> Option<usize> {
+        self.omitted.invalid
     }
 
     /// Whether neither the batch nor any event has an error.
@@ -303,16 +410,25 @@ impl BatchReport {
     pub fn is_valid(&self) -> bool {
         !self.findings.iter().any(Violation::is_error)
             && self.events.iter().all(ValidationReport::is_valid)
+            && self.omitted.invalid.unwrap_or(0) == 0
     }
 }
 
 impl Serialize for BatchReport {
-    /// `{"valid", "findings": [...], "events": [report, ...]}`.
+    /// `{"valid", "findings": [...], "events": [report, ...], "omitted": {"events",
+    /// "invalid"}}`; `omitted` only when events were left out (`invalid` is `null` when
+    /// they were not read).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("valid", &self.is_valid())?;
         map.serialize_entry("findings", &FindingsJson(&self.findings))?;
         map.serialize_entry("events", &self.events)?;
+        if self.omitted.count > 0 {
+            map.serialize_entry(
+                "omitted",
+                &serde_json::json!({"events": self.omitted.count, "invalid": self.omitted.invalid}),
+            )?;
+        }
         map.end()
     }
 }

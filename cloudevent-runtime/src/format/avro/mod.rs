@@ -164,7 +164,10 @@ impl sealed::Format for Avro {
         typed::write(event).map_err(|error| BuildError::Payload(error.0))
     }
 
-    fn split_batch(_bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
+    fn each_in_batch<'a>(
+        _bytes: &'a [u8],
+        _each: &mut dyn FnMut(&'a [u8]) -> bool,
+    ) -> Option<Result<usize, Box<Violation>>> {
         None
     }
 

@@ -252,13 +252,18 @@ fn text_data(datacontenttype: Option<&str>, text: &str) -> Result<Data, Violatio
     }
 }
 
-/// The events of a `CloudEventBatch` message, each still encoded.
-pub(super) fn read_batch(bytes: &[u8]) -> Result<Vec<&[u8]>, Violation> {
+/// Hands `each` the events of a `CloudEventBatch` message, each still encoded, until it
+/// returns `false`; the rest are checked and counted. The number of events.
+pub(super) fn each_in_batch<'a>(
+    bytes: &'a [u8],
+    each: &mut dyn FnMut(&'a [u8]) -> bool,
+) -> Result<usize, Violation> {
     let mut wire = Wire {
         bytes,
         context: "batch",
     };
-    let mut events = Vec::new();
+    let mut count = 0;
+    let mut going = true;
     while let Some((field, wire_type)) = wire.key()? {
         if field != 1 {
             // A batch has no finding list of its own: a skipped field is not reported.
@@ -266,7 +271,11 @@ pub(super) fn read_batch(bytes: &[u8]) -> Result<Vec<&[u8]>, Violation> {
             continue;
         }
         expect("batch", field, "events", wire_type, LEN)?;
-        events.push(wire.len_delimited()?);
+        let event = wire.len_delimited()?;
+        if going {
+            going = each(event);
+        }
+        count += 1;
     }
-    Ok(events)
+    Ok(count)
 }

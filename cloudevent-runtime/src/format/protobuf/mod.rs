@@ -119,8 +119,11 @@ impl sealed::Format for Protobuf {
         Ok(write(&event.to_any()?))
     }
 
-    fn split_batch(bytes: &[u8]) -> Option<Result<Vec<&[u8]>, Box<Violation>>> {
-        Some(decode::read_batch(bytes).map_err(Box::new))
+    fn each_in_batch<'a>(
+        bytes: &'a [u8],
+        each: &mut dyn FnMut(&'a [u8]) -> bool,
+    ) -> Option<Result<usize, Box<Violation>>> {
+        Some(decode::each_in_batch(bytes, each).map_err(Box::new))
     }
 
     fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {

@@ -279,15 +279,23 @@ impl ClaimCheckStore for FsStore {
 
     fn get(&self, uri: &str) -> Result<Vec<u8>, StoreError> {
         let path = self.path_of(uri)?;
-        let file = match fs::File::open(&path) {
+        let not_regular = || StoreError::ForeignUri {
+            uri: uri.to_owned(),
+            reason: "names a symbolic link or a file that is not a regular file, which this store never writes",
+        };
+        let file = match open_regular(&path) {
             Ok(file) => file,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 return Err(StoreError::NotFound {
                     uri: uri.to_owned(),
                 });
             }
+            Err(error) if is_link_refusal(&error) => return Err(not_regular()),
             Err(error) => return Err(self.io_error(&path)(error)),
         };
+        if !file.metadata().map_err(self.io_error(&path))?.is_file() {
+            return Err(not_regular());
+        }
         let mut bytes = Vec::new();
         // Read one byte past the limit to tell "exactly the limit" from "more".
         file.take(self.max_bytes.saturating_add(1))
@@ -302,6 +310,34 @@ impl ClaimCheckStore for FsStore {
             });
         }
         Ok(bytes)
+    }
+}
+
+/// Opens a stored object for reading without following a symbolic link planted in the
+/// store's directory (`O_NOFOLLOW`) and without blocking on a FIFO planted there
+/// (`O_NONBLOCK`, which changes nothing for a regular file); the caller then requires a
+/// regular file.
+fn open_regular(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Whether opening failed because the path is a symbolic link (`ELOOP` under `O_NOFOLLOW`).
+fn is_link_refusal(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        error.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = error;
+        false
     }
 }
 

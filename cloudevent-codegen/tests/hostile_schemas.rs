@@ -1,0 +1,289 @@
+//! Issue 27: hostile schema folders. A schema that contains itself through refs alone once
+//! overflowed the stack (SIGABRT) in codegen; each shape of such a cycle is now a finding
+//! naming the `$ref`.
+
+use std::path::Path;
+
+use cloudevent_codegen::{Builder, CodegenError, Finding};
+use serde_json::{Value, json};
+
+/// An event schema of type `com.example.<name>` with `extra` merged into it.
+fn event(name: &str, extra: Value) -> Value {
+    let mut schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": format!("https://schemas.example.com/events/com.example.{name}/v1.json"),
+        "title": name,
+        "type": "object",
+        "x-cloudevent": {"type": format!("com.example.{name}"), "source": "https://api.example.com/orders"},
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        schema[key] = value.clone();
+    }
+    schema
+}
+
+fn write(root: &Path, relative: &str, schema: &Value) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec_pretty(schema).unwrap()).unwrap();
+}
+
+/// The findings codegen gives for the registry; it must refuse it, not abort.
+fn findings(root: &Path) -> Vec<Finding> {
+    match Builder::new().schemas(root).generate() {
+        Err(CodegenError::Findings(findings)) => findings,
+        Err(other) => panic!("expected findings, got {other}"),
+        Ok(_) => panic!("a registry with a cycle of refs generated code"),
+    }
+}
+
+fn cycle_at<'a>(found: &'a [Finding], pointer: &str) -> &'a Finding {
+    found
+        .iter()
+        .find(|f| f.pointer == pointer && f.message.contains("contain itself"))
+        .unwrap_or_else(|| panic!("no cycle finding at {pointer}: {found:#?}"))
+}
+
+#[test]
+fn a_root_that_refs_itself_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event("order.created", json!({"$ref": "#"})),
+    );
+    let found = findings(dir.path());
+    let finding = cycle_at(&found, "/$ref");
+    assert!(finding.file.ends_with("com.example.order.created/v1.json"));
+}
+
+#[test]
+fn a_ref_to_the_root_through_all_of_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event("order.created", json!({"allOf": [{"$ref": "#"}]})),
+    );
+    cycle_at(&findings(dir.path()), "/allOf/0/$ref");
+}
+
+#[test]
+fn defs_that_ref_each_other_are_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({
+                "properties": {"a": {"$ref": "#/$defs/A"}},
+                "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+            }),
+        ),
+    );
+    let found = findings(dir.path());
+    assert!(
+        found
+            .iter()
+            .any(|f| f.pointer.starts_with("/$defs/") && f.message.contains("contain itself")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn files_that_ref_each_other_are_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"a": {"$ref": "../com.example.order.shipped/v1.json"}}}),
+        ),
+    );
+    write(
+        dir.path(),
+        "com.example.order.shipped/v1.json",
+        &event(
+            "order.shipped",
+            json!({"allOf": [{"$ref": "../com.example.order.shipped/v1.json"}]}),
+        ),
+    );
+    let found = findings(dir.path());
+    let finding = cycle_at(&found, "/allOf/0/$ref");
+    assert!(finding.file.ends_with("com.example.order.shipped/v1.json"));
+
+    // Two files, each the other's root.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"allOf": [{"$ref": "../com.example.order.shipped/v1.json"}]}),
+        ),
+    );
+    write(
+        dir.path(),
+        "com.example.order.shipped/v1.json",
+        &event(
+            "order.shipped",
+            json!({"allOf": [{"$ref": "../com.example.order.created/v1.json"}]}),
+        ),
+    );
+    let found = findings(dir.path());
+    let finding = cycle_at(&found, "/allOf/0/$ref");
+    assert!(
+        finding
+            .message
+            .contains("com.example.order.created/v1.json#"),
+        "{}",
+        finding.message
+    );
+    assert!(
+        finding
+            .message
+            .contains("com.example.order.shipped/v1.json#"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn recursion_through_a_property_still_generates() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"children": {"type": "array", "items": {"$ref": "#"}}}}),
+        ),
+    );
+    let rust = Builder::new()
+        .schemas(dir.path())
+        .generate_string()
+        .unwrap();
+    assert!(rust.contains("Vec<OrderCreated>"), "{rust}");
+}
+
+/// A registry with one valid event, `com.example.order.created/v1.json`.
+#[cfg(unix)]
+fn registry_with_one_event() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("schemas"),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"n": {"type": "integer"},
+                                  "type": {"type": "string", "const": "com.example.order.created"}}}),
+        ),
+    );
+    dir
+}
+
+/// Where the events of [`registry_with_one_event`] hold their type, for the layout that
+/// walks folders to any depth.
+#[cfg(unix)]
+const TYPE_POINTER: &str = "/properties/type";
+
+#[cfg(unix)]
+fn link_findings(root: &Path, follow: bool, pointer: Option<&str>) -> Vec<Finding> {
+    let mut builder = Builder::new().schemas(root).follow_symlinks(follow);
+    if let Some(pointer) = pointer {
+        builder = builder.type_pointer(pointer);
+    }
+    match builder.generate() {
+        Err(CodegenError::Findings(findings)) => findings,
+        Err(other) => panic!("expected findings, got {other}"),
+        Ok(_) => panic!("a registry with a symbolic link generated code"),
+    }
+}
+
+/// A symlinked folder inside the registry once let a `$ref` that stays inside textually
+/// read a file outside: the link is refused (and, asked to follow links, still refused,
+/// since it leads outside).
+#[cfg(unix)]
+#[test]
+fn a_symlink_leading_out_of_the_registry_is_refused() {
+    let dir = registry_with_one_event();
+    let outside = dir.path().join("outside");
+    write(&outside, "secret.json", &json!({"const": "do-not-read"}));
+    let schemas = dir.path().join("schemas");
+    std::os::unix::fs::symlink(&outside, schemas.join("com.example.order.shipped")).unwrap();
+    for follow in [false, true] {
+        let found = link_findings(&schemas, follow, None);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.file.ends_with("com.example.order.shipped")
+                    && f.message.contains("symbolic link")),
+            "{found:#?}"
+        );
+        assert!(!format!("{found:?}").contains("do-not-read"));
+    }
+    // The same with a type pointer, whose walk goes to any depth.
+    let pointer = TYPE_POINTER;
+    for follow in [false, true] {
+        let found = link_findings(&schemas, follow, Some(pointer));
+        assert!(
+            found.iter().any(|f| f.message.contains("symbolic link")),
+            "{found:#?}"
+        );
+    }
+}
+
+/// A link loop (a folder linking to the registry's root) was walked 41 times: refused by
+/// default, walked once when links are followed.
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_is_refused_or_walked_once() {
+    let dir = registry_with_one_event();
+    let schemas = dir.path().join("schemas");
+    std::os::unix::fs::symlink(&schemas, schemas.join("com.example.order.created/again")).unwrap();
+    let pointer = TYPE_POINTER;
+    let found = link_findings(&schemas, false, Some(pointer));
+    assert!(
+        found.iter().any(|f| f.message.contains("symbolic link")),
+        "{found:#?}"
+    );
+    let started = std::time::Instant::now();
+    let registry = Builder::new()
+        .schemas(&schemas)
+        .type_pointer(pointer)
+        .follow_symlinks(true)
+        .generate();
+    assert!(registry.is_ok(), "{:?}", registry.err());
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// Asked to follow links, a link that stays inside the registry is followed.
+#[cfg(unix)]
+#[test]
+fn a_symlink_inside_the_registry_is_followed_on_request() {
+    let dir = registry_with_one_event();
+    let schemas = dir.path().join("schemas");
+    // A top-level file is not a type folder: the default layout reads it only through
+    // the link.
+    write(
+        &schemas,
+        "com.example.order.shipped.json",
+        &event("order.shipped", json!({})),
+    );
+    std::fs::create_dir(schemas.join("com.example.order.shipped")).unwrap();
+    std::os::unix::fs::symlink(
+        schemas.join("com.example.order.shipped.json"),
+        schemas.join("com.example.order.shipped/v1.json"),
+    )
+    .unwrap();
+    let refused = link_findings(&schemas, false, None);
+    assert!(refused.iter().any(|f| f.message.contains("symbolic link")));
+    let rust = Builder::new()
+        .schemas(&schemas)
+        .follow_symlinks(true)
+        .generate_string()
+        .unwrap();
+    assert!(rust.contains("OrderShipped"), "{rust}");
+}
