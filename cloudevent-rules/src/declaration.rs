@@ -76,6 +76,8 @@ fn stand_in_value(name: &str, kind: Option<AttributeKind>) -> ExtensionValue<'st
         AttributeKind::String => ExtensionValue::String(match name {
             "traceparent" => stand_in::TRACEPARENT,
             "tracestate" => stand_in::TRACESTATE,
+            "sequence" => "1",
+            "sequencetype" => crate::SEQUENCE_TYPE_INTEGER,
             _ => "x",
         }),
         AttributeKind::Binary => ExtensionValue::Binary(&[]),

@@ -463,13 +463,29 @@ impl Policy {
             sink.add(crate::check_time(time, profile))?;
         }
         let mut extensions = Ok(());
+        // The Sequence extension's two attributes are checked together, after each alone;
+        // copied out only when present (the callback's values do not outlive it).
+        let (mut sequence, mut sequencetype) = (None, None);
         envelope.extensions.for_each_extension(&mut |name, value| {
             if extensions.is_ok() {
                 let checked_name = prechecked.extension_names.contains(&name);
                 extensions = sink.add(self.extension_findings(name, value, checked_name));
             }
+            if let ExtensionValue::String(text) = value {
+                match name {
+                    "sequence" => sequence = Some(text.to_owned()),
+                    "sequencetype" => sequencetype = Some(text.to_owned()),
+                    _ => {}
+                }
+            }
         });
         extensions?;
+        if sequence.is_some() || sequencetype.is_some() {
+            sink.add(crate::check_sequence(
+                sequence.as_deref(),
+                sequencetype.as_deref(),
+            ))?;
+        }
         if profile == Profile::IntgStd015 {
             if envelope.time.is_none() {
                 sink.push(Violation::warning(

@@ -78,6 +78,9 @@ pub use value::{
     check_string_value, check_subject, check_uri, check_uri_reference,
 };
 
+mod sequence;
+pub use sequence::{SEQUENCE_TYPE_INTEGER, SequenceValue, check_sequence};
+
 mod trace;
 pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};
 

@@ -81,6 +81,11 @@ pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");
 /// NL GOV profile, `source`: SHOULD be a URN with the `nld` namespace.
 pub const NL_GOV_SOURCE: RuleId = RuleId("NL-GOV source");
 
+/// The CloudEvents Sequence extension (`sequence`, `sequencetype`), carried by the NL GOV
+/// profile: `sequence` a non-empty orderable string; under `sequencetype: Integer` a
+/// string-encoded i32 from 1, +1 each event, wrapping from 2147483647 to -2147483648.
+pub const CE_SEQUENCE: RuleId = RuleId("CE sequence");
+
 /// ADR-0003: `correlationid` and `causationid` on every event, new `id` per emission.
 pub const ADR_0003: RuleId = RuleId("ADR-0003");
 /// W3C Trace Context: `traceparent` / `tracestate` formats.
