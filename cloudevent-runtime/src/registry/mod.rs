@@ -26,6 +26,7 @@ use serde_json::Value;
 #[cfg(feature = "registry")]
 mod schema;
 #[cfg(feature = "registry")]
+mod borrowed;
 #[cfg(feature = "registry")]
 mod validator;
 
