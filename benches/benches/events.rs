@@ -79,9 +79,7 @@ fn root_batch_parse(c: &mut Criterion) {
         })
     });
     group.bench_function("plain", |b| {
-        b.iter(|| {
-            serde_json::from_slice::<Vec<PlainRootEvent>>(black_box(&json)).expect("parses")
-        })
+        b.iter(|| serde_json::from_slice::<Vec<PlainRootEvent>>(black_box(&json)).expect("parses"))
     });
     group.bench_function("sdk", |b| {
         b.iter(|| {

@@ -169,15 +169,21 @@ fn registry_data() -> Vec<(&'static str, Call)> {
     let read = |path: &str| std::fs::read(root.join(path)).expect("the registry fixture");
     let schema = serde_json::from_slice(&read("schemas/com.example.order.created/v1.json"))
         .expect("the schema is JSON");
-    let registry = Registry::new(vec![RegistryEntry::new("com.example.order.created", schema)])
-        .expect("the schema compiles");
+    let registry = Registry::new(vec![RegistryEntry::new(
+        "com.example.order.created",
+        schema,
+    )])
+    .expect("the schema compiles");
     let profile = Validator::new(Profile::IntgStd015);
     let registry = RegistryValidator::new(profile.clone(), registry);
     let event = AnyEvent::from_slice(&read(
         "cloudevent-cli/tests/data/registry/order-created.json",
     ))
     .expect("the registry event parses");
-    assert!(registry.validate(&event).is_valid(), "the 1 KiB event is valid");
+    assert!(
+        registry.validate(&event).is_valid(),
+        "the 1 KiB event is valid"
+    );
     let theirs = event.clone();
     vec![
         (
@@ -291,11 +297,7 @@ fn main() {
             let mut call = ROWS
                 .iter()
                 .find(|(name, _)| name == row)
-                .and_then(|(_, setup)| {
-                    setup()
-                        .into_iter()
-                        .find(|(name, _)| name == contestant)
-                })
+                .and_then(|(_, setup)| setup().into_iter().find(|(name, _)| name == contestant))
                 .map(|(_, call)| call)
                 .unwrap_or_else(|| panic!("no contestant `{row} {contestant}`"));
             // One call outside the count: lazy start-up (a thread's id generator, a schema's

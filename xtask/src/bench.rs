@@ -241,11 +241,13 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
     let (rounds, args) = take_value(args, "--rounds")?;
     let (calls, args) = take_value(&args, "--calls")?;
     let args: Vec<String> = args.into_iter().filter(|a| a != "--instructions").collect();
-    let rows_file = target_dir(workspace_root).join("bench-rows").join(if instructions {
-        "instructions.md"
-    } else {
-        "time.md"
-    });
+    let rows_file = target_dir(workspace_root)
+        .join("bench-rows")
+        .join(if instructions {
+            "instructions.md"
+        } else {
+            "time.md"
+        });
     if !report_only {
         let driver = crate::bench_rows::build_driver(workspace_root)?;
         let (figures, unit) = if instructions {
@@ -295,11 +297,10 @@ fn take_value(args: &[String], name: &str) -> Result<(Option<usize>, Vec<String>
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         if arg == name {
-            let text = iter.next().ok_or_else(|| format!("{name} needs a number"))?;
-            value = Some(
-                text.parse()
-                    .map_err(|e| format!("{name} {text}: {e}"))?,
-            );
+            let text = iter
+                .next()
+                .ok_or_else(|| format!("{name} needs a number"))?;
+            value = Some(text.parse().map_err(|e| format!("{name} {text}: {e}"))?);
         } else {
             rest.push(arg.clone());
         }

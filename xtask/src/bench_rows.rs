@@ -45,7 +45,10 @@ const ROWS: &[RowSpec] = &[
         row: "typed_parse",
         title: "typed parse (`from_slice::<Event<T>>`)",
         ours: "ours",
-        peers: &[("plain", Bound::AtMost(1.25)), ("sdk", Bound::SlowerBy(2.5))],
+        peers: &[
+            ("plain", Bound::AtMost(1.25)),
+            ("sdk", Bound::SlowerBy(2.5)),
+        ],
     },
     RowSpec {
         row: "http_binary",
@@ -187,9 +190,8 @@ fn output(command: &mut Command) -> Result<String, String> {
 
 /// The table: one line per row and peer, with the target met (✓) or missed (✗).
 pub fn table(figures: &Figures, unit: Unit) -> String {
-    let mut out = String::from(
-        "| row | ours | peer | peer's | ratio (target) |\n|---|---:|---|---:|---:|\n",
-    );
+    let mut out =
+        String::from("| row | ours | peer | peer's | ratio (target) |\n|---|---:|---|---:|---:|\n");
     let get = |row: &str, contestant: &str| figures.get(&(row.to_owned(), contestant.to_owned()));
     for spec in ROWS {
         let Some(&ours) = get(spec.row, spec.ours) else {
@@ -200,8 +202,14 @@ pub fn table(figures: &Figures, unit: Unit) -> String {
                 continue;
             };
             let verdict = match bound {
-                Bound::AtMost(max) => mark(format!("{:.2}x (≤ {max:.2})", ours / theirs), ours / theirs <= max),
-                Bound::SlowerBy(min) => mark(format!("{:.2}x slower (≥ {min:.2})", theirs / ours), theirs / ours >= min),
+                Bound::AtMost(max) => mark(
+                    format!("{:.2}x (≤ {max:.2})", ours / theirs),
+                    ours / theirs <= max,
+                ),
+                Bound::SlowerBy(min) => mark(
+                    format!("{:.2}x slower (≥ {min:.2})", theirs / ours),
+                    theirs / ours >= min,
+                ),
                 Bound::AddsAtMost(max) if unit == Unit::Nanos => mark(
                     format!("+{} (≤ {})", figure(ours - theirs, unit), figure(max, unit)),
                     ours - theirs <= max,
@@ -271,11 +279,20 @@ mod tests {
         );
         let lines: Vec<&str> = table.lines().filter(|l| l.starts_with("| typed")).collect();
         assert_eq!(lines.len(), 2, "{table}");
-        assert!(lines[0].contains("| plain | 1.00 µs | 1.30x (≤ 1.25) ✗"), "{table}");
-        assert!(lines[1].contains("| sdk | 3.90 µs | 3.00x slower (≥ 2.50) ✓"), "{table}");
+        assert!(
+            lines[0].contains("| plain | 1.00 µs | 1.30x (≤ 1.25) ✗"),
+            "{table}"
+        );
+        assert!(
+            lines[1].contains("| sdk | 3.90 µs | 3.00x slower (≥ 2.50) ✓"),
+            "{table}"
+        );
         let registry = table.lines().find(|l| l.starts_with("| registry")).unwrap();
         assert!(registry.contains("+500 ns (≤ 1000 ns) ✓"), "{registry}");
-        assert!(!table.contains("Protobuf"), "rows not measured are left out");
+        assert!(
+            !table.contains("Protobuf"),
+            "rows not measured are left out"
+        );
     }
 
     #[test]
@@ -289,7 +306,10 @@ mod tests {
             ]),
             Unit::Instructions,
         );
-        assert!(table.contains("+20.0 k Ir (target ≤ 1000 ns: wall clock only)"), "{table}");
+        assert!(
+            table.contains("+20.0 k Ir (target ≤ 1000 ns: wall clock only)"),
+            "{table}"
+        );
         assert!(table.contains("| 10.0 k Ir | 1.30x (≤ 1.30) ✓"), "{table}");
     }
 

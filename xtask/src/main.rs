@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
-mod bench_rows;
 mod bench_e2e;
+mod bench_rows;
 mod codegen;
 mod compile_cost;
 mod demo;

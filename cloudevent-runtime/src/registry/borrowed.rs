@@ -220,7 +220,9 @@ impl<'a> Node<'a, BorrowedJson> for &'a Borrowed<'a> {
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
-        Some(NodeIdentity::new(std::ptr::from_ref::<Borrowed<'a>>(*self) as usize))
+        Some(NodeIdentity::new(
+            std::ptr::from_ref::<Borrowed<'a>>(*self) as usize
+        ))
     }
 }
 
@@ -299,7 +301,10 @@ mod tests {
         };
         let names: Vec<&str> = members.iter().map(|(n, _)| n.as_ref()).collect();
         assert_eq!(names, ["b", "a", "c"]);
-        assert!(matches!(&members[0].1, Borrowed::String(Cow::Borrowed("x"))));
+        assert!(matches!(
+            &members[0].1,
+            Borrowed::String(Cow::Borrowed("x"))
+        ));
         assert!(matches!(&members[2].1, Borrowed::String(Cow::Owned(s)) if s == "é"));
         assert_eq!(
             to_value(&tree),

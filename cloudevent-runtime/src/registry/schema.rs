@@ -247,7 +247,10 @@ mod tests {
                 if expected { valid += 1 } else { invalid += 1 }
             }
         }
-        assert!(checked > 2000 && valid > 30 && invalid > 2000, "{checked} {valid} {invalid}");
+        assert!(
+            checked > 2000 && valid > 30 && invalid > 2000,
+            "{checked} {valid} {invalid}"
+        );
     }
 
     #[test]
