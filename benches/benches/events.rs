@@ -73,6 +73,14 @@ fn root_batch_parse(c: &mut Criterion) {
     group.bench_function("ours_any", |b| {
         b.iter(|| Batch::from_slice(black_box(&json)).expect("parses"))
     });
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            serde_json::from_slice::<Vec<Event<OrderPlaced>>>(black_box(&json)).expect("parses")
+        })
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| serde_json::from_slice::<Vec<PlainRootEvent>>(black_box(&json)).expect("parses"))
+    });
     group.bench_function("sdk", |b| {
         b.iter(|| {
             let events: Vec<cloudevents::Event> =
@@ -84,6 +92,32 @@ fn root_batch_parse(c: &mut Criterion) {
                     (event, sdk_payload_as::<PlainPlaced>(data))
                 })
                 .collect::<Vec<_>>()
+        })
+    });
+    group.finish();
+}
+
+/// (e) A pass-through (issue 25): read the README-path event, change `subject`, write it;
+/// ours on `AnyEvent` (every extension kept), the SDK on its `Event`.
+fn root_passthrough(c: &mut Criterion) {
+    let json = root_json();
+    let mut group = c.benchmark_group("root_passthrough");
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            let mut event = AnyEvent::from_slice(black_box(&json)).expect("parses");
+            event.set_subject(Some("order-8842/shipped".to_owned()));
+            event.to_vec()
+        })
+    });
+    group.bench_function("sdk", |b| {
+        b.iter(|| {
+            let mut event: cloudevents::Event =
+                serde_json::from_slice(black_box(&json)).expect("parses");
+            cloudevents::AttributesWriter::set_subject(
+                &mut event,
+                Some("order-8842/shipped".to_owned()),
+            );
+            serde_json::to_vec(&event).expect("writes")
         })
     });
     group.finish();
@@ -314,7 +348,7 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = new_serialize, root_parse, root_batch_parse, root_http_decode,
+    targets = new_serialize, root_parse, root_batch_parse, root_http_decode, root_passthrough,
         serialize, build_serialize, parse, parse_validate, batch, http_binary
 }
 criterion_main!(benches);

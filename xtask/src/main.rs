@@ -16,6 +16,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod bench_e2e;
+mod bench_rows;
 mod codegen;
 mod compile_cost;
 mod demo;
@@ -51,8 +52,10 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         bench     criterion benchmarks against cloudevents-sdk 0.9 and plain serde, then the\n            \
-                   table of medians and ratios (further args go to criterion; --report-only)\n  \
+         bench     issue 25's rows (contestants alternating; --rounds N), then criterion\n            \
+                   benchmarks against cloudevents-sdk 0.9 and plain serde, then the table of\n            \
+                   medians and ratios (further args go to criterion; --report-only);\n            \
+                   --instructions: the rows under callgrind only (--calls N, default 500)\n  \
          bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats;\n            \
                    table of median runs (--report-only)\n  \
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \

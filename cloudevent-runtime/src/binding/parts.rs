@@ -11,10 +11,8 @@
 
 use std::borrow::Cow;
 
-use serde::Serialize;
 use serde::de::value::{BorrowedBytesDeserializer, BorrowedStrDeserializer, MapAccessDeserializer};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess};
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::{BinaryParts, BindingError, canonical_string};
@@ -655,43 +653,55 @@ fn write_document(
     hints: &[TypedExtension],
     data: Option<&BodyData>,
 ) -> Result<Vec<u8>, BindingError> {
+    // Written member by member rather than through serde_json's map serializer: the JSON
+    // texts (a typed extension's, `data` under a JSON content type) were each read as JSON
+    // already (`body_data`, `hints`), so they are copied as they are instead of being parsed
+    // a second time to be written raw. The bytes are serde_json's compact output.
     let mut out = Vec::with_capacity(256 + parts.data.map_or(0, <[u8]>::len));
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    let result = (|| {
-        let mut map = serializer.serialize_map(None)?;
-        for (name, value) in parts.attributes.iter() {
-            match hint(hints, name, value) {
-                Some(json) => map.serialize_entry(name, &RawJson(json))?,
-                None => map.serialize_entry(name, value.as_ref())?,
-            }
+    let mut first = true;
+    let mut member = |out: &mut Vec<u8>, name: &str| -> Result<(), BindingError> {
+        out.push(if first { b'{' } else { b',' });
+        first = false;
+        json_string(out, name)?;
+        out.push(b':');
+        Ok(())
+    };
+    for (name, value) in parts.attributes.iter() {
+        member(&mut out, name)?;
+        match hint(hints, name, value) {
+            Some(json) => out.extend_from_slice(json.as_bytes()),
+            None => json_string(&mut out, value)?,
         }
-        if let Some(content_type) = &parts.datacontenttype {
-            map.serialize_entry("datacontenttype", content_type)?;
+    }
+    if let Some(content_type) = &parts.datacontenttype {
+        member(&mut out, "datacontenttype")?;
+        json_string(&mut out, content_type)?;
+    }
+    match data {
+        None => {}
+        Some(BodyData::Json(text)) => {
+            member(&mut out, "data")?;
+            out.extend_from_slice(text.as_bytes());
         }
-        match data {
-            None => {}
-            Some(BodyData::Json(text)) => map.serialize_entry("data", &RawJson(text))?,
-            Some(BodyData::Text(text)) => map.serialize_entry("data", text)?,
-            Some(BodyData::Bytes(bytes)) => {
-                map.serialize_entry("data_base64", &Binary::new(bytes.to_vec()).to_base64())?;
-            }
+        Some(BodyData::Text(text)) => {
+            member(&mut out, "data")?;
+            json_string(&mut out, text)?;
         }
-        map.end()
-    })();
-    result.map_err(|e| BindingError::Event(FormatError::Json(e)))?;
+        Some(BodyData::Bytes(bytes)) => {
+            member(&mut out, "data_base64")?;
+            json_string(&mut out, &Binary::new(bytes.to_vec()).to_base64())?;
+        }
+    }
+    if first {
+        out.push(b'{');
+    }
+    out.push(b'}');
     Ok(out)
 }
 
-/// Already-serialized JSON, written as is.
-struct RawJson<'a>(&'a str);
-
-impl Serialize for RawJson<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match serde_json::from_str::<&RawValue>(self.0) {
-            Ok(raw) => raw.serialize(serializer),
-            Err(e) => Err(serde::ser::Error::custom(e)),
-        }
-    }
+/// `text` as a JSON string, escaped as serde_json escapes it.
+fn json_string(out: &mut Vec<u8>, text: &str) -> Result<(), BindingError> {
+    serde_json::to_writer(out, text).map_err(|e| BindingError::Event(FormatError::Json(e)))
 }
 
 #[cfg(test)]

@@ -24,8 +24,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 #[cfg(feature = "registry")]
-mod schema;
+mod borrowed;
 #[cfg(feature = "registry")]
+mod schema;
 #[cfg(feature = "registry")]
 mod validator;
 

@@ -11,6 +11,8 @@ use jsonschema::PatternOptions;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
+use super::borrowed::{Borrowed, BorrowedJson};
+
 /// At most this many failures of one event's data are reported; the last finding says that
 /// more were cut. A 256 KiB array of wrong items cannot make a report of thousands of lines.
 pub(crate) const MAX_DATA_FINDINGS: usize = 32;
@@ -18,21 +20,38 @@ pub(crate) const MAX_DATA_FINDINGS: usize = 32;
 /// The backtracking limit of a `pattern` (fancy-regex counts steps, not time).
 const BACKTRACK_LIMIT: usize = 100_000;
 
-/// A compiled data schema.
+/// A compiled data schema: once for `serde_json::Value` (the failures of invalid data), once
+/// for the borrowed tree of `borrowed.rs` (whether data is valid, without a `Value`).
 pub(crate) struct CompiledSchema {
     validator: jsonschema::Validator,
+    borrowed: jsonschema::Validator<BorrowedJson>,
 }
 
 impl CompiledSchema {
     /// Compiles a self-contained schema; the error is `jsonschema`'s message (an invalid
     /// keyword, a `$ref` the schema does not hold, a pattern that does not compile).
     pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
-        jsonschema::options()
+        let validator = jsonschema::options()
             .offline()
             .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
             .build(schema)
-            .map(|validator| CompiledSchema { validator })
-            .map_err(|error| error.to_string())
+            .map_err(|error| error.to_string())?;
+        let borrowed = jsonschema::options_for::<BorrowedJson>()
+            .offline()
+            .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+            .build(schema)
+            .map_err(|error| error.to_string())?;
+        Ok(CompiledSchema {
+            validator,
+            borrowed,
+        })
+    }
+
+    /// Whether `data`'s JSON text is valid, read as a borrowed tree; `None` when the tree is
+    /// left to the `Value` path (see `borrowed.rs`). The same answer as [`Self::findings`]
+    /// being empty (`tests/registry_borrowed.rs`).
+    pub(crate) fn is_valid_text(&self, text: &str) -> Option<bool> {
+        Borrowed::parse(text).map(|tree| self.borrowed.is_valid(&tree))
     }
 
     /// Every failure of `data`, as findings of `registry data`, up to
@@ -104,5 +123,141 @@ impl CompiledSchema {
 impl std::fmt::Debug for CompiledSchema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("CompiledSchema")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The borrowed tree's verdict against the `Value` path's, on every schema of this
+    //! repository's registry and the registry corpus's data, each also mutated member by member
+    //! (removed, given another JSON type, emptied): `is_valid_text` is `Some(valid)` exactly when
+    //! `findings` is empty, or `None` (left to the `Value` path).
+    use std::path::Path;
+
+    use serde_json::{Value, json};
+
+    use super::CompiledSchema;
+
+    fn root() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    }
+
+    fn schemas() -> Vec<(String, Value)> {
+        let mut found = Vec::new();
+        for dir in std::fs::read_dir(root().join("schemas")).unwrap() {
+            let dir = dir.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_some_and(|e| e == "json") {
+                    let schema = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+                    found.push((file.display().to_string(), schema));
+                }
+            }
+        }
+        assert!(found.len() >= 8, "{found:?}");
+        found
+    }
+
+    /// `data` of every registry corpus event, and a few shapes of its own.
+    fn instances() -> Vec<Value> {
+        let mut found = vec![json!(null), json!({}), json!([]), json!("text"), json!(1.5)];
+        for name in ["order-created.json", "expedited.json", "xregistry.json"] {
+            let path = root().join("cloudevent-cli/tests/data/registry").join(name);
+            let document: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            collect_data(&document, &mut found);
+        }
+        assert!(found.len() > 5, "{found:?}");
+        found
+    }
+
+    fn collect_data(value: &Value, found: &mut Vec<Value>) {
+        match value {
+            Value::Object(members) => {
+                if let Some(data) = members.get("data") {
+                    found.push(data.clone());
+                }
+                members.values().for_each(|v| collect_data(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect_data(v, found)),
+            _ => {}
+        }
+    }
+
+    /// `value` and, for every member or item anywhere in it, copies with that one changed.
+    fn mutations(value: &Value) -> Vec<Value> {
+        let replacements = [
+            json!(null),
+            json!(true),
+            json!(-1),
+            json!(0),
+            json!(2.5),
+            json!(""),
+            json!("EUR"),
+            json!("web"),
+            json!([]),
+            json!({}),
+            json!("2026-03-28T14:22:31Z"),
+        ];
+        let mut out = vec![value.clone()];
+        match value {
+            Value::Object(members) => {
+                for (name, member) in members {
+                    let mut removed = members.clone();
+                    removed.remove(name);
+                    out.push(Value::Object(removed));
+                    for replacement in replacements.iter().chain(mutations(member).iter().skip(1)) {
+                        let mut changed = members.clone();
+                        changed.insert(name.clone(), replacement.clone());
+                        out.push(Value::Object(changed));
+                    }
+                }
+                let mut extra = members.clone();
+                extra.insert("unexpected".into(), json!(1));
+                out.push(Value::Object(extra));
+            }
+            Value::Array(items) => {
+                out.push(json!([]));
+                for (i, item) in items.iter().enumerate() {
+                    for replacement in replacements.iter().chain(mutations(item).iter().skip(1)) {
+                        let mut changed = items.clone();
+                        changed[i] = replacement.clone();
+                        out.push(Value::Array(changed));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    #[test]
+    fn the_borrowed_tree_gives_the_value_paths_verdict() {
+        let (mut checked, mut valid, mut invalid) = (0, 0, 0);
+        for (file, schema) in schemas() {
+            let compiled = CompiledSchema::compile(&schema).unwrap();
+            for instance in instances().iter().flat_map(mutations) {
+                let text = instance.to_string();
+                let expected = compiled.findings("com.example.test", &instance).is_empty();
+                let got = compiled.is_valid_text(&text);
+                assert_eq!(got, Some(expected), "{file}: {text}");
+                checked += 1;
+                if expected { valid += 1 } else { invalid += 1 }
+            }
+        }
+        assert!(
+            checked > 2000 && valid > 30 && invalid > 2000,
+            "{checked} {valid} {invalid}"
+        );
+    }
+
+    #[test]
+    fn repeated_members_are_left_to_the_value_path() {
+        let compiled = CompiledSchema::compile(&json!({"type": "object"})).unwrap();
+        assert_eq!(compiled.is_valid_text(r#"{"a":1,"a":2}"#), None);
+        assert_eq!(compiled.is_valid_text(r#"{"a":1}"#), Some(true));
+        assert_eq!(compiled.is_valid_text("[]"), Some(false));
     }
 }
