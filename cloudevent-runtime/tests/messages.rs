@@ -4,7 +4,7 @@
 //! the axum rejection (its JSON body's `message` and its `Display`) and a typed read's
 //! `data` that does not fit its payload (named by the member's JSON pointer).
 
-use cloudevent_runtime::{Event, Json, Policy, Profile, Validator};
+use cloudevent_runtime::{Json, Profile, Validator};
 
 const VALID: &str = r#"{"specversion":"1.0","id":"m-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
 
@@ -59,6 +59,7 @@ fn a_too_large_binding_message_names_its_rule_once() {
 
 /// A `data` that does not fit the payload type names the member by its JSON pointer, the form
 /// `validate --registry` gives a schema's findings, and not the parser's line and column.
+#[cfg(feature = "derive")]
 #[test]
 fn data_that_does_not_fit_names_the_member() {
     #[derive(Debug, serde::Serialize, serde::Deserialize, cloudevent_runtime::CloudEvent)]
@@ -78,6 +79,7 @@ fn data_that_does_not_fit_names_the_member() {
         r#""time""#,
         r#""data":{"lines":[{"sku":"a","quantity":1},{"sku":"b","quantity":"two"}]},"time""#,
     );
+    use cloudevent_runtime::Event;
     let error = Event::<OrderCreated>::from_slice(event.as_bytes()).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -108,8 +110,8 @@ mod axum_door {
     use axum::body::Body;
     use axum::extract::{FromRequest, Request};
     use axum::response::IntoResponse;
-    use cloudevent_runtime::AnyEvent;
     use cloudevent_runtime::binding::axum::Checked;
+    use cloudevent_runtime::{AnyEvent, Policy};
     use http::StatusCode;
 
     fn post(content_type: &str, body: Vec<u8>) -> Request {

@@ -12,7 +12,9 @@ impl<T: CloudEventData> Event<T> {
         }
         let data = match any.data() {
             None => from_absent::<T>().ok_or_else(|| FormatError::from(absent_violation::<T>()))?,
-            Some(Data::Json(raw)) => from_json_text::<T>(raw.get()).map_err(FormatError::from)?,
+            Some(Data::Json(raw)) => {
+                from_json_text::<T>(raw.get()).map_err(FormatError::Invalid)?
+            }
             Some(Data::Text(text)) => T::deserialize(Leaf::Str(text))
                 .map_err(|e| FormatError::from(payload_mismatch::<T>(e)))?,
             Some(Data::Binary(bytes)) => T::deserialize(Leaf::Bytes(bytes))

@@ -183,12 +183,12 @@ impl<'de, T: de::Deserialize<'de>> de::DeserializeSeed<'de> for Tracked<'_, T> {
 /// `T` from JSON text, with the pointer of what did not fit in the error.
 pub(crate) fn from_json_text<T: CloudEventData + DeserializeOwned>(
     text: &str,
-) -> Result<T, Violation> {
+) -> Result<T, Box<Violation>> {
     let mut at = String::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
     de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
-        .map_err(|error| payload_mismatch_at::<T>(&at, error))
+        .map_err(|error| Box::new(payload_mismatch_at::<T>(&at, error)))
 }
 
 /// A payload for an event without `data`: whatever `T` makes of JSON `null` (a unit struct,

@@ -221,7 +221,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
             if json::is_json(datacontenttype) {
                 match from_json_text::<T>(raw.get()) {
                     Ok(value) => self.value = Some(value),
-                    Err(violation) => findings.report(violation)?,
+                    Err(violation) => findings.report(*violation)?,
                 }
             } else {
                 let result = if raw.get() == "null" {
