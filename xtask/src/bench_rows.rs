@@ -288,7 +288,7 @@ mod tests {
             "{table}"
         );
         let registry = table.lines().find(|l| l.starts_with("| registry")).unwrap();
-        assert!(registry.contains("+500 ns (≤ 1000 ns) ✓"), "{registry}");
+        assert!(registry.contains("+500 ns (≤ 1.00 µs) ✓"), "{registry}");
         assert!(
             !table.contains("Protobuf"),
             "rows not measured are left out"
