@@ -239,7 +239,7 @@ fn pip_install_unless_importable(module: &str, requirement: &str) -> Result<(), 
 
 /// The runtime's features, each linted alone by `cargo xtask test` (the empty name is the
 /// core without any).
-const RUNTIME_FEATURES: [&str; 19] = [
+const RUNTIME_FEATURES: [&str; 20] = [
     "",
     "derive",
     "http",
