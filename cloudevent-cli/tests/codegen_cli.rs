@@ -117,6 +117,26 @@ fn codegen_refuses_a_schema_that_breaks_a_naming_rule() {
     );
 }
 
+/// Issue 27: `{"$ref": "#"}` at a schema's root overflowed the stack (SIGABRT, exit 134).
+#[test]
+fn codegen_refuses_a_schema_that_refs_itself_naming_the_pointer() {
+    let dir = TempDir::new("codegen-cycle");
+    fs::create_dir_all(dir.path().join("com.example.order.created")).unwrap();
+    dir.write(
+        "com.example.order.created/v1.json",
+        r##"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+            "x-cloudevent": {"type": "com.example.order.created"},
+            "type": "object", "$ref": "#"}"##,
+    );
+    let output = cloudevent(&["codegen", "--schemas", dir.as_str(), "--out", "-"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("com.example.order.created/v1.json#/$ref"),
+        "{stderr}"
+    );
+}
+
 const OLD: &str = r#"{
   "$id": "https://schemas.example.com/events/com.example.order.cancelled/v1.json",
   "type": "object",

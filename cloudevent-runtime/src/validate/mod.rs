@@ -278,7 +278,12 @@ impl Validator {
 
     /// [`Validator::validate_batch`], then what `then` adds to each event's report.
     pub(crate) fn batch_then(&self, batch: &Batch, then: &impl Then) -> BatchReport {
-        let mut listing = Listing::default();
+        // Sized once, as a `collect` would: a batch in memory is already held whole (at most
+        // 1,024 reports up front, the rest grown if listed).
+        let mut listing = Listing {
+            events: Vec::with_capacity(batch.len().min(1024)),
+            ..Listing::default()
+        };
         for event in batch.events() {
             listing.add(self.event_then(event, then));
         }
