@@ -3,9 +3,7 @@
 
 use cloudevent_cli::http_message;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
-use cloudevent_runtime::binding::{
-    BindingError, BindingEvent, ContentMode, Detected, StructuredFormat, http,
-};
+use cloudevent_runtime::binding::{BindingEvent, ContentMode, Detected, StructuredFormat, http};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{AnyEvent, Avro, Json, Protobuf, Violation};
 use serde::de::{SeqAccess, Visitor};
@@ -215,4 +213,3 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
         Err(error) => refused(vec![error.violation()]),
     }
 }
-

@@ -1,7 +1,6 @@
 //! What `cloudevent validate` reports on one input ([`Checked`]), kept bounded by the input,
 //! and the two ways it is written: text, and one JSON document written input by input.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use cloudevent_runtime::{
