@@ -35,10 +35,12 @@ async fn handle(State(app): State<App>, Selected(event): Selected<AnyEvent>) -> 
 
 async fn serve(filter: EventFilter) -> (String, Arc<AtomicUsize>) {
     let handled = Arc::new(AtomicUsize::new(0));
-    let app = Router::new().route("/events", post(handle)).with_state(App {
-        filter,
-        handled: handled.clone(),
-    });
+    let app = Router::new()
+        .route("/events", post(handle))
+        .with_state(App {
+            filter,
+            handled: handled.clone(),
+        });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap().to_string();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -59,28 +61,52 @@ async fn post_event(address: &str, body: &str) -> u16 {
 }
 
 fn event(id: &str, ty: &str) -> String {
-    format!(r#"{{"specversion":"1.0","id":"{id}","source":"/orders","type":"{ty}","partitionkey":"k1"}}"#)
+    format!(
+        r#"{{"specversion":"1.0","id":"{id}","source":"/orders","type":"{ty}","partitionkey":"k1"}}"#
+    )
 }
 
 #[tokio::test]
 async fn ignored_events_are_acknowledged_or_refused_without_reaching_the_handler() {
     tokio::time::timeout(Duration::from_secs(30), async {
-        let sql = Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
+        let sql =
+            Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
         let (address, handled) = serve(EventFilter::new(sql.clone())).await;
-        assert_eq!(post_event(&address, &event("1", "com.example.order.created")).await, 200);
-        assert_eq!(post_event(&address, &event("2", "org.other.thing")).await, 202);
-        assert_eq!(post_event(&address, r#"{"specversion":"1.0"}"#).await, 400, "invalid: the extractor's verdict");
+        assert_eq!(
+            post_event(&address, &event("1", "com.example.order.created")).await,
+            200
+        );
+        assert_eq!(
+            post_event(&address, &event("2", "org.other.thing")).await,
+            202
+        );
+        assert_eq!(
+            post_event(&address, r#"{"specversion":"1.0"}"#).await,
+            400,
+            "invalid: the extractor's verdict"
+        );
         assert_eq!(handled.load(Ordering::SeqCst), 1);
 
         let (address, handled) =
             serve(EventFilter::new(sql).reject_with(StatusCode::UNPROCESSABLE_ENTITY)).await;
-        assert_eq!(post_event(&address, &event("3", "org.other.thing")).await, 422);
+        assert_eq!(
+            post_event(&address, &event("3", "org.other.thing")).await,
+            422
+        );
         assert_eq!(handled.load(Ordering::SeqCst), 0);
 
-        let subscription = SubscriptionFilter::from_json(&serde_json::json!({ "suffix": { "type": ".created" } })).unwrap();
+        let subscription =
+            SubscriptionFilter::from_json(&serde_json::json!({ "suffix": { "type": ".created" } }))
+                .unwrap();
         let (address, handled) = serve(EventFilter::new(subscription)).await;
-        assert_eq!(post_event(&address, &event("4", "com.example.order.created")).await, 200);
-        assert_eq!(post_event(&address, &event("5", "com.example.order.shipped")).await, 202);
+        assert_eq!(
+            post_event(&address, &event("4", "com.example.order.created")).await,
+            200
+        );
+        assert_eq!(
+            post_event(&address, &event("5", "com.example.order.shipped")).await,
+            202
+        );
         assert_eq!(handled.load(Ordering::SeqCst), 1);
     })
     .await

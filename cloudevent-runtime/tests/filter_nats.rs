@@ -32,7 +32,11 @@ fn start() -> (Server, String) {
                 .find(|p| p.is_file())
         })
         .expect("nats-server installed (cargo xtask test installs it)");
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let child = Command::new(binary)
         .args(["-a", "127.0.0.1", "-p", &port.to_string()])
         .stdout(Stdio::null())
@@ -65,7 +69,8 @@ async fn a_nats_subscription_filtered_by_cesql() {
     tokio::time::timeout(Duration::from_secs(30), async {
         let client = connect(&url).await;
         let subscriber = client.subscribe("orders").await.unwrap();
-        let filter = Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
+        let filter =
+            Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'").unwrap();
         let mut selected = subscriber
             .map(|message| nats::from_message::<AnyEvent>(&message))
             .select(filter);
@@ -78,11 +83,19 @@ async fn a_nats_subscription_filtered_by_cesql() {
         ] {
             let mut event = AnyEvent::new(id, "/orders", ty);
             event.extensions_mut().insert("partitionkey", key);
-            nats::publish(&client, "orders", &event, cloudevent_runtime::binding::ContentMode::Binary)
-                .await
-                .unwrap();
+            nats::publish(
+                &client,
+                "orders",
+                &event,
+                cloudevent_runtime::binding::ContentMode::Binary,
+            )
+            .await
+            .unwrap();
         }
-        client.publish("orders", "not an event".into()).await.unwrap();
+        client
+            .publish("orders", "not an event".into())
+            .await
+            .unwrap();
         client.flush().await.unwrap();
 
         let mut seen = Vec::new();

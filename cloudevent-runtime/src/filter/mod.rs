@@ -29,13 +29,13 @@ mod subscription;
 
 use cloudevent_rules::{Envelope, ExtensionAttributes};
 
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use axum::{EventFilter, Selected};
 pub use cloudevent_rules::cesql::{
     ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
     Schema, Span, Type, Value,
 };
-#[cfg(feature = "axum")]
-#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
-pub use axum::{EventFilter, Selected};
 #[cfg(any(feature = "nats", feature = "websocket"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "nats", feature = "websocket"))))]
 pub use stream::{FilterStreamExt, SelectStream};
