@@ -92,7 +92,8 @@
 //! Dependencies (a module uses only those before it): the leaves (`error`, `value`, `limits`,
 //! `id`, `payload`) <- `extension` <- `attributes` <- `trace`, `data`, `any` <- `otel` <-
 //! `format` (JSON, batch) <- `event` <- `format`'s Avro and Protobuf parts <- `validate`,
-//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`.
+//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`,
+//! `order`.
 //! The Avro and Protobuf parts hold `Event<T>`'s typed reading and writing in their format,
 //! so `format` and `event` use each other; ARCHITECTURE.md at the repository root says
 //! where.
@@ -110,6 +111,7 @@ pub mod extension;
 mod format;
 mod id;
 pub mod limits;
+pub mod order;
 #[cfg(feature = "otel")]
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;
