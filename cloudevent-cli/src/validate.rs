@@ -36,6 +36,9 @@
 //!   or a header; else JSON, so the parser names what is wrong. Kafka records are never
 //!   guessed.
 //!
+//! `--sequence` also checks the order of every input's events, read as one stream, per
+//! (source, partitionkey): gaps, duplicates, out-of-order numbers (`validate/sequence.rs`).
+//!
 //! Exit status: 0 when no event has an error (warnings allowed), 1 when one has, 2 for usage
 //! errors and unreadable input (2 wins over 1). An input larger than the batch limit (1 MiB,
 //! INTG-STD-015 R-10) is not read past the limit and not parsed; it is reported as an error
@@ -61,6 +64,7 @@ use serde_json::{Value, json};
 
 mod registry;
 use registry::Checker;
+mod sequence;
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -82,6 +86,10 @@ pub struct Args {
     /// `--registry`, `--xregistry`, `--registry-snapshot` and their options.
     #[command(flatten)]
     registry: registry::RegistryArgs,
+    /// Also check the order of the events of all inputs, as one stream, per (source,
+    /// partitionkey): gaps, duplicates and out-of-order `sequence` numbers (`CE sequence`).
+    #[arg(long)]
+    sequence: bool,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
     /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
@@ -304,6 +312,9 @@ fn validate(
             );
         }
         outcomes.push((name, outcome));
+    }
+    if args.sequence {
+        sequence::check(&mut outcomes);
     }
     let written = match args.output {
         Output::Text => write_text(stdout, &outcomes),
