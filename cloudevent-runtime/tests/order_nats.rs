@@ -1,7 +1,9 @@
 //! Issue 22: the JetStream KV sequence store against a real `nats-server -js` on 127.0.0.1,
 //! started and stopped here (install it with `apt-get install -y nats-server`; `cargo xtask
 //! test` does it). Two replicas share a group: compare-and-set keeps their numbers unique and
-//! contiguous; a server outage is a typed error and the event stays unstamped.
+//! contiguous; a server outage is a typed error and the event stays unstamped. Three
+//! consumer replicas share one `JetStreamDeduplicator` bucket: each event is new to exactly
+//! one of them.
 #![cfg(feature = "nats")]
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -167,4 +169,42 @@ async fn an_outage_is_a_typed_error_and_nothing_is_stamped() {
     })
     .await
     .expect("bounded");
+}
+
+#[test]
+fn three_replicas_share_one_dedupe_window() {
+    use cloudevent_runtime::dedupe::{Deduplicator, Delivery, JetStreamDeduplicator};
+    let server = NatsServer::start();
+    let replicas: Vec<JetStreamDeduplicator> = (0..3)
+        .map(|_| {
+            JetStreamDeduplicator::connect(&server.url, "dedupe", Duration::from_secs(1)).unwrap()
+        })
+        .collect();
+    let news: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = replicas
+            .iter()
+            .map(|replica| {
+                scope.spawn(move || {
+                    (0..100)
+                        .filter(|n| {
+                            replica.check("/orders", &format!("e{n}")).unwrap() == Delivery::New
+                        })
+                        .count()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    // Every one of the 100 events is new to exactly one replica.
+    assert_eq!(news.iter().sum::<usize>(), 100, "{news:?}");
+    // A failed handler forgets: the redelivery is processed, by whichever replica gets it.
+    replicas[0].forget("/orders", "e7").unwrap();
+    assert_eq!(replicas[2].check("/orders", "e7").unwrap(), Delivery::New);
+    assert_eq!(
+        replicas[1].check("/orders", "e7").unwrap(),
+        Delivery::Duplicate
+    );
+    // The bucket's max_age is the window.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(replicas[1].check("/orders", "e8").unwrap(), Delivery::New);
 }
