@@ -70,7 +70,8 @@
 //! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
 //! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |
 //! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically (not built on docs.rs); implies `kafka` |
-//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`) |
+//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`); `order::JetStreamSequenceStore`, `dedupe::JetStreamDeduplicator` |
+//! | `redis` | `dedupe::RedisDeduplicator`: ADR-0003 dedupe shared by consumer replicas through Redis (`SET NX PX`) |
 //! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
 //! | `fe2o3-amqp` | `binding::fe2o3_amqp`: the AMQP mapping on the fe2o3-amqp client (sender and receiver links, binary mode by default); implies `amqp` |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |

@@ -107,10 +107,15 @@ fn run(mut command: Command) -> Result<(), String> {
 /// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
 /// Each package comes with the files that show it is installed; any one of them will do
 /// (Debian puts `nats-server` in `/usr/sbin`, a hand install often in `/usr/bin`).
-const TEST_PACKAGES: [(&str, &[&str]); 4] = [
+const TEST_PACKAGES: [(&str, &[&str]); 5] = [
     (
         "nats-server",
         &["/usr/sbin/nats-server", "/usr/bin/nats-server"],
+    ),
+    // The shared dedupe store of `dedupe::RedisDeduplicator` (feature `redis`).
+    (
+        "redis-server",
+        &["/usr/bin/redis-server", "/usr/sbin/redis-server"],
     ),
     ("mosquitto", &["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]),
     ("librdkafka-dev", &["/usr/include/librdkafka/rdkafka.h"]),
@@ -239,7 +244,7 @@ fn pip_install_unless_importable(module: &str, requirement: &str) -> Result<(), 
 
 /// The runtime's features, each linted alone by `cargo xtask test` (the empty name is the
 /// core without any).
-const RUNTIME_FEATURES: [&str; 19] = [
+const RUNTIME_FEATURES: [&str; 20] = [
     "",
     "derive",
     "http",
@@ -249,6 +254,7 @@ const RUNTIME_FEATURES: [&str; 19] = [
     "kafka",
     "rdkafka",
     "nats",
+    "redis",
     "amqp",
     "fe2o3-amqp",
     "mqtt",
