@@ -40,6 +40,9 @@
 //!   or a header; else JSON, so the parser names what is wrong. Kafka records are never
 //!   guessed.
 //!
+//! `--sequence` also checks the order of every input's events, read as one stream, per
+//! (source, partitionkey): gaps, duplicates, out-of-order numbers (`validate/sequence.rs`).
+//!
 //! Exit status: 0 when no event has an error (warnings allowed), 1 when one has, 2 for usage
 //! errors and unreadable input (2 wins over 1). An input larger than the batch limit (1 MiB,
 //! INTG-STD-015 R-10) is not read past the limit and not parsed; it is reported as an error
@@ -59,6 +62,8 @@ mod report;
 
 use read::{check_http, check_json_lines, check_kafka, check_protobuf, detect};
 use registry::Checker;
+mod sequence;
+
 use report::{Checked, JsonReport, Outcome, clean, write_text};
 
 /// Arguments of `cloudevent validate`.
@@ -84,6 +89,10 @@ pub struct Args {
     /// Exit 1 on a warning too (a SHOULD not met), not only on an error; `lint` sets it.
     #[arg(long)]
     deny_warnings: bool,
+    /// Also check the order of the events of all inputs, as one stream, per (source,
+    /// partitionkey): gaps, duplicates and out-of-order `sequence` numbers (`CE sequence`).
+    #[arg(long)]
+    sequence: bool,
     /// Files to validate; `-` or none reads standard input. A JSON object is one event, an
     /// array a batch; JSON Lines are reported as `FILE#<line>` (1-based).
     #[arg(value_name = "FILE")]
@@ -208,8 +217,8 @@ fn validate(
     let mut json = JsonReport::new(validator.profile());
     let mut stdin_used = false;
     let mut unreadable = false;
-    let mut invalid = false;
-    let mut warned = false;
+    let mut verdict = Verdict::default();
+    let mut held = Vec::new();
     let mut written = match args.output {
         Output::Text => Ok(()),
         Output::Json => json.begin(stdout),
@@ -242,15 +251,26 @@ fn validate(
                     clean(reason)
                 );
             }
-            Outcome::Checked(checked) => {
-                invalid |= !checked.is_valid();
-                warned |= args.deny_warnings && checked.has_warning();
-            }
+            Outcome::Checked(_) => {}
+        }
+        if args.sequence {
+            // The order is known only once every input is read: the (bounded) reports wait.
+            held.push((name, outcome));
+            continue;
         }
         // Written now and dropped: a folder of captured batches is never held at once.
+        verdict.note(&outcome, args.deny_warnings);
         written = written.and_then(|()| match args.output {
             Output::Text => write_text(stdout, &name, &outcome),
             Output::Json => json.input(stdout, &name, &outcome),
+        });
+    }
+    sequence::check(&mut held);
+    for (name, outcome) in &held {
+        verdict.note(outcome, args.deny_warnings);
+        written = written.and_then(|()| match args.output {
+            Output::Text => write_text(stdout, name, outcome),
+            Output::Json => json.input(stdout, name, outcome),
         });
     }
     if args.output == Output::Json {
@@ -267,7 +287,23 @@ fn validate(
     if unreadable {
         USAGE
     } else {
-        u8::from(invalid || warned)
+        u8::from(verdict.invalid || verdict.warned)
+    }
+}
+
+/// Whether an input so far had an error, or a warning that counts.
+#[derive(Default)]
+struct Verdict {
+    invalid: bool,
+    warned: bool,
+}
+
+impl Verdict {
+    fn note(&mut self, outcome: &Outcome, deny_warnings: bool) {
+        if let Outcome::Checked(checked) = outcome {
+            self.invalid |= !checked.is_valid();
+            self.warned |= deny_warnings && checked.has_warning();
+        }
     }
 }
 

@@ -71,7 +71,8 @@
 //! | `rustls-tls` | TLS (rustls) for the reqwest sender; implies `reqwest` |
 //! | `kafka` | `binding::kafka`: the broker-neutral Kafka record mapping (CloudEvents Kafka Protocol Binding 1.0.2) and the R-13 key |
 //! | `rdkafka` | `binding::rdkafka`: those records to and from rust-rdkafka's types; links librdkafka dynamically (not built on docs.rs); implies `kafka` |
-//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`) |
+//! | `nats` | `binding::nats`: the CloudEvents NATS Protocol Binding on async-nats, structured (1.0.2, the default) and binary mode (`ce-` headers, 1.0.3-wip), JetStream publishing and an at-least-once consumer (`handle_once`); `order::JetStreamSequenceStore`, `dedupe::JetStreamDeduplicator` |
+//! | `redis` | `dedupe::RedisDeduplicator`: ADR-0003 dedupe shared by consumer replicas through Redis (`SET NX PX`) |
 //! | `amqp` | `binding::amqp`: the broker-neutral AMQP 1.0 message mapping |
 //! | `fe2o3-amqp` | `binding::fe2o3_amqp`: the AMQP mapping on the fe2o3-amqp client (sender and receiver links, binary mode by default); implies `amqp` |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
@@ -93,7 +94,8 @@
 //! Dependencies (a module uses only those before it): the leaves (`error`, `value`, `limits`,
 //! `id`, `payload`) <- `extension` <- `attributes` <- `trace`, `data`, `any` <- `otel` <-
 //! `format` (JSON, batch) <- `event` <- `format`'s Avro and Protobuf parts <- `validate`,
-//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`.
+//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`,
+//! `order`.
 //! The Avro and Protobuf parts hold `Event<T>`'s typed reading and writing in their format,
 //! so `format` and `event` use each other; ARCHITECTURE.md at the repository root says
 //! where.
@@ -112,6 +114,7 @@ pub mod filter;
 mod format;
 mod id;
 pub mod limits;
+pub mod order;
 #[cfg(feature = "otel")]
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;

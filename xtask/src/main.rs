@@ -110,10 +110,15 @@ fn run(mut command: Command) -> Result<(), String> {
 /// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
 /// Each package comes with the files that show it is installed; any one of them will do
 /// (Debian puts `nats-server` in `/usr/sbin`, a hand install often in `/usr/bin`).
-const TEST_PACKAGES: [(&str, &[&str]); 4] = [
+const TEST_PACKAGES: [(&str, &[&str]); 5] = [
     (
         "nats-server",
         &["/usr/sbin/nats-server", "/usr/bin/nats-server"],
+    ),
+    // The shared dedupe store of `dedupe::RedisDeduplicator` (feature `redis`).
+    (
+        "redis-server",
+        &["/usr/bin/redis-server", "/usr/sbin/redis-server"],
     ),
     ("mosquitto", &["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]),
     ("librdkafka-dev", &["/usr/include/librdkafka/rdkafka.h"]),
@@ -253,6 +258,7 @@ const RUNTIME_FEATURES: &[&str] = &[
     "kafka",
     "rdkafka",
     "nats",
+    "redis",
     "amqp",
     "fe2o3-amqp",
     "mqtt",

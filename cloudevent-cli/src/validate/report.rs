@@ -22,7 +22,7 @@ pub(super) enum Outcome {
 pub(super) struct Checked {
     kind: &'static str,
     findings: Vec<Violation>,
-    events: Vec<EventResult>,
+    pub(super) events: Vec<EventResult>,
     /// Findings of the events listed so far.
     listed: usize,
     omitted: Omitted,
@@ -48,10 +48,20 @@ pub(super) struct EventResult {
     omitted_findings: usize,
     valid: bool,
     /// The attributes the validator read (an object; empty when nothing could be read).
-    attributes: Value,
+    pub(super) attributes: Value,
 }
 
 impl EventResult {
+    pub(super) fn is_valid(&self) -> bool {
+        self.valid
+    }
+
+    /// A finding found after the event was read (`--sequence`: its place in the stream).
+    pub(super) fn add_finding(&mut self, finding: Violation) {
+        self.valid &= !finding.is_error();
+        self.findings.push(finding);
+    }
+
     pub(super) fn from_report(index: Option<usize>, report: &ValidationReport) -> Self {
         EventResult {
             index,
@@ -195,7 +205,7 @@ pub(super) fn clean(text: &str) -> String {
 }
 
 /// `<file>`, or `<file>#<n>` with an event's 1-based line (JSON Lines) or 0-based index.
-fn location(name: &str, at: Option<usize>) -> String {
+pub(super) fn location(name: &str, at: Option<usize>) -> String {
     match at {
         Some(index) => format!("{}#{index}", clean(name)),
         None => clean(name),

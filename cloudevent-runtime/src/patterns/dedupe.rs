@@ -6,7 +6,9 @@
 //!
 //! [`Deduplicator`] is the seam: [`InMemoryDeduplicator`] serves one process with bounded
 //! memory (capacity and TTL); a consumer group that scales out backs the trait with a shared
-//! store (Redis `SET NX EX`, a database unique key) instead.
+//! store: [`JetStreamDeduplicator`] (feature `nats`: an atomic create in a JetStream
+//! key-value bucket whose `max_age` is the window), [`RedisDeduplicator`] (feature `redis`:
+//! `SET NX PX`), or another (a database unique key).
 //!
 //! ```
 //! use std::time::Duration;
@@ -25,6 +27,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::patterns::receipt::Receivable;
+
+#[cfg(feature = "nats")]
+mod nats;
+#[cfg(feature = "nats")]
+#[cfg_attr(docsrs, doc(cfg(feature = "nats")))]
+pub use nats::{JetStreamDeduplicator, StoreError};
+
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use self::redis::RedisDeduplicator;
 
 /// Whether an event was seen before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,0 +1,169 @@
+//! A [`Deduplicator`] shared by consumer replicas through a NATS JetStream key-value bucket
+//! (ADR-0003: dedupe on `id` under JetStream's at-least-once delivery).
+
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::time::Duration;
+
+use async_nats::jetstream::kv::{self, CreateErrorKind};
+use async_nats::jetstream::{self, stream};
+use bytes::Bytes;
+
+use super::{Deduplicator, Delivery, key};
+
+/// The shared store failed (unreachable, refused, or the worker thread is gone).
+#[derive(Debug, thiserror::Error)]
+#[error("dedupe store: {0}")]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+enum Request {
+    Check(String, SyncSender<Result<Delivery, StoreError>>),
+    Forget(String, SyncSender<Result<(), StoreError>>),
+}
+
+/// A [`Deduplicator`] on a JetStream key-value bucket: `check` is an atomic create of the
+/// event's key (the first replica to create it processes the event, every other sees
+/// [`Delivery::Duplicate`]); the bucket's `max_age` is the deduplication window; `forget`
+/// purges the key so the redelivery is processed.
+///
+/// The trait is synchronous and the NATS client asynchronous: the client runs on a thread of
+/// its own, so `check` blocks its caller for one round trip and works from any context (a
+/// tokio task on any runtime flavour, or plain threads).
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use cloudevent_runtime::dedupe::{Deduplicator, Delivery, JetStreamDeduplicator};
+///
+/// let seen = JetStreamDeduplicator::connect("nats://127.0.0.1:4222", "dedupe", Duration::from_secs(3600))?;
+/// assert_eq!(seen.check("/orders", "01J0A")?, Delivery::New);
+/// assert_eq!(seen.check("/orders", "01J0A")?, Delivery::Duplicate);
+/// # Ok::<(), cloudevent_runtime::dedupe::StoreError>(())
+/// ```
+#[derive(Debug)]
+pub struct JetStreamDeduplicator {
+    requests: tokio::sync::mpsc::UnboundedSender<Request>,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Request")
+    }
+}
+
+impl JetStreamDeduplicator {
+    /// Connects to `url` and opens the bucket `bucket` (file storage, `window` as its
+    /// `max_age`), creating its stream when it does not exist.
+    ///
+    /// # Errors
+    /// When the server cannot be reached or the bucket cannot be opened or created.
+    pub fn connect(url: &str, bucket: &str, window: Duration) -> Result<Self, StoreError> {
+        let (requests, mut incoming) = tokio::sync::mpsc::unbounded_channel::<Request>();
+        let (ready, opened) = sync_channel::<Result<(), StoreError>>(1);
+        let (url, bucket) = (url.to_owned(), bucket.to_owned());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError(Box::new(e)))?;
+        std::thread::Builder::new()
+            .name("cloudevent-dedupe-nats".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let store = match open(&url, &bucket, window).await {
+                        Ok(store) => {
+                            let _ = ready.send(Ok(()));
+                            store
+                        }
+                        Err(error) => {
+                            let _ = ready.send(Err(error));
+                            return;
+                        }
+                    };
+                    // Ends when the deduplicator (the only sender) is dropped.
+                    while let Some(request) = incoming.recv().await {
+                        match request {
+                            Request::Check(key, reply) => {
+                                let _ = reply.send(check(&store, &key).await);
+                            }
+                            Request::Forget(key, reply) => {
+                                let done =
+                                    store.purge(&key).await.map_err(|e| StoreError(Box::new(e)));
+                                let _ = reply.send(done);
+                            }
+                        }
+                    }
+                });
+            })
+            .map_err(|e| StoreError(Box::new(e)))?;
+        opened.recv().map_err(|e| StoreError(Box::new(e)))??;
+        Ok(JetStreamDeduplicator { requests })
+    }
+
+    fn ask<T>(
+        &self,
+        request: impl FnOnce(SyncSender<Result<T, StoreError>>) -> Request,
+    ) -> Result<T, StoreError> {
+        let (reply, answer) = sync_channel(1);
+        self.requests
+            .send(request(reply))
+            .map_err(|_| StoreError("the NATS worker thread stopped".into()))?;
+        answer
+            .recv()
+            .map_err(|_| StoreError("the NATS worker thread stopped".into()))?
+    }
+}
+
+/// NATS keys take `[-_=.a-zA-Z0-9/]`: the pair's key, base64url.
+fn bucket_key(source: &str, id: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(key(source, id))
+}
+
+async fn open(url: &str, bucket: &str, window: Duration) -> Result<kv::Store, StoreError> {
+    let boxed = |e: Box<dyn std::error::Error + Send + Sync>| StoreError(e);
+    let client = async_nats::connect(url)
+        .await
+        .map_err(|e| boxed(Box::new(e)))?;
+    let context = jetstream::new(client);
+    // The stream a key-value bucket is, made directly: `create_key_value` first reads the
+    // account's limits, a reply older servers (2.9) give in a shape the client cannot read.
+    context
+        .get_or_create_stream(stream::Config {
+            name: format!("KV_{bucket}"),
+            subjects: vec![format!("$KV.{bucket}.>")],
+            max_messages_per_subject: 1,
+            max_age: window,
+            storage: stream::StorageType::File,
+            allow_rollup: true,
+            deny_delete: true,
+            allow_direct: true,
+            discard: stream::DiscardPolicy::New,
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| boxed(Box::new(e)))?;
+    context
+        .get_key_value(bucket)
+        .await
+        .map_err(|e| boxed(Box::new(e)))
+}
+
+async fn check(store: &kv::Store, key: &str) -> Result<Delivery, StoreError> {
+    match store.create(key, Bytes::new()).await {
+        Ok(_) => Ok(Delivery::New),
+        Err(error) if error.kind() == CreateErrorKind::AlreadyExists => Ok(Delivery::Duplicate),
+        Err(error) => Err(StoreError(Box::new(error))),
+    }
+}
+
+impl Deduplicator for JetStreamDeduplicator {
+    type Error = StoreError;
+
+    fn check(&self, source: &str, id: &str) -> Result<Delivery, StoreError> {
+        let key = bucket_key(source, id);
+        self.ask(|reply| Request::Check(key, reply))
+    }
+
+    fn forget(&self, source: &str, id: &str) -> Result<(), StoreError> {
+        let key = bucket_key(source, id);
+        self.ask(|reply| Request::Forget(key, reply))
+    }
+}

@@ -1,0 +1,106 @@
+//! Issue 22: `RedisDeduplicator` against a real `redis-server` on 127.0.0.1, started and
+//! stopped here (`apt-get install -y redis-server`; `cargo xtask test` does it). Three
+//! replicas share the window; `forget` reopens an event; a server restart is survived.
+#![cfg(feature = "redis")]
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cloudevent_runtime::dedupe::{Deduplicator, Delivery, RedisDeduplicator};
+
+struct RedisServer {
+    child: Child,
+    port: u16,
+}
+
+impl RedisServer {
+    fn start(port: u16) -> Self {
+        let child = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts (apt-get install -y redis-server)");
+        let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        RedisServer { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+#[test]
+fn three_replicas_forget_and_a_restart() {
+    let port = free_port();
+    let mut server = RedisServer::start(port);
+    let replicas: Vec<RedisDeduplicator> = (0..3)
+        .map(|_| RedisDeduplicator::connect(&server.url(), Duration::from_millis(800)).unwrap())
+        .collect();
+    let news: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = replicas
+            .iter()
+            .map(|replica| {
+                scope.spawn(move || {
+                    (0..200)
+                        .filter(|n| {
+                            replica.check("/orders", &format!("e{n}")).unwrap() == Delivery::New
+                        })
+                        .count()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(news.iter().sum::<usize>(), 200, "{news:?}");
+    replicas[0].forget("/orders", "e7").unwrap();
+    assert_eq!(replicas[1].check("/orders", "e7").unwrap(), Delivery::New);
+    assert_eq!(
+        replicas[2].check("/orders", "e7").unwrap(),
+        Delivery::Duplicate
+    );
+    // The window: PX expiry.
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(replicas[2].check("/orders", "e7").unwrap(), Delivery::New);
+    // A restart (no persistence here): the call that meets the dead connection fails, the next
+    // reconnects.
+    drop(server);
+    server = RedisServer::start(port);
+    let first = replicas[0].check("/orders", "after");
+    let second = replicas[0].check("/orders", "after-2").unwrap();
+    assert!(
+        first.is_err() || first.as_ref().is_ok_and(|d| *d == Delivery::New),
+        "{first:?}"
+    );
+    assert_eq!(second, Delivery::New);
+    drop(server);
+}
