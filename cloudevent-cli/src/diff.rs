@@ -23,10 +23,9 @@ pub struct Args {
     /// `x-cloudevent.compatibility` (or xRegistry `compatibility`) wins.
     #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
     compat: Compat,
-    /// Read folders as schemas holding their event type at this JSON pointer (as
-    /// `cloudevent codegen --type-pointer`), e.g. `/properties/context/properties/type`.
-    #[arg(long, value_name = "PTR")]
-    type_pointer: Option<String>,
+    /// How folders name their event types, as for `cloudevent codegen`.
+    #[command(flatten)]
+    layout: crate::layout::LayoutArgs,
 }
 
 fn parse_compat(text: &str) -> Result<Compat, String> {
@@ -40,7 +39,7 @@ pub fn run(args: Args) -> ExitCode {
         &args.old,
         &args.new,
         args.compat,
-        args.type_pointer.as_deref(),
+        args.layout.mapping(),
     ) {
         Ok(compared) => compared,
         Err(error) => {

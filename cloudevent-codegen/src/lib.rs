@@ -98,7 +98,7 @@ pub use error::{CodegenError, Finding};
 pub use export::{export, export_file};
 pub use generate::{Builder, GeneratedRust};
 pub use meta::{ContentMode, EventMeta};
-pub use registry::{Registry, SchemaFile};
+pub use registry::{Registry, SchemaFile, TypeMapping};
 pub use snapshot::registry_snapshot;
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a
