@@ -35,12 +35,7 @@ fn parse_compat(text: &str) -> Result<Compat, String> {
 /// Exit 0 when nothing breaks the mode, 1 when something does (or the two files declare
 /// different event types), 2 when an input cannot be read.
 pub fn run(args: Args) -> ExitCode {
-    let compared = match compare_paths(
-        &args.old,
-        &args.new,
-        args.compat,
-        args.layout.mapping(),
-    ) {
+    let compared = match compare_paths(&args.old, &args.new, args.compat, args.layout.mapping()) {
         Ok(compared) => compared,
         Err(error) => {
             eprintln!("cloudevent diff: {error}");

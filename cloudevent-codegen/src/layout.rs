@@ -120,20 +120,64 @@ fn parse_template(template: &str) -> Result<Vec<Piece<'_>>, String> {
 }
 
 /// The single value a schema fixes at `pointer`: a `const`, or a one-value `enum` (a string,
-/// number or boolean, as text).
+/// number or boolean, as text). Through `allOf` (any branch fixing it) and `oneOf`/`anyOf`
+/// (every branch fixing the same value), as GitHub's `review_requested` fixes its `action`
+/// in both of its alternatives.
 fn fixed_value(schema: &Value, pointer: &str) -> Option<String> {
-    let at = schema.pointer(pointer)?;
-    let value = match (at.get("const"), at.get("enum")) {
-        (Some(value), _) => value,
-        (None, Some(Value::Array(values))) if values.len() == 1 => &values[0],
-        _ => return None,
-    };
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
+    let segments: Vec<String> = pointer
+        .strip_prefix('/')?
+        .split('/')
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    fixed_at(schema, &segments, 0)
+}
+
+fn fixed_at(node: &Value, segments: &[String], depth: usize) -> Option<String> {
+    if depth > 32 {
+        return None;
     }
+    let Some((first, rest)) = segments.split_first() else {
+        let value = match (node.get("const"), node.get("enum")) {
+            (Some(value), _) => value,
+            (None, Some(Value::Array(values))) if values.len() == 1 => &values[0],
+            _ => return None,
+        };
+        return match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        };
+    };
+    if let Some(found) = node
+        .get(first)
+        .and_then(|child| fixed_at(child, rest, depth + 1))
+    {
+        return Some(found);
+    }
+    let branches = |key: &str| node.get(key).and_then(Value::as_array);
+    if let Some(found) = branches("allOf")
+        .into_iter()
+        .flatten()
+        .find_map(|branch| fixed_at(branch, segments, depth + 1))
+    {
+        return Some(found);
+    }
+    for key in ["oneOf", "anyOf"] {
+        let Some(alternatives) = branches(key).filter(|a| !a.is_empty()) else {
+            continue;
+        };
+        let values: Option<Vec<String>> = alternatives
+            .iter()
+            .map(|branch| fixed_at(branch, segments, depth + 1))
+            .collect();
+        if let Some(values) = values
+            && values.iter().all(|v| *v == values[0])
+        {
+            return values.into_iter().next();
+        }
+    }
+    None
 }
 
 /// The type the first template with every placeholder filled gives, and the pointer of its
@@ -314,7 +358,29 @@ impl Registry {
                 continue;
             }
             for (event_type, at) in found {
-                files.push(pointer_file(path, relative, &at, event_type, schema.clone(), mapping));
+                files.push(pointer_file(
+                    path,
+                    relative,
+                    &at,
+                    event_type,
+                    schema.clone(),
+                    mapping,
+                ));
+            }
+        }
+        // Two schemas giving one type: which one the type's events follow is unknown.
+        for (index, file) in files.iter().enumerate() {
+            if let Some(other) = files[..index]
+                .iter()
+                .find(|o| o.meta.event_type == file.meta.event_type && o.path != file.path)
+            {
+                findings.push(
+                    Finding::new(&file.path, file.type_pointer.clone().unwrap_or_default(), format!(
+                        "gives type `{}`, as `{}` does",
+                        file.meta.event_type, other.relative
+                    ))
+                    .with_fix("give each schema its own type: an earlier template with a placeholder that tells them apart (`{file}`, a `{/json/pointer}` each fixes)"),
+                );
             }
         }
         if !findings.is_empty() {
@@ -353,7 +419,9 @@ fn looked_for(mapping: &TypeMapping) -> String {
         ways.push(format!("an event type at JSON pointer `{pointer}` (a `const`, a one-value `enum` or a `default` string)"));
     }
     for template in &mapping.type_templates {
-        ways.push(format!("a value for every placeholder of type template `{template}`"));
+        ways.push(format!(
+            "a value for every placeholder of type template `{template}`"
+        ));
     }
     ways.join(", or ")
 }
@@ -445,25 +513,51 @@ mod tests {
     fn templates_fill_from_the_folder_the_file_and_fixed_values() {
         let schema = serde_json::json!({"properties": {"action": {"enum": ["opened"]},
             "n": {"const": 3}, "open": {"type": "string"}}});
+        let alternatives = serde_json::json!({"oneOf": [
+            {"properties": {"action": {"enum": ["review_requested"]}, "a": {"const": 1}}},
+            {"properties": {"action": {"enum": ["review_requested"]}, "a": {"const": 2}}}]});
+        assert_eq!(
+            fixed_value(&alternatives, "/properties/action").as_deref(),
+            Some("review_requested")
+        );
+        assert_eq!(fixed_value(&alternatives, "/properties/a"), None);
         let templates = |t: &[&str]| t.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let root = Path::new("sets/api");
         let typed = |t: &[&str], relative: &str| {
             template_type(&templates(t), root, relative, &schema).map(|(t, _)| t)
         };
         assert_eq!(
-            typed(&["x.{dir}.{/properties/action}"], "issues/opened.schema.json").as_deref(),
+            typed(
+                &["x.{dir}.{/properties/action}"],
+                "issues/opened.schema.json"
+            )
+            .as_deref(),
             Some("x.issues.opened")
         );
-        assert_eq!(typed(&["{file}.v{/properties/n}"], "a/b/c.json").as_deref(), Some("c.v3"));
+        assert_eq!(
+            typed(&["{file}.v{/properties/n}"], "a/b/c.json").as_deref(),
+            Some("c.v3")
+        );
         // A pointer that fixes nothing: the next template.
         assert_eq!(
-            typed(&["x.{/properties/open}", "x.{dir}"], "push/event.schema.json").as_deref(),
+            typed(
+                &["x.{/properties/open}", "x.{dir}"],
+                "push/event.schema.json"
+            )
+            .as_deref(),
             Some("x.push")
         );
-        assert_eq!(typed(&["x.{/properties/open}"], "push/event.schema.json"), None);
+        assert_eq!(
+            typed(&["x.{/properties/open}"], "push/event.schema.json"),
+            None
+        );
         // At the root, `{dir}` is the root folder.
         assert_eq!(typed(&["{dir}.{file}"], "e.json").as_deref(), Some("api.e"));
-        assert!(parse_template("x.{nope}").unwrap_err().contains("unknown placeholder `{nope}`"));
+        assert!(
+            parse_template("x.{nope}")
+                .unwrap_err()
+                .contains("unknown placeholder `{nope}`")
+        );
         assert!(parse_template("x.{dir").unwrap_err().contains("not closed"));
     }
 

@@ -132,9 +132,10 @@ impl TypeMapping {
     /// assert!(!TypeMapping::from(Some("/properties/type")).is_default_layout());
     /// ```
     pub fn is_default_layout(&self) -> bool {
-        self.type_pointer.is_none() && self.type_templates.is_empty() && self.types_pointer.is_none()
+        self.type_pointer.is_none()
+            && self.type_templates.is_empty()
+            && self.types_pointer.is_none()
     }
-
 }
 
 impl From<Option<&str>> for TypeMapping {

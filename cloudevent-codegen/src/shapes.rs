@@ -53,6 +53,14 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
     };
     ref_siblings(object);
     mixed_enum(object);
+    // `format` annotates strings (and numbers: `int32`); on an array or object (Google's
+    // `"format": "binary"` on an array of strings) typify stops on it.
+    if matches!(
+        object.get("type").and_then(Value::as_str),
+        Some("array" | "object")
+    ) {
+        object.remove("format");
+    }
     if mode == Mode::KeepText {
         mark_nullable_optionals(object);
     }
@@ -145,10 +153,12 @@ fn mark_nullable_optionals(object: &mut Map<String, Value>) {
     }
 }
 
-/// Whether a schema admits `null` and something else.
+/// Whether a schema admits `null` and something else, or is typed only `null`.
 fn nullable(schema: &Map<String, Value>) -> bool {
     let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
     match schema.get("type") {
+        // A member typed only `null`: present as `null`, or absent.
+        Some(Value::String(only)) if only == "null" => true,
         Some(Value::Array(types)) => {
             types.iter().any(|t| t == "null") && types.iter().any(|t| t != "null")
         }
@@ -219,7 +229,12 @@ fn mixed_enum(object: &mut Map<String, Value>) {
     object.remove("enum");
     object.insert(
         "type".into(),
-        Value::Array(types.iter().map(|t| Value::String((*t).to_owned())).collect()),
+        Value::Array(
+            types
+                .iter()
+                .map(|t| Value::String((*t).to_owned()))
+                .collect(),
+        ),
     );
 }
 
@@ -232,7 +247,16 @@ pub(crate) fn inline_root_ref(root: &mut Value) {
     let Some(Value::String(reference)) = object.get("$ref") else {
         return;
     };
-    let structural = ["type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "const"];
+    let structural = [
+        "type",
+        "properties",
+        "items",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "enum",
+        "const",
+    ];
     if structural.iter().any(|k| object.contains_key(*k)) {
         return;
     }
@@ -406,7 +430,10 @@ mod tests {
             normalized(json!({"enum": ["a", 1, 2]})),
             json!({"type": ["integer", "string"]})
         );
-        assert_eq!(normalized(json!({"enum": ["a", "b"]})), json!({"enum": ["a", "b"]}));
+        assert_eq!(
+            normalized(json!({"enum": ["a", "b"]})),
+            json!({"enum": ["a", "b"]})
+        );
         let mut root = json!({"$ref": "#/definitions/D", "definitions": {"D": {"type": "object", "title": "T"}}});
         inline_root_ref(&mut root);
         assert_eq!(

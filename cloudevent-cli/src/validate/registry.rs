@@ -72,7 +72,11 @@ impl Checker {
                 return Ok(Checker::Profile(validator));
             }
             (Some(dir), None, None) => load_entries(Some(dir), &args.layout.mapping(), None)?,
-            (None, Some(file), None) => load_entries(None, &cloudevent_codegen::TypeMapping::default(), Some(file))?,
+            (None, Some(file), None) => load_entries(
+                None,
+                &cloudevent_codegen::TypeMapping::default(),
+                Some(file),
+            )?,
             (None, None, Some(file)) => {
                 let bytes = std::fs::read(file)
                     .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;

@@ -267,7 +267,9 @@ pub(crate) fn generate_rust(
                 .origins
                 .iter()
                 .filter(|(_, origin)| {
-                    registry.root.join(origin.split('#').next().unwrap_or_default())
+                    registry
+                        .root
+                        .join(origin.split('#').next().unwrap_or_default())
                         == finding.file
                 })
                 .map(|(name, _)| name)
@@ -313,7 +315,13 @@ pub(crate) fn generate_rust(
         let failing: BTreeSet<String> = failed
             .iter()
             .filter_map(|f| f.pointer.strip_prefix("/definitions/"))
-            .map(|n| n.split('/').next().unwrap_or(n).replace("~1", "/").replace("~0", "~"))
+            .map(|n| {
+                n.split('/')
+                    .next()
+                    .unwrap_or(n)
+                    .replace("~1", "/")
+                    .replace("~0", "~")
+            })
             .filter(|n| !left_out.contains(n))
             .collect();
         let mapped: Vec<Finding> = failed
@@ -490,7 +498,8 @@ fn shared_reach(bundle: &bundle::Bundle) -> std::collections::BTreeMap<String, B
             serde_json::Value::Object(object) => {
                 for (key, sub) in object {
                     if key == "$ref"
-                        && let Some(name) = sub.as_str().and_then(|r| r.strip_prefix("#/definitions/"))
+                        && let Some(name) =
+                            sub.as_str().and_then(|r| r.strip_prefix("#/definitions/"))
                     {
                         out.insert(name.to_owned());
                     } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
@@ -556,7 +565,11 @@ fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Fin
         path,
         &format!(
             "two types would be named {} in one module",
-            twice.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+            twice
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )])
 }
