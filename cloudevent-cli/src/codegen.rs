@@ -15,12 +15,8 @@ pub struct Args {
     /// The registry directory.
     #[arg(long, default_value = "schemas")]
     schemas: PathBuf,
-    /// Read every `*.json` below `--schemas` (any depth) and take the event type at this JSON
-    /// pointer, as a `const`, a one-value `enum` or a `default`, e.g.
-    /// `/properties/context/properties/type` for the CDEvents schemas. Files without it are
-    /// documents that `$ref`s may reach.
-    #[arg(long, value_name = "PTR", conflicts_with = "xregistry")]
-    type_pointer: Option<String>,
+    #[command(flatten)]
+    layout: crate::layout::LayoutArgs,
     /// Read an xRegistry document instead of `--schemas`: its messages with `envelope:
     /// CloudEvents/1.0`, typed by their envelope metadata's `type`, with the payload schema
     /// their `dataschemauri` names in the document (default or latest version).
@@ -70,6 +66,11 @@ pub struct Args {
     /// The lock file (default `cloudevent.lock.json` beside the registry folder or document).
     #[arg(long, value_name = "FILE")]
     lock: Option<PathBuf>,
+    /// Generate every type that can be, leaving out the refused ones (listed on stderr, each
+    /// with its schema, JSON pointer and keyword), and exit 0; without it one refusal fails
+    /// the whole registry (every refusal listed).
+    #[arg(long)]
+    skip_refused: bool,
     /// After a passing check, record the registry's schemas in the lock file (written afresh
     /// when there is none).
     #[arg(long)]
@@ -93,7 +94,8 @@ pub fn run(args: Args) -> ExitCode {
         .runtime_crate(args.runtime_crate.clone())
         .command(command_line(&args))
         .update_lock(args.update_lock)
-        .follow_symlinks(args.follow_symlinks);
+        .follow_symlinks(args.follow_symlinks)
+        .skip_refused(args.skip_refused);
     if let Some(profile) = args.profile {
         builder = builder.profile(profile);
     }
@@ -103,8 +105,17 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(lock) = &args.lock {
         builder = builder.lock_file(lock);
     }
-    if let Some(pointer) = &args.type_pointer {
+    if let Some(pointer) = &args.layout.type_pointer {
         builder = builder.type_pointer(pointer.clone());
+    }
+    for template in &args.layout.type_templates {
+        builder = builder.type_template(template.clone());
+    }
+    if let Some(pointer) = &args.layout.types_pointer {
+        builder = builder.types_pointer(pointer.clone());
+    }
+    if let Some(base) = &args.layout.dataschema_base {
+        builder = builder.dataschema_base(base.clone());
     }
     if let Some(file) = &args.xregistry {
         builder = builder.xregistry(file);
@@ -129,6 +140,9 @@ pub fn run(args: Args) -> ExitCode {
     }
     let generated = builder.generate().and_then(|rust| {
         let text = rust.single_file()?;
+        for refusal in &rust.refused {
+            eprintln!("cloudevent codegen: left out (--skip-refused): {refusal}");
+        }
         Ok((rust.warnings, text))
     });
     let text = match generated {
@@ -166,9 +180,7 @@ fn command_line(args: &Args) -> String {
         Some(file) => format!("cloudevent codegen --xregistry {}", file.display()),
         None => format!("cloudevent codegen --schemas {}", args.schemas.display()),
     };
-    if let Some(pointer) = &args.type_pointer {
-        command.push_str(&format!(" --type-pointer {pointer}"));
-    }
+    command.push_str(&args.layout.flags());
     for (flag, value) in [
         ("--subject-pointer", &args.subject_pointer),
         ("--id-pointer", &args.id_pointer),
@@ -188,6 +200,9 @@ fn command_line(args: &Args) -> String {
     }
     if args.runtime_crate != "::cloudevent_runtime" {
         command.push_str(&format!(" --runtime-crate {}", args.runtime_crate));
+    }
+    if args.skip_refused {
+        command.push_str(" --skip-refused");
     }
     command.push_str(&format!(" --out {}", args.out.display()));
     command

@@ -23,10 +23,9 @@ pub struct Args {
     /// `x-cloudevent.compatibility` (or xRegistry `compatibility`) wins.
     #[arg(long, value_name = "MODE", default_value = "forward", value_parser = parse_compat)]
     compat: Compat,
-    /// Read folders as schemas holding their event type at this JSON pointer (as
-    /// `cloudevent codegen --type-pointer`), e.g. `/properties/context/properties/type`.
-    #[arg(long, value_name = "PTR")]
-    type_pointer: Option<String>,
+    /// How folders name their event types, as for `cloudevent codegen`.
+    #[command(flatten)]
+    layout: crate::layout::LayoutArgs,
 }
 
 fn parse_compat(text: &str) -> Result<Compat, String> {
@@ -36,12 +35,7 @@ fn parse_compat(text: &str) -> Result<Compat, String> {
 /// Exit 0 when nothing breaks the mode, 1 when something does (or the two files declare
 /// different event types), 2 when an input cannot be read.
 pub fn run(args: Args) -> ExitCode {
-    let compared = match compare_paths(
-        &args.old,
-        &args.new,
-        args.compat,
-        args.type_pointer.as_deref(),
-    ) {
+    let compared = match compare_paths(&args.old, &args.new, args.compat, args.layout.mapping()) {
         Ok(compared) => compared,
         Err(error) => {
             eprintln!("cloudevent diff: {error}");

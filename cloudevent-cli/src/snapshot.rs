@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cloudevent_codegen::{CodegenError, Registry, registry_snapshot};
+use cloudevent_codegen::{CodegenError, Registry, TypeMapping, registry_snapshot};
 use cloudevent_runtime::registry::{RegistryEntry, RegistrySnapshot};
 
 /// Write a registry snapshot for run-time validation of `data`.
@@ -15,10 +15,9 @@ pub struct Args {
     /// `--type-pointer`).
     #[arg(long, default_value = "schemas", conflicts_with = "xregistry")]
     schemas: PathBuf,
-    /// The JSON pointer of the event type inside each schema, e.g.
-    /// `/properties/context/properties/type` for the CDEvents schemas.
-    #[arg(long, value_name = "PTR")]
-    type_pointer: Option<String>,
+    /// How the folder's schemas name their event types, as for `cloudevent codegen`.
+    #[command(flatten)]
+    layout: crate::layout::LayoutArgs,
     /// Read the CloudEvents messages of an xRegistry document instead.
     #[arg(long, value_name = "FILE")]
     xregistry: Option<PathBuf>,
@@ -31,15 +30,12 @@ pub struct Args {
 /// lists every problem (unresolvable refs with file and pointer) on its own line.
 pub(crate) fn load_entries(
     schemas: Option<&Path>,
-    type_pointer: Option<&str>,
+    mapping: &TypeMapping,
     xregistry: Option<&Path>,
 ) -> Result<Vec<RegistryEntry>, String> {
     let registry = match (xregistry, schemas) {
         (Some(file), _) => Registry::load_xregistry(file),
-        (None, Some(dir)) => match type_pointer {
-            Some(pointer) => Registry::load_type_pointer(dir, pointer),
-            None => Registry::load(dir),
-        },
+        (None, Some(dir)) => Registry::load_mapped(dir, mapping),
         (None, None) => return Err("no registry given".to_owned()),
     };
     registry
@@ -59,7 +55,7 @@ pub(crate) fn load_entries(
 pub fn run(args: Args) -> ExitCode {
     let entries = match load_entries(
         Some(&args.schemas),
-        args.type_pointer.as_deref(),
+        &args.layout.mapping(),
         args.xregistry.as_deref(),
     ) {
         Ok(entries) => entries,

@@ -453,3 +453,52 @@ fn a_snapshot_gives_the_same_verdicts() {
         );
     }
 }
+
+/// GitHub's webhook schemas as published, typed by two templates (issue 26): a webhook
+/// payload wrapped as a CloudEvent passes; without its required `sender` it fails naming the
+/// member. The same flags as `cloudevent codegen`.
+#[test]
+fn a_template_typed_registry_checks_github_webhooks() {
+    let sets = manifest().join("../cloudevent-codegen/tests/sets/github-webhooks");
+    let dir = sets
+        .join("payload-schemas/api.github.com")
+        .display()
+        .to_string();
+    let payload: Value = serde_json::from_slice(
+        &std::fs::read(sets.join("payload-examples/api.github.com/issues/opened.payload.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let event = |data: &Value| {
+        serde_json::to_vec(&serde_json::json!({"specversion": "1.0", "id": "1",
+            "source": "https://github.com/octo/repo", "type": "com.github.issues.opened",
+            "data": data}))
+        .unwrap()
+    };
+    let args = [
+        "validate",
+        "--profile",
+        "cloudevents",
+        "--registry",
+        dir.as_str(),
+        "--type-template",
+        "com.github.{dir}.{/properties/action}",
+        "--type-template",
+        "com.github.{dir}",
+        "-",
+    ];
+    let passed = run(&args, &event(&payload));
+    assert_eq!(
+        status(&passed),
+        0,
+        "{}",
+        String::from_utf8_lossy(&passed.stdout)
+    );
+    let mut broken = payload.clone();
+    broken.as_object_mut().unwrap().remove("sender");
+    let failed = run(&args, &event(&broken));
+    let out = String::from_utf8_lossy(&failed.stdout).into_owned()
+        + &String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(status(&failed), 1, "{out}");
+    assert!(out.contains("sender"), "{out}");
+}

@@ -9,7 +9,7 @@
 //! type's path.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
@@ -80,24 +80,7 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
             id: value.get("$id").and_then(Value::as_str),
         });
     }
-    let mut resolver = Resolver {
-        by_id: docs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, d)| Some((d.id?.trim_end_matches('#'), i)))
-            .collect(),
-        by_path: docs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (d.relative, i))
-            .collect(),
-        docs,
-        root: registry.root.clone(),
-        names: HashMap::new(),
-        taken: BTreeSet::new(),
-        queue: VecDeque::new(),
-        findings: Vec::new(),
-    };
+    let mut resolver = Resolver::new(docs, &registry.root);
     let cycles = {
         let docs: Vec<_> = resolver
             .docs
@@ -158,6 +141,77 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
         findings: resolver.findings,
         cyclic,
         origins,
+    }
+}
+
+/// The documents (by relative path) that a `$ref` of another document names: the shared
+/// definitions of a folder, which a type template must not take for events.
+pub(crate) fn referenced<'a>(
+    root: &Path,
+    docs: impl Iterator<Item = (&'a str, &'a Value)>,
+) -> BTreeSet<String> {
+    let docs: Vec<Doc<'a>> = docs
+        .map(|(relative, value)| Doc {
+            relative,
+            path: root.join(relative),
+            value,
+            id: value.get("$id").and_then(Value::as_str),
+        })
+        .collect();
+    let resolver = Resolver::new(docs, root);
+    let mut out = BTreeSet::new();
+    for (index, doc) in resolver.docs.iter().enumerate() {
+        let mut refs = Vec::new();
+        collect_refs(doc.value, &mut refs);
+        for reference in refs {
+            if let Ok((target, _)) = resolver.resolve(index, reference)
+                && target != index
+            {
+                out.insert(resolver.docs[target].relative.to_owned());
+            }
+        }
+    }
+    out
+}
+
+fn collect_refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(object) => {
+            for (key, sub) in object {
+                match (key.as_str(), sub) {
+                    ("$ref", Value::String(reference)) if !reference.starts_with('#') => {
+                        out.push(reference);
+                    }
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    _ => collect_refs(sub, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
+        _ => {}
+    }
+}
+
+impl<'a> Resolver<'a> {
+    fn new(docs: Vec<Doc<'a>>, root: &Path) -> Resolver<'a> {
+        Resolver {
+            by_id: docs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, d)| Some((d.id?.trim_end_matches('#'), i)))
+                .collect(),
+            by_path: docs
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.relative, i))
+                .collect(),
+            docs,
+            root: root.to_path_buf(),
+            names: HashMap::new(),
+            taken: BTreeSet::new(),
+            queue: VecDeque::new(),
+            findings: Vec::new(),
+        }
     }
 }
 
@@ -292,6 +346,24 @@ impl Resolver<'_> {
         {
             return Ok(found);
         }
+        // A relative `$id` (`common/user.schema.json`, `check_run$requested_action`) is
+        // resolved against the folder's own base, its root (RFC 3986 5.2 with a base whose path
+        // is the root): the ref is resolved against it, and names the file with that `$id`, or
+        // else the file at that path.
+        if let Some(base) = self.docs[doc].id.map(|id| id.trim_end_matches('#'))
+            && !is_absolute(base)
+            && !base.starts_with('/')
+        {
+            let dir = base.rsplit_once('/').map_or("", |(d, _)| d);
+            let joined = remove_dots(&if dir.is_empty() {
+                uri.to_owned()
+            } else {
+                format!("{dir}/{uri}")
+            });
+            if let Some(found) = by_id(&joined).or_else(|| by_path(&joined)) {
+                return Ok(found);
+            }
+        }
         let relative = self.docs[doc].relative;
         let dir = relative.rsplit_once('/').map_or("", |(d, _)| d);
         let joined = remove_dots(&if dir.is_empty() {
@@ -382,7 +454,7 @@ fn fix_ident(name: &str) -> String {
 }
 
 /// Whether a reference has a scheme (`https:`, `urn:`).
-fn is_absolute(uri: &str) -> bool {
+pub(crate) fn is_absolute(uri: &str) -> bool {
     match uri.split_once(':') {
         Some((scheme, _)) => {
             scheme.len() > 1
@@ -396,7 +468,7 @@ fn is_absolute(uri: &str) -> bool {
 }
 
 /// RFC 3986 reference resolution against a hierarchical base URI (`scheme://authority/path`).
-fn join(base: &str, reference: &str) -> Option<String> {
+pub(crate) fn join(base: &str, reference: &str) -> Option<String> {
     let (scheme, rest) = base.split_once(':')?;
     let rest = rest.strip_prefix("//")?;
     let (authority, path) = match rest.find('/') {

@@ -6,6 +6,9 @@
 //! ```toml
 //! # cloudevent-registry.toml
 //! type-pointer = "/properties/context/properties/type"
+//! # or: type-template = ["com.github.{dir}.{/properties/action}", "com.github.{dir}"]
+//! # or: types-pointer = "/cloudeventTypes"
+//! # dataschema-base = "https://example.com/schemas/"   # for relative `$id`s
 //! profile = "cloudevents"
 //! compatibility = "full"        # the gate's mode for this registry (default forward)
 //!
@@ -33,7 +36,7 @@ pub(crate) const REGISTRY_CONFIG: &str = "cloudevent-registry.toml";
 /// The settings a `cloudevent-registry.toml` gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RegistryConfig {
-    pub(crate) type_pointer: Option<String>,
+    pub(crate) mapping: crate::registry::TypeMapping,
     pub(crate) profile: Option<Profile>,
     pub(crate) compatibility: Option<crate::diff::Compat>,
     pub(crate) subject: Option<String>,
@@ -52,7 +55,7 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
     };
     let finding = |at: &str, message: String| {
         Finding::new(&path, at, message).with_fix(
-            "see the example in the README (\"Schema sets published by others\"): top-level `type-pointer`, `profile`; `[attributes]` subject, id, time, source, source-template; `[extensions]` name = pointer",
+            "see the example in the README (\"Schema sets published by others\"): top-level `type-pointer` (or `type-template`, `types-pointer`), `dataschema-base`, `profile`; `[attributes]` subject, id, time, source, source-template; `[extensions]` name = pointer",
         )
     };
     let table: toml::Table = text
@@ -70,7 +73,21 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
     for (key, value) in &table {
         let at = format!("/{key}");
         match (key.as_str(), value) {
-            ("type-pointer", value) => config.type_pointer = string(at, value, &mut findings),
+            ("type-pointer", value) => config.mapping.type_pointer = string(at, value, &mut findings),
+            ("types-pointer", value) => config.mapping.types_pointer = string(at, value, &mut findings),
+            ("dataschema-base", value) => config.mapping.dataschema_base = string(at, value, &mut findings),
+            ("type-template", toml::Value::Array(templates)) => {
+                for (i, template) in templates.iter().enumerate() {
+                    if let Some(template) = string(format!("{at}/{i}"), template, &mut findings) {
+                        config.mapping.type_templates.push(template);
+                    }
+                }
+            }
+            ("type-template", value) => {
+                if let Some(template) = string(at, value, &mut findings) {
+                    config.mapping.type_templates.push(template);
+                }
+            }
             ("profile", value) => {
                 if let Some(name) = string(at.clone(), value, &mut findings) {
                     match name.parse::<Profile>() {
@@ -119,7 +136,7 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
             }
             _ => findings.push(finding(
                 &at,
-                format!("unknown key `{key}`: expected `type-pointer`, `profile`, `compatibility`, `[attributes]` or `[extensions]`"),
+                format!("unknown key `{key}`: expected `type-pointer`, `type-template`, `types-pointer`, `dataschema-base`, `profile`, `compatibility`, `[attributes]` or `[extensions]`"),
             )),
         }
     }
@@ -217,7 +234,7 @@ mod tests {
         .unwrap();
         let config = read_registry_config(dir.path()).unwrap().unwrap();
         assert_eq!(
-            config.type_pointer.as_deref(),
+            config.mapping.type_pointer.as_deref(),
             Some("/properties/context/properties/type")
         );
         assert_eq!(config.profile, Some(Profile::CloudEvents));

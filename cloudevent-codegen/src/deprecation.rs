@@ -124,6 +124,7 @@ mod tests {
             files: vec![file.clone()],
             documents: Default::default(),
             protobuf: Vec::new(),
+            mapping: None,
         };
         let deprecation = deprecation_of(&file, &registry).unwrap();
         assert_eq!(deprecation.sunset.as_deref(), Some("2026-06-30T00:00:00Z"));

@@ -39,6 +39,19 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
                 #[allow(dead_code, reason = "absent members stay absent: defaults are not materialised")]
             ));
         }
+        if let syn::Item::Enum(item) = item {
+            // The struct variants of an untagged enum (`oneOf` of objects): their members
+            // keep presence and `null` as a struct's do.
+            for variant in &mut item.variants {
+                if let syn::Fields::Named(fields) = &mut variant.fields {
+                    for field in &mut fields.named {
+                        keep_presence(field);
+                        needs_present |= keep_null(field);
+                    }
+                }
+            }
+            continue;
+        }
         let syn::Item::Struct(item) = item else {
             continue;
         };

@@ -48,6 +48,9 @@ pub(crate) struct RustOptions {
     /// Extensions filled from payload members at any depth: `(name, pointer)`, e.g.
     /// `("region", "/region")`, `("tenantid", "/context/tenant")`.
     pub extension_pointers: Vec<(String, String)>,
+    /// Generate the types that can be, leaving out (and listing) those refused, instead of
+    /// refusing the whole registry.
+    pub skip_refused: bool,
 }
 
 impl Default for RustOptions {
@@ -62,6 +65,7 @@ impl Default for RustOptions {
             source_pointer: None,
             source_template: None,
             extension_pointers: Vec::new(),
+            skip_refused: false,
         }
     }
 }
@@ -404,6 +408,7 @@ fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
 /// typify names it.
 fn typify_input(schema: &Value, root_name: Option<&str>, mode: Mode) -> Value {
     let mut value = schema.clone();
+    crate::shapes::inline_root_ref(&mut value);
     normalize(&mut value, mode);
     if let Ok(mut schema) = schemars::Schema::try_from(value.clone()) {
         ReplacePrefixItems::default().transform(&mut schema);

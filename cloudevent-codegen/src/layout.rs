@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::error::{CodegenError, Finding};
 use crate::folder::{Entry, Folder, Links};
-use crate::registry::{EventMeta, Registry, SchemaFile};
+use crate::registry::{EventMeta, Registry, SchemaFile, TypeMapping};
 use cloudevent_rules::split_type_version;
 
 /// What the event type at a pointer is written as.
@@ -68,6 +68,166 @@ pub(crate) fn type_at(schema: &Value, pointer: &str) -> TypeAt {
     ))
 }
 
+/// The template's findings when it is malformed (an unknown placeholder, an unclosed
+/// brace).
+fn template_findings(mapping: &TypeMapping, root: &Path) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for template in &mapping.type_templates {
+        if let Err(problem) = parse_template(template) {
+            out.push(Finding::new(root, "", format!("type template `{template}`: {problem}")).with_fix(
+                "write placeholders as `{dir}`, `{file}` or `{/json/pointer}`, e.g. `com.github.{dir}.{/properties/action}`",
+            ));
+        }
+    }
+    out
+}
+
+/// One piece of a type template.
+#[derive(Debug, PartialEq, Eq)]
+enum Piece<'a> {
+    Text(&'a str),
+    Dir,
+    File,
+    Pointer(&'a str),
+}
+
+fn parse_template(template: &str) -> Result<Vec<Piece<'_>>, String> {
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            pieces.push(Piece::Text(&rest[..open]));
+        }
+        let Some(close) = rest[open..].find('}') else {
+            return Err(format!("the `{{` at `{}` is not closed", &rest[open..]));
+        };
+        let name = &rest[open + 1..open + close];
+        pieces.push(match name {
+            "dir" => Piece::Dir,
+            "file" => Piece::File,
+            pointer if pointer.starts_with('/') => Piece::Pointer(pointer),
+            other => {
+                return Err(format!(
+                    "unknown placeholder `{{{other}}}` (expected `{{dir}}`, `{{file}}` or a JSON pointer such as `{{/properties/action}}`)"
+                ));
+            }
+        });
+        rest = &rest[open + close + 1..];
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Text(rest));
+    }
+    Ok(pieces)
+}
+
+/// The single value a schema fixes at `pointer`: a `const`, or a one-value `enum` (a string,
+/// number or boolean, as text). Through `allOf` (any branch fixing it) and `oneOf`/`anyOf`
+/// (every branch fixing the same value), as GitHub's `review_requested` fixes its `action`
+/// in both of its alternatives.
+fn fixed_value(schema: &Value, pointer: &str) -> Option<String> {
+    let segments: Vec<String> = pointer
+        .strip_prefix('/')?
+        .split('/')
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    fixed_at(schema, &segments, 0)
+}
+
+fn fixed_at(node: &Value, segments: &[String], depth: usize) -> Option<String> {
+    if depth > 32 {
+        return None;
+    }
+    let Some((first, rest)) = segments.split_first() else {
+        let value = match (node.get("const"), node.get("enum")) {
+            (Some(value), _) => value,
+            (None, Some(Value::Array(values))) if values.len() == 1 => &values[0],
+            _ => return None,
+        };
+        return match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        };
+    };
+    if let Some(found) = node
+        .get(first)
+        .and_then(|child| fixed_at(child, rest, depth + 1))
+    {
+        return Some(found);
+    }
+    let branches = |key: &str| node.get(key).and_then(Value::as_array);
+    if let Some(found) = branches("allOf")
+        .into_iter()
+        .flatten()
+        .find_map(|branch| fixed_at(branch, segments, depth + 1))
+    {
+        return Some(found);
+    }
+    for key in ["oneOf", "anyOf"] {
+        let Some(alternatives) = branches(key).filter(|a| !a.is_empty()) else {
+            continue;
+        };
+        let values: Option<Vec<String>> = alternatives
+            .iter()
+            .map(|branch| fixed_at(branch, segments, depth + 1))
+            .collect();
+        if let Some(values) = values
+            && values.iter().all(|v| *v == values[0])
+        {
+            return values.into_iter().next();
+        }
+    }
+    None
+}
+
+/// The type the first template with every placeholder filled gives, and the pointer of its
+/// first pointer placeholder (where a finding about the type points).
+fn template_type(
+    templates: &[String],
+    root: &Path,
+    relative: &str,
+    schema: &Value,
+) -> Option<(String, String)> {
+    let (dir, name) = match relative.rsplit_once('/') {
+        Some((dir, name)) => (dir.rsplit('/').next().unwrap_or(dir).to_owned(), name),
+        None => (
+            root.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            relative,
+        ),
+    };
+    let file = name
+        .strip_suffix(".schema.json")
+        .or_else(|| name.strip_suffix(".json"))
+        .unwrap_or(name);
+    'templates: for template in templates {
+        let Ok(pieces) = parse_template(template) else {
+            continue;
+        };
+        let mut out = String::new();
+        let mut at = None;
+        for piece in pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Dir if !dir.is_empty() => out.push_str(&dir),
+                Piece::File => out.push_str(file),
+                Piece::Pointer(pointer) => match fixed_value(schema, pointer) {
+                    Some(value) => {
+                        at.get_or_insert_with(|| pointer.to_owned());
+                        out.push_str(&value);
+                    }
+                    None => continue 'templates,
+                },
+                Piece::Dir => continue 'templates,
+            }
+        }
+        return Some((out, at.unwrap_or_default()));
+    }
+    None
+}
+
 impl Registry {
     /// Loads every `*.json` file below `root` (any depth): those with an event type at
     /// `pointer` (its `const`, one-value `enum` or `default`) are the registry's events, the others documents that
@@ -89,41 +249,149 @@ impl Registry {
         root: impl AsRef<Path>,
         pointer: &str,
     ) -> Result<Registry, CodegenError> {
-        Registry::load_type_pointer_with(root.as_ref(), pointer, Links::Refuse)
+        Registry::load_mapped(root, &TypeMapping::from(Some(pointer)))
     }
 
-    /// [`Registry::load_type_pointer`], with symbolic links refused or followed inside the
-    /// root.
-    pub(crate) fn load_type_pointer_with(
+    /// Loads a folder in any layout: when the mapping names no way to find a type, the one
+    /// the folder's `cloudevent-registry.toml` names, else `<type>/v<major>.json` files
+    /// ([`Registry::load`]); otherwise every `*.json` file below `root`
+    /// typed as [`TypeMapping`] says.
+    ///
+    /// ```
+    /// use cloudevent_codegen::{Registry, TypeMapping};
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sets/google-cloudevents/jsonschema");
+    /// let mapping = TypeMapping { types_pointer: Some("/cloudeventTypes".into()), ..TypeMapping::default() };
+    /// let registry = Registry::load_mapped(dir, &mapping).unwrap();
+    /// assert_eq!(registry.files.len(), 376);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Registry::load_type_pointer`]; a malformed template; a `types_pointer` that names
+    /// something other than an array of strings.
+    pub fn load_mapped(
+        root: impl AsRef<Path>,
+        mapping: &TypeMapping,
+    ) -> Result<Registry, CodegenError> {
+        Registry::load_mapped_with(root.as_ref(), mapping, Links::Refuse)
+    }
+
+    /// [`Registry::load_mapped`], with symbolic links refused or followed inside the root.
+    pub(crate) fn load_mapped_with(
         root: &Path,
-        pointer: &str,
+        mapping: &TypeMapping,
         links: Links,
     ) -> Result<Registry, CodegenError> {
+        if mapping.is_default_layout() {
+            // The folder's own settings file may say how it is typed.
+            let from_file = crate::config::read_registry_config(root)?
+                .map(|config| config.mapping)
+                .filter(|found| !found.is_default_layout());
+            return match from_file {
+                Some(mut found) => {
+                    if mapping.dataschema_base.is_some() {
+                        found.dataschema_base.clone_from(&mapping.dataschema_base);
+                    }
+                    Registry::load_mapped_with(root, &found, links)
+                }
+                None => Registry::load_with(root, links),
+            };
+        }
+        let mut findings = template_findings(mapping, root);
+        if !findings.is_empty() {
+            return Err(CodegenError::Findings(findings));
+        }
         let mut paths = Vec::new();
         let mut folder = Folder::new(root, links);
         json_files(root, root, &mut folder, &mut paths)?;
-        let mut files = Vec::new();
-        let mut documents = BTreeMap::new();
-        let mut findings = std::mem::take(&mut folder.findings);
-        for (path, relative) in &paths {
+        findings.append(&mut folder.findings);
+        let mut schemas = Vec::new();
+        for (path, _) in &paths {
             let text = fs::read_to_string(path).map_err(|e| CodegenError::io(path, e))?;
             let schema: Value =
                 serde_json::from_str(&text).map_err(|source| CodegenError::Json {
                     path: path.clone(),
                     source,
                 })?;
-            match type_at(&schema, pointer) {
-                TypeAt::Absent => {
-                    documents.insert(relative.clone(), schema);
-                }
-                TypeAt::Unfixed(message) => findings.push(
-                    Finding::new(path, pointer, message).with_fix(
-                        "give the type one value (`\"const\": \"<type>\"`), or point `--type-pointer` elsewhere",
+            schemas.push(schema);
+        }
+        // Files another file `$ref`s are shared definitions, not events a template names.
+        let referenced = if mapping.type_templates.is_empty() {
+            std::collections::BTreeSet::new()
+        } else {
+            crate::bundle::referenced(
+                root,
+                paths
+                    .iter()
+                    .map(|(_, relative)| relative.as_str())
+                    .zip(&schemas),
+            )
+        };
+        let mut files = Vec::new();
+        let mut documents = BTreeMap::new();
+        for ((path, relative), schema) in paths.iter().zip(schemas) {
+            let mut found = Vec::new();
+            if let Some(pointer) = &mapping.types_pointer
+                && let Some(listed) = schema.pointer(pointer)
+            {
+                match listed.as_array().filter(|a| a.iter().all(Value::is_string)) {
+                    Some(types) => found.extend(types.iter().enumerate().map(|(i, t)| {
+                        (t.as_str().unwrap_or_default().to_owned(), format!("{pointer}/{i}"))
+                    })),
+                    None => findings.push(
+                        Finding::new(path, pointer, "the types pointer names no array of type strings")
+                            .with_fix("point `--types-pointer` at an array of CloudEvents types, e.g. `/cloudeventTypes`"),
                     ),
-                ),
-                TypeAt::Found(event_type) => {
-                    files.push(pointer_file(path, relative, pointer, event_type, schema));
                 }
+            }
+            if found.is_empty()
+                && let Some(pointer) = &mapping.type_pointer
+            {
+                match type_at(&schema, pointer) {
+                    TypeAt::Absent => {}
+                    TypeAt::Unfixed(message) => findings.push(
+                        Finding::new(path, pointer, message).with_fix(
+                            "give the type one value (`\"const\": \"<type>\"`), or point `--type-pointer` elsewhere",
+                        ),
+                    ),
+                    TypeAt::Found(event_type) => found.push((event_type, pointer.clone())),
+                }
+            }
+            if found.is_empty()
+                && !referenced.contains(relative)
+                && let Some((event_type, at)) =
+                    template_type(&mapping.type_templates, root, relative, &schema)
+            {
+                found.push((event_type, at));
+            }
+            if found.is_empty() {
+                documents.insert(relative.clone(), schema);
+                continue;
+            }
+            for (event_type, at) in found {
+                files.push(pointer_file(
+                    path,
+                    relative,
+                    &at,
+                    event_type,
+                    schema.clone(),
+                    mapping,
+                ));
+            }
+        }
+        // Two schemas giving one type: which one the type's events follow is unknown.
+        for (index, file) in files.iter().enumerate() {
+            if let Some(other) = files[..index]
+                .iter()
+                .find(|o| o.meta.event_type == file.meta.event_type && o.path != file.path)
+            {
+                findings.push(
+                    Finding::new(&file.path, file.type_pointer.clone().unwrap_or_default(), format!(
+                        "gives type `{}`, as `{}` does",
+                        file.meta.event_type, other.relative
+                    ))
+                    .with_fix("give each schema its own type: an earlier template with a placeholder that tells them apart (`{file}`, a `{/json/pointer}` each fixes)"),
+                );
             }
         }
         if !findings.is_empty() {
@@ -133,7 +401,8 @@ impl Registry {
             return Err(CodegenError::NoEventSchemas {
                 root: root.to_path_buf(),
                 looked_for: format!(
-                    "an event type at JSON pointer `{pointer}` (a `const`, a one-value `enum` or a `default` string) in any of the {} `*.json` file(s) below it",
+                    "{} in any of the {} `*.json` file(s) below it",
+                    looked_for(mapping),
                     paths.len()
                 ),
             });
@@ -146,8 +415,26 @@ impl Registry {
             files,
             documents,
             protobuf: Vec::new(),
+            mapping: Some(mapping.clone()),
         })
     }
+}
+
+/// What a file needs to be an event schema under `mapping`, for the error when none is.
+fn looked_for(mapping: &TypeMapping) -> String {
+    let mut ways = Vec::new();
+    if let Some(pointer) = &mapping.types_pointer {
+        ways.push(format!("an array of types at JSON pointer `{pointer}`"));
+    }
+    if let Some(pointer) = &mapping.type_pointer {
+        ways.push(format!("an event type at JSON pointer `{pointer}` (a `const`, a one-value `enum` or a `default` string)"));
+    }
+    for template in &mapping.type_templates {
+        ways.push(format!(
+            "a value for every placeholder of type template `{template}`"
+        ));
+    }
+    ways.join(", or ")
 }
 
 fn pointer_file(
@@ -156,6 +443,7 @@ fn pointer_file(
     pointer: &str,
     event_type: String,
     schema: Value,
+    mapping: &TypeMapping,
 ) -> SchemaFile {
     let (base, version) = split_type_version(&event_type);
     let major = version
@@ -170,11 +458,7 @@ fn pointer_file(
         .unwrap_or(0);
     let meta = EventMeta {
         event_type: event_type.clone(),
-        dataschema: schema
-            .get("$id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        dataschema: dataschema(&schema, mapping.dataschema_base.as_deref()),
         ..EventMeta::default()
     };
     SchemaFile {
@@ -187,6 +471,20 @@ fn pointer_file(
         schema,
         meta,
     }
+}
+
+/// The `dataschema` of a schema: its `$id` when absolute, else its `$id` resolved against
+/// `base`; empty (no `dataschema`) for a relative `$id` without a base, or no `$id`.
+pub(crate) fn dataschema(schema: &Value, base: Option<&str>) -> String {
+    let Some(id) = schema.get("$id").and_then(Value::as_str) else {
+        return String::new();
+    };
+    let id = id.trim_end_matches('#');
+    if crate::bundle::is_absolute(id) {
+        return id.to_owned();
+    }
+    base.and_then(|base| crate::bundle::join(base, id))
+        .unwrap_or_default()
 }
 
 /// Every `*.json` file below `dir`, sorted, with its `/`-separated path relative to `root`.
@@ -216,6 +514,58 @@ fn json_files(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn templates_fill_from_the_folder_the_file_and_fixed_values() {
+        let schema = serde_json::json!({"properties": {"action": {"enum": ["opened"]},
+            "n": {"const": 3}, "open": {"type": "string"}}});
+        let alternatives = serde_json::json!({"oneOf": [
+            {"properties": {"action": {"enum": ["review_requested"]}, "a": {"const": 1}}},
+            {"properties": {"action": {"enum": ["review_requested"]}, "a": {"const": 2}}}]});
+        assert_eq!(
+            fixed_value(&alternatives, "/properties/action").as_deref(),
+            Some("review_requested")
+        );
+        assert_eq!(fixed_value(&alternatives, "/properties/a"), None);
+        let templates = |t: &[&str]| t.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let root = Path::new("sets/api");
+        let typed = |t: &[&str], relative: &str| {
+            template_type(&templates(t), root, relative, &schema).map(|(t, _)| t)
+        };
+        assert_eq!(
+            typed(
+                &["x.{dir}.{/properties/action}"],
+                "issues/opened.schema.json"
+            )
+            .as_deref(),
+            Some("x.issues.opened")
+        );
+        assert_eq!(
+            typed(&["{file}.v{/properties/n}"], "a/b/c.json").as_deref(),
+            Some("c.v3")
+        );
+        // A pointer that fixes nothing: the next template.
+        assert_eq!(
+            typed(
+                &["x.{/properties/open}", "x.{dir}"],
+                "push/event.schema.json"
+            )
+            .as_deref(),
+            Some("x.push")
+        );
+        assert_eq!(
+            typed(&["x.{/properties/open}"], "push/event.schema.json"),
+            None
+        );
+        // At the root, `{dir}` is the root folder.
+        assert_eq!(typed(&["{dir}.{file}"], "e.json").as_deref(), Some("api.e"));
+        assert!(
+            parse_template("x.{nope}")
+                .unwrap_err()
+                .contains("unknown placeholder `{nope}`")
+        );
+        assert!(parse_template("x.{dir").unwrap_err().contains("not closed"));
+    }
 
     #[test]
     fn event_type_at_example() {

@@ -18,14 +18,14 @@
 //! and, optionally, `"compatibility": "backward"`: the type's own compatibility mode
 //! ([`Compat`]; `docs/compatibility.md` holds every rule per direction).
 //!
-//! What this crate offers, by task: the root is the whole public surface (28 names); the
+//! What this crate offers, by task: the root is the whole public surface (29 names); the
 //! `.proto` reader, the differ's rule table, the naming and the generator's pieces stay inside.
 //!
 //! | task | items |
 //! |---|---|
 //! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`), [`Policy`], [`Profile`] |
 //! | schema → Rust, with control | [`Builder::generate`], [`Builder::generate_from`] (a registry in memory), [`GeneratedRust`] (`single_file`, `module_files`, `warnings`) |
-//! | load and check a registry | [`Registry`] (`load`, `load_type_pointer`, `load_xregistry`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
+//! | load and check a registry | [`Registry`] (`load`, `load_mapped` with a [`TypeMapping`], `load_type_pointer`, `load_xregistry`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
 //! | Rust → schema | [`export`], [`export_file`], [`SchemaFile::text`] |
 //! | compatibility between versions | [`diff_schemas`], [`Change`], [`Breaks`], [`Compat`]; [`check_compatibility`] ([`Baseline`], [`CompatibilityRow`], [`Compatibility`]); [`compare_paths`] ([`Comparison`], [`Outcome`]); [`Lock`] |
 //! | the registry for run-time validation of `data` | [`registry_snapshot`] |
@@ -100,7 +100,7 @@ pub use error::{CodegenError, Finding};
 pub use export::{export, export_file};
 pub use generate::{Builder, GeneratedRust};
 pub use meta::{ContentMode, EventMeta};
-pub use registry::{Registry, SchemaFile};
+pub use registry::{Registry, SchemaFile, TypeMapping};
 pub use snapshot::registry_snapshot;
 
 /// The policy and profiles [`Builder::policy`] and [`Builder::profile`] take, re-exported so a

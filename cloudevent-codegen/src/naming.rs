@@ -210,6 +210,7 @@ mod tests {
             files: types.iter().map(|t| pointer_file(t)).collect(),
             documents: Default::default(),
             protobuf: Vec::new(),
+            mapping: None,
         };
         registry_names(&registry)
             .files

@@ -80,6 +80,82 @@ fn child<'a>(root: &'a Value, node: &'a Value, name: &str, depth: usize) -> Memb
     }
 }
 
+/// How a folder of schemas published by others maps to CloudEvents types, for
+/// [`Registry::load_mapped`], [`Builder`](crate::Builder), `cloudevent-registry.toml` and the
+/// CLI's `codegen`, `validate --registry`, `diff` and `snapshot` alike. For each `*.json` file
+/// below the folder, tried in this order: the types listed at [`TypeMapping::types_pointer`],
+/// the type at [`TypeMapping::type_pointer`], the first of [`TypeMapping::type_templates`]
+/// whose placeholders all have a value. A file none of them types is a document `$ref`s may
+/// reach; so is a file that another file `$ref`s, when only a template would type it.
+///
+/// ```
+/// use cloudevent_codegen::{Registry, TypeMapping};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sets/github-webhooks/payload-schemas/api.github.com");
+/// let mapping = TypeMapping {
+///     type_templates: vec!["com.github.{dir}.{/properties/action}".into(), "com.github.{dir}".into()],
+///     dataschema_base: Some("https://octokit.github.io/webhooks/payload-schemas/api.github.com/".into()),
+///     ..TypeMapping::default()
+/// };
+/// let registry = Registry::load_mapped(dir, &mapping).unwrap();
+/// assert_eq!(registry.files.len(), 224);
+/// let run = registry.files.iter().find(|f| f.meta.event_type == "com.github.check_run.requested_action").unwrap();
+/// assert_eq!(run.meta.dataschema, "https://octokit.github.io/webhooks/payload-schemas/api.github.com/check_run$requested_action");
+/// assert!(registry.documents.contains_key("common/user.schema.json"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypeMapping {
+    /// A JSON pointer where each schema fixes its one type (a `const`, a one-value `enum` or
+    /// a `default` string): `/properties/context/properties/type` for CDEvents.
+    pub type_pointer: Option<String>,
+    /// Templates tried in order, the first whose placeholders all have a value giving the
+    /// type: `{dir}` the folder holding the file, `{file}` its name without `.schema.json` /
+    /// `.json`, `{/json/pointer}` the single value the schema fixes there (a `const` or a
+    /// one-value `enum`): `com.github.{dir}.{/properties/action}` for GitHub's webhooks.
+    pub type_templates: Vec<String>,
+    /// A JSON pointer to an array of type strings: the schema serves every one of them
+    /// (`/cloudeventTypes` for Google's CloudEvents).
+    pub types_pointer: Option<String>,
+    /// The absolute URI a relative `$id` is resolved against to give the `dataschema`; a
+    /// relative `$id` is never a `dataschema` itself (CE 3.1.1: a URI), so without a base
+    /// those types get none and codegen warns.
+    pub dataschema_base: Option<String>,
+}
+
+impl TypeMapping {
+    /// Whether the mapping names no way to find a type (the default `<type>/v<major>.json`
+    /// layout, whose `x-cloudevent` metadata names the type).
+    ///
+    /// ```
+    /// use cloudevent_codegen::TypeMapping;
+    ///
+    /// assert!(TypeMapping::default().is_default_layout());
+    /// assert!(!TypeMapping::from(Some("/properties/type")).is_default_layout());
+    /// ```
+    pub fn is_default_layout(&self) -> bool {
+        self.type_pointer.is_none()
+            && self.type_templates.is_empty()
+            && self.types_pointer.is_none()
+    }
+}
+
+impl From<Option<&str>> for TypeMapping {
+    /// A mapping with at most a [`TypeMapping::type_pointer`]: what
+    /// [`compare_paths`](crate::compare_paths) took before templates existed.
+    fn from(type_pointer: Option<&str>) -> TypeMapping {
+        TypeMapping {
+            type_pointer: type_pointer.map(str::to_owned),
+            ..TypeMapping::default()
+        }
+    }
+}
+
+impl From<&TypeMapping> for TypeMapping {
+    fn from(mapping: &TypeMapping) -> TypeMapping {
+        mapping.clone()
+    }
+}
+
 /// One `schemas/<type>/v<major>.json` file.
 ///
 /// ```
@@ -191,6 +267,9 @@ pub struct Registry {
     /// the crate's own proto3 reader. Only [`Registry::load`] reads them; the generator, the
     /// catalog, the snapshot and the compatibility gate take them from here.
     pub(crate) protobuf: Vec<crate::protobuf::ProtoFile>,
+    /// How the folder was typed, when it was read with [`Registry::load_mapped`] (a
+    /// baseline is read the same way).
+    pub(crate) mapping: Option<TypeMapping>,
 }
 
 impl Registry {
@@ -253,6 +332,7 @@ impl Registry {
             files,
             documents: BTreeMap::new(),
             protobuf,
+            mapping: None,
         })
     }
 }

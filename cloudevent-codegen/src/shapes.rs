@@ -9,7 +9,13 @@
 //! - `anyOf`/`oneOf` of scalar alternatives of which at least one is open (`[{"type": "string",
 //!   "enum": [...]}, {"type": "string"}]`): the union of their types (`"type": "string"`, or
 //!   `["integer", "string"]`, an untagged enum), which reads every valid instance. Alternatives
-//!   that are all enumerated (`const`/`enum`) stay: typify makes them an enum.
+//!   that are all enumerated (`const`/`enum`) stay: typify makes them an enum;
+//! - an `enum` without `type` whose values are of several JSON types (`["a", 1]`, which
+//!   typify cannot name a variant for): the union of their types, which reads every valid
+//!   instance (the values themselves are checked by `validate --registry`);
+//! - a root that is only a `$ref` to one of its definitions (`{"$ref": "#/definitions/Data"}`,
+//!   Google's schemas): the definition's keywords at the root, so the root is a type of its
+//!   own, not an alias ([`inline_root_ref`]).
 
 use serde_json::{Map, Value};
 
@@ -46,6 +52,15 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
         return;
     };
     ref_siblings(object);
+    mixed_enum(object);
+    // `format` annotates strings (and numbers: `int32`); on an array or object (Google's
+    // `"format": "binary"` on an array of strings) typify stops on it.
+    if matches!(
+        object.get("type").and_then(Value::as_str),
+        Some("array" | "object")
+    ) {
+        object.remove("format");
+    }
     if mode == Mode::KeepText {
         mark_nullable_optionals(object);
     }
@@ -138,10 +153,12 @@ fn mark_nullable_optionals(object: &mut Map<String, Value>) {
     }
 }
 
-/// Whether a schema admits `null` and something else.
+/// Whether a schema admits `null` and something else, or is typed only `null`.
 fn nullable(schema: &Map<String, Value>) -> bool {
     let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
     match schema.get("type") {
+        // A member typed only `null`: present as `null`, or absent.
+        Some(Value::String(only)) if only == "null" => true,
         Some(Value::Array(types)) => {
             types.iter().any(|t| t == "null") && types.iter().any(|t| t != "null")
         }
@@ -181,6 +198,86 @@ fn ref_siblings(object: &mut Map<String, Value>) {
         "allOf".into(),
         Value::Array(vec![Value::Object(only_ref), Value::Object(rest)]),
     );
+}
+
+/// `{"enum": ["a", 1]}` without `type`: `{"type": ["integer", "string"]}`.
+fn mixed_enum(object: &mut Map<String, Value>) {
+    if object.contains_key("type") {
+        return;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else {
+        return;
+    };
+    let kind = |v: &Value| match v {
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Null => "null",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let mut types: Vec<&str> = values.iter().map(kind).collect();
+    types.sort_unstable();
+    types.dedup();
+    if types.len() < 2 {
+        return;
+    }
+    if types.contains(&"number") {
+        types.retain(|t| *t != "integer");
+    }
+    object.remove("enum");
+    object.insert(
+        "type".into(),
+        Value::Array(
+            types
+                .iter()
+                .map(|t| Value::String((*t).to_owned()))
+                .collect(),
+        ),
+    );
+}
+
+/// A root that is only a `$ref` to its own `definitions`/`$defs` entry gets that entry's
+/// keywords (the entry stays, for refs to it from elsewhere); the root's own annotations stay.
+pub(crate) fn inline_root_ref(root: &mut Value) {
+    let Some(object) = root.as_object() else {
+        return;
+    };
+    let Some(Value::String(reference)) = object.get("$ref") else {
+        return;
+    };
+    let structural = [
+        "type",
+        "properties",
+        "items",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "enum",
+        "const",
+    ];
+    if structural.iter().any(|k| object.contains_key(*k)) {
+        return;
+    }
+    let Some(target) = reference
+        .strip_prefix('#')
+        .filter(|p| p.starts_with("/definitions/") || p.starts_with("/$defs/"))
+        .and_then(|p| root.pointer(p))
+        .and_then(Value::as_object)
+        .cloned()
+    else {
+        return;
+    };
+    let Some(object) = root.as_object_mut() else {
+        return;
+    };
+    object.remove("$ref");
+    for (key, value) in target {
+        if key != "title" {
+            object.entry(key).or_insert(value);
+        }
+    }
 }
 
 /// An alternative that only says which members must be present.
@@ -325,6 +422,24 @@ mod tests {
         assert_eq!(normalized(closed.clone()), closed);
         let objects = json!({"oneOf": [{"type": "object"}, {"type": "string"}]});
         assert_eq!(normalized(objects.clone()), objects);
+    }
+
+    #[test]
+    fn typify_gaps_are_rewritten() {
+        assert_eq!(
+            normalized(json!({"enum": ["a", 1, 2]})),
+            json!({"type": ["integer", "string"]})
+        );
+        assert_eq!(
+            normalized(json!({"enum": ["a", "b"]})),
+            json!({"enum": ["a", "b"]})
+        );
+        let mut root = json!({"$ref": "#/definitions/D", "definitions": {"D": {"type": "object", "title": "T"}}});
+        inline_root_ref(&mut root);
+        assert_eq!(
+            root,
+            json!({"type": "object", "definitions": {"D": {"type": "object", "title": "T"}}})
+        );
     }
 
     #[test]

@@ -98,6 +98,7 @@ impl Registry {
             files,
             documents: BTreeMap::from([(DOCUMENT.to_owned(), document)]),
             protobuf: Vec::new(),
+            mapping: None,
         })
     }
 }

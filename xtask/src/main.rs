@@ -163,6 +163,9 @@ const PYTHON_SDK: &str = "cloudevents==2.2.0";
 /// The independent Avro implementation `cloudevent-runtime/tests/avro_interop.rs` holds our
 /// Avro format to (issue 14 §4).
 const PYTHON_AVRO: &str = "fastavro==1.12.2";
+/// python-jsonschema, whose verdict `cloudevent-codegen/tests/sets.rs` compares with the
+/// generated types' on every example of the published schema sets.
+const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 
 /// The independent Protobuf implementation the Protobuf interop test runs as a peer
 /// (`cloudevent-runtime/tests/interop_protobuf.rs`, `tests/interop/python/protobuf_peer.py`):
@@ -189,6 +192,7 @@ fn install_interop_sdks() -> Result<(), String> {
         run(pip)?;
     }
     pip_install_unless_importable("fastavro", PYTHON_AVRO)?;
+    pip_install_unless_importable("jsonschema", PYTHON_JSONSCHEMA)?;
 
     let versions = PYTHON_PROTOBUF.map(|pin| pin.rsplit("==").next().unwrap_or_default());
     let installed = Command::new("python3")

@@ -21,10 +21,10 @@ pub(super) struct RegistryArgs {
     /// another type than declared, a type past its deprecation sunset.
     #[arg(long, value_name = "DIR", help_heading = "Schema registry")]
     registry: Option<PathBuf>,
-    /// With `--registry`: the JSON pointer of the event type inside each schema, e.g.
-    /// `/properties/context/properties/type` for the CDEvents schemas.
-    #[arg(long, value_name = "PTR", help_heading = "Schema registry")]
-    type_pointer: Option<String>,
+    /// With `--registry`: how the folder's schemas name their event types, as for
+    /// `cloudevent codegen`.
+    #[command(flatten, next_help_heading = "Schema registry")]
+    layout: crate::layout::LayoutArgs,
     /// Check against the CloudEvents messages of an xRegistry document instead.
     #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
     xregistry: Option<PathBuf>,
@@ -66,13 +66,17 @@ impl Checker {
         let args = &args.registry;
         let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
             (None, None, None) => {
-                if args.type_pointer.is_some() {
-                    return Err("`--type-pointer` needs `--registry DIR`".to_owned());
+                if args.layout.is_given() {
+                    return Err("`--type-pointer`, `--type-template`, `--types-pointer` and `--dataschema-base` need `--registry DIR`".to_owned());
                 }
                 return Ok(Checker::Profile(validator));
             }
-            (Some(dir), None, None) => load_entries(Some(dir), args.type_pointer.as_deref(), None)?,
-            (None, Some(file), None) => load_entries(None, None, Some(file))?,
+            (Some(dir), None, None) => load_entries(Some(dir), &args.layout.mapping(), None)?,
+            (None, Some(file), None) => load_entries(
+                None,
+                &cloudevent_codegen::TypeMapping::default(),
+                Some(file),
+            )?,
             (None, None, Some(file)) => {
                 let bytes = std::fs::read(file)
                     .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;

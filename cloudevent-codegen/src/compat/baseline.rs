@@ -156,6 +156,9 @@ impl Baseline {
 
 /// Loads `dir` in the layout `registry` was read in.
 fn load_like(registry: &Registry, dir: &Path) -> Result<Registry, CodegenError> {
+    if let Some(mapping) = &registry.mapping {
+        return Registry::load_mapped(dir, mapping);
+    }
     let first = registry.files.first();
     match first.and_then(|f| f.type_pointer.as_deref()) {
         Some(_) if first.is_some_and(|f| f.relative == "xregistry.json") => {

@@ -12,7 +12,7 @@ use crate::diff::resolve::resolve_registry;
 use crate::diff::{Change, diff_documents};
 use crate::error::{CodegenError, Finding};
 use crate::layout::event_type_at;
-use crate::registry::{EventMeta, METADATA_KEY, Registry, SchemaFile};
+use crate::registry::{EventMeta, METADATA_KEY, Registry, SchemaFile, TypeMapping};
 use cloudevent_rules::split_type_version;
 
 /// What happened to one type between the old and the new side ([`Comparison::outcome`]).
@@ -228,7 +228,7 @@ fn major(file: &SchemaFile) -> u64 {
 /// Compares two schema files (JSON Schema or `<type>/v<major>.proto`), two registry folders or two xRegistry documents, or a lock file
 /// ([`Lock`], every locked version under a transitive mode) with a registry folder: what
 /// `cloudevent diff OLD NEW` does. Folders are read as `<type>/v<major>.json` registries, or
-/// with `type_pointer` as folders of schemas holding their type there; a schema file's
+/// as [`TypeMapping`] says (a `type_pointer` alone: `Some("/ptr")`, or `None`); a schema file's
 /// external refs are resolved against the `*.json` files below its folder.
 ///
 /// ```
@@ -246,8 +246,10 @@ pub fn compare_paths(
     old: &Path,
     new: &Path,
     compat: Compat,
-    type_pointer: Option<&str>,
+    mapping: impl Into<TypeMapping>,
 ) -> Result<Vec<Comparison>, CodegenError> {
+    let mapping: TypeMapping = mapping.into();
+    let type_pointer = mapping.type_pointer.as_deref();
     let kind = |p: &Path| {
         std::fs::metadata(p).map(|m| m.is_dir()).map_err(|e| {
             let e = if e.kind() == std::io::ErrorKind::NotFound {
@@ -259,10 +261,7 @@ pub fn compare_paths(
         })
     };
     let (old_dir, new_dir) = (kind(old)?, kind(new)?);
-    let load_new = |p: &Path| match type_pointer {
-        Some(pointer) => Registry::load_type_pointer(p, pointer),
-        None => Registry::load(p),
-    };
+    let load_new = |p: &Path| Registry::load_mapped(p, &mapping);
     if !old_dir && new_dir && is_lock(old) {
         return compare_with_lock(old, &load_new(new)?, compat);
     }
@@ -283,10 +282,10 @@ pub fn compare_paths(
         if !old_dir && p.extension().is_some_and(|e| e == "proto") {
             return super::proto::load_file(p);
         }
-        match (old_dir, type_pointer) {
-            (true, Some(pointer)) => Registry::load_type_pointer(p, pointer),
-            (true, None) => Registry::load(p),
-            (false, _) => load_file(p, type_pointer),
+        if old_dir {
+            Registry::load_mapped(p, &mapping)
+        } else {
+            load_file(p, type_pointer)
         }
     };
     compare_registries(&load(old)?, &load(new)?, compat)
@@ -478,5 +477,6 @@ fn with_documents(root: &Path, file: SchemaFile) -> Registry {
         files: vec![file],
         documents,
         protobuf: Vec::new(),
+        mapping: None,
     }
 }

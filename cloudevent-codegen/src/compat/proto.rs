@@ -231,5 +231,6 @@ pub(crate) fn load_file(path: &Path) -> Result<Registry, CodegenError> {
         files: Vec::new(),
         documents: BTreeMap::new(),
         protobuf: vec![file],
+        mapping: None,
     })
 }

@@ -11,7 +11,7 @@ use crate::compat::{Compat, Lock, LockWrite, gate};
 use crate::error::{CodegenError, Finding};
 use crate::folder::Links;
 use crate::import::RustOptions;
-use crate::registry::Registry;
+use crate::registry::{Registry, TypeMapping};
 
 /// Generates Rust from a schema registry in a build script.
 ///
@@ -53,7 +53,7 @@ use crate::registry::Registry;
 #[derive(Debug, Clone)]
 pub struct Builder {
     schemas: PathBuf,
-    type_pointer: Option<String>,
+    mapping: TypeMapping,
     xregistry: bool,
     policy: Policy,
     /// Whether the policy was chosen here (`policy`, `profile`), so neither the registry's
@@ -80,7 +80,7 @@ impl Builder {
     pub fn new() -> Builder {
         Builder {
             schemas: PathBuf::from("schemas"),
-            type_pointer: None,
+            mapping: TypeMapping::default(),
             xregistry: false,
             policy: Policy::new(Profile::IntgStd015),
             policy_set: false,
@@ -143,7 +143,43 @@ impl Builder {
     /// [`Registry::load_type_pointer`]), instead of `<type>/v<major>.json` files.
     #[must_use]
     pub fn type_pointer(mut self, pointer: impl Into<String>) -> Builder {
-        self.type_pointer = Some(pointer.into());
+        self.mapping.type_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Types each schema of the folder from a template, tried in order (repeat the call):
+    /// `{dir}` is the folder holding the file, `{file}` its name without `.schema.json` /
+    /// `.json`, `{/json/pointer}` the one value the schema fixes there (see [`TypeMapping`]).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sets/github-webhooks/payload-schemas/api.github.com");
+    /// let rust = cloudevent_codegen::Builder::new()
+    ///     .schemas(dir)
+    ///     .type_template("com.github.{dir}.{/properties/action}")
+    ///     .type_template("com.github.{dir}")
+    ///     .profile(cloudevent_codegen::Profile::CloudEvents);
+    /// # let _ = rust;
+    /// ```
+    #[must_use]
+    pub fn type_template(mut self, template: impl Into<String>) -> Builder {
+        self.mapping.type_templates.push(template.into());
+        self
+    }
+
+    /// Reads the array of type strings at this JSON pointer of each schema: the schema serves
+    /// every type listed (`/cloudeventTypes` for Google's CloudEvents; see [`TypeMapping`]).
+    #[must_use]
+    pub fn types_pointer(mut self, pointer: impl Into<String>) -> Builder {
+        self.mapping.types_pointer = Some(pointer.into());
+        self
+    }
+
+    /// The absolute URI relative `$id`s are resolved against to give each type's
+    /// `dataschema`; without it, a type whose schema's `$id` is relative gets no `dataschema`
+    /// (and codegen warns).
+    #[must_use]
+    pub fn dataschema_base(mut self, base: impl Into<String>) -> Builder {
+        self.mapping.dataschema_base = Some(base.into());
         self
     }
 
@@ -227,6 +263,22 @@ impl Builder {
         self.options
             .extension_pointers
             .push((name.into(), pointer.into()));
+        self
+    }
+
+    /// Generates every type that can be and leaves out the refused ones, listed in
+    /// [`GeneratedRust::refused`] (each schema, JSON pointer and keyword named; `cargo:warning`
+    /// lines in a build script), instead of refusing the whole registry. Without it, the
+    /// error lists every refusal of the registry and says how many types could be generated.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+    /// let rust = cloudevent_codegen::Builder::new().schemas(dir).skip_refused(true).generate().unwrap();
+    /// assert!(rust.refused.is_empty());
+    /// ```
+    #[must_use]
+    pub fn skip_refused(mut self, skip: bool) -> Builder {
+        self.options.skip_refused = skip;
         self
     }
 
@@ -364,8 +416,14 @@ impl Builder {
             .transpose()?
             .flatten()
         {
-            if !builder.xregistry && builder.type_pointer.is_none() {
-                builder.type_pointer = config.type_pointer;
+            let mapping = &mut builder.mapping;
+            if !builder.xregistry && mapping.is_default_layout() {
+                mapping.type_pointer = config.mapping.type_pointer;
+                mapping.type_templates = config.mapping.type_templates;
+                mapping.types_pointer = config.mapping.types_pointer;
+            }
+            if mapping.dataschema_base.is_none() {
+                mapping.dataschema_base = config.mapping.dataschema_base;
             }
             if let (Some(compat), false) = (config.compatibility, builder.compat_set) {
                 builder.compat = compat;
@@ -398,10 +456,10 @@ impl Builder {
     }
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
-        match &self.type_pointer {
-            _ if self.xregistry => Registry::load_xregistry(dir),
-            Some(pointer) => Registry::load_type_pointer_with(dir, pointer, self.links.clone()),
-            None => Registry::load_with(dir, self.links.clone()),
+        if self.xregistry {
+            Registry::load_xregistry(dir)
+        } else {
+            Registry::load_mapped_with(dir, &self.mapping, self.links.clone())
         }
     }
 
@@ -462,6 +520,9 @@ impl Builder {
         let rust = generate_rust(&registry, &resolved.policy, &options)?;
         for warning in &rust.warnings {
             println!("cargo:warning={warning}");
+        }
+        for refusal in &rust.refused {
+            println!("cargo:warning=left out (skip_refused): {refusal}");
         }
         let path = Path::new(&out_dir).join(&self.file_name);
         let text = rust.single_file()?;

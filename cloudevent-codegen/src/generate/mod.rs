@@ -8,6 +8,7 @@ pub(crate) mod protobuf;
 
 pub use builder::Builder;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use cloudevent_rules::Policy;
@@ -65,6 +66,9 @@ pub struct GeneratedRust {
     modules: Vec<GeneratedModule>,
     /// Broken SHOULDs: reported, not fatal.
     pub warnings: Vec<Finding>,
+    /// The refusals of the types left out under [`Builder::skip_refused`] (each schema,
+    /// JSON pointer and keyword named); empty otherwise, a refusal being an error then.
+    pub refused: Vec<Finding>,
     /// The body of the `shared` module: the schemas reached through external `$ref`s, once
     /// each; `None` when no schema has an external ref.
     shared: Option<String>,
@@ -216,9 +220,10 @@ fn module_doc(module: &GeneratedModule) -> String {
 }
 
 /// Checks every schema of a registry, bundles its external `$ref`s and generates its Rust
-/// code ([`Builder::generate_from`] is the public door). Nothing is generated when any schema
-/// has an error: every finding of the whole registry (broken rules, unresolvable refs, shapes
-/// typify cannot turn into Rust) is reported together.
+/// code ([`Builder::generate_from`] is the public door). Every refusal of the whole registry
+/// (broken rules, unresolvable refs, shapes typify cannot turn into Rust) is listed together;
+/// nothing is generated when there is one, unless [`RustOptions::skip_refused`] is set: then
+/// the refused types (and only they) are left out and listed in [`GeneratedRust::refused`].
 ///
 /// # Errors
 /// [`CodegenError::Findings`] listing every problem, each with file, JSON pointer and fix.
@@ -227,50 +232,134 @@ pub(crate) fn generate_rust(
     policy: &Policy,
     options: &RustOptions,
 ) -> Result<GeneratedRust, CodegenError> {
+    let count = registry.files.len();
+    // Problems that belong to no one type (the `.proto` entries, a shared module that fails
+    // as a whole): never skipped.
     let mut findings = Vec::new();
+    // Each type's refusals.
+    let mut refusals: Vec<Vec<Finding>> = vec![Vec::new(); count];
     let mut warnings = Vec::new();
-    let mut refused = Vec::new();
     let mut warned = Vec::new();
-    for file in &registry.files {
-        let found = check_schema(file, policy);
-        refused.push(!found.is_empty());
-        findings.extend(found);
+    for (index, file) in registry.files.iter().enumerate() {
+        refusals[index].extend(check_schema(file, policy));
         let should = check_warnings(file, policy);
         warned.push(!should.is_empty());
         warnings.extend(should);
     }
+    if let Some(note) = relative_id_note(registry) {
+        warnings.push(note);
+    }
     let bundle = bundle::bundle(registry);
-    findings.extend(bundle.findings.iter().cloned());
+    let reach = shared_reach(&bundle);
+    // Which shared definitions each type reaches, directly or through others.
+    let reached: Vec<BTreeSet<String>> = bundle
+        .events
+        .iter()
+        .map(|(_, used)| closure(used, &reach))
+        .collect();
+    for finding in &bundle.findings {
+        let mut owners: Vec<usize> = (0..count)
+            .filter(|i| registry.files[*i].path == finding.file)
+            .collect();
+        if owners.is_empty() {
+            // A ref inside a shared document: every type reaching a definition from it.
+            let from: BTreeSet<&String> = bundle
+                .origins
+                .iter()
+                .filter(|(_, origin)| {
+                    registry
+                        .root
+                        .join(origin.split('#').next().unwrap_or_default())
+                        == finding.file
+                })
+                .map(|(name, _)| name)
+                .collect();
+            owners = (0..count)
+                .filter(|i| reached[*i].iter().any(|n| from.contains(n)))
+                .collect();
+        }
+        if owners.is_empty() {
+            findings.push(finding.clone());
+        }
+        for owner in owners {
+            refusals[owner].push(finding.clone());
+        }
+    }
     if bundle.cyclic {
-        // typify recurses without end on a schema that contains itself: stop before it.
+        // typify recurses without end on a schema that contains itself: stop before it,
+        // whatever `--skip-refused` says (a cycle is a finding at the ref that closes it).
+        findings.extend(refusals.iter().flatten().cloned());
         return Err(CodegenError::Findings(findings));
     }
     // One naming of the whole registry (JSON and `.proto` entries), the catalog's too.
     let all_names = registry_names(registry);
     let names = &all_names.files;
-    let shared_tokens = if bundle.shared.is_empty() {
-        None
+    let mode = if registry.files.iter().any(|f| f.type_pointer.is_some()) {
+        Mode::KeepText
     } else {
-        let mode = if registry.files.iter().any(|f| f.type_pointer.is_some()) {
-            Mode::KeepText
-        } else {
-            Mode::Shapes
+        Mode::Shapes
+    };
+    // The shared module; with `skip_refused`, without the definitions that fail (and those
+    // reaching them), whose types are refused instead.
+    let mut left_out: BTreeSet<String> = BTreeSet::new();
+    let shared_tokens = loop {
+        if bundle.shared.is_empty() {
+            break None;
+        }
+        let kept: std::collections::BTreeMap<String, serde_json::Value> = bundle
+            .shared
+            .iter()
+            .filter(|(name, _)| !left_out.contains(*name))
+            .map(|(name, schema)| (name.clone(), schema.clone()))
+            .collect();
+        let failed = match shared_tokens(&registry.root, &kept, mode)
+            .and_then(|tokens| unique_items(&registry.root, tokens))
+        {
+            Ok(tokens) => break Some(tokens),
+            Err(found) => found,
         };
-        match shared_tokens(&registry.root, &bundle.shared, mode) {
-            Ok(tokens) => Some(tokens),
-            Err(found) => {
-                findings.extend(
-                    found
-                        .into_iter()
-                        .map(|f| shared_finding(f, &bundle.origins, &registry.root)),
-                );
-                None
+        let failing: BTreeSet<String> = failed
+            .iter()
+            .filter_map(|f| f.pointer.strip_prefix("/definitions/"))
+            .map(|n| {
+                n.split('/')
+                    .next()
+                    .unwrap_or(n)
+                    .replace("~1", "/")
+                    .replace("~0", "~")
+            })
+            .filter(|n| !left_out.contains(n))
+            .collect();
+        let mapped: Vec<Finding> = failed
+            .into_iter()
+            .map(|f| shared_finding(f, &bundle.origins, &registry.root))
+            .collect();
+        if !options.skip_refused || failing.is_empty() {
+            findings.extend(mapped);
+            break None;
+        }
+        // Every definition reaching a failing one goes too, so no kept `$ref` dangles.
+        let bad: BTreeSet<String> = bundle
+            .shared
+            .keys()
+            .filter(|name| {
+                closure(&BTreeSet::from([(*name).clone()]), &reach)
+                    .iter()
+                    .any(|n| failing.contains(n))
+            })
+            .cloned()
+            .collect();
+        for (index, reaches) in reached.iter().enumerate() {
+            if reaches.iter().any(|n| bad.contains(n)) {
+                refusals[index].extend(mapped.iter().cloned());
             }
         }
+        left_out.extend(bad);
     };
     let mut modules = Vec::new();
+    let mut kept = Vec::new();
     for (index, file) in registry.files.iter().enumerate() {
-        if refused[index] {
+        if !refusals[index].is_empty() {
             continue;
         }
         let (schema, used) = &bundle.events[index];
@@ -282,10 +371,12 @@ pub(crate) fn generate_rust(
             warned[index],
             options,
             &mut warnings,
-        ) {
+        )
+        .and_then(|tokens| unique_items(&file.path, tokens))
+        {
             Ok(tokens) => tokens,
             Err(found) => {
-                findings.extend(found);
+                refusals[index].extend(found);
                 continue;
             }
         };
@@ -295,7 +386,7 @@ pub(crate) fn generate_rust(
             Some(deprecation) => match mark_deprecated(tokens, &names[index].root, deprecation) {
                 Ok(tokens) => tokens,
                 Err(message) => {
-                    findings.push(generated_code_finding(&file.path, &message));
+                    refusals[index].push(generated_code_finding(&file.path, &message));
                     continue;
                 }
             },
@@ -303,7 +394,7 @@ pub(crate) fn generate_rust(
         let body = match pretty(tokens.clone()) {
             Ok(body) => body,
             Err(message) => {
-                findings.push(Finding::new(
+                refusals[index].push(Finding::new(
                     &file.path,
                     "",
                     format!("generated code does not parse: {message}"),
@@ -311,6 +402,7 @@ pub(crate) fn generate_rust(
                 continue;
             }
         };
+        kept.push(index);
         modules.push(GeneratedModule {
             schema: file.relative.clone(),
             event_type: file.meta.event_type.clone(),
@@ -337,7 +429,31 @@ pub(crate) fn generate_rust(
             Err(other) => return Err(other),
         }
     };
-    if !findings.is_empty() {
+    let refused_types = refusals.iter().filter(|r| !r.is_empty()).count();
+    // The same finding for several types (one schema serving several, a shared definition)
+    // is listed once.
+    let mut refused: Vec<Finding> = Vec::new();
+    for finding in refusals.into_iter().flatten() {
+        if !refused.contains(&finding) {
+            refused.push(finding);
+        }
+    }
+    let nothing_left = kept.is_empty() && registry.protobuf.is_empty();
+    if !findings.is_empty() || (!refused.is_empty() && (!options.skip_refused || nothing_left)) {
+        findings.extend(refused);
+        if !options.skip_refused && refused_types > 0 && refused_types < count {
+            findings.push(
+                Finding::new(
+                    &registry.root,
+                    "",
+                    format!(
+                        "{refused_types} of {count} type(s) refused above; the other {} can be generated",
+                        count - refused_types
+                    ),
+                )
+                .with_fix("to generate them and list the refusals as warnings, rerun with `--skip-refused` (`Builder::skip_refused(true)`)"),
+            );
+        }
         return Err(CodegenError::Findings(findings));
     }
     let shared = match &shared_tokens {
@@ -367,16 +483,125 @@ pub(crate) fn generate_rust(
             )
         })
         .collect();
+    let variants = kept.iter().map(|i| variants[*i].clone()).collect();
     Ok(GeneratedRust {
         variants,
         protobuf_variants,
         protobuf_code,
         modules,
         warnings,
+        refused,
         shared,
         shared_tokens,
         options: options.clone(),
     })
+}
+
+/// Each shared definition's direct `#/definitions/<name>` refs.
+fn shared_reach(bundle: &bundle::Bundle) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    fn refs(value: &serde_json::Value, out: &mut BTreeSet<String>) {
+        match value {
+            serde_json::Value::Object(object) => {
+                for (key, sub) in object {
+                    if key == "$ref"
+                        && let Some(name) =
+                            sub.as_str().and_then(|r| r.strip_prefix("#/definitions/"))
+                    {
+                        out.insert(name.to_owned());
+                    } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        refs(sub, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+            _ => {}
+        }
+    }
+    bundle
+        .shared
+        .iter()
+        .map(|(name, schema)| {
+            let mut out = BTreeSet::new();
+            refs(schema, &mut out);
+            (name.clone(), out)
+        })
+        .collect()
+}
+
+/// The names `start` reaches through `reach`, `start` included.
+fn closure(
+    start: &BTreeSet<String>,
+    reach: &std::collections::BTreeMap<String, BTreeSet<String>>,
+) -> BTreeSet<String> {
+    let mut out = start.clone();
+    let mut queue: Vec<String> = start.iter().cloned().collect();
+    while let Some(name) = queue.pop() {
+        for next in reach.get(&name).into_iter().flatten() {
+            if out.insert(next.clone()) {
+                queue.push(next.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The tokens of one module when no two of its items share a type name (which would not
+/// compile); otherwise a finding naming the type, so codegen never writes code that does
+/// not compile.
+fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Finding>> {
+    let file: syn::File = syn::parse2(tokens.clone())
+        .map_err(|e| vec![generated_code_finding(path, &e.to_string())])?;
+    let mut seen = BTreeSet::new();
+    let mut twice = BTreeSet::new();
+    for item in &file.items {
+        let ident = match item {
+            syn::Item::Struct(s) => &s.ident,
+            syn::Item::Enum(e) => &e.ident,
+            syn::Item::Type(t) => &t.ident,
+            _ => continue,
+        };
+        if !seen.insert(ident.to_string()) {
+            twice.insert(ident.to_string());
+        }
+    }
+    if twice.is_empty() {
+        return Ok(tokens);
+    }
+    Err(vec![generated_code_finding(
+        path,
+        &format!(
+            "two types would be named {} in one module",
+            twice
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )])
+}
+
+/// One warning for every type whose schema's `$id` is relative and which therefore gets no
+/// `dataschema` (CE 3.1.1: `dataschema` is a URI; a relative `$id` is resolved against its
+/// retrieval URI, which the generated code cannot know).
+fn relative_id_note(registry: &Registry) -> Option<Finding> {
+    let without: Vec<_> = registry
+        .files
+        .iter()
+        .filter(|f| f.meta.dataschema.is_empty())
+        .filter_map(|f| Some((f, f.schema.get("$id")?.as_str()?)))
+        .collect();
+    let (first, id) = without.first()?;
+    Some(
+        Finding::new(
+            &first.path,
+            "/$id",
+            format!(
+                "{} type(s) have a schema whose `$id` is relative (`{id}` here), which is no URI to give as `dataschema`: they get no `dataschema`",
+                without.len()
+            ),
+        )
+        .with_fix("give the absolute URI the schemas are published under: `--dataschema-base URI` (`Builder::dataschema_base`, `dataschema-base` in cloudevent-registry.toml)"),
+    )
 }
 
 /// A shared definition's finding points at the file and pointer the definition came from.

@@ -55,6 +55,7 @@ fn findings(relative: &str, text: &str) -> Vec<String> {
         files: Vec::new(),
         documents: Default::default(),
         protobuf: vec![file],
+        mapping: None,
     };
     match rust_of(&registry) {
         Ok(_) => Vec::new(),
