@@ -1,0 +1,328 @@
+//! One bench row, `n` times, for an instruction counter: wall-clock medians move by tens of
+//! percent when other builds share the cores, an instruction count does not. The row's input
+//! is built and the row run 10 times first; a run with `n = 0` does exactly that, so its count
+//! subtracted from a run with `n` leaves `n` operations:
+//!
+//! ```text
+//! cargo build --release -p cloudevent-bench --example icount
+//! valgrind --tool=callgrind --callgrind-out-file=row.N target/release/examples/icount ROW N
+//! valgrind --tool=callgrind --callgrind-out-file=row.0 target/release/examples/icount ROW 0
+//! (Ir of row.N - Ir of row.0) / N
+//! ```
+//!
+//! Rows are the cases of `benches/events.rs` and `benches/protobuf.rs`, `group/contestant`
+//! (`ours`, `plain`, `sdk`, `prost`, ...); `icount --list` prints them. The API calls that
+//! changed between versions of the runtime sit in `ours`, so this file runs at an older
+//! commit with only that module adapted.
+
+use std::hint::black_box;
+
+use cloudevent_bench::{
+    OrderCreated, OrderPlaced, PlainEvent, PlainPlaced, PlainRootEvent, ours as reference, placed,
+    plain_new, plain_placed, reference_batch_json, reference_json, root_json,
+};
+use cloudevent_runtime::binding::{ContentMode, http as binding};
+use cloudevent_runtime::{AnyEvent, Batch, Event};
+use prost::Message as _;
+
+#[path = "../benches/sdk/mod.rs"]
+#[allow(dead_code, reason = "the bench's SDK helpers; this driver uses a few")]
+mod sdk;
+
+/// The runtime calls whose spelling changed with issue 21 (the format trait, the policy).
+mod ours {
+    use cloudevent_runtime::{AnyEvent, Json, Policy, Profile, Protobuf, Validator};
+
+    pub fn validator() -> Validator {
+        Validator::with_policy(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"))
+    }
+
+    pub fn validate_slice(validator: &Validator, json: &[u8]) -> impl Sized {
+        validator.validate_bytes::<Json>(json)
+    }
+
+    pub fn to_protobuf(event: &AnyEvent) -> Vec<u8> {
+        event.encode::<Protobuf>().expect("encodes")
+    }
+
+    pub fn from_protobuf(bytes: &[u8]) -> AnyEvent {
+        AnyEvent::decode::<Protobuf>(bytes).expect("reads")
+    }
+}
+
+type Row = Box<dyn FnMut()>;
+
+const ROWS: &[&str] = &[
+    "new_serialize/ours",
+    "new_serialize/plain",
+    "new_serialize/sdk",
+    "root_parse/ours",
+    "root_parse/plain",
+    "root_parse/sdk",
+    "parse/ours",
+    "parse/plain",
+    "parse/sdk",
+    "any_validate/ours",
+    "any_validate/ours_slice",
+    "any_validate/sdk",
+    "root_http_decode/ours",
+    "root_http_decode/sdk",
+    "http_encode/ours",
+    "http_encode/sdk",
+    "http_decode/ours",
+    "http_decode/ours_any",
+    "http_decode/sdk",
+    "batch_parse/ours",
+    "batch_parse/ours_any",
+    "batch_parse/plain",
+    "batch_parse/sdk",
+    "protobuf_decode/ours",
+    "protobuf_decode/prost",
+    "protobuf_decode/json",
+];
+
+fn row(name: &str) -> Option<Row> {
+    let json = reference_json();
+    let root = root_json();
+    Some(match name {
+        "new_serialize/ours" => Box::new(|| {
+            drop(black_box(
+                serde_json::to_vec(&Event::new(black_box(placed()))).expect("serializes"),
+            ))
+        }),
+        "new_serialize/plain" => Box::new(|| {
+            drop(black_box(
+                serde_json::to_vec(&plain_new(black_box(plain_placed()))).expect("serializes"),
+            ))
+        }),
+        "new_serialize/sdk" => Box::new(|| {
+            drop(black_box(
+                serde_json::to_vec(&sdk::sdk_new(black_box(placed()))).expect("serializes"),
+            ))
+        }),
+        "root_parse/ours" => Box::new(move || {
+            drop(black_box(
+                Event::<OrderPlaced>::from_slice(black_box(&root)).expect("parses"),
+            ))
+        }),
+        "root_parse/plain" => Box::new(move || {
+            drop(black_box(
+                serde_json::from_slice::<PlainRootEvent>(black_box(&root)).expect("parses"),
+            ))
+        }),
+        "root_parse/sdk" => Box::new(move || {
+            drop(black_box(sdk::sdk_parse_as::<PlainPlaced>(black_box(
+                &root,
+            ))))
+        }),
+        "parse/ours" => Box::new(move || {
+            drop(black_box(
+                Event::<OrderCreated>::from_slice(black_box(&json)).expect("parses"),
+            ))
+        }),
+        "parse/plain" => Box::new(move || {
+            drop(black_box(
+                serde_json::from_slice::<PlainEvent>(black_box(&json)).expect("parses"),
+            ))
+        }),
+        "parse/sdk" => Box::new(move || drop(black_box(sdk::sdk_parse(black_box(&json))))),
+        "any_validate/ours" => {
+            let validator = ours::validator();
+            Box::new(move || {
+                let event = AnyEvent::from_slice(black_box(&json)).expect("parses");
+                let report = validator.validate(&event);
+                drop(black_box((event, report)))
+            })
+        }
+        "any_validate/ours_slice" => {
+            let validator = ours::validator();
+            Box::new(move || {
+                drop(black_box(ours::validate_slice(
+                    &validator,
+                    black_box(&json),
+                )))
+            })
+        }
+        "any_validate/sdk" => Box::new(move || {
+            drop(black_box(
+                serde_json::from_slice::<cloudevents::Event>(black_box(&json)).expect("parses"),
+            ))
+        }),
+        "root_http_decode/ours" => {
+            let request = binding::event_request(
+                "http://127.0.0.1/events",
+                &cloudevent_bench::ours_root(),
+                ContentMode::Binary,
+            )
+            .expect("encodes");
+            Box::new(move || {
+                drop(black_box(
+                    binding::from_request::<Event<OrderPlaced>, _>(black_box(&request))
+                        .expect("decodes"),
+                ))
+            })
+        }
+        "root_http_decode/sdk" => {
+            let request = binding::event_request(
+                "http://127.0.0.1/events",
+                &cloudevent_bench::ours_root(),
+                ContentMode::Binary,
+            )
+            .expect("encodes");
+            Box::new(move || {
+                let request = black_box(&request);
+                let mut event =
+                    cloudevents::binding::http::to_event(request.headers(), request.body().clone())
+                        .expect("SDK decodes");
+                let (_, _, data) = event.take_data();
+                drop(black_box((event, sdk::sdk_payload_as::<PlainPlaced>(data))))
+            })
+        }
+        "http_encode/ours" => {
+            let event = reference();
+            Box::new(move || {
+                drop(black_box(
+                    binding::event_request(
+                        "http://127.0.0.1/events",
+                        black_box(&event),
+                        ContentMode::Binary,
+                    )
+                    .expect("encodes"),
+                ))
+            })
+        }
+        "http_encode/sdk" => {
+            let event = sdk::sdk_build();
+            Box::new(move || drop(black_box(sdk::sdk_request(black_box(&event).clone()))))
+        }
+        "http_decode/ours" | "http_decode/ours_any" => {
+            let request = binding::event_request(
+                "http://127.0.0.1/events",
+                &reference(),
+                ContentMode::Binary,
+            )
+            .expect("encodes");
+            if name.ends_with("any") {
+                Box::new(move || {
+                    drop(black_box(
+                        binding::from_request::<AnyEvent, _>(black_box(&request)).expect("decodes"),
+                    ))
+                })
+            } else {
+                Box::new(move || {
+                    drop(black_box(
+                        binding::from_request::<Event<OrderCreated>, _>(black_box(&request))
+                            .expect("decodes"),
+                    ))
+                })
+            }
+        }
+        "http_decode/sdk" => {
+            let request = sdk::sdk_request(sdk::sdk_build());
+            Box::new(move || {
+                let request = black_box(&request);
+                let mut event =
+                    cloudevents::binding::http::to_event(request.headers(), request.body().clone())
+                        .expect("SDK decodes");
+                let (_, _, data) = event.take_data();
+                drop(black_box((event, sdk::sdk_payload(data))))
+            })
+        }
+        "batch_parse/ours" => {
+            let batch = reference_batch_json(100);
+            Box::new(move || {
+                drop(black_box(
+                    serde_json::from_slice::<Vec<Event<OrderCreated>>>(black_box(&batch))
+                        .expect("parses"),
+                ))
+            })
+        }
+        "batch_parse/ours_any" => {
+            let batch = reference_batch_json(100);
+            Box::new(move || {
+                drop(black_box(
+                    Batch::from_slice(black_box(&batch)).expect("parses"),
+                ))
+            })
+        }
+        "batch_parse/plain" => {
+            let batch = reference_batch_json(100);
+            Box::new(move || {
+                drop(black_box(
+                    serde_json::from_slice::<Vec<PlainEvent>>(black_box(&batch)).expect("parses"),
+                ))
+            })
+        }
+        "batch_parse/sdk" => {
+            let batch = reference_batch_json(100);
+            Box::new(move || {
+                let events: Vec<cloudevents::Event> =
+                    serde_json::from_slice(black_box(&batch)).expect("parses");
+                let read: Vec<_> = events
+                    .into_iter()
+                    .map(|mut event| {
+                        let (_, _, data) = event.take_data();
+                        (event, sdk::sdk_payload(data))
+                    })
+                    .collect();
+                drop(black_box(read))
+            })
+        }
+        "protobuf_decode/ours" | "protobuf_decode/prost" | "protobuf_decode/json" => {
+            let bytes = ours::to_protobuf(&AnyEvent::from_slice(&json).expect("parses"));
+            match name {
+                "protobuf_decode/ours" => {
+                    Box::new(move || drop(black_box(ours::from_protobuf(black_box(&bytes)))))
+                }
+                "protobuf_decode/prost" => Box::new(move || {
+                    drop(black_box(
+                        cloudevent_runtime::protobuf::messages::CloudEvent::decode(black_box(
+                            bytes.as_slice(),
+                        ))
+                        .expect("reads"),
+                    ))
+                }),
+                _ => Box::new(move || {
+                    drop(black_box(
+                        AnyEvent::from_slice(black_box(&json)).expect("reads"),
+                    ))
+                }),
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--list") {
+        ROWS.iter().for_each(|row| println!("{row}"));
+        return;
+    }
+    let (Some(name), Some(n)) = (
+        args.first(),
+        args.get(1).and_then(|n| n.parse::<u64>().ok()),
+    ) else {
+        eprintln!("usage: icount ROW N (icount --list prints the rows)");
+        std::process::exit(2);
+    };
+    let Some(mut f) = row(name) else {
+        eprintln!("no row `{name}`; icount --list prints them");
+        std::process::exit(2);
+    };
+    for _ in 0..10 {
+        f();
+    }
+    for _ in 0..n {
+        f();
+    }
+}
+
+/// Every row name `ROWS` lists is a row, and only those.
+#[test]
+fn rows_are_listed() {
+    for name in ROWS {
+        assert!(row(name).is_some(), "{name}");
+    }
+    assert!(row("nope/ours").is_none());
+}
