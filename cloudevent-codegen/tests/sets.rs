@@ -252,7 +252,20 @@ fn difference(read: &serde_json::Value, written: &serde_json::Value, at: String)
 /// `{"format": "uri"}`, both of which `""` satisfies (python-jsonschema checks `uri`); the
 /// generated type reads the member as a string (`oneOf` exclusivity is not checked by typed
 /// reading).
-const KNOWN_DISAGREEMENTS: [&str; 1] = ["deployment_status/gh-pages.payload.json"];
+///
+/// Six Google examples carry int64 members as JSON strings (`"50"`, `"1606882687506000"`: the
+/// proto3 JSON mapping's spelling) where the schema says `"type": "integer"`: python-jsonschema
+/// refuses them, the generated types read them (issue 26 item 7, one verdict for data, is
+/// open; this list is what is left to fix, not a decision).
+const KNOWN_DISAGREEMENTS: [&str; 7] = [
+    "deployment_status/gh-pages.payload.json",
+    "cloud/cloudbuild/v1/BuildEventData-complex.json",
+    "cloud/firestore/v1/DocumentEventData-complex.json",
+    "cloud/firestore/v1/DocumentEventData-simple.json",
+    "cloud/storage/v1/StorageObjectData-simple.json",
+    "firebase/analytics/v1/AnalyticsLogData-complex.json",
+    "firebase/remoteconfig/v1/RemoteConfigEventData-simple.json",
+];
 
 /// Prints the examples python-jsonschema refuses (a JSON list): argv[1] the schema folder
 /// (every schema in it registered by its `$id`, relative ones against the folder), argv[2]
