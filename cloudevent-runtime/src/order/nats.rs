@@ -4,8 +4,9 @@
 //! Each group is one key holding its last number. `reserve` reads the entry and its revision,
 //! then writes the next number with an expected-revision condition (revision 0: the key must
 //! not exist yet): JetStream accepts exactly one writer per revision, so two replicas never
-//! issue the same number. The replica that lost the compare-and-set reads again and retries
-//! (up to a bound, then [`SequenceError::Contended`]). An unreachable server or a refused
+//! issue the same number. The replica that lost the compare-and-set waits a little (growing
+//! from 1 ms to 16 ms, with jitter), reads again and retries (64 times, then
+//! [`SequenceError::Contended`]). An unreachable server or a refused
 //! write is [`SequenceError::Unavailable`]: no number is returned, nothing gets stamped. A
 //! write whose acknowledgement timed out may still have been stored: its number is then
 //! skipped (a gap the consumer's ordering stage reports), never issued twice.
@@ -58,7 +59,17 @@ impl JetStreamSequenceStore {
         let key = group_key(source, partitionkey);
         let unavailable =
             |e: Box<dyn std::error::Error + Send + Sync>| SequenceError::Unavailable(e);
-        for _ in 0..ATTEMPTS {
+        for attempt in 0..ATTEMPTS {
+            if attempt > 0 {
+                // A lost race: let the winner's next write land before reading again, with a
+                // little jitter so two replicas do not keep meeting (at most ~1 s in all).
+                let jitter = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |t| t.subsec_nanos() % 1_000_000);
+                let wait = std::time::Duration::from_millis(u64::from(attempt.min(16)))
+                    + std::time::Duration::from_nanos(u64::from(jitter));
+                tokio::time::sleep(wait).await;
+            }
             let entry = self
                 .bucket
                 .entry(key.as_str())
