@@ -33,8 +33,8 @@ use payload_attributes::{
     subject_findings,
 };
 pub(crate) use serde_impls::{
-    Leaf, Tracked, absent_violation, from_absent, from_json_text, payload_mismatch,
-    payload_mismatch_at, type_mismatch,
+    Leaf, absent_violation, from_absent, from_json_text, payload_mismatch, type_mismatch,
+    with_data_pointer,
 };
 
 /// Where `subject` comes from.

@@ -103,10 +103,7 @@ pub(crate) fn payload_mismatch<T: CloudEventData>(error: impl fmt::Display) -> V
 /// it): the attribute is `data` followed by the pointer, the form `validate --registry` gives
 /// a schema's findings, and the parser's position (`at line 1 column 386`, a place in a
 /// document the reader of a report does not have) is left out.
-pub(crate) fn payload_mismatch_at<T: CloudEventData>(
-    pointer: &str,
-    error: impl fmt::Display,
-) -> Violation {
+fn payload_mismatch_at<T: CloudEventData>(pointer: &str, error: impl fmt::Display) -> Violation {
     let message = error.to_string();
     let mut violation = payload::data_violation(format_args!(
         "does not fit the payload of `{}`: {}",
@@ -155,13 +152,13 @@ fn json_pointer(path: &serde_path_to_error::Path) -> String {
 
 /// Reads `T`, noting in `at` the JSON pointer of the member that did not fit, for
 /// [`payload_mismatch_at`].
-pub(crate) struct Tracked<'p, T> {
-    pub(crate) at: &'p mut String,
-    pub(crate) payload: std::marker::PhantomData<T>,
+struct Tracked<'p, T> {
+    at: &'p mut String,
+    payload: std::marker::PhantomData<T>,
 }
 
 impl<'p, T> Tracked<'p, T> {
-    pub(crate) fn new(at: &'p mut String) -> Self {
+    fn new(at: &'p mut String) -> Self {
         Tracked {
             at,
             payload: std::marker::PhantomData,
@@ -181,14 +178,46 @@ impl<'de, T: de::Deserialize<'de>> de::DeserializeSeed<'de> for Tracked<'_, T> {
 }
 
 /// `T` from JSON text, with the pointer of what did not fit in the error.
+///
+/// The pointer is looked for only when `T` refused the text: tracking it costs an allocation
+/// per member read, which a valid event must not pay (`tests/alloc_budget.rs`).
 pub(crate) fn from_json_text<T: CloudEventData + DeserializeOwned>(
     text: &str,
 ) -> Result<T, Box<Violation>> {
-    let mut at = String::new();
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer)
-        .and_then(|value| deserializer.end().map(|()| value))
-        .map_err(|error| Box::new(payload_mismatch_at::<T>(&at, error)))
+    serde_json::from_str::<T>(text).map_err(|error| {
+        let mut at = String::new();
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let _ = de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer);
+        Box::new(payload_mismatch_at::<T>(&at, error))
+    })
+}
+
+/// `error` with the JSON pointer of the member of `data` that did not fit `T`, when the
+/// reader that produced it read `data` in place (which does not track members, for speed):
+/// `data` is found again in `bytes` and read once more, tracked. Costs nothing when the event
+/// was valid or failed for another reason.
+pub(crate) fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
+    bytes: &[u8],
+    error: FormatError,
+) -> FormatError {
+    #[derive(serde::Deserialize)]
+    struct DataOnly<'a> {
+        #[serde(borrow)]
+        data: Option<&'a serde_json::value::RawValue>,
+    }
+    let FormatError::Invalid(violation) = &error else {
+        return error;
+    };
+    if violation.attribute != "data" || !violation.problem.starts_with("does not fit the payload") {
+        return error;
+    }
+    match serde_json::from_slice::<DataOnly<'_>>(bytes) {
+        Ok(DataOnly { data: Some(raw) }) => match from_json_text::<T>(raw.get()) {
+            Err(tracked) if tracked.attribute != "data" => FormatError::Invalid(tracked),
+            _ => error,
+        },
+        _ => error,
+    }
 }
 
 /// A payload for an event without `data`: whatever `T` makes of JSON `null` (a unit struct,

@@ -63,7 +63,10 @@ impl sealed::Format for Json {
             Ok((envelope, data)) => {
                 Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
             }
-            Err(error) => Err(json::into_format_error(error, &mut findings)),
+            Err(error) => Err(crate::event::with_data_pointer::<T>(
+                bytes,
+                json::into_format_error(error, &mut findings),
+            )),
         }
     }
 

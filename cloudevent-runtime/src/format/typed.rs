@@ -19,10 +19,7 @@ use crate::any::AnyEvent;
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
 use crate::event::payload_string_violation;
-use crate::event::{
-    Event, Leaf, Tracked, absent_violation, from_absent, from_json_text, payload_mismatch,
-    payload_mismatch_at,
-};
+use crate::event::{Event, Leaf, absent_violation, from_absent, from_json_text, payload_mismatch};
 use crate::value::Timestamp;
 
 impl<T: CloudEventData> Event<T> {
@@ -184,16 +181,15 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
             ContentType::NotYet => None,
         };
         match json {
-            Some(true) => {
-                let mut at = String::new();
-                match map.next_value_seed(Tracked::<T>::new(&mut at)) {
-                    Ok(value) => self.value = Some(value),
-                    Err(error) => {
-                        let _ = findings.report(payload_mismatch_at::<T>(&at, &error));
-                        return Err(error);
-                    }
+            // Read in place, untracked: the door that has the bytes names the member
+            // (`with_data_pointer`) only when `T` refused it.
+            Some(true) => match map.next_value::<T>() {
+                Ok(value) => self.value = Some(value),
+                Err(error) => {
+                    let _ = findings.report(payload_mismatch::<T>(&error));
+                    return Err(error);
                 }
-            }
+            },
             Some(false) => match map.next_value::<json::JsonScalar<'de>>()? {
                 json::JsonScalar::Str(text) => self
                     .keep(T::deserialize(Leaf::Str(&text)), findings)
