@@ -186,8 +186,12 @@ pub(crate) fn from_json_text<T: CloudEventData + DeserializeOwned>(
 ) -> Result<T, Box<Violation>> {
     serde_json::from_str::<T>(text).map_err(|error| {
         let mut at = String::new();
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let _ = de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer);
+        // Only a member of the wrong type or shape has a place worth naming; a syntax error
+        // (the recursion limit of hostile nesting among them) is not read a second time.
+        if error.is_data() {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let _ = de::DeserializeSeed::deserialize(Tracked::<T>::new(&mut at), &mut deserializer);
+        }
         Box::new(payload_mismatch_at::<T>(&at, error))
     })
 }
