@@ -153,7 +153,14 @@ where
         crate::format::TypedData::<T>::default(),
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
-    )?;
+    )
+    .map_err(|error| match (error, unchecked_body_data(parts)) {
+        // Data read in place is not tracked: the member that did not fit is named now.
+        (BindingError::Event(error), Ok(Some(BodyData::Json(text)))) => {
+            BindingError::Event(crate::event::with_data_pointer_in::<T>(text, error))
+        }
+        (error, _) => error,
+    })?;
     Ok(Event::from_envelope(envelope, data).map_err(FormatError::Invalid)?)
 }
 

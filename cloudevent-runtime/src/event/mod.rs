@@ -34,7 +34,7 @@ use payload_attributes::{
 };
 pub(crate) use serde_impls::{
     Leaf, absent_violation, from_absent, from_json_text, payload_mismatch, type_mismatch,
-    with_data_pointer,
+    with_data_pointer, with_data_pointer_in,
 };
 
 /// Where `subject` comes from.

@@ -209,19 +209,34 @@ pub(crate) fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
         #[serde(borrow)]
         data: Option<&'a serde_json::value::RawValue>,
     }
-    let FormatError::Invalid(violation) = &error else {
-        return error;
-    };
-    if violation.attribute != "data" || !violation.problem.starts_with("does not fit the payload") {
+    if !is_untracked_mismatch(&error) {
         return error;
     }
     match serde_json::from_slice::<DataOnly<'_>>(bytes) {
-        Ok(DataOnly { data: Some(raw) }) => match from_json_text::<T>(raw.get()) {
-            Err(tracked) if tracked.attribute != "data" => FormatError::Invalid(tracked),
-            _ => error,
-        },
+        Ok(DataOnly { data: Some(raw) }) => with_data_pointer_in::<T>(raw.get(), error),
         _ => error,
     }
+}
+
+/// [`with_data_pointer`] when `data`'s JSON text is at hand (a binary-mode body).
+pub(crate) fn with_data_pointer_in<T: CloudEventData + DeserializeOwned>(
+    data: &str,
+    error: FormatError,
+) -> FormatError {
+    if !is_untracked_mismatch(&error) {
+        return error;
+    }
+    match from_json_text::<T>(data) {
+        Err(tracked) if tracked.attribute != "data" => FormatError::Invalid(tracked),
+        _ => error,
+    }
+}
+
+/// `data` did not fit `T`, and the error does not name the member yet.
+fn is_untracked_mismatch(error: &FormatError) -> bool {
+    matches!(error, FormatError::Invalid(violation)
+        if violation.attribute == "data"
+            && violation.problem.starts_with("does not fit the payload"))
 }
 
 /// A payload for an event without `data`: whatever `T` makes of JSON `null` (a unit struct,
