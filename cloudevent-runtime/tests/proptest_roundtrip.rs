@@ -431,10 +431,17 @@ mod bindings {
 
     use super::*;
 
-    /// Extension names: `[a-z0-9]`, at most 20 characters, none that R-14 refuses or a core
-    /// attribute takes (the prefix `x` rules both out).
+    /// Extension names: `[a-z0-9]`, at most 20 characters, none a core attribute takes (the
+    /// prefix `x`), and none the naming rules refuse: R-14's word list reads digits as the
+    /// letters they stand for (`x02fa5ad0b` holds `dob`), so the rules themselves decide.
     fn extension_name() -> impl Strategy<Value = String> {
-        "x[a-z0-9]{0,19}"
+        "x[a-z0-9]{0,19}".prop_filter("a name the naming rules accept", |name| {
+            cloudevent_runtime::rules::check_extension_name(
+                name,
+                cloudevent_runtime::Profile::IntgStd015,
+            )
+            .is_empty()
+        })
     }
 
     fn extension_value() -> impl Strategy<Value = ExtensionValueBuf> {
