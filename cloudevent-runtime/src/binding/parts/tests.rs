@@ -1,6 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::Binary;
 use crate::Data;
 use crate::binding::BindingEvent;
 
