@@ -110,13 +110,20 @@ fuzz_target!(|data: &[u8]| {
     for (finding, (pointer, name, count)) in found.iter().zip(&expected) {
         assert_eq!(&finding.value, pointer, "{text}");
         let shown: String = name.chars().take(64).collect();
-        assert_eq!(finding.part.as_deref(), Some(format!("member `{shown}`").as_str()));
+        assert_eq!(
+            finding.part.as_deref(),
+            Some(format!("member `{shown}`").as_str())
+        );
         let times = if *count == 2 {
             "twice".to_owned()
         } else {
             format!("{count} times")
         };
-        assert!(finding.problem.ends_with(&times), "{}: {text}", finding.problem);
+        assert!(
+            finding.problem.ends_with(&times),
+            "{}: {text}",
+            finding.problem
+        );
     }
     if expected.len() > MAX_REPEATED_MEMBERS {
         let more = expected.len() - MAX_REPEATED_MEMBERS;
