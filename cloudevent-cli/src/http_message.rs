@@ -21,10 +21,11 @@
 //! assert_eq!(event.subject(), Some("café"));
 //! ```
 
-use http::header::CONTENT_LENGTH;
+use http::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Uri};
 
-/// Why a raw HTTP/1.1 message could not be read.
+/// Why a raw HTTP/1.1 message could not be read. Each is a message a server refuses
+/// (`400 Bad Request`) under RFC 9112.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HttpMessageError {
@@ -41,21 +42,72 @@ pub enum HttpMessageError {
         limit: usize,
     },
     /// A header line that is not `name: value`.
-    #[error("line {line}: not a header line `name: value` (RFC 7230 3.2)")]
+    #[error("line {line}: not a header line `name: value` (RFC 9112 5)")]
     BadHeaderLine {
         /// The line number, from 1.
         line: usize,
     },
+    /// A header line that continues the one before it (obs-fold): a server rejects the
+    /// message or joins the lines, so two servers may read it differently.
+    #[error(
+        "line {line}: a header line folded onto the one before it (obs-fold, RFC 9112 5.2); write the value on one line"
+    )]
+    ObsoleteLineFolding {
+        /// The line number of the continuation, from 1.
+        line: usize,
+    },
     /// A request line with a method or target `http` refuses.
-    #[error("line 1: bad request line (RFC 7230 3.1.1)")]
+    #[error("line 1: bad request line (RFC 9112 3)")]
     BadRequestLine,
     /// `Content-Length` larger than the body present.
-    #[error("Content-Length {announced} but only {found} body bytes follow")]
+    #[error("Content-Length {announced} but only {found} body bytes follow (RFC 9112 6.3)")]
     TruncatedBody {
         /// Announced length.
         announced: usize,
         /// Bytes present.
         found: usize,
+    },
+    /// A `Content-Length` that is not one decimal length: not digits, negative, too large,
+    /// or several fields (or a list) with different values.
+    #[error(
+        "Content-Length `{found}`: not one decimal length (RFC 9112 6.3, RFC 9110 8.6); the message has no reliable end"
+    )]
+    BadContentLength {
+        /// The values found, joined with `, ` (cut to 64 characters).
+        found: String,
+    },
+    /// Both `Transfer-Encoding` and `Content-Length`: the framing request smuggling plays on.
+    #[error(
+        "Transfer-Encoding and Content-Length both present (RFC 9112 6.1): the message has two possible ends; send one of them"
+    )]
+    TransferEncodingWithContentLength,
+    /// A `Transfer-Encoding` other than `chunked` alone: a request whose last coding is not
+    /// `chunked` has no reliable end, and no other coding is decoded here.
+    #[error(
+        "Transfer-Encoding `{found}`: only `chunked` is read (RFC 9112 6.1, 6.3); compressed bodies are not decoded"
+    )]
+    UnsupportedTransferCoding {
+        /// The codings found, joined with `, ` (cut to 64 characters).
+        found: String,
+    },
+    /// A chunked body that does not follow RFC 9112 7.1.
+    #[error("chunked body, byte {at} after the header section: {problem} (RFC 9112 7.1)")]
+    BadChunkedBody {
+        /// The offset of the problem, counted from the first byte after the header section.
+        at: usize,
+        /// What was wrong.
+        problem: &'static str,
+    },
+    /// Bytes after the end the message's framing gives: a second message, or a length that
+    /// lies.
+    #[error(
+        "{count} bytes follow the end of the body that {framing} gives (RFC 9112 6.3): a second message, or a length that does not match the body"
+    )]
+    BytesAfterBody {
+        /// How many bytes (line ends excepted) follow.
+        count: usize,
+        /// `Content-Length` or `the last chunk`.
+        framing: &'static str,
     },
 }
 
@@ -110,14 +162,21 @@ fn split_header_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// Reads a raw HTTP/1.1 message (an optional request or status line, header lines, a blank
-/// line, the body) into a request, for `cloudevent validate --format http`. Lines may end in
-/// CRLF or LF; folded header lines (obs-fold) are joined with a space. The header section is
-/// bounded ([`MAX_HEADER_SECTION_BYTES`], [`MAX_HEADER_LINES`]); the body is the rest of the
-/// input, cut to `Content-Length` when that is shorter. Never panics.
+/// line, the body) into a request, for `cloudevent validate --format http`, as RFC 9112 has
+/// a server read it. Lines may end in CRLF or LF. The header section is bounded
+/// ([`MAX_HEADER_SECTION_BYTES`], [`MAX_HEADER_LINES`]). Refused as a server refuses them: a
+/// folded header line (obs-fold, 5.2), a `Content-Length` that is not one decimal length
+/// (a sign, a list or several fields that disagree; 6.3), `Transfer-Encoding` beside
+/// `Content-Length` (6.1), a transfer coding other than `chunked` alone, a malformed chunked
+/// body (7.1), a body shorter than `Content-Length`, and bytes after the body's end other
+/// than line ends. A chunked body is decoded (trailer fields are read and dropped). Without
+/// either header the body is the rest of the input: a file ends as a closed connection does.
+/// Never panics.
 ///
-/// The request line and the header section are parsed by `httparse` (hyper's parser); what
-/// is ours is only what a message saved to a file needs beyond it: no start line at all,
-/// no blank line after the last header, and the line number of a broken header line.
+/// The request line, the header section and the chunk sizes are parsed by `httparse`
+/// (hyper's parser); what is ours is only what a message saved to a file needs beyond it:
+/// no start line at all, no blank line after the last header, and the line number of a
+/// broken header line.
 ///
 /// # Errors
 /// See [`HttpMessageError`].
@@ -134,11 +193,19 @@ fn split_header_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
 /// // No request line at all: just headers and a body.
 /// let request = parse_http_message(b"content-type: text/plain\n\nhello").unwrap();
 /// assert_eq!(request.body(), b"hello");
+///
+/// // A chunked body is decoded; a second framing beside it is refused.
+/// let chunked = b"POST / HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n\
+///     3\r\n{\"a\r\n3\r\n\":1\r\n1\r\n}\r\n0\r\n\r\n";
+/// assert_eq!(parse_http_message(chunked).unwrap().body(), b"{\"a\":1}");
+/// let smuggled = b"POST / HTTP/1.1\r\ntransfer-encoding: chunked\r\n\
+///     content-length: 3\r\n\r\n0\r\n\r\n";
+/// assert!(parse_http_message(smuggled).is_err());
 /// ```
 pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageError> {
     let mut request = Request::new(Vec::new());
     *request.method_mut() = Method::POST;
-    // One blank line before the start line is ignored (RFC 7230 3.5).
+    // One blank line before the start line is ignored (RFC 9112 2.2).
     let (mut rest, mut lines_before) = match newline_ending(bytes) {
         Some((b"", after)) => (after, 1),
         _ => (bytes, 0),
@@ -152,22 +219,8 @@ pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageE
         rest = after;
         lines_before += 1;
     }
-    let mut body = read_header_section(rest, lines_before, request.headers_mut())?;
-    if let Some(announced) = request
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<usize>().ok())
-    {
-        if announced > body.len() {
-            return Err(HttpMessageError::TruncatedBody {
-                announced,
-                found: body.len(),
-            });
-        }
-        body = &body[..announced];
-    }
-    *request.body_mut() = body.to_vec();
+    let rest = read_header_section(rest, lines_before, request.headers_mut())?;
+    *request.body_mut() = read_body(request.headers(), rest)?;
     Ok(request)
 }
 
@@ -199,71 +252,68 @@ fn read_request_line(line: &[u8], request: &mut Request<Vec<u8>>) -> Result<(), 
     Ok(())
 }
 
-/// A status line `httparse` reads in front of a header section, so that it joins folded lines
-/// (it does so in responses only) whatever the message's own start line was.
-const STATUS_LINE: &[u8] = b"HTTP/1.1 200 OK\r\n";
-
-/// The header fields after the start line and the body after the blank line. Without a blank
+/// The header fields after the start line and what follows the blank line. Without a blank
 /// line the whole input is the header section (an event without data).
 fn read_header_section<'a>(
     section: &'a [u8],
     lines_before: usize,
     headers: &mut HeaderMap,
 ) -> Result<&'a [u8], HttpMessageError> {
-    let mut buffer = Vec::with_capacity(STATUS_LINE.len() + section.len() + 2);
-    buffer.extend_from_slice(STATUS_LINE);
-    buffer.extend_from_slice(section);
-    let mut parsed = parse_headers(&buffer, headers);
+    let mut parsed = parse_headers(section, headers);
     let complete = matches!(parsed, Ok(Some(_)));
     if let Ok(None) = parsed {
-        buffer.extend_from_slice(b"\n\n");
-        parsed = parse_headers(&buffer, headers);
+        let mut ended = section.to_vec();
+        ended.extend_from_slice(b"\n\n");
+        parsed = parse_headers(&ended, headers);
     }
     let end = match parsed {
         Ok(Some(end)) => end,
         Ok(None) | Err(HttpMessageError::BadHeaderLine { .. }) => {
-            return Err(HttpMessageError::BadHeaderLine {
-                line: lines_before + broken_line(section),
+            let line = broken_line(section);
+            let folded = line > 1
+                && section
+                    .split(|&b| b == b'\n')
+                    .nth(line - 1)
+                    .is_some_and(|l| matches!(l.first(), Some(b' ' | b'\t')));
+            let line = lines_before + line;
+            return Err(if folded {
+                HttpMessageError::ObsoleteLineFolding { line }
+            } else {
+                HttpMessageError::BadHeaderLine { line }
             });
         }
         Err(other) => return Err(other),
     };
-    if end - STATUS_LINE.len() > MAX_HEADER_SECTION_BYTES + 2 {
+    if end > MAX_HEADER_SECTION_BYTES + 2 {
         return Err(HttpMessageError::HeaderSectionTooLong {
             limit: MAX_HEADER_SECTION_BYTES,
         });
     }
-    Ok(if complete {
-        &section[end - STATUS_LINE.len()..]
-    } else {
-        &[]
-    })
+    Ok(if complete { &section[end..] } else { &[] })
 }
 
-/// Runs `httparse` over a status line and a header section and adds the fields to `headers`
-/// (a folded value joined): the end of the section, or `None` when no blank line ends it. A
-/// field the `http` crate refuses counts as a broken line.
+/// Runs `httparse` over a header section and adds the fields to `headers`: the end of the
+/// section, or `None` when no blank line ends it. A folded line is an error (`httparse`
+/// refuses obs-fold in requests), as is a field the `http` crate refuses; both count as a
+/// broken line.
 fn parse_headers(
     buffer: &[u8],
     headers: &mut HeaderMap,
 ) -> Result<Option<usize>, HttpMessageError> {
     let mut slots = [httparse::EMPTY_HEADER; MAX_HEADER_LINES];
-    let mut response = httparse::Response::new(&mut slots);
-    let parsed = httparse::ParserConfig::default()
-        .allow_obsolete_multiline_headers_in_responses(true)
-        .parse_response(&mut response, buffer);
-    match parsed {
-        Ok(httparse::Status::Complete(end)) => {
-            for header in response.headers.iter() {
+    match httparse::parse_headers(buffer, &mut slots) {
+        Ok(httparse::Status::Complete((end, fields))) => {
+            for header in fields {
                 let broken = || HttpMessageError::BadHeaderLine { line: 0 };
                 let name = HeaderName::from_bytes(header.name.as_bytes()).map_err(|_| broken())?;
-                let value = HeaderValue::from_bytes(&unfold(header.value)).map_err(|_| broken())?;
+                let value =
+                    HeaderValue::from_bytes(trim_ows(header.value)).map_err(|_| broken())?;
                 headers.append(name, value);
             }
             Ok(Some(end))
         }
         Ok(httparse::Status::Partial) => {
-            if buffer.len() > STATUS_LINE.len() + MAX_HEADER_SECTION_BYTES {
+            if buffer.len() > MAX_HEADER_SECTION_BYTES {
                 return Err(HttpMessageError::HeaderSectionTooLong {
                     limit: MAX_HEADER_SECTION_BYTES,
                 });
@@ -277,17 +327,126 @@ fn parse_headers(
     }
 }
 
-/// A folded value (obs-fold, RFC 7230 3.2.4) on one line: its lines trimmed and joined with a
-/// space.
-fn unfold(value: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(value.len());
-    for (i, line) in value.split(|&b| b == b'\n').enumerate() {
-        if i > 0 {
-            out.push(b' ');
+/// The values of every field named `name`, each list split at its commas (RFC 9110 5.3).
+fn listed(headers: &HeaderMap, name: HeaderName) -> Vec<String> {
+    headers
+        .get_all(name)
+        .iter()
+        .flat_map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .split(',')
+                .map(|s| s.trim().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Values for an error message: joined, and cut so that a hostile header cannot fill a report.
+fn shown(values: &[String]) -> String {
+    values.join(", ").chars().take(64).collect()
+}
+
+/// The body after the header section, framed as RFC 9112 6.3 says.
+fn read_body(headers: &HeaderMap, rest: &[u8]) -> Result<Vec<u8>, HttpMessageError> {
+    let has_length = headers.contains_key(CONTENT_LENGTH);
+    if headers.contains_key(TRANSFER_ENCODING) {
+        if has_length {
+            return Err(HttpMessageError::TransferEncodingWithContentLength);
         }
-        out.extend_from_slice(trim_ows(line.strip_suffix(b"\r").unwrap_or(line)));
+        let codings = listed(headers, TRANSFER_ENCODING);
+        if codings.len() != 1 || !codings[0].eq_ignore_ascii_case("chunked") {
+            return Err(HttpMessageError::UnsupportedTransferCoding {
+                found: shown(&codings),
+            });
+        }
+        let (body, end) = read_chunked(rest)?;
+        after_body(&rest[end..], "the last chunk")?;
+        return Ok(body);
     }
-    out
+    if !has_length {
+        return Ok(rest.to_vec());
+    }
+    let lengths = listed(headers, CONTENT_LENGTH);
+    let bad = || HttpMessageError::BadContentLength {
+        found: shown(&lengths),
+    };
+    let mut announced = None;
+    for value in &lengths {
+        // 1*DIGIT: no sign, no space, no hexadecimal; equal copies are one length.
+        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let n: usize = value.parse().map_err(|_| bad())?;
+        if announced.is_some_and(|a| a != n) {
+            return Err(bad());
+        }
+        announced = Some(n);
+    }
+    let announced = announced.ok_or_else(bad)?;
+    if announced > rest.len() {
+        return Err(HttpMessageError::TruncatedBody {
+            announced,
+            found: rest.len(),
+        });
+    }
+    after_body(&rest[announced..], "Content-Length")?;
+    Ok(rest[..announced].to_vec())
+}
+
+/// What follows a framed body may only be line ends (a file's last newline).
+fn after_body(tail: &[u8], framing: &'static str) -> Result<(), HttpMessageError> {
+    let count = tail.iter().filter(|b| !matches!(b, b'\r' | b'\n')).count();
+    if count == 0 {
+        Ok(())
+    } else {
+        Err(HttpMessageError::BytesAfterBody { count, framing })
+    }
+}
+
+/// A chunked body (RFC 9112 7.1): the data of its chunks, and where the message ends (after
+/// the last chunk and the trailer section). The sizes are `httparse`'s reading; a size is
+/// checked against the bytes present before anything is copied, so the body is never larger
+/// than the input.
+fn read_chunked(bytes: &[u8]) -> Result<(Vec<u8>, usize), HttpMessageError> {
+    let bad = |at: usize, problem: &'static str| HttpMessageError::BadChunkedBody { at, problem };
+    let mut body = Vec::new();
+    let mut at = 0;
+    loop {
+        let (used, size) = match httparse::parse_chunk_size(&bytes[at..]) {
+            Ok(httparse::Status::Complete(found)) => found,
+            Ok(httparse::Status::Partial) => {
+                return Err(bad(at, "the input ends inside a chunk size line"));
+            }
+            Err(httparse::InvalidChunkSize) => {
+                return Err(bad(at, "not a chunk size (hexadecimal digits, then CRLF)"));
+            }
+        };
+        at += used;
+        if size == 0 {
+            break;
+        }
+        let Some(size) = usize::try_from(size)
+            .ok()
+            .filter(|&size| size <= bytes.len() - at)
+        else {
+            return Err(bad(at, "a chunk larger than the bytes that follow"));
+        };
+        body.extend_from_slice(&bytes[at..at + size]);
+        at += size;
+        at += match &bytes[at..] {
+            [b'\r', b'\n', ..] => 2,
+            [b'\n', ..] => 1,
+            _ => return Err(bad(at, "no CRLF after a chunk's data")),
+        };
+    }
+    // The trailer section: fields (dropped: none of them may frame or describe the event)
+    // and the blank line that ends the message.
+    let mut slots = [httparse::EMPTY_HEADER; MAX_HEADER_LINES];
+    match httparse::parse_headers(&bytes[at..], &mut slots) {
+        Ok(httparse::Status::Complete((used, _))) => Ok((body, at + used)),
+        Ok(httparse::Status::Partial) => Err(bad(at, "no blank line after the last chunk")),
+        Err(_) => Err(bad(at, "a trailer field that is not `name: value`")),
+    }
 }
 
 /// The number (from 1) of the first line of a header section that `httparse` refuses: the
@@ -301,8 +460,7 @@ fn broken_line(section: &[u8]) -> usize {
         .collect();
     ends.push(section.len());
     let parses = |&end: &usize| {
-        let mut buffer = STATUS_LINE.to_vec();
-        buffer.extend_from_slice(&section[..end]);
+        let mut buffer = section[..end].to_vec();
         buffer.extend_from_slice(b"\n\n");
         matches!(parse_headers(&buffer, &mut HeaderMap::new()), Ok(Some(_)))
     };

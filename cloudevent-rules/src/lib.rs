@@ -66,6 +66,9 @@ pub use dataschema::{check_dataschema, check_type_schema_agreement, schema_major
 mod time;
 pub use time::{check_time, unix_seconds};
 
+mod data_members;
+pub use data_members::MAX_REPEATED_MEMBERS;
+
 mod template;
 pub use template::{TemplatePart, expand_template_variable, parse_source_template, sample_source};
 

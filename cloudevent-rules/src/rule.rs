@@ -92,6 +92,9 @@ pub const ADR_0003: RuleId = RuleId("ADR-0003");
 pub const W3C_TRACE_CONTEXT: RuleId = RuleId("W3C trace-context");
 /// RFC 6570 URI Template, level 1 (`{var}`): the form of a `source` filled from the payload.
 pub const RFC_6570: RuleId = RuleId("RFC 6570 level 1");
+/// RFC 8259 4: the names within a JSON object SHOULD be unique; a repeated name in `data` is
+/// read differently by different parsers (an error under the strict profile).
+pub const RFC_8259_4: RuleId = RuleId("RFC 8259 4");
 
 /// Registry, event type: the event's `type` is one the schema registry holds (a gateway that
 /// owns the registry refuses, or warns about, types it does not know).

@@ -1,6 +1,7 @@
 //! The CLI's raw HTTP/1.1 message reader (`cloudevent validate --format http`, in
-//! `cloudevent-cli/src/http_message.rs`): never panics,
-//! and whatever it reads goes through the binding's reader in any mode without panicking.
+//! `cloudevent-cli/src/http_message.rs`, RFC 9112 framing with chunked bodies): never
+//! panics, never gives a body longer than its input, and whatever it reads goes through the
+//! binding's reader in any mode without panicking.
 #![no_main]
 
 use cloudevent_cli::http_message::{looks_like_http_message, parse_http_message};
@@ -13,5 +14,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(request) = parse_http_message(data) else {
         return;
     };
+    assert!(request.body().len() <= data.len());
     let _ = read_message::<AnyEvent>(request.headers(), request.body());
 });

@@ -68,7 +68,7 @@ impl fmt::Display for Breaks {
 }
 
 /// What changed between two versions of a schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub(crate) enum ChangeKind {
     /// A property of the old schema is gone (a rename shows as a removal plus an addition).

@@ -13,7 +13,7 @@ mod proto;
 pub(crate) mod resolve;
 mod walk;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use serde_json::Value;
@@ -116,12 +116,16 @@ pub(crate) fn diff_documents(
     origins: &BTreeMap<String, String>,
 ) -> Vec<Change> {
     let out = walk::diff(old, new, origins);
-    // A definition reached twice from the same place is compared at each visit; report once.
-    let mut unique: Vec<Change> = Vec::with_capacity(out.len());
-    for change in out {
-        if !unique.contains(&change) {
-            unique.push(change);
-        }
-    }
-    unique
+    // A definition reached twice from the same place is compared at each visit; report once
+    // (a hash set: thousands of enum values changed at one pointer stay linear).
+    let mut seen = HashSet::with_capacity(out.len());
+    let first: Vec<bool> = out
+        .iter()
+        .map(|c| seen.insert((&c.pointer, &c.definition, &c.kind)))
+        .collect();
+    drop(seen);
+    out.into_iter()
+        .zip(first)
+        .filter_map(|(change, first)| first.then_some(change))
+        .collect()
 }

@@ -1,6 +1,13 @@
 //! The walk over two schemas side by side, following `$ref`s on both.
+//!
+//! Linear in the size of the two documents (issue 27): enum values, `required` names, `type`
+//! lists and composition branches are matched through hash sets, never list against list, and
+//! a schema is borrowed, not copied, unless a `$ref` with sibling keywords has to be merged.
+//! What remains above linear is bounded by nesting depth (an equal subtree is compared once at
+//! each level above it), and the reader caps that depth.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
@@ -87,8 +94,8 @@ struct Differ<'a> {
 }
 
 /// A schema with its `$ref` followed: the target, with the ref's sibling keywords added.
-struct Deref {
-    schema: Value,
+struct Deref<'a> {
+    schema: Cow<'a, Value>,
     /// The last target followed (`#/$defs/x`), `None` when there was no ref.
     target: Option<String>,
 }
@@ -103,8 +110,8 @@ impl Differ<'_> {
     }
 
     /// Follows `$ref`s inside `root` (at most [`MAX_DEPTH`] in a row).
-    fn deref(root: &Value, schema: &Value) -> Result<Deref, String> {
-        let mut current = schema.clone();
+    fn deref<'a>(root: &'a Value, schema: &'a Value) -> Result<Deref<'a>, String> {
+        let mut current = Cow::Borrowed(schema);
         let mut target = None;
         for _ in 0..MAX_DEPTH {
             let Some(reference) = current
@@ -121,15 +128,19 @@ impl Differ<'_> {
                 .strip_prefix('#')
                 .and_then(|pointer| root.pointer(&percent_decode(pointer)))
                 .ok_or_else(|| reference.clone())?;
-            let mut next = found.clone();
-            if let (Some(next), Some(siblings)) = (next.as_object_mut(), current.as_object()) {
-                for (key, value) in siblings {
-                    if key != "$ref" && !next.contains_key(key) {
-                        next.insert(key.clone(), value.clone());
+            let siblings = current.as_object().filter(|o| o.len() > 1);
+            current = match (siblings, found.as_object()) {
+                (Some(siblings), Some(object)) => {
+                    let mut next = object.clone();
+                    for (key, value) in siblings {
+                        if key != "$ref" && !next.contains_key(key) {
+                            next.insert(key.clone(), value.clone());
+                        }
                     }
+                    Cow::Owned(Value::Object(next))
                 }
-            }
-            current = next;
+                _ => Cow::Borrowed(found),
+            };
             target = Some(reference);
         }
         Err(format!("{} (a cycle of refs)", target.unwrap_or_default()))
@@ -335,8 +346,14 @@ impl Differ<'_> {
         };
         let mut paired: Vec<Option<usize>> = vec![None; a.len()];
         let mut taken = vec![false; b.len()];
+        // Each new branch's position, by its text, in order: a branch pairs with the first
+        // equal one not taken yet.
+        let mut by_text: HashMap<&Value, VecDeque<usize>> = HashMap::with_capacity(b.len());
+        for (j, y) in b.iter().enumerate() {
+            by_text.entry(y).or_default().push_back(j);
+        }
         for (i, x) in a.iter().enumerate() {
-            if let Some(j) = (0..b.len()).find(|&j| !taken[j] && &b[j] == x) {
+            if let Some(j) = by_text.get_mut(x).and_then(VecDeque::pop_front) {
                 paired[i] = Some(j);
                 taken[j] = true;
             }
@@ -392,15 +409,18 @@ impl Differ<'_> {
         let show =
             |s: &Option<Vec<String>>| s.as_ref().map_or_else(|| "any".to_owned(), |s| s.join("|"));
         // `number` admits every `integer`; no `type` admits everything.
-        let admits = |wide: &Option<Vec<String>>, t: &String| match wide {
+        let admits = |wide: &Option<HashSet<&str>>, t: &str| match wide {
             None => true,
-            Some(wide) => {
-                wide.contains(t) || (t == "integer" && wide.iter().any(|x| x == "number"))
-            }
+            Some(wide) => wide.contains(t) || (t == "integer" && wide.contains("number")),
         };
-        let all = |narrow: &Option<Vec<String>>, wide: &Option<Vec<String>>| match narrow {
-            None => wide.is_none(),
-            Some(narrow) => narrow.iter().all(|t| admits(wide, t)),
+        let all = |narrow: &Option<Vec<String>>, wide: &Option<Vec<String>>| {
+            let wide = wide
+                .as_ref()
+                .map(|w| w.iter().map(String::as_str).collect::<HashSet<_>>());
+            match narrow {
+                None => wide.is_none(),
+                Some(narrow) => narrow.iter().all(|t| admits(&wide, t)),
+            }
         };
         let (old_text, new_text) = (show(&old_set), show(&new_set));
         let kind = if all(&old_set, &new_set) {
@@ -453,7 +473,7 @@ impl Differ<'_> {
                 &at.child("properties").child(name),
                 ChangeKind::PropertyAdded {
                     name: name.clone(),
-                    required: new_required.contains(&name.as_str()),
+                    required: new_required.contains(name),
                     closed: closed(o),
                 },
             );
@@ -464,14 +484,14 @@ impl Differ<'_> {
         let (old_required, new_required) = (required_set(o), required_set(n));
         let old_props = o.get("properties").and_then(Value::as_object);
         let here = at.child("required");
-        for name in &new_required {
+        for name in &new_required.order {
             // A new property that is required is already reported as such.
             let existed = old_props.is_some_and(|p| p.contains_key(*name));
             if !old_required.contains(name) && existed {
                 self.push(&here, ChangeKind::NewlyRequired((*name).to_owned()));
             }
         }
-        for name in &old_required {
+        for name in &old_required.order {
             if !new_required.contains(name) {
                 self.push(&here, ChangeKind::NoLongerRequired((*name).to_owned()));
             }
@@ -482,10 +502,14 @@ impl Differ<'_> {
         let here = at.child("enum");
         match (old.and_then(Value::as_array), new.and_then(Value::as_array)) {
             (Some(a), Some(b)) => {
-                for v in a.iter().filter(|v| !b.contains(v)) {
+                let (in_a, in_b) = (
+                    a.iter().collect::<HashSet<_>>(),
+                    b.iter().collect::<HashSet<_>>(),
+                );
+                for v in a.iter().filter(|v| !in_b.contains(v)) {
                     self.push(&here, ChangeKind::EnumValueRemoved(v.clone()));
                 }
-                for v in b.iter().filter(|v| !a.contains(v)) {
+                for v in b.iter().filter(|v| !in_a.contains(v)) {
                     self.push(&here, ChangeKind::EnumValueAdded(v.clone()));
                 }
             }
@@ -610,12 +634,34 @@ impl Differ<'_> {
     }
 }
 
-fn required_set(object: &Map<String, Value>) -> Vec<&str> {
-    object
+/// The names `required` lists, in order (a name listed twice once).
+fn required_set(object: &Map<String, Value>) -> Required<'_> {
+    let mut required = Required::default();
+    for name in object
         .get("required")
         .and_then(Value::as_array)
-        .map(|list| list.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if required.set.insert(name) {
+            required.order.push(name);
+        }
+    }
+    required
+}
+
+/// `required`'s names in order and as a set (looked up once a property).
+#[derive(Default)]
+struct Required<'a> {
+    order: Vec<&'a str>,
+    set: HashSet<&'a str>,
+}
+
+impl Required<'_> {
+    fn contains(&self, name: &str) -> bool {
+        self.set.contains(name)
+    }
 }
 
 /// Whether a schema holds a `$ref` anywhere (then equal text is not equal meaning).

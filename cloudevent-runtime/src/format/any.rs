@@ -58,6 +58,10 @@ impl<'de> DataSlot<'de> for RawData {
         Ok(())
     }
 
+    fn json_text(&self) -> Option<&str> {
+        self.json.as_deref().map(RawValue::get)
+    }
+
     fn size(&self) -> usize {
         self.json.as_ref().map_or(0, |raw| raw.get().len())
             + self.text.as_ref().map_or(0, String::len)

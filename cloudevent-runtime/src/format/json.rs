@@ -115,6 +115,12 @@ pub(crate) trait DataSlot<'de> {
         0
     }
 
+    /// The JSON text of `data` when the slot kept it as written, for the checks that read
+    /// inside it (members named twice, RFC 8259 4); `None` when it was read in place.
+    fn json_text(&self) -> Option<&str> {
+        None
+    }
+
     /// Finishes once the whole object is read and `datacontenttype` is final.
     fn finish(
         self,
@@ -397,6 +403,11 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
         };
         let found = check_envelope(policy, &attributes, mode, expected_type, memo);
         findings.report_all(found).map_err(|Stop| stop(findings))?;
+        if let Some(text) = slot.json_text() {
+            findings
+                .report_all(policy.check_data_members(text))
+                .map_err(|Stop| stop(findings))?;
+        }
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)
             .map_err(|Stop| stop(findings))?;

@@ -92,7 +92,12 @@ impl Validator {
     /// [`Validator::validate`], then what `then` adds (a registry's findings).
     pub(crate) fn event_then(&self, event: &AnyEvent, then: &impl Then) -> ValidationReport {
         let view = event.view();
-        let findings = self.policy.check_envelope(&view, Mode::Collect);
+        let mut findings = self.policy.check_envelope(&view, Mode::Collect);
+        // JSON `data` read from a document or a binary-mode body: its repeated members, as
+        // the JSON reader reports them (RFC 8259 4).
+        if let Some(crate::any::Data::Json(raw)) = event.data() {
+            findings.extend(self.policy.check_data_members(raw.get()));
+        }
         let mut report = ValidationReport::new(self.policy.profile(), &view, findings);
         then.then(&mut report, event.data());
         report.bound();

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::diff::Breaks;
 
 /// What changed in a `.proto` entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub(crate) enum ProtoChange {
     /// The `proto_data` type URL changed (another package or message name).

@@ -1,0 +1,316 @@
+//! Members named twice in one object of JSON `data` (issue 27). RFC 8259 4 says the names of
+//! an object SHOULD be unique and leaves a repeated name's meaning to each parser: serde_json,
+//! Python and JavaScript keep the last value, others the first or refuse the document. A
+//! producer and a consumer that read one `data` two ways disagree on the event; the strict
+//! profile refuses it at every door that reads JSON `data`.
+//!
+//! The walk is one pass over the text, without recursion (its open objects and arrays are a
+//! list on the heap), with a count per member name of each open object; the text is one a
+//! JSON reader has already accepted, and text that is not JSON ends the walk early. A repeated member is one
+//! finding with its count, and at most [`MAX_REPEATED_MEMBERS`] are listed, plus one finding
+//! counting the rest: the report stays bounded whatever the input.
+
+use std::collections::HashMap;
+
+use crate::profile::{Policy, Profile};
+use crate::rule;
+use crate::violation::Violation;
+
+/// The most repeated members listed one by one for one `data` value; the rest are counted in
+/// one more finding.
+pub const MAX_REPEATED_MEMBERS: usize = 16;
+
+impl Policy {
+    /// The members named more than once in one object of JSON `data` (RFC 8259 4): an error
+    /// under the strict INTG-STD-015 profile (a producer and a consumer may read different
+    /// values), nothing under the others, which do not look inside `data`. Each finding names
+    /// the object's JSON pointer and the member, with how often it appears; text that is not
+    /// JSON gives no finding (the reader that parsed it reports that).
+    ///
+    /// ```
+    /// use cloudevent_rules::{Policy, Profile};
+    ///
+    /// let strict = Policy::new(Profile::IntgStd015);
+    /// let found = strict.check_data_members(r#"{"to": "a", "item": {"n": 1, "n": 2, "n": 3}, "to": "b"}"#);
+    /// assert_eq!(found.len(), 2);
+    /// assert_eq!(found[0].value, "/item");
+    /// assert_eq!(found[0].part.as_deref(), Some("member `n`"));
+    /// assert!(found[0].problem.contains("3 times"), "{}", found[0].problem);
+    /// assert_eq!(found[1].value, "");
+    /// assert!(strict.check_data_members(r#"{"a": {"b": 1}, "b": [{"b": 2}, {"b": 3}]}"#).is_empty());
+    /// assert!(Policy::new(Profile::CloudEvents).check_data_members(r#"{"a": 1, "a": 2}"#).is_empty());
+    /// ```
+    pub fn check_data_members(&self, json: &str) -> Vec<Violation> {
+        if self.profile() != Profile::IntgStd015 || !json.contains('{') {
+            return Vec::new();
+        }
+        let walk = walk(json.as_bytes());
+        let mut found: Vec<Violation> = walk.found.into_iter().map(finding).collect();
+        if walk.more > 0 {
+            found.push(
+                Violation::error(
+                    rule::RFC_8259_4,
+                    "data",
+                    "",
+                    format!(
+                        "{} more members appear more than once in an object of `data` (not listed)",
+                        walk.more
+                    ),
+                )
+                .with_hint(HINT),
+            );
+        }
+        found
+    }
+}
+
+const HINT: &str = "name each member of a JSON object once; a consumer that keeps the first value and one that keeps the last read different events";
+
+fn finding((pointer, name, count): (String, String, usize)) -> Violation {
+    let times = if count == 2 {
+        "twice".to_owned()
+    } else {
+        format!("{count} times")
+    };
+    Violation::error(
+        rule::RFC_8259_4,
+        "data",
+        pointer,
+        format!("an object of `data` names a member {times}"),
+    )
+    .with_part(format!("member `{name}`"))
+    .with_hint(HINT)
+}
+
+#[derive(Default)]
+struct Walk {
+    /// (object pointer, member, count), at most [`MAX_REPEATED_MEMBERS`].
+    found: Vec<(String, String, usize)>,
+    /// Repeated members past the bound.
+    more: usize,
+}
+
+/// An open object or array.
+struct Open {
+    /// The length of the pointer of this object or array (the pointer of its members is
+    /// that, a `/` and their name or index).
+    base: usize,
+    /// For an object: how often each member name appeared, and the names seen twice, in
+    /// order; `None` for an array.
+    members: Option<(HashMap<String, usize>, Vec<String>)>,
+    /// For an array: the index of the current element.
+    index: usize,
+    /// For an object: the next string is a member name.
+    expect_name: bool,
+}
+
+/// Walks JSON text once, counting the member names of every object.
+fn walk(text: &[u8]) -> Walk {
+    let mut walk = Walk::default();
+    let mut pointer = String::new();
+    let mut open: Vec<Open> = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        match text[at] {
+            b'{' | b'[' => {
+                let object = text[at] == b'{';
+                let base = pointer.len();
+                if !object {
+                    pointer.push_str("/0");
+                }
+                open.push(Open {
+                    base,
+                    members: object.then(Default::default),
+                    index: 0,
+                    expect_name: object,
+                });
+                at += 1;
+            }
+            b'}' | b']' => {
+                let Some(closed) = open.pop() else { break };
+                pointer.truncate(closed.base);
+                if let Some((counts, repeated)) = closed.members {
+                    for name in repeated {
+                        if walk.found.len() < MAX_REPEATED_MEMBERS {
+                            let count = counts.get(&name).copied().unwrap_or(2);
+                            let shown: String = name.chars().take(64).collect();
+                            walk.found.push((pointer.clone(), shown, count));
+                        } else {
+                            walk.more += 1;
+                        }
+                    }
+                }
+                at += 1;
+            }
+            b',' => {
+                if let Some(top) = open.last_mut() {
+                    pointer.truncate(top.base);
+                    if top.members.is_some() {
+                        top.expect_name = true;
+                    } else {
+                        top.index += 1;
+                        pointer.push('/');
+                        pointer.push_str(&top.index.to_string());
+                    }
+                }
+                at += 1;
+            }
+            b'"' => {
+                let Some((end, text)) = string(text, at) else {
+                    break;
+                };
+                at = end;
+                let Some(top) = open.last_mut() else { continue };
+                if !top.expect_name {
+                    continue;
+                }
+                top.expect_name = false;
+                let Some((counts, repeated)) = top.members.as_mut() else {
+                    continue;
+                };
+                let name = text.unwrap_or_default();
+                pointer.truncate(top.base);
+                pointer.push('/');
+                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                let count = counts.entry(name.clone()).or_insert(0);
+                *count += 1;
+                if *count == 2 {
+                    repeated.push(name);
+                }
+            }
+            _ => at += 1,
+        }
+    }
+    walk
+}
+
+/// The string starting at the quote at `at`: where it ends (after the closing quote) and its
+/// text with escapes decoded. `None` when the text ends inside it.
+fn string(text: &[u8], at: usize) -> Option<(usize, Option<String>)> {
+    let mut i = at + 1;
+    let mut escaped = false;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => {
+                escaped = true;
+                i += 2;
+            }
+            b'"' => break,
+            _ => i += 1,
+        }
+    }
+    if i >= text.len() {
+        return None;
+    }
+    let raw = std::str::from_utf8(&text[at + 1..i]).ok();
+    let decoded = if escaped {
+        raw.map(unescape)
+    } else {
+        raw.map(str::to_owned)
+    };
+    Some((i + 1, decoded))
+}
+
+/// The text of a JSON string's body (RFC 8259 7): `\uXXXX` pairs joined, a lone surrogate
+/// read as U+FFFD.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    let hex = |chars: &mut std::str::Chars<'_>| -> Option<u32> {
+        let digits: String = chars.by_ref().take(4).collect();
+        u32::from_str_radix(&digits, 16).ok()
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let Some(first) = hex(&mut chars) else { break };
+                let code = if (0xD800..0xDC00).contains(&first) && chars.as_str().starts_with("\\u")
+                {
+                    let mut ahead = chars.clone();
+                    ahead.next();
+                    ahead.next();
+                    match hex(&mut ahead) {
+                        Some(low) if (0xDC00..0xE000).contains(&low) => {
+                            chars = ahead;
+                            0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        _ => first,
+                    }
+                } else {
+                    first
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            }
+            Some(other) => out.push(other),
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strict(json: &str) -> Vec<Violation> {
+        Policy::new(Profile::IntgStd015).check_data_members(json)
+    }
+
+    #[test]
+    fn a_repeated_member_is_one_finding_with_its_count_and_pointer() {
+        let found = strict(r#"[0, {"a~/b": {"x": 1, "x": 2}}]"#);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].value, "/1/a~0~1b");
+        assert!(found[0].problem.contains("twice"), "{}", found[0].problem);
+        assert!(found[0].is_error());
+        assert_eq!(found[0].rule, rule::RFC_8259_4);
+    }
+
+    #[test]
+    fn escaped_names_are_compared_unescaped() {
+        assert_eq!(strict(r#"{"a": 1, "\u0061": 2}"#).len(), 1);
+    }
+
+    #[test]
+    fn many_repeated_members_are_bounded() {
+        let mut json = String::from("{");
+        for i in 0..5_000 {
+            json.push_str(&format!("\"m{i}\": 1, \"m{i}\": 2, "));
+        }
+        json.push_str("\"end\": 0}");
+        let found = strict(&json);
+        assert_eq!(found.len(), MAX_REPEATED_MEMBERS + 1);
+        assert!(
+            found[MAX_REPEATED_MEMBERS].problem.contains("4984 more"),
+            "{}",
+            found[MAX_REPEATED_MEMBERS].problem
+        );
+        let one = format!("{{{}\"k\": 0}}", "\"k\": 0, ".repeat(25_000));
+        let found = strict(&one);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].problem.contains("25001 times"),
+            "{}",
+            found[0].problem
+        );
+    }
+
+    #[test]
+    fn deep_or_broken_text_gives_no_panic() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(strict(&deep).is_empty());
+        // An object the text never closes is the reader's syntax error, not a finding here.
+        assert!(strict(r#"{"a": 1, "a": 2, "#).is_empty());
+        assert!(strict(r#"{"a": "\"}{", "a\u00": 1, "\ud83d\ude00": 1, "😀": 2}"#).len() == 1);
+        assert!(strict("not json {").is_empty());
+    }
+}
