@@ -114,8 +114,14 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
         .map(|_| RedisDeduplicator::connect(&server.url(), window).unwrap())
         .collect();
     let lease = Duration::from_millis(300);
-    assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Claimed);
-    assert_eq!(replicas[1].claim("/s", "e1", lease).unwrap(), Claim::InFlight);
+    assert_eq!(
+        replicas[0].claim("/s", "e1", lease).unwrap(),
+        Claim::Claimed
+    );
+    assert_eq!(
+        replicas[1].claim("/s", "e1", lease).unwrap(),
+        Claim::InFlight
+    );
     std::thread::sleep(Duration::from_millis(400));
     let taken: Vec<Claim> = std::thread::scope(|scope| {
         let handles: Vec<_> = replicas[1..]
@@ -134,7 +140,13 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Done);
     assert_eq!(replicas[0].check("/s", "e1").unwrap(), Delivery::Duplicate);
-    assert_eq!(replicas[0].claim("/s", "e2", window).unwrap(), Claim::Claimed);
+    assert_eq!(
+        replicas[0].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
     replicas[0].forget("/s", "e2").unwrap();
-    assert_eq!(replicas[1].claim("/s", "e2", window).unwrap(), Claim::Claimed);
+    assert_eq!(
+        replicas[1].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
 }

@@ -219,8 +219,14 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
         .collect();
     let lease = Duration::from_millis(600);
     // A is killed after its claim (no commit); B gets the redelivery while the lease holds.
-    assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Claimed);
-    assert_eq!(replicas[1].claim("/s", "e1", lease).unwrap(), Claim::InFlight);
+    assert_eq!(
+        replicas[0].claim("/s", "e1", lease).unwrap(),
+        Claim::Claimed
+    );
+    assert_eq!(
+        replicas[1].claim("/s", "e1", lease).unwrap(),
+        Claim::InFlight
+    );
     std::thread::sleep(Duration::from_millis(800));
     // The lease ran out: B and C race to take it over; the compare-and-set lets one win.
     let taken: Vec<Claim> = std::thread::scope(|scope| {
@@ -239,7 +245,13 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
     std::thread::sleep(Duration::from_millis(800));
     assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Done);
     // forget releases a claim at once.
-    assert_eq!(replicas[0].claim("/s", "e2", window).unwrap(), Claim::Claimed);
+    assert_eq!(
+        replicas[0].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
     replicas[0].forget("/s", "e2").unwrap();
-    assert_eq!(replicas[1].claim("/s", "e2", window).unwrap(), Claim::Claimed);
+    assert_eq!(
+        replicas[1].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
 }
