@@ -82,7 +82,7 @@ pub use value::{
 };
 
 mod sequence;
-pub use sequence::{SEQUENCE_TYPE_INTEGER, SequenceValue, check_sequence};
+pub use sequence::{SEQUENCE_TYPE_INTEGER, SequenceStep, SequenceValue, check_sequence};
 
 mod trace;
 pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};

@@ -53,6 +53,86 @@ impl<'a> SequenceValue<'a> {
     }
 }
 
+/// Where an Integer `sequence` number stands against the number its group expects next:
+/// the one order judgment of the ordering stage and `cloudevent validate --sequence`.
+///
+/// Integer numbers live on the wrapping i32 circle (… 2147483647, -2147483648, …), so "ahead"
+/// and "behind" are halves of that circle: the 2^31 numbers from `expected` onwards are ahead
+/// (`Next` is the first of them), the 2^31 before it are behind.
+///
+/// ```
+/// use cloudevent_rules::{SequenceStep, SequenceValue};
+///
+/// assert_eq!(SequenceValue::step(5, 5), SequenceStep::Next);
+/// assert_eq!(SequenceValue::step(5, 8), SequenceStep::Ahead { missing: 3 });
+/// assert_eq!(SequenceValue::step(5, 4), SequenceStep::Behind { by: 1 });
+/// // Across the wrap: after 2147483647 comes -2147483648.
+/// assert_eq!(SequenceValue::step(i32::MAX, i32::MIN), SequenceStep::Ahead { missing: 1 });
+/// assert_eq!(SequenceValue::step(i32::MIN, i32::MAX), SequenceStep::Behind { by: 1 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SequenceStep {
+    /// The number expected: it follows on without a hole.
+    Next,
+    /// Ahead of the expected number: `missing` numbers come between (a gap, or events still
+    /// on their way).
+    Ahead {
+        /// How many numbers lie between the expected one and this one.
+        missing: u32,
+    },
+    /// Behind the expected number: already passed (a duplicate, a replay, a late event).
+    Behind {
+        /// How many numbers before the expected one it stands (1 = the one just before).
+        by: u32,
+    },
+}
+
+impl SequenceValue<'_> {
+    /// The Integer number after `number`: `+1`, wrapping from 2147483647 to -2147483648.
+    ///
+    /// ```
+    /// use cloudevent_rules::SequenceValue;
+    ///
+    /// assert_eq!(SequenceValue::successor(1), 2);
+    /// assert_eq!(SequenceValue::successor(i32::MAX), i32::MIN);
+    /// ```
+    #[must_use]
+    pub const fn successor(number: i32) -> i32 {
+        number.wrapping_add(1)
+    }
+
+    /// How many successors lead from `from` to `to` on the wrapping circle (0 to 2^32 - 1).
+    ///
+    /// ```
+    /// use cloudevent_rules::SequenceValue;
+    ///
+    /// assert_eq!(SequenceValue::steps(1, 4), 3);
+    /// assert_eq!(SequenceValue::steps(i32::MAX, i32::MIN + 1), 2);
+    /// assert_eq!(SequenceValue::steps(2, 1), u32::MAX);
+    /// ```
+    #[must_use]
+    pub const fn steps(from: i32, to: i32) -> u32 {
+        to.wrapping_sub(from) as u32
+    }
+
+    /// Where `number` stands against `expected` (see [`SequenceStep`]).
+    #[must_use]
+    pub const fn step(expected: i32, number: i32) -> SequenceStep {
+        let distance = number.wrapping_sub(expected);
+        if distance == 0 {
+            SequenceStep::Next
+        } else if distance > 0 {
+            SequenceStep::Ahead {
+                missing: distance as u32,
+            }
+        } else {
+            SequenceStep::Behind {
+                by: distance.unsigned_abs(),
+            }
+        }
+    }
+}
+
 /// `Integer`, or a spelling that differs only in case (the NL GOV example's `integer`).
 fn is_integer_type(sequencetype: &str) -> bool {
     sequencetype.eq_ignore_ascii_case(SEQUENCE_TYPE_INTEGER)
@@ -193,6 +273,41 @@ mod tests {
             ("١", None),
         ] {
             assert_eq!(parse_decimal_i32(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_circle_splits_into_two_halves_at_the_expected_number() {
+        let half = 1u32 << 31;
+        assert_eq!(
+            SequenceValue::step(0, i32::MAX),
+            SequenceStep::Ahead { missing: half - 1 }
+        );
+        assert_eq!(
+            SequenceValue::step(0, i32::MIN),
+            SequenceStep::Behind { by: half }
+        );
+        // A restart from 1 after the wrap's top is far behind, not a gap of two numbers.
+        assert_eq!(
+            SequenceValue::step(i32::MAX, 1),
+            SequenceStep::Behind { by: half - 2 }
+        );
+        for (expected, number) in [
+            (1, 2),
+            (i32::MAX, i32::MIN),
+            (-1, 0),
+            (i32::MIN, i32::MIN + 5),
+        ] {
+            match SequenceValue::step(expected, number) {
+                SequenceStep::Ahead { missing } => {
+                    assert_eq!(missing, SequenceValue::steps(expected, number));
+                    assert_eq!(
+                        SequenceValue::step(number, expected),
+                        SequenceStep::Behind { by: missing }
+                    );
+                }
+                other => panic!("{expected} -> {number}: {other:?}"),
+            }
         }
     }
 

@@ -301,3 +301,6 @@ pub struct RulesDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/performance.md")]
 pub struct PerformanceDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/scaling-out.md")]
+pub struct ScalingOutDoctests;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cloudevent_runtime::AnyEvent;
-use cloudevent_runtime::dedupe::{Deduplicator, Delivery, InMemoryDeduplicator};
+use cloudevent_runtime::dedupe::{Claim, Deduplicator, Delivery, InMemoryDeduplicator};
 
 /// A clock the test moves by hand.
 #[derive(Clone)]
@@ -180,7 +180,11 @@ struct Down;
 impl Deduplicator for Unavailable {
     type Error = Down;
 
-    fn check(&self, _: &str, _: &str) -> Result<Delivery, Down> {
+    fn claim(&self, _: &str, _: &str, _: Duration) -> Result<Claim, Down> {
+        Err(Down)
+    }
+
+    fn commit(&self, _: &str, _: &str) -> Result<(), Down> {
         Err(Down)
     }
 
@@ -199,4 +203,41 @@ fn a_shared_store_reports_its_failures() {
     }
     assert_eq!(through_a_reference(&Unavailable), Err(Down));
     assert_eq!(Arc::new(Unavailable).forget("/s", "1"), Err(Down));
+}
+
+#[test]
+fn a_claim_holds_for_its_lease_then_is_taken_over() {
+    let time = Manual::new();
+    let seen = InMemoryDeduplicator::with_clock(100, 10 * MINUTE, time.clock());
+    let lease = Duration::from_secs(30);
+    // Consumer A claims, then is killed before its effect: no commit.
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::Claimed));
+    time.advance(Duration::from_secs(29));
+    // The redelivery reaches B while A's lease holds: B leaves it.
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::InFlight));
+    assert_eq!(seen.check("/s", "1"), Ok(Delivery::Duplicate));
+    time.advance(Duration::from_secs(1));
+    // The lease ran out: the next delivery is claimed, the effect runs once, and commits.
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::Claimed));
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::InFlight));
+    seen.commit("/s", "1").unwrap();
+    time.advance(MINUTE);
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::Done));
+    // The window counts from the first claim, as for `check`.
+    time.advance(9 * MINUTE);
+    assert_eq!(seen.claim("/s", "1", lease), Ok(Claim::Claimed));
+}
+
+#[test]
+fn forget_releases_a_claim_and_commit_without_a_claim_records() {
+    let seen = InMemoryDeduplicator::new(100, MINUTE);
+    assert_eq!(seen.claim("/s", "1", MINUTE), Ok(Claim::Claimed));
+    seen.forget("/s", "1").unwrap();
+    assert_eq!(seen.claim("/s", "1", MINUTE), Ok(Claim::Claimed));
+    seen.commit("/s", "2").unwrap();
+    assert_eq!(seen.claim("/s", "2", MINUTE), Ok(Claim::Done));
+    assert_eq!(seen.check("/s", "2"), Ok(Delivery::Duplicate));
+    // A lease too long for the clock never runs out.
+    assert_eq!(seen.claim("/s", "3", Duration::MAX), Ok(Claim::Claimed));
+    assert_eq!(seen.claim("/s", "3", MINUTE), Ok(Claim::InFlight));
 }

@@ -104,3 +104,49 @@ fn three_replicas_forget_and_a_restart() {
     assert_eq!(second, Delivery::New);
     drop(server);
 }
+
+#[test]
+fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
+    use cloudevent_runtime::dedupe::Claim;
+    let server = RedisServer::start(free_port());
+    let window = Duration::from_secs(60);
+    let replicas: Vec<RedisDeduplicator> = (0..3)
+        .map(|_| RedisDeduplicator::connect(&server.url(), window).unwrap())
+        .collect();
+    let lease = Duration::from_millis(300);
+    assert_eq!(
+        replicas[0].claim("/s", "e1", lease).unwrap(),
+        Claim::Claimed
+    );
+    assert_eq!(
+        replicas[1].claim("/s", "e1", lease).unwrap(),
+        Claim::InFlight
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    let taken: Vec<Claim> = std::thread::scope(|scope| {
+        let handles: Vec<_> = replicas[1..]
+            .iter()
+            .map(|replica| scope.spawn(move || replica.claim("/s", "e1", lease).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        taken.iter().filter(|c| **c == Claim::Claimed).count(),
+        1,
+        "{taken:?}"
+    );
+    replicas[2].commit("/s", "e1").unwrap();
+    // The commit outlives the lease: it lasts the window.
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Done);
+    assert_eq!(replicas[0].check("/s", "e1").unwrap(), Delivery::Duplicate);
+    assert_eq!(
+        replicas[0].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
+    replicas[0].forget("/s", "e2").unwrap();
+    assert_eq!(
+        replicas[1].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
+}

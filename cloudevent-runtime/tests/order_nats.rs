@@ -208,3 +208,50 @@ fn three_replicas_share_one_dedupe_window() {
     std::thread::sleep(Duration::from_millis(2500));
     assert_eq!(replicas[1].check("/orders", "e8").unwrap(), Delivery::New);
 }
+
+#[test]
+fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
+    use cloudevent_runtime::dedupe::{Claim, Deduplicator, JetStreamDeduplicator};
+    let server = NatsServer::start();
+    let window = Duration::from_secs(60);
+    let replicas: Vec<JetStreamDeduplicator> = (0..3)
+        .map(|_| JetStreamDeduplicator::connect(&server.url, "claims", window).unwrap())
+        .collect();
+    let lease = Duration::from_millis(600);
+    // A is killed after its claim (no commit); B gets the redelivery while the lease holds.
+    assert_eq!(
+        replicas[0].claim("/s", "e1", lease).unwrap(),
+        Claim::Claimed
+    );
+    assert_eq!(
+        replicas[1].claim("/s", "e1", lease).unwrap(),
+        Claim::InFlight
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    // The lease ran out: B and C race to take it over; the compare-and-set lets one win.
+    let taken: Vec<Claim> = std::thread::scope(|scope| {
+        let handles: Vec<_> = replicas[1..]
+            .iter()
+            .map(|replica| scope.spawn(move || replica.claim("/s", "e1", lease).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        taken.iter().filter(|c| **c == Claim::Claimed).count(),
+        1,
+        "{taken:?}"
+    );
+    replicas[2].commit("/s", "e1").unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(replicas[0].claim("/s", "e1", lease).unwrap(), Claim::Done);
+    // forget releases a claim at once.
+    assert_eq!(
+        replicas[0].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
+    replicas[0].forget("/s", "e2").unwrap();
+    assert_eq!(
+        replicas[1].claim("/s", "e2", window).unwrap(),
+        Claim::Claimed
+    );
+}

@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use cloudevent_runtime::Violation;
-use cloudevent_runtime::rules::{SequenceValue, rule, shorten};
+use cloudevent_runtime::rules::{SequenceStep, SequenceValue, rule, shorten};
 use serde_json::Value;
 
 use super::report::{Outcome, location};
@@ -88,25 +88,28 @@ struct Seen {
 impl Group {
     fn integer(&mut self, number: i32, at: String, position: (usize, usize)) -> Option<Violation> {
         let start = *self.start.get_or_insert(number);
-        let offset = number.wrapping_sub(start);
         let problem = |text: String| {
             Violation::error(rule::CE_SEQUENCE, "sequence", number.to_string(), text)
         };
-        if offset < 0 {
-            let highest = start.wrapping_add(self.highest as i32);
+        let highest = start.wrapping_add_unsigned(self.highest);
+        // The ordering stage's judgment (the rules crate's): behind the group's start it
+        // cannot be placed; behind the highest number it came out of order.
+        if let SequenceStep::Behind { .. } = SequenceValue::step(start, number) {
             return Some(problem(format!(
                 "out of order: arrives after `{highest}`, and before the group's first event `{start}`"
             )));
         }
-        let offset = offset as u32;
+        let offset = SequenceValue::steps(start, number);
         if let Some(first) = self.seen.get(&offset) {
             return Some(problem(format!(
                 "duplicate: `{number}` was already at {}",
                 first.at
             )));
         }
-        let late = offset < self.highest;
-        let highest = start.wrapping_add(self.highest as i32);
+        let late = matches!(
+            SequenceValue::step(highest, number),
+            SequenceStep::Behind { .. }
+        );
         let at_highest = self
             .seen
             .get(&self.highest)
@@ -159,16 +162,16 @@ impl Group {
         for (&offset, seen) in &self.seen {
             if offset > expected {
                 let count = offset - expected;
-                let first = start.wrapping_add(expected as i32);
+                let first = start.wrapping_add_unsigned(expected);
                 let numbers: Vec<String> = (0..count.min(LISTED as u32))
-                    .map(|k| first.wrapping_add(k as i32).to_string())
+                    .map(|k| first.wrapping_add_unsigned(k).to_string())
                     .collect();
                 let more = if count as usize > LISTED {
                     format!(", ... ({count} in all)")
                 } else {
                     String::new()
                 };
-                let number = start.wrapping_add(offset as i32);
+                let number = start.wrapping_add_unsigned(offset);
                 found.push((
                     seen.position,
                     Violation::error(

@@ -367,9 +367,12 @@ pub enum Handled<E, HE> {
 /// 3. run the handler; on success acknowledge, on failure forget the mark and `Nak` so the
 ///    event comes again.
 ///
-/// When the consumer dies between steps 2 and 3 the message is redelivered after the
-/// consumer's `ack_wait` and step 2 recognises it: the side effect happens once, provided
-/// the deduplicator outlives the consumer (a shared store in production).
+/// When the consumer dies after the handler's effect and before the ack, the message is
+/// redelivered after the consumer's `ack_wait` and step 2 recognises it: the side effect
+/// happens once, provided the deduplicator outlives the consumer (a shared store in
+/// production). Step 2 records the event before the effect, so a consumer killed between
+/// the two loses the effect (at most once); for effects that must not be lost, claim with a
+/// lease and commit after the effect ([`Deduplicator::claim`], `docs/scaling-out.md`).
 ///
 /// # Errors
 /// An invalid event, a failed ack, or a failed deduplicator.

@@ -207,7 +207,7 @@ impl<S: SequenceStore> Sequencer<S> {
 /// The number after `last`, with the Integer sequence's wrap from `i32::MAX` to `i32::MIN`;
 /// `None` (a new group) is followed by `1`.
 pub(crate) fn next_after(last: Option<i32>) -> i32 {
-    last.map_or(1, |last| last.wrapping_add(1))
+    last.map_or(1, cloudevent_rules::SequenceValue::successor)
 }
 
 /// One text for a (source, partitionkey) group, usable as a file record or a JetStream KV

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use cloudevent_rules::SequenceValue;
+use cloudevent_rules::{SequenceStep, SequenceValue};
 
 use crate::attributes::Attributes;
 use crate::patterns::dedupe::{Clock, MonotonicClock};
@@ -356,27 +356,28 @@ impl<E: Attributes> Group<E> {
     /// Delivers, holds or refuses one Integer-numbered event.
     fn place(&mut self, number: i32, event: E, now: Instant, ready: &mut VecDeque<Ordered<E>>) {
         let Some(next) = self.next else {
-            self.next = Some(number.wrapping_add(1));
+            self.next = Some(SequenceValue::successor(number));
             ready.push_back(Ordered::Deliver(event));
             return;
         };
-        // The distance ahead of the next number, on the wrapping i32 circle: the half behind
-        // it is delivered already (or given up on).
-        let ahead = number.wrapping_sub(next);
-        if ahead < 0 {
-            ready.push_back(Ordered::Late(event));
-            return;
-        }
-        if ahead == 0 {
-            ready.push_back(Ordered::Deliver(event));
-            self.next = Some(next.wrapping_add(1));
-            self.deliver_held(ready);
-            return;
+        // The half of the circle behind the next number is delivered already (or given up on).
+        match SequenceValue::step(next, number) {
+            SequenceStep::Behind { .. } => {
+                ready.push_back(Ordered::Late(event));
+                return;
+            }
+            SequenceStep::Next => {
+                ready.push_back(Ordered::Deliver(event));
+                self.next = Some(SequenceValue::successor(next));
+                self.deliver_held(ready);
+                return;
+            }
+            SequenceStep::Ahead { .. } => {}
         }
         if self.held.is_empty() {
             self.anchor = next;
         }
-        let slot = number.wrapping_sub(self.anchor) as u32;
+        let slot = SequenceValue::steps(self.anchor, number);
         if self.held.contains_key(&slot) {
             ready.push_back(Ordered::Late(event));
             return;
@@ -390,11 +391,11 @@ impl<E: Attributes> Group<E> {
         let Some(mut next) = self.next else { return };
         let mut delivered = false;
         while let Some(entry) = self.held.first_entry() {
-            if *entry.key() != next.wrapping_sub(self.anchor) as u32 {
+            if *entry.key() != SequenceValue::steps(self.anchor, next) {
                 break;
             }
             ready.push_back(Ordered::Deliver(entry.remove().event));
-            next = next.wrapping_add(1);
+            next = SequenceValue::successor(next);
             delivered = true;
         }
         self.next = Some(next);
@@ -413,12 +414,12 @@ impl<E: Attributes> Group<E> {
         let (Some(next), Some((&slot, _))) = (self.next, self.held.first_key_value()) else {
             return;
         };
-        let resumes_at = self.anchor.wrapping_add(slot as i32);
+        let resumes_at = self.anchor.wrapping_add_unsigned(slot);
         ready.push_back(Ordered::Gap {
             source: source.to_owned(),
             partitionkey: partitionkey.clone(),
             first_missing: next,
-            missing: resumes_at.wrapping_sub(next) as u32,
+            missing: SequenceValue::steps(next, resumes_at),
             resumes_at,
         });
         self.next = Some(resumes_at);

@@ -49,30 +49,59 @@ pub enum Delivery {
     Duplicate,
 }
 
-impl Delivery {}
+/// What [`Deduplicator::claim`] found: whether this consumer takes the event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// This consumer holds the event for the lease: run the effect, then
+    /// [`commit`](Deduplicator::commit) (or [`forget`](Deduplicator::forget) on failure).
+    /// Also the answer when an earlier holder's lease ran out without a commit (it was
+    /// killed): its event is taken over.
+    Claimed,
+    /// Another consumer holds a live lease: do not run the effect and do not acknowledge;
+    /// let the transport deliver it again later (after the lease, the holder has committed
+    /// or the event can be claimed).
+    InFlight,
+    /// Committed within the window: acknowledge without running the effect.
+    Done,
+}
 
 /// Remembers which events a consumer has received, keyed on `(source, id)` (ADR-0003).
 ///
 /// Methods take `&self` so one deduplicator can be shared between tasks (`Arc`); an
 /// implementation over a shared store reports that store's failures as [`Self::Error`].
 ///
-/// A handler that fails after [`check`](Self::check) said [`Delivery::New`] should call
-/// [`forget`](Self::forget), so the transport's redelivery is processed rather than dropped.
+/// Two ways to use it:
+///
+/// - [`claim`](Self::claim) with a lease, run the effect, [`commit`](Self::commit): a
+///   consumer killed between the claim and the effect loses only its lease, and the
+///   redelivery is claimed again once the lease has run out, so the effect is neither lost
+///   nor doubled (as long as an effect takes less than its lease).
+/// - [`check`](Self::check): claim and commit at once (one round trip), for effects that may
+///   be lost when the consumer dies before they happen.
+///
+/// A handler that fails after a claim (or after [`check`](Self::check) said
+/// [`Delivery::New`]) should call [`forget`](Self::forget), so the transport's redelivery is
+/// processed at once rather than dropped or held until the lease ends.
 ///
 /// ```
 /// use std::collections::HashSet;
 /// use std::convert::Infallible;
 /// use std::sync::Mutex;
-/// use cloudevent_runtime::dedupe::{Deduplicator, Delivery};
+/// use std::time::Duration;
+/// use cloudevent_runtime::dedupe::{Claim, Deduplicator, Delivery};
 ///
 /// /// Unbounded, for illustration only: a real one bounds memory or lives in a shared store.
 /// struct Everything(Mutex<HashSet<(String, String)>>);
 ///
 /// impl Deduplicator for Everything {
 ///     type Error = Infallible;
-///     fn check(&self, source: &str, id: &str) -> Result<Delivery, Infallible> {
+///     // No leases: a claim is a commit (an effect can be lost, never doubled).
+///     fn claim(&self, source: &str, id: &str, _lease: Duration) -> Result<Claim, Infallible> {
 ///         let new = self.0.lock().unwrap().insert((source.into(), id.into()));
-///         Ok(if new { Delivery::New } else { Delivery::Duplicate })
+///         Ok(if new { Claim::Claimed } else { Claim::Done })
+///     }
+///     fn commit(&self, _source: &str, _id: &str) -> Result<(), Infallible> {
+///         Ok(())
 ///     }
 ///     fn forget(&self, source: &str, id: &str) -> Result<(), Infallible> {
 ///         self.0.lock().unwrap().remove(&(source.into(), id.into()));
@@ -81,18 +110,56 @@ impl Delivery {}
 /// }
 ///
 /// let seen = Everything(Mutex::default());
-/// assert_eq!(seen.check("/a", "1"), Ok(Delivery::New));
-/// assert_eq!(seen.check("/a", "1"), Ok(Delivery::Duplicate));
+/// assert_eq!(seen.claim("/a", "1", Duration::from_secs(30)), Ok(Claim::Claimed));
+/// assert_eq!(seen.claim("/a", "1", Duration::from_secs(30)), Ok(Claim::Done));
+/// assert_eq!(seen.check("/a", "2"), Ok(Delivery::New));
+/// assert_eq!(seen.check("/a", "2"), Ok(Delivery::Duplicate));
 /// ```
 pub trait Deduplicator {
     /// A shared store's failure; [`Infallible`] in memory.
     type Error;
 
-    /// Records `(source, id)` and says whether it was already recorded.
+    /// Takes `(source, id)` for `lease` unless it is committed or another consumer's lease
+    /// on it is still live; an expired lease is taken over.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cloudevent_runtime::dedupe::{Claim, Deduplicator, InMemoryDeduplicator};
+    ///
+    /// let seen = InMemoryDeduplicator::new(100, Duration::from_secs(3600));
+    /// let lease = Duration::from_secs(30);
+    /// assert_eq!(seen.claim("/orders", "01J0A", lease), Ok(Claim::Claimed));
+    /// // A second replica gets the redelivery while the first one works on it.
+    /// assert_eq!(seen.claim("/orders", "01J0A", lease), Ok(Claim::InFlight));
+    /// seen.commit("/orders", "01J0A").unwrap(); // after the effect
+    /// assert_eq!(seen.claim("/orders", "01J0A", lease), Ok(Claim::Done));
+    /// ```
+    ///
+    /// # Errors
+    /// When the backing store fails; the caller runs no effect and lets the event come again.
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, Self::Error>;
+
+    /// Marks a claimed `(source, id)` done for the deduplication window: its effect happened.
+    ///
+    /// # Errors
+    /// When the backing store fails (the lease then runs out and the event may be processed
+    /// again: retry the commit).
+    fn commit(&self, source: &str, id: &str) -> Result<(), Self::Error>;
+
+    /// Records `(source, id)` as done and says whether it was already recorded (claimed or
+    /// done): [`claim`](Self::claim) and [`commit`](Self::commit) in one step.
     ///
     /// # Errors
     /// When the backing store fails; the caller decides whether to process or retry.
-    fn check(&self, source: &str, id: &str) -> Result<Delivery, Self::Error>;
+    fn check(&self, source: &str, id: &str) -> Result<Delivery, Self::Error> {
+        match self.claim(source, id, Duration::MAX)? {
+            Claim::Claimed => {
+                self.commit(source, id)?;
+                Ok(Delivery::New)
+            }
+            Claim::InFlight | Claim::Done => Ok(Delivery::Duplicate),
+        }
+    }
 
     /// Removes `(source, id)`, so its next delivery counts as [`Delivery::New`].
     ///
@@ -127,6 +194,14 @@ pub trait Deduplicator {
 impl<D: Deduplicator + ?Sized> Deduplicator for &D {
     type Error = D::Error;
 
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, Self::Error> {
+        (**self).claim(source, id, lease)
+    }
+
+    fn commit(&self, source: &str, id: &str) -> Result<(), Self::Error> {
+        (**self).commit(source, id)
+    }
+
     fn check(&self, source: &str, id: &str) -> Result<Delivery, Self::Error> {
         (**self).check(source, id)
     }
@@ -138,6 +213,14 @@ impl<D: Deduplicator + ?Sized> Deduplicator for &D {
 
 impl<D: Deduplicator + ?Sized> Deduplicator for Arc<D> {
     type Error = D::Error;
+
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, Self::Error> {
+        (**self).claim(source, id, lease)
+    }
+
+    fn commit(&self, source: &str, id: &str) -> Result<(), Self::Error> {
+        (**self).commit(source, id)
+    }
 
     fn check(&self, source: &str, id: &str) -> Result<Delivery, Self::Error> {
         (**self).check(source, id)
@@ -218,9 +301,23 @@ pub struct InMemoryDeduplicator<C = MonotonicClock> {
 /// is held to `capacity`, so memory stays bounded even under many `forget`s.
 #[derive(Debug, Default)]
 struct State {
-    live: HashMap<Arc<str>, u64>,
+    live: HashMap<Arc<str>, Live>,
     order: VecDeque<Entry>,
     next: u64,
+}
+
+/// A remembered key: its queue entry's number, and whether it is committed or claimed.
+#[derive(Debug, Clone, Copy)]
+struct Live {
+    seq: u64,
+    held: Held,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// Claimed until then; `None`: a lease too long for the clock, never running out.
+    Until(Option<Instant>),
+    Committed,
 }
 
 #[derive(Debug)]
@@ -234,7 +331,7 @@ impl State {
     /// Drops the front entry, and its key when that entry is the key's live one.
     fn pop_front(&mut self) {
         if let Some(entry) = self.order.pop_front() {
-            if self.live.get(&entry.key) == Some(&entry.seq) {
+            if self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq) {
                 self.live.remove(&entry.key);
             }
         }
@@ -299,12 +396,10 @@ fn key(source: &str, id: &str) -> String {
     key
 }
 
-impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
-    type Error = Infallible;
-
-    fn check(&self, source: &str, id: &str) -> Result<Delivery, Infallible> {
+impl<C: Clock> InMemoryDeduplicator<C> {
+    /// Drops the keys past the window; returns the now it read and the locked state.
+    fn expired_dropped(&self) -> (Instant, MutexGuard<'_, State>) {
         let now = self.clock.now();
-        let key = key(source, id);
         let mut state = self.state();
         while state
             .order
@@ -313,17 +408,67 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         {
             state.pop_front();
         }
-        if state.live.contains_key(key.as_str()) {
-            return Ok(Delivery::Duplicate);
-        }
+        (now, state)
+    }
+
+    /// Remembers a new key, claimed or committed.
+    fn remember(&self, state: &mut State, key: String, now: Instant, held: Held) {
         while state.order.len() >= self.capacity {
             state.pop_front();
         }
         let key: Arc<str> = Arc::from(key);
         let seq = state.next;
         state.next += 1;
-        state.live.insert(Arc::clone(&key), seq);
+        state.live.insert(Arc::clone(&key), Live { seq, held });
         state.order.push_back(Entry { key, seq, at: now });
+    }
+}
+
+impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
+    type Error = Infallible;
+
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, Infallible> {
+        let key = key(source, id);
+        let (now, mut state) = self.expired_dropped();
+        let taken = Held::Until(now.checked_add(lease));
+        match state.live.get_mut(key.as_str()) {
+            Some(Live {
+                held: Held::Committed,
+                ..
+            }) => Ok(Claim::Done),
+            Some(Live {
+                held: Held::Until(until),
+                ..
+            }) if until.is_none_or(|until| until > now) => Ok(Claim::InFlight),
+            // The holder's lease ran out without a commit: taken over, in the same window.
+            Some(live) => {
+                live.held = taken;
+                Ok(Claim::Claimed)
+            }
+            None => {
+                self.remember(&mut state, key, now, taken);
+                Ok(Claim::Claimed)
+            }
+        }
+    }
+
+    fn commit(&self, source: &str, id: &str) -> Result<(), Infallible> {
+        let key = key(source, id);
+        let (now, mut state) = self.expired_dropped();
+        match state.live.get_mut(key.as_str()) {
+            Some(live) => live.held = Held::Committed,
+            None => self.remember(&mut state, key, now, Held::Committed),
+        }
+        Ok(())
+    }
+
+    fn check(&self, source: &str, id: &str) -> Result<Delivery, Infallible> {
+        let key = key(source, id);
+        let (now, mut state) = self.expired_dropped();
+        if state.live.contains_key(key.as_str()) {
+            return Ok(Delivery::Duplicate);
+        }
+        self.remember(&mut state, key, now, Held::Committed);
         Ok(Delivery::New)
     }
 

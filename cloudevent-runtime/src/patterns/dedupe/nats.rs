@@ -2,13 +2,13 @@
 //! (ADR-0003: dedupe on `id` under JetStream's at-least-once delivery).
 
 use std::sync::mpsc::{SyncSender, sync_channel};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use async_nats::jetstream::kv::{self, CreateErrorKind};
+use async_nats::jetstream::kv::{self, CreateErrorKind, Operation, UpdateErrorKind};
 use async_nats::jetstream::{self, stream};
 use bytes::Bytes;
 
-use super::{Deduplicator, Delivery, key};
+use super::{Claim, Deduplicator, Delivery, key};
 
 /// The shared store failed (unreachable, refused, or the worker thread is gone).
 #[derive(Debug, thiserror::Error)]
@@ -17,13 +17,25 @@ pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
 
 enum Request {
     Check(String, SyncSender<Result<Delivery, StoreError>>),
+    Claim(String, Duration, SyncSender<Result<Claim, StoreError>>),
+    Commit(String, SyncSender<Result<(), StoreError>>),
     Forget(String, SyncSender<Result<(), StoreError>>),
 }
 
-/// A [`Deduplicator`] on a JetStream key-value bucket: `check` is an atomic create of the
-/// event's key (the first replica to create it processes the event, every other sees
-/// [`Delivery::Duplicate`]); the bucket's `max_age` is the deduplication window; `forget`
-/// purges the key so the redelivery is processed.
+/// The value of a committed key.
+const DONE: &[u8] = b"done";
+/// The start of a claimed key's value, followed by the lease's end in Unix milliseconds.
+const LEASE: &str = "lease ";
+
+/// A [`Deduplicator`] on a JetStream key-value bucket: `claim` is an atomic create of the
+/// event's key holding the lease's end (the first replica to create it processes the event);
+/// a replica that finds a lease run out takes it over by a compare-and-set on the key's
+/// revision (of two such replicas, one wins, the other sees [`Claim::InFlight`]); `commit`
+/// writes `done`; `check` creates `done` at once. The bucket's `max_age` is the
+/// deduplication window; `forget` purges the key so the redelivery is processed.
+///
+/// The lease's end is the claiming replica's wall clock: replicas whose clocks disagree by
+/// more than a small part of the lease shorten or lengthen it by that much.
 ///
 /// The trait is synchronous and the NATS client asynchronous: the client runs on a thread of
 /// its own, so `check` blocks its caller for one round trip and works from any context (a
@@ -82,6 +94,17 @@ impl JetStreamDeduplicator {
                         match request {
                             Request::Check(key, reply) => {
                                 let _ = reply.send(check(&store, &key).await);
+                            }
+                            Request::Claim(key, lease, reply) => {
+                                let _ = reply.send(claim(&store, &key, lease).await);
+                            }
+                            Request::Commit(key, reply) => {
+                                let done = store
+                                    .put(&key, Bytes::from_static(DONE))
+                                    .await
+                                    .map(drop)
+                                    .map_err(|e| StoreError(Box::new(e)));
+                                let _ = reply.send(done);
                             }
                             Request::Forget(key, reply) => {
                                 let done =
@@ -147,15 +170,75 @@ async fn open(url: &str, bucket: &str, window: Duration) -> Result<kv::Store, St
 }
 
 async fn check(store: &kv::Store, key: &str) -> Result<Delivery, StoreError> {
-    match store.create(key, Bytes::new()).await {
+    match store.create(key, Bytes::from_static(DONE)).await {
         Ok(_) => Ok(Delivery::New),
         Err(error) if error.kind() == CreateErrorKind::AlreadyExists => Ok(Delivery::Duplicate),
         Err(error) => Err(StoreError(Box::new(error))),
     }
 }
 
+fn unix_ms(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Create the key with a lease; else read it: committed, a live lease, or one run out (taken
+/// over by compare-and-set). A purged key (a tombstone) is created again.
+async fn claim(store: &kv::Store, key: &str, lease: Duration) -> Result<Claim, StoreError> {
+    let boxed = |e: Box<dyn std::error::Error + Send + Sync>| StoreError(e);
+    let lease_value = || {
+        let now = SystemTime::now();
+        let until = now.checked_add(lease).map_or(u64::MAX, unix_ms);
+        (unix_ms(now), Bytes::from(format!("{LEASE}{until}")))
+    };
+    // A few rounds: each lost round means another replica wrote the key meanwhile.
+    for _ in 0..4 {
+        let (_, value) = lease_value();
+        match store.create(key, value).await {
+            Ok(_) => return Ok(Claim::Claimed),
+            Err(error) if error.kind() == CreateErrorKind::AlreadyExists => {}
+            Err(error) => return Err(boxed(Box::new(error))),
+        }
+        let Some(entry) = store.entry(key).await.map_err(|e| boxed(Box::new(e)))? else {
+            continue;
+        };
+        if entry.operation != Operation::Put {
+            continue;
+        }
+        let held_until = std::str::from_utf8(&entry.value)
+            .ok()
+            .and_then(|text| text.strip_prefix(LEASE))
+            .and_then(|until| until.parse::<u64>().ok());
+        let Some(held_until) = held_until else {
+            return Ok(Claim::Done);
+        };
+        let (now, value) = lease_value();
+        if held_until > now {
+            return Ok(Claim::InFlight);
+        }
+        match store.update(key, value, entry.revision).await {
+            Ok(_) => return Ok(Claim::Claimed),
+            Err(error) if error.kind() == UpdateErrorKind::WrongLastRevision => {
+                return Ok(Claim::InFlight);
+            }
+            Err(error) => return Err(boxed(Box::new(error))),
+        }
+    }
+    Ok(Claim::InFlight)
+}
+
 impl Deduplicator for JetStreamDeduplicator {
     type Error = StoreError;
+
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, StoreError> {
+        let key = bucket_key(source, id);
+        self.ask(|reply| Request::Claim(key, lease, reply))
+    }
+
+    fn commit(&self, source: &str, id: &str) -> Result<(), StoreError> {
+        let key = bucket_key(source, id);
+        self.ask(|reply| Request::Commit(key, reply))
+    }
 
     fn check(&self, source: &str, id: &str) -> Result<Delivery, StoreError> {
         let key = bucket_key(source, id);

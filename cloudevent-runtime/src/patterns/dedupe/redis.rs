@@ -3,11 +3,18 @@
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{Deduplicator, Delivery, key};
+use super::{Claim, Deduplicator, Delivery, key};
 
-/// A [`Deduplicator`] on Redis: `check` is `SET <key> 1 NX PX <window>` (set only when
-/// absent, expiring after the window), so exactly one replica sees [`Delivery::New`] for an
-/// event within the window; `forget` is `DEL`. A connection that failed (a server restart) is
+/// The value of a claimed key (its lease is the key's own expiry); any other value is committed.
+const LEASE: &str = "lease";
+/// The value of a committed key.
+const DONE: &str = "done";
+
+/// A [`Deduplicator`] on Redis: `claim` is `SET <key> lease NX PX <lease>` (set only when
+/// absent, expiring with the lease, so a killed holder's claim frees itself), else a `GET`
+/// tells a live lease ([`Claim::InFlight`]) from a commit ([`Claim::Done`]); `commit` is
+/// `SET <key> done PX <window>`; `check` is `SET <key> done NX PX <window>`, so exactly one
+/// replica sees [`Delivery::New`] for an event within the window; `forget` is `DEL`. A connection that failed (a server restart) is
 /// replaced on the next call; the failed call returns the error, so the caller retries.
 ///
 /// ```no_run
@@ -76,11 +83,50 @@ fn redis_key(source: &str, id: &str) -> String {
 impl Deduplicator for RedisDeduplicator {
     type Error = redis::RedisError;
 
+    fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, redis::RedisError> {
+        let key = redis_key(source, id);
+        let lease_ms = u64::try_from(lease.as_millis())
+            .unwrap_or(u64::MAX)
+            .clamp(1, i64::MAX as u64);
+        // A few rounds: the key may expire between the refused SET and the GET.
+        for _ in 0..4 {
+            let set: Option<String> = self.run(
+                redis::cmd("SET")
+                    .arg(&key)
+                    .arg(LEASE)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(lease_ms),
+            )?;
+            if set.is_some() {
+                return Ok(Claim::Claimed);
+            }
+            let held: Option<String> = self.run(redis::cmd("GET").arg(&key))?;
+            match held.as_deref() {
+                None => continue,
+                Some(LEASE) => return Ok(Claim::InFlight),
+                Some(_) => return Ok(Claim::Done),
+            }
+        }
+        Ok(Claim::InFlight)
+    }
+
+    fn commit(&self, source: &str, id: &str) -> Result<(), redis::RedisError> {
+        self.run::<Option<String>>(
+            redis::cmd("SET")
+                .arg(redis_key(source, id))
+                .arg(DONE)
+                .arg("PX")
+                .arg(self.window_ms),
+        )
+        .map(drop)
+    }
+
     fn check(&self, source: &str, id: &str) -> Result<Delivery, redis::RedisError> {
         let set: Option<String> = self.run(
             redis::cmd("SET")
                 .arg(redis_key(source, id))
-                .arg(1)
+                .arg(DONE)
                 .arg("NX")
                 .arg("PX")
                 .arg(self.window_ms),
