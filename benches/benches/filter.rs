@@ -72,6 +72,29 @@ fn filter(c: &mut Criterion) {
     group.bench_function("subscription_all_pass", |b| {
         b.iter(|| subscription.accepts(black_box(&pass)))
     });
+    // The figure BENCHMARKS.md gives: `type LIKE 'com.example.%' AND EXISTS subject`, and the
+    // Subscriptions API `all` of two `prefix` filters, on both kinds of event.
+    let like_exists = Expression::parse("type LIKE 'com.example.%' AND EXISTS subject").unwrap();
+    let all_prefix = SubscriptionFilter::from_json(&serde_json::json!({
+        "all": [{ "prefix": { "type": "com.example." } }, { "prefix": { "subject": "o-" } }]
+    }))
+    .unwrap();
+    let mut with_subject = any(Some("k1"));
+    with_subject.set_subject(Some("o-1".into()));
+    assert!(like_exists.accepts(&with_subject) && like_exists.accepts(&typed));
+    assert!(all_prefix.accepts(&with_subject) && all_prefix.accepts(&typed));
+    group.bench_function("like_exists_any_event", |b| {
+        b.iter(|| like_exists.accepts(black_box(&with_subject)))
+    });
+    group.bench_function("like_exists_typed_event", |b| {
+        b.iter(|| like_exists.accepts(black_box(&typed)))
+    });
+    group.bench_function("subscription_all_prefix_any_event", |b| {
+        b.iter(|| all_prefix.accepts(black_box(&with_subject)))
+    });
+    group.bench_function("subscription_all_prefix_typed_event", |b| {
+        b.iter(|| all_prefix.accepts(black_box(&typed)))
+    });
     group.bench_function("parse", |b| {
         b.iter(|| {
             Expression::parse(black_box(

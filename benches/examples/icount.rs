@@ -10,7 +10,8 @@
 //! (Ir of row.N - Ir of row.0) / N
 //! ```
 //!
-//! Rows are the cases of `benches/events.rs` and `benches/protobuf.rs`, `group/contestant`
+//! Rows are the cases of `benches/events.rs` and `benches/protobuf.rs`, and the filters of
+//! `benches/filter.rs` (`filter/...`, issue 23), `group/contestant`
 //! (`ours`, `plain`, `sdk`, `prost`, ...); `icount --list` prints them. The API calls that
 //! changed between versions of the runtime sit in `ours`, so this file runs at an older
 //! commit with only that module adapted.
@@ -18,8 +19,8 @@
 use std::hint::black_box;
 
 use cloudevent_bench::{
-    OrderCreated, OrderPlaced, PlainEvent, PlainPlaced, PlainRootEvent, ours as reference, placed,
-    plain_new, plain_placed, reference_batch_json, reference_json, root_json,
+    OrderCreated, OrderPlaced, PlainEvent, PlainPlaced, PlainRootEvent, ours as reference,
+    ours_root, placed, plain_new, plain_placed, reference_batch_json, reference_json, root_json,
 };
 use cloudevent_runtime::binding::{ContentMode, http as binding};
 use cloudevent_runtime::{AnyEvent, Batch, Event};
@@ -79,7 +80,51 @@ const ROWS: &[&str] = &[
     "protobuf_decode/ours",
     "protobuf_decode/prost",
     "protobuf_decode/json",
+    "filter/cesql_any",
+    "filter/cesql_typed",
+    "filter/subscription_any",
+    "filter/subscription_typed",
+    "filter/typical_any",
+    "filter/typical_typed",
 ];
+
+/// The filter rows (issue 23 §6): `filter/<what>_<event>`. `cesql`: `type LIKE
+/// 'com.example.%' AND EXISTS subject`; `subscription`: the Subscriptions API `all` of two
+/// `prefix` filters (`type`, `subject`); `typical`: the issue's `type LIKE
+/// 'com.example.order.%' AND partitionkey = 'k1'`. `any`: the README-path event as an
+/// `AnyEvent` (read from its JSON); `typed`: the same as `Event<OrderPlaced>` (`region` filled
+/// from the payload). Each row passes.
+fn filter_row(what: &str, typed: bool) -> Row {
+    use cloudevent_runtime::filter::{Expression, Filter, SubscriptionFilter};
+    let filter: Box<dyn Filter> = match what {
+        "cesql" => Box::new(
+            Expression::parse("type LIKE 'com.example.%' AND EXISTS subject").expect("parses"),
+        ),
+        "subscription" => Box::new(
+            SubscriptionFilter::from_json(&serde_json::json!({ "all": [
+                { "prefix": { "type": "com.example." } },
+                { "prefix": { "subject": "order-" } },
+            ]}))
+            .expect("reads"),
+        ),
+        _ => Box::new(
+            Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'")
+                .expect("parses"),
+        ),
+    };
+    let mut any = AnyEvent::from_slice(&root_json()).expect("reads");
+    let mut ours = ours_root();
+    if what == "typical" {
+        any.extensions_mut().insert("partitionkey", "k1");
+        ours = ours.with_extension("partitionkey", "k1").expect("valid");
+    }
+    let event: Box<dyn cloudevent_runtime::filter::Filterable> =
+        if typed { Box::new(ours) } else { Box::new(any) };
+    assert!(filter.accepts(&*event), "the {what} row's event passes");
+    Box::new(move || {
+        black_box(filter.accepts(black_box(&*event)));
+    })
+}
 
 fn row(name: &str) -> Option<Row> {
     let json = reference_json();
@@ -288,6 +333,14 @@ fn row(name: &str) -> Option<Row> {
                     ))
                 }),
             }
+        }
+        filter if filter.starts_with("filter/") => {
+            let rest = &filter["filter/".len()..];
+            let (what, event) = rest.rsplit_once('_')?;
+            if !ROWS.contains(&name) {
+                return None;
+            }
+            filter_row(what, event == "typed")
         }
         _ => return None,
     })

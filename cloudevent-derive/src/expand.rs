@@ -317,6 +317,7 @@ fn impl_cloud_event_data(
         .map(|m| m.bound)
         .collect();
     let helpers = helpers.into_iter().map(Bound::helper);
+    let extension_kinds = extensions.iter().map(extension_kind);
 
     let type_ = lit(cont
         .attrs
@@ -409,6 +410,8 @@ fn impl_cloud_event_data(
             use #runtime as __cloudevent;
             #track_manifest
             #(#helpers)*
+            #[allow(unused_imports, reason = "the probe's fallback, named by path only")]
+            use __cloudevent::__private_v1::KindFallback as _;
 
             #[automatically_derived]
             impl #impl_generics __cloudevent::__private_v1::CloudEventData for #ident #ty_generics #where_clause {
@@ -420,6 +423,10 @@ fn impl_cloud_event_data(
                 const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;
                 const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
                     &[#(#extension_properties),*];
+                const EXTENSION_KINDS: &'static [(
+                    &'static str,
+                    ::core::option::Option<__cloudevent::__private_v1::AttributeKind>,
+                )] = &[#(#extension_kinds),*];
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
                 const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive =
@@ -516,6 +523,21 @@ fn template_body(template: &[TemplatePiece<'_, '_>]) -> TokenStream {
         let mut __source = __cloudevent::__private_v1::String::new();
         #(#pushes)*
         ::core::option::Option::Some(__cloudevent::__private_v1::Cow::Owned(__source))
+    }
+}
+
+/// `(name, kind)` for `CloudEventData::EXTENSION_KINDS`: the field type's
+/// `ExtensionField::KIND` (`None` when it is not an extension type, which the helper reports
+/// once). A member below the field (`member = "site?.zone"`) has a type the derive cannot
+/// see and no path can name: `None`, its comparisons go unchecked.
+fn extension_kind(marked: &Marked<'_, '_>) -> TokenStream {
+    let name = lit(marked.extension.unwrap_or_default());
+    if !marked.path.is_empty() {
+        return quote!((#name, ::core::option::Option::None));
+    }
+    let ty = &marked.field.original.ty;
+    quote! {
+        (#name, __cloudevent::__private_v1::KindProbe::<#ty>::KIND)
     }
 }
 

@@ -122,7 +122,8 @@ pub fn derive_cloud_event(input: TokenStream) -> TokenStream {
 /// `cesql!("type LIKE 'com.example.%'")` refuses what does not parse and what every
 /// evaluation would raise (a missing function, a literal that never casts), pointing at the
 /// token. `cesql!(OrderCreated, "region = 'eu'")` also refuses an attribute `OrderCreated`
-/// can never carry.
+/// can never carry, and a comparison with one of its extensions that the extension's type
+/// (its field type's `ExtensionField::KIND`) can never satisfy.
 ///
 /// ```ignore
 /// use cloudevent_runtime::{cesql, filter::Filter};

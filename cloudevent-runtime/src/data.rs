@@ -90,6 +90,12 @@ pub trait CloudEventData {
     /// `#[cloudevent(source)]`, or the `source_template` (`/tenants/{tenantid}`) whose
     /// variables name payload properties.
     const SOURCE_PROPERTY: Option<&'static str> = None;
+    /// `(extension name, CloudEvents type)` of each extension in [`Self::EXTENSIONS`], the
+    /// type being its field's [`ExtensionField::KIND`](crate::ExtensionField::KIND): what
+    /// `cesql!(T, "...")` type-checks comparisons against. Filled by the derive; not a public
+    /// API (a hand-written impl keeps the default, no types: comparisons go unchecked).
+    #[doc(hidden)]
+    const EXTENSION_KINDS: &'static [(&'static str, Option<cloudevent_rules::AttributeKind>)] = &[];
 
     /// The `subject` taken from the field marked `#[cloudevent(subject)]`, if any.
     fn subject(&self) -> Option<&str>;

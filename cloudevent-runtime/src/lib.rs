@@ -194,6 +194,21 @@ pub use cloudevent_derive::CloudEvent;
 /// event.extensions_mut().insert("partitionkey", "k1");
 /// assert!(orders.accepts(&event));
 /// ```
+///
+/// With an event type first, the expression is also checked against the type: an attribute
+/// it can never carry, and a comparison with one of its extensions that the extension's
+/// type can never satisfy, do not compile (the message is the one `Expression::check` gives):
+///
+/// ```compile_fail
+/// use cloudevent_runtime::{CloudEvent, cesql};
+///
+/// #[derive(serde::Serialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+/// struct OrderCreated { #[cloudevent(extension)] priority: i32 }
+///
+/// // error: `priority` is an Integer, never equal to 'high' in =: compare with an integer such as 2
+/// let urgent = cesql!(OrderCreated, "priority = 'high'");
+/// ```
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use cloudevent_derive::cesql;
@@ -214,7 +229,7 @@ pub mod __private_v1 {
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,
     };
-    pub use ::cloudevent_rules::{Prechecked, Profile, expand_template_variable};
+    pub use ::cloudevent_rules::{AttributeKind, Prechecked, Profile, expand_template_variable};
 
     /// What the derive checked under the type's policy when it compiled: the one way to
     /// fill [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED) with anything.
@@ -250,31 +265,64 @@ pub mod __private_v1 {
         }
     }
 
-    /// Whether `name` is one of `extensions` (a type's `CloudEventData::EXTENSIONS`):
-    /// `cesql!(T, ..)`'s check, in a `const`.
-    pub const fn cesql_carries(extensions: &[&str], name: &str) -> bool {
-        const fn same(a: &str, b: &str) -> bool {
-            let (a, b) = (a.as_bytes(), b.as_bytes());
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if a[i] != b[i] {
-                    return false;
-                }
-                i += 1;
-            }
-            true
+    /// `KindProbe::<F>::KIND`: the field type `F`'s [`ExtensionField::KIND`] when `F` is
+    /// an extension type, else (through [`KindFallback`], which generated code brings in
+    /// scope) `None`: a type that is not an extension type is reported once, where the
+    /// derive's helper demands the bound, not a second time here.
+    pub struct KindProbe<F: ?Sized>(PhantomData<F>);
+
+    impl<F: ?Sized + ExtensionField> KindProbe<F> {
+        /// The field type's kind.
+        pub const KIND: Option<AttributeKind> = F::KIND;
+    }
+
+    /// The `None` a [`KindProbe`] of a type that is not an extension type gives.
+    pub trait KindFallback {
+        /// No kind.
+        const KIND: Option<AttributeKind> = None;
+    }
+
+    impl<F: ?Sized> KindFallback for KindProbe<F> {}
+
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
         }
         let mut i = 0;
-        while i < extensions.len() {
-            if same(extensions[i], name) {
-                return true;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
             }
             i += 1;
         }
-        false
+        true
+    }
+
+    /// What a type says of the extension `name`, for `cesql!(T, ..)`'s check in a `const`:
+    /// `None` when `name` is not one of `extensions` (the type's
+    /// `CloudEventData::EXTENSIONS`), else its type from `kinds`
+    /// (`CloudEventData::EXTENSION_KINDS`) when declared.
+    pub const fn cesql_extension(
+        extensions: &[&str],
+        kinds: &[(&str, Option<AttributeKind>)],
+        name: &str,
+    ) -> Option<Option<AttributeKind>> {
+        let mut i = 0;
+        while i < extensions.len() {
+            if same(extensions[i], name) {
+                let mut k = 0;
+                while k < kinds.len() {
+                    if same(kinds[k].0, name) {
+                        return Some(kinds[k].1);
+                    }
+                    k += 1;
+                }
+                return Some(None);
+            }
+            i += 1;
+        }
+        None
     }
 }
 

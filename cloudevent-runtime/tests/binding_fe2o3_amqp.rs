@@ -351,6 +351,62 @@ async fn refused_messages_get_typed_errors_and_are_rejected(broker: &RabbitMq) {
     queue.close().await;
 }
 
+/// The stream filter over an AMQP receiver: its messages as a `Stream` (a `Receiver` is not
+/// one; `unfold` makes it one), each read by the binding's reader (`fe2o3_amqp::read`), then
+/// `.select(filter)` with a `cesql!` checked against the payload type (`priority` an Integer,
+/// `express` a Boolean). Only the selected events come out, in order, and the broken message
+/// as its error.
+async fn a_receiver_stream_filtered_by_cesql(broker: &RabbitMq) {
+    use cloudevent_runtime::cesql;
+    use cloudevent_runtime::filter::FilterStreamExt;
+    use futures_util::StreamExt;
+
+    let mut queue = Queue::open(broker, "filtered").await;
+    let mut sent = Vec::new();
+    for (n, priority, express) in [(1, 7, true), (2, 3, true), (3, 9, false), (4, 8, true)] {
+        let event = Event::new(OrderCreated {
+            order_id: format!("order-{n}"),
+            priority,
+            express,
+            total_cents: n,
+        });
+        amqp::send(
+            &mut queue.sender,
+            &event,
+            amqp::DEFAULT_MODE,
+            PropertyPrefix::Colon,
+        )
+        .await
+        .unwrap();
+        sent.push(event);
+    }
+    let mut broken = amqp::into_amqp(Default::default());
+    broken.body = Body::Value(AmqpValue(Value::String("not an event".into())));
+    queue.sender.send(broken).await.unwrap();
+
+    let filter = cesql!(OrderCreated, "priority > 5 AND express");
+    let selected: Vec<Result<Event<OrderCreated>, AmqpError>> = {
+        let messages = futures_util::stream::unfold(&mut queue, |queue| async move {
+            let message = queue.next().await;
+            Some((amqp::read::<Event<OrderCreated>>(&message), queue))
+        });
+        Box::pin(messages).select(filter).take(3).collect().await
+    };
+    let ids: Vec<&str> = selected
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|e| e.data().order_id.as_str())
+        .collect();
+    assert_eq!(ids, ["order-1", "order-4"]);
+    assert_eq!(selected[0].as_ref().unwrap(), &sent[0]);
+    assert!(
+        matches!(selected[2], Err(AmqpError::Body { .. })),
+        "the broken message passes as its error: {:?}",
+        selected[2]
+    );
+    queue.close().await;
+}
+
 #[tokio::test]
 async fn events_round_trip_through_rabbitmq_over_amqp_1_0() {
     let started = Instant::now();
@@ -359,6 +415,7 @@ async fn events_round_trip_through_rabbitmq_over_amqp_1_0() {
         typed_and_dynamic_events_in_binary_mode(&broker).await;
         typed_and_dynamic_events_in_structured_mode(&broker).await;
         refused_messages_get_typed_errors_and_are_rejected(&broker).await;
+        a_receiver_stream_filtered_by_cesql(&broker).await;
     })
     .await
     .expect("the AMQP scenarios took longer than 60 s");

@@ -370,3 +370,76 @@ async fn mixed_fleet_of_mqtt3_and_mqtt5_clients_through_mosquitto() {
     .await
     .expect("test took longer than 30 s");
 }
+
+/// The stream filter over an MQTT 5 subscription: the subscriber's PUBLISHes as a `Stream`
+/// (rumqttc's event loop is not one; the channel `mqtt5_subscriber` feeds becomes one with
+/// `unfold`), each read by the binding's reader (`from_publish`), then `.select(filter)` with
+/// a `cesql!` checked against the payload type (`floor` an Integer). Only the selected
+/// readings come out, in order, and the broken message as its error.
+#[tokio::test]
+async fn an_mqtt5_subscription_stream_filtered_by_cesql() {
+    use cloudevent_runtime::cesql;
+    use cloudevent_runtime::filter::FilterStreamExt;
+    use futures_util::StreamExt;
+
+    tokio::time::timeout(Duration::from_secs(30), async {
+        let broker = Mosquitto::start();
+        let topic = "sensors/filtered";
+        let (client, at_subscriber) = mqtt5_subscriber(broker.port, "sub-filtered", topic).await;
+        let mut publishes = Vec::new();
+        for (sensor, floor) in [("hall-1", 2), ("hall-2", 0), ("yard-1", 3), ("hall-3", 5)] {
+            let event = Event::new(ReadingTaken {
+                sensor: sensor.into(),
+                floor,
+                celsius: 20.0,
+            });
+            publishes.push(to_publish(&event, MqttVersion::V5, ContentMode::Binary).unwrap());
+        }
+        publishes.push(MqttPublish {
+            content_type: None,
+            user_properties: Vec::new(),
+            payload: b"not an event".to_vec(),
+        });
+        for message in publishes {
+            let properties = PublishProperties {
+                content_type: message.content_type,
+                user_properties: message.user_properties,
+                ..PublishProperties::default()
+            };
+            client
+                .publish_with_properties(
+                    topic,
+                    QoS::AtLeastOnce,
+                    false,
+                    message.payload,
+                    properties,
+                )
+                .await
+                .unwrap();
+        }
+
+        let messages = futures_util::stream::unfold(at_subscriber, |mut rx| async move {
+            rx.recv().await.map(|publish| (publish, rx))
+        });
+        let filter = cesql!(ReadingTaken, "floor >= 2 AND subject LIKE 'hall-%'");
+        let selected: Vec<_> = Box::pin(
+            messages.map(|publish| from_publish::<Event<ReadingTaken>>(&publish, MqttVersion::V5)),
+        )
+        .select(filter)
+        .take(3)
+        .collect()
+        .await;
+        let sensors: Vec<&str> = selected
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|e| e.data().sensor.as_str())
+            .collect();
+        assert_eq!(sensors, ["hall-1", "hall-3"]);
+        assert!(
+            selected[2].is_err(),
+            "the broken message passes as its error"
+        );
+    })
+    .await
+    .expect("test took longer than 30 s");
+}

@@ -472,3 +472,74 @@ fn per_key_sequence_order_holds_across_three_partitions_and_a_group() {
     assert!(any_stages.iter().all(|s| s.held() == 0));
     eprintln!("members that received records: {members_used:?}");
 }
+
+/// The stream filter over a Kafka consumer: the consumer's messages as a `Stream`, each read by
+/// the Kafka binding's reader (`rdkafka::from_message`, then `kafka::from_record`), then
+/// `.select(filter)` with a `cesql!` checked against the payload type. Only the selected
+/// customers' events come out, and the broken record as its error.
+#[tokio::test]
+async fn a_consumer_stream_filtered_by_cesql() {
+    use cloudevent_runtime::cesql;
+    use cloudevent_runtime::filter::FilterStreamExt;
+    use futures_util::StreamExt;
+
+    let cluster = mock_cluster();
+    let bootstrap = cluster.bootstrap_servers();
+    let mut records = Vec::new();
+    for sequence in 0..2 {
+        for customer in CUSTOMERS {
+            let event = placed(customer, sequence);
+            records.push(kafka::to_record(&event, ContentMode::Binary).unwrap());
+        }
+    }
+    records.push(KafkaRecord {
+        key: Some(b"cust-1".to_vec()),
+        headers: Vec::new(),
+        value: Some(b"not an event".to_vec()),
+    });
+    let total = records.len();
+    produce(&bootstrap, &records);
+
+    let consumer = consumer(&bootstrap, "filtered");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // Ends after every produced record came back (or at the deadline, which fails below).
+    let messages =
+        futures_util::stream::unfold((consumer, 0), move |(consumer, seen)| async move {
+            while seen < total && Instant::now() < deadline {
+                if let Some(message) = consumer.poll(Duration::from_millis(200)) {
+                    let record = from_message(&message.expect("consume"));
+                    return Some((record, (consumer, seen + 1)));
+                }
+                tokio::task::yield_now().await;
+            }
+            None
+        });
+    let filter = cesql!(
+        OrderPlaced,
+        "partitionkey IN ('cust-1', 'cust-3') AND subject LIKE 'order-%'"
+    );
+    let selected: Vec<Result<Event<OrderPlaced>, _>> =
+        Box::pin(messages.map(|record| kafka::from_record::<Event<OrderPlaced>>(&record)))
+            .select(filter)
+            .collect()
+            .await;
+
+    let mut kept: Vec<(String, u32)> = selected
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|e| (e.data().customer_id.clone(), e.data().sequence))
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            ("cust-1".to_owned(), 0),
+            ("cust-1".to_owned(), 1),
+            ("cust-3".to_owned(), 0),
+            ("cust-3".to_owned(), 1)
+        ]
+    );
+    let errors: Vec<_> = selected.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert_eq!(errors.len(), 1, "the broken record passes as its error");
+    assert!(Instant::now() < deadline, "every record within 20 s");
+}

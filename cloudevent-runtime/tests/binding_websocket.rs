@@ -470,3 +470,48 @@ async fn the_protobuf_and_avro_subprotocols_carry_events_in_binary_frames() {
     })
     .await;
 }
+
+/// The stream filter over a WebSocket: the server's `EventStream` read as a `Stream` (`unfold`
+/// over `receive`), then `.select(filter)` with a `cesql!` checked against the payload type.
+/// Only the selected orders come out, in order, and the event of another type as its error;
+/// the stream ends when the client closes.
+#[tokio::test]
+async fn a_websocket_stream_filtered_by_cesql() {
+    use cloudevent_runtime::cesql;
+    use cloudevent_runtime::filter::FilterStreamExt;
+
+    bounded(async {
+        let (listener, url) = listen().await;
+        let server = tokio::spawn(async move {
+            let stream = accept_one(&listener).await.unwrap();
+            let events = futures_util::stream::unfold(stream, |mut stream| async move {
+                let next = stream.receive::<Event<OrderCreated>>().await?;
+                Some((next, stream))
+            });
+            let filter = cesql!(OrderCreated, "subject IN ('order-1', 'order-3')");
+            Box::pin(events).select(filter).collect::<Vec<_>>().await
+        });
+        let mut client = websocket::connect(url.as_str(), &[Subprotocol::Json])
+            .await
+            .unwrap();
+        for n in 1..=4 {
+            client.send(&order(n)).await.unwrap();
+        }
+        let shipped = Event::new(OrderShipped {
+            order_id: "order-1".into(),
+        });
+        client.send(&shipped).await.unwrap();
+        client.close().await.unwrap();
+
+        let selected = server.await.unwrap();
+        let ids: Vec<&str> = selected
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|e| e.data().order_id.as_str())
+            .collect();
+        assert_eq!(ids, ["order-1", "order-3"]);
+        assert_eq!(selected.len(), 3, "the shipped event passes as its error");
+        assert!(selected[2].is_err());
+    })
+    .await;
+}

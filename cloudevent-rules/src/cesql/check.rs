@@ -106,6 +106,9 @@ impl Expression {
         let mut found = Vec::new();
         self.root
             .walk(&mut |node| check_node(node, schema, &self.source, &mut found));
+        // A literal an attribute's type never equals is also one that never casts to it:
+        // one finding a token, the one naming the attribute.
+        found.dedup_by(|later, first| later.span == first.span);
         found
     }
 }
@@ -181,7 +184,7 @@ fn never_equal(
         found.push(Finding {
             span: literal.span,
             message: format!(
-                "`{}` is {} ({kind}), never equal to '{}' in {what}: compare with {}",
+                "`{}` is {}, never equal to '{}' in {what}: compare with {}",
                 attribute_name(a),
                 article(kind),
                 crate::shorten(text),
@@ -216,11 +219,11 @@ fn check_node(node: &Node, schema: &Schema, _source: &str, found: &mut Vec<Findi
                 literal_cast(r, Type::Boolean, op.symbol(), found);
             }
             BinaryOp::Eq | BinaryOp::NotEq => {
+                never_equal(l, r, schema, op.symbol(), found);
+                never_equal(r, l, schema, op.symbol(), found);
                 if let Some(target) = static_type(r, schema) {
                     literal_cast(l, target, op.symbol(), found);
                 }
-                never_equal(l, r, schema, op.symbol(), found);
-                never_equal(r, l, schema, op.symbol(), found);
             }
             _ => {
                 literal_cast(l, Type::Integer, op.symbol(), found);
@@ -230,8 +233,8 @@ fn check_node(node: &Node, schema: &Schema, _source: &str, found: &mut Vec<Findi
         Kind::In { operand, set, .. } => {
             if let Some(target) = static_type(operand, schema) {
                 for element in set {
-                    literal_cast(element, target, "IN", found);
                     never_equal(operand, element, schema, "IN", found);
+                    literal_cast(element, target, "IN", found);
                 }
             }
         }

@@ -229,12 +229,48 @@ fn the_checker_finds_what_every_evaluation_would_raise() {
     assert!(messages("type LIKE 'com.%' AND priority > 2").is_empty());
     assert!(
         messages("priority = 'high'")[0]
-            .contains("`priority` is an Integer (Integer), never equal to 'high'")
+            .contains("`priority` is an Integer, never equal to 'high'")
     );
-    assert!(messages("priority IN (1, 'x')")[0].contains("'x' is not a valid Integer"));
+    // One finding a token: the one naming the attribute, not also the cast it implies.
+    assert_eq!(
+        messages("priority IN (1, 'x')"),
+        ["`priority` is an Integer, never equal to 'x' in IN: compare with an integer such as 2"]
+    );
+    assert_eq!(messages("'x' = priority").len(), 1);
+    assert!(messages("subject IN ('a', 1 + 'x')")[0].contains("'x' is not a valid Integer"));
     assert!(messages("1 + 'a'")[0].contains("'a' is not a valid Integer"));
     assert!(messages("CONCAT_WS()")[0].contains("no function CONCAT_WS takes 0"));
     assert!(messages("FOO(1)")[0].contains("no function has that name"));
+}
+
+/// `cesql!(T, ..)` runs the checker once per extension and type it could be declared with
+/// and lets a `const` pick the verdict of `T`'s declarations; that is the verdict of one
+/// check over all of them only while each finding reads one attribute's type. Holds it.
+#[test]
+fn each_finding_reads_one_attribute_type() {
+    use crate::AttributeKind::{Boolean, Integer, String as Str, Timestamp};
+    for source in [
+        "a = 'x' AND b = 'y'",
+        "a = b OR a IN (b, 'z', 1) OR b IN ('q', a)",
+        "'n' = a AND b != 'm' AND a + b > 1",
+        "NOT (a = 'x') XOR LENGTH(b) = 'one'",
+    ] {
+        let e = Expression::parse(source).unwrap();
+        for ka in [Boolean, Integer, Str, Timestamp] {
+            for kb in [Boolean, Integer, Str, Timestamp] {
+                let both = e.check(&Schema::core().with("a", ka).with("b", kb));
+                let mut each = e.check(&Schema::core().with("a", ka));
+                each.extend(e.check(&Schema::core().with("b", kb)));
+                let key = |f: &crate::cesql::Finding| (f.span.start, f.message.clone());
+                let mut both: Vec<_> = both.iter().map(key).collect();
+                let mut each: Vec<_> = each.iter().map(key).collect();
+                both.sort();
+                each.sort();
+                each.dedup();
+                assert_eq!(both, each, "{source} with a: {ka:?}, b: {kb:?}");
+            }
+        }
+    }
 }
 
 proptest! {

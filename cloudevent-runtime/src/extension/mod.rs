@@ -10,6 +10,8 @@
 
 use std::borrow::Cow;
 
+use cloudevent_rules::AttributeKind;
+
 use crate::value::{Binary, Timestamp, Uri, UriRef};
 
 mod findings;
@@ -89,6 +91,18 @@ pub trait ExtensionVisitor {
 /// assert_eq!(None::<bool>.extension_value(), None);
 /// ```
 pub trait ExtensionField {
+    /// The CloudEvents type of every value this field type carries, when it is one type
+    /// (`i32`: Integer); `None` (the default, for a hand-written impl) when not declared.
+    /// `#[derive(CloudEvent)]` publishes it per extension, and `cesql!(T, "...")` type-checks
+    /// the expression's comparisons against it (an Integer `priority` is never `'high'`).
+    ///
+    /// ```
+    /// use cloudevent_runtime::{ExtensionField, rules::AttributeKind};
+    /// assert_eq!(<Option<u16> as ExtensionField>::KIND, Some(AttributeKind::Integer));
+    /// assert_eq!(<&str as ExtensionField>::KIND, Some(AttributeKind::String));
+    /// ```
+    const KIND: Option<AttributeKind> = None;
+
     /// The value, or `None` when the extension is absent.
     fn extension_value(&self) -> Option<ExtensionValue<'_>>;
 }
@@ -143,6 +157,7 @@ pub trait SubjectField {
 macro_rules! integer_field {
     ($($t:ty),*) => {$(
         impl ExtensionField for $t {
+            const KIND: Option<AttributeKind> = Some(AttributeKind::Integer);
             fn extension_value(&self) -> Option<ExtensionValue<'_>> {
                 Some(ExtensionValue::Integer(i32::from(*self)))
             }
@@ -152,6 +167,7 @@ macro_rules! integer_field {
 integer_field!(i8, i16, i32, u8, u16);
 
 impl ExtensionField for bool {
+    const KIND: Option<AttributeKind> = Some(AttributeKind::Boolean);
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         Some(ExtensionValue::Boolean(*self))
     }
@@ -160,6 +176,7 @@ impl ExtensionField for bool {
 macro_rules! string_field {
     ($($t:ty),*) => {$(
         impl ExtensionField for $t {
+            const KIND: Option<AttributeKind> = Some(AttributeKind::String);
             fn extension_value(&self) -> Option<ExtensionValue<'_>> {
                 Some(ExtensionValue::String(self.as_ref()))
             }
@@ -176,12 +193,14 @@ macro_rules! string_field {
 string_field!(String, &str, Cow<'_, str>, Box<str>);
 
 impl ExtensionField for Timestamp {
+    const KIND: Option<AttributeKind> = Some(AttributeKind::Timestamp);
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         Some(ExtensionValue::Timestamp(self.as_str()))
     }
 }
 
 impl ExtensionField for Uri {
+    const KIND: Option<AttributeKind> = Some(AttributeKind::Uri);
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         Some(ExtensionValue::Uri(self.as_str()))
     }
@@ -189,6 +208,7 @@ impl ExtensionField for Uri {
 impl UriReferenceExtensionField for Uri {}
 
 impl ExtensionField for UriRef {
+    const KIND: Option<AttributeKind> = Some(AttributeKind::UriReference);
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         Some(ExtensionValue::UriReference(self.as_str()))
     }
@@ -196,12 +216,14 @@ impl ExtensionField for UriRef {
 impl UriReferenceExtensionField for UriRef {}
 
 impl ExtensionField for Binary {
+    const KIND: Option<AttributeKind> = Some(AttributeKind::Binary);
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         Some(ExtensionValue::Binary(self.as_bytes()))
     }
 }
 
 impl<T: ExtensionField> ExtensionField for Option<T> {
+    const KIND: Option<AttributeKind> = T::KIND;
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         self.as_ref().and_then(ExtensionField::extension_value)
     }
@@ -218,6 +240,7 @@ impl<T: ExtensionField + ?Sized> ExtensionField for &T
 where
     T: NotStr,
 {
+    const KIND: Option<AttributeKind> = T::KIND;
     fn extension_value(&self) -> Option<ExtensionValue<'_>> {
         (**self).extension_value()
     }

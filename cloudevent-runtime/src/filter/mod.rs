@@ -23,7 +23,13 @@
 
 #[cfg(feature = "axum")]
 mod axum;
-#[cfg(any(feature = "nats", feature = "websocket"))]
+#[cfg(any(
+    feature = "nats",
+    feature = "websocket",
+    feature = "rdkafka",
+    feature = "fe2o3-amqp",
+    feature = "mqtt"
+))]
 mod stream;
 mod subscription;
 
@@ -36,8 +42,23 @@ pub use cloudevent_rules::cesql::{
     ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
     Schema, Span, Type, Value,
 };
-#[cfg(any(feature = "nats", feature = "websocket"))]
-#[cfg_attr(docsrs, doc(cfg(any(feature = "nats", feature = "websocket"))))]
+#[cfg(any(
+    feature = "nats",
+    feature = "websocket",
+    feature = "rdkafka",
+    feature = "fe2o3-amqp",
+    feature = "mqtt"
+))]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(any(
+        feature = "nats",
+        feature = "websocket",
+        feature = "rdkafka",
+        feature = "fe2o3-amqp",
+        feature = "mqtt"
+    )))
+)]
 pub use stream::{FilterStreamExt, SelectStream};
 pub use subscription::{SubscriptionError, SubscriptionFilter};
 
@@ -175,6 +196,20 @@ pub trait Filter {
 impl Filter for Expression {
     fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
         self.matches(envelope)
+    }
+}
+
+/// A borrowed filter filters as the filter does: `cesql!` gives a `&'static Expression`,
+/// which `.select(..)` and `EventFilter::new` take as it is.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, cesql, filter::Filter};
+/// fn keeps(filter: impl Filter, event: &AnyEvent) -> bool { filter.accepts(event) }
+/// assert!(keeps(cesql!("type LIKE 'com.example.%'"), &AnyEvent::new("1", "/o", "com.example.a")));
+/// ```
+impl<F: Filter + ?Sized> Filter for &F {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        (**self).accepts_envelope(envelope)
     }
 }
 

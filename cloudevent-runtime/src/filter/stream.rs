@@ -1,13 +1,16 @@
-//! A filter over a consumer's stream (features `nats` or `websocket`): one adapter for every
-//! reader. A transport's messages become `Result<E, _>` through its binding's reader
-//! (`nats::from_message`, `kafka::from_record`, `amqp::from_message`, `mqtt::from_publish`,
-//! a WebSocket `EventStream`); [`FilterStreamExt::select`] keeps the events the filter
-//! selects and passes every error through, so a broken message is still seen.
+//! A filter over a consumer's stream (with `nats`, `websocket`, `rdkafka`, `fe2o3-amqp` or
+//! `mqtt`): one adapter for every reader. A transport's messages become `Result<E, _>` through its binding's reader
+//! (`nats::from_message`, `kafka::from_record` after `rdkafka::from_message`,
+//! `fe2o3_amqp::read`, `mqtt::from_publish`, a WebSocket `EventStream`), mapped over the
+//! consumer's messages as a `Stream`; [`FilterStreamExt::select`] keeps the events the filter
+//! selects and passes every error through, so a broken message is still seen. It needs only
+//! `futures-core`'s `Stream`: a client whose receiver is not a stream (rumqttc's event loop,
+//! a fe2o3-amqp `Receiver`) becomes one with `futures_util::stream::unfold`.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use futures_util::Stream;
+use futures_core::Stream;
 
 use super::{Filter, Filterable};
 
