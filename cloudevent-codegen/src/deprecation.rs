@@ -125,6 +125,7 @@ mod tests {
             documents: Default::default(),
             protobuf: Vec::new(),
             mapping: None,
+            skipped: Vec::new(),
         };
         let deprecation = deprecation_of(&file, &registry).unwrap();
         assert_eq!(deprecation.sunset.as_deref(), Some("2026-06-30T00:00:00Z"));

@@ -14,7 +14,13 @@
 //!   CDEvents' `domainId` or a webhook's newer fields survive a round trip.
 //!
 //! - a JSON `number` is a `serde_json::Number`, not an `f64`: `2` stays `2` (an `f64` writes
-//!   `2.0`), and every digit received is written back.
+//!   `2.0`), and every digit received is written back;
+//! - a JSON Schema `integer` is the runtime's `SchemaInteger`, not an `i64`/`u64`: an integer
+//!   beyond 64 bits is read (JSON Schema sets no range), `2.0` is read (an integer from draft-06
+//!   on) and written back as `2.0` (one narrowed by `format: int32` and the like stays an
+//!   `i32`, which an extension pointer needs, and refuses `2.0`);
+//! - an open `oneOf`/`anyOf` object branch (a struct variant) keeps the members its schema
+//!   does not name, as an open struct does.
 //!
 //! `date-time` text is kept by `shapes.rs` (`Mode::KeepText`), before typify runs.
 
@@ -26,9 +32,10 @@ use crate::shapes::NULL_KEPT;
 /// The module-local function that reads a present member into `Some(..)`, `null` included.
 const PRESENT: &str = "__cloudevent_present";
 
-/// Applies the rewrites to every struct of a generated module.
-pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
-    numbers_as_received(syntax);
+/// Applies the rewrites to every struct of a generated module; `runtime` is the path of
+/// `cloudevent_runtime` in the generated code.
+pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path) {
+    numbers_as_received(syntax, runtime);
     let mut needs_present = false;
     for item in &mut syntax.items {
         // typify's default values are no longer filled in; the functions stay for reference.
@@ -40,13 +47,20 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
             ));
         }
         if let syn::Item::Enum(item) = item {
-            // The struct variants of an untagged enum (`oneOf` of objects): their members
-            // keep presence and `null` as a struct's do.
+            // The struct variants of an enum (`oneOf` of objects): their members keep presence
+            // and `null` as a struct's do, and an open one keeps the members it does not name.
+            let closed = item
+                .attrs
+                .iter()
+                .any(|a| serde_flag(a, "deny_unknown_fields"));
             for variant in &mut item.variants {
                 if let syn::Fields::Named(fields) = &mut variant.fields {
                     for field in &mut fields.named {
                         keep_presence(field);
                         needs_present |= keep_null(field);
+                    }
+                    if !closed {
+                        keep_unknown_members(fields, false);
                     }
                 }
             }
@@ -66,29 +80,9 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
             .attrs
             .iter()
             .any(|a| serde_flag(a, "deny_unknown_fields"));
-        let flattened = fields
-            .named
-            .iter()
-            .any(|f| f.attrs.iter().any(|a| serde_flag(a, "flatten")));
-        if closed || flattened {
-            continue;
+        if !closed {
+            keep_unknown_members(fields, true);
         }
-        let taken = |name: &str| {
-            fields
-                .named
-                .iter()
-                .any(|f| f.ident.as_ref().is_some_and(|i| i == name))
-        };
-        let name = ["extra", "extra_members", "additional_members"]
-            .into_iter()
-            .find(|n| !taken(n))
-            .unwrap_or("__extra");
-        let ident = format_ident!("{}", name);
-        fields.named.push(syn::parse_quote! {
-            /// Members the schema does not name, kept so the data is written back as received.
-            #[serde(flatten)]
-            pub #ident: ::serde_json::Map<::std::string::String, ::serde_json::Value>
-        });
     }
     if needs_present {
         let name = format_ident!("{}", PRESENT);
@@ -106,6 +100,39 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File) {
             }
         });
     }
+}
+
+/// Adds a flattened map of the members the schema does not name to an open object's fields
+/// (a struct's are `pub`, a variant's cannot be), unless one is flattened already.
+fn keep_unknown_members(fields: &mut syn::FieldsNamed, public: bool) {
+    let flattened = fields
+        .named
+        .iter()
+        .any(|f| f.attrs.iter().any(|a| serde_flag(a, "flatten")));
+    if flattened {
+        return;
+    }
+    let taken = |name: &str| {
+        fields
+            .named
+            .iter()
+            .any(|f| f.ident.as_ref().is_some_and(|i| i == name))
+    };
+    let name = ["extra", "extra_members", "additional_members"]
+        .into_iter()
+        .find(|n| !taken(n))
+        .unwrap_or("__extra");
+    let ident = format_ident!("{}", name);
+    let visibility: syn::Visibility = if public {
+        syn::parse_quote!(pub)
+    } else {
+        syn::Visibility::Inherited
+    };
+    fields.named.push(syn::parse_quote! {
+        /// Members the schema does not name, kept so the data is written back as received.
+        #[serde(flatten)]
+        #visibility #ident: ::serde_json::Map<::std::string::String, ::serde_json::Value>
+    });
 }
 
 /// An optional member marked [`NULL_KEPT`]: `Option<T>` becomes `Option<Option<T>>`, read
@@ -160,10 +187,19 @@ fn keep_null(field: &mut syn::Field) -> bool {
     true
 }
 
+/// typify's types for an integer the schema does not narrow (`i64`; `u64` for `minimum: 0`,
+/// `NonZeroU64` for `minimum: 1`): each becomes the runtime's `SchemaInteger`. The narrower ones
+/// (`format: int32`, `int16`, ..., which an extension pointer needs: a CloudEvents Integer is 32
+/// bits) stay, and refuse `2.0`.
+const INTEGERS: [&str; 4] = ["i64", "i128", "u64", "u128"];
+
 /// Every `f64` (typify's type for `number`) becomes `serde_json::Number`, which keeps an
-/// integer an integer; `Copy` is dropped from the derives of the types that now hold one.
-fn numbers_as_received(syntax: &mut syn::File) {
-    fn replace(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+/// integer an integer, and every integer type the runtime's `SchemaInteger`, which keeps
+/// `2.0` and reads any integer; `Copy` and `Ord` are dropped from the derives of the types
+/// that now hold one. Nested modules (typify's `defaults`, whose functions are no longer
+/// called, and `error`) stay as they are.
+fn numbers_as_received(syntax: &mut syn::File, runtime: &syn::Path) {
+    fn replace(tokens: proc_macro2::TokenStream, runtime: &syn::Path) -> proc_macro2::TokenStream {
         tokens
             .into_iter()
             .flat_map(|tree| -> Vec<proc_macro2::TokenTree> {
@@ -171,9 +207,14 @@ fn numbers_as_received(syntax: &mut syn::File) {
                     proc_macro2::TokenTree::Ident(ident) if ident == "f64" => {
                         quote::quote!(::serde_json::Number).into_iter().collect()
                     }
+                    proc_macro2::TokenTree::Ident(ident) if INTEGERS.iter().any(|i| ident == i) => {
+                        quote::quote!(#runtime::SchemaInteger).into_iter().collect()
+                    }
                     proc_macro2::TokenTree::Group(group) => {
-                        let mut replaced =
-                            proc_macro2::Group::new(group.delimiter(), replace(group.stream()));
+                        let mut replaced = proc_macro2::Group::new(
+                            group.delimiter(),
+                            replace(group.stream(), runtime),
+                        );
                         replaced.set_span(group.span());
                         vec![proc_macro2::TokenTree::Group(replaced)]
                     }
@@ -182,27 +223,53 @@ fn numbers_as_received(syntax: &mut syn::File) {
             })
             .collect()
     }
-    let tokens = quote::quote!(#syntax);
-    if !tokens.to_string().contains("f64") {
-        return;
+    for item in &mut syntax.items {
+        if matches!(item, syn::Item::Mod(_)) {
+            continue;
+        }
+        let mut text = quote::quote!(#item).to_string();
+        if !text.contains("f64")
+            && !text.contains("NonZero")
+            && !INTEGERS.iter().any(|i| {
+                text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == *i)
+            })
+        {
+            continue;
+        }
+        // `::std::num::NonZeroU64`: `minimum: 1`, or `exclusiveMinimum: 0`.
+        for width in ["64", "128"] {
+            for sign in ["U", "I"] {
+                text = text
+                    .replace(&format!(":: std :: num :: NonZero{sign}{width}"), "i64")
+                    .replace(&format!("std :: num :: NonZero{sign}{width}"), "i64")
+                    .replace(&format!("NonZero{sign}{width}"), "i64");
+            }
+        }
+        let Ok(tokens) = text.parse::<proc_macro2::TokenStream>() else {
+            continue;
+        };
+        let Ok(replaced) = syn::parse2::<syn::Item>(replace(tokens, runtime)) else {
+            continue;
+        };
+        *item = replaced;
     }
-    let Ok(mut replaced) = syn::parse2::<syn::File>(replace(tokens)) else {
-        return;
-    };
-    for item in &mut replaced.items {
+    for item in &mut syntax.items {
         let (attrs, holds_number) = match item {
             syn::Item::Struct(s) => {
                 let fields = &s.fields;
+                let text = quote::quote!(#fields).to_string();
                 (
                     &mut s.attrs,
-                    quote::quote!(#fields).to_string().contains("Number"),
+                    text.contains("Number") || text.contains("SchemaInteger"),
                 )
             }
             syn::Item::Enum(e) => {
                 let variants = &e.variants;
+                let text = quote::quote!(#variants).to_string();
                 (
                     &mut e.attrs,
-                    quote::quote!(#variants).to_string().contains("Number"),
+                    text.contains("Number") || text.contains("SchemaInteger"),
                 )
             }
             _ => continue,
@@ -216,13 +283,16 @@ fn numbers_as_received(syntax: &mut syn::File) {
             {
                 let kept: Vec<&syn::Path> = paths
                     .iter()
-                    .filter(|p| p.segments.last().is_none_or(|s| s.ident != "Copy"))
+                    .filter(|p| {
+                        p.segments.last().is_none_or(|s| {
+                            !["Copy", "Ord", "PartialOrd"].contains(&s.ident.to_string().as_str())
+                        })
+                    })
                     .collect();
                 *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
             }
         }
     }
-    *syntax = replaced;
 }
 
 /// A member that typify fills or skips by a default becomes an `Option` skipped when
@@ -294,7 +364,7 @@ mod tests {
 
     fn rewritten(source: &str) -> String {
         let mut syntax: syn::File = syn::parse_str(source).unwrap();
-        keep_data_as_received(&mut syntax);
+        keep_data_as_received(&mut syntax, &syn::parse_quote!(::cloudevent_runtime));
         quote::quote!(#syntax).to_string().replace(' ', "")
     }
 
@@ -318,7 +388,10 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("pubx_y:Option<String>"), "{out}");
-        assert!(out.contains("pubid:i64"), "{out}");
+        assert!(
+            out.contains("pubid:::cloudevent_runtime::SchemaInteger"),
+            "{out}"
+        );
         assert!(
             !out.contains("pubextra"),
             "a closed object gets no extra members: {out}"
@@ -350,7 +423,13 @@ mod tests {
             r#"#[derive(Clone, Copy, Debug)]
             pub struct Reading(pub f64);
             #[derive(Clone, Copy)]
-            pub enum Unit { C, F }"#,
+            pub enum Unit { C, F }
+            #[derive(Clone, Copy, Debug, Ord, PartialOrd)]
+            pub struct Count(pub ::std::num::NonZeroU64, pub i32);"#,
+        );
+        assert!(
+            out.contains("#[derive(Clone,Debug)]pubstructCount(pub::cloudevent_runtime::SchemaInteger,pubi32)"),
+            "{out}"
         );
         assert!(
             out.contains("pubstructReading(pub::serde_json::Number)"),

@@ -98,11 +98,16 @@ pub(crate) fn event_tokens(
             std::iter::empty(),
         );
     }
-    let tokens = run_typify(&file.path, &prepared, &settings)?;
+    let tokens = regress_through_runtime(
+        run_typify(&file.path, &prepared, &settings)?,
+        &options.runtime_crate,
+    );
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+    let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
+        .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     if mode == Mode::KeepText {
-        crate::fidelity::keep_data_as_received(&mut syntax);
+        crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     }
     let template = source_template(&mut syntax, file, names, options, warnings)?;
     annotate_root(
@@ -114,8 +119,6 @@ pub(crate) fn event_tokens(
         template.as_deref(),
     )
     .map_err(|f| vec![f])?;
-    let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
-        .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     if file.meta.subject.is_none()
         && let Some(pointer) = &options.subject_pointer
     {
@@ -242,6 +245,7 @@ pub(crate) fn shared_tokens(
     root: &Path,
     shared: &BTreeMap<String, Value>,
     mode: Mode,
+    runtime_crate: &str,
 ) -> Result<TokenStream, Vec<Finding>> {
     let mut definitions = Map::new();
     for (name, schema) in shared {
@@ -251,14 +255,35 @@ pub(crate) fn shared_tokens(
     }
     let mut document = Map::new();
     document.insert("definitions".into(), Value::Object(definitions));
-    let tokens = run_typify(root, &Value::Object(document), &settings())?;
+    let tokens = regress_through_runtime(
+        run_typify(root, &Value::Object(document), &settings())?,
+        runtime_crate,
+    );
     if mode != Mode::KeepText {
         return Ok(tokens);
     }
     let mut syntax: syn::File =
         syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-    crate::fidelity::keep_data_as_received(&mut syntax);
+    let runtime: syn::Path = syn::parse_str(runtime_crate)
+        .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+    crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     Ok(quote!(#syntax))
+}
+
+/// typify checks a `pattern` with `::regress::Regex`; the generated code reaches `regress`
+/// through the runtime's versioned private module instead, so a crate including it needs no
+/// `regress` dependency of its own (and gets the version the runtime was built with).
+fn regress_through_runtime(tokens: TokenStream, runtime_crate: &str) -> TokenStream {
+    let text = tokens.to_string();
+    if !text.contains(":: regress ::") {
+        return tokens;
+    }
+    text.replace(
+        ":: regress ::",
+        &format!("{runtime_crate} :: __private_v1 :: regress ::"),
+    )
+    .parse()
+    .unwrap_or(tokens)
 }
 
 fn settings() -> TypeSpaceSettings {

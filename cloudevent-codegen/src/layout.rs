@@ -416,6 +416,7 @@ impl Registry {
             documents,
             protobuf: Vec::new(),
             mapping: Some(mapping.clone()),
+            skipped: Vec::new(),
         })
     }
 }

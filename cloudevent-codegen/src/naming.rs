@@ -211,6 +211,7 @@ mod tests {
             documents: Default::default(),
             protobuf: Vec::new(),
             mapping: None,
+            skipped: Vec::new(),
         };
         registry_names(&registry)
             .files

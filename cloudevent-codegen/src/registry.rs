@@ -270,6 +270,9 @@ pub struct Registry {
     /// How the folder was typed, when it was read with [`Registry::load_mapped`] (a
     /// baseline is read the same way).
     pub(crate) mapping: Option<TypeMapping>,
+    /// Entries left out as they were read, each with why (an xRegistry message whose payload
+    /// schema is Avro, Protobuf or missing): the generator lists them as warnings.
+    pub(crate) skipped: Vec<Finding>,
 }
 
 impl Registry {
@@ -333,6 +336,7 @@ impl Registry {
             documents: BTreeMap::new(),
             protobuf,
             mapping: None,
+            skipped: Vec::new(),
         })
     }
 }

@@ -6,7 +6,13 @@
 //!
 //! Both spellings of the metadata are read: `envelopemetadata` (xRegistry 1.0) and
 //! `metadata` (the earlier CloudEvents discovery drafts), and `schemaurl` beside
-//! `dataschemauri`.
+//! `dataschemauri`. A payload schema given inline (the message's `dataschema` object, or its
+//! JSON text) is read in place.
+//!
+//! A message that cannot be typed (its payload schema is Avro or Protobuf, named by
+//! `dataschemaformat` or the schema's own `format`; or it has none, or one outside the
+//! document) is left out with a finding (`Registry::skipped`, a warning of the generator);
+//! the document's other messages are generated.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,9 +40,10 @@ impl Registry {
     /// ```
     ///
     /// # Errors
-    /// An unreadable or invalid document; a message without a type or whose schema is not in
-    /// the document (never fetched); a document without a CloudEvents message
-    /// ([`CodegenError::NoEventSchemas`]).
+    /// An unreadable or invalid document; a document without a CloudEvents message
+    /// ([`CodegenError::NoEventSchemas`]); a document none of whose messages can be typed (a
+    /// message without a type or a JSON Schema payload in the document, never fetched, is
+    /// otherwise left out with a finding the generator lists as a warning).
     pub fn load_xregistry(path: impl AsRef<Path>) -> Result<Registry, CodegenError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| CodegenError::io(path, e))?;
@@ -81,7 +88,7 @@ impl Registry {
                 }
             }
         }
-        if !findings.is_empty() {
+        if files.is_empty() && !findings.is_empty() {
             return Err(CodegenError::Findings(findings));
         }
         if files.is_empty() {
@@ -99,6 +106,7 @@ impl Registry {
             documents: BTreeMap::from([(DOCUMENT.to_owned(), document)]),
             protobuf: Vec::new(),
             mapping: None,
+            skipped: findings,
         })
     }
 }
@@ -131,31 +139,85 @@ fn message_file(
         )
         .with_fix("give the message's envelope metadata a `type` with a `value`")
     })?;
-    let reference = ["dataschemauri", "schemaurl", "dataschema"]
+    let format_of_message = ["dataschemaformat", "schemaformat"]
         .iter()
-        .find_map(|k| message.get(*k)?.as_str().map(|r| (*k, r)));
-    let Some((reference_key, reference)) = reference else {
-        return Err(Finding::new(
+        .find_map(|k| message.get(*k)?.as_str());
+    let not_json_schema = |format: &str, at: String| {
+        Finding::new(
             path,
-            at.to_owned(),
-            format!("message `{event_type}` names no payload schema"),
+            at,
+            format!(
+                "message `{event_type}`: its payload schema is {} (`{format}`), which codegen does not turn into Rust (it types JSON Schema payloads); the message is left out",
+                format_name(format)
+            ),
         )
-        .with_fix("add `dataschemauri` pointing into the document's `schemagroups`"));
+        .with_fix("give the message a JSON Schema payload (`dataschemaformat: JsonSchema/draft-07`), or read its events as `AnyEvent` (an Avro or Protobuf payload is `data_base64` / binary data)")
     };
-    let schema_at = schema_pointer(document, reference).ok_or_else(|| {
-        Finding::new(path, format!("{at}/{reference_key}"), format!("`{reference}` names no schema of this document (codegen never fetches schemas over the network)"))
-            .with_fix("point it at `#/schemagroups/<group>/schemas/<schema>` of this document")
-    })?;
-    let mut schema = document.pointer(&schema_at).cloned().unwrap_or(Value::Null);
+    if let Some(format) = format_of_message
+        && !is_json_schema(format)
+    {
+        return Err(not_json_schema(format, format!("{at}/dataschemaformat")));
+    }
+    let (schema_at, mut schema, reference) = match message.get("dataschema") {
+        // A schema given inline: an object, or its JSON text.
+        Some(inline)
+            if inline.is_object()
+                || inline
+                    .as_str()
+                    .is_some_and(|t| t.trim_start().starts_with('{')) =>
+        {
+            (format!("{at}/dataschema"), inline.clone(), None)
+        }
+        _ => {
+            let reference = ["dataschemauri", "schemaurl", "dataschema"]
+                .iter()
+                .find_map(|k| message.get(*k)?.as_str().map(|r| (*k, r)));
+            let Some((reference_key, reference)) = reference else {
+                return Err(Finding::new(
+                    path,
+                    at.to_owned(),
+                    format!("message `{event_type}` names no payload schema; the message is left out"),
+                )
+                .with_fix("add `dataschemauri` pointing into the document's `schemagroups`, or the schema itself as `dataschema`"));
+            };
+            let schema_at = schema_pointer(document, reference).ok_or_else(|| {
+                Finding::new(path, format!("{at}/{reference_key}"), format!("message `{event_type}`: `{reference}` names no schema of this document (codegen never fetches schemas over the network); the message is left out"))
+                    .with_fix("point it at `#/schemagroups/<group>/schemas/<schema>` of this document, or give the schema itself as `dataschema`")
+            })?;
+            // The schema resource and version say their format too.
+            let declared = schema_format(document, &schema_at);
+            if let Some(format) = declared.as_deref()
+                && !is_json_schema(format)
+            {
+                return Err(not_json_schema(format, schema_at));
+            }
+            let schema = document.pointer(&schema_at).cloned().unwrap_or(Value::Null);
+            (schema_at, schema, Some(reference))
+        }
+    };
     if let Value::String(text) = &schema {
-        // A schema held as JSON text.
-        schema = serde_json::from_str(text).map_err(|e| {
-            Finding::new(
-                path,
-                schema_at.clone(),
-                format!("the schema text is not JSON: {e}"),
-            )
-        })?;
+        // A schema held as text: JSON, else (a `.proto` or an IDL) not JSON Schema.
+        schema = match serde_json::from_str(text) {
+            Ok(schema) => schema,
+            Err(_) if text.contains("syntax") && text.contains("message") => {
+                return Err(not_json_schema("Protobuf", schema_at.clone()));
+            }
+            Err(e) => {
+                return Err(Finding::new(
+                    path,
+                    schema_at.clone(),
+                    format!(
+                        "message `{event_type}`: the schema text is not JSON: {e}; the message is left out"
+                    ),
+                ));
+            }
+        };
+    }
+    // An Avro schema written as JSON: a `record` (or another Avro type) with `fields`.
+    if schema.get("type").and_then(Value::as_str) == Some("record")
+        || schema.get("fields").is_some_and(Value::is_array)
+    {
+        return Err(not_json_schema("Avro", schema_at));
     }
     refs_into_document(&mut schema);
     if let Some(object) = schema.as_object_mut() {
@@ -167,7 +229,7 @@ fn message_file(
         .get("$id")
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .or_else(|| (!reference.starts_with('#')).then(|| reference.to_owned()))
+        .or_else(|| reference.filter(|r| !r.starts_with('#')).map(str::to_owned))
         .unwrap_or_default();
     let (source, source_template) = match value("source") {
         Some(source) if source.contains('{') => (None, Some(source)),
@@ -190,6 +252,49 @@ fn message_file(
             ..EventMeta::default()
         },
     })
+}
+
+/// Whether a `dataschemaformat` (or a schema's `format`) names JSON Schema:
+/// `JsonSchema/draft-07`, `JSONSchema`, `application/schema+json`.
+fn is_json_schema(format: &str) -> bool {
+    let format = format.to_ascii_lowercase();
+    format.starts_with("jsonschema") || format.contains("schema+json")
+}
+
+/// The family a schema format names, for the finding: `Avro/1.9.0` is Avro.
+fn format_name(format: &str) -> &'static str {
+    let format = format.to_ascii_lowercase();
+    if format.starts_with("avro") {
+        "Avro"
+    } else if format.starts_with("protobuf") || format.starts_with("proto") {
+        "Protobuf"
+    } else if format.starts_with("xsd") || format.contains("xml") {
+        "XML Schema"
+    } else {
+        "not JSON Schema"
+    }
+}
+
+/// The `format` (or `schemaformat`) the version at `schema_at` (`.../schema`), or its
+/// schema resource, declares.
+fn schema_format(document: &Value, schema_at: &str) -> Option<String> {
+    let holder = schema_at.strip_suffix("/schema")?;
+    let mut at = Some(holder);
+    while let Some(pointer) = at {
+        let node = document.pointer(pointer)?;
+        if let Some(format) = ["format", "schemaformat"]
+            .iter()
+            .find_map(|k| node.get(*k)?.as_str())
+        {
+            return Some(format.to_owned());
+        }
+        // A version's resource: `.../schemas/<id>/versions/<v>` -> `.../schemas/<id>`.
+        at = pointer
+            .rsplit_once("/versions/")
+            .map(|(resource, _)| resource)
+            .filter(|r| *r != pointer);
+    }
+    None
 }
 
 /// The pointer of the schema a `dataschemauri` names: a schema resource's default (or latest)
@@ -227,6 +332,26 @@ fn latest<'a>(ids: impl Iterator<Item = &'a String>) -> Option<String> {
 /// Makes the refs of every schema in the document relative to the document's root: a
 /// schema's own `#/definitions/x` becomes `#/schemagroups/.../schema/definitions/x`.
 fn rebase_schemas(document: &mut Value) {
+    if let Some(groups) = document
+        .get_mut("messagegroups")
+        .and_then(Value::as_object_mut)
+    {
+        for (group_id, group) in groups.iter_mut() {
+            let Some(messages) = group.get_mut("messages").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            for (message_id, message) in messages.iter_mut() {
+                let at = format!(
+                    "/messagegroups/{}/messages/{}/dataschema",
+                    pointer_segment(group_id),
+                    pointer_segment(message_id)
+                );
+                if let Some(schema @ Value::Object(_)) = message.get_mut("dataschema") {
+                    rewrite_refs(schema, &|p| rebase(p, &at));
+                }
+            }
+        }
+    }
     let Some(groups) = document
         .get_mut("schemagroups")
         .and_then(Value::as_object_mut)

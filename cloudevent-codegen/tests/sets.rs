@@ -310,16 +310,7 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     fs::create_dir_all(project.join("src")).unwrap();
     fs::create_dir_all(project.join("tests")).unwrap();
     // The dependency block the codegen README gives, and no policy of the crate's own.
-    fs::write(
-        project.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"generated-set\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\ncloudevent-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n\
-             serde_json = \"1\"\nregress = \"0.12\"\n\n[workspace]\n",
-            workspace.join("cloudevent-runtime")
-        ),
-    )
-    .unwrap();
+    fs::write(project.join("Cargo.toml"), manifest(workspace)).unwrap();
     fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
     let arms: String = variants(&text)
         .iter()
@@ -424,6 +415,103 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     assert!(
         missed.is_empty(),
         "accepted, refused by python-jsonschema: {missed:#?}\n{refused_by_python:#?}"
+    );
+}
+
+/// A crate's manifest whose `[dependencies]` are exactly those of the codegen README's first
+/// `toml` block (the runtime from this workspace), and no policy of its own.
+fn manifest(workspace: &Path) -> String {
+    let readme = fs::read_to_string(workspace.join("cloudevent-codegen/README.md")).unwrap();
+    let block = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README gives a toml block");
+    let dependencies: Vec<String> = block
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            if l.starts_with("cloudevent-runtime ") {
+                format!(
+                    "cloudevent-runtime = {{ path = {:?} }}",
+                    workspace.join("cloudevent-runtime")
+                )
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    assert!(
+        dependencies
+            .iter()
+            .any(|d| d.starts_with("cloudevent-runtime")),
+        "{block}"
+    );
+    format!(
+        "[package]\nname = \"generated-set\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\n{}\n\n[workspace]\n",
+        dependencies.join("\n")
+    )
+}
+
+/// Generated code compiles with the README's dependency block alone: the CDEvents-shaped
+/// fixture (a `pattern`, which typify checks with `regress`, reached through the runtime) and
+/// this repository's own registry (the default layout), in one crate.
+#[test]
+fn the_readme_dependency_block_builds_generated_code() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let cdevents = Builder::new()
+        .schemas(fixtures.join("cdevents-shaped/schemas"))
+        .type_pointer("/properties/context/properties/type")
+        .profile(Profile::CloudEvents)
+        .lock_file(env::temp_dir().join("cloudevent-readme-unused.lock.json"))
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .single_file()
+        .unwrap();
+    assert!(
+        cdevents.contains("::cloudevent_runtime::__private_v1::regress::Regex"),
+        "the pattern is checked through the runtime's regress"
+    );
+    assert!(!cdevents.contains(" ::regress::"));
+    let own = Builder::new()
+        .schemas(workspace.join("schemas"))
+        .lock_file(workspace.join("cloudevent.lock.json"))
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .single_file()
+        .unwrap();
+    let base = env::current_exe()
+        .unwrap()
+        .ancestors()
+        .nth(3)
+        .expect("test executables live in <target>/<profile>/deps/")
+        .join("codegen-sets");
+    let project = base.join("readme");
+    fs::create_dir_all(project.join("src")).unwrap();
+    fs::write(project.join("Cargo.toml"), manifest(workspace)).unwrap();
+    fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
+    write_if_changed(&project.join("src/cdevents.rs"), &cdevents);
+    write_if_changed(&project.join("src/own.rs"), &own);
+    write_if_changed(
+        &project.join("src/lib.rs"),
+        "#![allow(clippy::all, missing_docs)]\npub mod cdevents {\n    include!(\"cdevents.rs\");\n}\npub mod own {\n    include!(\"own.rs\");\n}\n",
+    );
+    let output = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .current_dir(&project)
+        .args(["build", "--offline", "--color=never"])
+        .env("CARGO_TARGET_DIR", base.join("target"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("run cargo");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
     );
 }
 

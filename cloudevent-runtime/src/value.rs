@@ -16,6 +16,9 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::error::ValueError;
 
+mod schema_integer;
+pub use schema_integer::SchemaInteger;
+
 /// Keeps the errors of a rules check, or succeeds when there are none (warnings pass).
 fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
     let errors: Vec<Violation> = violations.into_iter().filter(Violation::is_error).collect();

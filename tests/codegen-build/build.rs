@@ -83,4 +83,16 @@ fn main() {
         eprintln!("{error}");
         std::process::exit(1);
     }
+    // Fidelity at the edges: members typed only `null`, `{}` in a `oneOf` branch, integers
+    // beyond `u64` and spelled `2.0` (issue 26).
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas("../../cloudevent-codegen/tests/fixtures/fidelity-edges/schemas")
+        .type_pointer("/x-cloudevent-type")
+        .profile(Profile::CloudEvents)
+        .file_name("edges.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
 }

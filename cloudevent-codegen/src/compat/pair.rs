@@ -478,5 +478,6 @@ fn with_documents(root: &Path, file: SchemaFile) -> Registry {
         documents,
         protobuf: Vec::new(),
         mapping: None,
+        skipped: Vec::new(),
     }
 }

@@ -232,5 +232,6 @@ pub(crate) fn load_file(path: &Path) -> Result<Registry, CodegenError> {
         documents: BTreeMap::new(),
         protobuf: vec![file],
         mapping: None,
+        skipped: Vec::new(),
     })
 }

@@ -249,6 +249,8 @@ pub(crate) fn generate_rust(
     if let Some(note) = relative_id_note(registry) {
         warnings.push(note);
     }
+    // Entries left out as they were read (an xRegistry message with an Avro payload).
+    warnings.extend(registry.skipped.iter().cloned());
     let bundle = bundle::bundle(registry);
     let reach = shared_reach(&bundle);
     // Which shared definitions each type reaches, directly or through others.
@@ -312,7 +314,7 @@ pub(crate) fn generate_rust(
             .filter(|(name, _)| !left_out.contains(*name))
             .map(|(name, schema)| (name.clone(), schema.clone()))
             .collect();
-        let failed = match shared_tokens(&registry.root, &kept, mode)
+        let failed = match shared_tokens(&registry.root, &kept, mode, &options.runtime_crate)
             .and_then(|tokens| unique_items(&registry.root, tokens))
         {
             Ok(tokens) => break Some(tokens),

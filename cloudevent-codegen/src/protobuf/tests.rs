@@ -56,6 +56,7 @@ fn findings(relative: &str, text: &str) -> Vec<String> {
         documents: Default::default(),
         protobuf: vec![file],
         mapping: None,
+        skipped: Vec::new(),
     };
     match rust_of(&registry) {
         Ok(_) => Vec::new(),

@@ -39,3 +39,9 @@ pub mod deprecated {
 pub mod nested {
     include!(concat!(env!("OUT_DIR"), "/nested.rs"));
 }
+
+/// Data at the edges of JSON Schema (`cloudevent-codegen/tests/fixtures/fidelity-edges`): a
+/// member typed only `null`, `{}` in a `oneOf` branch, integers beyond `u64` or spelled `2.0`.
+pub mod edges {
+    include!(concat!(env!("OUT_DIR"), "/edges.rs"));
+}
