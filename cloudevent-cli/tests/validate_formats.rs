@@ -81,6 +81,56 @@ fn a_protobuf_event_is_read_then_validated_under_the_profile() {
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
 }
 
+/// Issue 24: `dataschema` = the type URL of `proto_data` (CE Protobuf format 3) passes the
+/// default INTG-STD-015 profile with a warning naming both documents, and `cloudevents`
+/// silently; beside `binary_data` it is a relative reference, refused.
+#[test]
+fn a_type_url_dataschema_is_accepted_for_proto_data() {
+    const URL: &str = "type.googleapis.com/example.v1.Order";
+    let mut event = event();
+    event.set_protobuf_data(URL, vec![8, 1]);
+    event.set_datacontenttype(Some("application/protobuf".into()));
+    event.set_dataschema(Some(URL.into()));
+    let bytes = event.encode::<Protobuf>().unwrap();
+    let output = run(&["validate", "--format", "protobuf", "-"], &bytes);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("warning INTG-STD-015 R-2: dataschema"),
+        "{text}"
+    );
+    assert!(text.contains("CloudEvents Protobuf format"), "{text}");
+    let output = run(
+        &[
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--format",
+            "protobuf",
+            "-",
+        ],
+        &bytes,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        !stdout(&output).contains("dataschema"),
+        "{}",
+        stdout(&output)
+    );
+
+    event.set_data(Some(cloudevent_runtime::Data::Binary(vec![8, 1])));
+    let output = run(
+        &["validate", "--format", "protobuf", "-"],
+        &event.encode::<Protobuf>().unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("error CE 1.0.2 dataschema"),
+        "{}",
+        stdout(&output)
+    );
+}
+
 #[test]
 fn a_broken_protobuf_event_names_the_rule() {
     let mut bytes = event().encode::<Protobuf>().unwrap();

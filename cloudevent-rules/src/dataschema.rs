@@ -21,6 +21,11 @@ const EXAMPLE: &str = "https://schemas.example.com/orders/created/v1.json";
 /// The host, the query and the fragment are never searched, and `latest` is not a version.
 /// When several tokens appear, the last one (nearest the schema itself) counts.
 ///
+/// The envelope check ([`crate::Policy::check_envelope`]) accepts one more form: the type
+/// URL of the event's Protobuf data (`Envelope::data_type_url`), which the CloudEvents
+/// Protobuf format asks producers to put in `dataschema`; this function, which sees the
+/// value alone, does not.
+///
 /// ```
 /// use cloudevent_rules::{check_dataschema, Profile};
 ///
@@ -105,6 +110,30 @@ pub(crate) fn check_dataschema_and_major(
         });
     }
     (found, major)
+}
+
+/// The findings for a `dataschema` that is the type URL of the event's `proto_data`
+/// (`type.googleapis.com/example.v1.Order`): the CloudEvents Protobuf format (3. Data) says
+/// a producer SHOULD set it there, while the core spec asks for an absolute URI. Accepted
+/// under every profile, since the format the event came in asks for it; INTG-STD-015 R-2's
+/// versioned schema endpoint is not what it points to, so that profile reports a warning
+/// naming both documents.
+pub(crate) fn type_url_findings(value: &str, profile: Profile) -> Vec<Violation> {
+    if profile != Profile::IntgStd015 {
+        return Vec::new();
+    }
+    vec![
+        Violation::warning(
+            rule::INTG_R2,
+            "dataschema",
+            value,
+            "is the type URL of the event's proto_data, as the CloudEvents Protobuf format (3. Data) asks, not the absolute URI of a versioned schema endpoint (CE 1.0.2 dataschema, INTG-STD-015 R-2)",
+        )
+        .with_hint(format!(
+            "relayed to JSON or HTTP it is written `https://{}`; a schema endpoint such as `{EXAMPLE}` serves a gateway better",
+            value.split_once("://").map_or(value, |(_, rest)| rest)
+        )),
+    ]
 }
 
 /// The path segments a version token may sit in: split on `/`, and on `:` too for a URI

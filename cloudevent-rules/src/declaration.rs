@@ -128,6 +128,7 @@ impl Policy {
             time: Some(stand_in::TIME),
             extensions: &extensions,
             data: None,
+            data_type_url: None,
         };
         let policy = self.clone().with_required_traceability(false);
         let is_run_time = |attribute: &str| match attribute {

@@ -128,6 +128,29 @@ pub struct Envelope<'a> {
     /// The size of `data` in bytes when the event carries data (as written; for
     /// `data_base64` the decoded bytes), `None` when it has none.
     pub data: Option<usize>,
+    /// The type URL of `data` when it is a Protobuf message (the Protobuf format's
+    /// `proto_data`, a `google.protobuf.Any`), `None` for any other data. A `dataschema`
+    /// equal to it is what the CloudEvents Protobuf format (3. Data) asks producers to set,
+    /// and is checked as such (see [`crate::check_dataschema`]).
+    ///
+    /// ```
+    /// use cloudevent_rules::{Envelope, Mode, Policy, Profile};
+    /// let envelope = Envelope {
+    ///     specversion: Some("1.0"),
+    ///     id: Some("1"),
+    ///     source: Some("https://orders.example.com/checkout"),
+    ///     ty: Some("com.example.order.created"),
+    ///     dataschema: Some("type.googleapis.com/example.v1.Order"),
+    ///     data: Some(12),
+    ///     data_type_url: Some("type.googleapis.com/example.v1.Order"),
+    ///     ..Envelope::default()
+    /// };
+    /// assert!(Policy::new(Profile::CloudEvents).check_envelope(&envelope, Mode::Collect).is_empty());
+    /// // Without proto_data the same value is a relative reference, refused.
+    /// let json = Envelope { data_type_url: None, ..envelope };
+    /// assert!(!Policy::new(Profile::CloudEvents).check_envelope(&json, Mode::Collect).is_empty());
+    /// ```
+    pub data_type_url: Option<&'a str>,
 }
 
 impl Default for Envelope<'_> {
@@ -143,6 +166,7 @@ impl Default for Envelope<'_> {
             time: None,
             extensions: &(),
             data: None,
+            data_type_url: None,
         }
     }
 }
@@ -451,12 +475,16 @@ impl Policy {
             known("dataschema", dataschema) && envelope.ty.is_some_and(|ty| known("type", ty))
         };
         if let Some(dataschema) = envelope.dataschema.filter(|s| !constants(s)) {
-            let (found, major) = dataschema::check_dataschema_and_major(dataschema, profile);
-            sink.add(found)?;
-            if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
-                sink.add(dataschema::agreement_with_major(
-                    ty, dataschema, major, profile,
-                ))?;
+            if envelope.data_type_url == Some(dataschema) {
+                sink.add(dataschema::type_url_findings(dataschema, profile))?;
+            } else {
+                let (found, major) = dataschema::check_dataschema_and_major(dataschema, profile);
+                sink.add(found)?;
+                if let Some(ty) = envelope.ty.filter(|s| !s.is_empty()) {
+                    sink.add(dataschema::agreement_with_major(
+                        ty, dataschema, major, profile,
+                    ))?;
+                }
             }
         }
         if let Some(time) = envelope.time {

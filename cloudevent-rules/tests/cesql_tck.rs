@@ -86,6 +86,7 @@ fn run(case: &Json) -> Result<(), String> {
         time: core("time"),
         extensions: &extensions,
         data: None,
+        data_type_url: None,
     };
     let want_error = case.get("error").and_then(Json::as_str);
     let (value, kinds) = match Expression::parse(source) {

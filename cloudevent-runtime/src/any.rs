@@ -111,7 +111,8 @@ pub struct AnyEvent {
     pub(crate) data: Option<Data>,
     /// The type URL of data that arrived as (or is to be written as) a Protobuf message in
     /// the Protobuf format's `proto_data` (a `google.protobuf.Any`); `data` holds the
-    /// message's bytes as [`Data::Binary`]. Other formats have no place for it.
+    /// message's bytes as [`Data::Binary`]. Other formats write it as `dataschema`
+    /// ([`AnyEvent::written_dataschema`]).
     pub(crate) protobuf_type_url: Option<String>,
 }
 
@@ -269,6 +270,29 @@ impl AnyEvent {
     /// ```
     pub fn set_dataschema(&mut self, value: Option<String>) {
         self.dataschema = value;
+    }
+
+    /// `dataschema` as a format without `proto_data` writes it (JSON, Avro, every binding's
+    /// binary mode): data that is a Protobuf message travels there as bytes, and its type
+    /// URL, which the Protobuf format asks producers to put in `dataschema` (CE Protobuf
+    /// format 3), takes that attribute in its absolute form: `https:` before a type URL
+    /// without a scheme, the scheme Protobuf's `Any` assumes (`type.googleapis.com/x.Y` ->
+    /// `https://type.googleapis.com/x.Y`; prost's `/x.Y`, an empty host, -> `https:/x.Y`),
+    /// so a receiver still finds the message's full name as the last path segment and every
+    /// reader accepts the value. A `dataschema` the producer set to anything else is
+    /// written as set.
+    pub(crate) fn written_dataschema(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match (
+            self.dataschema.as_deref(),
+            self.protobuf_type_url.as_deref(),
+        ) {
+            (Some(schema), Some(url)) if schema != url => Some(Cow::Borrowed(schema)),
+            (_, Some(url)) if url.contains("://") => Some(Cow::Borrowed(url)),
+            (_, Some(url)) if url.starts_with('/') => Some(Cow::Owned(format!("https:{url}"))),
+            (_, Some(url)) => Some(Cow::Owned(format!("https://{url}"))),
+            (schema, None) => schema.map(Cow::Borrowed),
+        }
     }
 
     /// Sets or clears `subject`.

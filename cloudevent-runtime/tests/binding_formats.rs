@@ -11,7 +11,6 @@
     feature = "mqtt"
 ))]
 
-#[cfg(feature = "avro")]
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Avro;
 use cloudevent_runtime::binding::{
@@ -174,6 +173,18 @@ mod axum_extractors {
             .unwrap();
         assert_eq!(any.id(), event.id());
 
+        // Issue 24: a dataschema that is proto_data's type URL passes the extractor too.
+        let mut proto = any.clone();
+        proto.set_protobuf_data("type.googleapis.com/example.v1.Order", vec![8, 1]);
+        proto.set_dataschema(Some("type.googleapis.com/example.v1.Order".into()));
+        let read = AnyEvent::from_request(
+            post(protobuf::MEDIA_TYPE, proto.encode::<Protobuf>().unwrap()),
+            &(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(read, proto);
+
         let batch = Batch::from(vec![any.clone(), any]);
         let read = Batch::from_request(
             post(
@@ -254,6 +265,59 @@ mod derived_protobuf_payload {
         headers.insert("content-type", protobuf::MEDIA_TYPE.parse().unwrap());
         let received: AnyEvent = http::read_event(&headers, &bytes).unwrap();
         assert_eq!(received, any);
+    }
+
+    /// Issue 24: `dataschema` = the type URL of `proto_data` (CE Protobuf format 3) passes
+    /// every door that reads Protobuf (typed, dynamic, each binding's structured mode), and a
+    /// relay to JSON or binary mode carries it as an absolute `dataschema`.
+    #[test]
+    fn a_type_url_dataschema_passes_every_protobuf_door_and_is_relayed() {
+        let event = Event::new(OrderShipped {
+            order_id: "order-1".into(),
+            region: "eu".into(),
+            parcels: 2,
+        });
+        let mut any = AnyEvent::decode::<Protobuf>(&protobuf::encode_message(&event)).unwrap();
+        let url = any.protobuf_type_url().unwrap().to_owned();
+        any.set_dataschema(Some(url.clone()));
+        let bytes = any.encode::<Protobuf>().unwrap();
+
+        let typed = protobuf::decode_message::<OrderShipped>(&bytes).unwrap();
+        assert_eq!(typed.dataschema(), Some(url.as_str()));
+        assert_eq!(typed.data(), event.data());
+        assert_eq!(AnyEvent::decode::<Protobuf>(&bytes).unwrap(), any);
+        let mut headers = ::http::HeaderMap::new();
+        headers.insert("content-type", protobuf::MEDIA_TYPE.parse().unwrap());
+        assert_eq!(http::read_event::<AnyEvent>(&headers, &bytes).unwrap(), any);
+        let record = kafka::to_structured_record(&any, StructuredFormat::Protobuf).unwrap();
+        assert_eq!(kafka::from_record::<AnyEvent>(&record).unwrap(), any);
+        let (nats_headers, payload) =
+            nats::to_structured_message(&any, StructuredFormat::Protobuf).unwrap();
+        assert_eq!(
+            nats::from_parts::<AnyEvent>(Some(&nats_headers), &payload).unwrap(),
+            any
+        );
+        let message = amqp::to_structured_message(&any, StructuredFormat::Protobuf).unwrap();
+        assert_eq!(amqp::from_message::<AnyEvent>(&message).unwrap(), any);
+        let publish = mqtt::to_structured_publish(&any, StructuredFormat::Protobuf).unwrap();
+        assert_eq!(
+            mqtt::from_publish::<AnyEvent>(&publish, mqtt::MqttVersion::V5).unwrap(),
+            any
+        );
+
+        // Relayed: the type URL as an absolute dataschema, the message as bytes.
+        let absolute = format!("https:{url}");
+        for mode in [ContentMode::Binary, ContentMode::Structured] {
+            let mut headers = ::http::HeaderMap::new();
+            let body = http::write_event(&any, mode, &mut headers).unwrap();
+            let relayed: AnyEvent = http::read_event(&headers, &body).unwrap();
+            assert_eq!(relayed.dataschema(), Some(absolute.as_str()), "{mode:?}");
+            assert_eq!(relayed.protobuf_type_url(), None);
+            assert_eq!(relayed.datacontenttype(), Some("application/protobuf"));
+            if mode == ContentMode::Binary {
+                assert_eq!(headers["ce-dataschema"], absolute.as_str());
+            }
+        }
     }
 }
 

@@ -126,3 +126,57 @@ fn written_lengths_follow_the_canonical_string() {
     assert_eq!(ExtensionValue::Boolean(false).written_len(), 5);
     assert_eq!(ExtensionValue::Binary(b"hi").written_len(), "aGk=".len());
 }
+
+/// Issue 24: `dataschema` = the type URL of `proto_data` is the Protobuf format's own advice:
+/// no finding under the CloudEvents and NL GOV profiles, one warning naming both documents
+/// under INTG-STD-015; the same value without that type URL is a relative reference.
+#[test]
+fn a_dataschema_that_is_the_type_url_of_proto_data() {
+    const URL: &str = "type.googleapis.com/com.example.orders.v1.OrderCreated";
+    let envelope = Envelope {
+        specversion: Some("1.0"),
+        id: Some("1"),
+        source: Some("https://orders.example.com/checkout"),
+        ty: Some("com.example.order.created"),
+        datacontenttype: Some("application/protobuf"),
+        dataschema: Some(URL),
+        time: Some("2026-11-23T10:00:00Z"),
+        data: Some(2),
+        data_type_url: Some(URL),
+        ..Envelope::default()
+    };
+    for profile in [Profile::CloudEvents, Profile::NlGov] {
+        let found = Policy::new(profile).check_envelope(&envelope, Mode::Collect);
+        assert!(
+            found.iter().all(|v| v.attribute != "dataschema"),
+            "{profile:?}: {found:?}"
+        );
+    }
+    let strict = Policy::new(Profile::IntgStd015).check_envelope(&envelope, Mode::FirstError);
+    let dataschema: Vec<_> = strict
+        .iter()
+        .filter(|v| v.attribute == "dataschema")
+        .collect();
+    assert_eq!(dataschema.len(), 1, "{strict:?}");
+    assert_eq!(dataschema[0].severity, Severity::Warning);
+    assert_eq!(dataschema[0].rule.as_str(), "INTG-STD-015 R-2");
+    let text = dataschema[0].to_string();
+    for named in [
+        "CloudEvents Protobuf format",
+        "CE 1.0.2 dataschema",
+        "https://type.googleapis.com/",
+    ] {
+        assert!(text.contains(named), "{text}");
+    }
+    for other in [None, Some("type.googleapis.com/example.Other")] {
+        let json = Envelope {
+            data_type_url: other,
+            ..envelope
+        };
+        let found = Policy::new(Profile::CloudEvents).check_envelope(&json, Mode::FirstError);
+        assert_eq!(
+            found.last().map(|v| v.rule.as_str()),
+            Some("CE 1.0.2 dataschema")
+        );
+    }
+}

@@ -317,6 +317,7 @@ fn check_envelope(input: &EnvelopeInput, profile: Profile) -> Result<Vec<Violati
         time: event.time.as_deref(),
         extensions: &extensions,
         data: event.data,
+        data_type_url: None,
     };
     let all = policy.check_envelope(&envelope, Mode::Collect);
     let first = policy.check_envelope(&envelope, Mode::FirstError);

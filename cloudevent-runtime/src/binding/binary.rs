@@ -309,6 +309,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
         time: event.time().map(|t| t.as_str()),
         extensions: event.extensions(),
         data: None,
+        data_type_url: None,
     };
     let found = Event::<T>::POLICY.check_envelope_prechecked(
         &view,
@@ -377,7 +378,7 @@ fn parts_of(event: &AnyEvent) -> BinaryParts {
             ("type", Some(event.ty())),
             ("subject", event.subject()),
             ("time", event.time().map(|t| t.as_str())),
-            ("dataschema", event.dataschema()),
+            ("dataschema", event.written_dataschema().as_deref()),
         ],
         event.extensions().len(),
     );

@@ -165,6 +165,7 @@ impl<T: CloudEventData> Filterable for Event<T> {
             time: self.time().map(|t| t.as_str()),
             extensions: &extensions,
             data: None,
+            data_type_url: None,
         });
     }
 }

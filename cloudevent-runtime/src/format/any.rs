@@ -271,6 +271,7 @@ impl AnyEvent {
             time: self.time.as_ref().map(Timestamp::as_str),
             extensions: &self.extensions,
             data: self.data.as_ref().map(Data::len),
+            data_type_url: self.protobuf_type_url.as_deref(),
         }
     }
 }
@@ -286,8 +287,8 @@ impl Serialize for AnyEvent {
         if let Some(value) = &self.datacontenttype {
             map.serialize_entry("datacontenttype", value)?;
         }
-        if let Some(value) = &self.dataschema {
-            map.serialize_entry("dataschema", value)?;
+        if let Some(value) = self.written_dataschema() {
+            map.serialize_entry("dataschema", &*value)?;
         }
         if let Some(value) = &self.subject {
             map.serialize_entry("subject", value)?;

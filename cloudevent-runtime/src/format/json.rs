@@ -159,6 +159,7 @@ impl<'de> Envelope<'de> {
             time: self.time.as_deref(),
             extensions: &self.extensions,
             data: None,
+            data_type_url: None,
         }
     }
 

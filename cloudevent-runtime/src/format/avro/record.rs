@@ -309,9 +309,10 @@ pub(super) fn write(event: &AnyEvent) -> Result<Vec<u8>, Box<Violation>> {
                 None => 0,
             },
     );
+    let dataschema = event.written_dataschema();
     let optional = [
         ("datacontenttype", event.datacontenttype.as_deref()),
-        ("dataschema", event.dataschema.as_deref()),
+        ("dataschema", dataschema.as_deref()),
         ("subject", event.subject.as_deref()),
         ("time", event.time.as_ref().map(crate::Timestamp::as_str)),
     ];

@@ -129,6 +129,14 @@ fn read_wire<'a>(
     Ok((envelope, data))
 }
 
+/// The type URL of `proto_data`, for the policy's `dataschema` rule.
+fn data_type_url<'a>(data: Option<&WireData<'a>>) -> Option<&'a str> {
+    match data {
+        Some(WireData::Proto(url, _)) => Some(*url),
+        _ => None,
+    }
+}
+
 /// The size of the data as read, for the policy's size rules.
 fn data_size(data: Option<&WireData<'_>>) -> Option<usize> {
     data.map(|data| match data {
@@ -180,6 +188,7 @@ pub(super) fn read_event(
     // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
         data: data_size(data.as_ref()),
+        data_type_url: data_type_url(data.as_ref()),
         ..envelope.view()
     };
     let found = json::check_envelope(policy, &attributes, Mode::FirstError, expected_type, memo);
@@ -220,6 +229,7 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
     let mut found = sink.list;
     let view = cloudevent_rules::Envelope {
         data: data_size(data.as_ref()),
+        data_type_url: data_type_url(data.as_ref()),
         ..envelope.view()
     };
     found.extend(policy.check_envelope(&view, Mode::Collect));

@@ -44,6 +44,25 @@
 //! assert_eq!(Batch::decode::<Protobuf>(&batch.encode::<Protobuf>().unwrap()).unwrap(), batch);
 //! ```
 //!
+//! `dataschema` holding the type URL of `proto_data`, as the format (3. Data) says a producer
+//! SHOULD set it, is accepted for that event although it is no absolute URI (a warning under
+//! INTG-STD-015, whose R-2 wants a versioned schema endpoint; the decision is
+//! `cloudevent-rules`' `Envelope::data_type_url`). Written in any other format (JSON, Avro,
+//! binary mode), the message travels as bytes and its type URL as an absolute `dataschema`
+//! (`https://` before it, the scheme `Any` assumes), unless the event has another one:
+//!
+//! ```
+//! use cloudevent_runtime::{AnyEvent, Attributes, Protobuf};
+//!
+//! let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+//! event.set_protobuf_data("type.googleapis.com/example.v1.Order", vec![8, 1]);
+//! event.set_dataschema(Some("type.googleapis.com/example.v1.Order".into()));
+//! let read = AnyEvent::decode::<Protobuf>(&event.encode::<Protobuf>().unwrap()).unwrap();
+//! assert_eq!(read.dataschema(), Some("type.googleapis.com/example.v1.Order"));
+//! let json = AnyEvent::from_slice(&read.to_vec()).unwrap();
+//! assert_eq!(json.dataschema(), Some("https://type.googleapis.com/example.v1.Order"));
+//! ```
+//!
 //! A serde payload travels as `text_data` (JSON) or `binary_data`
 //! ([`Event::encode`]`::<Protobuf>`); a typed event whose payload is a Protobuf message
 //! travels in `proto_data`: see [`ProtobufData`].
@@ -153,7 +172,8 @@ impl AnyEvent {
 
     /// Sets the data to a Protobuf message's bytes and its type URL: the Protobuf format
     /// writes them as `proto_data` (a `google.protobuf.Any`); other formats write the bytes
-    /// as binary data and have no place for the type URL.
+    /// as binary data and the type URL as `dataschema` when the event has no other (see
+    /// the [module documentation](self)).
     ///
     /// ```
     /// use cloudevent_runtime::{AnyEvent, Data, Protobuf};

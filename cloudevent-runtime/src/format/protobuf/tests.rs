@@ -131,6 +131,88 @@ fn proto_data_keeps_its_type_url() {
     );
 }
 
+/// Issue 24: `dataschema` set to the type URL of `proto_data`, as the CloudEvents Protobuf
+/// format (3. Data) asks, is accepted for that event (a warning under INTG-STD-015, naming
+/// both documents); the same value beside any other data is still a relative reference.
+/// Relayed to JSON it is written in its absolute form.
+#[test]
+fn a_dataschema_that_is_the_type_url_of_proto_data_is_accepted() {
+    use crate::{Profile, Validator};
+    const URL: &str = "type.googleapis.com/example.v1.Order";
+    let with = |data: MessageData| {
+        let mut event = message();
+        event
+            .attributes
+            .insert("dataschema".into(), value(Attr::CeUri(URL.into())));
+        event.data = Some(data);
+        event.encode_to_vec()
+    };
+    let proto = |url: &str| {
+        MessageData::ProtoData(messages::Any {
+            type_url: url.into(),
+            value: vec![8, 1],
+        })
+    };
+    let bytes = with(proto(URL));
+    let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
+    assert_eq!(any.dataschema(), Some(URL));
+    assert_eq!(any.protobuf_type_url(), Some(URL));
+    // Written back in Protobuf as read.
+    assert_eq!(any.encode::<Protobuf>().unwrap(), bytes);
+    // The batch door.
+    let batch = Batch::from(vec![any.clone()]).encode::<Protobuf>().unwrap();
+    assert_eq!(Batch::decode::<Protobuf>(&batch).unwrap().len(), 1);
+    // Binary data, or proto_data of another message type: a relative reference, refused.
+    for other in [
+        with(MessageData::BinaryData(vec![8, 1])),
+        with(proto("type.googleapis.com/example.v1.Invoice")),
+    ] {
+        assert_eq!(
+            refused(&other),
+            ("dataschema".into(), "CE 1.0.2 dataschema".into())
+        );
+    }
+    // The validator: nothing under CloudEvents, a warning naming both specs under the strict
+    // profile, whose other findings about this minimal event are not about dataschema.
+    let lenient = Validator::new(Profile::CloudEvents).validate_bytes::<Protobuf>(&bytes);
+    assert!(lenient.findings().is_empty(), "{:?}", lenient.findings());
+    let strict = Validator::new(Profile::IntgStd015).validate_bytes::<Protobuf>(&bytes);
+    let dataschema: Vec<_> = strict
+        .findings()
+        .iter()
+        .filter(|f| f.attribute == "dataschema")
+        .collect();
+    assert_eq!(dataschema.len(), 1, "{dataschema:?}");
+    assert!(!dataschema[0].is_error());
+    assert_eq!(dataschema[0].rule.as_str(), "INTG-STD-015 R-2");
+    assert!(
+        dataschema[0]
+            .problem
+            .contains("CloudEvents Protobuf format")
+    );
+    assert!(dataschema[0].problem.contains("CE 1.0.2 dataschema"));
+    // Relayed to JSON: the bytes as data_base64, the type URL as an absolute dataschema,
+    // which the JSON reader accepts.
+    let json = String::from_utf8(any.to_vec()).unwrap();
+    assert!(
+        json.contains(r#""dataschema":"https://type.googleapis.com/example.v1.Order""#),
+        "{json}"
+    );
+    assert!(json.contains(r#""data_base64":"CAE=""#), "{json}");
+    let relayed = AnyEvent::from_slice(json.as_bytes()).unwrap();
+    assert_eq!(relayed.data(), Some(&Data::Binary(vec![8, 1])));
+    // With no dataschema, the type URL still travels.
+    let mut bare = message();
+    bare.data = Some(proto(URL));
+    let bare = AnyEvent::decode::<Protobuf>(&bare.encode_to_vec()).unwrap();
+    assert_eq!(bare.dataschema(), None);
+    assert!(
+        String::from_utf8(bare.to_vec())
+            .unwrap()
+            .contains(r#""dataschema":"https://type.googleapis.com/example.v1.Order""#)
+    );
+}
+
 /// Issue 24: a producer on a newer `cloudevents.proto` is not refused outright: an unknown
 /// field is skipped (Protobuf's rule), at every level, and the INTG-STD-015 validator lists it
 /// as a warning; the CloudEvents profile passes it silently. A group is still refused.
