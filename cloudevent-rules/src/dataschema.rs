@@ -162,45 +162,57 @@ fn segments<'a>(parsed: &UriRef<'a>) -> impl Iterator<Item = &'a str> {
 
 /// A segment without its alphabetic file extension: `v1.json` → `v1`; `v1.2` stays.
 fn file_stem(segment: &str) -> &str {
-    match segment.rsplit_once('.') {
-        Some((stem, ext))
-            if !stem.is_empty()
-                && !ext.is_empty()
-                && ext.bytes().all(|b| b.is_ascii_alphabetic()) =>
+    // By bytes (`.` is ASCII, so the cut is a char boundary): `rsplit_once` with a char
+    // pattern searched through the char searcher for every segment of every dataschema.
+    let bytes = segment.as_bytes();
+    match bytes.iter().rposition(|&b| b == b'.') {
+        Some(dot)
+            if dot > 0
+                && dot + 1 < bytes.len()
+                && bytes[dot + 1..].iter().all(u8::is_ascii_alphabetic) =>
         {
-            stem
+            &segment[..dot]
         }
         _ => segment,
     }
 }
 
-fn number(s: &str) -> Option<u64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// A run of ASCII digits as a number; `None` when empty, holding anything else, or past
+/// `u64` (what `str::parse::<u64>` gives on a digit string).
+fn number(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
         return None;
     }
-    s.parse().ok()
+    digits.iter().try_fold(0_u64, |n, &d| {
+        d.is_ascii_digit()
+            .then_some(())
+            .and_then(|()| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+    })
 }
 
 /// The major of a version token: `v1`, `v1.2`, `v1.2.3` or `1.2.3`, the three-part forms
 /// possibly with a semver pre-release (`0.6.0-draft`, `v1.2.3-rc.1`).
 fn token_major(token: &str) -> Option<u64> {
-    let token = match token.split_once('-') {
-        Some((numbers, pre))
-            if numbers.matches('.').count() == 2
-                && !pre.is_empty()
-                && pre
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') =>
+    // By bytes: every separator is ASCII. `split_once`/`matches`/`split` with char patterns
+    // went through the char searcher, twice per segment holding a digit.
+    let token = token.as_bytes();
+    let token = match token.iter().position(|&b| b == b'-') {
+        Some(dash)
+            if token[..dash].iter().filter(|&&b| b == b'.').count() == 2
+                && dash + 1 < token.len()
+                && token[dash + 1..]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') =>
         {
-            numbers
+            &token[..dash]
         }
         _ => token,
     };
-    let (numbers, prefixed) = match token.strip_prefix(['v', 'V']) {
-        Some(rest) => (rest, true),
-        None => (token, false),
+    let (numbers, prefixed) = match token.split_first() {
+        Some((b'v' | b'V', rest)) => (rest, true),
+        _ => (token, false),
     };
-    let mut parts = numbers.split('.');
+    let mut parts = numbers.split(|&b| b == b'.');
     let major = number(parts.next()?)?;
     let mut count = 1;
     for part in parts {
@@ -226,11 +238,11 @@ fn segment_major(segment: &str) -> Option<u64> {
     if let Some(major) = token_major(stem) {
         return Some(major);
     }
-    let word = stem.rsplit(['-', '_']).next()?;
-    if word.len() == stem.len() {
-        return None;
-    }
-    token_major(word)
+    let word_start = stem
+        .bytes()
+        .rposition(|b| b == b'-' || b == b'_')
+        .map(|at| at + 1)?;
+    token_major(&stem[word_start..])
 }
 
 fn last_version(parsed: &UriRef<'_>) -> Option<u64> {
@@ -523,5 +535,86 @@ mod tests {
             found[0].hint.as_deref(),
             Some("e.g. `com.example.order.created.v1`, or a dataschema of major version 2")
         );
+    }
+
+    /// The char-pattern versions the byte scans above replaced, kept as the oracle.
+    mod before {
+        pub(super) fn file_stem(segment: &str) -> &str {
+            match segment.rsplit_once('.') {
+                Some((stem, ext))
+                    if !stem.is_empty()
+                        && !ext.is_empty()
+                        && ext.bytes().all(|b| b.is_ascii_alphabetic()) =>
+                {
+                    stem
+                }
+                _ => segment,
+            }
+        }
+
+        fn number(s: &str) -> Option<u64> {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            s.parse().ok()
+        }
+
+        fn token_major(token: &str) -> Option<u64> {
+            let token = match token.split_once('-') {
+                Some((numbers, pre))
+                    if numbers.matches('.').count() == 2
+                        && !pre.is_empty()
+                        && pre
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') =>
+                {
+                    numbers
+                }
+                _ => token,
+            };
+            let (numbers, prefixed) = match token.strip_prefix(['v', 'V']) {
+                Some(rest) => (rest, true),
+                None => (token, false),
+            };
+            let mut parts = numbers.split('.');
+            let major = number(parts.next()?)?;
+            let mut count = 1;
+            for part in parts {
+                number(part)?;
+                count += 1;
+            }
+            let valid = if prefixed { count <= 3 } else { count == 3 };
+            valid.then_some(major)
+        }
+
+        pub(super) fn segment_major(segment: &str) -> Option<u64> {
+            if !segment.bytes().any(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            if let Some(major) = token_major(segment) {
+                return Some(major);
+            }
+            let stem = file_stem(segment);
+            if let Some(major) = token_major(stem) {
+                return Some(major);
+            }
+            let word = stem.rsplit(['-', '_']).next()?;
+            if word.len() == stem.len() {
+                return None;
+            }
+            token_major(word)
+        }
+    }
+
+    proptest::proptest! {
+        /// Issue 25: the byte scans find the same stem and major as the char patterns did,
+        /// on segments made of the characters a version token and its neighbours hold.
+        #[test]
+        fn byte_scans_read_segments_as_the_char_patterns_did(
+            segment in "[vV0-9.\\-_a-zé]{0,14}|v?[0-9]{1,21}(\\.[0-9]{1,3}){0,3}(-[a-z0-9.]{0,4})?(\\.json)?",
+        ) {
+            proptest::prop_assert_eq!(file_stem(&segment), before::file_stem(&segment));
+            proptest::prop_assert_eq!(segment_major(&segment), before::segment_major(&segment));
+        }
     }
 }

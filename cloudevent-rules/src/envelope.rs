@@ -244,12 +244,18 @@ struct Sink {
 }
 
 impl Sink {
+    // Inlined: nearly every check of a valid event finds nothing, and the call for an empty
+    // `Vec` was 2 % of a Protobuf decode; the findings go through `add_found`.
+    #[inline(always)]
     fn add(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
-        // Nearly every check of a valid event finds nothing; skip making and dropping an
-        // iterator over the empty `Vec`.
         if violations.is_empty() {
             return Ok(());
         }
+        self.add_found(violations)
+    }
+
+    #[inline(never)]
+    fn add_found(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
         for violation in violations {
             self.push(violation)?;
         }
@@ -303,17 +309,6 @@ impl Prechecked<'_> {
         dataschema: None,
         extension_names: &[],
     };
-
-    fn is_known(&self, name: &str, value: &str) -> bool {
-        let known = match name {
-            "source" => self.source,
-            "type" => self.ty,
-            "datacontenttype" => self.datacontenttype,
-            "dataschema" => self.dataschema,
-            _ => None,
-        };
-        known == Some(value)
-    }
 }
 
 impl Policy {
@@ -424,7 +419,13 @@ impl Policy {
         sink: &mut Sink,
     ) -> Result<(), Stopped> {
         let profile = self.profile();
-        let known = |name: &str, value: &str| prechecked.is_known(name, value);
+        // Whether each attribute is its prechecked value, compared once here rather than by
+        // name at each of the checks below (the name matches were 2 % of a typed parse).
+        let is = |known: Option<&str>, value: Option<&str>| value.is_some() && known == value;
+        let known_source = is(prechecked.source, envelope.source);
+        let known_type = is(prechecked.ty, envelope.ty);
+        let known_datacontenttype = is(prechecked.datacontenttype, envelope.datacontenttype);
+        let known_dataschema = is(prechecked.dataschema, envelope.dataschema);
         match envelope.specversion {
             None => sink.push(missing("specversion", self.specversion_rule()))?,
             Some(value) => sink.add(
@@ -434,20 +435,26 @@ impl Policy {
                     .collect(),
             )?,
         }
-        for (name, value) in [
-            ("id", envelope.id),
-            ("source", envelope.source),
-            ("type", envelope.ty),
+        for (name, value, known) in [
+            ("id", envelope.id, false),
+            ("source", envelope.source, known_source),
+            ("type", envelope.ty, known_type),
         ] {
             match value {
                 None => sink.push(missing(name, self.required_rule()))?,
                 Some("") => sink.push(self.empty_required(name))?,
-                Some(value) if known(name, value) => {}
+                Some(_) if known => {}
                 Some(value) => sink.add(crate::check_string_value(name, value))?,
             }
         }
-        for (name, value) in &envelope.core()[4..] {
-            if let Some(value) = value.filter(|value| !known(name, value)) {
+        let [_, _, _, _, datacontenttype, dataschema, subject, time] = envelope.core();
+        for ((name, value), known) in [
+            (datacontenttype, known_datacontenttype),
+            (dataschema, known_dataschema),
+            (subject, false),
+            (time, false),
+        ] {
+            if let Some(value) = value.filter(|_| !known) {
                 sink.add(crate::check_string_value(name, value))?;
             }
         }
@@ -456,25 +463,19 @@ impl Policy {
         if let Some(subject) = envelope.subject {
             sink.add(crate::check_subject(subject))?;
         }
-        if let Some(source) = envelope
-            .source
-            .filter(|s| !s.is_empty() && !known("source", s))
-        {
+        if let Some(source) = envelope.source.filter(|s| !s.is_empty() && !known_source) {
             sink.add(crate::check_source(source, profile))?;
         }
-        if let Some(ty) = envelope.ty.filter(|s| !s.is_empty() && !known("type", s)) {
+        if let Some(ty) = envelope.ty.filter(|s| !s.is_empty() && !known_type) {
             sink.add(crate::check_type(ty, self))?;
         }
-        if let Some(content_type) = envelope
-            .datacontenttype
-            .filter(|s| !known("datacontenttype", s))
-        {
+        if let Some(content_type) = envelope.datacontenttype.filter(|_| !known_datacontenttype) {
             sink.add(crate::check_media_type(content_type))?;
         }
-        let constants = |dataschema: &str| {
-            known("dataschema", dataschema) && envelope.ty.is_some_and(|ty| known("type", ty))
-        };
-        if let Some(dataschema) = envelope.dataschema.filter(|s| !constants(s)) {
+        if let Some(dataschema) = envelope
+            .dataschema
+            .filter(|_| !(known_dataschema && known_type))
+        {
             if envelope.data_type_url == Some(dataschema) {
                 sink.add(dataschema::type_url_findings(dataschema, profile))?;
             } else {

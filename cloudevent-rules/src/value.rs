@@ -291,7 +291,7 @@ fn may_hold_forbidden(bytes: &[u8]) -> bool {
 /// into its high bit when 0x20 is taken from it (and had that bit clear), a byte above 0x7E
 /// has its high bit set once 1 is added to it or already had it; a borrow or carry out of a
 /// byte only happens when that byte is itself out of range.
-fn is_printable_ascii(bytes: &[u8]) -> bool {
+pub(crate) fn is_printable_ascii(bytes: &[u8]) -> bool {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES * 0x80;
     let mut words = bytes.chunks_exact(8);

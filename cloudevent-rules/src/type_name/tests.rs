@@ -349,3 +349,17 @@ fn prefix_check() {
         rule::NL_GOV_TYPE
     );
 }
+
+proptest::proptest! {
+    /// Issue 25: the byte scan finds the char the char-by-char search found, and the
+    /// printable-ASCII shortcut never hides a control character.
+    #[test]
+    fn byte_scans_find_what_the_char_search_found(text in "[a-z0-9A-Z_\\-. é\u{7f}\u{85}\t日]{0,12}") {
+        let before = text
+            .chars()
+            .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+        proptest::prop_assert_eq!(first_outside_label_bytes(&text), before);
+        let control = text.chars().any(is_forbidden_control);
+        proptest::prop_assert_eq!(control_character(&text).is_some(), control);
+    }
+}
