@@ -209,19 +209,24 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::{CheckedByDerive, CloudEventData, HasSource};
+    pub use crate::data::{CheckedByDerive, CloudEventData, Confirmed, HasSource};
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,
     };
     pub use ::cloudevent_rules::{Prechecked, Profile, expand_template_variable};
 
-    /// What the derive checked under the type's policy when it compiled: the one way to
-    /// fill [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED) with anything.
-    /// Only generated code calls it; a hand-written call breaks the contract of this module.
-    pub const fn checked_by_derive(checked: Prechecked<'static>) -> CheckedByDerive {
-        CheckedByDerive(checked)
+    /// What the derive checked under the type's policy when it compiled, with the `static`
+    /// (one per derived type) that keeps the rules' confirmation of it: the way to fill
+    /// [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED). Only generated
+    /// code calls it; a hand-written call gets its claim confirmed like any other.
+    pub const fn checked_by_derive(
+        checked: Prechecked<'static>,
+        confirmed: &'static OnceLock<Confirmed>,
+    ) -> CheckedByDerive {
+        CheckedByDerive::new(checked, confirmed)
     }
+    pub use ::std::sync::OnceLock;
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};

@@ -313,7 +313,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
     let found = Event::<T>::POLICY.check_envelope_prechecked(
         &view,
         Mode::FirstError,
-        T::PRECHECKED.claims(),
+        &T::PRECHECKED.confirmed(T::PROFILE),
     );
     if cloudevent_rules::has_error(&found) {
         return Ok(None);

@@ -260,7 +260,7 @@ impl Expected {
     pub(crate) fn of<T: crate::CloudEventData>() -> Expected {
         Expected {
             ty: T::TYPE,
-            prechecked: *T::PRECHECKED.claims(),
+            prechecked: T::PRECHECKED.confirmed(T::PROFILE),
         }
     }
 }
