@@ -1,5 +1,6 @@
 //! `cloudevent validate` end to end: the built binary on the files in `tests/data/`.
 
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::Json;
 use std::io::Write;
 use std::path::PathBuf;

@@ -12,7 +12,7 @@
 //!   format, or goes out through a [`binding`].
 //! - **Consumers** read an event typed with [`Event::<T>::from_slice`](Event::from_slice),
 //!   under `T`'s profile, or dynamically as an [`AnyEvent`] ([`AnyEvent::from_slice`], or
-//!   [`AnyEvent::from_slice_with`] and a [`Policy`]). An axum service takes `Event<T>`,
+//!   [`AnyEvent::decode_with::<Json>`] and a [`Policy`]). An axum service takes `Event<T>`,
 //!   `AnyEvent`, `Batch` or `Events<E>` as handler arguments (the extractors of
 //!   `binding::axum`); a gateway that enforces a policy takes
 //!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
@@ -53,7 +53,7 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::with_policy(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
+//! let report = Validator::new(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
 //! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
@@ -148,7 +148,7 @@ pub use format::protobuf::Protobuf;
 pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
 pub use trace::Traceable;
-pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};
+pub use validate::{BatchReport, Document, FindingJson, Validate, ValidationReport, Validator};
 pub use value::{Binary, Timestamp, Uri, UriRef};
 
 /// The structured-mode media type of one event (INTG-STD-015 R-7).
@@ -175,7 +175,7 @@ pub use cloudevent_rules::{Policy, Profile, RuleId, Severity, Violation};
 pub mod prelude {
     #[cfg(feature = "derive")]
     pub use crate::CloudEvent;
-    pub use crate::{AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable};
+    pub use crate::{AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable, Validate};
 }
 
 /// Derives [`CloudEventData`] for a payload type; see the crate documentation.
@@ -232,15 +232,6 @@ pub mod __private_v1 {
     pub use ::core::result::Result::{self, Err, Ok};
     pub use ::std::borrow::Cow;
     pub use ::std::string::String;
-
-    /// Fails to compile, at the field's span, when `T` is not an extension type.
-    pub const fn assert_extension_field<T: ?Sized + ExtensionField>() {}
-    /// Fails to compile when `T` is not a String for a documented String extension.
-    pub const fn assert_string_extension_field<T: ?Sized + StringExtensionField>() {}
-    /// Fails to compile when `T` is not a URI-reference for `dataref`.
-    pub const fn assert_uri_reference_extension_field<T: ?Sized + UriReferenceExtensionField>() {}
-    /// Fails to compile when `T` cannot be the subject.
-    pub const fn assert_subject_field<T: ?Sized + SubjectField>() {}
 
     /// `cesql!`'s expression, which the macro parsed with this same parser when the code
     /// compiled.

@@ -5,6 +5,7 @@
 //! `registry_validation.rs`.
 #![cfg(feature = "registry")]
 
+use cloudevent_runtime::Validate;
 use base64::Engine as _;
 use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{Document, Profile, Validator};

@@ -254,7 +254,6 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
 #[cfg(feature = "http")]
 pub(crate) fn events_of<E: BindingEvent>(batch: crate::Batch) -> Result<Vec<E>, BindingError> {
     batch
-        .into_events()
         .into_iter()
         .enumerate()
         .map(|(index, event)| {

@@ -523,7 +523,7 @@ fn extension(
         // Never from JSON text (Binary is a base64 string there); the Avro reader hands an
         // attribute of Avro type `bytes` over as bytes (CE-Avro 2.1).
         JsonScalar::Bytes(bytes) => {
-            ExtensionValueBuf::Binary(crate::Binary::new(bytes.into_owned()))
+            ExtensionValueBuf::Binary(crate::Binary::from(bytes.into_owned()))
         }
         other @ (JsonScalar::Float(_) | JsonScalar::Composite(_)) => {
             return findings.report(wrong_json_type(

@@ -92,7 +92,7 @@ impl<T: CloudEventData> Event<T> {
         T: Serialize,
     {
         let bytes = self.to_vec()?;
-        AnyEvent::from_slice_with_limit(&bytes, usize::MAX)
+        AnyEvent::read(&bytes, usize::MAX, &AnyEvent::DEFAULT_POLICY)
             .map_err(|e| BuildError::Payload(e.to_string()))
     }
 

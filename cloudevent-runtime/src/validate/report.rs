@@ -471,7 +471,7 @@ mod tests {
 
     #[test]
     fn attribute_size_counts_names_and_values() {
-        let mut extensions = Extensions::new();
+        let mut extensions = Extensions::default();
         extensions.insert("flag", true);
         extensions.insert("n", 12_345);
         let view = cloudevent_rules::Envelope {

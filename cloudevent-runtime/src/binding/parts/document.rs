@@ -203,7 +203,7 @@ pub(super) fn write_document(
         }
         Some(BodyData::Bytes(bytes)) => {
             member(&mut out, "data_base64")?;
-            json_string(&mut out, &Binary::new(bytes.to_vec()).to_base64())?;
+            json_string(&mut out, &Binary::from(&bytes[..]).to_string())?;
         }
     }
     if first {
