@@ -1,10 +1,10 @@
 //! Every contestant writes and reads the same event, so the benchmark compares like with like.
 
-use cloudevent_runtime::Validate;
 use cloudevent_bench::{
     OrderCreated, PlainEvent, ours, plain, reference_batch_json, reference_json,
 };
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::{AnyEvent, Batch, Event, Profile, Validator};
 use cloudevents::{AttributesReader, EventBuilder, EventBuilderV10};
 use serde_json::Value;

@@ -7,8 +7,8 @@
 //! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
 //! marked `// policy door pending` where the policy API will plug in.
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
@@ -438,11 +438,7 @@ fn batch_door(case: &Case) -> Verdict {
         _ => return Verdict::NotApplicable,
     };
     match Batch::decode_with::<cloudevent_runtime::Json>(&bytes, &Policy::new(case.profile)) {
-        Ok(batch) => Verdict::Accept(
-            batch
-                .first()
-                .and_then(|e| e.subject().map(str::to_owned)),
-        ),
+        Ok(batch) => Verdict::Accept(batch.first().and_then(|e| e.subject().map(str::to_owned))),
         Err(error) => Verdict::Reject(format_rules(&error)),
     }
 }

@@ -11,8 +11,8 @@
 //!
 //! Run it with `cargo run --example consumer`.
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::time::Duration;
 
 use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};

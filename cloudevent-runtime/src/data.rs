@@ -239,7 +239,10 @@ impl CheckedByDerive {
     /// The claim as `cloudevent-rules` confirmed it under `profile` (the payload type's):
     /// checked once, on first use, then one atomic load. A verdict cached under another
     /// profile (a `static` shared by two hand-written impls) confirms nothing.
-    pub(crate) fn confirmed(&self, profile: cloudevent_rules::Profile) -> cloudevent_rules::Prechecked<'static> {
+    pub(crate) fn confirmed(
+        &self,
+        profile: cloudevent_rules::Profile,
+    ) -> cloudevent_rules::Prechecked<'static> {
         let confirmed = self.confirmed.get_or_init(|| Confirmed {
             profile,
             claims: cloudevent_rules::Policy::new(profile).confirm_prechecked(&self.claims),
@@ -254,7 +257,9 @@ impl CheckedByDerive {
 
 impl std::fmt::Debug for CheckedByDerive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("CheckedByDerive").field(&self.claims).finish()
+        f.debug_tuple("CheckedByDerive")
+            .field(&self.claims)
+            .finish()
     }
 }
 

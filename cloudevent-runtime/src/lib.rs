@@ -31,6 +31,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
+//! use cloudevent_runtime::Validate;
 //! use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
@@ -175,7 +176,9 @@ pub use cloudevent_rules::{Policy, Profile, RuleId, Severity, Violation};
 pub mod prelude {
     #[cfg(feature = "derive")]
     pub use crate::CloudEvent;
-    pub use crate::{AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable, Validate};
+    pub use crate::{
+        AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable, Validate,
+    };
 }
 
 /// Derives [`CloudEventData`] for a payload type; see the crate documentation.
@@ -226,12 +229,12 @@ pub mod __private_v1 {
     ) -> CheckedByDerive {
         CheckedByDerive::new(checked, confirmed)
     }
-    pub use ::std::sync::OnceLock;
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};
     pub use ::std::borrow::Cow;
     pub use ::std::string::String;
+    pub use ::std::sync::OnceLock;
 
     /// `cesql!`'s expression, which the macro parsed with this same parser when the code
     /// compiled.

@@ -399,7 +399,10 @@ impl TryFrom<String> for UriRef {
     type Error = ValueError;
 
     fn try_from(value: String) -> Result<Self, Self::Error> {
-        errors_only(cloudevent_rules::check_uri_reference("URI-reference", &value))?;
+        errors_only(cloudevent_rules::check_uri_reference(
+            "URI-reference",
+            &value,
+        ))?;
         Ok(UriRef(value))
     }
 }
@@ -567,7 +570,8 @@ impl<'de> Deserialize<'de> for Binary {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Binary, E> {
-                v.parse::<Binary>().map_err(|e| E::custom(format_args!("invalid base64: {e}")))
+                v.parse::<Binary>()
+                    .map_err(|e| E::custom(format_args!("invalid base64: {e}")))
             }
 
             fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Binary, E> {

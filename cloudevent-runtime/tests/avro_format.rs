@@ -4,8 +4,8 @@
 
 #![cfg(feature = "avro")]
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::collections::HashMap;
 
 use apache_avro::types::Value as AvroValue;

@@ -358,6 +358,8 @@ fn a_received_dataref_that_is_not_a_uri_reference_is_an_error() {
     assert_eq!(err.violations()[0].attribute, "dataref");
     event.extensions_mut().insert("dataref", 7);
     assert!(event.dataref().is_err());
-    event.extensions_mut().insert("dataref", Binary::from(*b"x"));
+    event
+        .extensions_mut()
+        .insert("dataref", Binary::from(*b"x"));
     assert!(event.dataref().is_err());
 }

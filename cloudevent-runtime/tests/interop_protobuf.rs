@@ -103,7 +103,9 @@ fn our_event() -> AnyEvent {
     event.set_datacontenttype(Some("text/plain".into()));
     event.set_subject(Some("order-1".into()));
     event.set_dataschema(Some("https://schemas.example.com/orders/v1.json".into()));
-    event.set_time(Some(Timestamp::try_from("2026-03-28T14:22:31.500Z").unwrap()));
+    event.set_time(Some(
+        Timestamp::try_from("2026-03-28T14:22:31.500Z").unwrap(),
+    ));
     let extensions = event.extensions_mut();
     extensions.insert("flag", true);
     extensions.insert("hop", -7);

@@ -1,8 +1,8 @@
 //! The CloudEvents JSON event format (CE-JSON 1.0.2) at its corners, through the public API.
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::{
     AnyEvent, Binary, CloudEvent, Data, Event, ExtensionValueBuf, FormatError, Timestamp,
     Traceable, dispatch,
@@ -376,7 +376,10 @@ fn extension_values_outside_the_type_system_are_refused() {
         ok.extensions().get("flag"),
         Some(&ExtensionValueBuf::Boolean(true))
     );
-    assert_eq!(ok.extensions().get("label"), Some(&ExtensionValueBuf::from("x")));
+    assert_eq!(
+        ok.extensions().get("label"),
+        Some(&ExtensionValueBuf::from("x"))
+    );
 }
 
 #[test]

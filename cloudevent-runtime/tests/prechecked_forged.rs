@@ -47,7 +47,10 @@ impl CloudEventData for Forged {
 
 /// A derived type, whose claim a hand-written impl of another profile copies.
 #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-#[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com"
+)]
 struct Derived {
     n: u32,
 }
@@ -96,7 +99,10 @@ fn a_forged_type_claim_is_refused_by_the_http_binary_door() {
     let error = http::from_request::<Event<Forged>, _>(&request)
         .expect_err("a type that breaks R-4 is refused in binary mode too");
     let text = error.to_string();
-    assert!(text.contains("type") && text.contains("INTG-STD-015 R-4"), "{text}");
+    assert!(
+        text.contains("type") && text.contains("INTG-STD-015 R-4"),
+        "{text}"
+    );
     assert_eq!(
         http::read_event::<Event<Forged>>(request.headers(), request.body())
             .unwrap_err()
@@ -131,8 +137,14 @@ impl CloudEventData for Copied {
 #[test]
 fn valid_events_still_read_whoever_made_the_claim() {
     let body = json("com.example.order.created", "https://orders.example.com");
-    assert_eq!(Event::<Derived>::from_slice(&body).unwrap().data(), &Derived { n: 1 });
-    assert_eq!(Event::<Copied>::from_slice(&body).unwrap().data(), &Copied { n: 1 });
+    assert_eq!(
+        Event::<Derived>::from_slice(&body).unwrap().data(),
+        &Derived { n: 1 }
+    );
+    assert_eq!(
+        Event::<Copied>::from_slice(&body).unwrap().data(),
+        &Copied { n: 1 }
+    );
     let request = binary_request("com.example.order.created", "https://orders.example.com");
     assert!(http::from_request::<Event<Derived>, _>(&request).is_ok());
     assert!(http::from_request::<Event<Copied>, _>(&request).is_ok());

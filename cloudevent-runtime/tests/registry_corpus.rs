@@ -5,8 +5,8 @@
 //! `registry_validation.rs`.
 #![cfg(feature = "registry")]
 
-use cloudevent_runtime::Validate;
 use base64::Engine as _;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{Document, Profile, Validator};
 use serde_json::Value;

@@ -3,11 +3,11 @@
 //! on 127.0.0.1.
 #![cfg(all(feature = "registry", feature = "axum"))]
 
-use cloudevent_runtime::Validate;
 use axum::Router;
 use axum::routing::post;
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::binding::axum::Registered;
 use cloudevent_runtime::registry::{
     Deprecation, Registry, RegistryEntry, RegistrySnapshot, RegistryValidator, UnknownType,

@@ -1,8 +1,8 @@
 //! Profiles, the validator's reports, batches, size limits and traceability.
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::{
     AnyEvent, Batch, BuildError, CloudEvent, Document, Event, FormatError, Profile, Severity,
     Timestamp, Validator,

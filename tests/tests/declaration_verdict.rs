@@ -383,8 +383,8 @@ fn declaration_findings_are_the_validator_s_findings_under_every_profile() {
             attributes,
             extensions,
         };
-        let report = Validator::new(policy.clone())
-            .validate_bytes::<Json>(&event_for(&case, row.profile));
+        let report =
+            Validator::new(policy.clone()).validate_bytes::<Json>(&event_for(&case, row.profile));
         let about_declaration = |v: &&Violation| {
             case.attributes.iter().any(|(key, _)| v.attribute == *key)
                 || (v.attribute == "extension" && case.extensions.contains(&v.value))

@@ -111,7 +111,10 @@ pub fn to_message<E: BindingEvent>(
                 .attributes
                 .into_iter()
                 .map(|(name, value)| {
-                    let native = any.extensions().get(&name).and_then(|v| native(v.as_value()));
+                    let native = any
+                        .extensions()
+                        .get(&name)
+                        .and_then(|v| native(v.as_value()));
                     let value = native.unwrap_or(AmqpValue::String(value));
                     (format!("{}{name}", prefix.as_str()), value)
                 })
@@ -234,7 +237,9 @@ fn canonical(
         }
         AmqpValue::Binary(bytes) => (
             canonical_string(ExtensionValue::Binary(bytes)).into_owned(),
-            Some(ExtensionValueBuf::Binary(crate::Binary::from(bytes.clone()))),
+            Some(ExtensionValueBuf::Binary(crate::Binary::from(
+                bytes.clone(),
+            ))),
         ),
         AmqpValue::Timestamp(millis) => {
             let seconds = millis.div_euclid(1000);

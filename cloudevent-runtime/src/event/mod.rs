@@ -268,7 +268,12 @@ impl<T: CloudEventData> Event<T> {
     #[must_use]
     pub fn with_new_id(mut self, kind: IdKind) -> Self {
         let new_id = kind.generate();
-        if self.extensions.get(CAUSATIONID).and_then(ExtensionValueBuf::as_str) == Some(self.id.as_str()) {
+        if self
+            .extensions
+            .get(CAUSATIONID)
+            .and_then(ExtensionValueBuf::as_str)
+            == Some(self.id.as_str())
+        {
             self.extensions.insert(CAUSATIONID, new_id.clone());
         }
         self.id = new_id;

@@ -72,7 +72,6 @@ impl ExtensionValueBuf {
     pub fn as_str(&self) -> Option<&str> {
         self.as_value().as_str()
     }
-
 }
 
 impl From<ExtensionValue<'_>> for ExtensionValueBuf {

@@ -132,7 +132,6 @@ impl Batch {
     pub fn push(&mut self, event: AnyEvent) {
         self.events.push(event);
     }
-
 }
 
 /// A writer that only counts the bytes written to it.

@@ -205,6 +205,7 @@ enum DataView<'a> {
 /// stop). Cloning is cheap: the compiled registry is shared.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
 /// use cloudevent_runtime::rules::AttributeKind;
 /// use cloudevent_runtime::{Json, Profile, Validator};
@@ -256,6 +257,7 @@ impl RegistryValidator {
     /// What an unknown `type` gets (an error by default).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap())
@@ -273,6 +275,7 @@ impl RegistryValidator {
     /// Compares sunsets with this instant instead of the clock (reproducible builds, tests).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::registry::{Deprecation, Registry, RegistryEntry, RegistryValidator};
     /// use cloudevent_runtime::{Json, Profile, Timestamp, Validator};
     /// let deprecation = Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() };

@@ -3,8 +3,8 @@
 //! `Event::new` → JSON → `Event<T>` gives the same payload and attributes, and the JSON passes
 //! the INTG-STD-015 validator as an `AnyEvent`.
 
-use cloudevent_runtime::Validate;
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::fmt::Debug;
 
 use cloudevent_runtime::{AnyEvent, CloudEventData, Event, Profile, Validator};

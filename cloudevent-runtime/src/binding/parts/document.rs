@@ -130,6 +130,7 @@ impl BinaryParts {
     /// `data` as a string, anything else in `data_base64`.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// use cloudevent_runtime::binding::BinaryParts;
     ///

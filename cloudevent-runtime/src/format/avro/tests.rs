@@ -1,5 +1,5 @@
-use crate::Validate;
 use super::*;
+use crate::Validate;
 use crate::{Data, Json, Profile};
 
 fn event() -> AnyEvent {
@@ -68,8 +68,8 @@ fn the_policy_decides_as_for_json() {
     let mut event = event();
     event.source = "https://localhost:8080/orders".into();
     let bytes = event.encode::<Avro>().unwrap();
-    let json =
-        AnyEvent::decode_with::<Json>(&event.to_vec(), &Policy::new(Profile::IntgStd015)).unwrap_err();
+    let json = AnyEvent::decode_with::<Json>(&event.to_vec(), &Policy::new(Profile::IntgStd015))
+        .unwrap_err();
     let avro =
         AnyEvent::decode_with::<Avro>(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
     assert_eq!(avro.violation(), json.violation());

@@ -1,7 +1,7 @@
 //! The reader's refusals, one hostile input each, and the writer against `prost`.
 
-use crate::Validate;
 use crate::Attributes;
+use crate::Validate;
 use prost::Message as _;
 
 use super::messages::cloud_event::cloud_event_attribute_value::Attr;
