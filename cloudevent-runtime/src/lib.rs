@@ -57,7 +57,7 @@
 //! let report = Validator::new(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
-//! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
+//! assert_eq!(any.extensions().get("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
 //! ```
 //!
 //! # Features

@@ -27,7 +27,7 @@ pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charse
 ///
 /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
 /// let again = Batch::from_slice(&batch.to_vec()).unwrap();
-/// assert_eq!(again.events()[0].id(), "1");
+/// assert_eq!(again[0].id(), "1");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Batch {
