@@ -9,6 +9,7 @@
 //! Group names are the cases, function names the contestants (`ours`, `plain`, `sdk`, ...);
 //! the xtask reads `target/criterion/<group>/<contestant>/new/estimates.json`.
 
+use cloudevent_runtime::Validate;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -27,7 +28,7 @@ use sdk::{sdk_build, sdk_new, sdk_parse, sdk_parse_as, sdk_payload, sdk_payload_
 const BATCH: usize = 100;
 
 fn validator() -> Validator {
-    Validator::with_policy(
+    Validator::new(
         cloudevent_runtime::Policy::new(Profile::IntgStd015).with_type_prefix("com.example"),
     )
 }

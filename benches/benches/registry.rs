@@ -9,6 +9,7 @@
 //! registry), on a valid event (as bytes, and parsed into an `AnyEvent`) and on one whose
 //! `data` misses a required member.
 
+use cloudevent_runtime::Validate;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;

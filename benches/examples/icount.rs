@@ -16,6 +16,7 @@
 //! changed between versions of the runtime sit in `ours`, so this file runs at an older
 //! commit with only that module adapted.
 
+use cloudevent_runtime::Validate;
 use std::hint::black_box;
 
 use cloudevent_bench::{
@@ -32,10 +33,10 @@ mod sdk;
 
 /// The runtime calls whose spelling changed with issue 21 (the format trait, the policy).
 mod ours {
-    use cloudevent_runtime::{AnyEvent, Json, Policy, Profile, Protobuf, Validator};
+    use cloudevent_runtime::{AnyEvent, Json, Policy, Profile, Protobuf, Validate, Validator};
 
     pub fn validator() -> Validator {
-        Validator::with_policy(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"))
+        Validator::new(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"))
     }
 
     pub fn validate_slice(validator: &Validator, json: &[u8]) -> impl Sized {

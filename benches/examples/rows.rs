@@ -13,6 +13,7 @@
 //! contestant does. Every contestant builds its inputs before the loop and drops its output
 //! inside it, so a call is the whole operation a user pays for.
 
+use cloudevent_runtime::Validate;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};

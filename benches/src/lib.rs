@@ -85,7 +85,7 @@ pub fn payload() -> OrderCreated {
 /// # Panics
 /// Never with these constants: they satisfy every rule the builder checks.
 pub fn ours() -> Event<OrderCreated> {
-    let time = Timestamp::parse(TIME).expect("the reference time is RFC 3339");
+    let time = Timestamp::try_from(TIME).expect("the reference time is RFC 3339");
     Event::builder(payload())
         .id(ID)
         .time(time)
@@ -224,7 +224,7 @@ pub fn placed() -> OrderPlaced {
 /// # Panics
 /// Never with these constants: they satisfy every rule the builder checks.
 pub fn ours_root() -> Event<OrderPlaced> {
-    let time = Timestamp::parse(ROOT_TIME).expect("the reference time is RFC 3339");
+    let time = Timestamp::try_from(ROOT_TIME).expect("the reference time is RFC 3339");
     Event::builder(placed())
         .id(ID)
         .time(time)

@@ -110,7 +110,7 @@ fn events(bytes: &[u8]) -> Result<Vec<AnyEvent>, String> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
         return cloudevent_runtime::Batch::from_slice(bytes)
-            .map(cloudevent_runtime::Batch::into_events)
+            .map(Vec::from)
             .map_err(|e| e.to_string());
     }
     if let Ok(event) = AnyEvent::from_slice(bytes) {

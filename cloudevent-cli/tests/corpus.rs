@@ -8,6 +8,7 @@
 //! marked `// policy door pending` where the policy API will plug in.
 
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
@@ -347,19 +348,19 @@ fn is_cloudevents(profile: Profile) -> bool {
 
 // ------------------------------------------------------------------------------- the doors
 
-/// `AnyEvent::from_slice_with` under the case's policy (`from_slice` is the `cloudevents` one).
+/// `AnyEvent::decode_with::<Json>` under the case's policy (`from_slice` is the `cloudevents` one).
 fn any_event_door(case: &Case) -> Verdict {
     let Input::Structured(bytes) = &case.input else {
         return Verdict::NotApplicable;
     };
-    match AnyEvent::from_slice_with(bytes, &Policy::new(case.profile)) {
+    match AnyEvent::decode_with::<Json>(bytes, &Policy::new(case.profile)) {
         Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
         Err(error) => Verdict::Reject(format_rules(&error)),
     }
 }
 
 fn validator(profile: Profile) -> Validator {
-    Validator::with_policy(Policy::new(profile))
+    Validator::new(Policy::new(profile))
 }
 
 fn report_errors(report: &cloudevent_runtime::ValidationReport) -> Vec<String> {
@@ -374,7 +375,7 @@ fn errors_verdict(errors: Vec<String>) -> Verdict {
     }
 }
 
-/// `Validator::with_policy(..).validate_slice` (errors only); a binary message is first turned
+/// `Validator::new(..).validate_slice` (errors only); a binary message is first turned
 /// into the document it stands for by the binding (`structured_document`).
 fn validator_door(case: &Case) -> Verdict {
     let validator = validator(case.profile);
@@ -437,12 +438,7 @@ fn batch_door(case: &Case) -> Verdict {
         _ => return Verdict::NotApplicable,
     };
     match Batch::decode_with::<cloudevent_runtime::Json>(&bytes, &Policy::new(case.profile)) {
-        Ok(batch) => Verdict::Accept(
-            batch
-                .events()
-                .first()
-                .and_then(|e| e.subject().map(str::to_owned)),
-        ),
+        Ok(batch) => Verdict::Accept(batch.first().and_then(|e| e.subject().map(str::to_owned))),
         Err(error) => Verdict::Reject(format_rules(&error)),
     }
 }
@@ -628,7 +624,6 @@ impl Server {
                 "/gateway/batch",
                 axum::routing::post(|Checked(batch): Checked<Batch>| async move {
                     batch
-                        .events()
                         .first()
                         .and_then(|e| e.subject())
                         .unwrap_or_default()
@@ -647,7 +642,6 @@ impl Server {
                 "/batch",
                 axum::routing::post(|batch: Batch| async move {
                     batch
-                        .events()
                         .first()
                         .and_then(|e| e.subject())
                         .unwrap_or_default()

@@ -1,6 +1,7 @@
 //! `cloudevent validate` end to end: the built binary on the files in `tests/data/`.
 
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

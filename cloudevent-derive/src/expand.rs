@@ -429,14 +429,22 @@ fn impl_cloud_event_data(
                 )] = &[#(#extension_kinds),*];
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
-                const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive =
-                    __cloudevent::__private_v1::checked_by_derive(__cloudevent::__private_v1::Prechecked {
-                        source: #source,
-                        ty: #declared_type,
-                        datacontenttype: #declared_datacontenttype,
-                        dataschema: #dataschema,
-                        extension_names: &[#(#extension_names),*],
-                    });
+                const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive = {
+                    // The rules' confirmation of the claim, made on first use: one per type.
+                    static __CONFIRMED: __cloudevent::__private_v1::OnceLock<
+                        __cloudevent::__private_v1::Confirmed,
+                    > = __cloudevent::__private_v1::OnceLock::new();
+                    __cloudevent::__private_v1::checked_by_derive(
+                        __cloudevent::__private_v1::Prechecked {
+                            source: #source,
+                            ty: #declared_type,
+                            datacontenttype: #declared_datacontenttype,
+                            dataschema: #dataschema,
+                            extension_names: &[#(#extension_names),*],
+                        },
+                        &__CONFIRMED,
+                    )
+                };
                 const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;
                 const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;
                 const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;

@@ -101,6 +101,8 @@ proptest! {
             dataschema: d_schema,
             extension_names: &declared_names,
         };
+        // What the derive made, the policy confirms whole: the shortcut stays.
+        prop_assert_eq!(policy.confirm_prechecked(&prechecked), prechecked);
         let extensions: Vec<(&str, ExtensionValue<'_>)> =
             sent_names.iter().map(|n| (*n, ExtensionValue::String("x"))).collect();
         let either = |(constant, other): (bool, Option<&'static str>), declared: Option<&'static str>| {
@@ -152,4 +154,56 @@ fn a_prechecked_constant_is_not_checked_again() {
     };
     let skipped = policy.check_envelope_prechecked(&envelope, Mode::Collect, &known);
     assert!(skipped.iter().all(|v| v.attribute != "type"), "{skipped:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// A claim nobody checked (a hand-written `PRECHECKED`: any values, broken ones too),
+    /// once the policy confirmed it, changes no error either.
+    #[test]
+    fn a_confirmed_forged_claim_changes_no_error(
+        profile in proptest::sample::select(&Profile::ALL[..]),
+        claimed in (pick(TYPES), pick(SOURCES), pick(SCHEMAS), pick(CONTENT_TYPES)),
+        ty in value(TYPES),
+        source in value(SOURCES),
+        dataschema in value(SCHEMAS),
+        datacontenttype in value(CONTENT_TYPES),
+        claimed_names in proptest::sample::subsequence(EXTENSION_NAMES, 0..3),
+        sent_names in proptest::sample::subsequence(EXTENSION_NAMES, 0..4),
+    ) {
+        let policy = Policy::new(profile);
+        let (c_ty, c_source, c_schema, c_content) = claimed;
+        let forged = Prechecked {
+            ty: c_ty,
+            source: c_source,
+            datacontenttype: c_content,
+            dataschema: c_schema,
+            extension_names: &claimed_names,
+        };
+        let confirmed = policy.confirm_prechecked(&forged);
+        let extensions: Vec<(&str, ExtensionValue<'_>)> =
+            sent_names.iter().map(|n| (*n, ExtensionValue::String("x"))).collect();
+        let either = |(constant, other): (bool, Option<&'static str>), claimed: Option<&'static str>| {
+            if constant && claimed.is_some() { claimed } else { other }
+        };
+        let envelope = Envelope {
+            specversion: Some("1.0"),
+            id: Some("1"),
+            source: either(source, c_source),
+            ty: either(ty, c_ty),
+            datacontenttype: either(datacontenttype, c_content),
+            dataschema: either(dataschema, c_schema),
+            time: Some("2026-11-23T10:00:00Z"),
+            extensions: &extensions,
+            ..Envelope::default()
+        };
+        for mode in [Mode::FirstError, Mode::Collect] {
+            prop_assert_eq!(
+                errors(policy.check_envelope_prechecked(&envelope, mode, &confirmed)),
+                errors(policy.check_envelope(&envelope, mode)),
+                "{:?} under {:?}, forged {:?}", mode, profile, forged
+            );
+        }
+    }
 }

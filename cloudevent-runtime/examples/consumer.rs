@@ -12,6 +12,7 @@
 //! Run it with `cargo run --example consumer`.
 
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::time::Duration;
 
 use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
@@ -88,7 +89,7 @@ fn produce() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
 }
 
 fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-    let validator = Validator::with_policy(
+    let validator = Validator::new(
         cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true),
     );
     let report = validator.validate_batch_bytes::<Json>(body);
@@ -105,7 +106,7 @@ fn consume(body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let seen = InMemoryDeduplicator::new(10_000, Duration::from_secs(3600));
-    for event in Batch::from_slice(body)?.into_events() {
+    for event in Batch::from_slice(body)? {
         // INTG-STD-015 R-15: log id, source, type and time on receipt.
         println!(
             "received {} from {} type {} at {}",

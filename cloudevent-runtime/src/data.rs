@@ -1,4 +1,5 @@
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use crate::extension::ExtensionVisitor;
 
@@ -78,9 +79,13 @@ pub trait CloudEventData {
     /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
     /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed
     /// reader need not check an incoming value byte-equal to one of them again
-    /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]). Only the derive can fill
-    /// it ([`CheckedByDerive`]); a hand-written impl keeps the default, nothing: every value
-    /// is checked at run time.
+    /// ([`cloudevent_rules::Policy::check_envelope_prechecked`]).
+    ///
+    /// The contract: this is the derive's to fill. A hand-written impl keeps the default,
+    /// nothing, and every value is checked at run time. A claim filled by hand anyway is not
+    /// trusted: the rules confirm it under [`Self::PROFILE`] on first use (cached per type)
+    /// and what they refuse is checked as if unclaimed ([`CheckedByDerive`]), so a forged
+    /// claim for a broken `type` still gets that `type`'s error at every door.
     const PRECHECKED: CheckedByDerive = CheckedByDerive::NOTHING;
     /// The payload property that fills `id` (`#[cloudevent(id)]`), when one does.
     const ID_PROPERTY: Option<&'static str> = None;
@@ -170,23 +175,30 @@ pub trait HasSource: CloudEventData {}
 /// declared ([`CloudEventData::PRECHECKED`]): the typed readers skip re-checking an incoming
 /// value byte-equal to one of these constants.
 ///
-/// Only the derive, which ran the policy on those values, can make one that claims anything:
-/// its field is private and its constructor is reachable from generated code alone. A
-/// hand-written [`CloudEventData`] impl can only keep [`CheckedByDerive::NOTHING`], so its
-/// values are checked at run time, every time.
+/// A claim is not taken on trust. A proc macro cannot hold a secret, so the constructor the
+/// derive calls is reachable by hand too; instead, the first time a typed reader uses a
+/// claim, `cloudevent-rules` confirms it under the type's policy
+/// ([`cloudevent_rules::Policy::confirm_prechecked`], the rules' own checks) and keeps the
+/// verdict in a `static` the derive emits beside the impl. Every later read pays one atomic
+/// load. A claimed value the rules refuse is dropped from the claim and checked as if it
+/// had never been claimed, so a forged claim costs its author the shortcut, never a check.
 ///
 /// ```
 /// use cloudevent_runtime::{CheckedByDerive, CloudEvent, CloudEventData};
+/// use cloudevent_runtime::rules::Prechecked;
 ///
 /// #[derive(serde::Serialize, CloudEvent)]
 /// #[cloudevent(type = "com.example.order.created")]
 /// struct OrderCreated;
 ///
-/// assert_eq!(OrderCreated::PRECHECKED.claims().ty, Some("com.example.order.created"));
-/// assert_eq!(CheckedByDerive::NOTHING.claims().ty, None);
+/// assert_eq!(
+///     OrderCreated::PRECHECKED,
+///     Prechecked { ty: Some("com.example.order.created"), ..Prechecked::NONE }
+/// );
+/// assert_eq!(CheckedByDerive::NOTHING, Prechecked::NONE);
 /// ```
 ///
-/// A hand-written impl cannot claim that its values were checked:
+/// Its fields are private, so a hand-written impl writes no claim by accident:
 ///
 /// ```compile_fail
 /// use cloudevent_runtime::{CheckedByDerive, rules::Prechecked};
@@ -195,29 +207,81 @@ pub trait HasSource: CloudEventData {}
 ///     ..Prechecked::NONE
 /// });
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CheckedByDerive(pub(crate) cloudevent_rules::Prechecked<'static>);
+#[derive(Clone, Copy)]
+pub struct CheckedByDerive {
+    claims: cloudevent_rules::Prechecked<'static>,
+    /// The rules' verdict on `claims`, filled on first use; one per derived type.
+    confirmed: &'static OnceLock<Confirmed>,
+}
+
+/// The part of a claim the rules confirmed, and the profile they confirmed it under. Only
+/// this crate makes one (its fields are private), so a `static` of it starts empty whoever
+/// declares it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Confirmed {
+    profile: cloudevent_rules::Profile,
+    claims: cloudevent_rules::Prechecked<'static>,
+}
+
+/// The verdict of the hand-written impls that keep [`CheckedByDerive::NOTHING`].
+static NOTHING_CONFIRMED: OnceLock<Confirmed> = OnceLock::new();
 
 impl CheckedByDerive {
     /// Nothing was checked when the type was declared: every value is checked at run time.
-    pub const NOTHING: CheckedByDerive = CheckedByDerive(cloudevent_rules::Prechecked::NONE);
+    pub const NOTHING: CheckedByDerive = CheckedByDerive {
+        claims: cloudevent_rules::Prechecked::NONE,
+        confirmed: &NOTHING_CONFIRMED,
+    };
 
-    /// The values the derive checked, in the form [`cloudevent_rules::Policy::check_envelope_prechecked`]
-    /// takes.
-    ///
-    /// ```
-    /// use cloudevent_runtime::CheckedByDerive;
-    /// assert_eq!(CheckedByDerive::NOTHING.claims(), &cloudevent_runtime::rules::Prechecked::NONE);
-    /// ```
-    pub const fn claims(&self) -> &cloudevent_rules::Prechecked<'static> {
-        &self.0
+    /// The derive's constructor (see `__private_v1::checked_by_derive`).
+    pub(crate) const fn new(
+        claims: cloudevent_rules::Prechecked<'static>,
+        confirmed: &'static OnceLock<Confirmed>,
+    ) -> Self {
+        CheckedByDerive { claims, confirmed }
+    }
+
+    /// The claim as `cloudevent-rules` confirmed it under `profile` (the payload type's):
+    /// checked once, on first use, then one atomic load. A verdict cached under another
+    /// profile (a `static` shared by two hand-written impls) confirms nothing.
+    pub(crate) fn confirmed(
+        &self,
+        profile: cloudevent_rules::Profile,
+    ) -> cloudevent_rules::Prechecked<'static> {
+        let confirmed = self.confirmed.get_or_init(|| Confirmed {
+            profile,
+            claims: cloudevent_rules::Policy::new(profile).confirm_prechecked(&self.claims),
+        });
+        if confirmed.profile == profile {
+            confirmed.claims
+        } else {
+            cloudevent_rules::Prechecked::NONE
+        }
     }
 }
+
+impl std::fmt::Debug for CheckedByDerive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("CheckedByDerive")
+            .field(&self.claims)
+            .finish()
+    }
+}
+
+/// Two claims are equal when they claim the same values.
+impl PartialEq for CheckedByDerive {
+    fn eq(&self, other: &Self) -> bool {
+        self.claims == other.claims
+    }
+}
+
+impl Eq for CheckedByDerive {}
 
 /// Compares the claim with the values it holds, so a test can write the expected
 /// [`cloudevent_rules::Prechecked`] out.
 impl PartialEq<cloudevent_rules::Prechecked<'_>> for CheckedByDerive {
     fn eq(&self, other: &cloudevent_rules::Prechecked<'_>) -> bool {
-        self.0 == *other
+        self.claims == *other
     }
 }

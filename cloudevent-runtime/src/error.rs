@@ -27,7 +27,7 @@ impl fmt::Display for ViolationList<'_> {
 /// ```
 /// use cloudevent_runtime::Timestamp;
 ///
-/// let err = Timestamp::parse("yesterday").unwrap_err();
+/// let err = Timestamp::try_from("yesterday").unwrap_err();
 /// assert_eq!(err.violations()[0].attribute, "time");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,13 +38,7 @@ pub struct ValueError {
 
 impl ValueError {
     /// Wraps the violations a check returned.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{ValueError, Violation, rules::rule};
-    /// let err = ValueError::new(vec![Violation::error(rule::CE_TIME, "time", "x", "is not RFC 3339")]);
-    /// assert_eq!(err.to_string(), "time `x`: is not RFC 3339 (CE 1.0.2 time)");
-    /// ```
-    pub fn new(violations: Vec<Violation>) -> Self {
+    pub(crate) fn new(violations: Vec<Violation>) -> Self {
         ValueError { violations }
     }
 
@@ -52,22 +46,24 @@ impl ValueError {
     ///
     /// ```
     /// use cloudevent_runtime::Timestamp;
-    /// let err = Timestamp::parse("soon").unwrap_err();
+    /// let err = Timestamp::try_from("soon").unwrap_err();
     /// assert_eq!(err.violations()[0].rule.as_str(), "CE 1.0.2 time");
     /// ```
     pub fn violations(&self) -> &[Violation] {
         &self.violations
     }
+}
 
-    /// The broken rules, owned.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Uri;
-    /// let violations = Uri::parse("not a uri").unwrap_err().into_violations();
-    /// assert!(!violations.is_empty());
-    /// ```
-    pub fn into_violations(self) -> Vec<Violation> {
-        self.violations
+/// The broken rules, owned, in the order the checks found them.
+///
+/// ```
+/// use cloudevent_runtime::{Uri, Violation};
+/// let violations = Vec::<Violation>::from(Uri::try_from("not a uri").unwrap_err());
+/// assert!(!violations.is_empty());
+/// ```
+impl From<ValueError> for Vec<Violation> {
+    fn from(error: ValueError) -> Self {
+        error.violations
     }
 }
 
@@ -115,7 +111,7 @@ impl BuildError {
     ///
     /// ```
     /// use cloudevent_runtime::{BuildError, Uri};
-    /// let err = BuildError::from(Uri::parse("nope").unwrap_err());
+    /// let err = BuildError::from(Uri::try_from("nope").unwrap_err());
     /// assert!(!err.violations().is_empty());
     /// assert!(BuildError::Payload("x".into()).violations().is_empty());
     /// ```
@@ -129,7 +125,7 @@ impl BuildError {
 
 impl From<ValueError> for BuildError {
     fn from(error: ValueError) -> Self {
-        BuildError::Invalid(error.into_violations())
+        BuildError::Invalid(error.violations)
     }
 }
 

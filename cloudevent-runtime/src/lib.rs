@@ -12,7 +12,7 @@
 //!   format, or goes out through a [`binding`].
 //! - **Consumers** read an event typed with [`Event::<T>::from_slice`](Event::from_slice),
 //!   under `T`'s profile, or dynamically as an [`AnyEvent`] ([`AnyEvent::from_slice`], or
-//!   [`AnyEvent::from_slice_with`] and a [`Policy`]). An axum service takes `Event<T>`,
+//!   [`AnyEvent::decode_with::<Json>`] and a [`Policy`]). An axum service takes `Event<T>`,
 //!   `AnyEvent`, `Batch` or `Events<E>` as handler arguments (the extractors of
 //!   `binding::axum`); a gateway that enforces a policy takes
 //!   `binding::axum::Checked<AnyEvent>` with the [`Policy`] in router state,
@@ -31,6 +31,7 @@
 //! typed, or dynamically and validated against a profile:
 //!
 //! ```
+//! use cloudevent_runtime::Validate;
 //! use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event, Json, Profile, Validator};
 //!
 //! #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
@@ -53,10 +54,10 @@
 //! let typed: Event<OrderCreated> = Event::from_slice(&bytes).unwrap();
 //! assert_eq!(typed.subject(), Some("order-8842"));
 //!
-//! let report = Validator::with_policy(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
+//! let report = Validator::new(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true)).validate_bytes::<Json>(&bytes);
 //! assert!(report.is_valid(), "{report}");
 //! let any = AnyEvent::from_slice(&bytes).unwrap();
-//! assert_eq!(any.extension("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
+//! assert_eq!(any.extensions().get("partitionkey").and_then(|v| v.as_str()), Some("c-1"));
 //! ```
 //!
 //! # Features
@@ -148,7 +149,7 @@ pub use format::protobuf::Protobuf;
 pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
 pub use trace::Traceable;
-pub use validate::{BatchReport, Document, FindingJson, ValidationReport, Validator};
+pub use validate::{BatchReport, Document, FindingJson, Validate, ValidationReport, Validator};
 pub use value::{Binary, SchemaInteger, Timestamp, Uri, UriRef};
 
 /// The structured-mode media type of one event (INTG-STD-015 R-7).
@@ -175,7 +176,9 @@ pub use cloudevent_rules::{Policy, Profile, RuleId, Severity, Violation};
 pub mod prelude {
     #[cfg(feature = "derive")]
     pub use crate::CloudEvent;
-    pub use crate::{AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable};
+    pub use crate::{
+        AnyEvent, Attributes, Event, EventFormat, FromFormat, Json, Traceable, Validate,
+    };
 }
 
 /// Derives [`CloudEventData`] for a payload type; see the crate documentation.
@@ -224,18 +227,22 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::{CheckedByDerive, CloudEventData, HasSource};
+    pub use crate::data::{CheckedByDerive, CloudEventData, Confirmed, HasSource};
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,
     };
     pub use ::cloudevent_rules::{AttributeKind, Prechecked, Profile, expand_template_variable};
 
-    /// What the derive checked under the type's policy when it compiled: the one way to
-    /// fill [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED) with anything.
-    /// Only generated code calls it; a hand-written call breaks the contract of this module.
-    pub const fn checked_by_derive(checked: Prechecked<'static>) -> CheckedByDerive {
-        CheckedByDerive(checked)
+    /// What the derive checked under the type's policy when it compiled, with the `static`
+    /// (one per derived type) that keeps the rules' confirmation of it: the way to fill
+    /// [`CloudEventData::PRECHECKED`](crate::CloudEventData::PRECHECKED). Only generated
+    /// code calls it; a hand-written call gets its claim confirmed like any other.
+    pub const fn checked_by_derive(
+        checked: Prechecked<'static>,
+        confirmed: &'static OnceLock<Confirmed>,
+    ) -> CheckedByDerive {
+        CheckedByDerive::new(checked, confirmed)
     }
     pub use ::core::marker::PhantomData;
     pub use ::core::option::Option::{self, None, Some};
@@ -246,15 +253,7 @@ pub mod __private_v1 {
     pub use ::regress;
     pub use ::std::borrow::Cow;
     pub use ::std::string::String;
-
-    /// Fails to compile, at the field's span, when `T` is not an extension type.
-    pub const fn assert_extension_field<T: ?Sized + ExtensionField>() {}
-    /// Fails to compile when `T` is not a String for a documented String extension.
-    pub const fn assert_string_extension_field<T: ?Sized + StringExtensionField>() {}
-    /// Fails to compile when `T` is not a URI-reference for `dataref`.
-    pub const fn assert_uri_reference_extension_field<T: ?Sized + UriReferenceExtensionField>() {}
-    /// Fails to compile when `T` cannot be the subject.
-    pub const fn assert_subject_field<T: ?Sized + SubjectField>() {}
+    pub use ::std::sync::OnceLock;
 
     /// `cesql!`'s expression, which the macro parsed with this same parser when the code
     /// compiled.

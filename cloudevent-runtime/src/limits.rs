@@ -21,6 +21,7 @@ pub use cloudevent_rules::limits::{
 /// what a hostile input can make a gateway or a linter write.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::{Json, Profile, Validator, limits};
 ///
 /// // 1,000 empty events, four findings each: the first 25 are listed, 975 counted.

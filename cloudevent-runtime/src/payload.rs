@@ -288,7 +288,7 @@ mod tests {
     fn probe_tells_text_from_bytes() {
         assert_eq!(probe(&Csv("a,b".into())).ok(), Some(PayloadKind::Text));
         assert_eq!(
-            probe(&Image(Binary::new(*b"\x89PNG"))).ok(),
+            probe(&Image(Binary::from(*b"\x89PNG"))).ok(),
             Some(PayloadKind::Binary)
         );
         assert!(probe(&Order { id: 1 }).is_err());
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn bytes_are_written_as_base64_text() {
-        let json = serde_json::to_string(&AsBase64(&Image(Binary::new(*b"hi")))).unwrap();
+        let json = serde_json::to_string(&AsBase64(&Image(Binary::from(*b"hi")))).unwrap();
         assert_eq!(json, "\"aGk=\"");
         assert!(serde_json::to_string(&AsBase64(&Csv("x".into()))).is_err());
     }

@@ -34,7 +34,7 @@ fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
 /// ```
 /// use cloudevent_runtime::Timestamp;
 ///
-/// let t = Timestamp::parse("2026-03-28T14:22:31.482Z").unwrap();
+/// let t = Timestamp::try_from("2026-03-28T14:22:31.482Z").unwrap();
 /// assert_eq!(t.as_str(), "2026-03-28T14:22:31.482Z");
 /// assert!(Timestamp::now().as_str().ends_with('Z'));
 /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
@@ -56,23 +56,6 @@ enum Repr {
 const INLINE: usize = 30;
 
 impl Timestamp {
-    /// Checks an RFC 3339 date-time (CE 1.0.2 time). Offsets other than `Z` are accepted
-    /// here; the `intg-std-015` profile's validator reports them (INTG-STD-015 gateway 4).
-    ///
-    /// # Errors
-    /// The rules' violations when the value is not RFC 3339.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Timestamp;
-    /// assert!(Timestamp::parse("2026-03-28T15:22:31+01:00").is_ok());
-    /// assert!(Timestamp::parse("2026-02-30T00:00:00Z").is_err());
-    /// ```
-    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
-        let value = value.into();
-        errors_only(cloudevent_rules::check_time(&value, Profile::CloudEvents))?;
-        Ok(Timestamp(Repr::Heap(value)))
-    }
-
     /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`:
     /// always three fraction digits, written without allocating.
     ///
@@ -259,11 +242,40 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// Checks an RFC 3339 date-time (CE 1.0.2 time). Offsets other than `Z` are accepted
+/// here; the `intg-std-015` profile's validator reports them (INTG-STD-015 gateway 4). `FromStr` and `TryFrom<&str>` check a borrowed value the same way.
+///
+/// # Errors
+/// The rules' violations when the value breaks the rule.
+///
+/// ```
+/// use cloudevent_runtime::Timestamp;
+/// assert!(Timestamp::try_from(String::from("2026-03-28T15:22:31+01:00")).is_ok());
+/// assert!(Timestamp::try_from("2026-03-28T15:22:31+01:00").is_ok());
+/// assert!("2026-02-30T00:00:00Z".parse::<Timestamp>().is_err());
+/// ```
+impl TryFrom<String> for Timestamp {
+    type Error = ValueError;
+
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        errors_only(cloudevent_rules::check_time(&value, Profile::CloudEvents))?;
+        Ok(Timestamp(Repr::Heap(value)))
+    }
+}
+
+impl TryFrom<&str> for Timestamp {
+    type Error = ValueError;
+
+    fn try_from(value: &str) -> Result<Self, Self::Error> {
+        Timestamp::try_from(value.to_owned())
+    }
+}
+
 impl FromStr for Timestamp {
     type Err = ValueError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Timestamp::parse(s)
+        Timestamp::try_from(s)
     }
 }
 
@@ -278,34 +290,18 @@ impl AsRef<str> for Timestamp {
 /// ```
 /// use cloudevent_runtime::Uri;
 ///
-/// let uri = Uri::parse("https://schemas.example.com/orders/v1.json").unwrap();
+/// let uri = Uri::try_from("https://schemas.example.com/orders/v1.json").unwrap();
 /// assert_eq!(uri.as_str(), "https://schemas.example.com/orders/v1.json");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Uri(String);
 
 impl Uri {
-    /// Checks an absolute URI (CE 1.0.2 type system).
-    ///
-    /// # Errors
-    /// The rules' violations when the value is not an absolute URI.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Uri;
-    /// assert!(Uri::parse("urn:example:orders").is_ok());
-    /// assert!(Uri::parse("/relative").is_err());
-    /// ```
-    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
-        let value = value.into();
-        errors_only(cloudevent_rules::check_uri("URI", &value))?;
-        Ok(Uri(value))
-    }
-
     /// The URI as a string.
     ///
     /// ```
     /// use cloudevent_runtime::Uri;
-    /// assert_eq!(Uri::parse("https://example.com/a").unwrap().as_str(), "https://example.com/a");
+    /// assert_eq!(Uri::try_from("https://example.com/a").unwrap().as_str(), "https://example.com/a");
     /// ```
     pub fn as_str(&self) -> &str {
         &self.0
@@ -322,11 +318,39 @@ impl fmt::Display for Uri {
     }
 }
 
+/// Checks an absolute URI (CE 1.0.2 type system). `FromStr` and `TryFrom<&str>` check a borrowed value the same way.
+///
+/// # Errors
+/// The rules' violations when the value breaks the rule.
+///
+/// ```
+/// use cloudevent_runtime::Uri;
+/// assert!(Uri::try_from(String::from("urn:example:orders")).is_ok());
+/// assert!(Uri::try_from("urn:example:orders").is_ok());
+/// assert!("/relative".parse::<Uri>().is_err());
+/// ```
+impl TryFrom<String> for Uri {
+    type Error = ValueError;
+
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        errors_only(cloudevent_rules::check_uri("URI", &value))?;
+        Ok(Uri(value))
+    }
+}
+
+impl TryFrom<&str> for Uri {
+    type Error = ValueError;
+
+    fn try_from(value: &str) -> Result<Self, Self::Error> {
+        Uri::try_from(value.to_owned())
+    }
+}
+
 impl FromStr for Uri {
     type Err = ValueError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Uri::parse(s)
+        Uri::try_from(s)
     }
 }
 
@@ -335,37 +359,18 @@ impl FromStr for Uri {
 /// ```
 /// use cloudevent_runtime::UriRef;
 ///
-/// let source = UriRef::parse("/orders/checkout").unwrap();
+/// let source = UriRef::try_from("/orders/checkout").unwrap();
 /// assert_eq!(source.as_str(), "/orders/checkout");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UriRef(String);
 
 impl UriRef {
-    /// Checks a URI-reference (CE 1.0.2 type system).
-    ///
-    /// # Errors
-    /// The rules' violations when the value is not a URI-reference.
-    ///
-    /// ```
-    /// use cloudevent_runtime::UriRef;
-    /// assert!(UriRef::parse("../orders").is_ok());
-    /// assert!(UriRef::parse("has space").is_err());
-    /// ```
-    pub fn parse(value: impl Into<String>) -> Result<Self, ValueError> {
-        let value = value.into();
-        errors_only(cloudevent_rules::check_uri_reference(
-            "URI-reference",
-            &value,
-        ))?;
-        Ok(UriRef(value))
-    }
-
     /// The reference as a string.
     ///
     /// ```
     /// use cloudevent_runtime::UriRef;
-    /// assert_eq!(UriRef::parse("/a").unwrap().as_str(), "/a");
+    /// assert_eq!(UriRef::try_from("/a").unwrap().as_str(), "/a");
     /// ```
     pub fn as_str(&self) -> &str {
         &self.0
@@ -382,11 +387,42 @@ impl fmt::Display for UriRef {
     }
 }
 
+/// Checks a URI-reference (CE 1.0.2 type system). `FromStr` and `TryFrom<&str>` check a borrowed value the same way.
+///
+/// # Errors
+/// The rules' violations when the value breaks the rule.
+///
+/// ```
+/// use cloudevent_runtime::UriRef;
+/// assert!(UriRef::try_from(String::from("../orders")).is_ok());
+/// assert!(UriRef::try_from("../orders").is_ok());
+/// assert!("has space".parse::<UriRef>().is_err());
+/// ```
+impl TryFrom<String> for UriRef {
+    type Error = ValueError;
+
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        errors_only(cloudevent_rules::check_uri_reference(
+            "URI-reference",
+            &value,
+        ))?;
+        Ok(UriRef(value))
+    }
+}
+
+impl TryFrom<&str> for UriRef {
+    type Error = ValueError;
+
+    fn try_from(value: &str) -> Result<Self, Self::Error> {
+        UriRef::try_from(value.to_owned())
+    }
+}
+
 impl FromStr for UriRef {
     type Err = ValueError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        UriRef::parse(s)
+        UriRef::try_from(s)
     }
 }
 
@@ -403,53 +439,19 @@ impl From<Uri> for UriRef {
 /// ```
 /// use cloudevent_runtime::Binary;
 ///
-/// let bytes = Binary::from_base64("eyAieHl6IjogMTIzIH0=").unwrap();
+/// let bytes: Binary = "eyAieHl6IjogMTIzIH0=".parse().unwrap();
 /// assert_eq!(bytes.as_bytes(), br#"{ "xyz": 123 }"#);
-/// assert_eq!(bytes.to_base64(), "eyAieHl6IjogMTIzIH0=");
+/// assert_eq!(bytes.to_string(), "eyAieHl6IjogMTIzIH0=");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Binary(Vec<u8>);
 
 impl Binary {
-    /// Wraps bytes.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Binary;
-    /// assert_eq!(Binary::new(*b"hi").as_bytes(), b"hi");
-    /// ```
-    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
-        Binary(bytes.into())
-    }
-
-    /// Decodes standard, padded base64 (RFC 4648 4, CE 1.0.2 type system).
-    ///
-    /// # Errors
-    /// When the text is not valid base64.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Binary;
-    /// assert_eq!(Binary::from_base64("aGk=").unwrap().as_bytes(), b"hi");
-    /// assert!(Binary::from_base64("aGk").is_err());
-    /// ```
-    pub fn from_base64(text: &str) -> Result<Self, base64::DecodeError> {
-        BASE64.decode(text).map(Binary)
-    }
-
-    /// The bytes as standard, padded base64.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Binary;
-    /// assert_eq!(Binary::new(*b"hi").to_base64(), "aGk=");
-    /// ```
-    pub fn to_base64(&self) -> String {
-        BASE64.encode(&self.0)
-    }
-
     /// The bytes.
     ///
     /// ```
     /// use cloudevent_runtime::Binary;
-    /// assert_eq!(Binary::new(vec![1, 2]).as_bytes(), [1, 2]);
+    /// assert_eq!(Binary::from(vec![1, 2]).as_bytes(), [1, 2]);
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
@@ -459,16 +461,72 @@ impl Binary {
     ///
     /// ```
     /// use cloudevent_runtime::Binary;
-    /// assert_eq!(Binary::new(vec![1, 2]).into_bytes(), vec![1, 2]);
+    /// assert_eq!(Binary::from(vec![1, 2]).into_bytes(), vec![1, 2]);
     /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.0
     }
 }
 
+/// Wraps bytes: a `Vec<u8>`, a slice or an array.
+///
+/// ```
+/// use cloudevent_runtime::Binary;
+/// assert_eq!(Binary::from(*b"hi").as_bytes(), b"hi");
+/// assert_eq!(Binary::from(&[1u8, 2][..]), Binary::from(vec![1, 2]));
+/// ```
 impl From<Vec<u8>> for Binary {
     fn from(bytes: Vec<u8>) -> Self {
         Binary(bytes)
+    }
+}
+
+impl From<&[u8]> for Binary {
+    fn from(bytes: &[u8]) -> Self {
+        Binary(bytes.to_vec())
+    }
+}
+
+impl<const N: usize> From<[u8; N]> for Binary {
+    fn from(bytes: [u8; N]) -> Self {
+        Binary(bytes.to_vec())
+    }
+}
+
+impl<const N: usize> From<&[u8; N]> for Binary {
+    fn from(bytes: &[u8; N]) -> Self {
+        Binary(bytes.to_vec())
+    }
+}
+
+/// The canonical string of a Binary value (CE 1.0.2 type system): standard, padded base64
+/// (RFC 4648 4).
+///
+/// ```
+/// use cloudevent_runtime::Binary;
+/// assert_eq!(Binary::from(*b"hi").to_string(), "aGk=");
+/// ```
+impl fmt::Display for Binary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&base64::display::Base64Display::new(&self.0, &BASE64), f)
+    }
+}
+
+/// Decodes the canonical string: standard, padded base64 (RFC 4648 4, CE 1.0.2 type system).
+///
+/// # Errors
+/// When the text is not valid base64.
+///
+/// ```
+/// use cloudevent_runtime::Binary;
+/// assert_eq!("aGk=".parse::<Binary>().unwrap().as_bytes(), b"hi");
+/// assert!("aGk".parse::<Binary>().is_err());
+/// ```
+impl FromStr for Binary {
+    type Err = base64::DecodeError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        BASE64.decode(text).map(Binary)
     }
 }
 
@@ -483,7 +541,7 @@ macro_rules! string_serde {
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let text = String::deserialize(deserializer)?;
-                $t::parse(text).map_err(de::Error::custom)
+                $t::try_from(text).map_err(de::Error::custom)
             }
         }
     )*};
@@ -515,7 +573,8 @@ impl<'de> Deserialize<'de> for Binary {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Binary, E> {
-                Binary::from_base64(v).map_err(|e| E::custom(format_args!("invalid base64: {e}")))
+                v.parse::<Binary>()
+                    .map_err(|e| E::custom(format_args!("invalid base64: {e}")))
             }
 
             fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Binary, E> {
@@ -584,7 +643,7 @@ mod tests {
 
         let text = "2026-03-28T14:22:31.482Z";
         let written = Timestamp::from_unix(1_774_707_751, 482_000_000).unwrap();
-        let parsed = Timestamp::parse(text).unwrap();
+        let parsed = Timestamp::try_from(text).unwrap();
         let borrowed = Timestamp::from_checked(Cow::Borrowed(text));
         assert!(matches!(written.0, Repr::Inline { .. }));
         assert!(matches!(parsed.0, Repr::Heap(_)));
@@ -600,7 +659,7 @@ mod tests {
         assert_eq!(hash(&written), hash(&parsed));
         assert_eq!(format!("{written:?}"), format!("{:?}", parsed));
         assert_eq!(format!("{written:?}"), format!("Timestamp({text:?})"));
-        let later = Timestamp::parse("2026-03-28T14:22:32Z").unwrap();
+        let later = Timestamp::try_from("2026-03-28T14:22:32Z").unwrap();
         assert!(written < later);
 
         // Too long to keep inline: an offset and nine digits.
@@ -622,7 +681,7 @@ mod tests {
 
     #[test]
     fn binary_round_trips_through_json_as_base64() {
-        let binary = Binary::new(vec![0u8, 255, 7]);
+        let binary = Binary::from(vec![0u8, 255, 7]);
         let json = serde_json::to_string(&binary).unwrap();
         assert_eq!(json, "\"AP8H\"");
         assert_eq!(serde_json::from_str::<Binary>(&json).unwrap(), binary);

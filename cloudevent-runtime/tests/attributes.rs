@@ -87,7 +87,7 @@ fn traceability_receipt_and_dataref_answer_the_same_for_both_types() {
          time=2026-03-28T14:22:31Z"
     );
 
-    let blob = UriRef::parse("https://blobs.example.com/orders/o-1").unwrap();
+    let blob = UriRef::try_from("https://blobs.example.com/orders/o-1").unwrap();
     let any = any.with_dataref(blob.clone()).unwrap();
     let typed = typed.with_dataref(blob).unwrap();
     assert_eq!(any.dataref().unwrap(), typed.dataref().unwrap());

@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use cloudevent_runtime::{AnyEvent, Avro, Data, Policy, Profile};
+use cloudevent_runtime::{AnyEvent, Avro, Data, Json, Policy, Profile};
 use serde_json::Value;
 
 fn long(out: &mut Vec<u8>, value: i64) {
@@ -131,7 +131,7 @@ fn the_avro_door_gives_the_corpus_verdicts() {
             let profile = Profile::from_str(case["profile"].as_str().unwrap()).unwrap();
             let policy = Policy::new(profile);
             let avro = AnyEvent::decode_with::<Avro>(&bytes, &policy);
-            let json = AnyEvent::from_slice_with(&serde_json::to_vec(object).unwrap(), &policy);
+            let json = AnyEvent::decode_with::<Json>(&serde_json::to_vec(object).unwrap(), &policy);
             let expected_rules: Vec<&str> = match &case["expect"] {
                 Value::String(accept) if accept == "accept" => Vec::new(),
                 expect => expect["reject"]

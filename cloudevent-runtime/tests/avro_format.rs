@@ -5,6 +5,7 @@
 #![cfg(feature = "avro")]
 
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::collections::HashMap;
 
 use apache_avro::types::Value as AvroValue;
@@ -188,7 +189,7 @@ fn a_stricter_policy_gives_the_json_readers_error() {
         "com.example.Order.created",
     );
     let gateway = Policy::new(Profile::IntgStd015);
-    let json = AnyEvent::from_slice_with(&event.to_vec(), &gateway).unwrap_err();
+    let json = AnyEvent::decode_with::<Json>(&event.to_vec(), &gateway).unwrap_err();
     let avro =
         AnyEvent::decode_with::<Avro>(&event.encode::<Avro>().unwrap(), &gateway).unwrap_err();
     assert_eq!(avro.violation(), json.violation());
@@ -295,7 +296,7 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
 fn every_truncation_is_an_error_never_a_panic() {
     let mut event = AnyEvent::new("1", "/orders", "com.example.order.created");
     event.extensions_mut().insert("hops", 2);
-    event.extensions_mut().insert("blob", Binary::new(*b"xyz"));
+    event.extensions_mut().insert("blob", Binary::from(*b"xyz"));
     event.set_data(Some(
         Data::json(r#"{"a":1,"o":{"b":[{"c":true}]}}"#).unwrap(),
     ));
@@ -392,7 +393,7 @@ struct Archived(Binary);
 
 #[test]
 fn a_typed_binary_payload_travels_as_avro_bytes() {
-    let event = Event::new(Archived(Binary::new(vec![0, 1, 2, 255])));
+    let event = Event::new(Archived(Binary::from(vec![0, 1, 2, 255])));
     let bytes = event.encode::<Avro>().unwrap();
     assert_eq!(bytes, event.to_any().unwrap().encode::<Avro>().unwrap());
     let any = AnyEvent::decode::<Avro>(&bytes).unwrap();
@@ -453,7 +454,7 @@ fn apache_avro_reads_what_we_write() {
     .unwrap();
     event
         .extensions_mut()
-        .insert("blob", Binary::new(*b"\x01\x02"));
+        .insert("blob", Binary::from(*b"\x01\x02"));
     let bytes = event.encode::<Avro>().unwrap();
     let mut reader = &bytes[..];
     let value = apache_avro::from_avro_datum(&schema(), &mut reader, None).unwrap();
@@ -524,18 +525,18 @@ fn we_read_what_apache_avro_writes() {
     let event = decode(&bytes).unwrap();
     assert_eq!(event.id(), "42");
     assert_eq!(
-        event.extension("hops"),
+        event.extensions().get("hops"),
         Some(&ExtensionValueBuf::Integer(-7))
     );
     assert_eq!(
-        event.extension("flag"),
+        event.extensions().get("flag"),
         Some(&ExtensionValueBuf::Boolean(false))
     );
     assert_eq!(
-        event.extension("blob"),
-        Some(&ExtensionValueBuf::Binary(Binary::new(vec![0, 255])))
+        event.extensions().get("blob"),
+        Some(&ExtensionValueBuf::Binary(Binary::from(vec![0, 255])))
     );
-    assert_eq!(event.extension("unset"), None);
+    assert_eq!(event.extensions().get("unset"), None);
     assert_eq!(event.data(), Some(&Data::Binary(vec![9, 8, 7])));
 }
 
@@ -565,7 +566,7 @@ fn extension_value() -> impl Strategy<Value = ExtensionValueBuf> {
         any::<i32>().prop_map(ExtensionValueBuf::Integer),
         text().prop_map(ExtensionValueBuf::String),
         proptest::collection::vec(any::<u8>(), 0..24)
-            .prop_map(|bytes| ExtensionValueBuf::Binary(Binary::new(bytes))),
+            .prop_map(|bytes| ExtensionValueBuf::Binary(Binary::from(bytes))),
     ]
 }
 

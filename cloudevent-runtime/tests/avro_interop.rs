@@ -146,14 +146,14 @@ fn ours() -> Vec<(&'static str, AnyEvent)> {
     ));
     every.set_subject(Some("order-1".into()));
     every.set_time(Some(
-        Timestamp::parse("2026-03-28T14:22:31.123456Z").unwrap(),
+        Timestamp::try_from("2026-03-28T14:22:31.123456Z").unwrap(),
     ));
     let extensions = every.extensions_mut();
     extensions.insert("express", true);
     extensions.insert("priority", i32::MIN);
     extensions.insert("hops", i32::MAX);
     extensions.insert("region", "eu-west-1 \u{e9}\u{4e2d}");
-    extensions.insert("checksum", Binary::new(*b"\x00\x01\xfe\xff"));
+    extensions.insert("checksum", Binary::from(*b"\x00\x01\xfe\xff"));
     vec![
         ("every-attribute", every),
         (

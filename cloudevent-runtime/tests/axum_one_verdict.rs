@@ -4,6 +4,7 @@
 //! finds no error, and a 400's first error is the one the reader alone stops at.
 #![cfg(feature = "axum")]
 
+use cloudevent_runtime::Validate;
 use std::path::Path;
 
 use axum::extract::{FromRequest, Request};
@@ -131,7 +132,7 @@ fn request(message: &Message) -> Request {
 /// What the `Validator` says under the policy: `Some(valid)`, or `None` for a message the
 /// binding refuses before any event is read (no document to validate).
 fn validator_verdict(message: &Message, policy: &Policy) -> Option<bool> {
-    let validator = Validator::with_policy(policy.clone());
+    let validator = Validator::new(policy.clone());
     let (mode, document) = structured_document(&message.headers, &message.body).ok()?;
     Some(match mode {
         ContentMode::Batch => validator.validate_batch_bytes::<Json>(&document).is_valid(),

@@ -4,7 +4,7 @@
 //! error, or every event), under every profile, whatever mix of repeated, changed and broken
 //! values the events carry. The same for the Protobuf batch (feature `protobuf`).
 
-use cloudevent_runtime::{AnyEvent, Batch, FormatError, Policy, Profile};
+use cloudevent_runtime::{AnyEvent, Batch, FormatError, Json, Policy, Profile};
 #[cfg(feature = "protobuf")]
 use cloudevent_runtime::{Attributes, Protobuf};
 use proptest::prelude::*;
@@ -63,7 +63,7 @@ fn event() -> impl Strategy<Value = serde_json::Value> {
 fn one_by_one(events: &[serde_json::Value], policy: &Policy) -> Result<usize, FormatError> {
     for (index, event) in events.iter().enumerate() {
         let bytes = serde_json::to_vec(event).expect("writes");
-        if let Err(error) = AnyEvent::from_slice_with(&bytes, policy) {
+        if let Err(error) = AnyEvent::decode_with::<Json>(&bytes, policy) {
             return Err(FormatError::InBatch {
                 index,
                 source: Box::new(error),

@@ -255,7 +255,7 @@ mod derived_protobuf_payload {
         );
         assert_eq!(any.datacontenttype(), Some("application/protobuf"));
         assert_eq!(any.subject(), Some("order-1"));
-        assert_eq!(any.extension("region"), Some(&"eu".into()));
+        assert_eq!(any.extensions().get("region"), Some(&"eu".into()));
         let back = protobuf::decode_message::<OrderShipped>(&bytes).unwrap();
         assert_eq!(back.data(), event.data());
         assert_eq!(back.id(), event.id());

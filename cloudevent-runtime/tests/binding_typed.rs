@@ -36,8 +36,8 @@ fn event() -> Event<OrderShipped> {
         customer_id: "cust-1029 ☕".into(),
         parcels: -3,
         express: true,
-        promised: Some(Timestamp::parse("2026-12-01T09:00:00Z").unwrap()),
-        label: Some(UriRef::parse("/labels/8842.pdf").unwrap()),
+        promised: Some(Timestamp::try_from("2026-12-01T09:00:00Z").unwrap()),
+        label: Some(UriRef::try_from("/labels/8842.pdf").unwrap()),
         carrier: "Post \"NL\" 100%".into(),
     })
     .with_extension("region", "eu-west")

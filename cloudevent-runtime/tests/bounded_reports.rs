@@ -12,6 +12,7 @@
 // A counting global allocator is the one way to measure peak bytes in-process.
 #![allow(unsafe_code)]
 
+use cloudevent_runtime::Validate;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

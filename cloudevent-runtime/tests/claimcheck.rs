@@ -332,7 +332,7 @@ fn producer_and_consumer_share_an_fs_store() {
 
 #[test]
 fn dataref_is_a_uri_reference_on_both_event_kinds() {
-    let uri = UriRef::parse("https://blobs.example.com/reports/1").unwrap();
+    let uri = UriRef::try_from("https://blobs.example.com/reports/1").unwrap();
     let any = AnyEvent::new("1", "/reports", "com.example.report.generated")
         .with_dataref(uri.clone())
         .unwrap();
@@ -358,6 +358,8 @@ fn a_received_dataref_that_is_not_a_uri_reference_is_an_error() {
     assert_eq!(err.violations()[0].attribute, "dataref");
     event.extensions_mut().insert("dataref", 7);
     assert!(event.dataref().is_err());
-    event.extensions_mut().insert("dataref", Binary::new(*b"x"));
+    event
+        .extensions_mut()
+        .insert("dataref", Binary::from(*b"x"));
     assert!(event.dataref().is_err());
 }

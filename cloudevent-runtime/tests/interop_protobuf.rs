@@ -103,23 +103,25 @@ fn our_event() -> AnyEvent {
     event.set_datacontenttype(Some("text/plain".into()));
     event.set_subject(Some("order-1".into()));
     event.set_dataschema(Some("https://schemas.example.com/orders/v1.json".into()));
-    event.set_time(Some(Timestamp::parse("2026-03-28T14:22:31.500Z").unwrap()));
+    event.set_time(Some(
+        Timestamp::try_from("2026-03-28T14:22:31.500Z").unwrap(),
+    ));
     let extensions = event.extensions_mut();
     extensions.insert("flag", true);
     extensions.insert("hop", -7);
     extensions.insert("region", "eu");
-    extensions.insert("blob", cloudevent_runtime::Binary::new(vec![0, 255]));
+    extensions.insert("blob", cloudevent_runtime::Binary::from(vec![0, 255]));
     extensions.insert(
         "origin",
-        cloudevent_runtime::Uri::parse("https://example.com/a").unwrap(),
+        cloudevent_runtime::Uri::try_from("https://example.com/a").unwrap(),
     );
     extensions.insert(
         "dataref",
-        cloudevent_runtime::UriRef::parse("/blobs/1").unwrap(),
+        cloudevent_runtime::UriRef::try_from("/blobs/1").unwrap(),
     );
     extensions.insert(
         "seen",
-        Timestamp::parse("1970-01-01T00:00:00.000001Z").unwrap(),
+        Timestamp::try_from("1970-01-01T00:00:00.000001Z").unwrap(),
     );
     event.set_data(Some(Data::Text("hello".into())));
     event
@@ -187,7 +189,7 @@ fn we_read_what_python_writes() {
     let dir = compiled();
     let bytes = peer(dir.path(), "encode-batch", b"");
     let batch = Batch::decode::<Protobuf>(&bytes).unwrap_or_else(|e| panic!("{e}"));
-    let events = batch.events();
+    let events = &batch[..];
     assert_eq!(events.len(), 5);
 
     let text = &events[0];
@@ -202,7 +204,7 @@ fn we_read_what_python_writes() {
         text.time().map(Timestamp::as_str),
         Some("2026-03-28T14:22:31.500Z")
     );
-    let value = |name: &str| text.extension(name).map(|v| v.as_value());
+    let value = |name: &str| text.extensions().get(name).map(|v| v.as_value());
     assert_eq!(value("flag"), Some(ExtensionValue::Boolean(true)));
     assert_eq!(value("hop"), Some(ExtensionValue::Integer(i32::MIN)));
     assert_eq!(value("region"), Some(ExtensionValue::String("eu")));

@@ -4,6 +4,7 @@
 //! the axum rejection (its JSON body's `message` and its `Display`) and a typed read's
 //! `data` that does not fit its payload (named by the member's JSON pointer).
 
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::{Json, Profile, Validator};
 
 const VALID: &str = r#"{"specversion":"1.0","id":"m-1","source":"https://orders.example.com","type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;

@@ -8,6 +8,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::routing::post;
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::binding::axum::Checked;
 use cloudevent_runtime::binding::http::{event_request, read_event};
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
@@ -105,7 +106,8 @@ fn parse_errors_cite_the_profiles_own_rule_ids() {
     let no_id = br#"{"specversion":"1.0","source":"/s","type":"com.example.order.created"}"#;
     let any = AnyEvent::from_slice(no_id).unwrap_err();
     assert_eq!(any.violation().unwrap().rule.as_str(), "CE 1.0.2 required");
-    let strict = AnyEvent::from_slice_with(no_id, &Policy::new(Profile::IntgStd015)).unwrap_err();
+    let strict =
+        AnyEvent::decode_with::<Json>(no_id, &Policy::new(Profile::IntgStd015)).unwrap_err();
     assert_eq!(
         strict.violation().unwrap().rule.as_str(),
         "INTG-STD-015 R-2"

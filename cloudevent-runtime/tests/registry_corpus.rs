@@ -6,6 +6,7 @@
 #![cfg(feature = "registry")]
 
 use base64::Engine as _;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator, UnknownType};
 use cloudevent_runtime::{Document, Profile, Validator};
 use serde_json::Value;

@@ -7,6 +7,7 @@ use axum::Router;
 use axum::routing::post;
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Json;
+use cloudevent_runtime::Validate;
 use cloudevent_runtime::binding::axum::Registered;
 use cloudevent_runtime::registry::{
     Deprecation, Registry, RegistryEntry, RegistrySnapshot, RegistryValidator, UnknownType,
@@ -81,7 +82,7 @@ fn registry() -> Registry {
 
 fn validator() -> RegistryValidator {
     RegistryValidator::new(Validator::new(Profile::CloudEvents), registry())
-        .at(&Timestamp::parse("2026-03-01T00:00:00Z").unwrap())
+        .at(&Timestamp::try_from("2026-03-01T00:00:00Z").unwrap())
 }
 
 fn change_event(data: &Value, extra: &str) -> Vec<u8> {
@@ -232,7 +233,7 @@ fn a_type_past_its_sunset_gets_a_finding() {
             .findings()
             .is_empty()
     );
-    let late = validator().at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
+    let late = validator().at(&Timestamp::try_from("2026-07-01T00:00:00Z").unwrap());
     let report = late.validate_bytes::<Json>(event.as_bytes());
     let finding = report
         .warnings()
@@ -418,7 +419,7 @@ fn every_format_gets_the_same_registry_findings() {
 
     // A profile that refuses the source: its finding, then the same registry finding.
     let strict = RegistryValidator::new(Validator::new(Profile::IntgStd015), registry())
-        .at(&Timestamp::parse("2026-03-01T00:00:00Z").unwrap());
+        .at(&Timestamp::try_from("2026-03-01T00:00:00Z").unwrap());
     let json = change_event(&data, r#","datacontenttype":"application/json""#);
     #[cfg(any(feature = "protobuf", feature = "avro"))]
     let any = AnyEvent::from_slice(&json).unwrap();

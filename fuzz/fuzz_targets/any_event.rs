@@ -3,7 +3,7 @@
 //! of the parse.
 #![no_main]
 
-use cloudevent_runtime::{AnyEvent, Json, Profile, Validator};
+use cloudevent_runtime::{AnyEvent, Json, Profile, Validate, Validator};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,7 +1,7 @@
 //! Batches: `Batch::from_slice` and the batch validator never panic; a parsed batch round-trips.
 #![no_main]
 
-use cloudevent_runtime::{Batch, Json, Profile, Validator};
+use cloudevent_runtime::{Batch, Json, Profile, Validate, Validator};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -10,6 +10,7 @@
 //! - a table of declarations, errors and warnings alike, checked with
 //!   `Policy::check_declaration` (the call the derive and codegen make) and with the validator.
 
+use cloudevent_runtime::Validate;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -213,7 +214,7 @@ fn the_derive_s_compile_errors_are_the_validator_s_errors() {
 
     let (mut compared, mut disagreements) = (0, Vec::new());
     for (dir, policy) in &suites {
-        let validator = Validator::with_policy(policy.clone());
+        let validator = Validator::new(policy.clone());
         for case in cases(dir) {
             let declared = read_case(&fs::read_to_string(&case).expect("the case"));
             // An extension named like a core attribute or `data` cannot be written into a
@@ -382,8 +383,8 @@ fn declaration_findings_are_the_validator_s_findings_under_every_profile() {
             attributes,
             extensions,
         };
-        let report = Validator::with_policy(policy.clone())
-            .validate_bytes::<Json>(&event_for(&case, row.profile));
+        let report =
+            Validator::new(policy.clone()).validate_bytes::<Json>(&event_for(&case, row.profile));
         let about_declaration = |v: &&Violation| {
             case.attributes.iter().any(|(key, _)| v.attribute == *key)
                 || (v.attribute == "extension" && case.extensions.contains(&v.value))

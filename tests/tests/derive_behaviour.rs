@@ -196,7 +196,7 @@ fn every_type_system_value_is_handed_over_typed() {
         priority: -3,
         shelf: 200,
         batch: Some(12),
-        checksum: Binary::new(vec![1, 2]),
+        checksum: Binary::from(vec![1, 2]),
         seq: Some("42".into()),
     };
     assert_eq!(typed.subject(), Some("sku-1"));

@@ -14,6 +14,7 @@
 //!
 //! Every section writes into one `String`, so a test holds the sections to what they show.
 
+use cloudevent_runtime::Validate;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -150,7 +151,7 @@ fn produce(out: &mut String) -> Result<::http::Request<Vec<u8>>, String> {
         http::from_request(&request).map_err(|e| format!("the request does not read back: {e}"))?;
     let bytes =
         serde_json::to_vec(&back).map_err(|e| format!("the event does not serialize: {e}"))?;
-    let report = Validator::with_policy(
+    let report = Validator::new(
         cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true),
     )
     .validate_bytes::<Json>(&bytes);
@@ -210,7 +211,7 @@ fn gateway(request: &::http::Request<Vec<u8>>, out: &mut String) -> Result<(), S
     let policy = Policy::new(Profile::IntgStd015);
     let (_, document) = http::structured_document(bad.headers(), bad.body())
         .map_err(|e| format!("the binding refused the message itself: {e}"))?;
-    let report = Validator::with_policy(policy).validate_bytes::<Json>(&document);
+    let report = Validator::new(policy).validate_bytes::<Json>(&document);
     if report.is_valid() {
         return Err("the gateway accepted an event with a bad type and source".to_owned());
     }

@@ -189,7 +189,7 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     let refused = |findings: Vec<Violation>| EventResult::refused(index, findings);
     let record = match KafkaRecord::try_from(record) {
         Ok(record) => record,
-        Err(error) => return refused(error.into_violations()),
+        Err(error) => return refused(Vec::from(error)),
     };
     let content_type = record
         .header(kafka::CONTENT_TYPE)

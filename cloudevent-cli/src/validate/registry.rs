@@ -2,6 +2,7 @@
 //! `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
 //! runtime's `RegistryValidator`), for every input format the command reads.
 
+use cloudevent_runtime::Validate;
 use std::path::PathBuf;
 
 use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
@@ -59,7 +60,7 @@ impl Checker {
     /// The checker the arguments ask for; the error says why a registry could not be read
     /// (exit 2: the input to the check is unreadable, not the events).
     pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
-        let validator = Validator::with_policy(
+        let validator = Validator::new(
             cloudevent_runtime::Policy::new(args.profile.into())
                 .with_required_traceability(args.require_traceability),
         );
@@ -144,5 +145,5 @@ impl Checker {
 
 /// `--at`: an RFC 3339 instant.
 pub(super) fn parse_instant(text: &str) -> Result<Timestamp, String> {
-    Timestamp::parse(text).map_err(|e| e.to_string())
+    Timestamp::try_from(text).map_err(|e| e.to_string())
 }

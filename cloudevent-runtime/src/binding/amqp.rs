@@ -111,7 +111,10 @@ pub fn to_message<E: BindingEvent>(
                 .attributes
                 .into_iter()
                 .map(|(name, value)| {
-                    let native = any.extension(&name).and_then(|v| native(v.as_value()));
+                    let native = any
+                        .extensions()
+                        .get(&name)
+                        .and_then(|v| native(v.as_value()));
                     let value = native.unwrap_or(AmqpValue::String(value));
                     (format!("{}{name}", prefix.as_str()), value)
                 })
@@ -234,7 +237,9 @@ fn canonical(
         }
         AmqpValue::Binary(bytes) => (
             canonical_string(ExtensionValue::Binary(bytes)).into_owned(),
-            Some(ExtensionValueBuf::Binary(crate::Binary::new(bytes.clone()))),
+            Some(ExtensionValueBuf::Binary(crate::Binary::from(
+                bytes.clone(),
+            ))),
         ),
         AmqpValue::Timestamp(millis) => {
             let seconds = millis.div_euclid(1000);
@@ -317,21 +322,21 @@ mod tests {
         ]);
         let event: AnyEvent = from_message(&message).unwrap();
         assert_eq!(
-            event.extension("flag"),
+            event.extensions().get("flag"),
             Some(&ExtensionValueBuf::Boolean(true))
         );
         assert_eq!(
-            event.extension("count"),
+            event.extensions().get("count"),
             Some(&ExtensionValueBuf::Integer(-3))
         );
         // Binary has no JSON type of its own (CE-JSON 2.2): it comes back as its base64 string,
         // exactly as the same event read from structured mode would.
         assert_eq!(
-            event.extension("blob").and_then(|v| v.as_str()),
+            event.extensions().get("blob").and_then(|v| v.as_str()),
             Some("AQI=")
         );
         assert_eq!(
-            event.extension("when").and_then(|v| v.as_str()),
+            event.extensions().get("when").and_then(|v| v.as_str()),
             Some("2018-04-05T03:56:24Z")
         );
         let out = to_message(&event, ContentMode::Binary, PropertyPrefix::Underscore).unwrap();

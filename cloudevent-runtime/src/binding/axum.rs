@@ -230,7 +230,7 @@ trait Gate {
 
 impl Gate for Policy {
     fn validator(&self) -> Validator {
-        Validator::with_policy(self.clone())
+        Validator::new(self.clone())
     }
     fn then(&self) -> &impl Then {
         &()
@@ -300,7 +300,7 @@ impl Read for Batch {
             .ok_or_else(|| refused(Report::Batch(reading.report), reading.profile_valid))
     }
     fn events(&self) -> &[AnyEvent] {
-        Batch::events(self)
+        self
     }
 }
 

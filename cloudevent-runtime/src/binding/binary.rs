@@ -254,7 +254,6 @@ fn outgoing_parts(parts: BinaryParts) -> Result<BinaryParts, BindingError> {
 #[cfg(feature = "http")]
 pub(crate) fn events_of<E: BindingEvent>(batch: crate::Batch) -> Result<Vec<E>, BindingError> {
     batch
-        .into_events()
         .into_iter()
         .enumerate()
         .map(|(index, event)| {
@@ -314,7 +313,7 @@ fn typed_parts<T: CloudEventData + Serialize>(
     let found = Event::<T>::POLICY.check_envelope_prechecked(
         &view,
         Mode::FirstError,
-        T::PRECHECKED.claims(),
+        &T::PRECHECKED.confirmed(T::PROFILE),
     );
     if cloudevent_rules::has_error(&found) {
         return Ok(None);

@@ -486,13 +486,14 @@ pub fn read_message<E: BindingEvent>(
 /// The message as a JSON document for a validator: the structured event or the batch as
 /// sent, or the document a binary-mode message stands for
 /// ([`BinaryParts::to_structured_document`]). For `cloudevent validate --format http`:
-/// feed [`ContentMode::Batch`] documents to `Validator::validate_batch_slice`, the others to
-/// `Validator::validate_slice`, to report every finding.
+/// feed [`ContentMode::Batch`] documents to `Validate::validate_batch_bytes::<Json>`, the others to
+/// `Validate::validate_bytes::<Json>`, to report every finding.
 ///
 /// # Errors
 /// An unsupported format, a `ce-datacontenttype` header, or a header that does not decode.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::{Json, Profile, Validator};
 /// use cloudevent_runtime::binding::ContentMode;
 /// use cloudevent_runtime::binding::http::structured_document;

@@ -259,7 +259,7 @@ fn not_a_record(problem: String) -> Violation {
 
 /// Decodes a base64 member of a record, or adds a finding naming the member.
 fn decode_base64(member: String, text: &str, findings: &mut Vec<Violation>) -> Option<Vec<u8>> {
-    match crate::Binary::from_base64(text) {
+    match text.parse::<crate::Binary>() {
         Ok(bytes) => Some(bytes.into_bytes()),
         Err(error) => {
             findings.push(
@@ -635,8 +635,8 @@ mod tests {
             "value": "a",
             "value_base64": "!!",
         }))
-        .unwrap_err()
-        .into_violations();
+        .unwrap_err();
+        let findings: Vec<crate::Violation> = Vec::from(findings);
         let messages: Vec<String> = findings
             .iter()
             .map(|v| format!("{}: {}", v.attribute, v.problem))

@@ -73,9 +73,8 @@ use crate::{AnyEvent, Policy, limits};
 /// ```
 /// use cloudevent_runtime::binding::websocket::{FrameType, Subprotocol};
 ///
-/// assert_eq!(Subprotocol::Json.name(), "cloudevents.json");
-/// assert_eq!(Subprotocol::Json.frame_type(), FrameType::Text);
 /// assert_eq!(Subprotocol::Json.to_string(), "cloudevents.json");
+/// assert_eq!(Subprotocol::Json.frame_type(), FrameType::Text);
 /// assert!(Subprotocol::ALL.contains(&Subprotocol::Json));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,8 +101,8 @@ impl Subprotocol {
         Subprotocol::Avro,
     ];
 
-    /// The subprotocol's name in `Sec-WebSocket-Protocol`.
-    pub const fn name(self) -> &'static str {
+    /// The subprotocol's name in `Sec-WebSocket-Protocol` (its `Display`).
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Subprotocol::Json => "cloudevents.json",
             #[cfg(feature = "protobuf")]

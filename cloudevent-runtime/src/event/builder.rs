@@ -10,7 +10,7 @@ use super::*;
 /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
 /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
 /// # struct Ping;
-/// let event = Event::builder(Ping).id("fixed-1").no_time().build().unwrap();
+/// let event = Event::builder(Ping).id("fixed-1").time(None).build().unwrap();
 /// assert_eq!(event.id(), "fixed-1");
 /// assert_eq!(event.time(), None);
 /// ```
@@ -101,7 +101,7 @@ impl<T: CloudEventData> EventBuilder<T> {
         self
     }
 
-    /// Sets `time` (now, by default).
+    /// Sets `time` (now, by default), or leaves it out with `None`.
     ///
     /// ```
     /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
@@ -109,27 +109,13 @@ impl<T: CloudEventData> EventBuilder<T> {
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
     /// use cloudevent_runtime::Timestamp;
-    /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    /// let time = Timestamp::try_from("2026-03-28T14:22:31Z").unwrap();
     /// assert_eq!(Event::builder(Ping).time(time.clone()).build().unwrap().time(), Some(&time));
+    /// assert_eq!(Event::builder(Ping).time(None).build().unwrap().time(), None);
     /// ```
     #[must_use]
-    pub fn time(mut self, time: Timestamp) -> Self {
-        self.time = Some(Some(time));
-        self
-    }
-
-    /// Leaves `time` out.
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::builder(Ping).no_time().build().unwrap().time(), None);
-    /// ```
-    #[must_use]
-    pub fn no_time(mut self) -> Self {
-        self.time = Some(None);
+    pub fn time(mut self, time: impl Into<Option<Timestamp>>) -> Self {
+        self.time = Some(time.into());
         self
     }
 

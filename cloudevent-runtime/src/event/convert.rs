@@ -84,7 +84,7 @@ impl<T: CloudEventData> Event<T> {
         if !T::EXTENSIONS.is_empty() {
             let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
-                skip: &Extensions::new(),
+                skip: &Extensions::default(),
                 f: |name: &str, value: ExtensionValue<'_>| {
                     match extensions.get(name) {
                         Some(got) if crate::extension::is_carried_by(value, got.as_value()) => {

@@ -188,7 +188,7 @@ impl<T: CloudEventData> Event<T> {
             dataschema: T::DATASCHEMA.map(Cow::Borrowed),
             subject: Subject::FromPayload,
             time,
-            extensions: Extensions::new(),
+            extensions: Extensions::default(),
             data: payload,
             invalid: None,
         };
@@ -268,7 +268,12 @@ impl<T: CloudEventData> Event<T> {
     #[must_use]
     pub fn with_new_id(mut self, kind: IdKind) -> Self {
         let new_id = kind.generate();
-        if self.extensions.get_str(CAUSATIONID) == Some(self.id.as_str()) {
+        if self
+            .extensions
+            .get(CAUSATIONID)
+            .and_then(ExtensionValueBuf::as_str)
+            == Some(self.id.as_str())
+        {
             self.extensions.insert(CAUSATIONID, new_id.clone());
         }
         self.id = new_id;
@@ -315,7 +320,8 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Sets `time`, checked against `T`'s profile: `intg-std-015` takes UTC `Z` only
-    /// (gateway 4), the others any RFC 3339 offset.
+    /// (gateway 4), the others any RFC 3339 offset. `None` removes it (INTG-STD-015 R-2
+    /// says SHOULD include it), which never fails.
     ///
     /// # Errors
     /// When the time breaks a rule of `T`'s profile (INTG-STD-015 gateway 4).
@@ -326,31 +332,20 @@ impl<T: CloudEventData> Event<T> {
     /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
     /// # struct Ping;
     /// use cloudevent_runtime::Timestamp;
-    /// let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    /// let time = Timestamp::try_from("2026-03-28T14:22:31Z").unwrap();
     /// assert_eq!(Event::new(Ping).with_time(time.clone()).unwrap().time(), Some(&time));
-    /// let offset = Timestamp::parse("2026-03-28T15:22:31+01:00").unwrap();
+    /// let offset = Timestamp::try_from("2026-03-28T15:22:31+01:00").unwrap();
     /// let err = Event::new(Ping).with_time(offset).unwrap_err();
     /// assert!(err.to_string().contains("INTG-STD-015 gateway 4"), "{err}");
+    /// assert_eq!(Event::new(Ping).with_time(None).unwrap().time(), None);
     /// ```
-    pub fn with_time(mut self, time: Timestamp) -> Result<Self, BuildError> {
-        errors(cloudevent_rules::check_time(time.as_str(), T::PROFILE))?;
-        self.time = Some(time);
+    pub fn with_time(mut self, time: impl Into<Option<Timestamp>>) -> Result<Self, BuildError> {
+        let time = time.into();
+        if let Some(time) = &time {
+            errors(cloudevent_rules::check_time(time.as_str(), T::PROFILE))?;
+        }
+        self.time = time;
         Ok(self)
-    }
-
-    /// Removes `time` (INTG-STD-015 R-2 says SHOULD include it).
-    ///
-    /// ```
-    /// # use cloudevent_runtime::{Attributes, CloudEvent, Event};
-    /// # #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, CloudEvent)]
-    /// # #[cloudevent(type = "com.example.health.ping.sent", source = "https://health.example.com")]
-    /// # struct Ping;
-    /// assert_eq!(Event::new(Ping).without_time().time(), None);
-    /// ```
-    #[must_use]
-    pub fn without_time(mut self) -> Self {
-        self.time = None;
-        self
     }
 
     /// Sets `source`.

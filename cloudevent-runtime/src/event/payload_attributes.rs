@@ -26,7 +26,7 @@ pub(crate) fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Vi
     }
     let mut found = None;
     let _ = data.visit_extensions(&mut Visit {
-        skip: &Extensions::new(),
+        skip: &Extensions::default(),
         f: |name: &str, value: ExtensionValue<'_>| {
             if let (None, ExtensionValue::String(text)) = (&found, value) {
                 found = cloudevent_rules::check_string_value(name, text).pop();
@@ -61,7 +61,7 @@ pub(super) fn payload_extension<T: CloudEventData>(
     }
     let mut found = None;
     let _ = data.visit_extensions(&mut Visit {
-        skip: &Extensions::new(),
+        skip: &Extensions::default(),
         f: |visited: &str, value: ExtensionValue<'_>| {
             if visited == name {
                 found = Some(ExtensionValueBuf::from(value));

@@ -66,7 +66,7 @@ fn extensions_set_on_the_event_override_the_payloads() {
 
 #[test]
 fn builder_sets_id_time_and_leaves_out_traceability_on_request() {
-    let time = Timestamp::parse("2026-03-28T14:22:31Z").unwrap();
+    let time = Timestamp::try_from("2026-03-28T14:22:31Z").unwrap();
     let event = Event::builder(order())
         .id("fixed-id")
         .time(time.clone())
@@ -76,7 +76,7 @@ fn builder_sets_id_time_and_leaves_out_traceability_on_request() {
     assert_eq!(event.id(), "fixed-id");
     assert_eq!(event.time(), Some(&time));
     assert_eq!(event.correlationid(), None);
-    let untimed = Event::builder(order()).no_time().build().unwrap();
+    let untimed = Event::builder(order()).time(None).build().unwrap();
     assert_eq!(untimed.time(), None);
 }
 

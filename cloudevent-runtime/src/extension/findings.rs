@@ -33,7 +33,7 @@ pub(crate) fn canonical(value: ExtensionValue<'_>) -> std::borrow::Cow<'_, str> 
     match value {
         ExtensionValue::Boolean(b) => Cow::Borrowed(if b { "true" } else { "false" }),
         ExtensionValue::Integer(i) => Cow::Owned(i.to_string()),
-        ExtensionValue::Binary(bytes) => Cow::Owned(crate::Binary::new(bytes).to_base64()),
+        ExtensionValue::Binary(bytes) => Cow::Owned(crate::Binary::from(bytes).to_string()),
         ExtensionValue::String(s)
         | ExtensionValue::Uri(s)
         | ExtensionValue::UriReference(s)

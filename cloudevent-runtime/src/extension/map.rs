@@ -6,7 +6,6 @@ use std::collections::btree_map;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use cloudevent_rules::AttributeKind;
 use serde::ser::{Serialize, Serializer};
 
 use crate::extension::ExtensionValue;
@@ -73,16 +72,6 @@ impl ExtensionValueBuf {
     pub fn as_str(&self) -> Option<&str> {
         self.as_value().as_str()
     }
-
-    /// The CloudEvents type.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{ExtensionValueBuf, rules::AttributeKind};
-    /// assert_eq!(ExtensionValueBuf::from(true).kind(), AttributeKind::Boolean);
-    /// ```
-    pub fn kind(&self) -> AttributeKind {
-        self.as_value().kind()
-    }
 }
 
 impl From<ExtensionValue<'_>> for ExtensionValueBuf {
@@ -97,7 +86,7 @@ impl From<ExtensionValue<'_>> for ExtensionValueBuf {
             ExtensionValue::Boolean(b) => ExtensionValueBuf::Boolean(b),
             ExtensionValue::Integer(i) => ExtensionValueBuf::Integer(i),
             ExtensionValue::String(s) => ExtensionValueBuf::String(s.to_owned()),
-            ExtensionValue::Binary(b) => ExtensionValueBuf::Binary(Binary::new(b)),
+            ExtensionValue::Binary(b) => ExtensionValueBuf::Binary(Binary::from(b)),
             // The borrowed value came from a checked field type (or was checked by the caller).
             ExtensionValue::Uri(u) => ExtensionValueBuf::Uri(Uri::new_unchecked(u.to_owned())),
             ExtensionValue::UriReference(u) => {
@@ -194,7 +183,7 @@ value_from!(
 /// ```
 /// use cloudevent_runtime::{ExtensionValueBuf, Extensions};
 ///
-/// let mut extensions = Extensions::new();
+/// let mut extensions = Extensions::default();
 /// extensions.insert("region", "eu-west");
 /// extensions.insert("priority", 3);
 /// assert_eq!(extensions.get("priority"), Some(&ExtensionValueBuf::Integer(3)));
@@ -278,21 +267,11 @@ impl std::fmt::Debug for Extensions {
 }
 
 impl Extensions {
-    /// No extensions.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Extensions;
-    /// assert!(Extensions::new().is_empty());
-    /// ```
-    pub fn new() -> Self {
-        Extensions::default()
-    }
-
     /// The value of an extension.
     ///
     /// ```
     /// use cloudevent_runtime::{ExtensionValueBuf, Extensions};
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// extensions.insert("hop", 2);
     /// assert_eq!(extensions.get("hop"), Some(&ExtensionValueBuf::Integer(2)));
     /// ```
@@ -303,26 +282,12 @@ impl Extensions {
         }
     }
 
-    /// The text of a string-typed extension.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Extensions;
-    /// let mut extensions = Extensions::new();
-    /// extensions.insert("region", "eu");
-    /// extensions.insert("hop", 2);
-    /// assert_eq!(extensions.get_str("region"), Some("eu"));
-    /// assert_eq!(extensions.get_str("hop"), None);
-    /// ```
-    pub fn get_str(&self, name: &str) -> Option<&str> {
-        self.get(name).and_then(ExtensionValueBuf::as_str)
-    }
-
     /// Sets an extension without checking its name, returning the value it replaces. The
     /// validator and [`Event::with_extension`](crate::Event::with_extension) check names.
     ///
     /// ```
     /// use cloudevent_runtime::{ExtensionValueBuf, Extensions};
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// assert_eq!(extensions.insert("hop", 1), None);
     /// assert_eq!(extensions.insert("hop", 2), Some(ExtensionValueBuf::Integer(1)));
     /// ```
@@ -348,7 +313,7 @@ impl Extensions {
     ///
     /// ```
     /// use cloudevent_runtime::Extensions;
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// extensions.insert("hop", 1);
     /// assert!(extensions.remove("hop").is_some());
     /// assert!(extensions.is_empty());
@@ -364,7 +329,7 @@ impl Extensions {
     ///
     /// ```
     /// use cloudevent_runtime::Extensions;
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// extensions.insert("hop", 1);
     /// assert!(extensions.contains("hop") && !extensions.contains("region"));
     /// ```
@@ -376,7 +341,7 @@ impl Extensions {
     ///
     /// ```
     /// use cloudevent_runtime::Extensions;
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// extensions.insert("hop", 1);
     /// assert_eq!(extensions.len(), 1);
     /// ```
@@ -391,7 +356,7 @@ impl Extensions {
     ///
     /// ```
     /// use cloudevent_runtime::Extensions;
-    /// assert!(Extensions::new().is_empty());
+    /// assert!(Extensions::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -401,7 +366,7 @@ impl Extensions {
     ///
     /// ```
     /// use cloudevent_runtime::Extensions;
-    /// let mut extensions = Extensions::new();
+    /// let mut extensions = Extensions::default();
     /// extensions.insert("b", 1);
     /// extensions.insert("a", true);
     /// let names: Vec<&str> = extensions.iter().map(|(name, _)| name).collect();
@@ -436,7 +401,7 @@ impl Extensions {
 ///
 /// ```
 /// use cloudevent_runtime::Extensions;
-/// let mut extensions = Extensions::new();
+/// let mut extensions = Extensions::default();
 /// extensions.insert("hop", 1);
 /// for (name, value) in &extensions {
 ///     assert_eq!((name.as_str(), value.as_str()), ("hop", None));
@@ -495,7 +460,7 @@ mod tests {
     /// every operation, in name order, for a sequence of operations on many names.
     #[test]
     fn the_small_store_and_the_b_tree_agree() {
-        let mut ours = Extensions::new();
+        let mut ours = Extensions::default();
         let mut reference: BTreeMap<String, ExtensionValueBuf> = BTreeMap::new();
         // A fixed pseudo-random walk over 40 names: inserts, replacements, removals, and
         // duplicate-refusing inserts, across the switch from the small store to the B-tree.
@@ -536,9 +501,9 @@ mod tests {
 
     #[test]
     fn equal_maps_are_equal_whichever_store_holds_them() {
-        let mut small = Extensions::new();
+        let mut small = Extensions::default();
         small.insert("a", 1);
-        let mut grown = Extensions::new();
+        let mut grown = Extensions::default();
         for i in 0..=SMALL {
             grown.insert(format!("x{i}"), 1);
         }
@@ -561,7 +526,7 @@ mod tests {
             (ExtensionValueBuf::Boolean(true), "true"),
             (ExtensionValueBuf::Integer(i32::MIN), "-2147483648"),
             (ExtensionValueBuf::from("a\"b"), r#""a\"b""#),
-            (ExtensionValueBuf::Binary(Binary::new(*b"hi")), r#""aGk=""#),
+            (ExtensionValueBuf::Binary(Binary::from(*b"hi")), r#""aGk=""#),
         ];
         for (value, json) in cases {
             assert_eq!(serde_json::to_string(&value).unwrap(), json);

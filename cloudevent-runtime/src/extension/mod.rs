@@ -4,7 +4,7 @@
 //! use cloudevent_runtime::extension::{ExtensionField, ExtensionValue};
 //! use cloudevent_runtime::Binary;
 //!
-//! assert_eq!(Binary::new(*b"hi").extension_value(), Some(ExtensionValue::Binary(b"hi")));
+//! assert_eq!(Binary::from(*b"hi").extension_value(), Some(ExtensionValue::Binary(b"hi")));
 //! assert_eq!(String::from("eu").extension_value(), Some(ExtensionValue::String("eu")));
 //! ```
 
@@ -134,7 +134,7 @@ pub trait StringExtensionField: ExtensionField {}
 /// ```
 /// use cloudevent_runtime::{UriRef, extension::UriReferenceExtensionField};
 /// fn dataref<T: UriReferenceExtensionField>(_: &T) {}
-/// dataref(&UriRef::parse("/blobs/1").unwrap());
+/// dataref(&UriRef::try_from("/blobs/1").unwrap());
 /// ```
 pub trait UriReferenceExtensionField: ExtensionField {}
 

@@ -133,46 +133,10 @@ impl AnyEvent {
 
     /// The policy [`AnyEvent::from_slice`] and every binding's `AnyEvent` reader enforce:
     /// the CloudEvents 1.0.2 MUSTs (profile `cloudevents`). A gateway chooses a stricter one
-    /// with [`AnyEvent::from_slice_with`] or the axum `Checked` extractor.
+    /// with [`AnyEvent::decode_with::<Json>`] or the axum `Checked` extractor.
     pub const DEFAULT_POLICY: Policy = Policy::new(Profile::CloudEvents);
 
-    /// Parses one event in the JSON format under a policy ([`AnyEvent::decode_with`]`::<`[`Json`](super::Json)`>`):
-    /// the same strict reader, stopping
-    /// at the first error the policy finds (its rule ids, its severities).
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Policy, Profile};
-    ///
-    /// let json = br#"{"specversion":"1.0","id":"1","source":"https://localhost:8080/orders",
-    ///     "type":"com.example.order.created"}"#;
-    /// assert!(AnyEvent::from_slice(json).is_ok());
-    /// let gateway = Policy::new(Profile::IntgStd015);
-    /// let err = AnyEvent::from_slice_with(json, &gateway).unwrap_err();
-    /// assert_eq!(err.attribute(), Some("source"));
-    /// ```
-    pub fn from_slice_with(bytes: &[u8], policy: &Policy) -> Result<Self, FormatError> {
-        Self::decode_with::<super::Json>(bytes, policy)
-    }
-
-    /// [`AnyEvent::from_slice`] with another size limit (a bilateral agreement, a test).
-    ///
-    /// # Errors
-    /// See [`FormatError`].
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, FormatError};
-    /// let json = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.created"}"#;
-    /// assert!(AnyEvent::from_slice_with_limit(json, 1024).is_ok());
-    /// assert!(matches!(AnyEvent::from_slice_with_limit(json, 10), Err(FormatError::TooLarge { .. })));
-    /// ```
-    pub fn from_slice_with_limit(bytes: &[u8], limit: usize) -> Result<Self, FormatError> {
-        Self::read(bytes, limit, &Self::DEFAULT_POLICY)
-    }
-
-    fn read(bytes: &[u8], limit: usize, policy: &Policy) -> Result<Self, FormatError> {
+    pub(crate) fn read(bytes: &[u8], limit: usize, policy: &Policy) -> Result<Self, FormatError> {
         Self::read_in_batch(bytes, limit, policy, None)
     }
 
@@ -207,7 +171,9 @@ impl AnyEvent {
     }
 
     /// Reads one event, at most `limit` bytes: the reader is not drained past the limit, so
-    /// an oversized event costs no more than the limit (bounded reading, R-11).
+    /// an oversized event costs no more than the limit (bounded reading, R-11). A slice is a
+    /// reader, so this is also [`AnyEvent::from_slice`] with another size limit (a bilateral
+    /// agreement, a test): `AnyEvent::from_reader(bytes, 1024)`.
     ///
     /// ```
     /// use cloudevent_runtime::{AnyEvent, FormatError};
@@ -221,7 +187,7 @@ impl AnyEvent {
     /// See [`FormatError`]; reading errors are [`FormatError::Io`].
     pub fn from_reader(reader: impl Read, limit: usize) -> Result<Self, FormatError> {
         let bytes = read_bounded(reader, limit, "event", cloudevent_rules::rule::INTG_R11)?;
-        Self::from_slice_with_limit(&bytes, limit)
+        Self::read(&bytes, limit, &Self::DEFAULT_POLICY)
     }
 
     pub(crate) fn from_envelope(envelope: json::Envelope<'_>, data: Option<Data>) -> Self {

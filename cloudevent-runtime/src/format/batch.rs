@@ -27,7 +27,7 @@ pub const BATCH_CONTENT_TYPE: &str = "application/cloudevents-batch+json; charse
 ///
 /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
 /// let again = Batch::from_slice(&batch.to_vec()).unwrap();
-/// assert_eq!(again.events()[0].id(), "1");
+/// assert_eq!(again[0].id(), "1");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Batch {
@@ -121,28 +121,6 @@ impl Batch {
         counter.0
     }
 
-    /// The events, in batch order (which promises no delivery order, R-10).
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Attributes, Batch};
-    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
-    /// assert_eq!(batch.events()[0].id(), "1");
-    /// ```
-    pub fn events(&self) -> &[AnyEvent] {
-        &self.events
-    }
-
-    /// The events, owned.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Batch};
-    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
-    /// assert_eq!(batch.into_events().len(), 1);
-    /// ```
-    pub fn into_events(self) -> Vec<AnyEvent> {
-        self.events
-    }
-
     /// Adds an event.
     ///
     /// ```
@@ -153,26 +131,6 @@ impl Batch {
     /// ```
     pub fn push(&mut self, event: AnyEvent) {
         self.events.push(event);
-    }
-
-    /// How many events.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Batch;
-    /// assert_eq!(Batch::from_slice(b"[]").unwrap().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// Whether the batch is `[]`.
-    ///
-    /// ```
-    /// use cloudevent_runtime::Batch;
-    /// assert!(Batch::from_slice(b"[]").unwrap().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
     }
 }
 
@@ -199,6 +157,38 @@ impl From<Vec<AnyEvent>> for Batch {
 impl Serialize for Batch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.events.serialize(serializer)
+    }
+}
+
+/// The events, in batch order (which promises no delivery order, R-10): a batch reads as
+/// a slice (`len`, `is_empty`, `iter`, indexing).
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Attributes, Batch};
+/// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+/// assert_eq!(batch[0].id(), "1");
+/// assert_eq!(batch.len(), 1);
+/// assert!(!batch.is_empty());
+/// assert!(Batch::from_slice(b"[]").unwrap().is_empty());
+/// ```
+impl std::ops::Deref for Batch {
+    type Target = [AnyEvent];
+
+    fn deref(&self) -> &[AnyEvent] {
+        &self.events
+    }
+}
+
+/// The events, owned.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Batch};
+/// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
+/// assert_eq!(Vec::from(batch).len(), 1);
+/// ```
+impl From<Batch> for Vec<AnyEvent> {
+    fn from(batch: Batch) -> Self {
+        batch.events
     }
 }
 

@@ -267,7 +267,7 @@ impl Expected {
     pub(crate) fn of<T: crate::CloudEventData>() -> Expected {
         Expected {
             ty: T::TYPE,
-            prechecked: *T::PRECHECKED.claims(),
+            prechecked: T::PRECHECKED.confirmed(T::PROFILE),
         }
     }
 }
@@ -535,7 +535,7 @@ fn extension(
         // Never from JSON text (Binary is a base64 string there); the Avro reader hands an
         // attribute of Avro type `bytes` over as bytes (CE-Avro 2.1).
         JsonScalar::Bytes(bytes) => {
-            ExtensionValueBuf::Binary(crate::Binary::new(bytes.into_owned()))
+            ExtensionValueBuf::Binary(crate::Binary::from(bytes.into_owned()))
         }
         other @ (JsonScalar::Float(_) | JsonScalar::Composite(_)) => {
             return findings.report(wrong_json_type(

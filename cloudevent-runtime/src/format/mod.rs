@@ -11,7 +11,7 @@
 //! folder holding one `impl EventFormat`, and one variant of the bindings' run-time
 //! selector, `binding::StructuredFormat`.
 //!
-//! `from_slice`, `from_slice_with` and `to_vec` stay as the JSON shortcuts.
+//! `from_slice` and `to_vec` stay as the JSON shortcuts.
 
 use std::io::Read;
 
@@ -397,7 +397,7 @@ impl Batch {
     /// assert_eq!(batch.encode::<Json>().unwrap(), batch.to_vec());
     /// ```
     pub fn encode<F: EventFormat>(&self) -> Result<Vec<u8>, FormatError> {
-        F::write_batch(self.events()).unwrap_or_else(|| Err(no_batch::<F>().into()))
+        F::write_batch(self).unwrap_or_else(|| Err(no_batch::<F>().into()))
     }
 }
 

@@ -85,14 +85,14 @@ impl<T: CloudEventData> Event<T> {
     /// # let order = || OrderCreated { order_id: "order-1".into(), region: "eu".into() };
     /// let any = Event::new(order()).to_any().unwrap();
     /// assert_eq!(any.ty(), "com.example.order.created");
-    /// assert_eq!(any.extension("region"), Some(&"eu".into()));
+    /// assert_eq!(any.extensions().get("region"), Some(&"eu".into()));
     /// ```
     pub fn to_any(&self) -> Result<AnyEvent, BuildError>
     where
         T: Serialize,
     {
         let bytes = self.to_vec()?;
-        AnyEvent::from_slice_with_limit(&bytes, usize::MAX)
+        AnyEvent::read(&bytes, usize::MAX, &AnyEvent::DEFAULT_POLICY)
             .map_err(|e| BuildError::Payload(e.to_string()))
     }
 

@@ -294,7 +294,8 @@ impl<S: ClaimCheckStore> ClaimChecker<S> {
         };
         event.set_data(Some(data));
         if event
-            .extension(DATAREF)
+            .extensions()
+            .get(DATAREF)
             .and_then(ExtensionValueBuf::as_str)
             .is_some_and(|dataref| dataref == claim.uri)
         {
@@ -327,7 +328,7 @@ fn is_text(content_type: &str) -> bool {
 /// use cloudevent_runtime::claimcheck::Dataref;
 ///
 /// let event = AnyEvent::new("1", "/reports", "com.example.report.generated")
-///     .with_dataref(UriRef::parse("https://blobs.example.com/reports/1").unwrap())
+///     .with_dataref(UriRef::try_from("https://blobs.example.com/reports/1").unwrap())
 ///     .unwrap();
 /// assert_eq!(event.dataref().unwrap().unwrap().as_str(), "https://blobs.example.com/reports/1");
 /// ```
@@ -362,9 +363,9 @@ fn as_dataref(value: ExtensionValue<'_>) -> Result<UriRef, ValueError> {
         ExtensionValue::UriReference(text) | ExtensionValue::Uri(text) => {
             Ok(UriRef::new_unchecked(text.to_owned()))
         }
-        ExtensionValue::String(text) => UriRef::parse(text).map_err(|e| {
+        ExtensionValue::String(text) => UriRef::try_from(text).map_err(|e| {
             ValueError::new(
-                e.into_violations()
+                Vec::from(e)
                     .into_iter()
                     .map(|v| v.for_attribute(DATAREF))
                     .collect(),

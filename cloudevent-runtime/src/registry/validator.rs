@@ -8,11 +8,9 @@ use cloudevent_rules::{AttributeKind, Violation, rule};
 
 use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
-use crate::any::{AnyEvent, Data};
-use crate::format::EventFormat;
-use crate::format::batch::Batch;
+use crate::any::Data;
 use crate::validate::{AttributeValue, Then};
-use crate::{BatchReport, Document, ExtensionValueBuf, Timestamp, ValidationReport, Validator};
+use crate::{ExtensionValueBuf, Timestamp, Validate, ValidationReport, Validator};
 use cloudevent_rules::unix_seconds;
 
 /// Why a registry could not be built. Every problem names the event type.
@@ -207,6 +205,7 @@ enum DataView<'a> {
 /// stop). Cloning is cheap: the compiled registry is shared.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
 /// use cloudevent_runtime::rules::AttributeKind;
 /// use cloudevent_runtime::{Json, Profile, Validator};
@@ -258,6 +257,7 @@ impl RegistryValidator {
     /// What an unknown `type` gets (an error by default).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap())
@@ -275,6 +275,7 @@ impl RegistryValidator {
     /// Compares sunsets with this instant instead of the clock (reproducible builds, tests).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::registry::{Deprecation, Registry, RegistryEntry, RegistryValidator};
     /// use cloudevent_runtime::{Json, Profile, Timestamp, Validator};
     /// let deprecation = Deprecation { sunset: Some("2026-06-30T00:00:00Z".into()), ..Deprecation::default() };
@@ -284,9 +285,9 @@ impl RegistryValidator {
     /// }]).unwrap();
     /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), registry);
     /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.cancelled"}"#;
-    /// let before = validator.clone().at(&Timestamp::parse("2026-06-29T00:00:00Z").unwrap());
+    /// let before = validator.clone().at(&Timestamp::try_from("2026-06-29T00:00:00Z").unwrap());
     /// assert!(before.validate_bytes::<Json>(event).findings().is_empty());
-    /// let after = validator.at(&Timestamp::parse("2026-07-01T00:00:00Z").unwrap());
+    /// let after = validator.at(&Timestamp::try_from("2026-07-01T00:00:00Z").unwrap());
     /// assert!(after.validate_bytes::<Json>(event).has_rule("CE deprecation"));
     /// ```
     #[must_use]
@@ -305,73 +306,6 @@ impl RegistryValidator {
     /// ```
     pub fn validator(&self) -> &Validator {
         &self.validator
-    }
-
-    /// [`Validator::validate`], then the registry's checks.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// let report = validator.validate(&AnyEvent::new("1", "/s", "com.example.order.created"));
-    /// assert!(report.has_rule("registry type"));
-    /// ```
-    pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
-        self.validator.event_then(event, self)
-    }
-
-    /// [`Validator::validate_bytes`] in the format `F`, then the registry's checks on the data
-    /// that reader read: the same registry findings in every format.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// assert!(!validator.validate_bytes::<Json>(b"{}").is_valid());
-    /// let event = br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}"#;
-    /// assert!(validator.validate_bytes::<Json>(event).has_rule("registry type"));
-    /// ```
-    pub fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
-        self.validator.bytes_then::<F>(bytes, self)
-    }
-
-    /// [`Validator::validate_batch_bytes`] in the format `F`, then the registry's checks on
-    /// each event.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// let report = validator.validate_batch_bytes::<Json>(br#"[{"specversion":"1.0","id":"1","source":"/s","type":"com.example.x.y"}]"#);
-    /// assert!(report.events()[0].has_rule("registry type"));
-    /// ```
-    pub fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
-        self.validator.batch_bytes_then::<F>(bytes, self)
-    }
-
-    /// [`Validator::validate_batch`], then the registry's checks on each event.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// let batch = Batch::from(vec![AnyEvent::new("1", "/s", "com.example.order.created")]);
-    /// assert!(!validator.validate_batch(&batch).is_valid());
-    /// ```
-    pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
-        self.validator.batch_then(batch, self)
-    }
-
-    /// [`Validator::validate_document`], then the registry's checks.
-    ///
-    /// ```
-    /// use cloudevent_runtime::registry::{Registry, RegistryValidator};
-    /// use cloudevent_runtime::{Document, Profile, Validator};
-    /// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
-    /// assert!(matches!(validator.validate_document(b"[]"), Document::Batch(_)));
-    /// ```
-    pub fn validate_document(&self, bytes: &[u8]) -> Document {
-        self.validator.document_then(bytes, self)
     }
 
     /// Appends the registry's findings to a report whose attributes were read.
@@ -476,6 +410,29 @@ impl RegistryValidator {
             }
         };
         found.extend(entry.schema.findings(event_type, &value));
+    }
+}
+
+/// [`Validator`]'s validation, then the registry's checks on the data the format's reader
+/// read: the same registry findings in every format, for events, batches and documents.
+///
+/// ```
+/// use cloudevent_runtime::registry::{Registry, RegistryValidator};
+/// use cloudevent_runtime::{AnyEvent, Batch, Document, Json, Profile, Validate, Validator};
+/// let validator = RegistryValidator::new(Validator::new(Profile::CloudEvents), Registry::new(Vec::new()).unwrap());
+/// let event = AnyEvent::new("1", "/s", "com.example.order.created");
+/// assert!(validator.validate(&event).has_rule("registry type"));
+/// assert!(!validator.validate_bytes::<Json>(&event.to_vec()).is_valid());
+/// let batch = Batch::from(vec![event]);
+/// assert!(!validator.validate_batch(&batch).is_valid());
+/// assert!(!validator.validate_batch_bytes::<Json>(&batch.to_vec()).is_valid());
+/// assert!(matches!(validator.validate_document(b"[]"), Document::Batch(r) if r.is_valid()));
+/// ```
+impl Validate for RegistryValidator {}
+
+impl crate::validate::sealed::Validates for RegistryValidator {
+    fn checker(&self) -> &Validator {
+        &self.validator
     }
 }
 

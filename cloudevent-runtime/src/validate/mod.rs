@@ -21,9 +21,9 @@ pub use report::{BatchReport, Document, FindingJson, ValidationReport};
 /// Checks events against a profile.
 ///
 /// ```
-/// use cloudevent_runtime::{Json, Profile, Validator};
+/// use cloudevent_runtime::{Json, Profile, Validate, Validator};
 ///
-/// let validator = Validator::with_policy(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true));
+/// let validator = Validator::new(cloudevent_runtime::Policy::new(Profile::IntgStd015).with_required_traceability(true));
 /// let report = validator.validate_bytes::<Json>(br#"{"id":"evt-100","type":"OrderCreated","data":{}}"#);
 /// assert!(!report.is_valid());
 /// // Every finding is listed: specversion, source, the type's naming, traceability, ...
@@ -45,25 +45,19 @@ impl Default for Validator {
 }
 
 impl Validator {
-    /// A validator for a profile, with no type prefix and no traceability requirement.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Profile, Validator};
-    /// assert_eq!(Validator::new(Profile::NlGov).policy().profile(), Profile::NlGov);
-    /// ```
-    pub fn new(profile: Profile) -> Self {
-        Validator::with_policy(Policy::new(profile))
-    }
-
-    /// A validator for a profile and the organisation's settings.
+    /// A validator for a policy: a profile alone (no type prefix, no traceability
+    /// requirement), or a profile with the organisation's settings.
     ///
     /// ```
     /// use cloudevent_runtime::{Policy, Profile, Validator};
-    /// let validator = Validator::with_policy(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"));
+    /// assert_eq!(Validator::new(Profile::NlGov).policy().profile(), Profile::NlGov);
+    /// let validator = Validator::new(Policy::new(Profile::IntgStd015).with_type_prefix("com.example"));
     /// assert_eq!(validator.policy().type_prefix(), Some("com.example"));
     /// ```
-    pub fn with_policy(policy: Policy) -> Self {
-        Validator { policy }
+    pub fn new(policy: impl Into<Policy>) -> Self {
+        Validator {
+            policy: policy.into(),
+        }
     }
 
     /// The policy (profile and type prefix).
@@ -76,20 +70,7 @@ impl Validator {
         &self.policy
     }
 
-    /// Validates a parsed event.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Profile, Validator};
-    ///
-    /// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
-    /// let report = Validator::new(Profile::CloudEvents).validate(&event);
-    /// assert!(report.is_valid(), "{report}");
-    /// ```
-    pub fn validate(&self, event: &AnyEvent) -> ValidationReport {
-        self.event_then(event, &())
-    }
-
-    /// [`Validator::validate`], then what `then` adds (a registry's findings).
+    /// [`Validate::validate`], then what `then` adds (a registry's findings).
     pub(crate) fn event_then(&self, event: &AnyEvent, then: &impl Then) -> ValidationReport {
         let view = event.view();
         let mut findings = self.policy.check_envelope(&view, Mode::Collect);
@@ -104,26 +85,7 @@ impl Validator {
         report
     }
 
-    /// Reads and validates one event in the format `F`: the format's own reader, collecting
-    /// every finding (the format's and the policy's) instead of stopping at the first. An
-    /// event over the size limit is reported without being read (INTG-STD-015 R-11,
-    /// gateway 3); input that cannot be read as an event at all is refused with what stopped
-    /// the reader.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
-    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
-    /// assert!(Validator::new(Profile::IntgStd015).validate_bytes::<Json>(good).is_valid());
-    /// let too_big = vec![b' '; 256 * 1024 + 1];
-    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(&too_big);
-    /// assert!(report.has_rule("INTG-STD-015 R-11"));
-    /// ```
-    pub fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
-        self.bytes_then::<F>(bytes, &())
-    }
-
-    /// [`Validator::validate_bytes`], then what `then` adds (a registry's findings).
+    /// [`Validate::validate_bytes`], then what `then` adds (a registry's findings).
     pub(crate) fn bytes_then<F: EventFormat>(
         &self,
         bytes: &[u8],
@@ -171,24 +133,7 @@ impl Validator {
         }
     }
 
-    /// Reads and validates a batch in `F`'s batch format (`application/cloudevents-batch+json`
-    /// for [`Json`](crate::Json)): `[]` allowed, each event validated on its own as
-    /// [`Validator::validate_bytes`] validates it (INTG-STD-015 R-10). A batch over the
-    /// batch size limit is reported without being read; a format without a batch format
-    /// (Avro) is refused.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Json, Profile, Validator};
-    ///
-    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]");
-    /// assert!(report.is_valid());
-    /// assert!(report.events().is_empty());
-    /// ```
-    pub fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
-        self.batch_bytes_then::<F>(bytes, &())
-    }
-
-    /// [`Validator::validate_batch_bytes`], then what `then` adds to each event's report.
+    /// [`Validate::validate_batch_bytes`], then what `then` adds to each event's report.
     pub(crate) fn batch_bytes_then<F: EventFormat>(
         &self,
         bytes: &[u8],
@@ -266,22 +211,7 @@ impl Validator {
         }
     }
 
-    /// Validates every event of a parsed batch, each on its own (R-10), and the batch's size
-    /// as written in the JSON batch format ([`Batch::serialized_len`]). For bytes received,
-    /// [`Validator::validate_batch_bytes`] measures the bytes themselves.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validator};
-    ///
-    /// let batch = Batch::from(vec![AnyEvent::new("1", "https://localhost/x", "com.example.order.created")]);
-    /// assert!(Validator::new(Profile::CloudEvents).validate_batch(&batch).is_valid());
-    /// assert!(!Validator::new(Profile::IntgStd015).validate_batch(&batch).is_valid());
-    /// ```
-    pub fn validate_batch(&self, batch: &Batch) -> BatchReport {
-        self.batch_then(batch, &())
-    }
-
-    /// [`Validator::validate_batch`], then what `then` adds to each event's report.
+    /// [`Validate::validate_batch`], then what `then` adds to each event's report.
     pub(crate) fn batch_then(&self, batch: &Batch, then: &impl Then) -> BatchReport {
         // Sized once, as a `collect` would: a batch in memory is already held whole (at most
         // 1,024 reports up front, the rest grown if listed).
@@ -289,7 +219,7 @@ impl Validator {
             events: Vec::with_capacity(batch.len().min(1024)),
             ..Listing::default()
         };
-        for event in batch.events() {
+        for event in batch.iter() {
             listing.add(self.event_then(event, then));
         }
         BatchReport {
@@ -300,21 +230,7 @@ impl Validator {
         }
     }
 
-    /// Validates a JSON document that is either one event (an object) or a batch (an array),
-    /// as a command-line linter reads files.
-    ///
-    /// ```
-    /// use cloudevent_runtime::{Document, Profile, Validator};
-    ///
-    /// let validator = Validator::new(Profile::CloudEvents);
-    /// assert!(matches!(validator.validate_document(b" [ ] "), Document::Batch(_)));
-    /// assert!(matches!(validator.validate_document(b"{}"), Document::Event(_)));
-    /// ```
-    pub fn validate_document(&self, bytes: &[u8]) -> Document {
-        self.document_then(bytes, &())
-    }
-
-    /// [`Validator::validate_document`], then what `then` adds to each event's report.
+    /// [`Validate::validate_document`], then what `then` adds to each event's report.
     pub(crate) fn document_then(&self, bytes: &[u8], then: &impl Then) -> Document {
         match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
             Some(b'[') => Document::Batch(self.batch_bytes_then::<Json>(bytes, then)),
@@ -326,6 +242,126 @@ impl Validator {
 /// The events a batch's report lists: in order, until their findings reach
 /// [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS); the events after
 /// them are counted, so the report stays bounded by the input however long the batch.
+/// Validation, written once for every validator: the plain [`Validator`] (the profile's
+/// findings) and, with the feature `registry`, `registry::RegistryValidator` (the
+/// profile's, then the schema registry's). Sealed; `use cloudevent_runtime::Validate` (or
+/// the prelude) to call its methods.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Profile, Validate, Validator};
+///
+/// fn lint(validator: &impl Validate, event: &AnyEvent) -> bool {
+///     validator.validate(event).is_valid()
+/// }
+/// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+/// assert!(lint(&Validator::new(Profile::CloudEvents), &event));
+/// ```
+pub trait Validate: sealed::Validates {
+    /// Validates a parsed event.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Profile, Validate, Validator};
+    ///
+    /// let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// let report = Validator::new(Profile::CloudEvents).validate(&event);
+    /// assert!(report.is_valid(), "{report}");
+    /// ```
+    fn validate(&self, event: &AnyEvent) -> ValidationReport {
+        self.checker().event_then(event, self)
+    }
+
+    /// Reads and validates one event in the format `F`: the format's own reader, collecting
+    /// every finding (the format's and the policy's) instead of stopping at the first. An
+    /// event over the size limit is reported without being read (INTG-STD-015 R-11,
+    /// gateway 3); input that cannot be read as an event at all is refused with what stopped
+    /// the reader.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validate, Validator};
+    /// let good = br#"{"specversion":"1.0","id":"1","source":"https://orders.example.com",
+    ///     "type":"com.example.order.created","time":"2026-03-28T14:22:31Z"}"#;
+    /// assert!(Validator::new(Profile::IntgStd015).validate_bytes::<Json>(good).is_valid());
+    /// let too_big = vec![b' '; 256 * 1024 + 1];
+    /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(&too_big);
+    /// assert!(report.has_rule("INTG-STD-015 R-11"));
+    /// ```
+    fn validate_bytes<F: EventFormat>(&self, bytes: &[u8]) -> ValidationReport {
+        self.checker().bytes_then::<F>(bytes, self)
+    }
+
+    /// Reads and validates a batch in `F`'s batch format (`application/cloudevents-batch+json`
+    /// for [`Json`](crate::Json)): `[]` allowed, each event validated on its own as
+    /// [`Validate::validate_bytes`] validates it (INTG-STD-015 R-10). A batch over the
+    /// batch size limit is reported without being read; a format without a batch format
+    /// (Avro) is refused.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validate, Validator};
+    ///
+    /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]");
+    /// assert!(report.is_valid());
+    /// assert!(report.events().is_empty());
+    /// ```
+    fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
+        self.checker().batch_bytes_then::<F>(bytes, self)
+    }
+
+    /// Validates every event of a parsed batch, each on its own (R-10), and the batch's size
+    /// as written in the JSON batch format ([`Batch::serialized_len`]). For bytes received,
+    /// [`Validate::validate_batch_bytes`] measures the bytes themselves.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Batch, Profile, Validate, Validator};
+    ///
+    /// let batch = Batch::from(vec![AnyEvent::new("1", "https://localhost/x", "com.example.order.created")]);
+    /// assert!(Validator::new(Profile::CloudEvents).validate_batch(&batch).is_valid());
+    /// assert!(!Validator::new(Profile::IntgStd015).validate_batch(&batch).is_valid());
+    /// ```
+    fn validate_batch(&self, batch: &Batch) -> BatchReport {
+        self.checker().batch_then(batch, self)
+    }
+
+    /// Validates a JSON document that is either one event (an object) or a batch (an array),
+    /// as a command-line linter reads files.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Document, Profile, Validate, Validator};
+    ///
+    /// let validator = Validator::new(Profile::CloudEvents);
+    /// assert!(matches!(validator.validate_document(b" [ ] "), Document::Batch(_)));
+    /// assert!(matches!(validator.validate_document(b"{}"), Document::Event(_)));
+    /// ```
+    fn validate_document(&self, bytes: &[u8]) -> Document {
+        self.checker().document_then(bytes, self)
+    }
+}
+
+impl Validate for Validator {}
+
+/// The crate-private half of [`Validate`]: the validator that reads, and (the supertrait
+/// [`Then`]) what the wrapper adds to each report. Private, so it seals the trait.
+#[allow(
+    private_bounds,
+    reason = "the sealed trait is unnameable outside the crate, so `Then` never leaves it"
+)]
+pub(crate) mod sealed {
+    pub trait Validates: super::Then + Sized {
+        /// The validator whose reader reads and whose policy checks.
+        fn checker(&self) -> &super::Validator;
+    }
+}
+
+impl sealed::Validates for Validator {
+    fn checker(&self) -> &Validator {
+        self
+    }
+}
+
+/// The plain validator adds nothing.
+impl Then for Validator {
+    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>) {}
+}
+
 #[derive(Default)]
 struct Listing {
     events: Vec<ValidationReport>,
@@ -410,7 +446,7 @@ impl crate::format::Report for Kept {
         #[cfg(test)]
         KEPT_READS.with(|reads| reads.set(reads.get() + 1));
         let owned = |value: Option<&str>| value.map(|v| std::borrow::Cow::Owned(v.to_owned()));
-        let mut extensions = crate::extension::Extensions::new();
+        let mut extensions = crate::extension::Extensions::default();
         view.extensions.for_each_extension(&mut |name, value| {
             extensions.insert(name, value);
         });

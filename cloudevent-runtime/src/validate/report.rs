@@ -12,6 +12,7 @@ use crate::extension::ExtensionValueBuf;
 /// Everything found wrong with one event, errors and warnings, in the order checked.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::{Json, Profile, Severity, Validator};
 ///
 /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
@@ -53,6 +54,7 @@ impl ValidationReport {
     /// The attributes as read, as the JSON object the report's `attributes` member holds.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1","n":1}"#);
     /// assert_eq!(report.attributes_json(), serde_json::json!({"id": "evt-1", "n": 1}));
@@ -117,6 +119,7 @@ impl ValidationReport {
     /// [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator, limits};
     ///
     /// // 150 extension names in capitals: one finding each, 100 listed.
@@ -133,6 +136,7 @@ impl ValidationReport {
     /// The event's `id`, when it could be read.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"id":"evt-1"}"#);
     /// assert_eq!(report.id(), Some("evt-1"));
@@ -144,6 +148,7 @@ impl ValidationReport {
     /// Whether the event has no error (warnings allowed).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// assert!(!Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}").is_valid());
     /// ```
@@ -154,6 +159,7 @@ impl ValidationReport {
     /// Every finding.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(b"{}");
     /// assert_eq!(report.findings().len(), 4); // specversion, id, source, type
@@ -165,6 +171,7 @@ impl ValidationReport {
     /// The errors (broken MUSTs).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"1.0"}"#);
     /// let missing: Vec<&str> = report.errors().map(|f| &*f.attribute).collect();
@@ -179,6 +186,7 @@ impl ValidationReport {
     /// The warnings (broken SHOULDs).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::IntgStd015).validate_bytes::<Json>(br#"{"specversion":"1.0",
     ///     "id":"1","source":"https://orders.example.com","type":"com.example.order.created"}"#);
@@ -194,6 +202,7 @@ impl ValidationReport {
     /// Whether some finding cites this rule id.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(br#"{"specversion":"0.3"}"#);
     /// assert!(report.has_rule("CE 1.0.2 specversion"));
@@ -303,6 +312,7 @@ impl Serialize for ValidationReport {
 /// at the first invalid event and leaves the rest unread.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::{Json, Profile, Validator};
 /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(br#"[{"specversion":"1.0",
 ///     "id":"1","source":"/s","type":"com.example.order.created"},{"specversion":"0.3"}]"#);
@@ -352,6 +362,7 @@ impl BatchReport {
     /// Findings about the batch as a whole (size, shape, count).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let many = format!("[{}]", vec![r#"{"specversion":"1.0","id":"1","source":"/s","type":"t"}"#; 101].join(","));
     /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(many.as_bytes());
@@ -365,6 +376,7 @@ impl BatchReport {
     /// batch. The events after them are counted in [`BatchReport::omitted`].
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[{}]");
     /// assert!(!report.events()[0].is_valid());
@@ -379,6 +391,7 @@ impl BatchReport {
     /// gateway's refusal, not read after the first invalid event.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let batch = format!("[{}]", vec!["{}"; 300].join(","));
     /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(batch.as_bytes());
@@ -393,6 +406,7 @@ impl BatchReport {
     /// they were not read (a gateway stops at the first invalid event).
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// let report = Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]");
     /// assert_eq!(report.omitted_invalid(), Some(0));
@@ -404,6 +418,7 @@ impl BatchReport {
     /// Whether neither the batch nor any event has an error.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// assert!(Validator::new(Profile::CloudEvents).validate_batch_bytes::<Json>(b"[]").is_valid());
     /// ```
@@ -436,6 +451,7 @@ impl Serialize for BatchReport {
 /// The report on a JSON document: one event or a batch.
 ///
 /// ```
+/// use cloudevent_runtime::Validate;
 /// use cloudevent_runtime::{Document, Profile, Validator};
 /// match Validator::new(Profile::CloudEvents).validate_document(b"[]") {
 ///     Document::Batch(report) => assert!(report.events().is_empty()),
@@ -454,6 +470,7 @@ impl Document {
     /// Whether nothing in the document is an error.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Profile, Validator};
     /// assert!(!Validator::new(Profile::CloudEvents).validate_document(b"[{}]").is_valid());
     /// ```
@@ -471,7 +488,7 @@ mod tests {
 
     #[test]
     fn attribute_size_counts_names_and_values() {
-        let mut extensions = Extensions::new();
+        let mut extensions = Extensions::default();
         extensions.insert("flag", true);
         extensions.insert("n", 12_345);
         let view = cloudevent_rules::Envelope {

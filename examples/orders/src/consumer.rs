@@ -6,7 +6,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use cloudevent_runtime::{AnyEvent, Attributes, Profile, Traceable, Validator, dispatch};
+use cloudevent_runtime::{AnyEvent, Attributes, Profile, Traceable, Validate, Validator, dispatch};
 
 use crate::exported::{OrderReturned, PaymentFailed};
 use crate::generated::{

@@ -4,6 +4,7 @@
 //! the INTG-STD-015 validator as an `AnyEvent`.
 
 use cloudevent_runtime::Attributes;
+use cloudevent_runtime::Validate;
 use std::fmt::Debug;
 
 use cloudevent_runtime::{AnyEvent, CloudEventData, Event, Profile, Validator};

@@ -1,5 +1,6 @@
-// A hand-written impl cannot tell the typed readers to skip checking a `type` it never
-// checked: only `#[derive(CloudEvent)]`, which ran the policy on it, can say so.
+// A hand-written impl cannot write a claim into `CheckedByDerive`: its fields are private.
+// (A claim made through the derive's hidden constructor is confirmed by the rules at run
+// time and refused when broken: `cloudevent-runtime/tests/prechecked_forged.rs`.)
 use cloudevent_runtime::rules::Prechecked;
 use cloudevent_runtime::{CheckedByDerive, CloudEventData, ExtensionVisitor};
 
@@ -11,10 +12,13 @@ impl CloudEventData for OrderCreated {
     const SOURCE: Option<&'static str> = None;
     const DATACONTENTTYPE: &'static str = "application/json";
     const EXTENSIONS: &'static [&'static str] = &[];
-    const PRECHECKED: CheckedByDerive = CheckedByDerive(Prechecked {
-        ty: Some("Not A Valid Type"),
-        ..Prechecked::NONE
-    });
+    const PRECHECKED: CheckedByDerive = CheckedByDerive {
+        claims: Prechecked {
+            ty: Some("Not A Valid Type"),
+            ..Prechecked::NONE
+        },
+        ..CheckedByDerive::NOTHING
+    };
     fn subject(&self) -> Option<&str> {
         None
     }

@@ -130,6 +130,7 @@ impl BinaryParts {
     /// `data` as a string, anything else in `data_base64`.
     ///
     /// ```
+    /// use cloudevent_runtime::Validate;
     /// use cloudevent_runtime::{Json, Profile, Validator};
     /// use cloudevent_runtime::binding::BinaryParts;
     ///
@@ -203,7 +204,7 @@ pub(super) fn write_document(
         }
         Some(BodyData::Bytes(bytes)) => {
             member(&mut out, "data_base64")?;
-            json_string(&mut out, &Binary::new(bytes.to_vec()).to_base64())?;
+            json_string(&mut out, &Binary::from(&bytes[..]).to_string())?;
         }
     }
     if first {

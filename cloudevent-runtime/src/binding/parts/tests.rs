@@ -67,7 +67,7 @@ fn extensions_round_trip_as_canonical_strings() {
     // A receiver without a schema sees the canonical strings (§3.1.3.2).
     let back = AnyEvent::from_binary(parts).unwrap();
     assert_eq!(
-        back.extension("priority").and_then(|v| v.as_str()),
+        back.extensions().get("priority").and_then(|v| v.as_str()),
         Some("5")
     );
 }
@@ -120,7 +120,7 @@ fn typed_values_from_the_transport_and_the_payload_come_back_typed() {
     );
     assert_eq!(event.data().priority, Some(5));
     let any = read_any(&parts.borrowed(), &typed).unwrap();
-    assert_eq!(any.extension("priority"), Some(&"5".into()));
+    assert_eq!(any.extensions().get("priority"), Some(&"5".into()));
 }
 
 // ------------------------------------------------------------ the two paths, side by side
@@ -232,7 +232,7 @@ fn typed_value() -> impl Strategy<Value = ExtensionValueBuf> {
         prop::sample::select(vec![5, -5, 0, i32::MAX]).prop_map(ExtensionValueBuf::Integer),
         value().prop_map(ExtensionValueBuf::String),
         prop::collection::vec(any::<u8>(), 0..4)
-            .prop_map(|bytes| ExtensionValueBuf::Binary(Binary::new(bytes))),
+            .prop_map(|bytes| ExtensionValueBuf::Binary(Binary::from(bytes))),
     ]
 }
 

@@ -1,5 +1,6 @@
 use super::*;
-use crate::{Data, Profile};
+use crate::Validate;
+use crate::{Data, Json, Profile};
 
 fn event() -> AnyEvent {
     AnyEvent::from_slice(
@@ -15,7 +16,7 @@ fn every_extension_type_round_trips() {
     let mut event = event();
     event
         .extensions_mut()
-        .insert("blob", crate::Binary::new(*b"\x00\xff"));
+        .insert("blob", crate::Binary::from(*b"\x00\xff"));
     let back =
         AnyEvent::decode_with::<Avro>(&event.encode::<Avro>().unwrap(), &AnyEvent::DEFAULT_POLICY)
             .unwrap();
@@ -67,8 +68,8 @@ fn the_policy_decides_as_for_json() {
     let mut event = event();
     event.source = "https://localhost:8080/orders".into();
     let bytes = event.encode::<Avro>().unwrap();
-    let json =
-        AnyEvent::from_slice_with(&event.to_vec(), &Policy::new(Profile::IntgStd015)).unwrap_err();
+    let json = AnyEvent::decode_with::<Json>(&event.to_vec(), &Policy::new(Profile::IntgStd015))
+        .unwrap_err();
     let avro =
         AnyEvent::decode_with::<Avro>(&bytes, &Policy::new(Profile::IntgStd015)).unwrap_err();
     assert_eq!(avro.violation(), json.violation());

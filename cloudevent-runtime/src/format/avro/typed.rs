@@ -492,7 +492,7 @@ mod tests {
             typed.push(write(&event).unwrap());
             transcoded.push(transcode(&event.to_vec().unwrap()).unwrap());
         }
-        let archived = Event::new(Archived(Binary::new(vec![0, 1, 2, 255])));
+        let archived = Event::new(Archived(Binary::from(vec![0, 1, 2, 255])));
         typed.push(write(&archived).unwrap());
         transcoded.push(transcode(&archived.to_vec().unwrap()).unwrap());
         let report = Event::new(Report("a,b\n1,2\n".into()));

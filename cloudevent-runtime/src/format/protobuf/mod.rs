@@ -20,6 +20,7 @@
 //! same reader and lists every finding.
 //!
 //! ```
+//! use cloudevent_runtime::Validate;
 //! use cloudevent_runtime::{AnyEvent, Batch, Data, Protobuf, protobuf};
 //!
 //! let mut event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");

@@ -1,6 +1,7 @@
 //! The reader's refusals, one hostile input each, and the writer against `prost`.
 
 use crate::Attributes;
+use crate::Validate;
 use prost::Message as _;
 
 use super::messages::cloud_event::cloud_event_attribute_value::Attr;
@@ -81,13 +82,13 @@ fn every_attribute_type_and_core_attribute_reads_back() {
         Some("2026-03-28T14:22:31Z")
     );
     assert_eq!(any.data(), Some(&Data::Text("hello".into())));
-    let seen = any.extension("seen").unwrap().as_value();
+    let seen = any.extensions().get("seen").unwrap().as_value();
     assert_eq!(
         seen,
         crate::ExtensionValue::Timestamp("1970-01-01T00:00:01.500Z")
     );
     assert_eq!(
-        any.extension("blob").unwrap().as_value(),
+        any.extensions().get("blob").unwrap().as_value(),
         crate::ExtensionValue::Binary(&[0, 255])
     );
     // What we write, prost reads as the same message.
@@ -267,7 +268,7 @@ fn an_unknown_field_inside_an_attribute_value_is_skipped() {
         0x2a, 0x0b, 0x0a, 0x03, b'h', b'o', b'p', 0x12, 0x04, 0x40, 0x01, 0x10, 0x05,
     ]);
     let read = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
-    assert_eq!(read.extension("hop"), Some(&5.into()));
+    assert_eq!(read.extensions().get("hop"), Some(&5.into()));
 }
 
 #[test]
@@ -311,7 +312,7 @@ fn an_integer_outside_i32_is_refused() {
     // A negative int32 is sign-extended to ten bytes and is fine.
     let bytes = attr("hop", Attr::CeInteger(i32::MIN));
     let any = AnyEvent::decode::<Protobuf>(&bytes).unwrap();
-    assert_eq!(any.extension("hop"), Some(&i32::MIN.into()));
+    assert_eq!(any.extensions().get("hop"), Some(&i32::MIN.into()));
 }
 
 #[test]

@@ -42,7 +42,7 @@ impl AttributeValue<'_> {
             AttributeValue::Boolean(b) => ExtensionValueBuf::Boolean(b),
             AttributeValue::Integer(i) => ExtensionValueBuf::Integer(i),
             AttributeValue::String(s) => ExtensionValueBuf::String(s.to_owned()),
-            AttributeValue::Binary(b) => ExtensionValueBuf::Binary(Binary::new(b)),
+            AttributeValue::Binary(b) => ExtensionValueBuf::Binary(Binary::from(b)),
             // The policy checks URIs and URI-references where it checks every extension.
             AttributeValue::Uri(u) => ExtensionValueBuf::Uri(Uri::new_unchecked(u.to_owned())),
             AttributeValue::UriReference(u) => {
