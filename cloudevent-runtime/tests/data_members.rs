@@ -6,7 +6,7 @@
 #![cfg(feature = "http")]
 
 use cloudevent_runtime::binding::http::{Received, read_message};
-use cloudevent_runtime::{AnyEvent, Json, Profile, Validator};
+use cloudevent_runtime::{AnyEvent, Json, Profile, Validate, Validator};
 
 const RULE: &str = "RFC 8259 4";
 
