@@ -154,14 +154,42 @@ where
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
     )
-    .map_err(|error| match (error, unchecked_body_data(parts)) {
-        // Data read in place is not tracked: the member that did not fit is named now.
-        (BindingError::Event(error), Ok(Some(BodyData::Json(text)))) => {
-            BindingError::Event(crate::event::with_data_pointer_in::<T>(text, error))
+    .map_err(|error| match error {
+        BindingError::Event(error) => {
+            BindingError::Event(with_data_pointer::<T>(parts, &hints, error))
         }
-        (error, _) => error,
+        error => error,
     })?;
     Ok(Event::from_envelope(envelope, data).map_err(FormatError::Invalid)?)
+}
+
+/// Data read in place is not tracked: the member of `data` that did not fit `T` is named now,
+/// found where the read found `data`: in the body, or, for parts read through their document
+/// ([`reads_through_document`]), in that document (whose first `data` member may be another).
+fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
+    parts: &PartsRef<'_>,
+    hints: &[TypedExtension],
+    error: FormatError,
+) -> FormatError {
+    match unchecked_body_data(parts) {
+        Ok(data) if reads_through_document(parts) => {
+            match write_document(parts, hints, data.as_ref()) {
+                Ok(document) => crate::event::with_data_pointer::<T>(&document, error),
+                Err(_) => error,
+            }
+        }
+        Ok(Some(BodyData::Json(text))) => crate::event::with_data_pointer_in::<T>(text, error),
+        _ => error,
+    }
+}
+
+/// Parts no transport produces (the message layer refuses an attribute named `data` or
+/// `data_base64` and keeps `datacontenttype` apart) are read through the document itself,
+/// whose member order then decides which of two values a reader sees first.
+fn reads_through_document(parts: &PartsRef<'_>) -> bool {
+    parts.attributes.iter().any(|(name, _)| {
+        *name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name)
+    })
 }
 
 /// The one read: what the document route refuses before parsing (no attribute at all, a
@@ -176,12 +204,7 @@ fn read<'a, 'p: 'a, S: DataSlot<'a>>(
 ) -> Result<(Envelope<'a>, S::Data), BindingError> {
     not_cloud_events(parts)?;
     let data = unchecked_body_data(parts)?;
-    // Parts no transport produces (the message layer refuses an attribute named `data` or
-    // `data_base64` and keeps `datacontenttype` apart) are read through the document itself,
-    // whose member order then decides which of two values a reader sees first.
-    if parts.attributes.iter().any(|(name, _)| {
-        *name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name)
-    }) {
+    if reads_through_document(parts) {
         if let Some(data) = data {
             checked_json(parts, data)?;
         }
