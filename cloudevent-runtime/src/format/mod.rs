@@ -5,7 +5,7 @@
 //! Every door is written once here, generic over the format: [`AnyEvent::decode`],
 //! [`AnyEvent::decode_with`], [`AnyEvent::encode`], [`Event::decode`], [`Event::encode`],
 //! [`Batch::decode`], [`Batch::decode_with`], [`Batch::encode`] and the validator's
-//! [`Validator::validate_bytes`](crate::Validator::validate_bytes). The size limits are
+//! [`Validator::validate_bytes`](crate::Validate::validate_bytes). The size limits are
 //! checked in the door, before a format sees a byte; a format only reads into the shared
 //! reader (the JSON reader's `EventSeed` and its policy check) and writes. Adding a format is one
 //! folder holding one `impl EventFormat`, and one variant of the bindings' run-time

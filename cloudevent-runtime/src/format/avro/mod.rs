@@ -39,7 +39,7 @@
 //! four bytes `null`), and its `time` is `timestamp-micros`, which cannot carry the
 //! nanoseconds an RFC 3339 `time` may hold. Worth adding once a release fixes it.
 //!
-//! [`Validator::validate_bytes`](crate::Validator::validate_bytes)`::<Avro>` runs the same
+//! [`Validator::validate_bytes`](crate::Validate::validate_bytes)`::<Avro>` runs the same
 //! reader collecting every finding, as it does for JSON and Protobuf.
 //!
 //! The codec is written for this one schema rather than on the `apache-avro` crate, whose

@@ -16,7 +16,7 @@
 //! 0001–9999 or truncated input is a [`FormatError`] naming the attribute and the rule:
 //! `CE-Protobuf 1.0` for the wire, `INTG-STD-015 R-7` for an attribute or data given twice,
 //! `CE 1.0.2 type system` for values, and the policy's rules for the attributes. The
-//! validator ([`Validator::validate_bytes`](crate::Validator::validate_bytes)) reads with the
+//! validator ([`Validator::validate_bytes`](crate::Validate::validate_bytes)) reads with the
 //! same reader and lists every finding.
 //!
 //! ```
