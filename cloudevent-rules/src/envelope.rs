@@ -281,36 +281,6 @@ impl Sink {
 
 struct Stopped;
 
-/// Attribute values already checked under the policy that is about to check an envelope
-/// (see [`Policy::check_envelope_prechecked`]); `None` is nothing known.
-///
-/// Only a checker that ran the same policy may fill it: `#[derive(CloudEvent)]` does, at
-/// compile time, for a payload type's constants.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Prechecked<'a> {
-    /// A `source` checked under the policy.
-    pub source: Option<&'a str>,
-    /// A `type` checked under the policy.
-    pub ty: Option<&'a str>,
-    /// A `datacontenttype` checked under the policy.
-    pub datacontenttype: Option<&'a str>,
-    /// A `dataschema` checked under the policy, together with `ty`.
-    pub dataschema: Option<&'a str>,
-    /// Extension names checked under the policy (the values are checked every time).
-    pub extension_names: &'a [&'a str],
-}
-
-impl Prechecked<'_> {
-    /// Nothing known: every attribute is checked.
-    pub const NONE: Prechecked<'static> = Prechecked {
-        source: None,
-        ty: None,
-        datacontenttype: None,
-        dataschema: None,
-        extension_names: &[],
-    };
-}
-
 impl Policy {
     /// The rule a missing or wrong `specversion` breaks under this profile: INTG-STD-015
     /// R-1, or the spec's own `CE 1.0.2 specversion`.
@@ -410,67 +380,6 @@ impl Policy {
         };
         let _ = self.run(envelope, prechecked, &mut sink);
         sink.found
-    }
-
-    /// The part of a claim this policy confirms: each value of `claim` is kept only when the
-    /// checks [`Policy::check_envelope_prechecked`] would skip for it find no error, so a
-    /// claim that no checker made (a hand-written `PRECHECKED`) lets no broken value
-    /// through: what is dropped is checked as if it were never claimed. `dataschema` is kept
-    /// with a confirmed `type` only when the two agree; the extension names are kept all
-    /// together or not at all. A claim the derive made is confirmed whole.
-    ///
-    /// ```
-    /// use cloudevent_rules::{Policy, Prechecked, Profile};
-    ///
-    /// let claim = Prechecked {
-    ///     ty: Some("Not A Type"),
-    ///     source: Some("https://orders.example.com/checkout"),
-    ///     ..Prechecked::NONE
-    /// };
-    /// let confirmed = Policy::new(Profile::IntgStd015).confirm_prechecked(&claim);
-    /// assert_eq!(confirmed.ty, None);
-    /// assert_eq!(confirmed.source, claim.source);
-    /// ```
-    pub fn confirm_prechecked<'a>(&self, claim: &Prechecked<'a>) -> Prechecked<'a> {
-        let profile = self.profile();
-        let clean = |found: Vec<Violation>| !has_error(&found);
-        // What `run` skips for a known value: its type-system check (and, for an empty
-        // value, nothing: an empty claim is never confirmed), then the attribute's own rules.
-        let text = |name: &str, value: &str| {
-            !value.is_empty() && clean(crate::check_string_value(name, value))
-        };
-        let source = claim
-            .source
-            .filter(|v| text("source", v) && clean(crate::check_source(v, profile)));
-        let ty = claim
-            .ty
-            .filter(|v| text("type", v) && clean(crate::check_type(v, self)));
-        let datacontenttype = claim
-            .datacontenttype
-            .filter(|v| text("datacontenttype", v) && clean(crate::check_media_type(v)));
-        let dataschema = claim.dataschema.filter(|schema| {
-            text("dataschema", schema)
-                && ty.is_none_or(|ty| {
-                    let (found, major) = dataschema::check_dataschema_and_major(schema, profile);
-                    clean(found)
-                        && clean(dataschema::agreement_with_major(ty, schema, major, profile))
-                })
-        });
-        let names_clean = claim
-            .extension_names
-            .iter()
-            .all(|name| clean(crate::check_extension_name(name, profile)));
-        Prechecked {
-            source,
-            ty,
-            datacontenttype,
-            dataschema,
-            extension_names: if names_clean {
-                claim.extension_names
-            } else {
-                &[]
-            },
-        }
     }
 
     fn run(
@@ -760,6 +669,9 @@ fn with_rule(mut violation: Violation, rule: RuleId) -> Violation {
 pub fn has_error(found: &[Violation]) -> bool {
     found.iter().any(|v| v.severity == Severity::Error)
 }
+
+mod prechecked;
+pub use prechecked::Prechecked;
 
 #[cfg(test)]
 mod tests;
