@@ -392,8 +392,8 @@ const JS_JSON_AS_TEXT: &str = "keeps a JSON payload as text in MQTT binary mode 
 
 /// The JavaScript SDK's `MQTT.toEvent` takes an empty payload for data of zero bytes.
 const JS_EMPTY_DATA: &str = "reads the empty payload of an event without data as zero bytes \
-     of data (CE 1.0.2 \"Event Data\": data is OPTIONAL; every binding writes no data as an \
-     empty payload, as HTTP writes an empty body)";
+     of data (CE 1.0.2 \"Event Data\": data is OPTIONAL; an event without data is published \
+     with an empty payload, as the HTTP binding sends an empty body)";
 
 /// The JavaScript SDK's `MQTT.toEvent` takes `datacontenttype` from the User Properties
 /// only (its `MQTT.binary` writes it there too), not from the PUBLISH's Content Type.
