@@ -173,6 +173,14 @@ const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 /// of the schema). grpcio-tools 1.84 requires protobuf 7.x.
 const PYTHON_PROTOBUF: [&str; 2] = ["protobuf==7.36.2", "grpcio-tools==1.84.0"];
 
+/// The maintained broker clients the Python SDK uses in `cloudevent-runtime/tests/interop_brokers.rs`
+/// (`tests/interop/python/broker_peer.py`).
+const PYTHON_BROKER_CLIENTS: [&str; 3] = [
+    "paho-mqtt==2.2.0",
+    "nats-py==2.16.0",
+    "confluent-kafka==2.16.1",
+];
+
 /// Installs the official CloudEvents SDKs the interop tests talk to: the Python SDK with pip
 /// (skipped when that version is importable) and the JavaScript SDK with `npm ci` from the
 /// committed lock file in `tests/interop/js` (skipped when `node_modules` matches the lock).
@@ -193,6 +201,23 @@ fn install_interop_sdks() -> Result<(), String> {
     }
     pip_install_unless_importable("fastavro", PYTHON_AVRO)?;
     pip_install_unless_importable("jsonschema", PYTHON_JSONSCHEMA)?;
+    // nats-py has no `__version__`: these are checked by their distribution's version.
+    let installed = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, importlib.metadata as m; \
+             sys.exit(any(m.version(n) != v for n, v in (r.split('==') for r in sys.argv[1:])))",
+        ])
+        .args(PYTHON_BROKER_CLIENTS)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start python3 (the interop tests need it): {e}"))?;
+    if !installed.success() {
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet"])
+            .args(PYTHON_BROKER_CLIENTS);
+        run(pip)?;
+    }
 
     let versions = PYTHON_PROTOBUF.map(|pin| pin.rsplit("==").next().unwrap_or_default());
     let installed = Command::new("python3")
