@@ -253,7 +253,10 @@ fn post_raw(
     (status, body)
 }
 
-fn raw_headers(subject: &[u8]) -> Vec<(String, Vec<u8>)> {
+/// Header names and their bytes, as sent.
+type RawHeaders = Vec<(String, Vec<u8>)>;
+
+fn raw_headers(subject: &[u8]) -> RawHeaders {
     headers(subject)
         .iter()
         .map(|(name, value)| (name.to_string(), value.as_bytes().to_vec()))
@@ -312,7 +315,7 @@ fn workspace() -> PathBuf {
 
 /// The HTTP binary-mode messages a peer SDK writes for the interop fixtures:
 /// `(case, headers)`.
-fn peer_messages(program: &str, script: &str) -> Vec<(String, Vec<(String, Vec<u8>)>)> {
+fn peer_messages(program: &str, script: &str) -> Vec<(String, RawHeaders)> {
     let events = workspace().join("tests/interop/events.json");
     let output = Command::new(program)
         .arg(workspace().join(script))

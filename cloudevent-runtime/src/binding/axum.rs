@@ -374,6 +374,9 @@ impl<R: Read, T: Then> WithFormat for ReadIn<'_, R, T> {
     }
 }
 
+/// What the validator reads, in which format, and the warnings of the binding's reading.
+type ToRead<'b> = (StructuredFormat, Cow<'b, [u8]>, Vec<Violation>);
+
 /// What the validator reads from a message, and in which format: a structured event or batch
 /// as sent, in the format its content type names (JSON without one), or the JSON document a
 /// binary-mode message stands for (`http::structured_document`).
@@ -387,7 +390,7 @@ fn message<'b>(
     body: &'b [u8],
     batch: bool,
     policy: &Policy,
-) -> Result<(StructuredFormat, Cow<'b, [u8]>, Vec<Violation>), BindingError> {
+) -> Result<ToRead<'b>, BindingError> {
     let mode = super::http::content_mode(headers)?;
     let unexpected = match (mode, batch) {
         (ContentMode::Batch, false) => Some(("one event", "a batch")),

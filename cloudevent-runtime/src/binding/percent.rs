@@ -213,8 +213,9 @@ pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
 
 /// A header value the strict reading refused, read literally when `policy` tolerates its
 /// form ([`cloudevent_rules::Policy::literal_header`], the one verdict): the raw text and
-/// the warning to report. `None` keeps the refusal.
-#[cfg(any(feature = "http", feature = "nats"))]
+/// the warning to report. `None` keeps the refusal. (HTTP only: the NATS readers take no
+/// policy.)
+#[cfg(feature = "http")]
 pub(crate) fn literal<'v>(
     raw: &'v [u8],
     attribute: &str,
