@@ -1,6 +1,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::{Violation, rule};
+
 /// The document an event is checked against.
 ///
 /// ```
@@ -106,6 +108,7 @@ pub struct Policy {
     profile: Profile,
     type_prefix: Option<String>,
     require_traceability: bool,
+    literal_headers: bool,
 }
 
 impl Policy {
@@ -115,6 +118,7 @@ impl Policy {
             profile,
             type_prefix: None,
             require_traceability: false,
+            literal_headers: false,
         }
     }
 
@@ -166,6 +170,167 @@ impl Policy {
     /// ```
     pub fn reports_skipped_fields(&self) -> bool {
         self.profile == Profile::IntgStd015
+    }
+}
+
+impl Policy {
+    /// Asks a receiver to read the header forms of senders that do not percent-encode
+    /// (the [`LiteralHeader`] forms) literally, each with a warning naming the peer's known
+    /// behaviour, instead of refusing the message. Off by default; never granted under
+    /// [`Profile::IntgStd015`], the gateway profile, which forwards only what the binding
+    /// allows ([`Policy::literal_header`] says why). `const`, so a type's or a server's
+    /// policy can be a constant.
+    ///
+    /// ```
+    /// use cloudevent_rules::{LiteralHeader, Policy, Profile};
+    /// const LENIENT: Policy = Policy::new(Profile::CloudEvents).with_literal_headers(true);
+    /// assert!(LENIENT.literal_header(LiteralHeader::BarePercent, "subject", "100%").is_ok());
+    /// ```
+    #[must_use]
+    pub const fn with_literal_headers(mut self, tolerate: bool) -> Self {
+        self.literal_headers = tolerate;
+        self
+    }
+
+    /// The one verdict on a header in a form a sender that does not percent-encode writes:
+    /// `Ok(warning)` to read it literally and report the warning (CE HTTP binding 3.1.3.2,
+    /// or CE 1.0.2 type system for a Boolean, naming the peer); `Err(None)` when the policy
+    /// did not ask for the tolerance (the binding's own refusal stands); `Err(Some(why))`
+    /// when it asked but the profile never grants it (INTG-STD-015), for the refusal's hint.
+    ///
+    /// # Errors
+    /// The tolerance is off, or the profile is INTG-STD-015.
+    ///
+    /// ```
+    /// use cloudevent_rules::{LiteralHeader, Policy, Profile, Severity};
+    ///
+    /// let lenient = Policy::new(Profile::CloudEvents).with_literal_headers(true);
+    /// let warning = lenient.literal_header(LiteralHeader::NonAscii, "subject", "ünï").unwrap();
+    /// assert_eq!(warning.severity, Severity::Warning);
+    /// assert_eq!(warning.rule.as_str(), "CE HTTP binding 3.1.3.2");
+    /// assert!(warning.problem.contains("JavaScript SDK"));
+    ///
+    /// assert_eq!(Policy::new(Profile::CloudEvents).literal_header(LiteralHeader::NonAscii, "subject", "ünï"), Err(None));
+    /// let gateway = Policy::new(Profile::IntgStd015).with_literal_headers(true);
+    /// let why = gateway.literal_header(LiteralHeader::NonAscii, "subject", "ünï").unwrap_err().unwrap();
+    /// assert!(why.contains("INTG-STD-015"));
+    /// ```
+    pub fn literal_header(
+        &self,
+        form: LiteralHeader,
+        attribute: &str,
+        value: &str,
+    ) -> Result<Violation, Option<&'static str>> {
+        if !self.literal_headers {
+            return Err(None);
+        }
+        if self.profile == Profile::IntgStd015 {
+            return Err(Some(
+                "the tolerance of literal headers (`with_literal_headers`) is never granted under \
+                 the INTG-STD-015 gateway profile, which forwards only what the binding allows",
+            ));
+        }
+        Ok(form.warning(attribute, value))
+    }
+}
+
+/// A header value as a sender that does not percent-encode writes it, which the binding
+/// refuses (CE HTTP binding 3.1.3.2) and [`Policy::with_literal_headers`] can read literally.
+/// Every other malformed value (bytes that are not UTF-8, a control character) is refused
+/// whatever the policy.
+///
+/// ```
+/// use cloudevent_rules::LiteralHeader;
+/// assert_eq!(LiteralHeader::of(b"100%"), Some(LiteralHeader::BarePercent));
+/// assert_eq!(LiteralHeader::of(b"\"a\" b"), Some(LiteralHeader::Quote));
+/// assert_eq!(LiteralHeader::of("caf\u{e9}".as_bytes()), Some(LiteralHeader::NonAscii));
+/// assert_eq!(LiteralHeader::of(b"caf\xe9"), None); // Latin-1, not UTF-8
+/// assert_eq!(LiteralHeader::of(b"a%20b"), None); // encoded: nothing to tolerate
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LiteralHeader {
+    /// A `%` not followed by two hex digits (`100%`): sdk-go v2.15 (issue #1331), the
+    /// JavaScript SDK and cloudevents-sdk (Rust) send `%` unencoded.
+    BarePercent,
+    /// A leading `"` that does not open a whole quoted string (`"a" b`, `"open`): the
+    /// JavaScript SDK sends `"` unencoded.
+    Quote,
+    /// Raw non-ASCII UTF-8 bytes (`ünï`): the JavaScript SDK and legacy Python SDKs send
+    /// the text unencoded.
+    NonAscii,
+    /// `True` or `False` for a Boolean (CE 1.0.2 type system: `true`, `false`): the Python
+    /// SDK writes Python's spelling in binary mode.
+    PythonBoolean,
+}
+
+impl LiteralHeader {
+    /// The form of a header value's raw bytes the strict reading refused, if it is one a
+    /// literal reading can take: valid UTF-8, no control character, and a raw non-ASCII
+    /// character, a leading `"` or a `%` without two hex digits. A value that is
+    /// percent-encoded correctly, or none of these, is `None`.
+    pub fn of(raw: &[u8]) -> Option<LiteralHeader> {
+        let text = std::str::from_utf8(raw).ok()?;
+        if text.chars().any(|c| c.is_control() && c != '\t') {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        if !text.is_ascii() {
+            Some(LiteralHeader::NonAscii)
+        } else if text.trim_start_matches([' ', '\t']).starts_with('"') {
+            Some(LiteralHeader::Quote)
+        } else if (0..bytes.len()).any(|at| {
+            bytes[at] == b'%'
+                && !bytes
+                    .get(at + 1..at + 3)
+                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+        }) {
+            Some(LiteralHeader::BarePercent)
+        } else {
+            None
+        }
+    }
+
+    /// The peer behaviour the form is known from.
+    pub const fn peer(self) -> &'static str {
+        match self {
+            LiteralHeader::BarePercent => {
+                "a `%` not followed by two hex digits, as sdk-go v2.15 (issue #1331), the JavaScript SDK and cloudevents-sdk send `%` unencoded"
+            }
+            LiteralHeader::Quote => {
+                "a leading `\"` that opens no whole quoted string, as the JavaScript SDK sends `\"` unencoded"
+            }
+            LiteralHeader::NonAscii => {
+                "raw non-ASCII UTF-8, as the JavaScript SDK and legacy Python SDKs send text unencoded"
+            }
+            LiteralHeader::PythonBoolean => {
+                "Python's `True`/`False` for a Boolean, as the Python SDK writes it in binary mode"
+            }
+        }
+    }
+
+    /// The warning a literal reading reports.
+    fn warning(self, attribute: &str, value: &str) -> Violation {
+        let (rule, hint) = match self {
+            LiteralHeader::PythonBoolean => (
+                rule::CE_TYPE_SYSTEM,
+                "send `true` or `false` (lowercase; CE 1.0.2 type system)",
+            ),
+            _ => (
+                rule::CE_HTTP_HEADER_VALUE,
+                "percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)",
+            ),
+        };
+        Violation::warning(
+            rule,
+            attribute.to_owned(),
+            value,
+            format!(
+                "read literally (the policy tolerates literal headers): {}",
+                self.peer()
+            ),
+        )
+        .with_hint(hint)
     }
 }
 

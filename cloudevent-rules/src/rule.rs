@@ -76,6 +76,11 @@ pub const CE_AVRO_3: RuleId = RuleId("CE-Avro 3");
 /// messages (field numbers, wire types, the type system's mapping to Protobuf types).
 pub const CE_PROTOBUF: RuleId = RuleId("CE-Protobuf 1.0");
 
+/// CloudEvents HTTP Protocol Binding 1.0.2 3.1.3.2 "HTTP Header Values": space, `"`, `%`
+/// and every non-ASCII byte of an attribute's value are percent-encoded (the NATS binding
+/// refers to it for its headers).
+pub const CE_HTTP_HEADER_VALUE: RuleId = RuleId("CE HTTP binding 3.1.3.2");
+
 /// NL GOV profile, `type`: reverse domain name notation, semver version suffix.
 pub const NL_GOV_TYPE: RuleId = RuleId("NL-GOV type");
 /// NL GOV profile, `source`: SHOULD be a URN with the `nld` namespace.

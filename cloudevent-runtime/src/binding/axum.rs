@@ -98,12 +98,24 @@ impl EventRejection {
     /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
     /// that a typed reader refused: the one violation that stopped the read is the report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
+        let mut violation = error.violation();
+        if matches!(
+            error,
+            BindingError::HeaderValue { .. } | BindingError::HeaderNotText { .. }
+        ) && let Err(Some(why)) = policy.literal_header(
+            cloudevent_rules::LiteralHeader::NonAscii,
+            violation.attribute.as_ref(),
+            "",
+        ) {
+            // The tolerance was asked for where the profile never grants it: say so.
+            violation.hint = Some(match violation.hint {
+                Some(hint) => format!("{hint}; {why}"),
+                None => why.to_owned(),
+            });
+        }
         EventRejection {
             status: binding_status(error),
-            report: Report::Event(ValidationReport::refused(
-                policy.profile(),
-                vec![error.violation()],
-            )),
+            report: Report::Event(ValidationReport::refused(policy.profile(), vec![violation])),
         }
     }
 }
@@ -315,12 +327,15 @@ async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRe
     let validator = gate.validator();
     let policy = validator.policy();
     let (headers, body) = read_limited(request, R::LIMIT, policy).await?;
-    let (format, bytes) = message(&headers, &body, R::BATCH)
+    let (format, bytes, warnings) = message(&headers, &body, R::BATCH, policy)
         .map_err(|error| EventRejection::refused_message(&error, policy))?;
     let read = format.with(ReadIn::<R, _> {
         validator: &validator,
         bytes: &bytes,
-        then: gate.then(),
+        then: &WithWarnings {
+            warnings,
+            then: gate.then(),
+        },
         read: std::marker::PhantomData,
     })?;
     // Received only once accepted (R-15 logs what the consumer takes).
@@ -328,6 +343,20 @@ async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRe
         .iter()
         .for_each(crate::patterns::receipt::received);
     Ok(read)
+}
+
+/// The warnings of the binding's reading (a header read literally under
+/// `Policy::with_literal_headers`) in the event's report, before what the gate adds.
+struct WithWarnings<'a, T> {
+    warnings: Vec<Violation>,
+    then: &'a T,
+}
+
+impl<T: Then> Then for WithWarnings<'_, T> {
+    fn then(&self, report: &mut ValidationReport, data: Option<&crate::Data>) {
+        report.findings.extend(self.warnings.iter().cloned());
+        self.then.then(report, data);
+    }
 }
 
 /// [`Read::read`] in the format a request names.
@@ -345,6 +374,9 @@ impl<R: Read, T: Then> WithFormat for ReadIn<'_, R, T> {
     }
 }
 
+/// What the validator reads, in which format, and the warnings of the binding's reading.
+type ToRead<'b> = (StructuredFormat, Cow<'b, [u8]>, Vec<Violation>);
+
 /// What the validator reads from a message, and in which format: a structured event or batch
 /// as sent, in the format its content type names (JSON without one), or the JSON document a
 /// binary-mode message stands for (`http::structured_document`).
@@ -357,7 +389,8 @@ fn message<'b>(
     headers: &HeaderMap,
     body: &'b [u8],
     batch: bool,
-) -> Result<(StructuredFormat, Cow<'b, [u8]>), BindingError> {
+    policy: &Policy,
+) -> Result<ToRead<'b>, BindingError> {
     let mode = super::http::content_mode(headers)?;
     let unexpected = match (mode, batch) {
         (ContentMode::Batch, false) => Some(("one event", "a batch")),
@@ -375,7 +408,8 @@ fn message<'b>(
         });
     }
     if mode == ContentMode::Binary {
-        let (_, document) = super::http::structured_document(headers, body)?;
+        let (_, document, warnings) =
+            super::http::structured_document_under(headers, body, policy)?;
         if document.len() > crate::limits::MAX_EVENT_BYTES {
             return Err(BindingError::Event(FormatError::TooLarge {
                 what: "event",
@@ -384,12 +418,12 @@ fn message<'b>(
                 rule: crate::rules::rule::INTG_R11,
             }));
         }
-        return Ok((StructuredFormat::Json, Cow::Owned(document)));
+        return Ok((StructuredFormat::Json, Cow::Owned(document), warnings));
     }
     let format = super::http::content_type(headers)?
         .and_then(StructuredFormat::from_media_type)
         .map_or(StructuredFormat::Json, |(format, _)| format);
-    Ok((format, Cow::Borrowed(body)))
+    Ok((format, Cow::Borrowed(body), Vec::new()))
 }
 
 /// Extracts a typed event in binary or structured mode.

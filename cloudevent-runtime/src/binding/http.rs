@@ -131,7 +131,7 @@ pub fn read_binary_headers(
     headers: &HeaderMap,
     body: Vec<u8>,
 ) -> Result<BinaryParts, BindingError> {
-    let message = HttpMessage { headers, body: &[] };
+    let message = HttpMessage::strict(headers, &[]);
     let mut parts = message::binary_parts(&message)?.0.into_owned();
     parts.data = Some(body).filter(|body| !body.is_empty());
     Ok(parts)
@@ -139,10 +139,31 @@ pub fn read_binary_headers(
 
 /// Headers and body as the binding layer reads them (§3): `ce-` headers (any case: `http`
 /// stores names in lower case, RFC 9110 5.1, so `ce-ExtA` and `ce-exta` are one header
-/// naming `exta`), values percent-decoded exactly once (§3.1.3.2).
+/// naming `exta`), values percent-decoded exactly once (§3.1.3.2), or read literally where
+/// the policy tolerates a non-encoding sender's form (the warnings are collected).
 struct HttpMessage<'m> {
     headers: &'m HeaderMap,
     body: &'m [u8],
+    policy: &'m crate::Policy,
+    warnings: std::cell::RefCell<Vec<cloudevent_rules::Violation>>,
+}
+
+impl<'m> HttpMessage<'m> {
+    /// The binding's own reading: no form is read literally.
+    fn strict(headers: &'m HeaderMap, body: &'m [u8]) -> Self {
+        static STRICT: crate::Policy = crate::AnyEvent::DEFAULT_POLICY;
+        Self::under(headers, body, &STRICT)
+    }
+
+    /// Read under `policy` ([`crate::Policy::with_literal_headers`]).
+    fn under(headers: &'m HeaderMap, body: &'m [u8], policy: &'m crate::Policy) -> Self {
+        HttpMessage {
+            headers,
+            body,
+            policy,
+            warnings: std::cell::RefCell::default(),
+        }
+    }
 }
 
 impl IncomingMessage for HttpMessage<'_> {
@@ -164,16 +185,25 @@ impl IncomingMessage for HttpMessage<'_> {
         self.headers.iter().filter_map(|(name, value)| {
             let attribute = name.as_str().strip_prefix(HEADER_PREFIX)?;
             let header = || {
-                let text = value.to_str().map_err(|_| BindingError::HeaderNotText {
-                    header: name.to_string(),
-                })?;
-                let value = if verbatim(text) {
-                    Cow::Borrowed(text)
-                } else {
-                    percent::decode(text).map_err(|source| BindingError::HeaderValue {
+                let strict = match value.to_str() {
+                    Ok(text) if verbatim(text) => Ok(Cow::Borrowed(text)),
+                    Ok(text) => percent::decode(text).map_err(|source| BindingError::HeaderValue {
                         header: name.to_string(),
                         source,
-                    })?
+                    }),
+                    Err(_) => Err(BindingError::HeaderNotText {
+                        header: name.to_string(),
+                    }),
+                };
+                let value = match strict {
+                    Ok(value) => value,
+                    Err(error) => {
+                        let (text, warning) =
+                            percent::literal(value.as_bytes(), attribute, self.policy)
+                                .ok_or(error)?;
+                        self.warnings.borrow_mut().push(warning);
+                        Cow::Borrowed(text)
+                    }
                 };
                 Ok(Header {
                     attribute,
@@ -244,7 +274,7 @@ pub fn content_type(headers: &HeaderMap) -> Result<Option<&str>, BindingError> {
 /// assert_eq!(content_mode(&headers).unwrap(), ContentMode::Structured);
 /// ```
 pub fn content_mode(headers: &HeaderMap) -> Result<ContentMode, BindingError> {
-    message::content_mode(&HttpMessage { headers, body: &[] })
+    message::content_mode(&HttpMessage::strict(headers, &[]))
 }
 
 /// Writes one event into `headers` and returns the body, in binary or structured mode.
@@ -437,7 +467,7 @@ pub(crate) fn event_response<E: BindingEvent>(
 /// A batch content type, an unsupported format, or an invalid event.
 pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E, BindingError> {
     // The mode is checked before the body is parsed, so a batch is refused as such.
-    message::receive_event(&HttpMessage { headers, body })
+    message::receive_event(&HttpMessage::strict(headers, body))
 }
 
 #[cfg(feature = "axum")]
@@ -449,7 +479,7 @@ pub(crate) fn read_batch<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Vec<E>, BindingError> {
-    message::receive_batch(&HttpMessage { headers, body })
+    message::receive_batch(&HttpMessage::strict(headers, body))
 }
 
 /// Reads whatever the message carries: one event or a batch.
@@ -480,7 +510,7 @@ pub fn read_message<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Received<E>, BindingError> {
-    message::receive(&HttpMessage { headers, body })
+    message::receive(&HttpMessage::strict(headers, body))
 }
 
 /// The message as a JSON document for a validator: the structured event or the batch as
@@ -511,7 +541,48 @@ pub fn structured_document(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<(ContentMode, Vec<u8>), BindingError> {
-    message::structured_document(&HttpMessage { headers, body })
+    message::structured_document(&HttpMessage::strict(headers, body))
+}
+
+/// [`structured_document`] under a policy, with the warnings of the reading: a policy
+/// [`with_literal_headers`](crate::Policy::with_literal_headers) reads the header forms of
+/// senders that do not percent-encode (a bare `%`, a leading `"`, raw non-ASCII UTF-8;
+/// [`LiteralHeader`](cloudevent_rules::LiteralHeader)) literally, each with a warning naming
+/// the peer's behaviour and CE HTTP binding 3.1.3.2, for the validator's report. Off by
+/// default and never under INTG-STD-015; the axum gateway extractors read through it.
+///
+/// # Errors
+/// As [`structured_document`]; a form the policy does not tolerate.
+///
+/// ```
+/// use cloudevent_runtime::{Json, Policy, Profile, Validate, Validator};
+/// use cloudevent_runtime::binding::http::structured_document_under;
+///
+/// let mut headers = ::http::HeaderMap::new();
+/// for (name, value) in [("ce-specversion", "1.0"), ("ce-id", "1"),
+///     ("ce-source", "https://orders.example.com"), ("ce-type", "com.example.order.noted"),
+///     ("ce-subject", "100%")] {
+///     headers.insert(name, value.parse().unwrap());
+/// }
+/// let lenient = Policy::new(Profile::CloudEvents).with_literal_headers(true);
+/// let (_, document, warnings) = structured_document_under(&headers, b"", &lenient).unwrap();
+/// assert_eq!(warnings[0].rule.as_str(), "CE HTTP binding 3.1.3.2");
+/// let report = Validator::new(lenient).validate_bytes::<Json>(&document);
+/// assert!(report.is_valid());
+///
+/// // Off by default, and never under the INTG-STD-015 gateway profile.
+/// assert!(structured_document_under(&headers, b"", &Policy::new(Profile::CloudEvents)).is_err());
+/// let gateway = Policy::new(Profile::IntgStd015).with_literal_headers(true);
+/// assert!(structured_document_under(&headers, b"", &gateway).is_err());
+/// ```
+pub fn structured_document_under(
+    headers: &HeaderMap,
+    body: &[u8],
+    policy: &crate::Policy,
+) -> Result<(ContentMode, Vec<u8>, Vec<cloudevent_rules::Violation>), BindingError> {
+    let message = HttpMessage::under(headers, body, policy);
+    let (mode, document) = message::structured_document(&message)?;
+    Ok((mode, document, message.warnings.into_inner()))
 }
 
 /// Reads one event from a request.

@@ -211,6 +211,22 @@ pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
         })
 }
 
+/// A header value the strict reading refused, read literally when `policy` tolerates its
+/// form ([`cloudevent_rules::Policy::literal_header`], the one verdict): the raw text and
+/// the warning to report. `None` keeps the refusal. (HTTP only: the NATS readers take no
+/// policy.)
+#[cfg(feature = "http")]
+pub(crate) fn literal<'v>(
+    raw: &'v [u8],
+    attribute: &str,
+    policy: &crate::Policy,
+) -> Option<(&'v str, cloudevent_rules::Violation)> {
+    let form = cloudevent_rules::LiteralHeader::of(raw)?;
+    let text = std::str::from_utf8(raw).ok()?;
+    let warning = policy.literal_header(form, attribute, text).ok()?;
+    Some((text, warning))
+}
+
 #[cfg(all(test, any(feature = "http", feature = "nats")))]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use cloudevent_rules::{AttributeKind, Violation, rule};
+use cloudevent_rules::{AttributeKind, LiteralHeader, Violation, rule};
 
 use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
@@ -344,11 +344,23 @@ impl RegistryValidator {
                     else {
                         continue;
                     };
-                    found.extend(cloudevent_rules::check_declared_extension(
-                        name,
-                        ExtensionValueBuf::as_value(value),
-                        *kind,
-                    ));
+                    let value = ExtensionValueBuf::as_value(value);
+                    // Python's `True`/`False` in binary mode, read literally with a warning
+                    // when the policy tolerates it (`Policy::literal_header`, one verdict).
+                    let literal = match (value, *kind) {
+                        (
+                            cloudevent_rules::ExtensionValue::String(text @ ("True" | "False")),
+                            AttributeKind::Boolean,
+                        ) => self
+                            .validator
+                            .policy()
+                            .literal_header(LiteralHeader::PythonBoolean, name, text)
+                            .ok(),
+                        _ => None,
+                    };
+                    found.extend(literal.or_else(|| {
+                        cloudevent_rules::check_declared_extension(name, value, *kind)
+                    }));
                 }
                 self.check_data(&event_type, entry, data, &mut found);
                 if let Some((deprecation, Some(sunset))) = &entry.deprecation {
