@@ -45,13 +45,13 @@ impl<'a> Borrowed<'a> {
     /// number that is not a short integer) is handed to serde_json, so every value is the one
     /// serde_json reads. Anything unexpected (text that is not JSON, nesting deeper than
     /// [`MAX_DEPTH`]) is `None`: the `Value` path decides, as it did before. Each container is
-    /// one exactly sized `Vec`, collected from two scratch stacks.
+    /// one exactly sized `Vec`, split off one of two scratch stacks.
     pub(crate) fn parse(text: &'a str) -> Option<Borrowed<'a>> {
         let mut reader = Reader {
             text,
             at: 0,
-            items: Vec::new(),
-            members: Vec::new(),
+            items: Vec::with_capacity(8),
+            members: Vec::with_capacity(16),
         };
         let value = reader.value(MAX_DEPTH)?;
         reader.skip_blanks();
@@ -206,7 +206,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.at += 1;
-        Some(Borrowed::Array(self.items.drain(start..).collect()))
+        Some(Borrowed::Array(self.items.split_off(start)))
     }
 
     fn object(&mut self, depth: usize) -> Option<Borrowed<'a>> {
@@ -238,12 +238,12 @@ impl<'a> Reader<'a> {
             }
         }
         self.at += 1;
-        Some(Borrowed::Object(self.members.drain(start..).collect()))
+        Some(Borrowed::Object(self.members.split_off(start)))
     }
 }
 
-/// The first position from `at` on whose 8-byte block holds a `"`, a `\` or a control byte
-/// (or the last blocks' start): the bytes before it need no look one by one. Exact about
+/// The first `"`, `\` or control byte from `at` on, looked for 8 bytes at a time (or the start
+/// of the last, shorter block, looked at one by one by the caller). Exact about
 /// presence (the zero-byte test on the block xor the byte; bytes below 0x20 by the
 /// "less than" test, exact for a bound of at most 0x80).
 fn plain_run(bytes: &[u8], mut at: usize) -> usize {
@@ -259,7 +259,9 @@ fn plain_run(bytes: &[u8], mut at: usize) -> usize {
             | zero(word ^ (ONES * u64::from(b'\\')))
             | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
         if found != 0 {
-            break;
+            // The lowest flag of each test is a true one (a false flag only ever sits above
+            // a true one), so this is the first byte that needs a look.
+            return at + (found.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
