@@ -312,7 +312,7 @@ impl RegistryValidator {
     fn check(&self, report: &mut ValidationReport, data: &DataView<'_>) {
         let attribute = |name: &str| {
             report.attributes.iter().find_map(|(n, v)| match v {
-                AttributeValue::Text(text) if n == name => Some(text.clone()),
+                AttributeValue::Text(text) if n == name => Some(text.as_str()),
                 _ => None,
             })
         };
@@ -321,7 +321,7 @@ impl RegistryValidator {
             return;
         };
         let mut found = Vec::new();
-        match self.registry.types.get(&event_type) {
+        match self.registry.types.get(event_type) {
             None => {
                 let severity = match self.unknown_type {
                     UnknownType::Error => Violation::error,
@@ -331,7 +331,7 @@ impl RegistryValidator {
                     severity(
                         rule::REGISTRY_TYPE,
                         "type",
-                        event_type.clone(),
+                        event_type.to_owned(),
                         "is not a type of the schema registry",
                     )
                     .with_hint("register the type's schema, or correct the type"),
@@ -362,11 +362,11 @@ impl RegistryValidator {
                         cloudevent_rules::check_declared_extension(name, value, *kind)
                     }));
                 }
-                self.check_data(&event_type, entry, data, &mut found);
+                self.check_data(event_type, entry, data, &mut found);
                 if let Some((deprecation, Some(sunset))) = &entry.deprecation {
                     let now = self.now.unwrap_or_else(now_unix);
                     if now > *sunset {
-                        found.push(sunset_finding(&event_type, deprecation));
+                        found.push(sunset_finding(event_type, deprecation));
                     }
                 }
             }
