@@ -10,6 +10,7 @@
 //! finding with its count, and at most [`MAX_REPEATED_MEMBERS`] are listed, plus one finding
 //! counting the rest: the report stays bounded whatever the input.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::profile::{Policy, Profile};
@@ -90,37 +91,92 @@ struct Walk {
     more: usize,
 }
 
+/// Objects with up to this many distinct member names count them in a list; larger ones
+/// move to a hash map (a valid event's small objects then pay no hashing).
+const LISTED_NAMES: usize = 16;
+
+/// How often each member name of one object appeared.
+enum Counts<'a> {
+    Listed(Vec<(Cow<'a, str>, usize)>),
+    Hashed(HashMap<Cow<'a, str>, usize>),
+}
+
+impl<'a> Counts<'a> {
+    /// Counts `name` once more; its count now.
+    fn add(&mut self, name: Cow<'a, str>) -> usize {
+        match self {
+            Counts::Listed(list) => {
+                if let Some((_, count)) = list.iter_mut().find(|(seen, _)| *seen == name) {
+                    *count += 1;
+                    return *count;
+                }
+                if list.len() < LISTED_NAMES {
+                    list.push((name, 1));
+                    return 1;
+                }
+                let mut map: HashMap<Cow<'a, str>, usize> = list.drain(..).collect();
+                map.insert(name, 1);
+                *self = Counts::Hashed(map);
+                1
+            }
+            Counts::Hashed(map) => {
+                let count = map.entry(name).or_insert(0);
+                *count += 1;
+                *count
+            }
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        match self {
+            Counts::Listed(list) => list.iter().find(|(seen, _)| seen == name).map(|(_, c)| *c),
+            Counts::Hashed(map) => map.get(name).copied(),
+        }
+    }
+}
+
 /// An open object or array.
-struct Open {
-    /// The length of the pointer of this object or array (the pointer of its members is
-    /// that, a `/` and their name or index).
-    base: usize,
+struct Open<'a> {
     /// For an object: how often each member name appeared, and the names seen twice, in
     /// order; `None` for an array.
-    members: Option<(HashMap<String, usize>, Vec<String>)>,
-    /// For an array: the index of the current element.
+    members: Option<(Counts<'a>, Vec<Cow<'a, str>>)>,
+    /// The member (for an object: its name as written, between the quotes) or element (for
+    /// an array: its index) being read: one step of the pointer of what it holds, spelled
+    /// out only when a finding needs it.
+    name: &'a [u8],
     index: usize,
     /// For an object: the next string is a member name.
     expect_name: bool,
 }
 
+/// The JSON pointer (RFC 6901) of the object or array opened inside `open`'s last member or
+/// element.
+fn pointer(open: &[Open<'_>]) -> String {
+    let mut pointer = String::new();
+    for step in open {
+        pointer.push('/');
+        if step.members.is_some() {
+            let name = decoded(step.name).unwrap_or_default();
+            pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        } else {
+            pointer.push_str(&step.index.to_string());
+        }
+    }
+    pointer
+}
+
 /// Walks JSON text once, counting the member names of every object.
 fn walk(text: &[u8]) -> Walk {
     let mut walk = Walk::default();
-    let mut pointer = String::new();
-    let mut open: Vec<Open> = Vec::new();
+    let mut open: Vec<Open<'_>> = Vec::new();
     let mut at = 0;
     while at < text.len() {
         match text[at] {
             b'{' | b'[' => {
                 let object = text[at] == b'{';
-                let base = pointer.len();
-                if !object {
-                    pointer.push_str("/0");
-                }
                 open.push(Open {
-                    base,
-                    members: object.then(Default::default),
+                    members: object.then(|| (Counts::Listed(Vec::new()), Vec::new())),
+                    name: &[],
                     index: 0,
                     expect_name: object,
                 });
@@ -128,13 +184,12 @@ fn walk(text: &[u8]) -> Walk {
             }
             b'}' | b']' => {
                 let Some(closed) = open.pop() else { break };
-                pointer.truncate(closed.base);
                 if let Some((counts, repeated)) = closed.members {
                     for name in repeated {
                         if walk.found.len() < MAX_REPEATED_MEMBERS {
-                            let count = counts.get(&name).copied().unwrap_or(2);
+                            let count = counts.get(&name).unwrap_or(2);
                             let shown: String = name.chars().take(64).collect();
-                            walk.found.push((pointer.clone(), shown, count));
+                            walk.found.push((pointer(&open), shown, count));
                         } else {
                             walk.more += 1;
                         }
@@ -144,21 +199,19 @@ fn walk(text: &[u8]) -> Walk {
             }
             b',' => {
                 if let Some(top) = open.last_mut() {
-                    pointer.truncate(top.base);
                     if top.members.is_some() {
                         top.expect_name = true;
                     } else {
                         top.index += 1;
-                        pointer.push('/');
-                        pointer.push_str(&top.index.to_string());
                     }
                 }
                 at += 1;
             }
             b'"' => {
-                let Some((end, text)) = string(text, at) else {
+                let Some(end) = string_end(text, at) else {
                     break;
                 };
+                let raw = &text[at + 1..end - 1];
                 at = end;
                 let Some(top) = open.last_mut() else { continue };
                 if !top.expect_name {
@@ -168,13 +221,9 @@ fn walk(text: &[u8]) -> Walk {
                 let Some((counts, repeated)) = top.members.as_mut() else {
                     continue;
                 };
-                let name = text.unwrap_or_default();
-                pointer.truncate(top.base);
-                pointer.push('/');
-                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                let count = counts.entry(name.clone()).or_insert(0);
-                *count += 1;
-                if *count == 2 {
+                top.name = raw;
+                let name = decoded(raw).unwrap_or_default();
+                if counts.add(name.clone()) == 2 {
                     repeated.push(name);
                 }
             }
@@ -184,31 +233,29 @@ fn walk(text: &[u8]) -> Walk {
     walk
 }
 
-/// The string starting at the quote at `at`: where it ends (after the closing quote) and its
-/// text with escapes decoded. `None` when the text ends inside it.
-fn string(text: &[u8], at: usize) -> Option<(usize, Option<String>)> {
+/// Where the string starting at the quote at `at` ends (after its closing quote); `None`
+/// when the text ends inside it.
+fn string_end(text: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
-    let mut escaped = false;
     while i < text.len() {
         match text[i] {
-            b'\\' => {
-                escaped = true;
-                i += 2;
-            }
-            b'"' => break,
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
             _ => i += 1,
         }
     }
-    if i >= text.len() {
-        return None;
-    }
-    let raw = std::str::from_utf8(&text[at + 1..i]).ok();
-    let decoded = if escaped {
-        raw.map(unescape)
+    None
+}
+
+/// A JSON string's body (between its quotes) as text, its escapes decoded; `None` when it
+/// is not UTF-8. Borrowed when it has no escape.
+fn decoded(raw: &[u8]) -> Option<Cow<'_, str>> {
+    let text = std::str::from_utf8(raw).ok()?;
+    Some(if raw.contains(&b'\\') {
+        Cow::Owned(unescape(text))
     } else {
-        raw.map(str::to_owned)
-    };
-    Some((i + 1, decoded))
+        Cow::Borrowed(text)
+    })
 }
 
 /// The text of a JSON string's body (RFC 8259 7): `\uXXXX` pairs joined, a lone surrogate
@@ -256,6 +303,9 @@ fn unescape(raw: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod differential;
 
 #[cfg(test)]
 mod tests {
