@@ -241,8 +241,21 @@ fn two_producer_processes_through_one_kv_store_leave_no_gap_and_no_duplicate() {
         found.iter().all(|l| l.contains("out of order")),
         "no gap, no duplicate in the stream as published: {found:#?}"
     );
+    let producers: Vec<char> = raw
+        .lines()
+        .map(|l| {
+            let at = l.find(r#""id":"p"#).expect("an id") + r#""id":"p"#.len();
+            l[at..].chars().next().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        producers.iter().filter(|&&p| p == '0').count(),
+        PER_PRODUCER
+    );
     eprintln!(
-        "{total} events from 2 producer processes; pairs published the other way round: {}",
+        "{total} events from 2 producer processes, {} switches between them in the stream; \
+         pairs published the other way round: {}",
+        producers.windows(2).filter(|w| w[0] != w[1]).count(),
         found.len()
     );
 
