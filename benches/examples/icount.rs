@@ -87,7 +87,49 @@ const ROWS: &[&str] = &[
     "filter/subscription_typed",
     "filter/typical_any",
     "filter/typical_typed",
+    "order/build",
+    "order/in_order",
+    "order/pairs_swapped",
 ];
+
+/// The ordering stage rows (issue 22): one `AnyEvent` per call, made with `partitionkey`,
+/// `sequencetype: Integer` and `sequence` over 16 groups round-robin. `build`: the event made
+/// and dropped (subtract it from the others); `in_order`: made and pushed into an
+/// `OrderingStage` (`from_start`), every group in order, nothing held; `pairs_swapped`: each
+/// pair of numbers within a group swapped, so every other event waits for one.
+fn order_row(case: &str) -> Row {
+    use cloudevent_runtime::order::OrderingStage;
+    use std::time::Duration;
+    const GROUPS: u32 = 16;
+    let keys: Vec<String> = (0..GROUPS).map(|g| format!("order-{g}")).collect();
+    let swap = case == "pairs_swapped";
+    let mut stage =
+        (case != "build").then(|| OrderingStage::new(1024, Duration::from_secs(3600)).from_start());
+    let mut call = 0u32;
+    Box::new(move || {
+        let group = (call % GROUPS) as usize;
+        let mut n = (call / GROUPS) as i32 + 1;
+        if swap {
+            n += if n % 2 == 1 { 1 } else { -1 };
+        }
+        call += 1;
+        let mut event = AnyEvent::new(
+            "e",
+            "https://orders.example.com/checkout",
+            "com.example.order.updated",
+        );
+        let extensions = event.extensions_mut();
+        extensions.insert("partitionkey", keys[group].as_str());
+        extensions.insert("sequencetype", "Integer");
+        extensions.insert("sequence", n.to_string());
+        match stage.as_mut() {
+            Some(stage) => stage
+                .push(black_box(event))
+                .for_each(|out| drop(black_box(out))),
+            None => drop(black_box(event)),
+        }
+    })
+}
 
 /// The filter rows (issue 23 §6): `filter/<what>_<event>`. `cesql`: `type LIKE
 /// 'com.example.%' AND EXISTS subject`; `subscription`: the Subscriptions API `all` of two
@@ -334,6 +376,9 @@ fn row(name: &str) -> Option<Row> {
                     ))
                 }),
             }
+        }
+        order if order.starts_with("order/") && ROWS.contains(&order) => {
+            order_row(&order["order/".len()..])
         }
         filter if filter.starts_with("filter/") => {
             let rest = &filter["filter/".len()..];

@@ -407,6 +407,91 @@ async fn a_receiver_stream_filtered_by_cesql(broker: &RabbitMq) {
     queue.close().await;
 }
 
+/// The ordering stage over an AMQP receiver (issue 22): a producer stamps `sequence` with a
+/// `Sequencer`; on the way in 2 and 3 are swapped and 5 is dropped. The receiver's messages,
+/// read by the binding's reader as `Event<T>` and then as `AnyEvent`, go through
+/// `.ordered(stage)`: sequence order out, the swap put back, the gap before 6 reported.
+async fn a_receiver_stream_put_in_sequence_order(broker: &RabbitMq) {
+    use cloudevent_runtime::order::{
+        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
+    };
+    use futures_util::StreamExt;
+
+    fn label<E: Attributes>(out: Ordered<E>) -> String {
+        match out {
+            Ordered::Deliver(e) => e
+                .extension_value("sequence")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            Ordered::Gap {
+                first_missing,
+                missing,
+                resumes_at,
+                ..
+            } => {
+                format!("gap {first_missing}+{missing}->{resumes_at}")
+            }
+            Ordered::Late(e) => format!("late {}", e.id()),
+            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
+        }
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let sequencer = Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
+    let mut stamped = Vec::new();
+    for n in 1..=6 {
+        let mut event = order(n).with_extension("partitionkey", "o-1").unwrap();
+        sequencer.stamp(&mut event).await.unwrap();
+        stamped.push(event);
+    }
+    let mut queue = Queue::open(broker, "ordered").await;
+    // Sent twice: read once as `Event<T>`, once as `AnyEvent`.
+    for _ in 0..2 {
+        for i in [0, 2, 1, 3, 5] {
+            amqp::send(
+                &mut queue.sender,
+                &stamped[i],
+                amqp::DEFAULT_MODE,
+                PropertyPrefix::Colon,
+            )
+            .await
+            .unwrap();
+        }
+    }
+    fn stage<E: Attributes>() -> OrderingStage<E> {
+        OrderingStage::new(8, Duration::from_secs(30))
+    }
+    let (typed, any) = {
+        let messages = futures_util::stream::unfold(&mut queue, |queue| async move {
+            let message = queue.next().await;
+            Some((message, queue))
+        });
+        let mut messages = Box::pin(messages);
+        let typed: Vec<String> = messages
+            .by_ref()
+            .take(5)
+            .map(|m| amqp::read::<Event<OrderCreated>>(&m))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        let any: Vec<String> = messages
+            .by_ref()
+            .take(5)
+            .map(|m| amqp::read::<AnyEvent>(&m))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        (typed, any)
+    };
+    assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
+    assert_eq!(any, typed);
+    queue.close().await;
+}
+
 #[tokio::test]
 async fn events_round_trip_through_rabbitmq_over_amqp_1_0() {
     let started = Instant::now();
@@ -416,6 +501,7 @@ async fn events_round_trip_through_rabbitmq_over_amqp_1_0() {
         typed_and_dynamic_events_in_structured_mode(&broker).await;
         refused_messages_get_typed_errors_and_are_rejected(&broker).await;
         a_receiver_stream_filtered_by_cesql(&broker).await;
+        a_receiver_stream_put_in_sequence_order(&broker).await;
     })
     .await
     .expect("the AMQP scenarios took longer than 60 s");

@@ -723,3 +723,106 @@ fn extension_value_of_a_typed_event_is_typed_before_sending() {
         Some(ExtensionValue::Integer(7))
     );
 }
+
+/// The ordering stage behind HTTP endpoints (issue 22): a producer stamps `sequence` with a
+/// `Sequencer`; on the way in 2 and 3 are swapped and 5 is dropped. Each request is read by
+/// the binding's reader (the axum extractor), as `Event<T>` on one route and `AnyEvent` on
+/// another, and pushed into that route's stage (a push consumer has no stream to wrap): the
+/// handled sequence is in order, the swap put back, the gap before 6 reported at the end.
+#[tokio::test]
+async fn http_endpoints_put_events_in_sequence_order() {
+    use cloudevent_runtime::order::{FileSequenceStore, Ordered, OrderingStage, Sequencer};
+    use std::sync::Mutex;
+
+    fn label<E: Attributes>(out: Ordered<E>) -> String {
+        match out {
+            Ordered::Deliver(e) => e
+                .extension_value("sequence")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            Ordered::Gap {
+                first_missing,
+                missing,
+                resumes_at,
+                ..
+            } => {
+                format!("gap {first_missing}+{missing}->{resumes_at}")
+            }
+            Ordered::Late(e) => format!("late {}", e.id()),
+            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
+        }
+    }
+
+    type Handled<E> = Mutex<(OrderingStage<E>, Vec<String>)>;
+    struct Stages {
+        typed: Handled<Event<OrderCreated>>,
+        any: Handled<AnyEvent>,
+    }
+    /// The end of the stream: what is still held, with its gaps; everything handled.
+    fn finish<E: Attributes>(handled: &Handled<E>) -> Vec<String> {
+        let mut handled = handled.lock().unwrap();
+        let (stage, out) = &mut *handled;
+        out.extend(stage.flush().map(label));
+        out.clone()
+    }
+    async fn typed(State(stages): State<Arc<Stages>>, event: Event<OrderCreated>) -> StatusCode {
+        let mut handled = stages.typed.lock().unwrap();
+        let (stage, out) = &mut *handled;
+        out.extend(stage.push(event).map(label));
+        StatusCode::ACCEPTED
+    }
+    async fn any(State(stages): State<Arc<Stages>>, event: AnyEvent) -> StatusCode {
+        let mut handled = stages.any.lock().unwrap();
+        let (stage, out) = &mut *handled;
+        out.extend(stage.push(event).map(label));
+        StatusCode::ACCEPTED
+    }
+
+    bounded(async {
+        fn stage<E: Attributes>() -> OrderingStage<E> {
+            OrderingStage::new(8, Duration::from_secs(30))
+        }
+        let stages = Arc::new(Stages {
+            typed: Mutex::new((stage(), Vec::new())),
+            any: Mutex::new((stage(), Vec::new())),
+        });
+        let app = Router::new()
+            .route("/ordered/typed", post(typed))
+            .route("/ordered/any", post(any))
+            .with_state(stages.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+        let dir = tempfile::tempdir().unwrap();
+        let sequencer =
+            Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
+        let mut stamped = Vec::new();
+        for n in 1..=6 {
+            let mut event = order(&format!("box {n}"))
+                .with_extension("partitionkey", "order-1")
+                .unwrap();
+            sequencer.stamp(&mut event).await.unwrap();
+            stamped.push(event);
+        }
+        for route in ["typed", "any"] {
+            for i in [0, 2, 1, 3, 5] {
+                let request = event_request(
+                    format!("{base}/ordered/{route}"),
+                    &stamped[i],
+                    ContentMode::Binary,
+                )
+                .unwrap();
+                let delivered = sender().send(request).await.unwrap();
+                assert_eq!(delivered.status, StatusCode::ACCEPTED);
+            }
+        }
+        let typed_out = finish(&stages.typed);
+        let any_out = finish(&stages.any);
+        assert_eq!(typed_out, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
+        assert_eq!(any_out, typed_out);
+    })
+    .await;
+}

@@ -443,3 +443,106 @@ async fn an_mqtt5_subscription_stream_filtered_by_cesql() {
     .await
     .expect("test took longer than 30 s");
 }
+
+/// The ordering stage over an MQTT 5 subscription (issue 22): a producer stamps `sequence`
+/// with a `Sequencer`; on the way in 2 and 3 are swapped and 5 is dropped. The subscriber's
+/// PUBLISHes, read by the binding's reader as `Event<T>` and then as `AnyEvent`, go through
+/// `.ordered(stage)`: sequence order out, the swap put back, the gap before 6 reported.
+#[tokio::test]
+async fn an_mqtt5_subscription_stream_put_in_sequence_order() {
+    use cloudevent_runtime::order::{
+        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
+    };
+    use futures_util::StreamExt;
+
+    fn label<E: Attributes>(out: Ordered<E>) -> String {
+        match out {
+            Ordered::Deliver(e) => e
+                .extension_value("sequence")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            Ordered::Gap {
+                first_missing,
+                missing,
+                resumes_at,
+                ..
+            } => {
+                format!("gap {first_missing}+{missing}->{resumes_at}")
+            }
+            Ordered::Late(e) => format!("late {}", e.id()),
+            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
+        }
+    }
+
+    tokio::time::timeout(Duration::from_secs(30), async {
+        let broker = Mosquitto::start();
+        let topic = "sensors/ordered";
+        let (client, at_subscriber) = mqtt5_subscriber(broker.port, "sub-ordered", topic).await;
+        let dir = tempfile::tempdir().unwrap();
+        let sequencer =
+            Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
+        let mut stamped = Vec::new();
+        for n in 1..=6 {
+            let mut event = Event::new(ReadingTaken {
+                sensor: format!("hall-{n}"),
+                floor: 1,
+                celsius: 20.0,
+            })
+            .with_extension("partitionkey", "hall")
+            .unwrap();
+            sequencer.stamp(&mut event).await.unwrap();
+            stamped.push(event);
+        }
+        // Sent twice: read once as `Event<T>`, once as `AnyEvent`.
+        for _ in 0..2 {
+            for i in [0, 2, 1, 3, 5] {
+                let message =
+                    to_publish(&stamped[i], MqttVersion::V5, ContentMode::Binary).unwrap();
+                let properties = PublishProperties {
+                    content_type: message.content_type,
+                    user_properties: message.user_properties,
+                    ..PublishProperties::default()
+                };
+                client
+                    .publish_with_properties(
+                        topic,
+                        QoS::AtLeastOnce,
+                        false,
+                        message.payload,
+                        properties,
+                    )
+                    .await
+                    .unwrap();
+            }
+        }
+        let messages = futures_util::stream::unfold(at_subscriber, |mut rx| async move {
+            rx.recv().await.map(|publish| (publish, rx))
+        });
+        let mut messages = Box::pin(messages);
+        fn stage<E: Attributes>() -> OrderingStage<E> {
+            OrderingStage::new(8, Duration::from_secs(30))
+        }
+        let typed: Vec<String> = messages
+            .by_ref()
+            .take(5)
+            .map(|p| from_publish::<Event<ReadingTaken>>(&p, MqttVersion::V5))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        let any: Vec<String> = messages
+            .by_ref()
+            .take(5)
+            .map(|p| from_publish::<AnyEvent>(&p, MqttVersion::V5))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
+        assert_eq!(any, typed);
+    })
+    .await
+    .expect("test took longer than 30 s");
+}

@@ -515,3 +515,88 @@ async fn a_websocket_stream_filtered_by_cesql() {
     })
     .await;
 }
+
+/// The ordering stage over a WebSocket (issue 22): a producer stamps `sequence` with a
+/// `Sequencer`; on the way in 2 and 3 are swapped and 5 is dropped. The server's
+/// `EventStream`, read as `Event<T>` on one connection and as `AnyEvent` on a second, goes
+/// through `.ordered(stage)`: sequence order out, the swap put back, and when the client
+/// closes, the gap before 6 reported and 6 delivered.
+#[tokio::test]
+async fn a_websocket_stream_put_in_sequence_order() {
+    use cloudevent_runtime::order::{
+        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
+    };
+
+    fn label<E: Attributes>(out: Ordered<E>) -> String {
+        match out {
+            Ordered::Deliver(e) => e
+                .extension_value("sequence")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            Ordered::Gap {
+                first_missing,
+                missing,
+                resumes_at,
+                ..
+            } => {
+                format!("gap {first_missing}+{missing}->{resumes_at}")
+            }
+            Ordered::Late(e) => format!("late {}", e.id()),
+            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
+        }
+    }
+
+    bounded(async {
+        let (listener, url) = listen().await;
+        let server = tokio::spawn(async move {
+            fn stage<E: Attributes>() -> OrderingStage<E> {
+                OrderingStage::new(8, Duration::from_secs(30))
+            }
+            let stream = accept_one(&listener).await.unwrap();
+            let events = futures_util::stream::unfold(stream, |mut stream| async move {
+                let next = stream.receive::<Event<OrderCreated>>().await?;
+                Some((next, stream))
+            });
+            let typed: Vec<String> = Box::pin(events)
+                .ordered(stage())
+                .map(|out| label(out.unwrap()))
+                .collect()
+                .await;
+            let stream = accept_one(&listener).await.unwrap();
+            let events = futures_util::stream::unfold(stream, |mut stream| async move {
+                let next = stream.receive::<AnyEvent>().await?;
+                Some((next, stream))
+            });
+            let any: Vec<String> = Box::pin(events)
+                .ordered(stage())
+                .map(|out| label(out.unwrap()))
+                .collect()
+                .await;
+            (typed, any)
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let sequencer =
+            Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
+        let mut stamped = Vec::new();
+        for n in 1..=6 {
+            let mut event = order(n).with_extension("partitionkey", "o-1").unwrap();
+            sequencer.stamp(&mut event).await.unwrap();
+            stamped.push(event);
+        }
+        for _ in 0..2 {
+            let mut client = websocket::connect(url.as_str(), &[Subprotocol::Json])
+                .await
+                .unwrap();
+            for i in [0, 2, 1, 3, 5] {
+                client.send(&stamped[i]).await.unwrap();
+            }
+            client.close().await.unwrap();
+        }
+        let (typed, any) = server.await.unwrap();
+        assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
+        assert_eq!(any, typed);
+    })
+    .await;
+}

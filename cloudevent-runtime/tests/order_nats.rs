@@ -255,3 +255,95 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
         Claim::Claimed
     );
 }
+
+#[derive(
+    Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, cloudevent_runtime::CloudEvent,
+)]
+#[cloudevent(
+    type = "com.example.order.updated",
+    source = "https://orders.example.com/checkout"
+)]
+struct OrderUpdated {
+    #[cloudevent(subject)]
+    order_id: String,
+}
+
+/// The ordering stage over NATS subscriptions (issue 22): a producer stamps `sequence`
+/// through the JetStream KV store; on the way in 2 and 3 are swapped and 5 is dropped. Two
+/// subscribers on the subject read through the binding's reader, one as `Event<T>`, one as
+/// `AnyEvent`, each into `.ordered(stage)`: sequence order out, the swap put back, the gap
+/// before 6 reported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nats_subscriptions_put_in_sequence_order() {
+    use cloudevent_runtime::Event;
+    use cloudevent_runtime::binding::{ContentMode, nats};
+    use cloudevent_runtime::order::{OrderStreamExt, Ordered, OrderingStage};
+    use futures_util::StreamExt;
+
+    fn label<E: cloudevent_runtime::Attributes>(out: Ordered<E>) -> String {
+        match out {
+            Ordered::Deliver(e) => e
+                .extension_value("sequence")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            Ordered::Gap {
+                first_missing,
+                missing,
+                resumes_at,
+                ..
+            } => {
+                format!("gap {first_missing}+{missing}->{resumes_at}")
+            }
+            Ordered::Late(e) => format!("late {}", e.id()),
+            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
+        }
+    }
+
+    tokio::time::timeout(Duration::from_secs(60), async {
+        let server = NatsServer::start();
+        let sequencer = Sequencer::new(JetStreamSequenceStore::new(server.bucket().await));
+        let client = async_nats::connect(&server.url).await.expect("connect");
+        let typed_in = client.subscribe("orders.ordered").await.unwrap();
+        let any_in = client.subscribe("orders.ordered").await.unwrap();
+        client.flush().await.unwrap();
+        let mut stamped = Vec::new();
+        for n in 1..=6 {
+            let mut event = Event::new(OrderUpdated {
+                order_id: format!("o-{n}"),
+            })
+            .with_extension("partitionkey", "order-7")
+            .unwrap();
+            sequencer.stamp(&mut event).await.unwrap();
+            stamped.push(event);
+        }
+        for i in [0, 2, 1, 3, 5] {
+            nats::publish(&client, "orders.ordered", &stamped[i], ContentMode::Binary)
+                .await
+                .unwrap();
+        }
+        client.flush().await.unwrap();
+        fn stage<E: cloudevent_runtime::Attributes>() -> OrderingStage<E> {
+            OrderingStage::new(8, Duration::from_secs(30))
+        }
+        let typed: Vec<String> = typed_in
+            .take(5)
+            .map(|m| nats::from_message::<Event<OrderUpdated>>(&m))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        let any: Vec<String> = any_in
+            .take(5)
+            .map(|m| nats::from_message::<AnyEvent>(&m))
+            .ordered(stage())
+            .map(|out| label(out.unwrap()))
+            .collect()
+            .await;
+        assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
+        assert_eq!(any, typed);
+    })
+    .await
+    .expect("bounded");
+}
