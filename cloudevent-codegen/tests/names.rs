@@ -8,7 +8,10 @@ use cloudevent_codegen::Builder;
 use std::env;
 
 fn fixture() -> String {
-    format!("{}/tests/fixtures/name-collision", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/fixtures/name-collision",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn generate() -> cloudevent_codegen::GeneratedRust {
@@ -46,6 +49,20 @@ fn colliding_names_are_renamed_not_refused() {
         }
     }
     check(&file.items, "crate");
+    // The shared `order_line.json` is qualified by its file (typify names `order.json`'s
+    // inline `line` `OrderLine`); two files of one stem get their folders' names.
+    assert!(text.contains("pub struct CommonOrderLine"), "{text}");
+    assert!(text.contains("pub struct OrderLine"), "{text}");
+    assert!(text.contains("pub struct Address") && text.contains("pub struct DefsAddress"));
+    // The event's own definition `ShopOrderedLine` gives way to its inline `line`.
+    assert!(
+        text.contains("pub struct ShopOrderedLineDefinition"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pub extra: ::std::option::Option<ShopOrderedLineDefinition>"),
+        "{text}"
+    );
 }
 
 #[test]
