@@ -13,7 +13,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 fn pointer() -> TypeMapping {
     TypeMapping {
-        type_pointer: Some("/properties/type/const".into()),
+        type_pointer: Some("/properties/type".into()),
         ..TypeMapping::default()
     }
 }
