@@ -333,13 +333,14 @@ impl Registry {
         // Shared definitions beside the event schemas: the files of `_defs/`, and the files
         // without `x-cloudevent` that a `$ref` of another file reaches. Any other file without
         // metadata is still an error (a misnamed or unfinished event schema is not skipped).
-        let reached = crate::bundle::referenced(
-            root,
-            files
-                .iter()
-                .map(|f| (f.relative.as_str(), &f.schema))
-                .chain(candidates.iter().map(|(r, _, v)| (r.as_str(), v))),
-        );
+        let mut reached = std::collections::BTreeSet::new();
+        for (relative, value) in files
+            .iter()
+            .map(|f| (f.relative.as_str(), &f.schema))
+            .chain(candidates.iter().map(|(r, _, v)| (r.as_str(), v)))
+        {
+            refs_reaching(relative, value, &candidates, &mut reached);
+        }
         let mut documents = BTreeMap::new();
         for (relative, text, value) in candidates {
             if relative.starts_with(&format!("{SHARED_DEFINITIONS_DIR}/"))
@@ -373,6 +374,54 @@ impl Registry {
             mapping: None,
             skipped: Vec::new(),
         })
+    }
+}
+
+/// The candidates (`relative`, text, schema) a `$ref` of `value` (the file at `relative`)
+/// names: by a path relative to the file (`../common/order.json`) or by a candidate's `$id`.
+/// (The bundler resolves every ref later; this only tells shared definitions from files
+/// without metadata that nothing reaches.)
+fn refs_reaching(
+    relative: &str,
+    value: &Value,
+    candidates: &[(String, String, Value)],
+    out: &mut std::collections::BTreeSet<String>,
+) {
+    match value {
+        Value::Object(object) => {
+            for (key, sub) in object {
+                match (key.as_str(), sub) {
+                    ("$ref", Value::String(reference)) if !reference.starts_with('#') => {
+                        let target = reference.split('#').next().unwrap_or_default();
+                        let mut segments: Vec<&str> = relative.split('/').collect();
+                        segments.pop();
+                        for segment in target.split('/') {
+                            match segment {
+                                "." | "" => {}
+                                ".." => {
+                                    segments.pop();
+                                }
+                                other => segments.push(other),
+                            }
+                        }
+                        let by_path = segments.join("/");
+                        for (candidate, _, schema) in candidates {
+                            if *candidate == by_path
+                                || schema.get("$id").and_then(Value::as_str) == Some(target)
+                            {
+                                out.insert(candidate.clone());
+                            }
+                        }
+                    }
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    _ => refs_reaching(relative, sub, candidates, out),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| refs_reaching(relative, item, candidates, out)),
+        _ => {}
     }
 }
 
