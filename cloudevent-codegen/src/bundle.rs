@@ -42,6 +42,79 @@ pub(crate) struct Bundle {
     pub(crate) origins: BTreeMap<String, String>,
 }
 
+impl Bundle {
+    /// Renames shared definition `old`, whose Rust name typify would also give another type of
+    /// the shared module, to a name qualified by the file and pointer it came from
+    /// (`common/order_line.json` -> `CommonOrderLine`; numbered if that is taken too); every
+    /// ref to it, in the shared definitions and in each event's stubs, follows. The same
+    /// input always gives the same name. `None` when `old` is no shared definition.
+    pub(crate) fn rename_shared(&mut self, old: &str) -> Option<String> {
+        let schema = self.shared.remove(old)?;
+        let origin = self.origins.remove(old).unwrap_or_default();
+        let (file, pointer) = origin.split_once('#').unwrap_or((&origin, ""));
+        let file = file.trim_end_matches(".json").trim_end_matches(".schema");
+        let base = fix_ident(
+            &format!("{} {}", file.replace('/', " "), pointer.replace('/', " "))
+                .to_upper_camel_case(),
+        );
+        let base = if base.is_empty() {
+            "Schema".to_owned()
+        } else {
+            base
+        };
+        let new = std::iter::once(base.clone())
+            .chain((2..).map(|n| format!("{base}{n}")))
+            .find(|c| c != old && !self.shared.contains_key(c))
+            .unwrap_or(base);
+        self.shared.insert(new.clone(), schema);
+        self.origins.insert(new.clone(), origin);
+        let (from, to) = (
+            format!("#/definitions/{old}"),
+            format!("#/definitions/{new}"),
+        );
+        for schema in self.shared.values_mut() {
+            replace_ref(schema, &from, &to);
+        }
+        let (old_stub, new_stub) = (stub_key(old), stub_key(&new));
+        let (from, to) = (
+            format!("#/definitions/{old_stub}"),
+            format!("#/definitions/{new_stub}"),
+        );
+        for (schema, used) in &mut self.events {
+            if !used.remove(old) {
+                continue;
+            }
+            used.insert(new.clone());
+            replace_ref(schema, &from, &to);
+            if let Some(definitions) = schema.get_mut("definitions").and_then(Value::as_object_mut)
+                && let Some(stub) = definitions.remove(&old_stub)
+            {
+                definitions.insert(new_stub.clone(), stub);
+            }
+        }
+        Some(new)
+    }
+}
+
+/// Every `"$ref": from` below `value` becomes `"$ref": to`.
+pub(crate) fn replace_ref(value: &mut Value, from: &str, to: &str) {
+    match value {
+        Value::Object(object) => {
+            for (key, sub) in object.iter_mut() {
+                match (key.as_str(), &*sub) {
+                    ("$ref", Value::String(r)) if r == from => *sub = Value::String(to.to_owned()),
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    _ => replace_ref(sub, from, to),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| replace_ref(item, from, to)),
+        _ => {}
+    }
+}
+
 struct Doc<'a> {
     relative: &'a str,
     path: PathBuf,

@@ -369,14 +369,10 @@ impl Registry {
                 continue;
             }
             for (event_type, at) in found {
-                files.push(pointer_file(
-                    path,
-                    relative,
-                    &at,
-                    event_type,
-                    schema.clone(),
-                    mapping,
-                ));
+                match pointer_file(path, relative, &at, event_type, schema.clone(), mapping) {
+                    Ok(file) => files.push(file),
+                    Err(found) => findings.extend(found),
+                }
             }
         }
         // Two schemas giving one type: which one the type's events follow is unknown.
@@ -438,6 +434,10 @@ fn looked_for(mapping: &TypeMapping) -> String {
     ways.join(", or ")
 }
 
+/// An event schema found by `mapping`. Its `x-cloudevent` metadata, when it has some, is
+/// kept (source, subject, attribute and extension pointers, content type), never dropped:
+/// a `type` there other than the mapping's is an error. The major version is the type's;
+/// for a type without one, the file's (`v2.json`, an `$id` ending `/v2.json`), else 0.
 fn pointer_file(
     path: &Path,
     relative: &str,
@@ -445,24 +445,71 @@ fn pointer_file(
     event_type: String,
     schema: Value,
     mapping: &TypeMapping,
-) -> SchemaFile {
+) -> Result<SchemaFile, Vec<Finding>> {
     let (base, version) = split_type_version(&event_type);
-    let major = version
-        .as_deref()
-        .and_then(|v| {
-            v.trim_start_matches(['v', 'V'])
-                .split(['.', '-'])
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0);
-    let meta = EventMeta {
-        event_type: event_type.clone(),
-        dataschema: dataschema(&schema, mapping.dataschema_base.as_deref()),
-        ..EventMeta::default()
+    let from_name = |name: &str| -> Option<u64> {
+        let stem = name.rsplit('/').next()?.strip_suffix(".json")?;
+        stem.strip_prefix(['v', 'V'])?.parse().ok()
     };
-    SchemaFile {
+    let major = match version.as_deref() {
+        Some(v) => v
+            .trim_start_matches(['v', 'V'])
+            .split(['.', '-'])
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0),
+        None => from_name(relative)
+            .or_else(|| from_name(schema.get("$id").and_then(Value::as_str)?))
+            .unwrap_or(0),
+    };
+    let dataschema = dataschema(&schema, mapping.dataschema_base.as_deref());
+    let meta = match schema.get(crate::meta::METADATA_KEY) {
+        None => EventMeta {
+            event_type: event_type.clone(),
+            dataschema,
+            ..EventMeta::default()
+        },
+        Some(given) => {
+            let named = given.get("type").and_then(Value::as_str);
+            if let Some(named) = named.filter(|t| *t != event_type) {
+                return Err(vec![
+                    Finding::new(path, "/x-cloudevent/type", format!(
+                        "`x-cloudevent` names type `{named}`, the type mapping gives `{event_type}` (at `{pointer}`)"
+                    ))
+                    .with_fix(format!(
+                        "make them one: set `x-cloudevent.type` to `{event_type}`, or remove it (the mapping gives the type)"
+                    )),
+                ]);
+            }
+            let mut read = schema.clone();
+            if let Some(object) = read
+                .get_mut(crate::meta::METADATA_KEY)
+                .and_then(Value::as_object_mut)
+            {
+                object.insert("type".into(), Value::String(event_type.clone()));
+            }
+            if let Some(object) = read.as_object_mut() {
+                object
+                    .entry("$id")
+                    .or_insert_with(|| Value::String(String::new()));
+            }
+            let meta = EventMeta::from_schema(&read).map_err(|found| {
+                found
+                    .into_iter()
+                    .map(|f| Finding {
+                        file: path.to_path_buf(),
+                        ..f
+                    })
+                    .collect::<Vec<_>>()
+            })?;
+            EventMeta {
+                event_type: event_type.clone(),
+                dataschema,
+                ..meta
+            }
+        }
+    };
+    Ok(SchemaFile {
         path: path.to_path_buf(),
         relative: relative.to_owned(),
         type_dir: base.to_owned(),
@@ -471,7 +518,7 @@ fn pointer_file(
         type_pointer: Some(pointer.to_owned()),
         schema,
         meta,
-    }
+    })
 }
 
 /// The `dataschema` of a schema: its `$id` when absolute, else its `$id` resolved against

@@ -261,7 +261,8 @@ pub struct Registry {
     /// Its event schema files.
     pub files: Vec<SchemaFile>,
     /// The other JSON documents of the folder, by `/`-separated path relative to `root`:
-    /// schemas that `$ref`s may reach (CDEvents' `links/*.json`). Empty for today's layout.
+    /// schemas that `$ref`s may reach (CDEvents' `links/*.json`; in the default layout the files
+    /// of `_defs/` and the files without `x-cloudevent` another file `$ref`s).
     pub documents: BTreeMap<String, Value>,
     /// The `<type>/v<major>.proto` entries: types whose data is a Protobuf message, read by
     /// the crate's own proto3 reader. Only [`Registry::load`] reads them; the generator, the
@@ -293,6 +294,7 @@ impl Registry {
         let mut files = Vec::new();
         let mut protobuf = Vec::new();
         let mut findings = Vec::new();
+        let mut candidates: Vec<(String, String, Value)> = Vec::new();
         let mut folder = Folder::new(root, links);
         for dir in folder.entries(root)? {
             if !dir.is_dir {
@@ -312,11 +314,45 @@ impl Registry {
                     }
                     continue;
                 }
+                // A JSON file without `x-cloudevent`, or any JSON file of a `_defs` folder,
+                // may be a shared definition (kept if a `$ref` reaches it, below).
+                if relative.ends_with(".json")
+                    && let Ok(value) = serde_json::from_str::<Value>(&text)
+                    && (dir_name == SHARED_DEFINITIONS_DIR || value.get("x-cloudevent").is_none())
+                {
+                    candidates.push((relative, text, value));
+                    continue;
+                }
                 match SchemaFile::parse(root, &relative, &text) {
                     Ok(schema) => files.push(schema),
                     Err(CodegenError::Findings(found)) => findings.extend(found),
                     Err(other) => return Err(other),
                 }
+            }
+        }
+        // Shared definitions beside the event schemas: the files of `_defs/`, and the files
+        // without `x-cloudevent` that a `$ref` of another file reaches. Any other file without
+        // metadata is still an error (a misnamed or unfinished event schema is not skipped).
+        let mut reached = std::collections::BTreeSet::new();
+        for (relative, value) in files
+            .iter()
+            .map(|f| (f.relative.as_str(), &f.schema))
+            .chain(candidates.iter().map(|(r, _, v)| (r.as_str(), v)))
+        {
+            refs_reaching(relative, value, &candidates, &mut reached);
+        }
+        let mut documents = BTreeMap::new();
+        for (relative, text, value) in candidates {
+            if relative.starts_with(&format!("{SHARED_DEFINITIONS_DIR}/"))
+                || reached.contains(&relative)
+            {
+                documents.insert(relative, value);
+                continue;
+            }
+            match SchemaFile::parse(root, &relative, &text) {
+                Ok(schema) => files.push(schema),
+                Err(CodegenError::Findings(found)) => findings.extend(found),
+                Err(other) => return Err(other),
             }
         }
         findings.append(&mut folder.findings);
@@ -333,13 +369,65 @@ impl Registry {
         Ok(Registry {
             root: root.to_path_buf(),
             files,
-            documents: BTreeMap::new(),
+            documents,
             protobuf,
             mapping: None,
             skipped: Vec::new(),
         })
     }
 }
+
+/// The candidates (`relative`, text, schema) a `$ref` of `value` (the file at `relative`)
+/// names: by a path relative to the file (`../common/order.json`) or by a candidate's `$id`.
+/// (The bundler resolves every ref later; this only tells shared definitions from files
+/// without metadata that nothing reaches.)
+fn refs_reaching(
+    relative: &str,
+    value: &Value,
+    candidates: &[(String, String, Value)],
+    out: &mut std::collections::BTreeSet<String>,
+) {
+    match value {
+        Value::Object(object) => {
+            for (key, sub) in object {
+                match (key.as_str(), sub) {
+                    ("$ref", Value::String(reference)) if !reference.starts_with('#') => {
+                        let target = reference.split('#').next().unwrap_or_default();
+                        let mut segments: Vec<&str> = relative.split('/').collect();
+                        segments.pop();
+                        for segment in target.split('/') {
+                            match segment {
+                                "." | "" => {}
+                                ".." => {
+                                    segments.pop();
+                                }
+                                other => segments.push(other),
+                            }
+                        }
+                        let by_path = segments.join("/");
+                        for (candidate, _, schema) in candidates {
+                            if *candidate == by_path
+                                || schema.get("$id").and_then(Value::as_str) == Some(target)
+                            {
+                                out.insert(candidate.clone());
+                            }
+                        }
+                    }
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    _ => refs_reaching(relative, sub, candidates, out),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| refs_reaching(relative, item, candidates, out)),
+        _ => {}
+    }
+}
+
+/// The folder of the default layout whose files are shared definitions, never events
+/// (`_defs/address.json`, reached by `"$ref": "../_defs/address.json"`).
+pub(crate) const SHARED_DEFINITIONS_DIR: &str = "_defs";
 
 fn file_name(path: &Path) -> String {
     path.file_name()

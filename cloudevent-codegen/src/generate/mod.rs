@@ -251,10 +251,10 @@ pub(crate) fn generate_rust(
     }
     // Entries left out as they were read (an xRegistry message with an Avro payload).
     warnings.extend(registry.skipped.iter().cloned());
-    let bundle = bundle::bundle(registry);
-    let reach = shared_reach(&bundle);
+    let mut bundle = bundle::bundle(registry);
+    let mut reach = shared_reach(&bundle);
     // Which shared definitions each type reaches, directly or through others.
-    let reached: Vec<BTreeSet<String>> = bundle
+    let mut reached: Vec<BTreeSet<String>> = bundle
         .events
         .iter()
         .map(|(_, used)| closure(used, &reach))
@@ -304,6 +304,7 @@ pub(crate) fn generate_rust(
     // The shared module; with `skip_refused`, without the definitions that fail (and those
     // reaching them), whose types are refused instead.
     let mut left_out: BTreeSet<String> = BTreeSet::new();
+    let mut renamings = 0;
     let shared_tokens = loop {
         if bundle.shared.is_empty() {
             break None;
@@ -314,9 +315,30 @@ pub(crate) fn generate_rust(
             .filter(|(name, _)| !left_out.contains(*name))
             .map(|(name, schema)| (name.clone(), schema.clone()))
             .collect();
-        let failed = match shared_tokens(&registry.root, &kept, mode, &options.runtime_crate)
-            .and_then(|tokens| unique_items(&registry.root, tokens))
+        let generated = shared_tokens(&registry.root, &kept, mode, &options.runtime_crate);
+        // A name typify gives twice: the shared definitions bearing it are renamed,
+        // qualified by their file, and the module generated again (a bounded number of
+        // rounds; what is left is refused by `unique_items`).
+        if let Ok(tokens) = &generated
+            && renamings < MAX_RENAMINGS
+            && let Ok(twice) = twice_named(&registry.root, tokens)
         {
+            let mut renamed = false;
+            for name in twice.iter().filter(|n| !left_out.contains(*n)) {
+                renamed |= bundle.rename_shared(name).is_some();
+            }
+            if renamed {
+                renamings += 1;
+                reach = shared_reach(&bundle);
+                reached = bundle
+                    .events
+                    .iter()
+                    .map(|(_, used)| closure(used, &reach))
+                    .collect();
+                continue;
+            }
+        }
+        let failed = match generated.and_then(|tokens| unique_items(&registry.root, tokens)) {
             Ok(tokens) => break Some(tokens),
             Err(found) => found,
         };
@@ -365,17 +387,49 @@ pub(crate) fn generate_rust(
             continue;
         }
         let (schema, used) = &bundle.events[index];
-        let tokens = match event_tokens(
-            file,
-            schema,
-            &names[index],
-            used,
-            warned[index],
-            options,
-            &mut warnings,
-        )
-        .and_then(|tokens| unique_items(&file.path, tokens))
-        {
+        let mut schema = schema.clone();
+        // typify names an inline type `<Parent><Member>` from the root down, and gives an
+        // inline type the type of a definition of that name (its own members lost): every
+        // definition named like an inline type could be is renamed first.
+        let root = &names[index].root;
+        let prefixed: Vec<String> = ["definitions", "$defs"]
+            .iter()
+            .filter_map(|key| schema.get(*key)?.as_object())
+            .flat_map(|definitions| definitions.keys())
+            .filter(|name| name.starts_with(root.as_str()) && *name != root)
+            .cloned()
+            .collect();
+        for name in prefixed {
+            rename_definition(&mut schema, &name);
+        }
+        let mut rounds = 0;
+        let mut round_warnings = Vec::new();
+        let generated = loop {
+            round_warnings.clear();
+            let generated = event_tokens(
+                file,
+                &schema,
+                &names[index],
+                used,
+                warned[index],
+                options,
+                &mut round_warnings,
+            );
+            // A name typify gives twice: the schema's own definition bearing it is renamed.
+            if let Ok(tokens) = &generated
+                && rounds < MAX_RENAMINGS
+                && let Ok(twice) = twice_named(&file.path, tokens)
+                && twice.iter().fold(false, |renamed, name| {
+                    rename_definition(&mut schema, name) | renamed
+                })
+            {
+                rounds += 1;
+                continue;
+            }
+            break generated;
+        };
+        warnings.append(&mut round_warnings);
+        let tokens = match generated.and_then(|tokens| unique_items(&file.path, tokens)) {
             Ok(tokens) => tokens,
             Err(found) => {
                 refusals[index].extend(found);
@@ -547,10 +601,11 @@ fn closure(
     out
 }
 
-/// The tokens of one module when no two of its items share a type name (which would not
-/// compile); otherwise a finding naming the type, so codegen never writes code that does
-/// not compile.
-fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Finding>> {
+/// How many times one module is generated again after renaming a name typify gave twice.
+const MAX_RENAMINGS: usize = 8;
+
+/// The type names two items of one module share (which would not compile).
+fn twice_named(path: &Path, tokens: &TokenStream) -> Result<BTreeSet<String>, Vec<Finding>> {
     let file: syn::File = syn::parse2(tokens.clone())
         .map_err(|e| vec![generated_code_finding(path, &e.to_string())])?;
     let mut seen = BTreeSet::new();
@@ -566,6 +621,15 @@ fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Fin
             twice.insert(ident.to_string());
         }
     }
+    Ok(twice)
+}
+
+/// The tokens of one module when no two of its items share a type name; otherwise a finding
+/// naming the type, so codegen never writes code that does not compile. Names are made
+/// unique before this (shared definitions by [`bundle::Bundle::rename_shared`], an event's
+/// own definitions by [`rename_definition`]): this is the guard behind them.
+fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Finding>> {
+    let twice = twice_named(path, &tokens)?;
     if twice.is_empty() {
         return Ok(tokens);
     }
@@ -580,6 +644,35 @@ fn unique_items(path: &Path, tokens: TokenStream) -> Result<TokenStream, Vec<Fin
                 .join(", ")
         ),
     )])
+}
+
+/// Renames an event schema's own definition `old` (under `definitions` or `$defs`), whose
+/// Rust name typify could also give one of the schema's inline types, to `<old>Definition`
+/// (numbered if that is taken too); the schema's refs to it follow. `false` when the schema
+/// has no such definition.
+fn rename_definition(schema: &mut serde_json::Value, old: &str) -> bool {
+    for key in ["definitions", "$defs"] {
+        let Some(definitions) = schema
+            .get_mut(key)
+            .and_then(serde_json::Value::as_object_mut)
+        else {
+            continue;
+        };
+        if !definitions.contains_key(old) {
+            continue;
+        }
+        let base = format!("{old}Definition");
+        let new = std::iter::once(base.clone())
+            .chain((2..).map(|n| format!("{base}{n}")))
+            .find(|c| !definitions.contains_key(c))
+            .unwrap_or(base);
+        if let Some(value) = definitions.remove(old) {
+            definitions.insert(new.clone(), value);
+        }
+        bundle::replace_ref(schema, &format!("#/{key}/{old}"), &format!("#/{key}/{new}"));
+        return true;
+    }
+    false
 }
 
 /// One warning for every type whose schema's `$id` is relative and which therefore gets no
