@@ -315,7 +315,7 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     fs::create_dir_all(project.join("src")).unwrap();
     fs::create_dir_all(project.join("tests")).unwrap();
     // The dependency block the codegen README gives, and no policy of the crate's own.
-    fs::write(project.join("Cargo.toml"), manifest(workspace)).unwrap();
+    fs::write(project.join("Cargo.toml"), manifest(workspace, name)).unwrap();
     fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
     let arms: String = variants(&text)
         .iter()
@@ -488,7 +488,11 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
 
 /// A crate's manifest whose `[dependencies]` are exactly those of the codegen README's first
 /// `toml` block (the runtime from this workspace), and no policy of its own.
-fn manifest(workspace: &Path) -> String {
+/// Each project gets its own package name: the projects share one target folder, where cargo
+/// names a root package's artifacts by its name and its path relative to its own workspace
+/// (the same for every project), so two projects named alike overwrote each other's test
+/// binary when the sets ran in parallel. The library keeps the one crate name the tests use.
+fn manifest(workspace: &Path, project: &str) -> String {
     let readme = fs::read_to_string(workspace.join("cloudevent-codegen/README.md")).unwrap();
     let block = readme
         .split("```toml\n")
@@ -519,8 +523,8 @@ fn manifest(workspace: &Path) -> String {
         "{block}"
     );
     format!(
-        "[package]\nname = \"generated-set\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\n{}\n\n[workspace]\n",
+        "[package]\nname = \"generated-set-{project}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [lib]\nname = \"generated_set\"\n\n[dependencies]\n{}\n\n[workspace]\n",
         dependencies.join("\n")
     )
 }
@@ -571,7 +575,7 @@ fn the_readme_dependency_block_builds_generated_code() {
         .join("codegen-sets");
     let project = base.join("readme");
     fs::create_dir_all(project.join("src")).unwrap();
-    fs::write(project.join("Cargo.toml"), manifest(workspace)).unwrap();
+    fs::write(project.join("Cargo.toml"), manifest(workspace, "readme")).unwrap();
     fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
     write_if_changed(&project.join("src/cdevents.rs"), &cdevents);
     write_if_changed(&project.join("src/own.rs"), &own);
