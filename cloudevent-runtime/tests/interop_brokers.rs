@@ -1,8 +1,9 @@
 //! The official CloudEvents SDKs through real brokers on 127.0.0.1 (issue #24, "Peers
 //! through real brokers"): `tests/interop/python/broker_peer.py` (Python `cloudevents` with
-//! paho-mqtt, nats-py and confluent-kafka) and `tests/interop/js/broker_peer.mjs` (JavaScript
-//! `cloudevents`, its MQTT binding, with MQTT.js) against our bindings (`binding::mqtt`,
-//! `binding::nats`, `binding::kafka` over rumqttc, async-nats and rdkafka).
+//! paho-mqtt, nats-py, confluent-kafka and python-qpid-proton) and
+//! `tests/interop/js/broker_peer.mjs` (JavaScript `cloudevents`, its MQTT binding, with
+//! MQTT.js) against our bindings (`binding::mqtt`, `binding::nats`, `binding::kafka`,
+//! `binding::fe2o3_amqp` over rumqttc, async-nats, rdkafka and fe2o3-amqp).
 //!
 //! Every cell of the matrix (peer x broker x content mode x direction) sends the same fixture
 //! events ([`CASES`] of `tests/interop/events.json`: typed extension values, non-ASCII text,
@@ -22,24 +23,34 @@
 //! The brokers start as the binding tests start them: `mosquitto` and `nats-server` must be
 //! installed (`cargo xtask test` does it) and a missing binary fails the test with that
 //! instruction; Kafka is librdkafka's mock cluster (`rdkafka::mocking::MockCluster`), whose
-//! loopback bootstrap address the Python client reaches. A missing Python package fails the
-//! test too (`cargo xtask test` installs them, versions pinned in xtask).
-#![cfg(all(feature = "mqtt", feature = "nats", feature = "rdkafka"))]
+//! loopback bootstrap address the Python client reaches; RabbitMQ with its AMQP 1.0 plugin
+//! starts as `binding_fe2o3_amqp.rs` starts it (`support/rabbitmq.rs`). A missing Python
+//! package fails the test too (`cargo xtask test` installs them, versions pinned in xtask;
+//! Proton is Debian's `python3-qpid-proton`).
+#![cfg(all(
+    feature = "mqtt",
+    feature = "nats",
+    feature = "rdkafka",
+    feature = "fe2o3-amqp"
+))]
 
 use cloudevent_runtime::Attributes;
 use std::io::{BufRead, BufReader};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use cloudevent_runtime::binding::amqp::PropertyPrefix;
+use cloudevent_runtime::binding::fe2o3_amqp::{self as amqp, Body};
 use cloudevent_runtime::binding::mqtt::{MqttPublish, MqttVersion, from_publish, to_publish};
 use cloudevent_runtime::binding::rdkafka::{base_record, from_message};
 use cloudevent_runtime::binding::{ContentMode, canonical_string, kafka, nats};
 use cloudevent_runtime::{AnyEvent, Data};
+use fe2o3_amqp::{Connection, Receiver, Sender, Session};
 use futures_util::StreamExt;
 use rdkafka::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -50,6 +61,10 @@ use rumqttc::v5::mqttbytes::v5::{Packet, PublishProperties};
 use rumqttc::v5::{AsyncClient, Event as MqttEvent, MqttOptions};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+
+#[path = "support/rabbitmq.rs"]
+mod rabbitmq;
+use rabbitmq::RabbitMq;
 
 /// The fixture events every cell sends, in this order.
 const CASES: [&str; 4] = ["json-object", "text", "binary", "subject-special"];
@@ -92,6 +107,7 @@ impl Peer {
             (Peer::Js, _) => "mqtt (MQTT.js) 5.16.0",
             (Peer::Python, Broker::Nats) => "nats-py 2.16.0",
             (Peer::Python, Broker::Kafka) => "confluent-kafka 2.16.1",
+            (Peer::Python, Broker::Amqp) => "python-qpid-proton 0.37.0 (Debian)",
             (Peer::Python, _) => "paho-mqtt 2.2.0",
         }
     }
@@ -100,7 +116,13 @@ impl Peer {
     /// Kafka one, not run here), no NATS binding.
     fn brokers(self) -> &'static [Broker] {
         match self {
-            Peer::Python => &[Broker::Mqtt5, Broker::Mqtt311, Broker::Nats, Broker::Kafka],
+            Peer::Python => &[
+                Broker::Mqtt5,
+                Broker::Mqtt311,
+                Broker::Nats,
+                Broker::Kafka,
+                Broker::Amqp,
+            ],
             Peer::Js => &[Broker::Mqtt5],
         }
     }
@@ -122,6 +144,7 @@ enum Broker {
     Mqtt311,
     Nats,
     Kafka,
+    Amqp,
 }
 
 impl Broker {
@@ -131,6 +154,7 @@ impl Broker {
             Broker::Mqtt311 => "mqtt311",
             Broker::Nats => "nats",
             Broker::Kafka => "kafka",
+            Broker::Amqp => "amqp",
         }
     }
 
@@ -140,6 +164,7 @@ impl Broker {
             Broker::Mqtt311 => "mosquitto, MQTT 3.1.1",
             Broker::Nats => "nats-server",
             Broker::Kafka => "Kafka (librdkafka mock cluster)",
+            Broker::Amqp => "RabbitMQ, AMQP 1.0",
         }
     }
 
@@ -305,9 +330,17 @@ struct Difference {
 const PYTHON_BOOLEAN: &str = "writes a Boolean attribute as `True` in binary mode \
      (CE 1.0.2 \"Type System\", Boolean: the canonical string is `true`/`false`)";
 
+/// Whether the message keeps an attribute's type, not only its string: structured mode (the
+/// JSON type: 7 is an Integer, true a Boolean) and AMQP binary mode (CE AMQP binding 3.1.3.2:
+/// an Integer as `long`, a Boolean as `boolean`).
+fn keeps_types(broker: Broker, mode: ContentMode) -> bool {
+    mode == ContentMode::Structured || broker == Broker::Amqp
+}
+
 /// What our reader got from a peer's message, against the fixture.
 fn compare_ours(
     peer: Peer,
+    broker: Broker,
     fixture: &Fixture,
     mode: ContentMode,
     got: &AnyEvent,
@@ -346,15 +379,14 @@ fn compare_ours(
                 python_boolean.then_some(PYTHON_BOOLEAN),
             );
         }
-        if mode == ContentMode::Structured && !value.is_string() {
-            // Structured mode keeps the JSON type: 7 is an Integer, true a Boolean.
+        if keeps_types(broker, mode) && !value.is_string() {
             let typed = got
                 .extensions()
                 .get(name)
                 .map(|v| serde_json::to_value(v).expect("extension JSON"));
             if typed.as_ref() != Some(value) {
                 differ(
-                    format!("`{name}`: sent the JSON {value}, we read {typed:?}"),
+                    format!("`{name}`: sent the typed value {value}, we read {typed:?}"),
                     None,
                 );
             }
@@ -403,21 +435,21 @@ const JS_CONTENT_TYPE: &str = "reads `datacontenttype` from the User Properties 
 
 fn compare_peer(
     peer: Peer,
+    broker: Broker,
     fixture: &Fixture,
     mode: ContentMode,
     read: &PeerEvent,
 ) -> Vec<Difference> {
     let mut differences = Vec::new();
     for (name, value) in &fixture.attributes {
-        if mode == ContentMode::Structured
+        if keeps_types(broker, mode)
             && !value.is_string()
             && read.attributes.get(name) != Some(value)
         {
-            // Structured mode keeps the JSON type: 7 is an Integer, true a Boolean.
             differences.push(Difference {
                 case: fixture.case.clone(),
                 what: format!(
-                    "`{name}`: we sent the JSON {value}, the peer read {:?}",
+                    "`{name}`: we sent the typed value {value}, the peer read {:?}",
                     read.attributes.get(name)
                 ),
                 peer_wrong: None,
@@ -855,6 +887,9 @@ struct Brokers {
     nats: Server,
     kafka: MockCluster<'static, rdkafka::producer::DefaultProducerContext>,
     kafka_bootstrap: String,
+    /// RabbitMQ takes seconds to boot: it starts on its own thread while the other cells run.
+    rabbitmq_starting: Mutex<Option<std::thread::JoinHandle<RabbitMq>>>,
+    rabbitmq: OnceLock<RabbitMq>,
 }
 
 impl Brokers {
@@ -863,6 +898,32 @@ impl Brokers {
             Broker::Mqtt5 | Broker::Mqtt311 => format!("127.0.0.1:{}", self.mosquitto.port),
             Broker::Nats => format!("127.0.0.1:{}", self.nats.port),
             Broker::Kafka => self.kafka_bootstrap.clone(),
+            Broker::Amqp => format!("127.0.0.1:{}", self.rabbitmq().amqp_port),
+        }
+    }
+
+    /// The RabbitMQ node, once its start (bounded to 90 s by `RabbitMq::start`) is done.
+    fn rabbitmq(&self) -> &RabbitMq {
+        self.rabbitmq.get_or_init(|| {
+            let starting = self.rabbitmq_starting.lock().unwrap().take();
+            let starting = starting.expect("RabbitMQ is started once");
+            tokio::task::block_in_place(|| starting.join())
+                .expect("rabbitmq-server starts (see the panic above)")
+        })
+    }
+}
+
+impl Drop for Brokers {
+    /// A node still starting is waited for, so that its drop stops it: a test that fails
+    /// before the AMQP cells leaves no broker behind.
+    fn drop(&mut self) {
+        if let Some(starting) = self
+            .rabbitmq_starting
+            .lock()
+            .ok()
+            .and_then(|mut s| s.take())
+        {
+            let _ = starting.join();
         }
     }
 }
@@ -959,6 +1020,67 @@ async fn peer_to_us(
                 .map(|record| kafka::from_record::<AnyEvent>(record).map_err(|e| e.to_string()))
                 .collect()
         }
+        Broker::Amqp => {
+            let mut link = AmqpLink::open(brokers.rabbitmq(), topic).await;
+            let mut receiver = Receiver::attach(
+                &mut link.session,
+                format!("{topic}-ours"),
+                link.address.as_str(),
+            )
+            .await
+            .expect("our AMQP receiver attached");
+            peer_produces(peer, broker, mode, &address, topic);
+            let mut reads = Vec::new();
+            let deadline = tokio::time::Instant::now() + CELL_TIMEOUT;
+            while reads.len() < count {
+                match tokio::time::timeout_at(deadline, receiver.recv::<Body>()).await {
+                    Ok(Ok(delivery)) => {
+                        receiver.accept(&delivery).await.expect("accepted");
+                        reads.push(
+                            amqp::read::<AnyEvent>(delivery.message()).map_err(|e| e.to_string()),
+                        );
+                    }
+                    _ => break,
+                }
+            }
+            let _ = receiver.detach().await;
+            link.close().await;
+            reads
+        }
+    }
+}
+
+/// An AMQP 1.0 connection and session to RabbitMQ for one cell, and the cell's queue address
+/// (`/queue/NAME`: RabbitMQ's AMQP 1.0 plugin declares the queue when a link attaches).
+struct AmqpLink {
+    connection: fe2o3_amqp::connection::ConnectionHandle<()>,
+    session: fe2o3_amqp::session::SessionHandle<()>,
+    address: String,
+}
+
+impl AmqpLink {
+    async fn open(rabbitmq: &RabbitMq, topic: &str) -> AmqpLink {
+        let url = rabbitmq.url();
+        let mut connection = tokio::time::timeout(
+            CELL_TIMEOUT,
+            Connection::open(format!("ours-{topic}"), url.as_str()),
+        )
+        .await
+        .expect("AMQP connection opened in time")
+        .expect("AMQP connection to RabbitMQ");
+        let session = Session::begin(&mut connection).await.expect("AMQP session");
+        AmqpLink {
+            connection,
+            session,
+            address: format!("/queue/{topic}"),
+        }
+    }
+
+    /// Ends the session and the connection. RabbitMQ 3.x answers a closing detach with a
+    /// non-closing one, so the cell's link was detached, not closed, before.
+    async fn close(mut self) {
+        let _ = self.session.end().await;
+        let _ = self.connection.close().await;
     }
 }
 
@@ -1042,6 +1164,29 @@ async fn us_to_peer(
                 .map(|event| kafka::to_record(event, mode).expect("our record"))
                 .collect();
             tokio::task::block_in_place(|| kafka_produce(&address, topic, &records));
+        }
+        Broker::Amqp => {
+            let mut link = AmqpLink::open(brokers.rabbitmq(), topic).await;
+            let mut sender = Sender::attach(
+                &mut link.session,
+                format!("{topic}-ours"),
+                link.address.as_str(),
+            )
+            .await
+            .expect("our AMQP sender attached");
+            for event in &events {
+                // Our default prefix, `cloudEvents:` (CE AMQP binding 3.1.3.1); each message
+                // is sent once RabbitMQ accepted the one before.
+                tokio::time::timeout(
+                    CELL_TIMEOUT,
+                    amqp::send(&mut sender, event, mode, PropertyPrefix::Colon),
+                )
+                .await
+                .expect("our AMQP message settled in time")
+                .expect("our AMQP message accepted");
+            }
+            let _ = sender.detach().await;
+            link.close().await;
         }
     }
     let read = tokio::task::block_in_place(|| process.expect_line("READ"));
@@ -1155,7 +1300,9 @@ async fn cell(
             let reads = peer_to_us(peer, brokers, broker, mode, &topic).await;
             for (fixture, read) in fixtures.iter().zip(&reads) {
                 match read {
-                    Ok(event) => differences.extend(compare_ours(peer, fixture, mode, event)),
+                    Ok(event) => {
+                        differences.extend(compare_ours(peer, broker, fixture, mode, event))
+                    }
                     Err(error) => errors.push(format!(
                         "{}: our reader refused the peer's message: {error}",
                         fixture.case
@@ -1169,7 +1316,7 @@ async fn cell(
             for (fixture, read) in fixtures.iter().zip(&reads) {
                 match (read.ok, read.events.first()) {
                     (true, Some(event)) => {
-                        differences.extend(compare_peer(peer, fixture, mode, event))
+                        differences.extend(compare_peer(peer, broker, fixture, mode, event))
                     }
                     _ => errors.push(format!(
                         "{}: the peer refused our message: {}",
@@ -1185,15 +1332,20 @@ async fn cell(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn official_sdks_through_mosquitto_nats_and_kafka() {
+async fn official_sdks_through_mosquitto_nats_kafka_and_rabbitmq() {
     let fixtures = fixtures();
     let kafka = MockCluster::new(1).expect("librdkafka's mock cluster starts");
     let kafka_bootstrap = kafka.bootstrap_servers();
+    let (mosquitto, nats) = (start_mosquitto(), start_nats());
+    // Spawned last: from here on `Brokers` owns it and its drop stops the node.
+    let rabbitmq_starting = std::thread::spawn(RabbitMq::start);
     let brokers = Brokers {
-        mosquitto: start_mosquitto(),
-        nats: start_nats(),
+        mosquitto,
+        nats,
         kafka,
         kafka_bootstrap,
+        rabbitmq_starting: Mutex::new(Some(rabbitmq_starting)),
+        rabbitmq: OnceLock::new(),
     };
     let mut rows = Vec::new();
     let mut failures = Vec::new();

@@ -110,7 +110,7 @@ fn run(mut command: Command) -> Result<(), String> {
 /// JetStream, a real MQTT 5 broker, and librdkafka for the `rdkafka` feature.
 /// Each package comes with the files that show it is installed; any one of them will do
 /// (Debian puts `nats-server` in `/usr/sbin`, a hand install often in `/usr/bin`).
-const TEST_PACKAGES: [(&str, &[&str]); 5] = [
+const TEST_PACKAGES: [(&str, &[&str]); 6] = [
     (
         "nats-server",
         &["/usr/sbin/nats-server", "/usr/bin/nats-server"],
@@ -127,6 +127,14 @@ const TEST_PACKAGES: [(&str, &[&str]); 5] = [
     (
         "rabbitmq-server",
         &["/usr/lib/rabbitmq/bin/rabbitmq-server"],
+    ),
+    // The AMQP 1.0 client of the Python broker peer (`interop_brokers.rs`,
+    // `tests/interop/python/broker_peer.py`): PyPI has no python-qpid-proton wheel for this
+    // Python and its source build is slow; Debian's 0.37 is built for the system Python 3.11,
+    // whose directory the peer appends to its path.
+    (
+        "python3-qpid-proton",
+        &["/usr/lib/python3/dist-packages/proton/__init__.py"],
     ),
 ];
 

@@ -1,5 +1,6 @@
 """Broker peer on the official CloudEvents Python SDK (`cloudevents`) and maintained broker
-clients: paho-mqtt (MQTT 5 and 3.1.1), nats-py (NATS), confluent-kafka (Kafka).
+clients: paho-mqtt (MQTT 5 and 3.1.1), nats-py (NATS), confluent-kafka (Kafka),
+python-qpid-proton (AMQP 1.0).
 
 Run by cloudevent-runtime/tests/interop_brokers.rs against brokers it started on 127.0.0.1;
 `cargo xtask test` installs the SDK and the clients (versions pinned in xtask).
@@ -11,9 +12,19 @@ Run by cloudevent-runtime/tests/interop_brokers.rs against brokers it started on
         subscribes, prints `READY`, reads COUNT messages (or gives up after SECONDS) and
         prints `READ <json>`: a list of reads as peer.py writes them
 
-BROKER is mqtt5, mqtt311, nats or kafka. How each message is written and read:
+BROKER is mqtt5, mqtt311, nats, kafka or amqp. How each message is written and read:
 
 - kafka: the SDK's Kafka binding (`cloudevents.core.bindings.kafka`), both modes.
+- amqp: the SDK's AMQP binding (`cloudevents.core.bindings.amqp`: `to_binary_event`,
+  `to_structured_event`, `from_amqp_event`), both modes. The SDK hands over a client-neutral
+  `AMQPMessage` (dicts and bytes); this script carries it in a Proton message: the
+  `content-type` property, the application properties in the Python types the SDK gave
+  (Proton sends `str` as string, `bool` as boolean, `int` as long, `bytes` as binary), except
+  that a Timestamp attribute, which the SDK gives as an `int` of milliseconds and documents as
+  the AMQP timestamp type, is sent as a Proton `timestamp`; the application data as one data
+  section. AMQP URL: amqp://guest:guest@ADDRESS, node `/queue/TOPIC` (RabbitMQ's AMQP 1.0
+  plugin). Proton is Debian's `python3-qpid-proton` (built for the system Python 3.11,
+  found in /usr/lib/python3/dist-packages, appended after this interpreter's own paths).
 - structured (mqtt5, mqtt311, nats): the SDK's JSON event format (`JSONFormat`); MQTT 5 and
   NATS also set the content type `application/cloudevents+json` (MQTT binding 3.2,
   NATS binding 1.0.3-wip 3.2).
@@ -36,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from peer import event_json, sdk_event  # noqa: E402
 
+from cloudevents.core.bindings import amqp as ce_amqp  # noqa: E402
 from cloudevents.core.bindings import http as ce_http  # noqa: E402
 from cloudevents.core.bindings import kafka as ce_kafka  # noqa: E402
 from cloudevents.core.formats.json import JSONFormat  # noqa: E402
@@ -265,6 +277,113 @@ def kafka_consume(mode, address, topic, count, seconds):
     return reads
 
 
+# ---------------------------------------------------------------------------------------
+# AMQP 1.0 (python-qpid-proton, Debian's python3-qpid-proton)
+
+# Debian builds python3-qpid-proton for the system Python 3.11 (no wheel on PyPI for this
+# interpreter): its directory is appended, so this interpreter's own packages come first.
+DEBIAN_PYTHON = "/usr/lib/python3/dist-packages"
+
+
+def proton_modules():
+    try:
+        import proton  # noqa: F401
+    except ImportError:
+        if DEBIAN_PYTHON not in sys.path:
+            sys.path.append(DEBIAN_PYTHON)
+    import proton
+    from proton.utils import BlockingConnection
+
+    return proton, BlockingConnection
+
+
+def amqp_connection(address):
+    _proton, BlockingConnection = proton_modules()
+    return BlockingConnection(
+        f"amqp://guest:guest@{address}", timeout=10, allowed_mechs="PLAIN",
+        allow_insecure_mechs=True,
+    )
+
+
+def amqp_to_proton(event, sdk_message):
+    """The SDK's AMQPMessage as a Proton message (see the module doc)."""
+    proton, _ = proton_modules()
+    from datetime import datetime
+
+    message = proton.Message()
+    for name, value in sdk_message.properties.items():
+        if name != ce_amqp.CONTENT_TYPE_PROPERTY:
+            sys.exit(f"the SDK set the message property {name!r}, which this script does not map")
+        message.content_type = value
+    timestamps = {
+        ce_amqp.CE_PREFIX_UNDERSCORE + name
+        for name, value in event.get_attributes().items()
+        if isinstance(value, datetime)
+    }
+    message.properties = {
+        name: proton.timestamp(value) if name in timestamps else value
+        for name, value in sdk_message.application_properties.items()
+    }
+    message.body = sdk_message.application_data
+    message.inferred = True  # bytes as a data section, not an amqp-value
+    return message
+
+
+def amqp_from_proton(message):
+    """A received Proton message as the SDK's AMQPMessage."""
+    import cproton
+
+    properties = {}
+    # Proton 0.37's `Message.content_type` turns an absent content-type into the symbol
+    # 'None'; the C getter tells absent (None) from present.
+    content_type = cproton.pn_message_get_content_type(message._msg)
+    if content_type is not None:
+        properties[ce_amqp.CONTENT_TYPE_PROPERTY] = content_type
+    body = message.body
+    if body is None:
+        body = b""
+    elif isinstance(body, memoryview):
+        body = body.tobytes()
+    return ce_amqp.AMQPMessage(
+        properties=properties,
+        application_properties=dict(message.properties or {}),
+        application_data=body,
+    )
+
+
+def amqp_produce(mode, address, topic, events):
+    write = ce_amqp.to_binary_event if mode == "binary" else ce_amqp.to_structured_event
+    connection = amqp_connection(address)
+    sender = connection.create_sender(f"/queue/{topic}")
+    for _case, event in events:
+        # Blocks until the broker settled the delivery (Proton raises if it is not accepted).
+        sender.send(amqp_to_proton(event, write(event)), timeout=10)
+    # RabbitMQ 3.x answers a closing detach with a non-closing one, which Proton waits on
+    # until its timeout: the links end with the connection.
+    connection.close()
+    return len(events)
+
+
+def amqp_consume(mode, address, topic, count, seconds):
+    proton, _ = proton_modules()
+    connection = amqp_connection(address)
+    receiver = connection.create_receiver(f"/queue/{topic}", credit=count)
+    print("READY", flush=True)
+    received = []
+    deadline = time.monotonic() + seconds
+    while len(received) < count and time.monotonic() < deadline:
+        try:
+            message = receiver.receive(timeout=max(0.1, deadline - time.monotonic()))
+        except proton.Timeout:
+            break
+        receiver.accept()
+        received.append(message)
+    connection.close()  # the link with it, as in amqp_produce
+    return [
+        reading(None, lambda m=m: ce_amqp.from_amqp_event(amqp_from_proton(m))) for m in received
+    ]
+
+
 def main():
     command, broker, mode, address, topic = sys.argv[1:6]
     if command == "produce":
@@ -275,6 +394,8 @@ def main():
             import asyncio
 
             sent = asyncio.run(nats_produce(mode, address, topic, events))
+        elif broker == "amqp":
+            sent = amqp_produce(mode, address, topic, events)
         else:
             sent = kafka_produce(mode, address, topic, events)
         print(f"SENT {sent}", flush=True)
@@ -286,6 +407,8 @@ def main():
             import asyncio
 
             reads = asyncio.run(nats_consume(mode, address, topic, count, seconds))
+        elif broker == "amqp":
+            reads = amqp_consume(mode, address, topic, count, seconds)
         else:
             reads = kafka_consume(mode, address, topic, count, seconds)
         print("READ " + json.dumps(reads, ensure_ascii=False), flush=True)
