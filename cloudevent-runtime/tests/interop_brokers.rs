@@ -1,8 +1,8 @@
 //! The official CloudEvents SDKs through real brokers on 127.0.0.1 (issue #24, "Peers
 //! through real brokers"): `tests/interop/python/broker_peer.py` (Python `cloudevents` with
 //! paho-mqtt, nats-py, confluent-kafka and python-qpid-proton) and
-//! `tests/interop/js/broker_peer.mjs` (JavaScript `cloudevents`, its MQTT binding, with
-//! MQTT.js) against our bindings (`binding::mqtt`, `binding::nats`, `binding::kafka`,
+//! `tests/interop/js/broker_peer.mjs` (JavaScript `cloudevents`, its MQTT binding with
+//! MQTT.js; over AMQP 1.0 with rhea) against our bindings (`binding::mqtt`, `binding::nats`, `binding::kafka`,
 //! `binding::fe2o3_amqp` over rumqttc, async-nats, rdkafka and fe2o3-amqp).
 //!
 //! Every cell of the matrix (peer x broker x content mode x direction) sends the same fixture
@@ -82,7 +82,8 @@ const RERECORD: &str =
 enum Peer {
     /// `tests/interop/python/broker_peer.py`: all brokers.
     Python,
-    /// `tests/interop/js/broker_peer.mjs`: the SDK's MQTT binding with MQTT.js, MQTT 5 only.
+    /// `tests/interop/js/broker_peer.mjs`: the SDK's MQTT binding with MQTT.js (MQTT 5), and
+    /// AMQP 1.0 with rhea.
     Js,
 }
 
@@ -104,6 +105,7 @@ impl Peer {
     /// The peer's client for `broker`.
     fn client(self, broker: Broker) -> &'static str {
         match (self, broker) {
+            (Peer::Js, Broker::Amqp) => "rhea 3.0.5",
             (Peer::Js, _) => "mqtt (MQTT.js) 5.16.0",
             (Peer::Python, Broker::Nats) => "nats-py 2.16.0",
             (Peer::Python, Broker::Kafka) => "confluent-kafka 2.16.1",
@@ -113,7 +115,8 @@ impl Peer {
     }
 
     /// The brokers the peer is run through: the JavaScript SDK has an MQTT binding (and a
-    /// Kafka one, not run here), no NATS binding.
+    /// Kafka one, not run here), no NATS binding, and no AMQP binding (its AMQP cells carry
+    /// the SDK's event and JSON format in the peer script's own AMQP mapping, with rhea).
     fn brokers(self) -> &'static [Broker] {
         match self {
             Peer::Python => &[
@@ -123,7 +126,7 @@ impl Peer {
                 Broker::Kafka,
                 Broker::Amqp,
             ],
-            Peer::Js => &[Broker::Mqtt5],
+            Peer::Js => &[Broker::Mqtt5, Broker::Amqp],
         }
     }
 }
