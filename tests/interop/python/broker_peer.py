@@ -291,8 +291,15 @@ def proton_modules():
     except ImportError:
         if DEBIAN_PYTHON not in sys.path:
             sys.path.append(DEBIAN_PYTHON)
-    import proton
-    from proton.utils import BlockingConnection
+    try:
+        import proton
+        from proton.utils import BlockingConnection
+    except ImportError as error:
+        sys.exit(
+            f"python-qpid-proton does not import ({error}): `cargo xtask test` installs Debian's "
+            f"python3-qpid-proton, built for the system Python 3.11; "
+            f"this interpreter is {sys.version.split()[0]}"
+        )
 
     return proton, BlockingConnection
 
