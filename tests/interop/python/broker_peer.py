@@ -297,7 +297,7 @@ def proton_modules():
     except ImportError as error:
         sys.exit(
             f"python-qpid-proton does not import ({error}): `cargo xtask test` installs Debian's "
-            f"python3-qpid-proton, built for the system Python 3.11; "
+            "python3-qpid-proton, built for the system Python 3.11; "
             f"this interpreter is {sys.version.split()[0]}"
         )
 
