@@ -16,6 +16,9 @@ use crate::folder::{Entry, Folder, Links};
 use crate::registry::{EventMeta, Registry, SchemaFile, TypeMapping};
 use cloudevent_rules::split_type_version;
 
+// The default layout (`<type>/v<major>.json`): `Registry::load`.
+mod default;
+
 /// What the event type at a pointer is written as.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum TypeAt {

@@ -99,3 +99,49 @@ fn a_file_without_metadata_that_nothing_reaches_is_still_an_error_whose_fix_work
     fs::write(event.join("v1.json"), schema.to_string()).unwrap();
     assert_eq!(Registry::load(dir.path()).unwrap().files.len(), 1);
 }
+
+/// Which file a `$ref` reaches is the bundler's verdict, at load time too: a shared file
+/// named by its own `$id`, or by an absolute URI whose path ends with the file, is a shared
+/// definition (the loader once matched paths and `$id`s with a simpler resolver of its own,
+/// which refused the second as an event schema without metadata while the bundler resolved it).
+#[test]
+fn a_shared_file_is_the_one_the_bundler_resolves_the_ref_to() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["com.example.a.done", "common"] {
+        fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    let shared = |id: &str| {
+        serde_json::json!({"$id": id, "type": "object",
+        "properties": {"street": {"type": "string"}}})
+    };
+    fs::write(
+        dir.path().join("common/address.json"),
+        shared("https://schemas.example.com/shared/address.json").to_string(),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("common/money.json"),
+        shared("money").to_string(),
+    )
+    .unwrap();
+    let event = serde_json::json!({
+        "$id": "https://schemas.example.com/com.example.a.done/v1.json",
+        "x-cloudevent": {"type": "com.example.a.done"},
+        "type": "object",
+        "properties": {
+            "to": {"$ref": "https://schemas.example.com/shared/address.json"},
+            "paid": {"$ref": "https://schemas.example.com/elsewhere/common/money.json"}
+        }
+    });
+    fs::write(
+        dir.path().join("com.example.a.done/v1.json"),
+        event.to_string(),
+    )
+    .unwrap();
+    let registry = Registry::load(dir.path()).unwrap();
+    assert_eq!(registry.files.len(), 1);
+    assert_eq!(
+        registry.documents.keys().collect::<Vec<_>>(),
+        ["common/address.json", "common/money.json"]
+    );
+}

@@ -533,7 +533,7 @@ impl<'a> MapAccess<'a> for Members<'a> {
 mod document;
 #[cfg(test)]
 use document::json_string_len;
-#[cfg(any(feature = "http", feature = "kafka"))]
+#[cfg(any(test, feature = "http", feature = "kafka"))]
 pub(super) use document::structured_document;
 use document::{document_len, document_len_bound, write_document};
 
