@@ -52,13 +52,21 @@ const NL_GOV_EXAMPLE: &str = "nl.brp.huwelijk-voltrokken.v0.1.0";
 /// let ce = Policy::new(Profile::CloudEvents);
 /// assert_eq!(check_type("OrderCreated", &ce)[0].severity, Severity::Warning);
 /// assert_eq!(check_type("", &ce)[0].severity, Severity::Error);
+///
+/// // A control character is the type system's finding (CE 1.0.2), once, in every profile.
+/// let found = check_type("com.example.a\u{7}b", &ce);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].rule.as_str(), "CE 1.0.2 type system");
 /// ```
 pub fn check_type(value: &str, policy: &Policy) -> Vec<Violation> {
-    let mut found = match policy.profile() {
+    // The characters a String may hold (CE 1.0.2 type system), in every profile: the one
+    // check every String attribute gets, so the envelope check does not run it again here.
+    let mut found = crate::check_string_value("type", value);
+    found.extend(match policy.profile() {
         Profile::IntgStd015 => check_intg(value),
         Profile::CloudEvents => check_cloudevents(value),
         Profile::NlGov => check_nl_gov(value),
-    };
+    });
     if let Some(prefix) = policy.type_prefix() {
         let prefix = prefix.trim_end_matches('.');
         if !value.is_empty() && !has_prefix(value, prefix) {
@@ -304,9 +312,6 @@ fn check_cloudevents(value: &str) -> Vec<Violation> {
         );
         return found;
     }
-    if let Some(violation) = control_character(value) {
-        found.push(violation);
-    }
     let mut labels = value.split('.');
     let prefix_ok = matches!(
         (labels.next(), labels.next(), labels.next()),
@@ -330,26 +335,6 @@ fn check_cloudevents(value: &str) -> Vec<Violation> {
         );
     }
     found
-}
-
-fn control_character(value: &str) -> Option<Violation> {
-    // Printable ASCII holds no control character; a type nearly always is, and decoding it
-    // char by char was a tenth of a Protobuf decode's type check.
-    if crate::value::is_printable_ascii(value.as_bytes()) {
-        return None;
-    }
-    let (at, c) = value
-        .char_indices()
-        .find(|&(_, c)| is_forbidden_control(c))?;
-    Some(
-        Violation::error(
-            rule::CE_TYPE_SYSTEM,
-            "type",
-            value,
-            "control characters are not allowed in a String",
-        )
-        .with_part(format!("character {} at byte {at}", describe_char(c))),
-    )
 }
 
 /// The first char of `text` that is not `a-z`, `0-9` or `-`. Found by bytes: every byte

@@ -180,3 +180,23 @@ fn a_dataschema_that_is_the_type_url_of_proto_data() {
         );
     }
 }
+
+/// A control character in `type` is one finding under the type system's rule in every
+/// profile (it was reported twice under `cloudevents`: once as a String, once by the type
+/// rule; the type-template fuzz target found it).
+#[test]
+fn a_control_character_in_type_is_said_once() {
+    let extensions: [(&str, ExtensionValue<'_>); 0] = [];
+    let envelope = Envelope {
+        ty: Some("com.example.order\u{19}.created"),
+        ..valid(&extensions)
+    };
+    for profile in Profile::ALL {
+        let found = Policy::new(profile).check_envelope(&envelope, Mode::Collect);
+        let said = rules(&found)
+            .into_iter()
+            .filter(|r| *r == "CE 1.0.2 type system")
+            .count();
+        assert_eq!(said, 1, "{profile}: {found:?}");
+    }
+}
