@@ -529,3 +529,62 @@ async fn python_sdk_boolean_spelling_is_a_warning_only_when_asked() {
     .await
     .unwrap();
 }
+
+/// A payload whose Boolean extension the Python SDK writes as `True` in binary mode.
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents",
+    literal_headers
+)]
+struct Flagged {
+    #[cloudevent(extension)]
+    express: bool,
+}
+
+/// [`Flagged`], strict.
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents"
+)]
+struct FlaggedStrict {
+    #[cloudevent(extension)]
+    express: bool,
+}
+
+#[test]
+fn typed_boolean_extension_in_python_spelling_only_when_the_type_tolerates_it() {
+    let mut headers = headers(b"o-1");
+    headers.insert("ce-type", "com.example.order.created".parse().unwrap());
+    headers.insert("content-type", "application/json".parse().unwrap());
+    for (spelling, body, tolerated) in [
+        ("True", &br#"{"express":true}"#[..], true),
+        ("False", br#"{"express":false}"#, true),
+        ("TRUE", br#"{"express":true}"#, false),
+    ] {
+        headers.insert("ce-express", spelling.parse().unwrap());
+        // Strict: the header and the payload disagree (`True` is no Boolean).
+        let strict = http::read_event::<Event<FlaggedStrict>>(&headers, body).unwrap_err();
+        assert!(strict.to_string().contains("express"), "{strict}");
+        if tolerated {
+            // The registry validator's verdict on the same value: one rule.
+            assert_eq!(strict.rule().as_str(), "CE 1.0.2 type system", "{strict}");
+        }
+        let lenient = http::read_event::<Event<Flagged>>(&headers, body);
+        if tolerated {
+            let event = lenient.unwrap();
+            assert_eq!(
+                event.extension("express"),
+                Some(cloudevent_runtime::ExtensionValueBuf::Boolean(
+                    spelling == "True"
+                )),
+                "{spelling}"
+            );
+        } else {
+            assert!(lenient.is_err(), "{spelling}: only Python's spelling");
+        }
+    }
+}

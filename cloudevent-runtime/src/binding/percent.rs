@@ -229,11 +229,9 @@ pub(crate) fn literal<'v>(
 
 /// The warnings of one message's literal reading: handed to a validator's report where there
 /// is one ([`super::http::structured_document`]), else logged once the event is accepted.
-#[cfg(any(feature = "http", feature = "nats"))]
 #[derive(Debug, Default)]
 pub(crate) struct Literals(std::cell::RefCell<Vec<cloudevent_rules::Violation>>);
 
-#[cfg(any(feature = "http", feature = "nats"))]
 impl Literals {
     pub(crate) fn push(&self, warning: cloudevent_rules::Violation) {
         self.0.borrow_mut().push(warning);
