@@ -437,8 +437,9 @@ fn typed_extensions<T: CloudEventData + DeserializeOwned>(
 /// The payload's typed extensions, plus, for a Boolean the header spells as Python does
 /// (`True`, `False`), that spelling standing for the payload's value when the policy tolerates
 /// it (`Policy::literal_header`, the one verdict; the warning is logged, as the typed readers
-/// have no report). Otherwise that spelling is refused as the registry validator refuses it
-/// (`check_declared_extension`: CE 1.0.2 type system).
+/// have no report). Otherwise a header that is no Boolean text (`True`, `TRUE`, `yes`) is
+/// refused as the registry validator refuses it (`check_declared_extension`: CE 1.0.2 type
+/// system); `false` against a payload's `true` stays a disagreement.
 fn python_booleans(
     parts: &PartsRef<'_>,
     mut hints: Vec<TypedExtension>,
@@ -455,14 +456,19 @@ fn python_booleans(
             "false" => "False",
             _ => continue,
         };
-        if value != python {
+        if value == hint.canonical {
             continue;
         }
-        match policy.literal_header(
-            cloudevent_rules::LiteralHeader::PythonBoolean,
-            &hint.name,
-            value,
-        ) {
+        let tolerated = if value == python {
+            policy.literal_header(
+                cloudevent_rules::LiteralHeader::PythonBoolean,
+                &hint.name,
+                value,
+            )
+        } else {
+            Err(None)
+        };
+        match tolerated {
             Ok(warning) => {
                 literals.push(warning);
                 aliases.push(TypedExtension {
