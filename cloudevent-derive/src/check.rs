@@ -48,7 +48,7 @@ fn check_literal_headers(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
         ctxt.error_spanned(
             span,
             format_args!(
-                "`{}` under the `{}` profile: {why}; use `profile = \"cloudevents\"` or \"nl-gov\" for a type read from such senders",
+                "`{}` under the `{}` profile: {why}; use `profile = \"cloudevents\"` or `profile = \"nl-gov\"` on a type read from such senders",
                 key::LITERAL_HEADERS,
                 policy.profile()
             ),
