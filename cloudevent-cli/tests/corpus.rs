@@ -6,6 +6,11 @@
 //! profile reaches a door through ONE function per door (`*_door`); today only the validator
 //! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
 //! marked `// policy door pending` where the policy API will plug in.
+//!
+//! The literal-header tolerance (issue 24) reaches every door: `Case::policy` at the validator,
+//! `structured_document` and the axum `Checked` state, the event type's own policy at the
+//! generic HTTP and NATS readers and the typed extractor (`EntryPostedLiteral`,
+//! `EntryFlagged*`), `--tolerate-literal-headers` at the CLI.
 
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Validate;
@@ -470,8 +475,13 @@ impl CaseValidator {
 /// An accepted case's report must list one of the case's `warn` rules as a warning.
 fn warned(case: &Case, warnings: &[String], verdict: Verdict) -> Verdict {
     match verdict {
-        Verdict::Accept(_) if !case.warn.is_empty() && !warnings.iter().any(|w| case.warn.contains(w)) => {
-            Verdict::Reject(vec![format!("no warning {:?} (found {warnings:?})", case.warn)])
+        Verdict::Accept(_)
+            if !case.warn.is_empty() && !warnings.iter().any(|w| case.warn.contains(w)) =>
+        {
+            Verdict::Reject(vec![format!(
+                "no warning {:?} (found {warnings:?})",
+                case.warn
+            )])
         }
         verdict => verdict,
     }
@@ -603,10 +613,18 @@ fn http_door(case: &Case) -> Verdict {
     // through the types that declare (or not) the tolerance.
     if case.literal_headers.is_some() || case.boolean_extension {
         return typed_read(case, |typed| match typed {
-            Typed::Entry => any_result(http_binding::read_event::<Event<EntryPosted>>(&map, &body).map(subject_of)),
-            Typed::EntryLiteral => any_result(http_binding::read_event::<Event<EntryPostedLiteral>>(&map, &body).map(subject_of)),
-            Typed::Flagged => any_result(http_binding::read_event::<Event<EntryFlagged>>(&map, &body).map(subject_of)),
-            Typed::FlaggedLiteral => any_result(http_binding::read_event::<Event<EntryFlaggedLiteral>>(&map, &body).map(subject_of)),
+            Typed::Entry => any_result(
+                http_binding::read_event::<Event<EntryPosted>>(&map, &body).map(subject_of),
+            ),
+            Typed::EntryLiteral => any_result(
+                http_binding::read_event::<Event<EntryPostedLiteral>>(&map, &body).map(subject_of),
+            ),
+            Typed::Flagged => any_result(
+                http_binding::read_event::<Event<EntryFlagged>>(&map, &body).map(subject_of),
+            ),
+            Typed::FlaggedLiteral => any_result(
+                http_binding::read_event::<Event<EntryFlaggedLiteral>>(&map, &body).map(subject_of),
+            ),
         });
     }
     match http_binding::read_message::<AnyEvent>(&map, &body) {
@@ -666,7 +684,9 @@ fn nats_door(case: &Case) -> Verdict {
     match &case.input {
         // CE NATS binding 1.0.3-wip §3.1.3.2 percent-encodes as HTTP does: a literal-header
         // case's `ce-` headers are sent over NATS as written.
-        Input::Http { headers, body } if case.literal_headers.is_some() || case.boolean_extension => {
+        Input::Http { headers, body }
+            if case.literal_headers.is_some() || case.boolean_extension =>
+        {
             let mut map = async_nats::HeaderMap::new();
             for (name, value) in headers {
                 let Ok(value) = std::str::from_utf8(value) else {
@@ -683,10 +703,19 @@ fn nats_door(case: &Case) -> Verdict {
                 map.append(header, value);
             }
             typed_read(case, |typed| match typed {
-                Typed::Entry => any_result(nats::from_parts::<Event<EntryPosted>>(Some(&map), body).map(subject_of)),
-                Typed::EntryLiteral => any_result(nats::from_parts::<Event<EntryPostedLiteral>>(Some(&map), body).map(subject_of)),
-                Typed::Flagged => any_result(nats::from_parts::<Event<EntryFlagged>>(Some(&map), body).map(subject_of)),
-                Typed::FlaggedLiteral => any_result(nats::from_parts::<Event<EntryFlaggedLiteral>>(Some(&map), body).map(subject_of)),
+                Typed::Entry => any_result(
+                    nats::from_parts::<Event<EntryPosted>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::EntryLiteral => any_result(
+                    nats::from_parts::<Event<EntryPostedLiteral>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::Flagged => any_result(
+                    nats::from_parts::<Event<EntryFlagged>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::FlaggedLiteral => any_result(
+                    nats::from_parts::<Event<EntryFlaggedLiteral>>(Some(&map), body)
+                        .map(subject_of),
+                ),
             })
         }
         Input::Structured(bytes) => any_result(nats::from_parts::<AnyEvent>(None, bytes)),
@@ -1071,7 +1100,11 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
         let path = dir.join(format!("{index:04}.{}", format.arg()));
         std::fs::write(&path, bytes).expect("temp file");
         groups
-            .entry((case.profile.name(), format, case.literal_headers == Some(true)))
+            .entry((
+                case.profile.name(),
+                format,
+                case.literal_headers == Some(true),
+            ))
             .or_default()
             .push((index, path.display().to_string()));
     }
@@ -1125,7 +1158,11 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
                     .filter_map(|f| f["rule"].as_str().map(str::to_owned))
                     .collect()
             };
-            verdicts[index] = warned(&cases[index], &rules("warning"), errors_verdict(rules("error")));
+            verdicts[index] = warned(
+                &cases[index],
+                &rules("warning"),
+                errors_verdict(rules("error")),
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -195,7 +195,10 @@ mod literal_headers {
         ] {
             headers.insert(name, value.parse().unwrap());
         }
-        headers.insert("ce-subject", ::http::HeaderValue::from_bytes(subject).unwrap());
+        headers.insert(
+            "ce-subject",
+            ::http::HeaderValue::from_bytes(subject).unwrap(),
+        );
         headers
     }
 
@@ -234,7 +237,11 @@ mod literal_headers {
         let gateway = Policy::new(Profile::IntgStd015).with_literal_headers(true);
         assert_eq!(lines(b"100%", &gateway), lines(b"100%", &strict));
         assert_eq!(
-            gateway.literal_header(cloudevent_runtime::rules::LiteralHeader::BarePercent, "subject", "100%"),
+            gateway.literal_header(
+                cloudevent_runtime::rules::LiteralHeader::BarePercent,
+                "subject",
+                "100%"
+            ),
             Err(Some(
                 "the tolerance of literal headers (`with_literal_headers`) is never granted under the INTG-STD-015 gateway profile, which forwards only what the binding allows"
             ))
@@ -258,7 +265,8 @@ mod literal_headers {
         headers.insert("ce-type", "com.example.order.created".parse().unwrap());
         headers.insert("content-type", "application/json".parse().unwrap());
         headers.insert("ce-express", "True".parse().unwrap());
-        let error = http::read_event::<Event<Flagged>>(&headers, br#"{"express":true}"#).unwrap_err();
+        let error =
+            http::read_event::<Event<Flagged>>(&headers, br#"{"express":true}"#).unwrap_err();
         let line = error.violation().report_line().to_string();
         assert_eq!(
             line,
