@@ -1080,6 +1080,9 @@ fn cli_input(case: &Case) -> Option<(CliFormat, Vec<u8>)> {
     }
 }
 
+/// One CLI run: the profile, the format and whether it tolerates literal headers.
+type CliGroup<'a> = (&'a str, CliFormat, bool);
+
 /// Runs `cloudevent validate --profile <p> --format <f> --output json` once per profile and
 /// format over every case's file; answers a verdict per case index.
 fn cli_door(cases: &[Case]) -> Vec<Verdict> {
@@ -1087,7 +1090,7 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut verdicts = vec![Verdict::NotApplicable; cases.len()];
-    let mut groups: BTreeMap<(&str, CliFormat, bool), Vec<(usize, String)>> = BTreeMap::new();
+    let mut groups: BTreeMap<CliGroup<'_>, Vec<(usize, String)>> = BTreeMap::new();
     for (index, case) in cases.iter().enumerate() {
         // The CLI refuses the tolerance under INTG-STD-015 as a usage error (tested apart);
         // a declared Boolean needs a registry, which the registry corpus runs.
