@@ -75,6 +75,12 @@ pub struct Args {
     /// Also require `correlationid` and `causationid` on every event (ADR-0003).
     #[arg(long)]
     require_traceability: bool,
+    /// Read the `ce-` header forms of senders that do not percent-encode (a bare `%`, a
+    /// leading `"`, raw non-ASCII UTF-8) and Python's `True`/`False` for a Boolean literally,
+    /// each reported as a warning (CE HTTP binding 3.1.3.2), instead of refusing them. Never
+    /// with `--profile intg-std-015` (the default), which forwards only what the binding allows.
+    #[arg(long)]
+    tolerate_literal_headers: bool,
     /// How the input is encoded. `auto` reads JSON Lines when the first non-blank line is a
     /// whole JSON object and more lines follow, JSON when the input starts with `{` or `[`,
     /// an HTTP message when it starts with a request line or a header.

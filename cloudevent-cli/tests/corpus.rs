@@ -6,6 +6,11 @@
 //! profile reaches a door through ONE function per door (`*_door`); today only the validator
 //! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
 //! marked `// policy door pending` where the policy API will plug in.
+//!
+//! The literal-header tolerance (issue 24) reaches every door: `Case::policy` at the validator,
+//! `structured_document` and the axum `Checked` state, the event type's own policy at the
+//! generic HTTP and NATS readers and the typed extractor (`EntryPostedLiteral`,
+//! `EntryFlagged*`), `--tolerate-literal-headers` at the CLI.
 
 use cloudevent_runtime::Attributes;
 use cloudevent_runtime::Validate;
@@ -26,6 +31,8 @@ use cloudevent_runtime::binding::http::{self as http_binding, Received};
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::mqtt::{self, MqttPublish, MqttVersion};
 use cloudevent_runtime::binding::{BindingError, nats, percent};
+use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
+use cloudevent_runtime::rules::AttributeKind;
 use cloudevent_runtime::{
     AnyEvent, Batch, CloudEvent, Event, FormatError, Policy, Profile, Validator,
 };
@@ -39,6 +46,40 @@ use serde_json::Value;
     source = "https://ledger.example.com/eu"
 )]
 struct EntryPosted(Option<Value>);
+
+/// [`EntryPosted`] declaring the literal-header tolerance (`literal_headers` cases): the typed
+/// readers read under it.
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.ledger.entry.posted",
+    source = "https://ledger.example.com/eu",
+    literal_headers
+)]
+struct EntryPostedLiteral(Option<Value>);
+
+/// The event of the `boolean_extension` cases: its payload declares `express` a Boolean
+/// extension, strict ...
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.ledger.entry.flagged",
+    source = "https://ledger.example.com/eu"
+)]
+struct EntryFlagged {
+    #[cloudevent(extension)]
+    express: bool,
+}
+
+/// ... and declaring the tolerance.
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.ledger.entry.flagged",
+    source = "https://ledger.example.com/eu",
+    literal_headers
+)]
+struct EntryFlaggedLiteral {
+    #[cloudevent(extension)]
+    express: bool,
+}
 
 const TYPED_TYPE: &str = "com.example.ledger.entry.posted";
 const STRUCTURED: &str = "application/cloudevents+json; charset=utf-8";
@@ -91,6 +132,30 @@ struct Case {
     /// `"typed": false`: the typed door does not apply, because what the case tests is the
     /// payload's shape, which is `T`'s business (a typed reader refuses data `T` cannot hold).
     untyped: bool,
+    /// `"literal_headers"`: `Some(tolerate)` for a case about senders that do not
+    /// percent-encode; every door reads it under `Policy::with_literal_headers(tolerate)` (the
+    /// typed doors through a type declaring it), and NATS, which encodes as HTTP does, gets
+    /// the HTTP headers too.
+    literal_headers: Option<bool>,
+    /// `"warn"`: an accepted case's report (validator, CLI) lists one of these as a warning.
+    warn: Vec<String>,
+    /// `"boolean_extension"`: the case is about a Boolean extension the event type declares
+    /// (Python's `True`): only the doors that know the declaration run it (the typed readers,
+    /// the registry validator); to `AnyEvent` the value is a String.
+    boolean_extension: bool,
+}
+
+impl Case {
+    /// The policy every door reads the case under.
+    fn policy(&self) -> Policy {
+        Policy::new(self.profile).with_literal_headers(self.literal_headers == Some(true))
+    }
+
+    /// Whether the case asks for the tolerance where the profile never grants it: the CLI
+    /// refuses the flag itself (tested apart), so it has no verdict on the case.
+    fn tolerance_refused(&self) -> bool {
+        self.literal_headers == Some(true) && self.profile == Profile::IntgStd015
+    }
 }
 
 fn corpus_dir() -> PathBuf {
@@ -158,6 +223,15 @@ fn case(file: &str, raw: &Value) -> Case {
             .map(str::to_owned),
         input: parse_input(&name, &input),
         untyped: raw.get("typed").and_then(Value::as_bool) == Some(false),
+        literal_headers: raw.get("literal_headers").and_then(Value::as_bool),
+        warn: raw
+            .get("warn")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|rule| rule.as_str().expect("rule id").to_owned())
+            .collect(),
+        boolean_extension: raw.get("boolean_extension").and_then(Value::as_bool) == Some(true),
         name,
         profile,
         expect,
@@ -353,14 +427,64 @@ fn any_event_door(case: &Case) -> Verdict {
     let Input::Structured(bytes) = &case.input else {
         return Verdict::NotApplicable;
     };
-    match AnyEvent::decode_with::<Json>(bytes, &Policy::new(case.profile)) {
+    if case.boolean_extension {
+        return Verdict::NotApplicable;
+    }
+    match AnyEvent::decode_with::<Json>(bytes, &case.policy()) {
         Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
         Err(error) => Verdict::Reject(format_rules(&error)),
     }
 }
 
-fn validator(profile: Profile) -> Validator {
-    Validator::new(Policy::new(profile))
+/// The validator of a case: its policy's; for a `boolean_extension` case with a registry that
+/// declares `express` a Boolean (the doors that know the declaration).
+enum CaseValidator {
+    Profile(Validator),
+    Registry(Box<RegistryValidator>),
+}
+
+impl CaseValidator {
+    fn of(case: &Case) -> Self {
+        let validator = Validator::new(case.policy());
+        if !case.boolean_extension {
+            return CaseValidator::Profile(validator);
+        }
+        let registry = Registry::new(vec![
+            RegistryEntry::new("com.example.ledger.entry.flagged", serde_json::json!({}))
+                .with_extension("express", AttributeKind::Boolean),
+        ])
+        .expect("a registry of one type");
+        CaseValidator::Registry(Box::new(RegistryValidator::new(validator, registry)))
+    }
+
+    fn validate_bytes(&self, bytes: &[u8]) -> cloudevent_runtime::ValidationReport {
+        match self {
+            CaseValidator::Profile(v) => v.validate_bytes::<Json>(bytes),
+            CaseValidator::Registry(v) => v.validate_bytes::<Json>(bytes),
+        }
+    }
+
+    fn validate_batch_bytes(&self, bytes: &[u8]) -> cloudevent_runtime::BatchReport {
+        match self {
+            CaseValidator::Profile(v) => v.validate_batch_bytes::<Json>(bytes),
+            CaseValidator::Registry(v) => v.validate_batch_bytes::<Json>(bytes),
+        }
+    }
+}
+
+/// An accepted case's report must list one of the case's `warn` rules as a warning.
+fn warned(case: &Case, warnings: &[String], verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Accept(_)
+            if !case.warn.is_empty() && !warnings.iter().any(|w| case.warn.contains(w)) =>
+        {
+            Verdict::Reject(vec![format!(
+                "no warning {:?} (found {warnings:?})",
+                case.warn
+            )])
+        }
+        verdict => verdict,
+    }
 }
 
 fn report_errors(report: &cloudevent_runtime::ValidationReport) -> Vec<String> {
@@ -378,11 +502,12 @@ fn errors_verdict(errors: Vec<String>) -> Verdict {
 /// `Validator::new(..).validate_slice` (errors only); a binary message is first turned
 /// into the document it stands for by the binding (`structured_document`).
 fn validator_door(case: &Case) -> Verdict {
-    let validator = validator(case.profile);
+    let validator = CaseValidator::of(case);
+    let mut warnings = Vec::new();
     let document = match &case.input {
         Input::Structured(bytes) => bytes.clone(),
         Input::Batch(bytes) => {
-            let report = validator.validate_batch_bytes::<Json>(bytes);
+            let report = validator.validate_batch_bytes(bytes);
             let errors = report
                 .findings()
                 .iter()
@@ -399,9 +524,9 @@ fn validator_door(case: &Case) -> Verdict {
             let Some(map) = header_map(&headers) else {
                 return Verdict::NotApplicable;
             };
-            match http_binding::structured_document(&map, &body) {
-                Ok((cloudevent_runtime::binding::ContentMode::Batch, document)) => {
-                    let report = validator.validate_batch_bytes::<Json>(&document);
+            match http_binding::structured_document(&map, &body, &case.policy()) {
+                Ok((cloudevent_runtime::binding::ContentMode::Batch, document, _)) => {
+                    let report = validator.validate_batch_bytes(&document);
                     let errors = report
                         .findings()
                         .iter()
@@ -411,7 +536,10 @@ fn validator_door(case: &Case) -> Verdict {
                         .collect();
                     return errors_verdict(errors);
                 }
-                Ok((_, document)) => document,
+                Ok((_, document, read)) => {
+                    warnings = read;
+                    document
+                }
                 Err(error) => return Verdict::Reject(binding_rules(&error)),
             }
         }
@@ -423,7 +551,10 @@ fn validator_door(case: &Case) -> Verdict {
             }
         }
     };
-    errors_verdict(report_errors(&validator.validate_bytes::<Json>(&document)))
+    let mut report = validator.validate_bytes(&document);
+    report.extend(warnings);
+    let found: Vec<String> = report.warnings().map(|w| w.rule.to_string()).collect();
+    warned(case, &found, errors_verdict(report_errors(&report)))
 }
 
 /// `Batch::from_slice_with` under the case's policy; a single event is sent as a
@@ -437,7 +568,7 @@ fn batch_door(case: &Case) -> Verdict {
         }
         _ => return Verdict::NotApplicable,
     };
-    match Batch::decode_with::<cloudevent_runtime::Json>(&bytes, &Policy::new(case.profile)) {
+    match Batch::decode_with::<cloudevent_runtime::Json>(&bytes, &case.policy()) {
         Ok(batch) => Verdict::Accept(batch.first().and_then(|e| e.subject().map(str::to_owned))),
         Err(error) => Verdict::Reject(format_rules(&error)),
     }
@@ -478,6 +609,24 @@ fn http_door(case: &Case) -> Verdict {
     let Some(map) = header_map(&headers) else {
         return Verdict::NotApplicable;
     };
+    // The generic readers read under the event type's policy: the literal-header cases
+    // through the types that declare (or not) the tolerance.
+    if case.literal_headers.is_some() || case.boolean_extension {
+        return typed_read(case, |typed| match typed {
+            Typed::Entry => any_result(
+                http_binding::read_event::<Event<EntryPosted>>(&map, &body).map(subject_of),
+            ),
+            Typed::EntryLiteral => any_result(
+                http_binding::read_event::<Event<EntryPostedLiteral>>(&map, &body).map(subject_of),
+            ),
+            Typed::Flagged => any_result(
+                http_binding::read_event::<Event<EntryFlagged>>(&map, &body).map(subject_of),
+            ),
+            Typed::FlaggedLiteral => any_result(
+                http_binding::read_event::<Event<EntryFlaggedLiteral>>(&map, &body).map(subject_of),
+            ),
+        });
+    }
     match http_binding::read_message::<AnyEvent>(&map, &body) {
         Ok(Received::Event(event)) => Verdict::Accept(event.subject().map(str::to_owned)),
         Ok(Received::Batch(events)) => {
@@ -485,6 +634,32 @@ fn http_door(case: &Case) -> Verdict {
         }
         Err(error) => Verdict::Reject(binding_rules(&error)),
     }
+}
+
+/// The typed event types of the literal-header cases.
+#[derive(Clone, Copy)]
+enum Typed {
+    Entry,
+    EntryLiteral,
+    Flagged,
+    FlaggedLiteral,
+}
+
+/// Reads a literal-header case with the typed event type of its policy, or `AnyEvent`'s strict
+/// reading for a strict case that declares no Boolean (the generic readers' default).
+fn typed_read(case: &Case, read: impl Fn(Typed) -> Verdict) -> Verdict {
+    let tolerate = case.literal_headers == Some(true);
+    match (case.boolean_extension, tolerate) {
+        (false, false) => read(Typed::Entry),
+        (false, true) => read(Typed::EntryLiteral),
+        (true, false) => read(Typed::Flagged),
+        (true, true) => read(Typed::FlaggedLiteral),
+    }
+}
+
+/// A typed event as the `AnyEvent` the verdict helpers take (its subject is what is compared).
+fn subject_of<T: cloudevent_runtime::CloudEventData + Serialize>(event: Event<T>) -> AnyEvent {
+    event.to_any().expect("a typed event converts")
 }
 
 /// The Kafka record reader (`binding::kafka::from_record`).
@@ -507,6 +682,42 @@ fn nats_door(case: &Case) -> Verdict {
         return Verdict::NotApplicable;
     }
     match &case.input {
+        // CE NATS binding 1.0.3-wip §3.1.3.2 percent-encodes as HTTP does: a literal-header
+        // case's `ce-` headers are sent over NATS as written.
+        Input::Http { headers, body }
+            if case.literal_headers.is_some() || case.boolean_extension =>
+        {
+            let mut map = async_nats::HeaderMap::new();
+            for (name, value) in headers {
+                let Ok(value) = std::str::from_utf8(value) else {
+                    return Verdict::NotApplicable;
+                };
+                let name = if name.eq_ignore_ascii_case("content-type") {
+                    "ce-datacontenttype"
+                } else {
+                    name
+                };
+                let Ok(header) = async_nats::HeaderName::try_from(name) else {
+                    return Verdict::NotApplicable;
+                };
+                map.append(header, value);
+            }
+            typed_read(case, |typed| match typed {
+                Typed::Entry => any_result(
+                    nats::from_parts::<Event<EntryPosted>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::EntryLiteral => any_result(
+                    nats::from_parts::<Event<EntryPostedLiteral>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::Flagged => any_result(
+                    nats::from_parts::<Event<EntryFlagged>>(Some(&map), body).map(subject_of),
+                ),
+                Typed::FlaggedLiteral => any_result(
+                    nats::from_parts::<Event<EntryFlaggedLiteral>>(Some(&map), body)
+                        .map(subject_of),
+                ),
+            })
+        }
         Input::Structured(bytes) => any_result(nats::from_parts::<AnyEvent>(None, bytes)),
         Input::Binary(binary) => {
             let mut headers = async_nats::HeaderMap::new();
@@ -648,7 +859,52 @@ impl Server {
                         .to_owned()
                 }),
             );
-        let app = app.merge(gateway);
+        let literal = |policy: Policy| {
+            axum::Router::new()
+                .route(
+                    "/event",
+                    axum::routing::post(|Checked(event): Checked<AnyEvent>| async move {
+                        event.subject().unwrap_or_default().to_owned()
+                    }),
+                )
+                .with_state(policy)
+        };
+        let typed = axum::Router::new()
+            .route(
+                "/typed/entry",
+                axum::routing::post(|event: Event<EntryPosted>| async move {
+                    event.subject().unwrap_or_default().to_owned()
+                }),
+            )
+            .route(
+                "/typed-literal/entry",
+                axum::routing::post(|event: Event<EntryPostedLiteral>| async move {
+                    event.subject().unwrap_or_default().to_owned()
+                }),
+            )
+            .route(
+                "/typed/flagged",
+                axum::routing::post(|event: Event<EntryFlagged>| async move {
+                    event.subject().unwrap_or_default().to_owned()
+                }),
+            )
+            .route(
+                "/typed-literal/flagged",
+                axum::routing::post(|event: Event<EntryFlaggedLiteral>| async move {
+                    event.subject().unwrap_or_default().to_owned()
+                }),
+            );
+        let app = app
+            .merge(gateway)
+            .merge(typed)
+            .nest(
+                "/literal",
+                literal(Policy::new(Profile::CloudEvents).with_literal_headers(true)),
+            )
+            .nest(
+                "/gateway-literal",
+                literal(Policy::new(Profile::IntgStd015).with_literal_headers(true)),
+            );
         runtime.spawn(async move { axum::serve(listener, app).await });
         Server {
             address,
@@ -711,6 +967,13 @@ fn axum_door(server: &Server, case: &Case) -> Verdict {
                     .starts_with(b"application/cloudevents-batch")
         });
     let path = match (batch, is_cloudevents(case.profile)) {
+        // A Boolean the event type declares: the typed extractor, under its type's policy.
+        _ if case.boolean_extension => match case.literal_headers {
+            Some(true) => "/typed-literal/flagged",
+            _ => "/typed/flagged",
+        },
+        (false, true) if case.literal_headers == Some(true) => "/literal/event",
+        (false, false) if case.literal_headers == Some(true) => "/gateway-literal/event",
         (true, true) => "/batch",
         (false, true) => "/event",
         (true, false) => "/gateway/batch",
@@ -817,6 +1080,9 @@ fn cli_input(case: &Case) -> Option<(CliFormat, Vec<u8>)> {
     }
 }
 
+/// One CLI run: the profile, the format and whether it tolerates literal headers.
+type CliGroup<'a> = (&'a str, CliFormat, bool);
+
 /// Runs `cloudevent validate --profile <p> --format <f> --output json` once per profile and
 /// format over every case's file; answers a verdict per case index.
 fn cli_door(cases: &[Case]) -> Vec<Verdict> {
@@ -824,19 +1090,28 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut verdicts = vec![Verdict::NotApplicable; cases.len()];
-    let mut groups: BTreeMap<(&str, CliFormat), Vec<(usize, String)>> = BTreeMap::new();
+    let mut groups: BTreeMap<CliGroup<'_>, Vec<(usize, String)>> = BTreeMap::new();
     for (index, case) in cases.iter().enumerate() {
+        // The CLI refuses the tolerance under INTG-STD-015 as a usage error (tested apart);
+        // a declared Boolean needs a registry, which the registry corpus runs.
+        if case.tolerance_refused() || case.boolean_extension {
+            continue;
+        }
         let Some((format, bytes)) = cli_input(case) else {
             continue;
         };
         let path = dir.join(format!("{index:04}.{}", format.arg()));
         std::fs::write(&path, bytes).expect("temp file");
         groups
-            .entry((case.profile.name(), format))
+            .entry((
+                case.profile.name(),
+                format,
+                case.literal_headers == Some(true),
+            ))
             .or_default()
             .push((index, path.display().to_string()));
     }
-    for ((profile, format), files) in groups {
+    for ((profile, format, tolerate), files) in groups {
         let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
             .args([
                 "validate",
@@ -847,6 +1122,7 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
                 "--output",
                 "json",
             ])
+            .args(tolerate.then_some("--tolerate-literal-headers"))
             .args(files.iter().map(|(_, path)| path))
             .output()
             .expect("the binary runs");
@@ -866,7 +1142,7 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
                 verdicts[index] = Verdict::Reject(vec![format!("unreadable: {}", input["error"])]);
                 continue;
             }
-            let errors: Vec<String> = input["findings"]
+            let findings: Vec<&Value> = input["findings"]
                 .as_array()
                 .into_iter()
                 .flatten()
@@ -877,10 +1153,19 @@ fn cli_door(cases: &[Case]) -> Vec<Verdict> {
                         .flatten()
                         .flat_map(|e| e["findings"].as_array().into_iter().flatten()),
                 )
-                .filter(|f| f["severity"] == "error")
-                .filter_map(|f| f["rule"].as_str().map(str::to_owned))
                 .collect();
-            verdicts[index] = errors_verdict(errors);
+            let rules = |severity: &str| -> Vec<String> {
+                findings
+                    .iter()
+                    .filter(|f| f["severity"] == severity)
+                    .filter_map(|f| f["rule"].as_str().map(str::to_owned))
+                    .collect()
+            };
+            verdicts[index] = warned(
+                &cases[index],
+                &rules("warning"),
+                errors_verdict(rules("error")),
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

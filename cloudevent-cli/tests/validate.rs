@@ -744,3 +744,51 @@ fn text_lines_name_the_rule_once_and_the_fix() {
         assert!(!line.contains("``"), "{line}");
     }
 }
+
+/// Issue 24: `--tolerate-literal-headers` reads the `ce-` header forms of senders that do not
+/// percent-encode literally, each a warning; without it they are refused; with the
+/// INTG-STD-015 profile (the default) the flag itself is a usage error saying why.
+#[test]
+fn tolerate_literal_headers_reads_them_with_a_warning_and_never_under_intg_std_015() {
+    let message = "POST /events HTTP/1.1\r\nce-specversion: 1.0\r\nce-id: lit-1\r\n\
+                   ce-source: https://orders.example.com\r\nce-type: com.example.order.noted\r\n\
+                   ce-subject: 100%\r\n\r\n";
+    let strict = run_with_stdin(
+        &["validate", "--profile", "cloudevents", "--format", "http"],
+        message.as_bytes(),
+    );
+    assert_eq!(status(&strict), 1, "{}", stdout(&strict));
+    assert_eq!(
+        stdout(&strict),
+        "<stdin>: error INTG-STD-015 R-8: ce-subject `100%`: `%` at byte 3 is not followed by two hex digits; percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)\n"
+    );
+    let tolerant = run_with_stdin(
+        &[
+            "validate",
+            "--profile",
+            "cloudevents",
+            "--format",
+            "http",
+            "--tolerate-literal-headers",
+        ],
+        message.as_bytes(),
+    );
+    assert_eq!(status(&tolerant), 0, "{}", stdout(&tolerant));
+    assert!(
+        stdout(&tolerant).contains(
+            "warning CE HTTP binding 3.1.3.2: subject `100%`: read literally (the policy tolerates literal headers): a `%` not followed by two hex digits, as sdk-go v2.15 (issue #1331)"
+        ),
+        "{}",
+        stdout(&tolerant)
+    );
+    for profile in [&["--profile", "intg-std-015"][..], &[]] {
+        let mut args = vec!["validate", "--tolerate-literal-headers", "--format", "http"];
+        args.extend_from_slice(profile);
+        let refused = run_with_stdin(&args, message.as_bytes());
+        assert_eq!(status(&refused), 2, "{}", stdout(&refused));
+        assert_eq!(
+            stderr(&refused),
+            "cloudevent validate: `--tolerate-literal-headers` with `--profile intg-std-015`: the tolerance of literal headers (`with_literal_headers`) is never granted under the INTG-STD-015 gateway profile, which forwards only what the binding allows; choose `--profile cloudevents` or `--profile nl-gov`\n"
+        );
+    }
+}

@@ -247,7 +247,7 @@ fn every_input_format_gets_the_registry() {
     assert_eq!(status(&output), 1, "{}", stdout(&output));
     assert!(
         stdout(&output).contains(
-            "error CE 1.0.2 type system: express `True`: is not a Boolean: the schema registry declares extension `express` as Boolean"
+            "error CE 1.0.2 type system: express `True`: is not a Boolean: extension `express` is declared Boolean (by the schema registry or the event type)"
         ),
         "{}",
         stdout(&output)

@@ -29,6 +29,9 @@ pub(crate) mod key {
     /// `profile = "cloudevents"` (container): the type's own profile, for imported types
     /// (generated from a third party's schemas) that must compile under any crate's policy.
     pub(crate) const PROFILE: &str = "profile";
+    /// `literal_headers` (container): the type's readers take the header forms of senders
+    /// that do not percent-encode literally, with a warning (never under INTG-STD-015).
+    pub(crate) const LITERAL_HEADERS: &str = "literal_headers";
 
     /// `source_template = "/tenants/{tenantid}/devices/{deviceid}"` (container): the
     /// `source`, filled from the payload fields its `{variables}` name.
@@ -51,7 +54,7 @@ pub(crate) mod key {
     pub(crate) const EXTENSION_ARGS: [&str; 2] = [NAME, MEMBER];
 
     /// The keys of the container attribute.
-    pub(crate) const CONTAINER: [&str; 7] = [
+    pub(crate) const CONTAINER: [&str; 8] = [
         TYPE,
         DATASCHEMA,
         SOURCE,
@@ -59,6 +62,7 @@ pub(crate) mod key {
         DATACONTENTTYPE,
         CRATE,
         PROFILE,
+        LITERAL_HEADERS,
     ];
     /// The keys of a field attribute (`source` too: the field whose value is the source).
     pub(crate) const FIELD: [&str; 5] = [SUBJECT, ID, TIME, SOURCE, EXTENSION];
@@ -76,6 +80,8 @@ pub(crate) struct Container {
     /// `profile = "..."`: replaces the crate's `[package.metadata.cloudevent]` policy (and
     /// its `type-prefix`) for this type alone.
     pub(crate) profile: Option<cloudevent_rules::Profile>,
+    /// The span of `literal_headers`, when present.
+    pub(crate) literal_headers: Option<Span>,
     /// Whether some key could not be read. A missing `type` is then not reported: the user
     /// most likely wrote it and got it wrong, which is already reported.
     pub(crate) incomplete: bool,
@@ -194,6 +200,18 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
                         })
                     })
                     .map(|profile| set_once(ctxt, &meta, &mut found.profile, profile)),
+                // literal_headers
+                key::LITERAL_HEADERS => {
+                    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+                        Err(meta.error(format!(
+                            "`{0}` takes no value: write `#[cloudevent({0})]` on the type",
+                            key::LITERAL_HEADERS
+                        )))
+                    } else {
+                        set_once(ctxt, &meta, &mut found.literal_headers, meta.path.span_ident());
+                        Ok(())
+                    }
+                }
                 _ => Err(unknown_key(&meta, &key::CONTAINER, Place::Container)),
             };
             recover(ctxt, &meta, result)

@@ -29,6 +29,30 @@ pub(crate) fn check(ctxt: &Ctxt, cont: &Container<'_>, policy: Option<&Policy>) 
     check_extension_names_unique(ctxt, cont);
     if let Some(policy) = policy {
         check_values(ctxt, cont, policy);
+        check_literal_headers(ctxt, cont, policy);
+    }
+}
+
+/// `literal_headers` asks for a tolerance the rules never grant under INTG-STD-015
+/// (`Policy::literal_header`): refused here, where the user wrote it, rather than silently
+/// strict at run time.
+fn check_literal_headers(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
+    let Some(span) = cont.attrs.literal_headers else {
+        return;
+    };
+    if let Err(Some(why)) = policy.clone().with_literal_headers(true).literal_header(
+        cloudevent_rules::LiteralHeader::NonAscii,
+        "",
+        "",
+    ) {
+        ctxt.error_spanned(
+            span,
+            format_args!(
+                "`{}` under the `{}` profile: {why}; use `profile = \"cloudevents\"` or `profile = \"nl-gov\"` on a type read from such senders",
+                key::LITERAL_HEADERS,
+                policy.profile()
+            ),
+        );
     }
 }
 

@@ -335,6 +335,7 @@ fn impl_cloud_event_data(
     // What `check::check` ran the policy on: the declared literals, not the defaults.
     let declared_type = optional(cont.attrs.type_.as_ref().map(LitStr::value));
     let declared_datacontenttype = optional(cont.attrs.datacontenttype.as_ref().map(LitStr::value));
+    let literal_headers = cont.attrs.literal_headers.is_some();
     let profile = syn::Ident::new(
         match profile {
             cloudevent_rules::Profile::CloudEvents => "CloudEvents",
@@ -429,6 +430,7 @@ fn impl_cloud_event_data(
                 )] = &[#(#extension_kinds),*];
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
+                const LITERAL_HEADERS: bool = #literal_headers;
                 const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive = {
                     // The rules' confirmation of the claim, made on first use: one per type.
                     static __CONFIRMED: __cloudevent::__private_v1::OnceLock<

@@ -45,7 +45,7 @@ pub fn check_declared_extension(
             name.to_owned(),
             value.shown(),
             format!(
-                "is not a {declared}: the schema registry declares extension `{name}` as {declared}"
+                "is not a {declared}: extension `{name}` is declared {declared} (by the schema registry or the event type)"
             ),
         )
         .with_hint(match declared {

@@ -75,6 +75,23 @@ pub trait CloudEventData {
     /// [`crate::Event`]'s setters are checked against the same profile, so they get the same
     /// messages as the derive.
     const PROFILE: cloudevent_rules::Profile = cloudevent_rules::Profile::IntgStd015;
+    /// Whether this type's readers take the header forms of senders that do not
+    /// percent-encode (a bare `%`, a leading `"`, raw non-ASCII UTF-8, Python's `True`/`False`
+    /// for a Boolean extension) literally, each with a warning, instead of refusing the
+    /// message: `#[cloudevent(literal_headers)]` sets it, and [`crate::Event::POLICY`] carries
+    /// it ([`cloudevent_rules::Policy::with_literal_headers`]; never granted under
+    /// INTG-STD-015, where the derive refuses the key). Off by default.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, CloudEventData};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.order.noted", source = "https://orders.example.com",
+    ///     profile = "cloudevents", literal_headers)]
+    /// struct Noted;
+    /// assert!(Noted::LITERAL_HEADERS);
+    /// ```
+    const LITERAL_HEADERS: bool = false;
     /// The constants above that were checked under [`Self::PROFILE`] when the type was
     /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
     /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed

@@ -133,7 +133,7 @@ fn request(message: &Message) -> Request {
 /// binding refuses before any event is read (no document to validate).
 fn validator_verdict(message: &Message, policy: &Policy) -> Option<bool> {
     let validator = Validator::new(policy.clone());
-    let (mode, document) = structured_document(&message.headers, &message.body).ok()?;
+    let (mode, document, _) = structured_document(&message.headers, &message.body, policy).ok()?;
     Some(match mode {
         ContentMode::Batch => validator.validate_batch_bytes::<Json>(&document).is_valid(),
         _ => validator.validate_bytes::<Json>(&document).is_valid(),

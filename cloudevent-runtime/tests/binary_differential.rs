@@ -214,8 +214,8 @@ proptest! {
             let body = parts.data.clone().unwrap_or_default();
             let fast = verdict(http::read_event::<AnyEvent>(&headers, &body));
             let slow = verdict(
-                http::structured_document(&headers, &body)
-                    .and_then(|(_, document)| any_from_document(&document)),
+                http::structured_document(&headers, &body, &AnyEvent::DEFAULT_POLICY)
+                    .and_then(|(_, document, _)| any_from_document(&document)),
             );
             prop_assert_eq!(fast, slow, "HTTP");
         }

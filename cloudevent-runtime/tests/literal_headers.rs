@@ -2,9 +2,10 @@
 //!
 //! A table of header forms (a bare `%`, a leading `"`, raw non-ASCII UTF-8, Python's `True`
 //! for a Boolean extension) through every door that reads `ce-` headers under a policy: the
-//! HTTP binding's document for a validator (`http::structured_document_under`), the axum
-//! gateway extractors (`Checked<AnyEvent>`, `Registered<AnyEvent>`) on a real server on
-//! 127.0.0.1; each with the tolerance off (the default), on (CloudEvents, NL GOV profiles)
+//! HTTP binding's document for a validator (`http::structured_document` under a policy),
+//! the plain HTTP and NATS readers and the typed `Event<T>` extractor under the event type's
+//! policy (`#[cloudevent(literal_headers)]`), the axum gateway extractors
+//! (`Checked<AnyEvent>`, `Registered<AnyEvent>`) on a real server on 127.0.0.1; each with the tolerance off (the default), on (CloudEvents, NL GOV profiles)
 //! and asked for under INTG-STD-015 (never granted). Then the real peers: the JavaScript
 //! SDK's binary messages (raw non-ASCII, a raw quote) and the Python SDK's (`True`) sent to
 //! that server.
@@ -23,7 +24,8 @@ use cloudevent_runtime::binding::http;
 use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
 use cloudevent_runtime::rules::{AttributeKind, LiteralHeader, Severity};
 use cloudevent_runtime::{
-    AnyEvent, Attributes, Json, Policy, Profile, Validate, Validator, binding::canonical_string,
+    AnyEvent, Attributes, CloudEvent, Event, Json, Policy, Profile, Validate, Validator,
+    binding::canonical_string,
 };
 
 /// The forms, the value a literal reading gives, and whether the tolerance covers them.
@@ -96,10 +98,13 @@ fn http_document_door_reads_the_forms_only_when_asked_and_never_under_intg_std_0
             http::read_event::<AnyEvent>(&headers, b"").is_err(),
             "{raw:?}"
         );
-        assert!(http::structured_document(&headers, b"").is_err(), "{raw:?}");
+        assert!(
+            http::structured_document(&headers, b"", &AnyEvent::DEFAULT_POLICY).is_err(),
+            "{raw:?}"
+        );
         for policy in [Policy::new(Profile::CloudEvents), gateway()] {
             assert!(
-                http::structured_document_under(&headers, b"", &policy).is_err(),
+                http::structured_document(&headers, b"", &policy).is_err(),
                 "{raw:?} under {policy:?}"
             );
         }
@@ -107,7 +112,7 @@ fn http_document_door_reads_the_forms_only_when_asked_and_never_under_intg_std_0
             lenient(),
             Policy::new(Profile::NlGov).with_literal_headers(true),
         ] {
-            let read = http::structured_document_under(&headers, b"", &policy);
+            let read = http::structured_document(&headers, b"", &policy);
             if form.is_none() {
                 assert!(read.is_err(), "{raw:?} is refused whatever the policy");
                 continue;
@@ -124,7 +129,7 @@ fn http_document_door_reads_the_forms_only_when_asked_and_never_under_intg_std_0
     // An encoded value reads the same under every policy, with no warning.
     for policy in [Policy::new(Profile::CloudEvents), lenient(), gateway()] {
         let (_, document, warnings) =
-            http::structured_document_under(&headers(b"caf%C3%A9"), b"", &policy).unwrap();
+            http::structured_document(&headers(b"caf%C3%A9"), b"", &policy).unwrap();
         assert!(warnings.is_empty());
         assert_eq!(
             AnyEvent::from_slice(&document).unwrap().subject(),
@@ -155,7 +160,8 @@ fn python_boolean_is_a_warning_only_when_asked_and_never_under_intg_std_015() {
         ("1", false),
     ] {
         headers.insert("ce-express", spelling.parse().unwrap());
-        let (_, document) = http::structured_document(&headers, b"").unwrap();
+        let (_, document, _) =
+            http::structured_document(&headers, b"", &AnyEvent::DEFAULT_POLICY).unwrap();
         let strict =
             registry_validator(Policy::new(Profile::CloudEvents)).validate_bytes::<Json>(&document);
         assert!(
@@ -180,9 +186,125 @@ fn python_boolean_is_a_warning_only_when_asked_and_never_under_intg_std_015() {
 }
 
 // ---------------------------------------------------------------------------------------
+// The typed doors: a type that declares the tolerance, and the same type without it.
+
+/// Declares the tolerance: its readers (HTTP, NATS, the axum `Event<T>` extractor) read the
+/// forms literally.
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.noted",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents",
+    literal_headers
+)]
+struct Noted;
+
+/// The same event type, strict (the default).
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.noted",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents"
+)]
+struct NotedStrict;
+
+#[test]
+fn typed_policy_carries_the_declared_tolerance() {
+    assert_eq!(Event::<Noted>::POLICY, lenient());
+    assert_eq!(
+        Event::<NotedStrict>::POLICY,
+        Policy::new(Profile::CloudEvents)
+    );
+}
+
+#[test]
+fn plain_http_readers_read_under_the_event_types_policy() {
+    for (raw, literal, form) in FORMS {
+        let headers = headers(raw);
+        let request = {
+            let mut request = ::http::Request::new(Vec::new());
+            *request.headers_mut() = headers.clone();
+            request
+        };
+        // Strict: the type without the tolerance, and `AnyEvent` (CloudEvents MUSTs).
+        assert!(http::read_event::<Event<NotedStrict>>(&headers, b"").is_err());
+        assert!(http::read_message::<AnyEvent>(&headers, b"").is_err());
+        let read = http::read_event::<Event<Noted>>(&headers, b"");
+        let message = http::read_message::<Event<Noted>>(&headers, b"");
+        let from_request = http::from_request::<Event<Noted>, _>(&request);
+        match form {
+            Some(_) => {
+                assert_eq!(read.unwrap().subject(), Some(*literal), "{raw:?}");
+                let http::Received::Event(event) = message.unwrap() else {
+                    panic!("one event")
+                };
+                assert_eq!(event.subject(), Some(*literal));
+                assert_eq!(from_request.unwrap().subject(), Some(*literal));
+            }
+            None => {
+                let error = read.unwrap_err();
+                // Bytes that are no text (R-8) or an escape that decodes to no UTF-8.
+                assert!(
+                    ["CE HTTP binding 3.1.3.2", "INTG-STD-015 R-8"]
+                        .contains(&error.rule().as_str()),
+                    "{error}"
+                );
+                assert!(message.is_err() && from_request.is_err(), "{raw:?}");
+            }
+        }
+    }
+}
+
+#[cfg(feature = "nats")]
+#[test]
+fn nats_binary_headers_get_the_same_verdict() {
+    use cloudevent_runtime::binding::nats;
+    // CE NATS binding 1.0.3-wip §3.1.3.2 percent-encodes as HTTP does: the same forms, the
+    // same verdict. NATS header values are text, so only the UTF-8 forms can be sent.
+    for (raw, literal, form) in FORMS {
+        let Ok(subject) = std::str::from_utf8(raw) else {
+            continue;
+        };
+        let mut headers = async_nats::HeaderMap::new();
+        for (name, value) in headers_text(subject) {
+            headers.insert(name, value.as_str());
+        }
+        assert!(nats::from_parts::<Event<NotedStrict>>(Some(&headers), b"").is_err());
+        assert!(nats::from_parts::<AnyEvent>(Some(&headers), b"").is_err());
+        let read = nats::from_parts::<Event<Noted>>(Some(&headers), b"");
+        match form {
+            Some(_) => assert_eq!(read.unwrap().subject(), Some(*literal), "{raw:?}"),
+            None => assert!(read.is_err(), "{raw:?}"),
+        }
+    }
+}
+
+#[cfg(feature = "nats")]
+fn headers_text(subject: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("ce-specversion", "1.0".to_owned()),
+        ("ce-id", "lit-1".to_owned()),
+        (
+            "ce-source",
+            "https://orders.example.com/checkout".to_owned(),
+        ),
+        ("ce-type", "com.example.order.noted".to_owned()),
+        ("ce-subject", subject.to_owned()),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
 // The axum gateway on a real server.
 
 async fn echo(Checked(event): Checked<AnyEvent>) -> String {
+    event.subject().unwrap_or_default().to_owned()
+}
+
+async fn typed(event: Event<Noted>) -> String {
+    event.subject().unwrap_or_default().to_owned()
+}
+
+async fn typed_strict(event: Event<NotedStrict>) -> String {
     event.subject().unwrap_or_default().to_owned()
 }
 
@@ -203,6 +325,8 @@ async fn server() -> String {
             .with_state(registry_validator(policy))
     };
     let app = Router::new()
+        .route("/typed", post(typed))
+        .route("/typed-strict", post(typed_strict))
         .nest("/strict", route(Policy::new(Profile::CloudEvents)))
         .nest("/lenient", route(lenient()))
         .nest("/gateway", route(gateway()))
@@ -287,6 +411,15 @@ async fn axum_gateway_reads_the_forms_only_when_its_policy_asks() {
                     body.contains("never granted under the INTG-STD-015"),
                     "{body}"
                 );
+                // The typed extractor reads under its type's policy.
+                let (status, body) = post_raw(&address, "/typed-strict", &headers, b"");
+                assert_eq!(status, 400, "{raw:?}: {body}");
+                let (status, body) = post_raw(&address, "/typed", &headers, b"");
+                if form.is_some() {
+                    assert_eq!((status, body.as_str()), (200, *literal), "{raw:?}");
+                } else {
+                    assert_eq!(status, 400, "{raw:?}: {body}");
+                }
             }
             // A refusal's report lists the literal reading's warning beside the error.
             let mut headers = raw_headers(b"100%");
@@ -395,4 +528,61 @@ async fn python_sdk_boolean_spelling_is_a_warning_only_when_asked() {
     })
     .await
     .unwrap();
+}
+
+/// A payload whose Boolean extension the Python SDK writes as `True` in binary mode.
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents",
+    literal_headers
+)]
+struct Flagged {
+    #[cloudevent(extension)]
+    express: bool,
+}
+
+/// [`Flagged`], strict.
+#[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com/checkout",
+    profile = "cloudevents"
+)]
+struct FlaggedStrict {
+    #[cloudevent(extension)]
+    express: bool,
+}
+
+#[test]
+fn typed_boolean_extension_in_python_spelling_only_when_the_type_tolerates_it() {
+    let mut headers = headers(b"o-1");
+    headers.insert("ce-type", "com.example.order.created".parse().unwrap());
+    headers.insert("content-type", "application/json".parse().unwrap());
+    for (spelling, body, tolerated) in [
+        ("True", &br#"{"express":true}"#[..], true),
+        ("False", br#"{"express":false}"#, true),
+        ("TRUE", br#"{"express":true}"#, false),
+    ] {
+        headers.insert("ce-express", spelling.parse().unwrap());
+        // Strict: the header and the payload disagree (`True` is no Boolean).
+        let strict = http::read_event::<Event<FlaggedStrict>>(&headers, body).unwrap_err();
+        assert!(strict.to_string().contains("express"), "{strict}");
+        // The registry validator's verdict on the same value: one rule.
+        assert_eq!(strict.rule().as_str(), "CE 1.0.2 type system", "{strict}");
+        let lenient = http::read_event::<Event<Flagged>>(&headers, body);
+        if tolerated {
+            let event = lenient.unwrap();
+            assert_eq!(
+                event.extension("express"),
+                Some(cloudevent_runtime::ExtensionValueBuf::Boolean(
+                    spelling == "True"
+                )),
+                "{spelling}"
+            );
+        } else {
+            assert!(lenient.is_err(), "{spelling}: only Python's spelling");
+        }
+    }
 }

@@ -176,3 +176,101 @@ mod axum_door {
         assert!(display.starts_with("415 Unsupported Media Type; error INTG-STD-015 R-8: content type `application/json`: "), "{display}");
     }
 }
+
+/// Issue 24, the literal-header tolerance: what a person reads when a sender does not
+/// percent-encode: the refusal (strict), the warning (tolerated), the refusal under
+/// INTG-STD-015 with the tolerance asked for, and Python's Boolean at a typed reader.
+#[cfg(all(feature = "http", feature = "derive"))]
+mod literal_headers {
+    use cloudevent_runtime::binding::http;
+    use cloudevent_runtime::{AnyEvent, CloudEvent, Event, Policy, Profile};
+
+    fn headers(subject: &[u8]) -> ::http::HeaderMap {
+        let mut headers = ::http::HeaderMap::new();
+        for (name, value) in [
+            ("ce-specversion", "1.0"),
+            ("ce-id", "m-1"),
+            ("ce-source", "https://orders.example.com"),
+            ("ce-type", "com.example.order.noted"),
+        ] {
+            headers.insert(name, value.parse().unwrap());
+        }
+        headers.insert(
+            "ce-subject",
+            ::http::HeaderValue::from_bytes(subject).unwrap(),
+        );
+        headers
+    }
+
+    fn lines(subject: &[u8], policy: &Policy) -> String {
+        match http::structured_document(&headers(subject), b"", policy) {
+            Ok((_, _, warnings)) => warnings
+                .iter()
+                .map(|w| w.report_line().to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Err(error) => error.violation().report_line().to_string(),
+        }
+    }
+
+    #[test]
+    fn each_form_strict_tolerated_and_under_intg_std_015() {
+        let strict = AnyEvent::DEFAULT_POLICY;
+        let lenient = Policy::new(Profile::CloudEvents).with_literal_headers(true);
+        let mut out = String::new();
+        for subject in [&b"100%"[..], b"\"a\" b", "ünï".as_bytes()] {
+            out.push_str(&lines(subject, &strict));
+            out.push('\n');
+            out.push_str(&lines(subject, &lenient));
+            out.push('\n');
+        }
+        assert_eq!(
+            out,
+            "error INTG-STD-015 R-8: ce-subject `100%`: `%` at byte 3 is not followed by two hex digits; percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)\n\
+             warning CE HTTP binding 3.1.3.2: subject `100%`: read literally (the policy tolerates literal headers): a `%` not followed by two hex digits, as sdk-go v2.15 (issue #1331), the JavaScript SDK and cloudevents-sdk send `%` unencoded; percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)\n\
+             error INTG-STD-015 R-8: ce-subject `\"a\" b`: text after the closing quote of a quoted string (RFC 7230 3.2.6); percent-encode the whole value instead of quoting it\n\
+             warning CE HTTP binding 3.1.3.2: subject `\"a\" b`: read literally (the policy tolerates literal headers): a leading `\"` that opens no whole quoted string, as the JavaScript SDK sends `\"` unencoded; percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)\n\
+             error INTG-STD-015 R-8: ce-subject: value is not visible US-ASCII text (RFC 7230 3.2); percent-encode every other byte as `%XY` (CE HTTP binding 3.1.3.2)\n\
+             warning CE HTTP binding 3.1.3.2: subject `\u{fc}n\u{ef}`: read literally (the policy tolerates literal headers): raw non-ASCII UTF-8, as the JavaScript SDK and legacy Python SDKs send text unencoded; percent-encode `%`, `\"`, space and every non-ASCII byte as `%XY` (CE HTTP binding 3.1.3.2)\n"
+        );
+        // Asked for under INTG-STD-015: refused as strictly, and the rules say why.
+        let gateway = Policy::new(Profile::IntgStd015).with_literal_headers(true);
+        assert_eq!(lines(b"100%", &gateway), lines(b"100%", &strict));
+        assert_eq!(
+            gateway.literal_header(
+                cloudevent_runtime::rules::LiteralHeader::BarePercent,
+                "subject",
+                "100%"
+            ),
+            Err(Some(
+                "the tolerance of literal headers (`with_literal_headers`) is never granted under the INTG-STD-015 gateway profile, which forwards only what the binding allows"
+            ))
+        );
+    }
+
+    #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+    #[cloudevent(
+        type = "com.example.order.created",
+        source = "https://orders.example.com",
+        profile = "cloudevents"
+    )]
+    struct Flagged {
+        #[cloudevent(extension)]
+        express: bool,
+    }
+
+    #[test]
+    fn python_boolean_at_a_typed_reader() {
+        let mut headers = headers(b"o-1");
+        headers.insert("ce-type", "com.example.order.created".parse().unwrap());
+        headers.insert("content-type", "application/json".parse().unwrap());
+        headers.insert("ce-express", "True".parse().unwrap());
+        let error =
+            http::read_event::<Event<Flagged>>(&headers, br#"{"express":true}"#).unwrap_err();
+        let line = error.violation().report_line().to_string();
+        assert_eq!(
+            line,
+            "error CE 1.0.2 type system: express `True`: is not a Boolean: extension `express` is declared Boolean (by the schema registry or the event type); send `true` or `false` (lowercase; a JSON boolean in the JSON format)"
+        );
+    }
+}

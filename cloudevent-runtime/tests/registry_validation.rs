@@ -175,7 +175,7 @@ fn extensions_must_have_the_declared_type_in_both_modes() {
     );
     assert!(
         bad.to_string()
-            .contains("declares extension `express` as Boolean")
+            .contains("extension `express` is declared Boolean")
     );
     // Binary mode carries every value as a string: the canonical form passes.
     let mut event = AnyEvent::from_slice(&change_event(&data, "")).unwrap();

@@ -72,8 +72,8 @@ fuzz_target!(|input: (Vec<(String, String)>, Option<String>, Option<Vec<u8>>)| {
     let body = parts.data.clone().unwrap_or_default();
     let fast = verdict(http::read_event::<AnyEvent>(&headers, &body));
     let slow = verdict(
-        http::structured_document(&headers, &body)
-            .and_then(|(_, document)| Ok(AnyEvent::from_slice(&document)?)),
+        http::structured_document(&headers, &body, &AnyEvent::DEFAULT_POLICY)
+            .and_then(|(_, document, _)| Ok(AnyEvent::from_slice(&document)?)),
     );
     assert_eq!(fast, slow, "HTTP disagrees on {headers:?}");
 });

@@ -209,7 +209,7 @@ fn gateway(request: &::http::Request<Vec<u8>>, out: &mut String) -> Result<(), S
          message, and the policy's report on the event it stands for is the answer:\n"
     );
     let policy = Policy::new(Profile::IntgStd015);
-    let (_, document) = http::structured_document(bad.headers(), bad.body())
+    let (_, document, _) = http::structured_document(bad.headers(), bad.body(), &policy)
         .map_err(|e| format!("the binding refused the message itself: {e}"))?;
     let report = Validator::new(policy).validate_bytes::<Json>(&document);
     if report.is_valid() {

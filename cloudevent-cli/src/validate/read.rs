@@ -3,7 +3,7 @@
 
 use cloudevent_cli::http_message;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
-use cloudevent_runtime::binding::{BindingEvent, ContentMode, Detected, StructuredFormat, http};
+use cloudevent_runtime::binding::{ContentMode, Detected, StructuredFormat, http};
 use cloudevent_runtime::rules::rule;
 use cloudevent_runtime::{AnyEvent, Avro, Json, Protobuf, Violation};
 use serde::de::{SeqAccess, Visitor};
@@ -94,10 +94,20 @@ pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
         Ok(ContentMode::Structured) => Checked::event(&validator.validate_bytes::<Json>(body)),
         Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_bytes::<Json>(body)),
         Ok(ContentMode::Binary) => {
-            let event =
-                http::read_binary_headers(headers, body.clone()).and_then(AnyEvent::from_binary);
+            // The headers are read under the checker's policy: a literal reading it tolerates
+            // (`--tolerate-literal-headers`) is a warning in the event's report.
+            let event = http::structured_document(headers, body, validator.policy()).and_then(
+                |(_, document, warnings)| {
+                    let event = AnyEvent::from_slice(&document)?;
+                    Ok((event, warnings))
+                },
+            );
             match event {
-                Ok(event) => Checked::event(&validator.validate(&event)),
+                Ok((event, warnings)) => {
+                    let mut report = validator.validate(&event);
+                    report.extend(warnings);
+                    Checked::event(&report)
+                }
                 Err(error) => Checked::refused_with(error.violation()),
             }
         }

@@ -6,6 +6,7 @@ use cloudevent_runtime::Validate;
 use std::path::PathBuf;
 
 use cloudevent_runtime::registry::{Registry, RegistryValidator, UnknownType};
+use cloudevent_runtime::rules::LiteralHeader;
 use cloudevent_runtime::{
     AnyEvent, BatchReport, Document, EventFormat, Profile, Timestamp, ValidationReport, Validator,
 };
@@ -60,10 +61,17 @@ impl Checker {
     /// The checker the arguments ask for; the error says why a registry could not be read
     /// (exit 2: the input to the check is unreadable, not the events).
     pub(super) fn from_args(args: &Args) -> Result<Checker, String> {
-        let validator = Validator::new(
-            cloudevent_runtime::Policy::new(args.profile.into())
-                .with_required_traceability(args.require_traceability),
-        );
+        let policy = cloudevent_runtime::Policy::new(args.profile.into())
+            .with_required_traceability(args.require_traceability)
+            .with_literal_headers(args.tolerate_literal_headers);
+        // The rules say where the tolerance is never granted, and why (one verdict).
+        if let Err(Some(why)) = policy.literal_header(LiteralHeader::NonAscii, "", "") {
+            return Err(format!(
+                "`--tolerate-literal-headers` with `--profile {}`: {why}; choose `--profile cloudevents` or `--profile nl-gov`",
+                policy.profile()
+            ));
+        }
+        let validator = Validator::new(policy);
         let args = &args.registry;
         let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
             (None, None, None) => {
@@ -105,6 +113,14 @@ impl Checker {
             checker = checker.at(at);
         }
         Checker::Registry(checker)
+    }
+
+    /// The policy every input is read and checked under.
+    pub(super) fn policy(&self) -> &cloudevent_runtime::Policy {
+        match self {
+            Checker::Profile(v) => v.policy(),
+            Checker::Registry(v) => v.validator().policy(),
+        }
     }
 
     pub(super) fn profile(&self) -> Profile {

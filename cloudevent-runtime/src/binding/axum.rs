@@ -408,8 +408,7 @@ fn message<'b>(
         });
     }
     if mode == ContentMode::Binary {
-        let (_, document, warnings) =
-            super::http::structured_document_under(headers, body, policy)?;
+        let (_, document, warnings) = super::http::structured_document(headers, body, policy)?;
         if document.len() > crate::limits::MAX_EVENT_BYTES {
             return Err(BindingError::Event(FormatError::TooLarge {
                 what: "event",

@@ -131,11 +131,15 @@ pub fn read_binary_headers(
     headers: &HeaderMap,
     body: Vec<u8>,
 ) -> Result<BinaryParts, BindingError> {
-    let message = HttpMessage::strict(headers, &[]);
+    let message = HttpMessage::under(headers, &[], &STRICT);
     let mut parts = message::binary_parts(&message)?.0.into_owned();
     parts.data = Some(body).filter(|body| !body.is_empty());
     Ok(parts)
 }
+
+/// The binding's own reading, for the readers that read no event type's policy: no form is
+/// read literally.
+static STRICT: crate::Policy = crate::AnyEvent::DEFAULT_POLICY;
 
 /// Headers and body as the binding layer reads them (§3): `ce-` headers (any case: `http`
 /// stores names in lower case, RFC 9110 5.1, so `ce-ExtA` and `ce-exta` are one header
@@ -145,23 +149,18 @@ struct HttpMessage<'m> {
     headers: &'m HeaderMap,
     body: &'m [u8],
     policy: &'m crate::Policy,
-    warnings: std::cell::RefCell<Vec<cloudevent_rules::Violation>>,
+    warnings: percent::Literals,
 }
 
 impl<'m> HttpMessage<'m> {
-    /// The binding's own reading: no form is read literally.
-    fn strict(headers: &'m HeaderMap, body: &'m [u8]) -> Self {
-        static STRICT: crate::Policy = crate::AnyEvent::DEFAULT_POLICY;
-        Self::under(headers, body, &STRICT)
-    }
-
-    /// Read under `policy` ([`crate::Policy::with_literal_headers`]).
+    /// Read under `policy` ([`crate::Policy::with_literal_headers`]): the event type's own
+    /// ([`BindingEvent::policy`]) or the one a validator reads under.
     fn under(headers: &'m HeaderMap, body: &'m [u8], policy: &'m crate::Policy) -> Self {
         HttpMessage {
             headers,
             body,
             policy,
-            warnings: std::cell::RefCell::default(),
+            warnings: percent::Literals::default(),
         }
     }
 }
@@ -201,7 +200,7 @@ impl IncomingMessage for HttpMessage<'_> {
                         let (text, warning) =
                             percent::literal(value.as_bytes(), attribute, self.policy)
                                 .ok_or(error)?;
-                        self.warnings.borrow_mut().push(warning);
+                        self.warnings.push(warning);
                         Cow::Borrowed(text)
                     }
                 };
@@ -274,7 +273,7 @@ pub fn content_type(headers: &HeaderMap) -> Result<Option<&str>, BindingError> {
 /// assert_eq!(content_mode(&headers).unwrap(), ContentMode::Structured);
 /// ```
 pub fn content_mode(headers: &HeaderMap) -> Result<ContentMode, BindingError> {
-    message::content_mode(&HttpMessage::strict(headers, &[]))
+    message::content_mode(&HttpMessage::under(headers, &[], &STRICT))
 }
 
 /// Writes one event into `headers` and returns the body, in binary or structured mode.
@@ -461,13 +460,43 @@ pub(crate) fn event_response<E: BindingEvent>(
     Ok(response)
 }
 
-/// Reads one event from headers and body, in whichever mode `Content-Type` names.
+/// Reads one event from headers and body, in whichever mode `Content-Type` names, under
+/// `E`'s policy ([`BindingEvent::policy`]): a type declared `#[cloudevent(literal_headers)]`
+/// reads the header forms of senders that do not percent-encode literally, and logs each
+/// warning (with the `tracing` feature, target `cloudevent::binding`); [`AnyEvent`] reads
+/// strictly (read one under another policy with [`structured_document`]).
 ///
 /// # Errors
 /// A batch content type, an unsupported format, or an invalid event.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event};
+/// use cloudevent_runtime::binding::http::read_event;
+///
+/// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.noted", source = "https://orders.example.com",
+///     profile = "cloudevents", literal_headers)]
+/// struct Noted;
+///
+/// let mut headers = ::http::HeaderMap::new();
+/// for (name, value) in [("ce-specversion", "1.0"), ("ce-id", "1"),
+///     ("ce-source", "https://orders.example.com"), ("ce-type", "com.example.order.noted"),
+///     ("ce-subject", "100%")] {
+///     headers.insert(name, value.parse().unwrap());
+/// }
+/// let noted = read_event::<Event<Noted>>(&headers, b"").unwrap();
+/// assert_eq!(noted.subject(), Some("100%"));
+/// assert!(read_event::<AnyEvent>(&headers, b"").is_err()); // CE HTTP binding 3.1.3.2
+/// ```
+///
+/// [`AnyEvent`]: crate::AnyEvent
 pub fn read_event<E: BindingEvent>(headers: &HeaderMap, body: &[u8]) -> Result<E, BindingError> {
+    let policy = E::policy();
+    let message = HttpMessage::under(headers, body, &policy);
     // The mode is checked before the body is parsed, so a batch is refused as such.
-    message::receive_event(&HttpMessage::strict(headers, body))
+    let event = message::receive_event(&message)?;
+    message.warnings.log();
+    Ok(event)
 }
 
 #[cfg(feature = "axum")]
@@ -479,10 +508,15 @@ pub(crate) fn read_batch<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Vec<E>, BindingError> {
-    message::receive_batch(&HttpMessage::strict(headers, body))
+    let policy = E::policy();
+    let message = HttpMessage::under(headers, body, &policy);
+    let events = message::receive_batch(&message)?;
+    message.warnings.log();
+    Ok(events)
 }
 
-/// Reads whatever the message carries: one event or a batch.
+/// Reads whatever the message carries: one event or a batch, under `E`'s policy as
+/// [`read_event`] does.
 ///
 /// # Errors
 /// An unsupported format, a bad header, or an invalid event.
@@ -510,53 +544,35 @@ pub fn read_message<E: BindingEvent>(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Received<E>, BindingError> {
-    message::receive(&HttpMessage::strict(headers, body))
+    let policy = E::policy();
+    let message = HttpMessage::under(headers, body, &policy);
+    let received = message::receive(&message)?;
+    message.warnings.log();
+    Ok(received)
 }
 
-/// The message as a JSON document for a validator: the structured event or the batch as
-/// sent, or the document a binary-mode message stands for
-/// ([`BinaryParts::to_structured_document`]). For `cloudevent validate --format http`:
-/// feed [`ContentMode::Batch`] documents to `Validate::validate_batch_bytes::<Json>`, the others to
-/// `Validate::validate_bytes::<Json>`, to report every finding.
+/// The message as a JSON document for a validator, read under `policy`: the structured event
+/// or the batch as sent, or the document a binary-mode message stands for
+/// ([`BinaryParts::to_structured_document`]), and the warnings of that reading. For
+/// `cloudevent validate --format http`: feed [`ContentMode::Batch`] documents to
+/// `Validate::validate_batch_bytes::<Json>`, the others to `Validate::validate_bytes::<Json>`
+/// of a validator under the same policy, and add the warnings to its report.
+///
+/// A policy [`with_literal_headers`](crate::Policy::with_literal_headers) reads the header
+/// forms of senders that do not percent-encode (a bare `%`, a leading `"`, raw non-ASCII
+/// UTF-8; [`LiteralHeader`](cloudevent_rules::LiteralHeader)) literally, each with a warning
+/// naming the peer's behaviour and CE HTTP binding 3.1.3.2. Off by default and never under
+/// INTG-STD-015. This is how an [`AnyEvent`](crate::AnyEvent) is read under a policy of the
+/// caller's (the axum `Checked` and `Registered` extractors read through it).
 ///
 /// # Errors
-/// An unsupported format, a `ce-datacontenttype` header, or a header that does not decode.
-///
-/// ```
-/// use cloudevent_runtime::Validate;
-/// use cloudevent_runtime::{Json, Profile, Validator};
-/// use cloudevent_runtime::binding::ContentMode;
-/// use cloudevent_runtime::binding::http::structured_document;
-///
-/// let mut headers = ::http::HeaderMap::new();
-/// headers.insert("ce-specversion", "1.0".parse().unwrap());
-/// headers.insert("ce-id", "1".parse().unwrap());
-/// headers.insert("ce-type", "Bad_Type".parse().unwrap());
-/// let (mode, document) = structured_document(&headers, b"").unwrap();
-/// assert_eq!(mode, ContentMode::Binary);
-/// let report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(&document);
-/// assert!(!report.is_valid()); // no source
-/// ```
-pub fn structured_document(
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<(ContentMode, Vec<u8>), BindingError> {
-    message::structured_document(&HttpMessage::strict(headers, body))
-}
-
-/// [`structured_document`] under a policy, with the warnings of the reading: a policy
-/// [`with_literal_headers`](crate::Policy::with_literal_headers) reads the header forms of
-/// senders that do not percent-encode (a bare `%`, a leading `"`, raw non-ASCII UTF-8;
-/// [`LiteralHeader`](cloudevent_rules::LiteralHeader)) literally, each with a warning naming
-/// the peer's behaviour and CE HTTP binding 3.1.3.2, for the validator's report. Off by
-/// default and never under INTG-STD-015; the axum gateway extractors read through it.
-///
-/// # Errors
-/// As [`structured_document`]; a form the policy does not tolerate.
+/// An unsupported format, a `ce-datacontenttype` header, or a header that does not decode
+/// (in a form the policy does not tolerate).
 ///
 /// ```
 /// use cloudevent_runtime::{Json, Policy, Profile, Validate, Validator};
-/// use cloudevent_runtime::binding::http::structured_document_under;
+/// use cloudevent_runtime::binding::ContentMode;
+/// use cloudevent_runtime::binding::http::structured_document;
 ///
 /// let mut headers = ::http::HeaderMap::new();
 /// for (name, value) in [("ce-specversion", "1.0"), ("ce-id", "1"),
@@ -565,17 +581,18 @@ pub fn structured_document(
 ///     headers.insert(name, value.parse().unwrap());
 /// }
 /// let lenient = Policy::new(Profile::CloudEvents).with_literal_headers(true);
-/// let (_, document, warnings) = structured_document_under(&headers, b"", &lenient).unwrap();
+/// let (mode, document, warnings) = structured_document(&headers, b"", &lenient).unwrap();
+/// assert_eq!(mode, ContentMode::Binary);
 /// assert_eq!(warnings[0].rule.as_str(), "CE HTTP binding 3.1.3.2");
 /// let report = Validator::new(lenient).validate_bytes::<Json>(&document);
 /// assert!(report.is_valid());
 ///
 /// // Off by default, and never under the INTG-STD-015 gateway profile.
-/// assert!(structured_document_under(&headers, b"", &Policy::new(Profile::CloudEvents)).is_err());
+/// assert!(structured_document(&headers, b"", &Policy::new(Profile::CloudEvents)).is_err());
 /// let gateway = Policy::new(Profile::IntgStd015).with_literal_headers(true);
-/// assert!(structured_document_under(&headers, b"", &gateway).is_err());
+/// assert!(structured_document(&headers, b"", &gateway).is_err());
 /// ```
-pub fn structured_document_under(
+pub fn structured_document(
     headers: &HeaderMap,
     body: &[u8],
     policy: &crate::Policy,
@@ -585,7 +602,7 @@ pub fn structured_document_under(
     Ok((mode, document, message.warnings.into_inner()))
 }
 
-/// Reads one event from a request.
+/// Reads one event from a request, under `E`'s policy ([`read_event`]).
 ///
 /// # Errors
 /// See [`read_event`].

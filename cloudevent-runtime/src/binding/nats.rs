@@ -179,7 +179,13 @@ pub fn from_parts<E: BindingEvent>(
     headers: Option<&HeaderMap>,
     payload: &[u8],
 ) -> Result<E, BindingError> {
-    message::receive_event(&Received::new(headers, payload))
+    // `E`'s policy decides whether the header forms of senders that do not percent-encode
+    // are read literally (`#[cloudevent(literal_headers)]`), as at the HTTP readers.
+    let policy = E::policy();
+    let message = Received::new(headers, payload, &policy);
+    let event = message::receive_event(&message)?;
+    message.literals.log();
+    Ok(event)
 }
 
 /// A message as the binding layer reads it.
@@ -192,6 +198,9 @@ struct Received<'m> {
     /// the same first error whatever order the header map iterates in.
     attributes: Vec<AttributeHeader<'m>>,
     payload: &'m [u8],
+    policy: &'m crate::Policy,
+    /// The warnings of the values read literally under the policy.
+    literals: percent::Literals,
 }
 
 struct AttributeHeader<'m> {
@@ -202,7 +211,7 @@ struct AttributeHeader<'m> {
 }
 
 impl<'m> Received<'m> {
-    fn new(headers: Option<&'m HeaderMap>, payload: &'m [u8]) -> Self {
+    fn new(headers: Option<&'m HeaderMap>, payload: &'m [u8], policy: &'m crate::Policy) -> Self {
         let mut content_types: Vec<(&str, &str)> = Vec::new();
         let mut attributes = Vec::new();
         for (name, values) in headers.into_iter().flat_map(HeaderMap::iter) {
@@ -232,6 +241,8 @@ impl<'m> Received<'m> {
                 .map(|(header, _)| *header),
             attributes,
             payload,
+            policy,
+            literals: percent::Literals::default(),
         }
     }
 }
@@ -267,20 +278,30 @@ impl IncomingMessage for Received<'_> {
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
         self.attributes.iter().map(|header| {
             // §3.1.3.2: header values are visible US-ASCII; everything else was percent-encoded.
-            if !header
+            let strict = if header
                 .value
                 .bytes()
                 .all(|b| matches!(b, b'\t' | 0x20..=0x7E))
             {
-                return Err(BindingError::HeaderNotText {
-                    header: header.header.to_owned(),
-                });
-            }
-            let value: Cow<'_, str> =
                 percent::decode(header.value).map_err(|source| BindingError::HeaderValue {
                     header: header.header.to_owned(),
                     source,
-                })?;
+                })
+            } else {
+                Err(BindingError::HeaderNotText {
+                    header: header.header.to_owned(),
+                })
+            };
+            let value: Cow<'_, str> = match strict {
+                Ok(value) => value,
+                Err(error) => {
+                    let (text, warning) =
+                        percent::literal(header.value.as_bytes(), &header.attribute, self.policy)
+                            .ok_or(error)?;
+                    self.literals.push(warning);
+                    Cow::Borrowed(text)
+                }
+            };
             Ok(Header {
                 attribute: &header.attribute,
                 header: header.header,

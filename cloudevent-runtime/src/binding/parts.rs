@@ -144,7 +144,7 @@ where
     let mut hints = if without_payload_hints {
         Vec::new()
     } else {
-        typed_extensions::<T>(parts)
+        python_booleans(parts, typed_extensions::<T>(parts), &Event::<T>::POLICY)?
     };
     hints.extend(self::hints(typed));
     let (envelope, data) = read(
@@ -432,6 +432,65 @@ fn typed_extensions<T: CloudEventData + DeserializeOwned>(
         Ok(()) => collect.0,
         Err(_) => Vec::new(),
     }
+}
+
+/// The payload's typed extensions, plus, for a Boolean the header spells as Python does
+/// (`True`, `False`), that spelling standing for the payload's value when the policy tolerates
+/// it (`Policy::literal_header`, the one verdict; the warning is logged, as the typed readers
+/// have no report). Otherwise a header that is no Boolean text (`True`, `TRUE`, `yes`) is
+/// refused as the registry validator refuses it (`check_declared_extension`: CE 1.0.2 type
+/// system); `false` against a payload's `true` stays a disagreement.
+fn python_booleans(
+    parts: &PartsRef<'_>,
+    mut hints: Vec<TypedExtension>,
+    policy: &crate::Policy,
+) -> Result<Vec<TypedExtension>, BindingError> {
+    let literals = super::percent::Literals::default();
+    let mut aliases = Vec::new();
+    for hint in &hints {
+        let Some(value) = parts.attribute(&hint.name) else {
+            continue;
+        };
+        let python = match hint.json.as_str() {
+            "true" => "True",
+            "false" => "False",
+            _ => continue,
+        };
+        if value == hint.canonical {
+            continue;
+        }
+        let tolerated = if value == python {
+            policy.literal_header(
+                cloudevent_rules::LiteralHeader::PythonBoolean,
+                &hint.name,
+                value,
+            )
+        } else {
+            Err(None)
+        };
+        match tolerated {
+            Ok(warning) => {
+                literals.push(warning);
+                aliases.push(TypedExtension {
+                    name: hint.name.clone(),
+                    canonical: python.to_owned(),
+                    json: hint.json.clone(),
+                });
+            }
+            Err(_) => {
+                if let Some(violation) = cloudevent_rules::check_declared_extension(
+                    &hint.name,
+                    ExtensionValue::String(value),
+                    cloudevent_rules::AttributeKind::Boolean,
+                ) {
+                    return Err(FormatError::Invalid(Box::new(violation)).into());
+                }
+            }
+        }
+    }
+    literals.log();
+    hints.extend(aliases);
+    Ok(hints)
 }
 
 /// Whether every extension the payload holds that also came as an attribute of the same

@@ -213,9 +213,9 @@ pub fn decode(raw: &str) -> Result<Cow<'_, str>, PercentDecodeError> {
 
 /// A header value the strict reading refused, read literally when `policy` tolerates its
 /// form ([`cloudevent_rules::Policy::literal_header`], the one verdict): the raw text and
-/// the warning to report. `None` keeps the refusal. (HTTP only: the NATS readers take no
-/// policy.)
-#[cfg(feature = "http")]
+/// the warning to report. `None` keeps the refusal. HTTP and NATS (whose 1.0.3 binary mode
+/// percent-encodes as HTTP does, §3.1.3.2) share it.
+#[cfg(any(feature = "http", feature = "nats"))]
 pub(crate) fn literal<'v>(
     raw: &'v [u8],
     attribute: &str,
@@ -225,6 +225,31 @@ pub(crate) fn literal<'v>(
     let text = std::str::from_utf8(raw).ok()?;
     let warning = policy.literal_header(form, attribute, text).ok()?;
     Some((text, warning))
+}
+
+/// The warnings of one message's literal reading: handed to a validator's report where there
+/// is one ([`super::http::structured_document`]), else logged once the event is accepted.
+#[derive(Debug, Default)]
+pub(crate) struct Literals(std::cell::RefCell<Vec<cloudevent_rules::Violation>>);
+
+impl Literals {
+    pub(crate) fn push(&self, warning: cloudevent_rules::Violation) {
+        self.0.borrow_mut().push(warning);
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn into_inner(self) -> Vec<cloudevent_rules::Violation> {
+        self.0.into_inner()
+    }
+
+    /// Logs each warning (`tracing` feature, target `cloudevent::binding`, level `warn`): a
+    /// reader that returns the event alone has no report to put them in.
+    pub(crate) fn log(&self) {
+        #[cfg(feature = "tracing")]
+        for warning in self.0.borrow().iter() {
+            tracing::warn!(target: "cloudevent::binding", rule = warning.rule.as_str(), "{}", warning.report_line());
+        }
+    }
 }
 
 #[cfg(all(test, any(feature = "http", feature = "nats")))]

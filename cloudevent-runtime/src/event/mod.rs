@@ -102,7 +102,8 @@ impl<T: CloudEventData> Event<T> {
     ///
     /// assert_eq!(Event::<Ping>::POLICY.profile(), Profile::IntgStd015);
     /// ```
-    pub const POLICY: crate::Policy = crate::Policy::new(T::PROFILE);
+    pub const POLICY: crate::Policy =
+        crate::Policy::new(T::PROFILE).with_literal_headers(T::LITERAL_HEADERS);
 
     /// A new root event: fresh ULID `id`, `time` now (UTC), `T`'s source, type, dataschema and
     /// datacontenttype, and the ADR-0003 root convention (see [`crate::trace`]). A payload

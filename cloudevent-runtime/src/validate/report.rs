@@ -214,6 +214,27 @@ impl ValidationReport {
     }
 }
 
+/// Adds findings made outside the validator's read: the warnings of a binding's literal
+/// reading ([`binding::http::structured_document`](crate::binding::http::structured_document)
+/// under a policy [`with_literal_headers`](crate::Policy::with_literal_headers)), so the one
+/// report lists everything the message showed. The bound on listed findings holds.
+///
+/// ```
+/// use cloudevent_runtime::{Json, Profile, Validate, Validator, Violation, rules::rule};
+///
+/// let mut report = Validator::new(Profile::CloudEvents).validate_bytes::<Json>(
+///     br#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.a.b"}"#);
+/// report.extend([Violation::warning(rule::CE_HTTP_HEADER_VALUE, "subject", "100%", "read literally")]);
+/// assert!(report.is_valid());
+/// assert!(report.has_rule("CE HTTP binding 3.1.3.2"));
+/// ```
+impl Extend<Violation> for ValidationReport {
+    fn extend<I: IntoIterator<Item = Violation>>(&mut self, findings: I) {
+        self.findings.extend(findings);
+        self.bound();
+    }
+}
+
 impl fmt::Display for ValidationReport {
     /// One line a finding, [`Violation::report_line`]: `error INTG-STD-015 R-4: type ...`,
     /// the rule id once.
