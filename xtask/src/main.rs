@@ -284,6 +284,7 @@ const RUNTIME_FEATURES: &[&str] = &[
     "gateway",
     "reqwest",
     "rustls-tls",
+    "stream",
     "kafka",
     "rdkafka",
     "nats",
