@@ -90,14 +90,49 @@ const ROWS: &[&str] = &[
     "order/build",
     "order/in_order",
     "order/pairs_swapped",
+    "order/build_typed",
+    "order/in_order_typed",
+    "order/pairs_swapped_typed",
 ];
 
-/// The ordering stage rows (issue 22): one `AnyEvent` per call, made with `partitionkey`,
+/// The ordering stage rows (issue 22): one event per call, made with `partitionkey`,
 /// `sequencetype: Integer` and `sequence` over 16 groups round-robin. `build`: the event made
 /// and dropped (subtract it from the others); `in_order`: made and pushed into an
 /// `OrderingStage` (`from_start`), every group in order, nothing held; `pairs_swapped`: each
-/// pair of numbers within a group swapped, so every other event waits for one.
+/// pair of numbers within a group swapped, so every other event waits for one. Without a
+/// suffix the event is an `AnyEvent`; `_typed`: an `Event<OrderCreated>` (the reference
+/// payload, the three extensions set through the builder).
 fn order_row(case: &str) -> Row {
+    match case.strip_suffix("_typed") {
+        Some(case) => order_stage_row(case, |key, n| {
+            Event::builder(cloudevent_bench::payload())
+                .id("e")
+                .without_traceability()
+                .extension("partitionkey", key)
+                .extension("sequencetype", "Integer")
+                .extension("sequence", n.to_string())
+                .build()
+                .expect("the reference payload with a sequence is valid")
+        }),
+        None => order_stage_row(case, |key, n| {
+            let mut event = AnyEvent::new(
+                "e",
+                "https://orders.example.com/checkout",
+                "com.example.order.updated",
+            );
+            let extensions = event.extensions_mut();
+            extensions.insert("partitionkey", key);
+            extensions.insert("sequencetype", "Integer");
+            extensions.insert("sequence", n.to_string());
+            event
+        }),
+    }
+}
+
+fn order_stage_row<E: cloudevent_runtime::Attributes + 'static>(
+    case: &str,
+    make: fn(&str, i32) -> E,
+) -> Row {
     use cloudevent_runtime::order::OrderingStage;
     use std::time::Duration;
     const GROUPS: u32 = 16;
@@ -113,15 +148,7 @@ fn order_row(case: &str) -> Row {
             n += if n % 2 == 1 { 1 } else { -1 };
         }
         call += 1;
-        let mut event = AnyEvent::new(
-            "e",
-            "https://orders.example.com/checkout",
-            "com.example.order.updated",
-        );
-        let extensions = event.extensions_mut();
-        extensions.insert("partitionkey", keys[group].as_str());
-        extensions.insert("sequencetype", "Integer");
-        extensions.insert("sequence", n.to_string());
+        let event = make(keys[group].as_str(), n);
         match stage.as_mut() {
             Some(stage) => stage
                 .push(black_box(event))

@@ -122,6 +122,8 @@ pub mod otel;
 mod patterns;
 mod payload;
 pub mod registry;
+#[cfg(feature = "stream")]
+mod stream;
 pub mod trace;
 mod validate;
 mod value;
@@ -148,6 +150,9 @@ pub use format::protobuf;
 pub use format::protobuf::Protobuf;
 pub use format::{EventFormat, FromFormat, Json};
 pub use id::IdKind;
+#[cfg(feature = "stream")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
+pub use stream::{EventStreamExt, OrderedStream, SelectStream};
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, Validate, ValidationReport, Validator};
 pub use value::{Binary, SchemaInteger, Timestamp, Uri, UriRef};

@@ -3,6 +3,8 @@
 //! fresh directory and stopped when the test ends; the `fe2o3-amqp` client on both sides.
 #![cfg(feature = "fe2o3-amqp")]
 
+mod common;
+
 use cloudevent_runtime::Attributes;
 use std::time::{Duration, Instant};
 
@@ -243,8 +245,8 @@ async fn refused_messages_get_typed_errors_and_are_rejected(broker: &RabbitMq) {
 /// `express` a Boolean). Only the selected events come out, in order, and the broken message
 /// as its error.
 async fn a_receiver_stream_filtered_by_cesql(broker: &RabbitMq) {
+    use cloudevent_runtime::EventStreamExt;
     use cloudevent_runtime::cesql;
-    use cloudevent_runtime::filter::FilterStreamExt;
     use futures_util::StreamExt;
 
     let mut queue = Queue::open(broker, "filtered").await;
@@ -298,44 +300,18 @@ async fn a_receiver_stream_filtered_by_cesql(broker: &RabbitMq) {
 /// read by the binding's reader as `Event<T>` and then as `AnyEvent`, go through
 /// `.ordered(stage)`: sequence order out, the swap put back, the gap before 6 reported.
 async fn a_receiver_stream_put_in_sequence_order(broker: &RabbitMq) {
-    use cloudevent_runtime::order::{
-        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
-    };
+    use cloudevent_runtime::EventStreamExt;
+    use cloudevent_runtime::order::{FileSequenceStore, Sequencer};
+    use common::ordering::{SENT, assert_put_in_order, label, stage, stamped};
     use futures_util::StreamExt;
-
-    fn label<E: Attributes>(out: Ordered<E>) -> String {
-        match out {
-            Ordered::Deliver(e) => e
-                .extension_value("sequence")
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_owned(),
-            Ordered::Gap {
-                first_missing,
-                missing,
-                resumes_at,
-                ..
-            } => {
-                format!("gap {first_missing}+{missing}->{resumes_at}")
-            }
-            Ordered::Late(e) => format!("late {}", e.id()),
-            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
-        }
-    }
 
     let dir = tempfile::tempdir().unwrap();
     let sequencer = Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
-    let mut stamped = Vec::new();
-    for n in 1..=6 {
-        let mut event = order(n).with_extension("partitionkey", "o-1").unwrap();
-        sequencer.stamp(&mut event).await.unwrap();
-        stamped.push(event);
-    }
+    let stamped = stamped(&sequencer, "o-1", order).await;
     let mut queue = Queue::open(broker, "ordered").await;
     // Sent twice: read once as `Event<T>`, once as `AnyEvent`.
     for _ in 0..2 {
-        for i in [0, 2, 1, 3, 5] {
+        for i in SENT {
             amqp::send(
                 &mut queue.sender,
                 &stamped[i],
@@ -345,9 +321,6 @@ async fn a_receiver_stream_put_in_sequence_order(broker: &RabbitMq) {
             .await
             .unwrap();
         }
-    }
-    fn stage<E: Attributes>() -> OrderingStage<E> {
-        OrderingStage::new(8, Duration::from_secs(30))
     }
     let (typed, any) = {
         let messages = futures_util::stream::unfold(&mut queue, |queue| async move {
@@ -373,8 +346,7 @@ async fn a_receiver_stream_put_in_sequence_order(broker: &RabbitMq) {
             .await;
         (typed, any)
     };
-    assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
-    assert_eq!(any, typed);
+    assert_put_in_order(&typed, &any);
     queue.close().await;
 }
 

@@ -5,6 +5,8 @@
 //! a missing binary fails the test with that instruction.
 #![cfg(feature = "mqtt")]
 
+mod common;
+
 use cloudevent_runtime::Attributes;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -378,8 +380,8 @@ async fn mixed_fleet_of_mqtt3_and_mqtt5_clients_through_mosquitto() {
 /// readings come out, in order, and the broken message as its error.
 #[tokio::test]
 async fn an_mqtt5_subscription_stream_filtered_by_cesql() {
+    use cloudevent_runtime::EventStreamExt;
     use cloudevent_runtime::cesql;
-    use cloudevent_runtime::filter::FilterStreamExt;
     use futures_util::StreamExt;
 
     tokio::time::timeout(Duration::from_secs(30), async {
@@ -450,31 +452,10 @@ async fn an_mqtt5_subscription_stream_filtered_by_cesql() {
 /// `.ordered(stage)`: sequence order out, the swap put back, the gap before 6 reported.
 #[tokio::test]
 async fn an_mqtt5_subscription_stream_put_in_sequence_order() {
-    use cloudevent_runtime::order::{
-        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
-    };
+    use cloudevent_runtime::EventStreamExt;
+    use cloudevent_runtime::order::{FileSequenceStore, Sequencer};
+    use common::ordering::{SENT, assert_put_in_order, label, stage, stamped};
     use futures_util::StreamExt;
-
-    fn label<E: Attributes>(out: Ordered<E>) -> String {
-        match out {
-            Ordered::Deliver(e) => e
-                .extension_value("sequence")
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_owned(),
-            Ordered::Gap {
-                first_missing,
-                missing,
-                resumes_at,
-                ..
-            } => {
-                format!("gap {first_missing}+{missing}->{resumes_at}")
-            }
-            Ordered::Late(e) => format!("late {}", e.id()),
-            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
-        }
-    }
 
     tokio::time::timeout(Duration::from_secs(30), async {
         let broker = Mosquitto::start();
@@ -483,21 +464,17 @@ async fn an_mqtt5_subscription_stream_put_in_sequence_order() {
         let dir = tempfile::tempdir().unwrap();
         let sequencer =
             Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
-        let mut stamped = Vec::new();
-        for n in 1..=6 {
-            let mut event = Event::new(ReadingTaken {
+        let stamped = stamped(&sequencer, "hall", |n| {
+            Event::new(ReadingTaken {
                 sensor: format!("hall-{n}"),
                 floor: 1,
                 celsius: 20.0,
             })
-            .with_extension("partitionkey", "hall")
-            .unwrap();
-            sequencer.stamp(&mut event).await.unwrap();
-            stamped.push(event);
-        }
+        })
+        .await;
         // Sent twice: read once as `Event<T>`, once as `AnyEvent`.
         for _ in 0..2 {
-            for i in [0, 2, 1, 3, 5] {
+            for i in SENT {
                 let message =
                     to_publish(&stamped[i], MqttVersion::V5, ContentMode::Binary).unwrap();
                 let properties = PublishProperties {
@@ -521,9 +498,6 @@ async fn an_mqtt5_subscription_stream_put_in_sequence_order() {
             rx.recv().await.map(|publish| (publish, rx))
         });
         let mut messages = Box::pin(messages);
-        fn stage<E: Attributes>() -> OrderingStage<E> {
-            OrderingStage::new(8, Duration::from_secs(30))
-        }
         let typed: Vec<String> = messages
             .by_ref()
             .take(5)
@@ -540,8 +514,7 @@ async fn an_mqtt5_subscription_stream_put_in_sequence_order() {
             .map(|out| label(out.unwrap()))
             .collect()
             .await;
-        assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
-        assert_eq!(any, typed);
+        assert_put_in_order(&typed, &any);
     })
     .await
     .expect("test took longer than 30 s");

@@ -479,8 +479,8 @@ fn per_key_sequence_order_holds_across_three_partitions_and_a_group() {
 /// customers' events come out, and the broken record as its error.
 #[tokio::test]
 async fn a_consumer_stream_filtered_by_cesql() {
+    use cloudevent_runtime::EventStreamExt;
     use cloudevent_runtime::cesql;
-    use cloudevent_runtime::filter::FilterStreamExt;
     use futures_util::StreamExt;
 
     let cluster = mock_cluster();

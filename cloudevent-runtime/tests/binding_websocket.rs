@@ -2,6 +2,8 @@
 //! other, and with a bare `tokio-tungstenite` peer for what our helpers never send.
 #![cfg(feature = "websocket")]
 
+mod common;
+
 use cloudevent_runtime::Attributes;
 use std::time::Duration;
 
@@ -477,8 +479,8 @@ async fn the_protobuf_and_avro_subprotocols_carry_events_in_binary_frames() {
 /// the stream ends when the client closes.
 #[tokio::test]
 async fn a_websocket_stream_filtered_by_cesql() {
+    use cloudevent_runtime::EventStreamExt;
     use cloudevent_runtime::cesql;
-    use cloudevent_runtime::filter::FilterStreamExt;
 
     bounded(async {
         let (listener, url) = listen().await;
@@ -523,37 +525,13 @@ async fn a_websocket_stream_filtered_by_cesql() {
 /// closes, the gap before 6 reported and 6 delivered.
 #[tokio::test]
 async fn a_websocket_stream_put_in_sequence_order() {
-    use cloudevent_runtime::order::{
-        FileSequenceStore, OrderStreamExt, Ordered, OrderingStage, Sequencer,
-    };
-
-    fn label<E: Attributes>(out: Ordered<E>) -> String {
-        match out {
-            Ordered::Deliver(e) => e
-                .extension_value("sequence")
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_owned(),
-            Ordered::Gap {
-                first_missing,
-                missing,
-                resumes_at,
-                ..
-            } => {
-                format!("gap {first_missing}+{missing}->{resumes_at}")
-            }
-            Ordered::Late(e) => format!("late {}", e.id()),
-            Ordered::Unsequenced(e) => format!("unsequenced {}", e.id()),
-        }
-    }
+    use cloudevent_runtime::EventStreamExt;
+    use cloudevent_runtime::order::{FileSequenceStore, Sequencer};
+    use common::ordering::{SENT, assert_put_in_order, label, stage, stamped};
 
     bounded(async {
         let (listener, url) = listen().await;
         let server = tokio::spawn(async move {
-            fn stage<E: Attributes>() -> OrderingStage<E> {
-                OrderingStage::new(8, Duration::from_secs(30))
-            }
             let stream = accept_one(&listener).await.unwrap();
             let events = futures_util::stream::unfold(stream, |mut stream| async move {
                 let next = stream.receive::<Event<OrderCreated>>().await?;
@@ -579,24 +557,18 @@ async fn a_websocket_stream_put_in_sequence_order() {
         let dir = tempfile::tempdir().unwrap();
         let sequencer =
             Sequencer::new(FileSequenceStore::open(dir.path().join("seq.log")).unwrap());
-        let mut stamped = Vec::new();
-        for n in 1..=6 {
-            let mut event = order(n).with_extension("partitionkey", "o-1").unwrap();
-            sequencer.stamp(&mut event).await.unwrap();
-            stamped.push(event);
-        }
+        let stamped = stamped(&sequencer, "o-1", order).await;
         for _ in 0..2 {
             let mut client = websocket::connect(url.as_str(), &[Subprotocol::Json])
                 .await
                 .unwrap();
-            for i in [0, 2, 1, 3, 5] {
+            for i in SENT {
                 client.send(&stamped[i]).await.unwrap();
             }
             client.close().await.unwrap();
         }
         let (typed, any) = server.await.unwrap();
-        assert_eq!(typed, ["1", "2", "3", "4", "gap 5+1->6", "6"]);
-        assert_eq!(any, typed);
+        assert_put_in_order(&typed, &any);
     })
     .await;
 }

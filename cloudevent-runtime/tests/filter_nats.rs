@@ -8,8 +8,9 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cloudevent_runtime::EventStreamExt;
 use cloudevent_runtime::binding::nats;
-use cloudevent_runtime::filter::{Expression, FilterStreamExt};
+use cloudevent_runtime::filter::Expression;
 use cloudevent_runtime::{AnyEvent, Attributes};
 use futures_util::StreamExt;
 

@@ -292,6 +292,7 @@ const RUNTIME_FEATURES: &[&str] = &[
     "gateway",
     "reqwest",
     "rustls-tls",
+    "stream",
     "kafka",
     "rdkafka",
     "nats",

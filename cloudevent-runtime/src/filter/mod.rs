@@ -23,14 +23,6 @@
 
 #[cfg(feature = "axum")]
 mod axum;
-#[cfg(any(
-    feature = "nats",
-    feature = "websocket",
-    feature = "rdkafka",
-    feature = "fe2o3-amqp",
-    feature = "mqtt"
-))]
-mod stream;
 mod subscription;
 
 use cloudevent_rules::{Envelope, ExtensionAttributes};
@@ -42,24 +34,6 @@ pub use cloudevent_rules::cesql::{
     ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
     Schema, Span, Type, Value,
 };
-#[cfg(any(
-    feature = "nats",
-    feature = "websocket",
-    feature = "rdkafka",
-    feature = "fe2o3-amqp",
-    feature = "mqtt"
-))]
-#[cfg_attr(
-    docsrs,
-    doc(cfg(any(
-        feature = "nats",
-        feature = "websocket",
-        feature = "rdkafka",
-        feature = "fe2o3-amqp",
-        feature = "mqtt"
-    )))
-)]
-pub use stream::{FilterStreamExt, SelectStream};
 pub use subscription::{SubscriptionError, SubscriptionFilter};
 
 use crate::extension::{ExtensionValue, ExtensionValueBuf};
@@ -201,7 +175,7 @@ impl Filter for Expression {
 }
 
 /// A borrowed filter filters as the filter does: `cesql!` gives a `&'static Expression`,
-/// which `.select(..)` and `EventFilter::new` take as it is.
+/// which `.select(..)` (`EventStreamExt`, feature `stream`) and `EventFilter::new` take as it is.
 ///
 /// ```
 /// use cloudevent_runtime::{AnyEvent, cesql, filter::Filter};

@@ -44,33 +44,6 @@ pub use file::FileSequenceStore;
 mod stage;
 pub use stage::{Ordered, OrderingStage};
 
-#[cfg(any(
-    feature = "nats",
-    feature = "websocket",
-    feature = "rdkafka",
-    feature = "fe2o3-amqp",
-    feature = "mqtt"
-))]
-mod stream;
-#[cfg(any(
-    feature = "nats",
-    feature = "websocket",
-    feature = "rdkafka",
-    feature = "fe2o3-amqp",
-    feature = "mqtt"
-))]
-#[cfg_attr(
-    docsrs,
-    doc(cfg(any(
-        feature = "nats",
-        feature = "websocket",
-        feature = "rdkafka",
-        feature = "fe2o3-amqp",
-        feature = "mqtt"
-    )))
-)]
-pub use stream::{OrderStreamExt, OrderedStream};
-
 #[cfg(feature = "nats")]
 mod nats;
 #[cfg(feature = "nats")]
