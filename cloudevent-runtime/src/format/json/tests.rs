@@ -114,3 +114,143 @@ fn integers_outside_the_i32_range_are_refused_with_the_number_as_written() {
         }
     }
 }
+
+/// Issue 25: valid UTF-8 is read through serde_json's `str` reader, which skips the UTF-8
+/// check of each string; every other input through its byte reader, as before. The oracle
+/// is the byte reader alone (what `parse_slice` did before): both must give the same
+/// envelope, data, findings and error, for the typed reader and the validator's.
+#[cfg(feature = "derive")]
+mod property {
+    use super::*;
+    use crate::format::typed::TypedData;
+    use proptest::prelude::*;
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, crate::CloudEvent)]
+    #[cloudevent(
+        crate = "crate",
+        type = "com.example.order.placed",
+        source = "https://orders.example.com/checkout",
+        dataschema = "https://schemas.example.com/orders/placed/v1.json"
+    )]
+    struct Placed {
+        #[cloudevent(subject)]
+        order_id: String,
+        customer_id: String,
+        quantity: i64,
+        #[cloudevent(extension)]
+        region: String,
+    }
+
+    /// An event both readers accept, with non-ASCII text and escapes in it.
+    const EVENT: &str = r#"{"specversion":"1.0","id":"01JD4Z","source":"https://orders.example.com/checkout","type":"com.example.order.placed","time":"2026-11-27T02:00:00.000Z","subject":"order-8842","datacontenttype":"application/json","dataschema":"https://schemas.example.com/orders/placed/v1.json","region":"eu-west-1","correlationid":"wf-ünïcode","causationid":"01JD4Z","data":{"order_id":"order-8842","customer_id":"kündé \"7731\" \u00e9","quantity":3,"region":"eu-west-1"}}"#;
+
+    /// What one reader made of `bytes`, rendered: the result and every finding.
+    fn typed(bytes: &[u8], str_reader: bool) -> String {
+        let mut findings = Findings::strict();
+        let (slot, expected, policy) = (
+            TypedData::<Placed>::default(),
+            Some(Expected::of::<Placed>()),
+            &crate::Event::<Placed>::POLICY,
+        );
+        let result = if str_reader {
+            parse_slice(bytes, slot, expected, policy, &mut findings)
+        } else {
+            let reader = serde_json::Deserializer::from_slice(bytes);
+            read_all(reader, slot, expected, policy, &mut findings, None)
+        };
+        format!("{result:?} {:?}", findings.list)
+    }
+
+    fn lenient(bytes: &[u8], str_reader: bool) -> String {
+        let mut findings = Findings::lenient();
+        let (slot, policy) = (RawData::default(), &crate::AnyEvent::DEFAULT_POLICY);
+        let result = if str_reader {
+            parse_slice(bytes, slot, None, policy, &mut findings)
+        } else {
+            let reader = serde_json::Deserializer::from_slice(bytes);
+            read_all(reader, slot, None, policy, &mut findings, None)
+        };
+        let result = result.map(|(envelope, data)| (envelope, data.map(|d| format!("{d:?}"))));
+        format!("{result:?} {:?}", findings.list)
+    }
+
+    /// Bytes that matter to a JSON string reader: quotes, escapes, multi-byte UTF-8 lead and
+    /// continuation bytes, bytes never valid in UTF-8, an encoded surrogate, control bytes.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            prop::sample::select(vec![
+                b"\"".to_vec(),
+                b"\\".to_vec(),
+                b"\\u".to_vec(),
+                b"\\ud800".to_vec(),
+                b"\\ud83d\\ude00".to_vec(),
+                "é".as_bytes().to_vec(),
+                "😀".as_bytes().to_vec(),
+                vec![0xC3],
+                vec![0xA9],
+                vec![0x80],
+                vec![0xFF],
+                vec![0xED, 0xA0, 0x80],
+                vec![0x01],
+                b"\n".to_vec(),
+                b",".to_vec(),
+                b"{".to_vec(),
+                b"}".to_vec(),
+                b":".to_vec(),
+            ]),
+            prop::collection::vec(any::<u8>(), 1..4),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn str_and_slice_readers_give_one_verdict(
+            edits in prop::collection::vec(
+                (any::<prop::sample::Index>(), piece(), any::<bool>()),
+                0..4,
+            ),
+        ) {
+            let mut bytes = EVENT.as_bytes().to_vec();
+            for (at, piece, replace) in edits {
+                let at = at.index(bytes.len());
+                if replace {
+                    let end = (at + piece.len()).min(bytes.len());
+                    bytes.splice(at..end, piece);
+                } else {
+                    bytes.splice(at..at, piece);
+                }
+            }
+            prop_assert_eq!(typed(&bytes, true), typed(&bytes, false));
+            prop_assert_eq!(lenient(&bytes, true), lenient(&bytes, false));
+        }
+    }
+
+    #[test]
+    fn the_unchanged_event_is_read_by_both() {
+        assert!(typed(EVENT.as_bytes(), true).starts_with("Ok("));
+        assert_eq!(
+            typed(EVENT.as_bytes(), true),
+            typed(EVENT.as_bytes(), false)
+        );
+        assert_eq!(
+            lenient(EVENT.as_bytes(), true),
+            lenient(EVENT.as_bytes(), false)
+        );
+        // Invalid UTF-8 inside a member value: the byte reader's error, at the same place.
+        let mut bad = EVENT.as_bytes().to_vec();
+        let at = bad.iter().position(|&b| b == 0xC3).unwrap();
+        bad[at] = 0xFF;
+        assert!(
+            typed(&bad, true).contains("invalid unicode code point"),
+            "{}",
+            typed(&bad, true)
+        );
+        assert_eq!(typed(&bad, true), typed(&bad, false));
+    }
+}
