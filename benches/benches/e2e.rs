@@ -350,10 +350,7 @@ async fn gateway_case(settings: &Settings) -> Value {
         json.clone(),
     );
     // A fifth of the small-event requests: each carries 20 KB.
-    let (requests, warmup) = (
-        (settings.requests / 5).max(1),
-        (settings.warmup / 5).max(1),
-    );
+    let (requests, warmup) = ((settings.requests / 5).max(1), (settings.warmup / 5).max(1));
     let load_before = load_average();
     println!(
         "e2e: gateway_20kb: {} runs x {requests} events of {} bytes ({warmup} warm-up), {} connections, one server thread",
@@ -379,7 +376,10 @@ async fn gateway_case(settings: &Settings) -> Value {
                 Gateway::Sdk => "sdk",
             };
             show("gateway_20kb", tag, &run);
-            println!("  {:<16} {tag:<8} {per_core:>10.0}/s per core (server thread {cpu_s:.3} s on a CPU)", "gateway_20kb");
+            println!(
+                "  {:<16} {tag:<8} {per_core:>10.0}/s per core (server thread {cpu_s:.3} s on a CPU)",
+                "gateway_20kb"
+            );
             runs[usize::from(gateway == Gateway::Sdk)].push((run, per_core));
         }
         order.rotate_left(1);

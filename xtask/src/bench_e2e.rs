@@ -135,7 +135,10 @@ fn row(report: &Value) -> Option<String> {
             "{ratio:.2}x; ≥ {floor:.0} {unit} {}",
             mark(ours_rate >= floor)
         ),
-        None => format!("{ratio:.2}x (≥ {min_ratio:.2}) {}", mark(ratio >= min_ratio)),
+        None => format!(
+            "{ratio:.2}x (≥ {min_ratio:.2}) {}",
+            mark(ratio >= min_ratio)
+        ),
     };
     Some(format!(
         "| {} | {:.0} {unit} | {:.0} {unit} | {verdict} | {} | {} |\n",
@@ -187,7 +190,9 @@ mod tests {
             .find(|l| l.starts_with("| gateway_20kb"))
             .unwrap();
         assert!(
-            gateway.contains("| 2500 events/s/core | 2000 events/s/core | 1.25x; ≥ 2000 events/s/core ✓ |"),
+            gateway.contains(
+                "| 2500 events/s/core | 2000 events/s/core | 1.25x; ≥ 2000 events/s/core ✓ |"
+            ),
             "{gateway}"
         );
         let http = table

@@ -134,6 +134,8 @@ impl GatewayServer {
     /// Stops the server and joins its thread (the connections should be closed first).
     pub fn stop(self) {
         let _ = self.stop.send(());
-        self.thread.join().expect("the gateway thread did not panic");
+        self.thread
+            .join()
+            .expect("the gateway thread did not panic");
     }
 }

@@ -115,7 +115,9 @@ impl<'a> Tree<'a> {
 
     fn run(&self, start: u32, len: u32) -> &[Entry<'a>] {
         let start = start as usize;
-        self.entries.get(start..start + len as usize).unwrap_or_default()
+        self.entries
+            .get(start..start + len as usize)
+            .unwrap_or_default()
     }
 }
 
@@ -467,7 +469,7 @@ impl<'a> Node<'a, BorrowedJson> for TreeNode<'a> {
 
     fn identity(&self) -> Option<NodeIdentity> {
         Some(NodeIdentity::new(
-            std::ptr::from_ref::<Entry<'a>>(self.entry) as usize
+            std::ptr::from_ref::<Entry<'a>>(self.entry) as usize,
         ))
     }
 }
@@ -622,7 +624,9 @@ mod tests {
 
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Oracle, E> {
             // As `Value` reads it: a non-finite float is `null` there too.
-            Ok(Oracle(Number::from_f64(v).map_or(Value::Null, Value::Number)))
+            Ok(Oracle(
+                Number::from_f64(v).map_or(Value::Null, Value::Number),
+            ))
         }
 
         fn visit_str<E: de::Error>(self, v: &str) -> Result<Oracle, E> {
