@@ -1,6 +1,7 @@
 //! End-to-end throughput on loopback (issue 13): an axum service on our extractors against the
 //! same service on `cloudevents-sdk` 0.9's axum binding, and JetStream publish / consume
-//! through our NATS binding against plain async-nats.
+//! through our NATS binding against plain async-nats; and the 20 KB gateway row (issue 25):
+//! events a second per core of the documented INTG-STD-015 gateway, beside the SDK's binding.
 //!
 //! ```sh
 //! cargo bench -p cloudevent-bench --bench e2e              # every case
@@ -21,13 +22,16 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axum::http::StatusCode;
+
 use cloudevent_runtime::binding::ContentMode;
 use serde_json::{Value, json};
 
 #[path = "loopback/mod.rs"]
 mod loopback;
 
-use loopback::http::{self, Prepared, Service};
+use loopback::gateway::{Gateway, GatewayServer};
+use loopback::http::{self, Client, Prepared, Service};
 use loopback::nats::{self, Contestant};
 use loopback::{Run, median};
 
@@ -87,6 +91,10 @@ fn main() {
             let report = runtime.block_on(http_case(&case, mode, &settings));
             write(&out, &case, &report);
         }
+    }
+    if selected("gateway_20kb") {
+        let report = runtime.block_on(gateway_case(&settings));
+        write(&out, "gateway_20kb", &report);
     }
     if selected("nats_publish") || selected("nats_consume") {
         match nats::server_binary() {
@@ -325,4 +333,86 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
             &read,
         ),
     )
+}
+
+/// The 20 KB gateway row: [`Gateway::Ours`] and [`Gateway::Sdk`], each alone on one server
+/// thread, runs interleaved; events a second per core = events / the server thread's CPU
+/// time (`loopback/gateway.rs`), and the wall-clock rate beside it.
+async fn gateway_case(settings: &Settings) -> Value {
+    let json = cloudevent_bench::gateway_json();
+    let request = Prepared::new(
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/cloudevents+json"),
+        )]
+        .into_iter()
+        .collect(),
+        json.clone(),
+    );
+    // A fifth of the small-event requests: each carries 20 KB.
+    let (requests, warmup) = ((settings.requests / 5).max(1), (settings.warmup / 5).max(1));
+    let load_before = load_average();
+    println!(
+        "e2e: gateway_20kb: {} runs x {requests} events of {} bytes ({warmup} warm-up), {} connections, one server thread",
+        settings.runs,
+        json.len(),
+        settings.concurrency
+    );
+    let mut order = [Gateway::Ours, Gateway::Sdk];
+    let mut runs: [Vec<(Run, f64)>; 2] = Default::default();
+    for _ in 0..settings.runs {
+        for &gateway in &order {
+            let server = GatewayServer::start(gateway);
+            let mut client = Client::connect(server.address, settings.concurrency).await;
+            client.run(&request, warmup, StatusCode::ACCEPTED).await;
+            let before = server.cpu_ns();
+            let run = client.run(&request, requests, StatusCode::ACCEPTED).await;
+            let cpu_s = (server.cpu_ns() - before) as f64 / 1e9;
+            client.close().await;
+            server.stop();
+            let per_core = run.count as f64 / cpu_s;
+            let tag = match gateway {
+                Gateway::Ours => "ours",
+                Gateway::Sdk => "sdk",
+            };
+            show("gateway_20kb", tag, &run);
+            println!(
+                "  {:<16} {tag:<8} {per_core:>10.0}/s per core (server thread {cpu_s:.3} s on a CPU)",
+                "gateway_20kb"
+            );
+            runs[usize::from(gateway == Gateway::Sdk)].push((run, per_core));
+        }
+        order.rotate_left(1);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let summary = |gateway: Gateway, runs: &[(Run, f64)]| {
+        let mut per_core: Vec<f64> = runs.iter().map(|(_, rate)| *rate).collect();
+        per_core.sort_by(f64::total_cmp);
+        let wall: Vec<Run> = runs.iter().map(|(run, _)| run.clone()).collect();
+        let chosen = median(&wall);
+        json!({
+            "name": gateway.name(),
+            "per_s": per_core[per_core.len() / 2],
+            "runs_per_core": per_core,
+            "wall_per_s": chosen.per_second(),
+            "p50_us": chosen.quantile_us(0.50),
+            "p99_us": chosen.quantile_us(0.99),
+            "count": chosen.count,
+        })
+    };
+    json!({
+        "case": "gateway_20kb",
+        "title": "20 KB events through the axum gateway (INTG-STD-015), events a second per core",
+        "unit": "events/s/core",
+        "ours": summary(Gateway::Ours, &runs[0]),
+        "baseline": summary(Gateway::Sdk, &runs[1]),
+        "target": {"min_ratio": 0.0, "min_per_s": 2000.0, "p99_no_worse": false,
+                   "text": "Knative eventing publishes about 2,000 events/s per core at 20 KB"},
+        "settings": {
+            "runs": settings.runs, "requests": requests, "warmup": warmup,
+            "concurrency": settings.concurrency, "server_threads": 1,
+            "body_bytes": json.len(),
+        },
+        "load_average": {"before": load_before, "after": load_average()},
+    })
 }

@@ -49,6 +49,7 @@ const ROWS: &[(&str, Setup)] = &[
     ("registry_data", registry_data),
     ("batch_100", batch_100),
     ("passthrough", passthrough),
+    ("gateway_20kb", gateway_20kb),
 ];
 
 fn new_to_vec() -> Vec<(&'static str, Call)> {
@@ -341,4 +342,48 @@ fn main() {
         }
         _ => panic!("usage: rows list | rows time [rounds] | rows run ROW CONTESTANT N"),
     }
+}
+
+/// The 20 KB gateway row's handler path in process (no network, hyper or router): the
+/// documented gateway's extractor, `Checked<AnyEvent>` under INTG-STD-015, on the
+/// structured-mode request `cargo xtask bench-e2e` sends, against the SDK's axum extractor
+/// on the same request. The request's body is shared, as hyper hands it over.
+fn gateway_20kb() -> Vec<(&'static str, Call)> {
+    use axum::extract::FromRequest;
+    use cloudevent_runtime::binding::axum::Checked;
+    use cloudevent_runtime::{Policy, Profile};
+    use futures_util::FutureExt as _;
+
+    let body = axum::body::Bytes::from(cloudevent_bench::gateway_json());
+    let request = move || {
+        let mut request = axum::extract::Request::new(axum::body::Body::from(body.clone()));
+        *request.method_mut() = axum::http::Method::POST;
+        request.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/cloudevents+json"),
+        );
+        request
+    };
+    let theirs = request.clone();
+    let policy = Policy::new(Profile::IntgStd015);
+    vec![
+        (
+            "ours",
+            Box::new(move || {
+                let read = Checked::<AnyEvent>::from_request(black_box(request()), &policy)
+                    .now_or_never()
+                    .expect("an in-memory body is read at once");
+                drop(black_box(read.expect("the gateway accepts the event")));
+            }),
+        ),
+        (
+            "sdk",
+            Box::new(move || {
+                let read = cloudevents::Event::from_request(black_box(theirs()), &())
+                    .now_or_never()
+                    .expect("an in-memory body is read at once");
+                drop(black_box(read.expect("the SDK reads the event")));
+            }),
+        ),
+    ]
 }

@@ -338,3 +338,62 @@ pub fn root_batch_json(n: usize) -> Vec<u8> {
         .collect();
     serde_json::to_vec(&events).unwrap_or_default()
 }
+
+/// Bytes of the gateway event's JSON document ([`gateway_json`]): the 20 KB at which Knative
+/// eventing publishes its figure of about 2,000 events a second per core (issue 25).
+pub const GATEWAY_EVENT_BYTES: usize = 20_000;
+
+/// The gateway event (issue 25's 20 KB row): the reference event's attributes, valid under
+/// INTG-STD-015, with an order of line items as `data`, filled to [`GATEWAY_EVENT_BYTES`]
+/// bytes (within 64) as one structured-mode JSON document. Every item has its own `sku`, so
+/// no object repeats a member and the strict profile accepts it.
+///
+/// ```
+/// let json = cloudevent_bench::gateway_json();
+/// let size = cloudevent_bench::GATEWAY_EVENT_BYTES;
+/// assert!(json.len() <= size && json.len() + 64 > size, "{} bytes", json.len());
+/// let event = cloudevent_runtime::AnyEvent::from_slice(&json).unwrap();
+/// assert!(event.data().is_some());
+/// ```
+pub fn gateway_json() -> Vec<u8> {
+    let item = |i: usize| {
+        serde_json::json!({
+            "sku": format!("SKU-{i:05}"),
+            "description": "Stainless steel water bottle, 750 ml, double walled",
+            "quantity": 1 + i % 7,
+            "unit_price": {"amount_minor": 1_999 + i, "currency": "EUR"},
+        })
+    };
+    let document = |items: usize| {
+        let data = serde_json::json!({
+            "order_id": SUBJECT,
+            "customer_id": CUSTOMER,
+            "express": EXPRESS,
+            "items": (0..items).map(item).collect::<Vec<_>>(),
+        });
+        serde_json::to_vec(&serde_json::json!({
+            "specversion": "1.0",
+            "id": ID,
+            "source": SOURCE,
+            "type": TYPE,
+            "time": TIME,
+            "subject": SUBJECT,
+            "datacontenttype": DATACONTENTTYPE,
+            "dataschema": DATASCHEMA,
+            EXTENSION: EXTENSION_VALUE,
+            "data": data,
+        }))
+        .unwrap_or_default()
+    };
+    let mut items = 1;
+    while document(items + 1).len() <= GATEWAY_EVENT_BYTES {
+        items += 1;
+    }
+    let mut json = document(items);
+    // Blanks before the closing brace, which every reader skips, make up the rest.
+    let pad = GATEWAY_EVENT_BYTES - json.len();
+    let close = json.pop();
+    json.extend(std::iter::repeat_n(b' ', pad));
+    json.extend(close);
+    json
+}

@@ -4,11 +4,14 @@
 //! - [`http`]: the same axum service on our extractors and on `cloudevents-sdk` 0.9's axum
 //!   binding, and a bounded HTTP/1.1 load generator (fixed request count, fixed number of
 //!   keep-alive connections, 127.0.0.1 only).
+//! - [`gateway`]: the documented INTG-STD-015 gateway and the SDK's binding, each alone on one
+//!   thread, for the 20 KB events-per-second-per-core row.
 //! - [`nats`]: a `nats-server -js` started on a free loopback port with a temporary store, and
 //!   JetStream publish / consume runs through our binding and through plain async-nats.
 
 #![allow(dead_code, reason = "the bench and the smoke test each use a part")]
 
+pub mod gateway;
 pub mod http;
 pub mod nats;
 

@@ -1,85 +1,134 @@
 //! `data` as `jsonschema` reads it without a `serde_json::Value`: a tree borrowed from the
-//! event's JSON text (strings and member names point into it; one `Vec` an object or array),
-//! which `jsonschema` validates through its own representation traits
-//! (`jsonschema::json::Json`). A `Value` allocates a `String` for every member name and string
-//! and a `BTreeMap` for every object; this allocates one `Vec` per container, and was most of
-//! the registry check's cost (issue 25).
+//! event's JSON text (strings and member names point into it), which `jsonschema` validates
+//! through its own representation traits (`jsonschema::json::Json`). A `Value` allocates a
+//! `String` for every member name and string and a `BTreeMap` for every object; this tree is
+//! one list of entries, each container's members or elements side by side in it, so reading
+//! `data` allocates twice (the list and a scratch list) whatever its shape, and dropping it
+//! is two frees (issue 25).
 //!
 //! It answers only "valid or not". A tree this reader does not take as is (an object with a
 //! repeated member name, which `Value` keeps once, or one over [`SMALL_OBJECT`] members, where
 //! finding a repeat would cost more than it saves) is left to the `Value` path, which also
 //! lists the failures of invalid data; so the findings are the `Value` path's, always
-//! (`tests/registry_borrowed.rs` holds the two to the same verdict).
+//! (`schema.rs`' tests hold the two to the same verdict).
 
 use std::borrow::Cow;
-use std::fmt;
 
 use jsonschema::JsonType;
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object, cmp};
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
 /// Objects up to this many members are read here; a larger one goes to the `Value` path.
 const SMALL_OBJECT: usize = 32;
 
-/// One JSON value, borrowed from the text where it can be.
-#[derive(Debug, Default)]
-pub(crate) enum Borrowed<'a> {
-    #[default]
-    Null,
-    Bool(bool),
-    Number(Number),
-    String(Cow<'a, str>),
-    Array(Vec<Borrowed<'a>>),
-    Object(Vec<(Cow<'a, str>, Borrowed<'a>)>),
-}
-
-impl<'a> Borrowed<'a> {
-    /// Reads `text` (already read once as JSON by the event's reader); `None` when it is a
-    /// tree this representation leaves to the `Value` path (see the module docs), or does not
-    /// read (depth: the `Value` path reports it).
-    ///
-    /// A reader of its own, not serde_json's `Deserializer` (which was 58 % of the registry
-    /// check, issue 25): the text is JSON already, so strings are found by an 8-byte scan for
-    /// `"`, `\` and control bytes and borrowed; what is not plain (a string with an escape, a
-    /// number that is not a short integer) is handed to serde_json, so every value is the one
-    /// serde_json reads. Anything unexpected (text that is not JSON, nesting deeper than
-    /// [`MAX_DEPTH`]) is `None`: the `Value` path decides, as it did before. Each container is
-    /// one exactly sized `Vec`, split off one of two scratch stacks.
-    pub(crate) fn parse(text: &'a str) -> Option<Borrowed<'a>> {
-        let mut reader = Reader {
-            text,
-            at: 0,
-            items: Vec::with_capacity(8),
-            members: Vec::with_capacity(16),
-        };
-        let value = reader.value(MAX_DEPTH)?;
-        reader.skip_blanks();
-        (reader.at == text.len()).then_some(value)
-    }
-
-    /// The serde_json `Deserializer` reading `parse` replaced, kept as the oracle of its
-    /// property test.
-    #[cfg(test)]
-    pub(crate) fn parse_with_serde(text: &'a str) -> Option<Borrowed<'a>> {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let value = de::Deserialize::deserialize(&mut deserializer).ok()?;
-        deserializer.end().ok()?;
-        Some(value)
-    }
-}
-
 /// Nesting deeper than this is left to the `Value` path (serde_json reads 128 levels; below
 /// its limit, so depth never makes a verdict here that the `Value` path would not make).
 const MAX_DEPTH: usize = 100;
 
-/// The reader of [`Borrowed::parse`]: a position in the text and the scratch stacks that
-/// containers are collected from.
+/// A string of the tree: borrowed from the text, or (a string with an escape, decoded by
+/// serde_json) the index of its decoded copy in [`Tree::owned`].
+#[derive(Debug, Clone, Copy)]
+enum Text<'a> {
+    Borrowed(&'a str),
+    Owned(u32),
+}
+
+/// One JSON value; a container names the run of [`Tree::entries`] holding its members or
+/// elements (`start`, `len`).
+#[derive(Debug, Clone)]
+enum Item<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Text<'a>),
+    Array(u32, u32),
+    Object(u32, u32),
+}
+
+/// A member (with its name) or an element (its name unused, empty).
+#[derive(Debug, Clone)]
+struct Entry<'a> {
+    name: Text<'a>,
+    item: Item<'a>,
+}
+
+const NO_NAME: Text<'static> = Text::Borrowed("");
+
+/// `data` read once: every container's entries side by side in one list.
+#[derive(Debug, Default)]
+pub(crate) struct Tree<'a> {
+    entries: Vec<Entry<'a>>,
+    owned: Vec<String>,
+    root: Option<Entry<'a>>,
+}
+
+impl<'a> Tree<'a> {
+    /// Reads `text` (already read once as JSON by the event's reader); `None` when it is a
+    /// tree this representation leaves to the `Value` path (see the module docs), or does not
+    /// read (depth: the `Value` path reports it).
+    ///
+    /// A reader of its own, not serde_json's `Deserializer`: the text is JSON already, so
+    /// strings are found by an 8-byte scan for `"`, `\` and control bytes and borrowed; what
+    /// is not plain (a string with an escape, a number that is not a short integer) is handed
+    /// to serde_json, so every value is the one serde_json reads. Anything unexpected (text
+    /// that is not JSON, nesting deeper than [`MAX_DEPTH`]) is `None`: the `Value` path
+    /// decides, as it did before.
+    pub(crate) fn parse(text: &'a str) -> Option<Tree<'a>> {
+        let mut reader = Reader {
+            text,
+            at: 0,
+            // About one entry for every 16 bytes of compact JSON; the list grows past that.
+            entries: Vec::with_capacity(text.len() / 16 + 4),
+            pending: Vec::with_capacity(16),
+            owned: Vec::new(),
+        };
+        let item = reader.value(MAX_DEPTH)?;
+        reader.skip_blanks();
+        (reader.at == text.len()).then(|| Tree {
+            entries: reader.entries,
+            owned: reader.owned,
+            root: Some(Entry {
+                name: NO_NAME,
+                item,
+            }),
+        })
+    }
+
+    /// The root value, as `jsonschema` walks it.
+    pub(crate) fn root(&self) -> TreeNode<'_> {
+        const NULL: Entry<'static> = Entry {
+            name: NO_NAME,
+            item: Item::Null,
+        };
+        TreeNode {
+            tree: self,
+            entry: self.root.as_ref().unwrap_or(&NULL),
+        }
+    }
+
+    fn text(&self, text: Text<'a>) -> &str {
+        match text {
+            Text::Borrowed(text) => text,
+            Text::Owned(index) => self.owned.get(index as usize).map_or("", String::as_str),
+        }
+    }
+
+    fn run(&self, start: u32, len: u32) -> &[Entry<'a>] {
+        let start = start as usize;
+        self.entries
+            .get(start..start + len as usize)
+            .unwrap_or_default()
+    }
+}
+
+/// The reader of [`Tree::parse`]: a position in the text, the finished entries, and the
+/// scratch list the entries of open containers wait in.
 struct Reader<'a> {
     text: &'a str,
     at: usize,
-    items: Vec<Borrowed<'a>>,
-    members: Vec<(Cow<'a, str>, Borrowed<'a>)>,
+    entries: Vec<Entry<'a>>,
+    pending: Vec<Entry<'a>>,
+    owned: Vec<String>,
 }
 
 impl<'a> Reader<'a> {
@@ -99,21 +148,21 @@ impl<'a> Reader<'a> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    fn value(&mut self, depth: usize) -> Option<Borrowed<'a>> {
+    fn value(&mut self, depth: usize) -> Option<Item<'a>> {
         self.skip_blanks();
         match self.peek()? {
-            b'"' => self.string().map(Borrowed::String),
+            b'"' => self.string().map(Item::String),
             b'{' => self.object(depth.checked_sub(1)?),
             b'[' => self.array(depth.checked_sub(1)?),
-            b't' => self.literal("true", Borrowed::Bool(true)),
-            b'f' => self.literal("false", Borrowed::Bool(false)),
-            b'n' => self.literal("null", Borrowed::Null),
+            b't' => self.literal("true", Item::Bool(true)),
+            b'f' => self.literal("false", Item::Bool(false)),
+            b'n' => self.literal("null", Item::Null),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
     }
 
-    fn literal(&mut self, word: &str, value: Borrowed<'a>) -> Option<Borrowed<'a>> {
+    fn literal(&mut self, word: &str, value: Item<'a>) -> Option<Item<'a>> {
         let end = self.at + word.len();
         (self.text.as_bytes().get(self.at..end)? == word.as_bytes()).then(|| {
             self.at = end;
@@ -122,7 +171,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string at `"`: borrowed when it holds no escape, else serde_json's reading of it.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    fn string(&mut self) -> Option<Text<'a>> {
         let bytes = self.text.as_bytes();
         let start = self.at + 1;
         let mut at = plain_run(bytes, start);
@@ -130,7 +179,7 @@ impl<'a> Reader<'a> {
             match *bytes.get(at)? {
                 b'"' => {
                     self.at = at + 1;
-                    return self.text.get(start..at).map(Cow::Borrowed);
+                    return self.text.get(start..at).map(Text::Borrowed);
                 }
                 b'\\' => break,
                 0..=0x1f => return None,
@@ -147,13 +196,15 @@ impl<'a> Reader<'a> {
         }
         let decoded: String = serde_json::from_str(self.text.get(start - 1..=at)?).ok()?;
         self.at = at + 1;
-        Some(Cow::Owned(decoded))
+        let index = u32::try_from(self.owned.len()).ok()?;
+        self.owned.push(decoded);
+        Some(Text::Owned(index))
     }
 
     /// A number: an integer of up to 18 digits read here (what serde_json gives for it: a
     /// `u64`, or an `i64` below zero; `-0` is a float there, so it is not read here), any
     /// other number read by serde_json from its text.
-    fn number(&mut self) -> Option<Borrowed<'a>> {
+    fn number(&mut self) -> Option<Item<'a>> {
         let bytes = self.text.as_bytes();
         let start = self.at;
         let digits = start + usize::from(bytes[start] == b'-');
@@ -176,28 +227,39 @@ impl<'a> Reader<'a> {
                 .iter()
                 .fold(0_u64, |n, d| n * 10 + u64::from(d - b'0'));
             if digits == start {
-                return Some(Borrowed::Number(magnitude.into()));
+                return Some(Item::Number(magnitude.into()));
             }
             if magnitude != 0 {
                 // Up to 18 digits: below 2^63, so the cast and the negation are exact.
-                return Some(Borrowed::Number((-(magnitude as i64)).into()));
+                return Some(Item::Number((-(magnitude as i64)).into()));
             }
         }
         let number: Number = serde_json::from_str(self.text.get(start..at)?).ok()?;
-        Some(Borrowed::Number(number))
+        Some(Item::Number(number))
     }
 
-    fn array(&mut self, depth: usize) -> Option<Borrowed<'a>> {
+    /// Moves the entries of the container opened at `pending[start]` to the finished list.
+    fn close(&mut self, start: usize) -> Option<(u32, u32)> {
+        let first = u32::try_from(self.entries.len()).ok()?;
+        let len = u32::try_from(self.pending.len() - start).ok()?;
+        self.entries.extend(self.pending.drain(start..));
+        Some((first, len))
+    }
+
+    fn array(&mut self, depth: usize) -> Option<Item<'a>> {
         self.at += 1;
-        let start = self.items.len();
+        let start = self.pending.len();
         self.skip_blanks();
         if self.peek()? == b']' {
             self.at += 1;
-            return Some(Borrowed::Array(Vec::new()));
+            return Some(Item::Array(0, 0));
         }
         loop {
             let item = self.value(depth)?;
-            self.items.push(item);
+            self.pending.push(Entry {
+                name: NO_NAME,
+                item,
+            });
             self.skip_blanks();
             match self.peek()? {
                 b',' => self.at += 1,
@@ -206,16 +268,17 @@ impl<'a> Reader<'a> {
             }
         }
         self.at += 1;
-        Some(Borrowed::Array(self.items.split_off(start)))
+        let (first, len) = self.close(start)?;
+        Some(Item::Array(first, len))
     }
 
-    fn object(&mut self, depth: usize) -> Option<Borrowed<'a>> {
+    fn object(&mut self, depth: usize) -> Option<Item<'a>> {
         self.at += 1;
-        let start = self.members.len();
+        let start = self.pending.len();
         self.skip_blanks();
         if self.peek()? == b'}' {
             self.at += 1;
-            return Some(Borrowed::Object(Vec::new()));
+            return Some(Item::Object(0, 0));
         }
         loop {
             self.skip_blanks();
@@ -223,13 +286,18 @@ impl<'a> Reader<'a> {
                 return None;
             }
             let name = self.string()?;
-            let read = &self.members[start..];
-            if read.len() == SMALL_OBJECT || read.iter().any(|(n, _)| *n == name) {
+            let read = &self.pending[start..];
+            let text = |text: Text<'a>| match text {
+                Text::Borrowed(text) => text,
+                Text::Owned(index) => self.owned.get(index as usize).map_or("", String::as_str),
+            };
+            let this = text(name);
+            if read.len() == SMALL_OBJECT || read.iter().any(|entry| text(entry.name) == this) {
                 return None;
             }
             self.expect(b':')?;
-            let value = self.value(depth)?;
-            self.members.push((name, value));
+            let item = self.value(depth)?;
+            self.pending.push(Entry { name, item });
             self.skip_blanks();
             match self.peek()? {
                 b',' => self.at += 1,
@@ -238,7 +306,8 @@ impl<'a> Reader<'a> {
             }
         }
         self.at += 1;
-        Some(Borrowed::Object(self.members.split_off(start)))
+        let (first, len) = self.close(start)?;
+        Some(Item::Object(first, len))
     }
 }
 
@@ -268,90 +337,13 @@ fn plain_run(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// A repeated name or a large object: the `Value` path decides.
-struct NotSmall;
-
-impl fmt::Display for NotSmall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("left to the Value path")
-    }
-}
-
-impl<'de> de::Deserialize<'de> for Borrowed<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(BorrowedVisitor)
-    }
-}
-
-struct BorrowedVisitor;
-
-impl<'de> Visitor<'de> for BorrowedVisitor {
-    type Value = Borrowed<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Borrowed::Null)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(Borrowed::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(Borrowed::Number(v.into()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(Borrowed::Number(v.into()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        // As `Value` reads it: a non-finite float is `null` there too.
-        Ok(Number::from_f64(v).map_or(Borrowed::Null, Borrowed::Number))
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Borrowed::String(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Borrowed::String(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Borrowed::String(Cow::Owned(v)))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(16));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Borrowed::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members: Vec<(Cow<'de, str>, Borrowed<'de>)> = Vec::new();
-        while let Some(crate::format::json::CowStr(name)) = map.next_key()? {
-            if members.len() == SMALL_OBJECT || members.iter().any(|(n, _)| *n == name) {
-                return Err(de::Error::custom(NotSmall));
-            }
-            members.push((name, map.next_value()?));
-        }
-        Ok(Borrowed::Object(members))
-    }
-}
-
-/// The representation `jsonschema` validates [`Borrowed`] trees through.
+/// The representation `jsonschema` validates [`Tree`]s through.
 pub(crate) struct BorrowedJson;
 
 impl Json for BorrowedJson {
-    type Node<'a> = &'a Borrowed<'a>;
+    type Node<'a> = TreeNode<'a>;
     type PreparedKey = String;
-    type StringBuffer = Borrowed<'static>;
+    type StringBuffer = ();
 
     // A lookup is a scan of at most `SMALL_OBJECT` names.
     const KEYS_PER_LOOKUP: usize = 4;
@@ -360,200 +352,375 @@ impl Json for BorrowedJson {
         key.to_owned()
     }
 
-    fn with_string_node<T>(
-        buffer: &mut Borrowed<'static>,
-        string: &str,
-        f: impl FnOnce(<Self as Json>::Node<'_>) -> T,
-    ) -> T {
-        *buffer = Borrowed::String(Cow::Owned(string.to_owned()));
-        f(buffer)
+    fn with_string_node<T>(_: &mut (), string: &str, f: impl FnOnce(TreeNode<'_>) -> T) -> T {
+        let tree = Tree::default();
+        let entry = Entry {
+            name: NO_NAME,
+            item: Item::String(Text::Borrowed(string)),
+        };
+        f(TreeNode {
+            tree: &tree,
+            entry: &entry,
+        })
     }
 }
 
-impl<'a> Node<'a, BorrowedJson> for &'a Borrowed<'a> {
-    type Object = &'a [(Cow<'a, str>, Borrowed<'a>)];
-    type Array = &'a [Borrowed<'a>];
+/// One value of a [`Tree`], as `jsonschema` walks it: the tree (for the strings and the
+/// containers' entries) and the value's entry, whose address is its identity.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TreeNode<'a> {
+    tree: &'a Tree<'a>,
+    entry: &'a Entry<'a>,
+}
+
+/// An object's members in their order, or an array's elements.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Run<'a> {
+    tree: &'a Tree<'a>,
+    entries: &'a [Entry<'a>],
+}
+
+impl<'a> TreeNode<'a> {
+    fn run(&self, start: u32, len: u32) -> Run<'a> {
+        Run {
+            tree: self.tree,
+            entries: self.tree.run(start, len),
+        }
+    }
+
+    fn node(&self, entry: &'a Entry<'a>) -> TreeNode<'a> {
+        TreeNode {
+            tree: self.tree,
+            entry,
+        }
+    }
+}
+
+impl<'a> Node<'a, BorrowedJson> for TreeNode<'a> {
+    type Object = Run<'a>;
+    type Array = Run<'a>;
     type Number = &'a Number;
 
-    fn as_object(&self) -> Option<Self::Object> {
-        match self {
-            Borrowed::Object(members) => Some(members),
+    fn as_object(&self) -> Option<Run<'a>> {
+        match self.entry.item {
+            Item::Object(start, len) => Some(self.run(start, len)),
             _ => None,
         }
     }
 
-    fn as_array(&self) -> Option<Self::Array> {
-        match self {
-            Borrowed::Array(items) => Some(items),
+    fn as_array(&self) -> Option<Run<'a>> {
+        match self.entry.item {
+            Item::Array(start, len) => Some(self.run(start, len)),
             _ => None,
         }
     }
 
     fn as_string(&self) -> Option<Cow<'a, str>> {
-        match self {
-            Borrowed::String(text) => Some(Cow::Borrowed(text)),
+        match self.entry.item {
+            Item::String(text) => Some(Cow::Borrowed(self.tree.text(text))),
             _ => None,
         }
     }
 
     fn as_number(&self) -> Option<&'a Number> {
-        match self {
-            Borrowed::Number(number) => Some(number),
+        match &self.entry.item {
+            Item::Number(number) => Some(number),
             _ => None,
         }
     }
 
     fn as_boolean(&self) -> Option<bool> {
-        match self {
-            Borrowed::Bool(b) => Some(*b),
+        match self.entry.item {
+            Item::Bool(b) => Some(b),
             _ => None,
         }
     }
 
     fn is_null(&self) -> bool {
-        matches!(self, Borrowed::Null)
+        matches!(self.entry.item, Item::Null)
     }
 
     fn json_type(&self) -> JsonType {
-        match self {
-            Borrowed::Null => JsonType::Null,
-            Borrowed::Bool(_) => JsonType::Boolean,
-            Borrowed::Number(_) => JsonType::Number,
-            Borrowed::String(_) => JsonType::String,
-            Borrowed::Array(_) => JsonType::Array,
-            Borrowed::Object(_) => JsonType::Object,
+        match self.entry.item {
+            Item::Null => JsonType::Null,
+            Item::Bool(_) => JsonType::Boolean,
+            Item::Number(_) => JsonType::Number,
+            Item::String(_) => JsonType::String,
+            Item::Array(..) => JsonType::Array,
+            Item::Object(..) => JsonType::Object,
         }
     }
 
     /// `enum` and `const` on a scalar without building a `Value` for it.
     fn equals_value(&self, expected: &Value) -> bool {
-        match (self, expected) {
-            (Borrowed::String(text), Value::String(other)) => text == other,
-            (Borrowed::String(_), _) => false,
-            (Borrowed::Bool(b), _) => expected.as_bool() == Some(*b),
-            (Borrowed::Null, _) => expected.is_null(),
-            (Borrowed::Number(number), _) => cmp::equal(&Value::Number(number.clone()), expected),
-            (Borrowed::Array(_) | Borrowed::Object(_), _) => cmp::equal(&self.to_value(), expected),
+        match (&self.entry.item, expected) {
+            (Item::String(text), Value::String(other)) => self.tree.text(*text) == other,
+            (Item::String(_), _) => false,
+            (Item::Bool(b), _) => expected.as_bool() == Some(*b),
+            (Item::Null, _) => expected.is_null(),
+            (Item::Number(number), _) => cmp::equal(&Value::Number(number.clone()), expected),
+            (Item::Array(..) | Item::Object(..), _) => cmp::equal(&self.value(), expected),
         }
     }
 
     fn to_value(&self) -> Cow<'a, Value> {
-        Cow::Owned(to_value(self))
+        Cow::Owned(self.value())
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
         Some(NodeIdentity::new(
-            std::ptr::from_ref::<Borrowed<'a>>(*self) as usize
+            std::ptr::from_ref::<Entry<'a>>(self.entry) as usize,
         ))
     }
 }
 
-fn to_value(node: &Borrowed<'_>) -> Value {
-    match node {
-        Borrowed::Null => Value::Null,
-        Borrowed::Bool(b) => Value::Bool(*b),
-        Borrowed::Number(number) => Value::Number(number.clone()),
-        Borrowed::String(text) => Value::String(text.clone().into_owned()),
-        Borrowed::Array(items) => Value::Array(items.iter().map(to_value).collect()),
-        Borrowed::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(name, value)| (name.clone().into_owned(), to_value(value)))
-                .collect(),
-        ),
+impl TreeNode<'_> {
+    /// The value as a `Value` (errors, `uniqueItems`, `const` on a container).
+    pub(crate) fn value(&self) -> Value {
+        match &self.entry.item {
+            Item::Null => Value::Null,
+            Item::Bool(b) => Value::Bool(*b),
+            Item::Number(number) => Value::Number(number.clone()),
+            Item::String(text) => Value::String(self.tree.text(*text).to_owned()),
+            Item::Array(start, len) => Value::Array(
+                self.tree
+                    .run(*start, *len)
+                    .iter()
+                    .map(|entry| self.node(entry).value())
+                    .collect(),
+            ),
+            Item::Object(start, len) => Value::Object(
+                self.tree
+                    .run(*start, *len)
+                    .iter()
+                    .map(|entry| {
+                        (
+                            self.tree.text(entry.name).to_owned(),
+                            self.node(entry).value(),
+                        )
+                    })
+                    .collect(),
+            ),
+        }
     }
 }
 
 /// An object's members in their order; `get` finds the one member of a name (a repeated name
 /// never reaches here).
-impl<'a> Object<'a, BorrowedJson> for &'a [(Cow<'a, str>, Borrowed<'a>)] {
-    type Node = &'a Borrowed<'a>;
+impl<'a> Object<'a, BorrowedJson> for Run<'a> {
+    type Node = TreeNode<'a>;
     type MemberName = &'a str;
     type MembersIter = Members<'a>;
 
     fn len(&self) -> usize {
-        <[_]>::len(self)
+        self.entries.len()
     }
 
-    fn get(&self, key: &String) -> Option<&'a Borrowed<'a>> {
-        self.iter()
-            .find(|(name, _)| name == key.as_str())
-            .map(|(_, value)| value)
+    fn get(&self, key: &String) -> Option<TreeNode<'a>> {
+        let tree = self.tree;
+        self.entries
+            .iter()
+            .find(|entry| tree.text(entry.name) == key.as_str())
+            .map(|entry| TreeNode { tree, entry })
     }
 
     fn members(&self) -> Members<'a> {
-        Members(self.iter())
+        Members {
+            tree: self.tree,
+            entries: self.entries.iter(),
+        }
     }
 }
 
 /// The members of an object, as `jsonschema` walks them.
-pub(crate) struct Members<'a>(std::slice::Iter<'a, (Cow<'a, str>, Borrowed<'a>)>);
+pub(crate) struct Members<'a> {
+    tree: &'a Tree<'a>,
+    entries: std::slice::Iter<'a, Entry<'a>>,
+}
 
 impl<'a> Iterator for Members<'a> {
-    type Item = (&'a str, &'a Borrowed<'a>);
+    type Item = (&'a str, TreeNode<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|(name, value)| (name.as_ref(), value))
+        let (tree, entry) = (self.tree, self.entries.next()?);
+        Some((tree.text(entry.name), TreeNode { tree, entry }))
     }
 }
 
-impl<'a> Array<'a, BorrowedJson> for &'a [Borrowed<'a>] {
-    type Node = &'a Borrowed<'a>;
-    type ElementsIter = std::slice::Iter<'a, Borrowed<'a>>;
+/// The elements of an array, as `jsonschema` walks them.
+pub(crate) struct Elements<'a> {
+    tree: &'a Tree<'a>,
+    entries: std::slice::Iter<'a, Entry<'a>>,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = TreeNode<'a>;
+
+    fn next(&mut self) -> Option<TreeNode<'a>> {
+        let (tree, entry) = (self.tree, self.entries.next()?);
+        Some(TreeNode { tree, entry })
+    }
+}
+
+impl<'a> Array<'a, BorrowedJson> for Run<'a> {
+    type Node = TreeNode<'a>;
+    type ElementsIter = Elements<'a>;
 
     fn len(&self) -> usize {
-        <[_]>::len(self)
+        self.entries.len()
     }
 
-    fn elements(&self) -> std::slice::Iter<'a, Borrowed<'a>> {
-        self.iter()
+    fn elements(&self) -> Elements<'a> {
+        Elements {
+            tree: self.tree,
+            entries: self.entries.iter(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fmt;
+
+    use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
     use super::*;
+
+    /// serde_json's `Deserializer`, which the first reader of this file used and this reader
+    /// replaced (issue 25), under the tree's own rule (a repeated name or an object over
+    /// `SMALL_OBJECT` members is left to the `Value` path): the oracle of the tests below.
+    struct Oracle(Value);
+
+    impl<'de> de::Deserialize<'de> for Oracle {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_any(OracleVisitor)
+        }
+    }
+
+    struct OracleVisitor;
+
+    impl<'de> Visitor<'de> for OracleVisitor {
+        type Value = Oracle;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Oracle, E> {
+            Ok(Oracle(Value::Null))
+        }
+
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Oracle, E> {
+            Ok(Oracle(Value::Bool(v)))
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Oracle, E> {
+            Ok(Oracle(v.into()))
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Oracle, E> {
+            Ok(Oracle(v.into()))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Oracle, E> {
+            // As `Value` reads it: a non-finite float is `null` there too.
+            Ok(Oracle(
+                Number::from_f64(v).map_or(Value::Null, Value::Number),
+            ))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Oracle, E> {
+            Ok(Oracle(Value::String(v.to_owned())))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Oracle, A::Error> {
+            let mut items = Vec::new();
+            while let Some(Oracle(item)) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Oracle(Value::Array(items)))
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Oracle, A::Error> {
+            let mut members = serde_json::Map::new();
+            while let Some(name) = map.next_key::<String>()? {
+                if members.len() == SMALL_OBJECT || members.contains_key(&name) {
+                    return Err(de::Error::custom("left to the Value path"));
+                }
+                let Oracle(value) = map.next_value()?;
+                members.insert(name, value);
+            }
+            Ok(Oracle(Value::Object(members)))
+        }
+    }
+
+    /// What the reader (or, with `oracle`, serde_json's `Deserializer`) reads, as a `Value`;
+    /// `None` = left to the `Value` path.
+    fn read(text: &str, oracle: bool) -> Option<Value> {
+        if oracle {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let Oracle(value) = de::Deserialize::deserialize(&mut deserializer).ok()?;
+            deserializer.end().ok()?;
+            Some(value)
+        } else {
+            Tree::parse(text).map(|tree| tree.root().value())
+        }
+    }
 
     #[test]
     fn a_tree_borrows_its_strings_and_keeps_member_order() {
         let text = r#"{"b":"x","a":[1,-2,1.5,true,null],"c":"\u00e9"}"#;
-        let tree = Borrowed::parse(text).unwrap();
-        let Borrowed::Object(members) = &tree else {
-            panic!("{tree:?}")
-        };
-        let names: Vec<&str> = members.iter().map(|(n, _)| n.as_ref()).collect();
+        let tree = Tree::parse(text).unwrap();
+        let root = tree.root().as_object().unwrap();
+        let names: Vec<&str> = root.members().map(|(name, _)| name).collect();
         assert_eq!(names, ["b", "a", "c"]);
-        assert!(matches!(
-            &members[0].1,
-            Borrowed::String(Cow::Borrowed("x"))
-        ));
-        assert!(matches!(&members[2].1, Borrowed::String(Cow::Owned(s)) if s == "é"));
+        let b = root.get(&"b".to_owned()).unwrap();
+        assert!(matches!(b.entry.item, Item::String(Text::Borrowed("x"))));
+        let c = root.get(&"c".to_owned()).unwrap();
+        assert_eq!(c.as_string().as_deref(), Some("é"));
+        assert!(matches!(c.entry.item, Item::String(Text::Owned(0))));
+        let a = root.get(&"a".to_owned()).unwrap().as_array().unwrap();
+        assert_eq!(Array::len(&a), 5);
+        // One list of entries for the whole tree: the array's five, the object's three.
+        assert_eq!(tree.entries.len(), 8);
         assert_eq!(
-            to_value(&tree),
+            tree.root().value(),
             serde_json::from_str::<Value>(text).unwrap()
         );
     }
 
     #[test]
     fn repeated_names_and_large_objects_are_left_to_the_value_path() {
-        assert!(Borrowed::parse(r#"{"a":1,"a":2}"#).is_none());
-        assert!(Borrowed::parse(r#"{"x":{"a":1,"b":2,"a":3}}"#).is_none());
+        assert!(Tree::parse(r#"{"a":1,"a":2}"#).is_none());
+        assert!(Tree::parse(r#"{"x":{"a":1,"b":2,"a":3}}"#).is_none());
+        assert!(Tree::parse(r#"{"a":1,"\u0061":2}"#).is_none());
         let large: Value = (0..=SMALL_OBJECT)
             .map(|i| (format!("m{i}"), Value::from(i)))
             .collect::<serde_json::Map<_, _>>()
             .into();
-        assert!(Borrowed::parse(&large.to_string()).is_none());
-        assert!(Borrowed::parse(r#"{"a":1,"b":2}"#).is_some());
+        assert!(Tree::parse(&large.to_string()).is_none());
+        assert!(Tree::parse(r#"{"a":1,"b":2}"#).is_some());
     }
 
-    /// What `parse` reads, as a `Value`, and whether it read (`None` = the `Value` path).
-    fn read(text: &str, serde: bool) -> Option<Value> {
-        let tree = if serde {
-            Borrowed::parse_with_serde(text)
-        } else {
-            Borrowed::parse(text)
-        };
-        tree.map(|tree| to_value(&tree))
+    #[test]
+    fn nodes_of_one_tree_have_distinct_identities() {
+        let tree = Tree::parse(r#"[{"a":[]},{"a":[]},[],[[]]]"#).unwrap();
+        let mut seen = Vec::new();
+        let mut open = vec![tree.root()];
+        while let Some(node) = open.pop() {
+            seen.push(node.identity().unwrap());
+            if let Some(items) = node.as_array() {
+                open.extend(items.elements());
+            }
+            if let Some(members) = node.as_object() {
+                open.extend(members.members().map(|(_, node)| node));
+            }
+        }
+        assert_eq!(seen.len(), 8);
+        let mut unique = seen.clone();
+        unique.sort_by_key(|identity| format!("{identity:?}"));
+        unique.dedup();
+        assert_eq!(unique.len(), seen.len());
     }
 
     #[test]
@@ -604,9 +771,9 @@ mod tests {
             assert_eq!(read(text, false), read(text, true), "{text}");
         }
         let deep = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
-        assert!(Borrowed::parse(&deep).is_some());
+        assert!(Tree::parse(&deep).is_some());
         let deeper = format!("[{deep}]");
-        assert!(Borrowed::parse(&deeper).is_none(), "left to the Value path");
+        assert!(Tree::parse(&deeper).is_none(), "left to the Value path");
     }
 
     mod property {
@@ -650,7 +817,7 @@ mod tests {
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(2000))]
 
-            /// The reader gives the tree serde_json's `Deserializer` gave, or leaves the text
+            /// The reader gives the tree serde_json's `Deserializer` gives, or leaves the text
             /// to the `Value` path; it never reads a tree serde_json would not.
             #[test]
             fn the_reader_reads_what_serde_json_reads(text in json(), cut in any::<prop::sample::Index>(),

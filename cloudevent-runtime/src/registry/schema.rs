@@ -11,7 +11,7 @@ use jsonschema::PatternOptions;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
-use super::borrowed::{Borrowed, BorrowedJson};
+use super::borrowed::{BorrowedJson, Tree};
 
 /// At most this many failures of one event's data are reported; the last finding says that
 /// more were cut. A 256 KiB array of wrong items cannot make a report of thousands of lines.
@@ -49,9 +49,9 @@ impl CompiledSchema {
 
     /// Whether `data`'s JSON text is valid, read as a borrowed tree; `None` when the tree is
     /// left to the `Value` path (see `borrowed.rs`). The same answer as [`Self::findings`]
-    /// being empty (`tests/registry_borrowed.rs`).
+    /// being empty (`the_borrowed_tree_gives_the_value_paths_verdict` below).
     pub(crate) fn is_valid_text(&self, text: &str) -> Option<bool> {
-        Borrowed::parse(text).map(|tree| self.borrowed.is_valid(&tree))
+        Tree::parse(text).map(|tree| self.borrowed.is_valid(tree.root()))
     }
 
     /// Every failure of `data`, as findings of `registry data`, up to
