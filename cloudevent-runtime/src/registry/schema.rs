@@ -20,6 +20,17 @@ pub(crate) const MAX_DATA_FINDINGS: usize = 32;
 /// The backtracking limit of a `pattern` (fancy-regex counts steps, not time).
 const BACKTRACK_LIMIT: usize = 100_000;
 
+/// `format: "date-time"`, where the schema's draft asserts `format` (draft 4 to 7; 2019-09 and
+/// 2020-12 read it as an annotation): the check a [`Timestamp`](crate::Timestamp) makes, the
+/// rules' `check_time` (RFC 3339, real calendar values, CE 1.0.2 time), in place of the
+/// `jsonschema` crate's own; the generated types of a schema set read `date-time` members as
+/// `Timestamp`s, so a typed reading and `validate --registry` refuse the same text.
+fn is_date_time(text: &str) -> bool {
+    crate::value::time_violations(text)
+        .iter()
+        .all(|v| !v.is_error())
+}
+
 /// A compiled data schema: once for `serde_json::Value` (the failures of invalid data), once
 /// for the borrowed tree of `borrowed.rs` (whether data is valid, without a `Value`).
 pub(crate) struct CompiledSchema {
@@ -34,11 +45,13 @@ impl CompiledSchema {
         let validator = jsonschema::options()
             .offline()
             .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+            .with_format("date-time", is_date_time)
             .build(schema)
             .map_err(|error| error.to_string())?;
         let borrowed = jsonschema::options_for::<BorrowedJson>()
             .offline()
             .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+            .with_format("date-time", is_date_time)
             .build(schema)
             .map_err(|error| error.to_string())?;
         Ok(CompiledSchema {
