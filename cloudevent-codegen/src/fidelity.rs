@@ -22,7 +22,8 @@
 //! - an open `oneOf`/`anyOf` object branch (a struct variant) keeps the members its schema
 //!   does not name, as an open struct does.
 //!
-//! `date-time` text is kept by `shapes.rs` (`Mode::KeepText`), before typify runs.
+//! `date`, `uuid` and IP address text is kept by `shapes.rs` (`Mode::KeepText`), before typify
+//! runs; a `date-time` is the runtime's `Timestamp`, which keeps its text (`import.rs`).
 
 use quote::format_ident;
 use syn::punctuated::Punctuated;

@@ -237,8 +237,9 @@ pub(crate) fn attribute_from_pointer(
 /// boolean a Boolean, an integer typed within 32 bits (`i8` ... `i32`, `u8`, `u16`: a schema
 /// `format` `int32`, `int16`, `int8`, `uint16` or `uint8`) an Integer. There is no conversion to text (as
 /// `--id-pointer` makes): an integer stays an Integer, and one typed wider (`i64`, typify's
-/// type for an unbounded `integer`) is a finding, not a truncation. A `date-time` kept as
-/// text is a String extension carrying that text. A generated newtype around a string
+/// type for an unbounded `integer`) is a finding, not a truncation. A `date-time` (the
+/// runtime's `Timestamp` under a type mapping: the text received, checked) is a Timestamp
+/// extension, the type the registry's snapshot declares for it. A generated newtype around a string
 /// (typify's type for a string with `minLength`) gets `ExtensionField`, once per type.
 pub(crate) fn extension_from_pointer(
     syntax: &mut syn::File,
@@ -263,7 +264,7 @@ pub(crate) fn extension_from_pointer(
     let (path, leaf) = member_path(syntax, &names.root, &segments, &unsupported)?;
     let leaf = leaf.ok_or_else(|| unsupported("the member's type is not a plain type"))?;
     let newtype = match leaf.as_str() {
-        "String" | "str" | "bool" | "i8" | "i16" | "i32" | "u8" | "u16" => false,
+        "String" | "str" | "bool" | "i8" | "i16" | "i32" | "u8" | "u16" | "Timestamp" => false,
         "DateTime" | "NaiveDate" | "Uuid" => {
             return Err(unsupported(&format!(
                 "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"

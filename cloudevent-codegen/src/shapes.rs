@@ -38,11 +38,13 @@ const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
 pub(crate) enum Mode {
     /// Only the shapes typify mishandles.
     Shapes,
-    /// Also read `date-time`, `date`, `uuid` and IP address strings as the text received,
-    /// so a typed event re-emits them unchanged (a `chrono` type would rewrite `+01:00` to
-    /// UTC and `.5` to `.500`, `uuid::Uuid` an upper-case UUID to lower case, `Ipv6Addr`
-    /// a long form to the short one): for schema sets published by others, whose events
-    /// are passed on.
+    /// Also read `date`, `uuid` and IP address strings as the text received, so a typed
+    /// event re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower
+    /// case, `Ipv6Addr` a long form in the short one): for schema sets published by others,
+    /// whose events are passed on. A `date-time` keeps its `format`: typify's `chrono` type
+    /// (which would rewrite `+01:00` to UTC and `.5` to `.500`) becomes the runtime's
+    /// `Timestamp` (`import.rs`), which keeps the text received and checks it as
+    /// `validate --registry` does.
     KeepText,
 }
 
@@ -67,7 +69,7 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
     if mode == Mode::KeepText
         && matches!(
             object.get("format").and_then(Value::as_str),
-            Some("date-time" | "date" | "uuid" | "ip" | "ipv4" | "ipv6")
+            Some("date" | "uuid" | "ip" | "ipv4" | "ipv6")
         )
     {
         object.remove("format");
@@ -388,11 +390,15 @@ mod tests {
 
     #[test]
     fn dates_stay_text_for_imported_schemas() {
-        let schema = json!({"properties": {"t": {"type": "string", "format": "date-time"}}});
+        let schema = json!({"properties": {"t": {"type": "string", "format": "date"}}});
         let mut kept = schema.clone();
         normalize(&mut kept, Mode::KeepText);
         assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
         assert_eq!(normalized(schema.clone()), schema);
+        // A `date-time` keeps its format: it becomes the runtime's `Timestamp` (`import.rs`).
+        let mut checked = json!({"type": "string", "format": "date-time"});
+        normalize(&mut checked, Mode::KeepText);
+        assert_eq!(checked, json!({"type": "string", "format": "date-time"}));
         let mut uuid = json!({"type": "string", "format": "uuid"});
         normalize(&mut uuid, Mode::KeepText);
         assert_eq!(uuid, json!({"type": "string"}));

@@ -3,7 +3,10 @@
 //! two templates) and Google's CloudEvents (googleapis/google-cloudevents `jsonschema/`, each
 //! schema serving the types it lists). Every type is generated, the output of each set
 //! compiles in a crate with no policy of its own, and every example payload of the set,
-//! wrapped as a CloudEvent, parses as its type and writes its data back identical.
+//! wrapped as a CloudEvent, parses as its type and writes its data back identical. On every
+//! example the typed reading, the registry validator and python-jsonschema asserting `format`
+//! give one verdict; the examples python-jsonschema's default (no `format` asserted) decides
+//! otherwise are listed with why (`ON_FORMAT_ALONE`).
 //!
 //! The compiling test builds one crate per set, once, in `<target>/codegen-sets/`
 //! (its own target dir there, shared by the two sets).
@@ -249,37 +252,45 @@ fn difference(read: &serde_json::Value, written: &serde_json::Value, at: String)
 }
 "#;
 
-/// Examples on which python-jsonschema's verdict differs from ours because JSON Schema
-/// itself leaves the verdict open, each with why.
+/// The examples whose python-jsonschema verdict hangs on `format` alone, each with why; on
+/// each the typed reading and the registry give python-jsonschema's verdict with `format`
+/// asserted.
 ///
 /// `deployment_status/gh-pages` has `""` for `environment_url`, whose `oneOf` is
-/// `{"enum": [""]}` or `{"type": "string", "format": "uri"}`. Draft 7 makes asserting `format`
-/// optional (draft-handrews-json-schema-validation-01 7.2): python-jsonschema, asserting no
-/// format by default, finds `""` valid under both branches and refuses it for `oneOf`; the
-/// registry (the `jsonschema` crate, which asserts `uri`) finds `""` no URI, so valid under
-/// the `enum` branch alone, and accepts it; the typed reading accepts it too (a string).
-/// With its `FormatChecker` and `rfc3987` python-jsonschema accepts it as well.
+/// `{"enum": [""]}` or `{"type": "string", "format": "uri"}`: asserting `uri`, `""` is valid
+/// under the `enum` branch alone, so accepted; asserting no format, valid under both, so
+/// refused for `oneOf`.
 ///
 /// `check_run/rerequested` (and `.with-organization`) give `app.created_at` as
-/// `"2018-04-25 20:42:10"`, no RFC 3339 `date-time`. python-jsonschema (no format asserted)
-/// and the typed reading (a set's `date-time` is kept as the text received, unchecked) accept
-/// them; the registry, asserting `date-time`, refuses them. Draft 7 leaves the choice open;
-/// ours should be one: the typed reading checking `date-time` as the registry does is what is
-/// left to do (issue 26 item 7), so this entry is a gap, not a decision.
-const KNOWN_DISAGREEMENTS: [&str; 3] = [
+/// `"2018-04-25 20:42:10"`, no RFC 3339 `date-time` (no `T`, no offset): refused asserting
+/// `date-time` (the typed reading's `Timestamp` and the registry both read it with the rules'
+/// `check_time`, and name `data/check_run/app/created_at`), accepted asserting no format.
+const ON_FORMAT_ALONE: [&str; 3] = [
     "deployment_status/gh-pages.payload.json",
     "check_run/rerequested.payload.json",
     "check_run/rerequested.with-organization.payload.json",
 ];
 
-/// Prints the examples python-jsonschema refuses (a JSON list): argv[1] the schema folder
-/// (every schema in it registered by its `$id`, relative ones against the folder), argv[2]
-/// a JSON list of `[schema path, example path]`.
+/// Prints python-jsonschema's verdicts (a JSON object of two lists of refused examples):
+/// argv[1] the schema folder (every schema in it registered by its `$id`, relative ones
+/// against the folder), argv[2] a JSON list of `[schema path, example path]`.
+///
+/// `asserting`: with the draft's `FORMAT_CHECKER`, so `format` is an assertion, as the
+/// registry and the generated types make it (`docs/compatibility.md`: `format` is treated as
+/// an assertion). `default`: python-jsonschema's default, which asserts no `format`; draft 7
+/// leaves the choice to the implementation (draft-handrews-json-schema-validation-01 7.2), and
+/// the examples the two verdicts differ on are printed. python-jsonschema checks `date-time`
+/// and `uri` only with the optional `rfc3339-validator` and `rfc3987` installed (`cargo xtask`
+/// installs them): without them it would silently accept every value, so this script refuses
+/// to run.
 const PYTHON_VERDICTS: &str = r#"
 import json, pathlib, sys
 import jsonschema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
+missing = [f for f in ("date-time", "uri") if f not in jsonschema.Draft7Validator.FORMAT_CHECKER.checkers]
+if missing:
+    sys.exit("python-jsonschema cannot check " + ", ".join(missing) + ": pip install rfc3339-validator rfc3987")
 root = pathlib.Path(sys.argv[1])
 resources = []
 for path in root.rglob("*.json"):
@@ -287,14 +298,16 @@ for path in root.rglob("*.json"):
     if isinstance(schema, dict) and "$id" in schema:
         resources.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT7)))
 registry = Registry().with_resources(resources)
-refused = []
+verdicts = {"asserting": [], "default": []}
 for schema_path, example_path in json.loads(sys.argv[2]):
     schema = json.loads(pathlib.Path(schema_path).read_text())
+    instance = json.loads(pathlib.Path(example_path).read_text())
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
-    errors = list(cls(schema, registry=registry).iter_errors(json.loads(pathlib.Path(example_path).read_text())))
-    if errors:
-        refused.append(example_path + ": " + errors[0].message[:200])
-print(json.dumps(refused))
+    for mode, checker in (("asserting", cls.FORMAT_CHECKER), ("default", None)):
+        errors = list(cls(schema, registry=registry, format_checker=checker).iter_errors(instance))
+        if errors:
+            verdicts[mode].append(example_path + ": " + errors[0].message[:200])
+print(json.dumps(verdicts))
 "#;
 
 fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
@@ -367,7 +380,8 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
         "{}",
         String::from_utf8_lossy(&python.stderr)
     );
-    let refused_by_python: Vec<String> = serde_json::from_slice(&python.stdout).unwrap();
+    let verdicts: BTreeMap<String, Vec<String>> = serde_json::from_slice(&python.stdout).unwrap();
+    let refused_by_python = &verdicts["asserting"];
     write_if_changed(&project.join("tests/examples.rs"), EXAMPLES_TEST);
     let output = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .current_dir(&project)
@@ -394,6 +408,8 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     };
     let python: std::collections::BTreeSet<String> =
         refused_by_python.iter().map(|l| path_of(l)).collect();
+    let python_default: std::collections::BTreeSet<String> =
+        verdicts["default"].iter().map(|l| path_of(l)).collect();
     let typed_refused: std::collections::BTreeSet<String> = problems("typed-refused")
         .iter()
         .map(|l| path_of(l))
@@ -419,7 +435,6 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
             registry_refused.insert(path.display().to_string());
         }
     }
-    let known = |p: &String| KNOWN_DISAGREEMENTS.iter().any(|k| p.ends_with(k));
     let agreeing = all
         .iter()
         .filter(|(_, p)| {
@@ -439,34 +454,68 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
         };
         (number("typed: "), number("identical: "))
     };
+    // python-jsonschema's default (no `format` asserted): the examples whose verdict hangs
+    // on `format` alone, each with python-jsonschema's message under either setting.
+    let on_format: Vec<String> = python
+        .symmetric_difference(&python_default)
+        .map(|p| {
+            let message = |list: &[String]| {
+                list.iter()
+                    .find(|l| l.starts_with(&format!("{p}:")))
+                    .map(|l| l[p.len() + 1..].trim().to_owned())
+                    .unwrap_or_else(|| "valid".to_owned())
+            };
+            format!(
+                "{p}\n    format asserted: {}\n    default: {}",
+                message(refused_by_python),
+                message(&verdicts["default"])
+            )
+        })
+        .collect();
     println!(
         "{name}: {} types generated; {} examples: {typed} read typed, {agreeing} agreeing with python-jsonschema \
-         (typed reading and registry), {identical} identical after write-back; python-jsonschema refuses {}, \
-         the typed reading {}, the registry {}",
+         asserting `format` (typed reading and registry), {identical} identical after write-back; \
+         python-jsonschema refuses {}, the typed reading {}, the registry {}; with python-jsonschema's \
+         default (no `format` asserted) {} agree, {} differ on `format` alone:\n  {}",
         registry.files.len(),
         all.len(),
         python.len(),
         typed_refused.len(),
         registry_refused.len(),
+        all.len() - on_format.len(),
+        on_format.len(),
+        on_format.join("\n  "),
     );
-    // The registry gives the typed reading's verdict on every example (but the known gaps).
+    // The registry gives the typed reading's verdict on every example.
     let differ: Vec<&String> = registry_refused
         .symmetric_difference(&typed_refused)
-        .filter(|p| !known(p))
         .collect();
     assert!(
         differ.is_empty(),
         "registry and typed reading differ: {differ:#?}\n{stdout}"
     );
-    assert_eq!(
-        agreeing
-            + all
+    assert_eq!(agreeing, all.len(), "{stdout}\n{refused_by_python:#?}");
+    // Those hanging on `format` alone are the ones listed, with why.
+    let listed = all
+        .iter()
+        .filter(|(_, p)| {
+            ON_FORMAT_ALONE
                 .iter()
-                .filter(|(_, p)| known(&p.display().to_string()))
-                .count(),
-        all.len(),
-        "{stdout}"
+                .any(|k| p.display().to_string().ends_with(k))
+        })
+        .count();
+    assert_eq!(on_format.len(), listed, "{}", on_format.join("\n"));
+    assert!(
+        python
+            .symmetric_difference(&python_default)
+            .all(|p| ON_FORMAT_ALONE.iter().any(|k| p.ends_with(k))),
+        "{}",
+        on_format.join("\n")
     );
+    // Typed errors name the member's JSON pointer (`data/check_run/app/created_at: ...`).
+    for line in problems("typed-refused") {
+        assert!(line.contains(": data/"), "{line}");
+    }
     assert!(problems("not-typed").is_empty(), "{stdout}");
     assert!(problems("differs").is_empty(), "{stdout}");
     // The typed reading refuses only what python-jsonschema refuses...
@@ -475,11 +524,8 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
         wrongly.is_empty(),
         "refused, valid for python-jsonschema: {wrongly:#?}\n{stdout}"
     );
-    // ...and all of it, but for the disagreements known and left (see KNOWN_DISAGREEMENTS).
-    let missed: Vec<&String> = python
-        .difference(&typed_refused)
-        .filter(|p| !known(p))
-        .collect();
+    // ...and all of it.
+    let missed: Vec<&String> = python.difference(&typed_refused).collect();
     assert!(
         missed.is_empty(),
         "accepted, refused by python-jsonschema: {missed:#?}\n{refused_by_python:#?}"

@@ -95,4 +95,31 @@ fn main() {
         eprintln!("{error}");
         std::process::exit(1);
     }
+    // `date-time` under type mappings (issue 26, one verdict): the published-set layout
+    // (templates, a types pointer) and a registry of one's own read with a template.
+    let fixture = "../../cloudevent-codegen/tests/fixtures/date-time";
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas(format!("{fixture}/published"))
+        .type_template("com.example.{dir}.{/properties/action}")
+        .types_pointer("/cloudeventTypes")
+        .dataschema_base("https://schemas.example.com/published/")
+        .profile(Profile::CloudEvents)
+        .lock_file(format!("{fixture}/published.lock.json"))
+        .file_name("date_time_published.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+    if let Err(error) = cloudevent_codegen::Builder::new()
+        .schemas(format!("{fixture}/own"))
+        .type_template("{dir}")
+        .profile(Profile::CloudEvents)
+        .lock_file(format!("{fixture}/own.lock.json"))
+        .file_name("date_time_own.rs")
+        .generate_to_out_dir()
+    {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
 }

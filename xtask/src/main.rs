@@ -174,6 +174,12 @@ const PYTHON_AVRO: &str = "fastavro==1.12.2";
 /// python-jsonschema, whose verdict `cloudevent-codegen/tests/sets.rs` compares with the
 /// generated types' on every example of the published schema sets.
 const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
+/// What python-jsonschema's `FormatChecker` needs to check `date-time` and `uri` (without
+/// them it accepts any value): the sets test compares verdicts with `format` asserted.
+const PYTHON_FORMAT_CHECKS: [(&str, &str); 2] = [
+    ("rfc3339_validator", "rfc3339-validator==0.1.4"),
+    ("rfc3987", "rfc3987==1.3.8"),
+];
 
 /// The independent Protobuf implementation the Protobuf interop test runs as a peer
 /// (`cloudevent-runtime/tests/interop_protobuf.rs`, `tests/interop/python/protobuf_peer.py`):
@@ -209,6 +215,9 @@ fn install_interop_sdks() -> Result<(), String> {
     }
     pip_install_unless_importable("fastavro", PYTHON_AVRO)?;
     pip_install_unless_importable("jsonschema", PYTHON_JSONSCHEMA)?;
+    for (module, requirement) in PYTHON_FORMAT_CHECKS {
+        pip_install_unless_importable(module, requirement)?;
+    }
     // nats-py has no `__version__`: these are checked by their distribution's version.
     let installed = Command::new("python3")
         .args([

@@ -47,9 +47,12 @@ use crate::registry::{Registry, TypeMapping};
 /// [`Builder::compat`] (default `forward`) and fails the build on a breaking change with the
 /// message `cloudevent diff` prints; see `docs/compatibility.md`.
 ///
-/// The generated code needs `cloudevent-runtime`, `serde`, `serde_json`, `chrono` (feature
-/// `serde`, for `date-time`/`date`), `uuid` (feature `serde`, for `uuid`) and `regress` (for
-/// `pattern`) as dependencies of the crate that includes it.
+/// The generated code needs `cloudevent-runtime`, `serde` and `serde_json` as dependencies of
+/// the crate that includes it (a `pattern` is checked with `regress` through the runtime);
+/// in your own layout also `chrono` (feature `serde`, for `date-time`/`date`) and `uuid`
+/// (feature `serde`, for `uuid`). Under a type mapping a `date-time` is the runtime's
+/// `Timestamp` (the text received, checked as `validate --registry` checks it) and `date`,
+/// `uuid` stay text.
 #[derive(Debug, Clone)]
 pub struct Builder {
     schemas: PathBuf,

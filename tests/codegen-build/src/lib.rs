@@ -45,3 +45,16 @@ pub mod nested {
 pub mod edges {
     include!(concat!(env!("OUT_DIR"), "/edges.rs"));
 }
+
+/// `date-time` members under type mappings (`cloudevent-codegen/tests/fixtures/date-time`):
+/// the published-set layout (`--type-template`, `--types-pointer`), read as the runtime's
+/// `Timestamp`, checked on read and written back as received.
+pub mod date_time_published {
+    include!(concat!(env!("OUT_DIR"), "/date_time_published.rs"));
+}
+
+/// `date-time` members of a registry of one's own (`x-cloudevent` with a `time` pointer and a
+/// `date-time` extension) read with `--type-template '{dir}'`.
+pub mod date_time_own {
+    include!(concat!(env!("OUT_DIR"), "/date_time_own.rs"));
+}
