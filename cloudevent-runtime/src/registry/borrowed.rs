@@ -84,7 +84,7 @@ impl<'a> Tree<'a> {
         };
         let item = reader.value(MAX_DEPTH)?;
         reader.skip_blanks();
-        (reader.at == text.len()).then(|| Tree {
+        (reader.at == text.len()).then_some(Tree {
             entries: reader.entries,
             owned: reader.owned,
             root: Some(Entry {
