@@ -1038,7 +1038,16 @@ async fn e_typed_binary_read_keeps_one_value_per_extension() {
             let (status, headers, body) = post_message(&format!("{base}/typed"), http).await;
             if status == StatusCode::BAD_REQUEST {
                 let body = String::from_utf8_lossy(&body);
-                assert!(body.contains("priority"), "{}: {body}", peer.name);
+                // The Python SDK's message also carries `ce-express: True`, which the typed
+                // reader refuses first (CE 1.0.2 type system; see the next test).
+                let python_boolean = peer.name == "python"
+                    && body.contains("express")
+                    && body.contains("CE 1.0.2 type system");
+                assert!(
+                    body.contains("priority") || python_boolean,
+                    "{}: {body}",
+                    peer.name
+                );
                 continue;
             }
             assert_eq!(status, StatusCode::OK, "{}: {}", peer.name, String::from_utf8_lossy(&body));
@@ -1073,14 +1082,15 @@ async fn typed_route_reads_the_peers_orders() {
                 let context = format!("{} {kind}", peer.name);
                 if peer.name == "python" && kind == "http-binary" {
                     // The Python SDK writes the Boolean as `ce-express: True`; the canonical
-                    // form is `true` (CE 1.0.2 type system). So the header says the String
-                    // `True` while the payload's `express` field says true: one attribute,
-                    // two values. Our answer is a 400 naming `express` (INTG-STD-015 R-7),
+                    // form is `true` (CE 1.0.2 type system). The type declares `express`
+                    // Boolean, so the typed reader refuses `True` with the finding the
+                    // registry validator gives (a type may opt in to reading it, with a
+                    // warning: `#[cloudevent(literal_headers)]`): a 400 naming `express`,
                     // never both values kept and re-sent.
                     let body = String::from_utf8_lossy(&body);
                     assert_eq!(status, StatusCode::BAD_REQUEST, "{context}: {body}");
                     assert!(
-                        body.contains("express") && body.contains("R-7"),
+                        body.contains("express") && body.contains("CE 1.0.2 type system"),
                         "{context}: {body}"
                     );
                     cases += 1;
