@@ -6,8 +6,11 @@
 //!   `Nats-Msg-Id` = the event id, waits for the stream's ack).
 //! - ours, consume: `nats::handle_once::<Event<OrderCreated>>` with an
 //!   `InMemoryDeduplicator` (strict typed read, `(source, id)` dedupe, explicit ack).
-//! - plain, publish: `jetstream::Context::publish` of the same event bytes, serialized before
-//!   the clock starts, no headers; waits for the ack (the limit).
+//! - plain, publish: what a hand-rolled producer does for each event inside the timed loop
+//!   (issue 25): a struct of owned strings with fresh ULIDs for `id` and `correlationid`,
+//!   `time` from `chrono::Utc::now()`, `serde_json::to_vec`, then `jetstream::Context::publish`,
+//!   without headers ([`Contestant::Plain`]) or with the same two ours sends
+//!   ([`Contestant::PlainHeaders`], issue 25's publish baseline); waits for the ack.
 //! - plain, consume: `serde_json::from_slice` into a struct of owned strings, then ack.
 //!
 //! Both publishers keep the same number of publishes in flight ([`WINDOW`]); both consumers
@@ -29,13 +32,13 @@ use cloudevent_runtime::Event;
 use cloudevent_runtime::binding::nats::{self, Handled};
 use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
 use futures_util::{StreamExt, stream};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::Run;
 
-/// What the plain consumer reads: the event `Event::new` writes, every attribute an owned
-/// `String`, no checks.
-#[derive(Debug, Deserialize)]
+/// What the plain producer writes and the plain consumer reads: the event `Event::new`
+/// writes, every attribute an owned `String`, no checks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[allow(dead_code, reason = "read to be parsed, not used")]
 pub struct PlainTracedEvent {
     specversion: String,
@@ -60,11 +63,11 @@ pub const WINDOW: usize = 64;
 pub enum Contestant {
     /// Our binding, `Nats-Msg-Id` and the deduplicator.
     Ours,
-    /// async-nats alone on the same bytes.
+    /// async-nats alone, a plain struct serialized per event, no headers.
     Plain,
-    /// async-nats alone on the same bytes with the headers ours sends (`Content-Type`,
-    /// `Nats-Msg-Id`): not a contestant, an A/B variant that tells the cost of the headers
-    /// (client and server side) from the cost of our code.
+    /// The same with the headers ours sends (`Content-Type`, `Nats-Msg-Id`): issue 25's
+    /// publish baseline, and, on consume, the variant that tells the headers' cost (client and
+    /// server side) from the cost of our code.
     PlainHeaders,
 }
 
@@ -261,16 +264,63 @@ pub fn event_messages(events: usize, headers: bool) -> Vec<(Option<HeaderMap>, B
         .collect()
 }
 
+/// What a hand-rolled producer sends for `Event::new(payload())`: the template's constant
+/// attributes and payload copied, fresh ULIDs for `id` and `correlationid` (`causationid` =
+/// `id`), `time` from `chrono::Utc::now()`, `serde_json::to_vec`; with `headers`, a header map
+/// holding the `Content-Type` ours sends and `Nats-Msg-Id` = the id.
+pub fn plain_message(
+    template: &PlainTracedEvent,
+    content_type: &str,
+    headers: bool,
+) -> (Option<HeaderMap>, Bytes) {
+    let id = ulid::Ulid::generate().to_string();
+    let event = PlainTracedEvent {
+        specversion: template.specversion.clone(),
+        causationid: id.clone(),
+        id,
+        source: template.source.clone(),
+        ty: template.ty.clone(),
+        time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        subject: template.subject.clone(),
+        datacontenttype: template.datacontenttype.clone(),
+        dataschema: template.dataschema.clone(),
+        correlationid: ulid::Ulid::generate().to_string(),
+        data: template.data.clone(),
+    };
+    let payload = Bytes::from(serde_json::to_vec(&event).expect("a plain struct serializes"));
+    let map = headers.then(|| {
+        let mut map = HeaderMap::new();
+        map.insert("Content-Type", content_type);
+        map.insert(async_nats::header::NATS_MESSAGE_ID, event.id.as_str());
+        map
+    });
+    (map, payload)
+}
+
+/// The template [`plain_message`] copies its constants from (the event `Event::new` writes,
+/// read once before the clock starts) and the `Content-Type` ours sends.
+pub fn plain_template() -> (PlainTracedEvent, String) {
+    let (headers, payload) = event_messages(1, true).pop().expect("one message");
+    let template = serde_json::from_slice(&payload).expect("the event reads as the plain struct");
+    let content_type = headers
+        .as_ref()
+        .and_then(|h| h.get("Content-Type"))
+        .map(|v| v.as_str().to_owned())
+        .expect("ours sends a Content-Type");
+    (template, content_type)
+}
+
 async fn publish_plain(
     context: &jetstream::Context,
     subject: &str,
     events: usize,
     headers: bool,
 ) -> Run {
-    let messages = event_messages(events, headers);
+    let (template, content_type) = plain_template();
     let start = Instant::now();
-    let acks: usize = stream::iter(messages)
-        .map(|(headers, payload)| async {
+    let acks: usize = stream::iter(0..events)
+        .map(|_| async {
+            let (headers, payload) = plain_message(&template, &content_type, headers);
             match headers {
                 Some(headers) => {
                     context
@@ -383,16 +433,28 @@ pub fn read_ns(contestant: Contestant, events: usize) -> f64 {
 }
 
 /// What building and writing one message costs each publisher in process, without the
-/// server: ours `Event::new` + `nats::to_message` + `Nats-Msg-Id`; plain nothing (its bytes
-/// are written before the clock starts), so only ours is measured.
-pub fn write_ns(events: usize) -> f64 {
+/// server: ours `Event::new` + `nats::to_message` + `Nats-Msg-Id`; plain [`plain_message`]
+/// with the same two headers. Nanoseconds a message, over `events` messages.
+pub fn write_ns(contestant: Contestant, events: usize) -> f64 {
+    let (template, content_type) = plain_template();
     let start = Instant::now();
     for _ in 0..events {
-        let event = Event::new(payload());
-        let (mut headers, payload) =
-            nats::to_message(&event, nats::DEFAULT_MODE).expect("the event serializes");
-        headers.insert(async_nats::header::NATS_MESSAGE_ID, event.id());
-        std::hint::black_box((headers, payload));
+        match contestant {
+            Contestant::Ours => {
+                let event = Event::new(payload());
+                let (mut headers, payload) =
+                    nats::to_message(&event, nats::DEFAULT_MODE).expect("the event serializes");
+                headers.insert(async_nats::header::NATS_MESSAGE_ID, event.id());
+                std::hint::black_box((headers, payload));
+            }
+            Contestant::Plain | Contestant::PlainHeaders => {
+                std::hint::black_box(plain_message(
+                    &template,
+                    &content_type,
+                    contestant == Contestant::PlainHeaders,
+                ));
+            }
+        }
     }
     start.elapsed().as_nanos() as f64 / events as f64
 }
