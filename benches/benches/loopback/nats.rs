@@ -78,9 +78,10 @@ impl Contestant {
             Contestant::Ours => {
                 "ours: Event::new + publish_jetstream (Nats-Msg-Id) / handle_once + dedupe"
             }
-            Contestant::Plain => "plain async-nats: publish bytes / serde + ack",
+            Contestant::Plain => "plain async-nats: serde struct + publish / serde + ack",
             Contestant::PlainHeaders => {
-                "plain async-nats + the same headers (Content-Type, Nats-Msg-Id)"
+                "plain async-nats: serde struct + publish with the same headers (Content-Type, \
+                 Nats-Msg-Id) / serde + ack"
             }
         }
     }
