@@ -132,13 +132,11 @@ impl sealed::Format for Json {
             // input that is not one JSON value pays the second read.
             Err(_) if findings.members_at.is_some() => {
                 let mut findings = Findings::lenient();
-                refused_or_read(json::parse_slice(
-                    bytes,
-                    RawData::default(),
-                    None,
-                    policy,
-                    &mut findings,
-                ), findings, profile)
+                refused_or_read(
+                    json::parse_slice(bytes, RawData::default(), None, policy, &mut findings),
+                    findings,
+                    profile,
+                )
             }
             read => refused_or_read(read, findings, profile),
         }
@@ -152,7 +150,11 @@ fn refused_or_read<R: Report>(
     profile: cloudevent_rules::Profile,
 ) -> (R, Option<Data>, Option<usize>) {
     match read {
-        Ok((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data, None),
+        Ok((envelope, data)) => (
+            R::read(profile, &envelope.view(), findings.list),
+            data,
+            None,
+        ),
         Err(error) => {
             // The reader already named a lone surrogate's attribute; anything else that
             // stopped serde_json is reported here.

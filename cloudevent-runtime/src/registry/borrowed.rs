@@ -826,8 +826,10 @@ mod tests {
                     prop::collection::vec(inner.clone(), 0..5)
                         .prop_map(|items| format!("[{}]", items.join(" , "))),
                     prop::collection::vec((name.clone(), inner), 0..6).prop_map(|members| {
-                        let members: Vec<String> =
-                            members.into_iter().map(|(n, v)| format!("{n}: {v}")).collect();
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(n, v)| format!("{n}: {v}"))
+                            .collect();
                         format!("{{{}}}", members.join(","))
                     }),
                 ]

@@ -568,7 +568,8 @@ mod tests {
         for file in std::fs::read_dir(dir).unwrap() {
             let file = file.unwrap().path();
             if file.extension().is_some_and(|e| e == "json") {
-                let document: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+                let document: Value =
+                    serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
                 collect_data(&document, &mut found);
             }
         }
@@ -642,7 +643,10 @@ mod tests {
         WALK_IN_READER.with(|walk| walk.set(old));
         let mut out = vec![format!("{:?}", validator.validate_bytes::<Json>(bytes))];
         let batch = [b"[".as_slice(), bytes, b"]"].concat();
-        out.push(format!("{:?}", validator.validate_batch_bytes::<Json>(&batch)));
+        out.push(format!(
+            "{:?}",
+            validator.validate_batch_bytes::<Json>(&batch)
+        ));
         out.push(match validator.validate_document(bytes) {
             Document::Event(report) => format!("{report:?}"),
             Document::Batch(report) => format!("{report:?}"),
@@ -662,7 +666,11 @@ mod tests {
     }
 
     fn repeated(report: &ValidationReport) -> usize {
-        report.findings().iter().filter(|f| f.rule.as_str() == "RFC 8259 4").count()
+        report
+            .findings()
+            .iter()
+            .filter(|f| f.rule.as_str() == "RFC 8259 4")
+            .count()
     }
 
     #[test]
@@ -674,8 +682,7 @@ mod tests {
                     .unwrap(),
             );
             for profile in [Profile::IntgStd015, Profile::CloudEvents] {
-                let validator =
-                    RegistryValidator::new(Validator::new(profile), registry.clone());
+                let validator = RegistryValidator::new(Validator::new(profile), registry.clone());
                 for value in instances() {
                     for (text, repeats) in texts(&value) {
                         for content_type in ["application/json", "text/plain"] {
@@ -706,7 +713,9 @@ mod tests {
                             }
                             with_repeats += usize::from(repeats);
                             tree_read += usize::from(
-                                !repeats && content_type == "application/json" && schema != json!({}),
+                                !repeats
+                                    && content_type == "application/json"
+                                    && schema != json!({}),
                             );
                         }
                     }
@@ -744,6 +753,9 @@ mod tests {
         let event = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.test","data":{"a":1,"a":2},"X":1}"#;
         let new = reports(&validator, event.as_bytes(), false);
         assert_eq!(new, reports(&validator, event.as_bytes(), true));
-        assert_eq!(repeated(&validator.validate_bytes::<Json>(event.as_bytes())), 1);
+        assert_eq!(
+            repeated(&validator.validate_bytes::<Json>(event.as_bytes())),
+            1
+        );
     }
 }

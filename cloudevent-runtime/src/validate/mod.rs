@@ -545,10 +545,16 @@ pub(crate) enum TreeRead {
     Untried,
     /// Not read as a tree (a member named twice, an object over 32 members, 128 levels): left
     /// to the `Value` path.
-    #[cfg_attr(not(feature = "registry"), allow(dead_code, reason = "only a registry reads a tree"))]
+    #[cfg_attr(
+        not(feature = "registry"),
+        allow(dead_code, reason = "only a registry reads a tree")
+    )]
     Left,
     /// Read as a tree, whose objects name each member once; whether the schema accepts it.
-    #[cfg_attr(not(feature = "registry"), allow(dead_code, reason = "only a registry reads a tree"))]
+    #[cfg_attr(
+        not(feature = "registry"),
+        allow(dead_code, reason = "only a registry reads a tree")
+    )]
     Read {
         /// The schema's verdict on the tree.
         valid: bool,
