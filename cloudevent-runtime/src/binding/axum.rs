@@ -26,7 +26,7 @@ use serde::de::DeserializeOwned;
 
 use super::format::WithFormat;
 use super::{BindingError, BindingEvent, ContentMode, StructuredFormat};
-use crate::validate::Then;
+use crate::validate::{Then, TreeRead};
 use crate::{
     AnyEvent, Batch, BatchReport, CloudEventData, Event, EventFormat, FormatError, Policy,
     ValidationReport, Validator, Violation,
@@ -353,9 +353,12 @@ struct WithWarnings<'a, T> {
 }
 
 impl<T: Then> Then for WithWarnings<'_, T> {
-    fn then(&self, report: &mut ValidationReport, data: Option<&crate::Data>) {
+    fn read_data(&self, report: &ValidationReport, data: Option<&crate::Data>) -> TreeRead {
+        self.then.read_data(report, data)
+    }
+    fn then(&self, report: &mut ValidationReport, data: Option<&crate::Data>, tree: TreeRead) {
         report.findings.extend(self.warnings.iter().cloned());
-        self.then.then(report, data);
+        self.then.then(report, data, tree);
     }
 }
 

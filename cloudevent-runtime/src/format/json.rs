@@ -31,6 +31,12 @@ pub(crate) use scalar::{CowStr, JsonScalar};
 pub(crate) struct Findings {
     strict: bool,
     pub(crate) list: Vec<Violation>,
+    /// The validator's read: the walk for members named twice in JSON `data` (RFC 8259 4) is
+    /// left to the validator, which skips it when a later step read `data` as a tree that
+    /// refuses a repeated name (`validate::Validator::read_event`).
+    defers_members: bool,
+    /// Where the walk's findings go in [`Findings::list`] when it was left to the validator.
+    pub(crate) members_at: Option<usize>,
 }
 
 /// Returned by [`Findings::report`] when a strict parse must stop.
@@ -40,14 +46,20 @@ impl Findings {
     pub(crate) fn strict() -> Self {
         Findings {
             strict: true,
-            list: Vec::new(),
+            ..Findings::default()
         }
     }
 
     pub(crate) fn lenient() -> Self {
+        Findings::default()
+    }
+
+    /// [`Findings::lenient`], leaving the walk for members named twice in JSON `data` to the
+    /// caller when `data` stays JSON text (its findings' place is [`Findings::members_at`]).
+    pub(crate) fn lenient_deferring_members() -> Self {
         Findings {
-            strict: false,
-            list: Vec::new(),
+            defers_members: true,
+            ..Findings::default()
         }
     }
 
@@ -405,9 +417,15 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, S> {
         let found = check_envelope(policy, &attributes, mode, expected_type, memo);
         findings.report_all(found).map_err(|Stop| stop(findings))?;
         if let Some(text) = slot.json_text() {
-            findings
-                .report_all(policy.check_data_members(text))
-                .map_err(|Stop| stop(findings))?;
+            if findings.defers_members && is_json(envelope.datacontenttype.as_deref()) {
+                // `data` stays this JSON text (`DataSlot::finish`): the validator walks it,
+                // or skips the walk where a tree read it (lenient: nothing below stops).
+                findings.members_at = Some(findings.list.len());
+            } else {
+                findings
+                    .report_all(policy.check_data_members(text))
+                    .map_err(|Stop| stop(findings))?;
+            }
         }
         let data = slot
             .finish(envelope.datacontenttype.as_deref(), findings)

@@ -111,28 +111,64 @@ impl sealed::Format for Json {
         Some(serde_json::to_vec(events).map_err(FormatError::Json))
     }
 
-    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>, Option<usize>) {
         let profile = policy.profile();
         // The same reader as `AnyEvent::decode_with`, collecting instead of stopping: the
-        // structural findings as it reads, then the policy's envelope check.
-        let mut findings = Findings::lenient();
+        // structural findings as it reads, then the policy's envelope check. The walk for
+        // members named twice in JSON `data` is left to the validator (`members_at`).
+        let mut findings = if crate::validate::walks_members_in_reader() {
+            Findings::lenient()
+        } else {
+            Findings::lenient_deferring_members()
+        };
         match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
-            Ok((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
-            Err(error) => {
-                // The reader already named a lone surrogate's attribute; anything else that
-                // stopped serde_json is reported here.
-                match json::string_violation(&error) {
-                    Some(_) if findings.list.iter().any(|v| v.rule == rule::CE_TYPE_SYSTEM) => {}
-                    Some(violation) => findings.list.push(violation),
-                    None => findings.list.push(Violation::error(
-                        rule::INTG_R7,
-                        "event",
-                        "",
-                        format!("is not a CloudEvents JSON object: {error}"),
-                    )),
-                }
-                (R::refused(profile, findings.list), None)
+            Ok((envelope, data)) => (
+                R::read(profile, &envelope.view(), findings.list),
+                data,
+                findings.members_at,
+            ),
+            // Refused after the walk was left (text after the event object): read again
+            // walking in the reader, so the refusal lists exactly what it always did. Only
+            // input that is not one JSON value pays the second read.
+            Err(_) if findings.members_at.is_some() => {
+                let mut findings = Findings::lenient();
+                refused_or_read(
+                    json::parse_slice(bytes, RawData::default(), None, policy, &mut findings),
+                    findings,
+                    profile,
+                )
             }
+            read => refused_or_read(read, findings, profile),
+        }
+    }
+}
+
+/// The validator's report on one read of the JSON reader that did not leave its walk.
+fn refused_or_read<R: Report>(
+    read: Result<(json::Envelope<'_>, Option<Data>), serde_json::Error>,
+    mut findings: Findings,
+    profile: cloudevent_rules::Profile,
+) -> (R, Option<Data>, Option<usize>) {
+    match read {
+        Ok((envelope, data)) => (
+            R::read(profile, &envelope.view(), findings.list),
+            data,
+            None,
+        ),
+        Err(error) => {
+            // The reader already named a lone surrogate's attribute; anything else that
+            // stopped serde_json is reported here.
+            match json::string_violation(&error) {
+                Some(_) if findings.list.iter().any(|v| v.rule == rule::CE_TYPE_SYSTEM) => {}
+                Some(violation) => findings.list.push(violation),
+                None => findings.list.push(Violation::error(
+                    rule::INTG_R7,
+                    "event",
+                    "",
+                    format!("is not a CloudEvents JSON object: {error}"),
+                )),
+            }
+            (R::refused(profile, findings.list), None, None)
         }
     }
 }

@@ -89,8 +89,10 @@ pub(crate) mod sealed {
 
         /// The validator's read of one event, whose size the door checked: the same reader,
         /// collecting every finding instead of stopping, with the data it read (for the
-        /// registry's schema check).
-        fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>);
+        /// registry's schema check), and where the findings of the walk for members named
+        /// twice in JSON `data` (RFC 8259 4) go in the report when the reader left that walk
+        /// to the validator (`None`: walked already, or no JSON `data`).
+        fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>, Option<usize>);
     }
 }
 

@@ -776,9 +776,107 @@ mod tests {
         assert!(Tree::parse(&deeper).is_none(), "left to the Value path");
     }
 
+    #[test]
+    fn the_walk_and_the_tree_see_the_same_repeated_names() {
+        // The deterministic cases of the property below: each repeat the walk reports (RFC
+        // 8259 4) leaves the text to the `Value` path, so a tree that reads has none.
+        let strict = cloudevent_rules::Policy::new(cloudevent_rules::Profile::IntgStd015);
+        for text in [
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,"\u0061":2}"#,
+            r#"{"\/":1,"/":2}"#,
+            r#"{"\ud83d\ude00":1,"😀":2}"#,
+            r#"{"x":[{"b":1},{"b":2,"c":3,"b":4}]}"#,
+            r#"[{"k":{"n":1,"n":2}}]"#,
+        ] {
+            assert!(!strict.check_data_members(text).is_empty(), "{text}");
+            assert!(Tree::parse(text).is_none(), "{text}");
+        }
+        let once = r#"{"a":{"a":1},"b":[{"a":1},{"a":2}],"\u0062a":1}"#;
+        assert!(Tree::parse(once).is_some());
+        assert!(strict.check_data_members(once).is_empty());
+    }
+
     mod property {
         use super::read;
         use proptest::prelude::*;
+
+        /// JSON whose objects often name a member twice: names from a few that decode to the
+        /// same text (`"a"` and `"\u0061"`, `"/"` and `"\/"`, a surrogate pair and its
+        /// character) or any of `a`-`c` escaped or not, in nested objects and arrays of
+        /// objects.
+        fn repeating() -> impl Strategy<Value = String> {
+            let name = prop_oneof![
+                4 => prop::sample::select(vec![
+                    r#""a""#, r#""\u0061""#, r#""b""#, r#""\u0062""#, r#""ab""#,
+                    r#""a\u0062""#, r#""/""#, r#""\/""#, r#""😀""#, r#""\ud83d\ude00""#,
+                    r#""é""#, r#""\u00e9""#, r#""\u00E9""#, r#""""#,
+                ])
+                .prop_map(str::to_owned),
+                1 => r#""([a-c]|\\u006[1-3]){0,3}""#,
+            ];
+            let leaf = prop_oneof![
+                Just("null".to_owned()),
+                Just("1".to_owned()),
+                Just(r#""a""#.to_owned()),
+                Just(r#"{"a":1}"#.to_owned()),
+            ];
+            leaf.prop_recursive(4, 64, 6, move |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..5)
+                        .prop_map(|items| format!("[{}]", items.join(" , "))),
+                    prop::collection::vec((name.clone(), inner), 0..6).prop_map(|members| {
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(n, v)| format!("{n}: {v}"))
+                            .collect();
+                        format!("{{{}}}", members.join(","))
+                    }),
+                ]
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+
+            /// A text the borrowed tree reads has no object naming a member twice: the
+            /// profile's walk (RFC 8259 4, `check_data_members`) finds nothing in it, so the
+            /// validator may skip the walk when the registry's tree read `data`
+            /// (`Validator::walk_members`). On the reader's generator, on text repeating
+            /// names (escaped or not, nested, in arrays), and on both with one byte changed.
+            #[test]
+            fn a_tree_that_reads_has_no_repeated_member(
+                text in prop_oneof![json(), repeating()],
+                cut in any::<prop::sample::Index>(),
+                byte in prop::sample::select(b"{}[],:\"\\ 0-.eE+tnau".to_vec())) {
+                let strict = cloudevent_rules::Policy::new(cloudevent_rules::Profile::IntgStd015);
+                let mut changed = text.clone().into_bytes();
+                let at = cut.index(changed.len().max(1)).min(changed.len().saturating_sub(1));
+                if let Some(b) = changed.get_mut(at) { *b = byte; }
+                let changed = String::from_utf8(changed).unwrap_or_default();
+                for text in [&text, &changed] {
+                    if super::Tree::parse(text).is_some() {
+                        prop_assert_eq!(strict.check_data_members(text), Vec::new(), "{}", text);
+                    }
+                }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(32))]
+
+            /// The generator is not vacuous: it makes repeats the walk reports and the tree
+            /// refuses, at least 4 texts in 64.
+            #[test]
+            fn repeating_text_repeats(texts in prop::collection::vec(repeating(), 64)) {
+                let strict = cloudevent_rules::Policy::new(cloudevent_rules::Profile::IntgStd015);
+                let repeats = texts.iter().filter(|t| !strict.check_data_members(t).is_empty()).count();
+                prop_assert!(repeats >= 4, "{} of 64", repeats);
+                for text in texts.iter().filter(|t| !strict.check_data_members(t).is_empty()) {
+                    prop_assert!(super::Tree::parse(text).is_none(), "{}", text);
+                }
+            }
+        }
 
         /// JSON text with what serde_json's own writer never makes: blanks, escapes of every
         /// kind, surrogate pairs, numbers of any length and exponent.

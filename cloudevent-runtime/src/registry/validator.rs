@@ -9,7 +9,7 @@ use cloudevent_rules::{AttributeKind, LiteralHeader, Violation, rule};
 use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
 use crate::any::Data;
-use crate::validate::{AttributeValue, Then};
+use crate::validate::{AttributeValue, Then, TreeRead};
 use crate::{ExtensionValueBuf, Timestamp, Validate, ValidationReport, Validator};
 use cloudevent_rules::unix_seconds;
 
@@ -309,14 +309,8 @@ impl RegistryValidator {
     }
 
     /// Appends the registry's findings to a report whose attributes were read.
-    fn check(&self, report: &mut ValidationReport, data: &DataView<'_>) {
-        let attribute = |name: &str| {
-            report.attributes.iter().find_map(|(n, v)| match v {
-                AttributeValue::Text(text) if n == name => Some(text.as_str()),
-                _ => None,
-            })
-        };
-        let Some(event_type) = attribute("type") else {
+    fn check(&self, report: &mut ValidationReport, data: &DataView<'_>, tree: TreeRead) {
+        let Some(event_type) = attribute(report, "type") else {
             // No `type` was read; the profile's findings already say so.
             return;
         };
@@ -362,7 +356,7 @@ impl RegistryValidator {
                         cloudevent_rules::check_declared_extension(name, value, *kind)
                     }));
                 }
-                self.check_data(event_type, entry, data, &mut found);
+                self.check_data(event_type, entry, data, tree, &mut found);
                 if let Some((deprecation, Some(sunset))) = &entry.deprecation {
                     let now = self.now.unwrap_or_else(now_unix);
                     if now > *sunset {
@@ -379,6 +373,7 @@ impl RegistryValidator {
         event_type: &str,
         entry: &CompiledEntry,
         data: &DataView<'_>,
+        tree: TreeRead,
         found: &mut Vec<Violation>,
     ) {
         if entry.accepts_everything {
@@ -387,9 +382,15 @@ impl RegistryValidator {
         }
         let value = match data {
             DataView::Absent => serde_json::Value::Null,
-            // Valid data, the common case, is answered on a tree borrowed from the text; the
-            // failures of invalid data are listed from a `Value`, as before.
-            DataView::Json(text) if entry.schema.is_valid_text(text) == Some(true) => return,
+            // Valid data, the common case, is answered on a tree borrowed from the text
+            // (read by `read_data`, before the profile's walk); the failures of invalid data
+            // are listed from a `Value`, as before.
+            DataView::Json(_) if tree == (TreeRead::Read { valid: true }) => return,
+            DataView::Json(text)
+                if tree == TreeRead::Untried && entry.schema.is_valid_text(text) == Some(true) =>
+            {
+                return;
+            }
             DataView::Json(text) => match serde_json::from_str(text) {
                 Ok(value) => value,
                 // The event's reader took it as JSON, so what stops here is depth: serde_json
@@ -449,31 +450,56 @@ impl crate::validate::sealed::Validates for RegistryValidator {
 }
 
 impl Then for RegistryValidator {
+    /// Reads JSON `data` as a borrowed tree and checks it against the type's schema, when
+    /// the registry has a schema for the type that does not accept everything: the tree
+    /// [`Then::then`] is given (read once; the profile's walk for members named twice skips
+    /// a text the tree read, see `Validator::walk_members`).
+    fn read_data(&self, report: &ValidationReport, data: Option<&Data>) -> TreeRead {
+        let DataView::Json(text) = data_view(report, data) else {
+            return TreeRead::Untried;
+        };
+        let entry = attribute(report, "type").and_then(|t| self.registry.types.get(t));
+        match entry {
+            Some(entry) if !entry.accepts_everything => match entry.schema.is_valid_text(text) {
+                Some(valid) => TreeRead::Read { valid },
+                None => TreeRead::Left,
+            },
+            _ => TreeRead::Untried,
+        }
+    }
+
     /// The registry's findings after the profile's, on the data the event's reader read.
     /// `data` is read under the profile's reader alone, so an event the profile refuses
     /// still gets its data checked, in every format.
-    fn then(&self, report: &mut ValidationReport, data: Option<&Data>) {
-        let datacontenttype = report
-            .attributes
-            .iter()
-            .find_map(|(name, value)| match value {
-                AttributeValue::Text(text) if name == "datacontenttype" => Some(text.as_str()),
-                _ => None,
-            });
-        let data = match data {
-            None => DataView::Absent,
-            Some(Data::Json(raw)) if raw.get() == "null" => DataView::Absent,
-            // JSON text under a non-JSON content type: the reader reported it; it is not data
-            // the schema describes.
-            Some(Data::Json(_))
-                if datacontenttype.is_some_and(|t| !cloudevent_rules::is_json_media_type(t)) =>
-            {
-                DataView::NotJson
-            }
-            Some(Data::Json(raw)) => DataView::Json(raw.get()),
-            Some(Data::Text(_) | Data::Binary(_)) => DataView::NotJson,
-        };
-        self.check(report, &data);
+    fn then(&self, report: &mut ValidationReport, data: Option<&Data>, tree: TreeRead) {
+        let data = data_view(report, data);
+        self.check(report, &data, tree);
+    }
+}
+
+/// A text attribute the report read.
+fn attribute<'r>(report: &'r ValidationReport, name: &str) -> Option<&'r str> {
+    report.attributes.iter().find_map(|(n, v)| match v {
+        AttributeValue::Text(text) if n == name => Some(text.as_str()),
+        _ => None,
+    })
+}
+
+/// `data` as the registry check sees it, under the report's `datacontenttype`.
+fn data_view<'d>(report: &ValidationReport, data: Option<&'d Data>) -> DataView<'d> {
+    let datacontenttype = attribute(report, "datacontenttype");
+    match data {
+        None => DataView::Absent,
+        Some(Data::Json(raw)) if raw.get() == "null" => DataView::Absent,
+        // JSON text under a non-JSON content type: the reader reported it; it is not data
+        // the schema describes.
+        Some(Data::Json(_))
+            if datacontenttype.is_some_and(|t| !cloudevent_rules::is_json_media_type(t)) =>
+        {
+            DataView::NotJson
+        }
+        Some(Data::Json(raw)) => DataView::Json(raw.get()),
+        Some(Data::Text(_) | Data::Binary(_)) => DataView::NotJson,
     }
 }
 
@@ -497,4 +523,239 @@ fn now_unix() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The walk for members named twice in `data` (RFC 8259 4) skipped where the registry's
+    //! tree read `data`: every door's report against the old path (the walk in the reader,
+    //! never skipped, `validate::WALK_IN_READER`), on every schema of this repository with
+    //! the registry corpus's data, mutated, and with members named twice.
+    use std::path::Path;
+
+    use serde_json::{Value, json};
+
+    use super::{Registry, RegistryEntry, RegistryValidator};
+    use crate::validate::WALK_IN_READER;
+    use crate::{AnyEvent, Document, Json, Profile, Validate, ValidationReport, Validator};
+
+    fn root() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    }
+
+    fn schemas() -> Vec<Value> {
+        let mut found = vec![json!({}), json!({"type": "object"})];
+        for dir in std::fs::read_dir(root().join("schemas")).unwrap() {
+            let dir = dir.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_some_and(|e| e == "json") {
+                    found.push(serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap());
+                }
+            }
+        }
+        assert!(found.len() >= 10, "{found:?}");
+        found
+    }
+
+    /// `data` of every registry corpus event, each member in turn removed or emptied.
+    fn instances() -> Vec<Value> {
+        let mut found = vec![json!(null), json!({}), json!([]), json!("text"), json!(1.5)];
+        let dir = root().join("cloudevent-cli/tests/data/registry");
+        for file in std::fs::read_dir(dir).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_some_and(|e| e == "json") {
+                let document: Value =
+                    serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+                collect_data(&document, &mut found);
+            }
+        }
+        let mut out = Vec::new();
+        for value in found {
+            if let Value::Object(members) = &value {
+                for name in members.keys() {
+                    let mut removed = members.clone();
+                    removed.remove(name);
+                    out.push(Value::Object(removed));
+                    let mut emptied = members.clone();
+                    emptied.insert(name.clone(), json!(""));
+                    out.push(Value::Object(emptied));
+                }
+            }
+            out.push(value);
+        }
+        assert!(out.len() > 20, "{out:?}");
+        out
+    }
+
+    fn collect_data(value: &Value, found: &mut Vec<Value>) {
+        match value {
+            Value::Object(members) => {
+                if let Some(data) = members.get("data") {
+                    found.push(data.clone());
+                }
+                members.values().for_each(|v| collect_data(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect_data(v, found)),
+            _ => {}
+        }
+    }
+
+    /// `data`'s text as written, and, for an object, with its first member named twice:
+    /// as written, with the name's first letter escaped (`"\u0061"` for `"a"`), nested in
+    /// an object and in an array of objects. The second bool: it names a member twice.
+    fn texts(value: &Value) -> Vec<(String, bool)> {
+        let text = value.to_string();
+        let mut out = vec![(text.clone(), false)];
+        let Value::Object(members) = value else {
+            return out;
+        };
+        let Some((name, first)) = members.iter().next() else {
+            return out;
+        };
+        let rest = &text[1..text.len() - 1];
+        let again = format!("{{{}:{first},{rest}}}", json!(name));
+        out.push((format!(r#"{{"outer":{again},"n":1}}"#), true));
+        out.push((again, true));
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            let escaped = format!(
+                "{{\"\\u{:04x}{}\":{first},{rest}}}",
+                u32::from(name.as_bytes()[0]),
+                &name[1..]
+            );
+            out.push((format!(r#"[{{"a":1}},{escaped}]"#), true));
+            out.push((escaped, true));
+        }
+        out
+    }
+
+    fn event(data: &str, datacontenttype: &str) -> String {
+        format!(
+            r#"{{"specversion":"1.0","id":"1","source":"/s","type":"com.example.test","datacontenttype":"{datacontenttype}","data":{data}}}"#
+        )
+    }
+
+    /// Every door's report, with the skip (`false`) or on the old path (`true`).
+    fn reports(validator: &RegistryValidator, bytes: &[u8], old: bool) -> Vec<String> {
+        WALK_IN_READER.with(|walk| walk.set(old));
+        let mut out = vec![format!("{:?}", validator.validate_bytes::<Json>(bytes))];
+        let batch = [b"[".as_slice(), bytes, b"]"].concat();
+        out.push(format!(
+            "{:?}",
+            validator.validate_batch_bytes::<Json>(&batch)
+        ));
+        out.push(match validator.validate_document(bytes) {
+            Document::Event(report) => format!("{report:?}"),
+            Document::Batch(report) => format!("{report:?}"),
+        });
+        if let Ok(event) = AnyEvent::from_slice(bytes) {
+            out.push(format!("{:?}", validator.validate(&event)));
+        }
+        #[cfg(feature = "axum")]
+        {
+            let reading = validator
+                .validator
+                .read_event_then::<Json>(bytes, validator);
+            out.push(format!("{:?} {}", reading.report, reading.profile_valid));
+        }
+        WALK_IN_READER.with(|walk| walk.set(false));
+        out
+    }
+
+    fn repeated(report: &ValidationReport) -> usize {
+        report
+            .findings()
+            .iter()
+            .filter(|f| f.rule.as_str() == "RFC 8259 4")
+            .count()
+    }
+
+    #[test]
+    fn skipping_the_walk_where_the_tree_read_changes_no_report() {
+        let (mut checked, mut with_repeats, mut tree_read) = (0, 0, 0);
+        for schema in schemas() {
+            let registry = std::sync::Arc::new(
+                Registry::new(vec![RegistryEntry::new("com.example.test", schema.clone())])
+                    .unwrap(),
+            );
+            for profile in [Profile::IntgStd015, Profile::CloudEvents] {
+                let validator = RegistryValidator::new(Validator::new(profile), registry.clone());
+                for value in instances() {
+                    for (text, repeats) in texts(&value) {
+                        for content_type in ["application/json", "text/plain"] {
+                            let event = event(&text, content_type);
+                            let bytes = event.as_bytes();
+                            let new = reports(&validator, bytes, false);
+                            let old = reports(&validator, bytes, true);
+                            assert_eq!(new, old, "{schema}: {event}");
+                            // Text after the event object: refused, after the walk was left.
+                            let trailing = [bytes, b" x"].concat();
+                            assert_eq!(
+                                reports(&validator, &trailing, false),
+                                reports(&validator, &trailing, true),
+                                "{event} x"
+                            );
+                            checked += 1;
+                            let report = validator.validate_bytes::<Json>(bytes);
+                            // Under `text/plain` an object is not `data` the reader keeps
+                            // as JSON (CE-JSON 3.1 says so), so it is not walked, as before.
+                            let expected = usize::from(
+                                repeats
+                                    && profile == Profile::IntgStd015
+                                    && content_type == "application/json",
+                            );
+                            assert_eq!(repeated(&report), expected, "{profile:?}: {event}");
+                            if let Ok(event) = AnyEvent::from_slice(bytes) {
+                                assert_eq!(repeated(&validator.validate(&event)), expected);
+                            }
+                            with_repeats += usize::from(repeats);
+                            tree_read += usize::from(
+                                !repeats
+                                    && content_type == "application/json"
+                                    && schema != json!({}),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 2000 && with_repeats > 500 && tree_read > 500,
+            "{checked} {with_repeats} {tree_read}"
+        );
+    }
+
+    #[test]
+    fn a_repeat_past_the_listed_findings_is_counted_as_before() {
+        // 150 extension names in capitals (a finding each, 100 listed) then `data` naming a
+        // member twice: the walk's finding is past the list, counted in the omitted ones.
+        let registry = Registry::new(vec![RegistryEntry::new(
+            "com.example.test",
+            json!({"type": "object"}),
+        )])
+        .unwrap();
+        let validator = RegistryValidator::new(Validator::new(Profile::IntgStd015), registry);
+        let members: Vec<String> = (0..150).map(|n| format!(r#""X{n}":1"#)).collect();
+        for data in [r#"{"a":1,"a":2}"#, r#"{"a":1}"#] {
+            let event = format!(
+                r#"{{{},"specversion":"1.0","id":"1","source":"/s","type":"com.example.test","data":{data}}}"#,
+                members.join(",")
+            );
+            let new = reports(&validator, event.as_bytes(), false);
+            assert_eq!(new, reports(&validator, event.as_bytes(), true), "{data}");
+            let report = validator.validate_bytes::<Json>(event.as_bytes());
+            assert!(report.omitted_findings() > 0);
+        }
+        // A few envelope findings: the repeat is listed, once, where the reader listed it.
+        let event = r#"{"specversion":"1.0","id":"1","source":"/s","type":"com.example.test","data":{"a":1,"a":2},"X":1}"#;
+        let new = reports(&validator, event.as_bytes(), false);
+        assert_eq!(new, reports(&validator, event.as_bytes(), true));
+        assert_eq!(
+            repeated(&validator.validate_bytes::<Json>(event.as_bytes())),
+            1
+        );
+    }
 }

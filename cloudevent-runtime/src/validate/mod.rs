@@ -73,16 +73,38 @@ impl Validator {
     /// [`Validate::validate`], then what `then` adds (a registry's findings).
     pub(crate) fn event_then(&self, event: &AnyEvent, then: &impl Then) -> ValidationReport {
         let view = event.view();
-        let mut findings = self.policy.check_envelope(&view, Mode::Collect);
-        // JSON `data` read from a document or a binary-mode body: its repeated members, as
-        // the JSON reader reports them (RFC 8259 4).
-        if let Some(crate::any::Data::Json(raw)) = event.data() {
-            findings.extend(self.policy.check_data_members(raw.get()));
-        }
+        let findings = self.policy.check_envelope(&view, Mode::Collect);
+        let members_at = findings.len();
         let mut report = ValidationReport::new(self.policy.profile(), &view, findings);
-        then.then(&mut report, event.data());
+        // JSON `data` read from a document or a binary-mode body: its repeated members, as
+        // the JSON reader reports them (RFC 8259 4), after the envelope's findings.
+        let tree = then.read_data(&report, event.data());
+        self.walk_members(&mut report, event.data(), Some(members_at), tree);
+        then.then(&mut report, event.data(), tree);
         report.bound();
         report
+    }
+
+    /// The walk for members named twice in JSON `data` (RFC 8259 4) that the reader left at
+    /// `at` (`None`: walked by the reader already, or no JSON `data`), its findings put where
+    /// the reader would have put them. Skipped when a later step read the same text as a
+    /// tree ([`TreeRead::Read`]): the borrowed tree refuses an object naming a member twice
+    /// (after decoding escapes, as serde_json compares names), so the walk would find
+    /// nothing (`registry::borrowed::tests::property::a_tree_that_reads_has_no_repeated_member`).
+    fn walk_members(
+        &self,
+        report: &mut ValidationReport,
+        data: Option<&Data>,
+        at: Option<usize>,
+        tree: TreeRead,
+    ) {
+        let (Some(at), Some(Data::Json(raw))) = (at, data) else {
+            return;
+        };
+        if matches!(tree, TreeRead::Read { .. }) && !walks_members_in_reader() {
+            return;
+        }
+        report.insert_findings(at, self.policy.check_data_members(raw.get()));
     }
 
     /// [`Validate::validate_bytes`], then what `then` adds (a registry's findings).
@@ -116,10 +138,12 @@ impl Validator {
         if !too_large.is_empty() {
             return Reading::refused(ValidationReport::refused(self.policy.profile(), too_large));
         }
-        let (read, data) = F::validate::<K>(bytes, &self.policy);
+        let (read, data, members_at) = F::validate::<K>(bytes, &self.policy);
         let (mut report, envelope, type_url) = read.split();
+        let tree = then.read_data(&report, data.as_ref());
+        self.walk_members(&mut report, data.as_ref(), members_at, tree);
         let profile_valid = report.is_valid();
-        then.then(&mut report, data.as_ref());
+        then.then(&mut report, data.as_ref(), tree);
         report.bound();
         let event = envelope.filter(|_| report.is_valid()).map(|envelope| {
             let mut event = AnyEvent::from_envelope(envelope, data);
@@ -359,7 +383,7 @@ impl sealed::Validates for Validator {
 
 /// The plain validator adds nothing.
 impl Then for Validator {
-    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>) {}
+    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>, _tree: TreeRead) {}
 }
 
 #[derive(Default)]
@@ -504,7 +528,54 @@ impl Keep for Kept {
 /// findings are in: the registry's (`registry::RegistryValidator`). Given the data the
 /// event's reader read, so the data is not read twice.
 pub(crate) trait Then {
-    fn then(&self, report: &mut ValidationReport, data: Option<&Data>);
+    /// Reads the event's JSON `data` as the step will check it, before the profile's walk
+    /// for members named twice: what [`Then::then`] is then given. Nothing by default.
+    fn read_data(&self, _report: &ValidationReport, _data: Option<&Data>) -> TreeRead {
+        TreeRead::Untried
+    }
+    /// Adds the step's findings; `tree` is what [`Then::read_data`] read.
+    fn then(&self, report: &mut ValidationReport, data: Option<&Data>, tree: TreeRead);
+}
+
+/// What a step after the profile's ([`Then::read_data`]) read of JSON `data` as a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TreeRead {
+    /// Not read: no registry, no schema for the type or one that accepts everything, no JSON
+    /// `data`.
+    Untried,
+    /// Not read as a tree (a member named twice, an object over 32 members, 128 levels): left
+    /// to the `Value` path.
+    #[cfg_attr(
+        not(feature = "registry"),
+        allow(dead_code, reason = "only a registry reads a tree")
+    )]
+    Left,
+    /// Read as a tree, whose objects name each member once; whether the schema accepts it.
+    #[cfg_attr(
+        not(feature = "registry"),
+        allow(dead_code, reason = "only a registry reads a tree")
+    )]
+    Read {
+        /// The schema's verdict on the tree.
+        valid: bool,
+    },
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The reader walks `data` for members named twice, as before the walk could be skipped:
+    /// the differential tests' old path.
+    pub(crate) static WALK_IN_READER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the walk for members named twice stays in the JSON reader, never skipped: only
+/// under the differential tests' switch.
+#[inline(always)]
+pub(crate) fn walks_members_in_reader() -> bool {
+    #[cfg(test)]
+    return WALK_IN_READER.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
 }
 
 impl crate::format::Report for ValidationReport {
@@ -523,5 +594,5 @@ impl crate::format::Report for ValidationReport {
 
 /// The plain validator adds nothing.
 impl Then for () {
-    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>) {}
+    fn then(&self, _report: &mut ValidationReport, _data: Option<&Data>, _tree: TreeRead) {}
 }

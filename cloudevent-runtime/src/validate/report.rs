@@ -104,6 +104,18 @@ impl ValidationReport {
         report
     }
 
+    /// Puts `found` where a reader would have listed them, `at` in the findings as they were
+    /// before [`ValidationReport::bound`] cut them (so at most at the end), and bounds again:
+    /// the same findings listed, counted and omitted as when they were there from the start.
+    pub(crate) fn insert_findings(&mut self, at: usize, found: Vec<Violation>) {
+        if found.is_empty() {
+            return;
+        }
+        let at = at.min(self.findings.len());
+        self.findings.splice(at..at, found);
+        self.bound();
+    }
+
     /// Keeps at most [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS)
     /// findings and counts the rest; called again after a registry adds its own.
     pub(crate) fn bound(&mut self) {

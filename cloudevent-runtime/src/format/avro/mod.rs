@@ -178,17 +178,21 @@ impl sealed::Format for Avro {
     /// A datum that does not decode (truncated, a forged length, ...) is refused with the
     /// one structural finding; otherwise the Avro reader's checks and the policy's, every
     /// finding listed.
-    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>, Option<usize>) {
         let profile = policy.profile();
         let decoded = match record::parse(bytes) {
             Ok(decoded) => decoded,
-            Err(violation) => return (R::refused(profile, vec![*violation]), None),
+            Err(violation) => return (R::refused(profile, vec![*violation]), None, None),
         };
         let mut findings = Findings::lenient();
         let mut quoted = None;
         match record::read_lenient(&decoded, &mut quoted, policy, &mut findings) {
-            Some((envelope, data)) => (R::read(profile, &envelope.view(), findings.list), data),
-            None => (R::refused(profile, findings.list), None),
+            Some((envelope, data)) => (
+                R::read(profile, &envelope.view(), findings.list),
+                data,
+                None,
+            ),
+            None => (R::refused(profile, findings.list), None, None),
         }
     }
 }

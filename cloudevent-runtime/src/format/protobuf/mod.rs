@@ -152,8 +152,9 @@ impl sealed::Format for Protobuf {
         Some(Ok(out))
     }
 
-    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>) {
-        decode::validate_event::<R>(bytes, policy)
+    fn validate<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Option<Data>, Option<usize>) {
+        let (report, data) = decode::validate_event::<R>(bytes, policy);
+        (report, data, None)
     }
 }
 
