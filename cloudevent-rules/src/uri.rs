@@ -85,8 +85,21 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
 
     let (authority, path) = match rest.strip_prefix("//") {
         Some(after) => {
-            let end = find_byte(after, b'/').unwrap_or(after.len());
-            (Some(parse_authority(&after[..end])?), &after[end..])
+            let (end, plain) = authority_end(after);
+            let authority = &after[..end];
+            // A host name alone (no `@`, `:`, `[` or `]`) is what `parse_authority` reads
+            // as a registered name without userinfo or port: taken as such without its
+            // three more scans of the same bytes.
+            let authority = if plain {
+                Authority {
+                    userinfo: None,
+                    host: Host::RegName(authority),
+                    port: None,
+                }
+            } else {
+                parse_authority(authority)?
+            };
+            (Some(authority), &after[end..])
         }
         None => (None, rest),
     };
@@ -118,6 +131,20 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
         query,
         fragment,
     })
+}
+
+/// Where the authority after `//` ends (the first `/`, else the end), and whether it holds
+/// none of `@`, `:`, `[` and `]` (then it is a host name alone): one pass over the bytes.
+/// Held to `find_byte` and [`parse_authority`] by `uri::tests::one_pass_authority_is_parse_authority`.
+fn authority_end(after: &str) -> (usize, bool) {
+    let mut plain = true;
+    for (i, &b) in after.as_bytes().iter().enumerate() {
+        if b == b'/' {
+            return (i, plain);
+        }
+        plain &= !matches!(b, b'@' | b':' | b'[' | b']');
+    }
+    (after.len(), plain)
 }
 
 /// The first `byte` (ASCII) in `s`.
@@ -522,5 +549,31 @@ mod tests {
         assert_eq!(decode_host("%6cocalhost"), "localhost");
         assert_eq!(decode_host("example.com"), "example.com");
         assert!(matches!(decode_host("example.com"), Cow::Borrowed(_)));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Issue 25 (Protobuf decode): the one-pass authority split gives what the old
+        /// split gave (kept here as the oracle: `find_byte` for the end, then
+        /// `parse_authority` on every authority): the same end, and a host name taken
+        /// alone is what `parse_authority` reads (any other authority still goes to it).
+        #[test]
+        fn one_pass_authority_is_parse_authority(
+            after in "(a|Z|0|-|\\.|@|:|\\[|\\]|/|%41|%|v1\\.x|::1|8080|é|\\?|#){0,12}",
+        ) {
+            let end = find_byte(&after, b'/').unwrap_or(after.len());
+            let old = parse_authority(&after[..end]);
+            let (new_end, plain) = authority_end(&after);
+            proptest::prop_assert_eq!(new_end, end);
+            if plain {
+                let taken = Authority {
+                    userinfo: None,
+                    host: Host::RegName(&after[..end]),
+                    port: None,
+                };
+                proptest::prop_assert_eq!(Ok(taken), old);
+            }
+        }
     }
 }
