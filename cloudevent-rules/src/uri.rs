@@ -164,10 +164,16 @@ fn offset(whole: &str, part: &str) -> usize {
 
 /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, or the reason it is not one.
 fn scheme_error(candidate: &str) -> Option<UriError> {
-    let mut chars = candidate.char_indices();
-    let starts_with_letter = matches!(chars.next(), Some((_, c)) if c.is_ascii_alphabetic());
-    let bad = chars.find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')));
-    if starts_with_letter && bad.is_none() {
+    // By bytes: every allowed character is one ASCII byte, and a multi-byte char's bytes
+    // are all 0x80 or above, so a char is allowed exactly when its first byte is (held to
+    // the char walk it replaced by `uri::tests::scheme_bytes_are_scheme_chars`).
+    let bytes = candidate.as_bytes();
+    let starts_with_letter = bytes.first().is_some_and(u8::is_ascii_alphabetic);
+    let bad = bytes
+        .iter()
+        .skip(1)
+        .any(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')));
+    if starts_with_letter && !bad {
         return None;
     }
     Some(UriError::new(
@@ -574,6 +580,21 @@ mod tests {
                 };
                 proptest::prop_assert_eq!(Ok(taken), old);
             }
+        }
+
+        /// Issue 25 (Protobuf decode): the byte test of a scheme gives the char walk's
+        /// verdict (the old code, kept here as the oracle) on ASCII and non-ASCII text.
+        #[test]
+        fn scheme_bytes_are_scheme_chars(candidate in "(h|T|1|\\+|-|\\.|_|é|日|:| ){0,8}") {
+            let mut chars = candidate.char_indices();
+            let starts_with_letter =
+                matches!(chars.next(), Some((_, c)) if c.is_ascii_alphabetic());
+            let bad = chars
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')));
+            proptest::prop_assert_eq!(
+                scheme_error(&candidate).is_none(),
+                starts_with_letter && bad.is_none()
+            );
         }
     }
 }

@@ -198,7 +198,11 @@ pub(super) fn read_event(
         return Err(error);
     }
     let (data, type_url) = into_data(envelope.datacontenttype.as_deref(), data)?;
+    // The checked `time` is the `Timestamp` read from the wire: moved into the event rather
+    // than copied back from the text the envelope borrowed from it (the same text).
+    envelope.time = None;
     let mut event = AnyEvent::from_envelope(envelope, data);
+    event.time = time;
     event.protobuf_type_url = type_url;
     Ok(event)
 }
