@@ -359,10 +359,13 @@ fn label_problem(index: usize, count: usize, label: &str) -> Option<(String, Cow
         return Some(empty_segment_problem(index, count));
     }
     let part = || format!("segment `{label}`");
-    if label.bytes().any(|b| b.is_ascii_uppercase()) {
+    // An uppercase letter is outside `a-z0-9-` too: looked for only when something is
+    // (a label of allowed bytes alone took two passes before).
+    let outside = first_outside_label_bytes(label);
+    if outside.is_some() && label.bytes().any(|b| b.is_ascii_uppercase()) {
         return Some((part(), "must be lowercase".into()));
     }
-    if let Some(c) = first_outside_label_bytes(label) {
+    if let Some(c) = outside {
         let problem: Cow<'static, str> = if c == '_' {
             "`_` is not allowed in a domain label; separate words with `-`".into()
         } else {
