@@ -415,7 +415,11 @@ proptest::proptest! {
 }
 
 /// `label_problem` as it was before issue 25's Protobuf decode row, kept as the oracle.
-fn label_problem_before(index: usize, count: usize, label: &str) -> Option<(String, Cow<'static, str>)> {
+fn label_problem_before(
+    index: usize,
+    count: usize,
+    label: &str,
+) -> Option<(String, Cow<'static, str>)> {
     if label.is_empty() {
         return Some(empty_segment_problem(index, count));
     }

@@ -274,13 +274,18 @@ mod tests {
         };
         prop_oneof![
             names(),
-            (names(), any::<prop::sample::Index>()).prop_map(|(name, at)| {
-                name[..at.index(name.len() + 1)].to_vec()
-            }),
+            (names(), any::<prop::sample::Index>())
+                .prop_map(|(name, at)| { name[..at.index(name.len() + 1)].to_vec() }),
             (
                 names(),
                 any::<prop::sample::Index>(),
-                prop_oneof![any::<u8>(), Just(0x80_u8), Just(0xC3), Just(0xFF), Just(b'A')]
+                prop_oneof![
+                    any::<u8>(),
+                    Just(0x80_u8),
+                    Just(0xC3),
+                    Just(0xFF),
+                    Just(b'A')
+                ]
             )
                 .prop_map(|(mut name, at, byte)| {
                     let at = at.index(name.len());
