@@ -654,7 +654,7 @@ mod tests {
         ) {
             let parsed = UriRef {
                 scheme: Some(if urn { "urn" } else { "https" }),
-                authority: (!urn).then(|| uri::Authority {
+                authority: (!urn).then_some(uri::Authority {
                     userinfo: None,
                     host: uri::Host::RegName("schemas.example.com"),
                     port: None,
