@@ -245,8 +245,31 @@ fn segment_major(segment: &str) -> Option<u64> {
     token_major(&stem[word_start..])
 }
 
+/// The major of the last segment holding a version token. Searched from the end, stopping
+/// at the first segment that holds one: the same segment `segments(parsed)
+/// .filter_map(segment_major).last()` finds (which read every segment; held to it by
+/// `dataschema::tests::last_version_from_the_end_is_the_forward_last`).
 fn last_version(parsed: &UriRef<'_>) -> Option<u64> {
-    segments(parsed).filter_map(segment_major).last()
+    let urn = parsed.authority.is_none();
+    let path = parsed.path;
+    let bytes = path.as_bytes();
+    let mut end = path.len();
+    loop {
+        // By bytes: the separators are ASCII, so every cut is a char boundary.
+        let start = bytes[..end]
+            .iter()
+            .rposition(|&b| b == b'/' || (urn && b == b':'))
+            .map_or(0, |at| at + 1);
+        if start < end
+            && let Some(major) = segment_major(&path[start..end])
+        {
+            return Some(major);
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
 }
 
 /// The major version named by a dataschema's version token, e.g. `1` for
@@ -615,6 +638,33 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(file_stem(&segment), before::file_stem(&segment));
             proptest::prop_assert_eq!(segment_major(&segment), before::segment_major(&segment));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Issue 25 (Protobuf decode): the search from the end finds the major the forward
+        /// walk over every segment found (the old code, kept here as the oracle), for URLs
+        /// and URNs, with empty segments, several version tokens and none.
+        #[test]
+        fn last_version_from_the_end_is_the_forward_last(
+            path in "(/|:|v1|v2\\.json|1\\.2\\.3|orders|latest|-v3|_4\\.0\\.1|x|\\.|é){0,10}",
+            urn in proptest::bool::ANY,
+        ) {
+            let parsed = UriRef {
+                scheme: Some(if urn { "urn" } else { "https" }),
+                authority: (!urn).then_some(uri::Authority {
+                    userinfo: None,
+                    host: uri::Host::RegName("schemas.example.com"),
+                    port: None,
+                }),
+                path: &path,
+                query: None,
+                fragment: None,
+            };
+            let forward = segments(&parsed).filter_map(segment_major).last();
+            proptest::prop_assert_eq!(last_version(&parsed), forward);
         }
     }
 }

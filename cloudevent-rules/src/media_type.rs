@@ -45,6 +45,23 @@ pub fn check_media_type(value: &str) -> Vec<Violation> {
 type Problem = (Option<String>, Cow<'static, str>);
 
 fn is_restricted_name_char(b: u8) -> bool {
+    RESTRICTED_NAME_CHAR[usize::from(b)]
+}
+
+/// [`is_restricted_name_char`] as one lookup a byte (every `datacontenttype` of every event
+/// is read through it), built from the predicate it replaced (`restricted_name_char`),
+/// which `media_type::tests::the_table_is_the_predicate` compares on all 256 bytes.
+const RESTRICTED_NAME_CHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = restricted_name_char(b as u8);
+        b += 1;
+    }
+    table
+};
+
+const fn restricted_name_char(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
@@ -330,6 +347,19 @@ mod tests {
             ("", false),
         ] {
             assert_eq!(is_json_media_type(value), json, "{value}");
+        }
+    }
+
+    /// Issue 25 (Protobuf decode): the lookup table is the predicate, on every byte.
+    #[test]
+    fn the_table_is_the_predicate() {
+        for b in 0..=u8::MAX {
+            let before = b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+'
+                );
+            assert_eq!(is_restricted_name_char(b), before, "byte {b:#04x}");
         }
     }
 }

@@ -139,6 +139,7 @@ fn check_strict(value: &str, time: &DateTime<'_>, id: RuleId, found: &mut Vec<Vi
 }
 
 /// A date-time as written, split into its fields.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct DateTime<'a> {
     year: u32,
     month: u32,
@@ -192,26 +193,34 @@ fn parse(value: &str) -> Result<DateTime<'_>, Problem> {
         }
     };
 
-    let year = digits(0, 4, "a 4-digit year")?;
-    literal(4, b'-', "`-` after the year")?;
-    let month = digits(5, 2, "a 2-digit month")?;
-    literal(7, b'-', "`-` after the month")?;
-    let day = digits(8, 2, "a 2-digit day")?;
-    let separator = match bytes.get(10) {
-        Some(&b) if b == b'T' || b == b't' => b,
-        Some(b' ') => {
-            return Err((
-                Some("space at byte 10".to_owned()),
-                "date and time are separated by `T`, not a space".into(),
-            ));
+    // The common layout read in one match; anything else (and every error) goes the
+    // field-by-field way, which gives the same fields for that layout.
+    let (year, month, day, separator, hour, minute, second) = match fixed_prefix(bytes) {
+        Some(prefix) => prefix,
+        None => {
+            let year = digits(0, 4, "a 4-digit year")?;
+            literal(4, b'-', "`-` after the year")?;
+            let month = digits(5, 2, "a 2-digit month")?;
+            literal(7, b'-', "`-` after the month")?;
+            let day = digits(8, 2, "a 2-digit day")?;
+            let separator = match bytes.get(10) {
+                Some(&b) if b == b'T' || b == b't' => b,
+                Some(b' ') => {
+                    return Err((
+                        Some("space at byte 10".to_owned()),
+                        "date and time are separated by `T`, not a space".into(),
+                    ));
+                }
+                _ => return Err(at(10, "`T` between date and time")),
+            };
+            let hour = digits(11, 2, "a 2-digit hour")?;
+            literal(13, b':', "`:` after the hour")?;
+            let minute = digits(14, 2, "a 2-digit minute")?;
+            literal(16, b':', "`:` after the minute (seconds are required)")?;
+            let second = digits(17, 2, "2-digit seconds")?;
+            (year, month, day, separator, hour, minute, second)
         }
-        _ => return Err(at(10, "`T` between date and time")),
     };
-    let hour = digits(11, 2, "a 2-digit hour")?;
-    literal(13, b':', "`:` after the hour")?;
-    let minute = digits(14, 2, "a 2-digit minute")?;
-    literal(16, b':', "`:` after the minute (seconds are required)")?;
-    let second = digits(17, 2, "2-digit seconds")?;
 
     let mut i = 19;
     let mut fraction = "";
@@ -269,6 +278,55 @@ fn parse(value: &str) -> Result<DateTime<'_>, Problem> {
         zone,
         offset_minutes,
     })
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` (`T` or `t`) at the start of `bytes`, its fields read in one slice
+/// match: what [`parse`]'s field-by-field reading gives for the same bytes (held to the old
+/// `parse`, kept as the oracle, by `time::tests::fixed_prefix_reads_what_the_fields_read`).
+#[allow(
+    clippy::type_complexity,
+    reason = "the fields in `parse`'s order, read once, used once"
+)]
+fn fixed_prefix(bytes: &[u8]) -> Option<(u32, u32, u32, u8, u32, u32, u32)> {
+    let [
+        y0,
+        y1,
+        y2,
+        y3,
+        b'-',
+        m0,
+        m1,
+        b'-',
+        d0,
+        d1,
+        separator @ (b'T' | b't'),
+        h0,
+        h1,
+        b':',
+        n0,
+        n1,
+        b':',
+        s0,
+        s1,
+        ..,
+    ] = *bytes
+    else {
+        return None;
+    };
+    let digits = [y0, y1, y2, y3, m0, m1, d0, d1, h0, h1, n0, n1, s0, s1];
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = |b: u8| u32::from(b - b'0');
+    Some((
+        n(y0) * 1000 + n(y1) * 100 + n(y2) * 10 + n(y3),
+        n(m0) * 10 + n(m1),
+        n(d0) * 10 + n(d1),
+        separator,
+        n(h0) * 10 + n(h1),
+        n(n0) * 10 + n(n1),
+        n(s0) * 10 + n(s1),
+    ))
 }
 
 const MONTHS: [&str; 12] = [
@@ -626,5 +684,159 @@ mod tests {
         }
         assert_eq!(days_from_civil(1970, 1, 1), 0);
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    /// `parse` as it was before issue 25's Protobuf decode row, kept as the oracle.
+    mod before {
+        use super::super::{DateTime, Problem, describe_char};
+
+        pub(super) fn parse(value: &str) -> Result<DateTime<'_>, Problem> {
+            if value.is_empty() {
+                return Err((None, "must not be empty".into()));
+            }
+            let bytes = value.as_bytes();
+            let at = |i: usize, expected: &'static str| -> Problem {
+                match value.get(i..).and_then(|rest| rest.chars().next()) {
+                    Some(c) => (
+                        Some(format!("character {} at byte {i}", describe_char(c))),
+                        format!("expected {expected}").into(),
+                    ),
+                    None => (
+                        Some(format!("end at byte {i}")),
+                        format!("ends early: expected {expected}").into(),
+                    ),
+                }
+            };
+            let digits = |start: usize, count: usize, what: &'static str| -> Result<u32, Problem> {
+                let mut number = 0;
+                for i in start..start + count {
+                    match bytes.get(i) {
+                        Some(b) if b.is_ascii_digit() => number = number * 10 + u32::from(b - b'0'),
+                        _ => return Err(at(i, what)),
+                    }
+                }
+                Ok(number)
+            };
+            let literal = |i: usize, expected: u8, what: &'static str| -> Result<(), Problem> {
+                if bytes.get(i) == Some(&expected) {
+                    Ok(())
+                } else {
+                    Err(at(i, what))
+                }
+            };
+
+            let year = digits(0, 4, "a 4-digit year")?;
+            literal(4, b'-', "`-` after the year")?;
+            let month = digits(5, 2, "a 2-digit month")?;
+            literal(7, b'-', "`-` after the month")?;
+            let day = digits(8, 2, "a 2-digit day")?;
+            let separator = match bytes.get(10) {
+                Some(&b) if b == b'T' || b == b't' => b,
+                Some(b' ') => {
+                    return Err((
+                        Some("space at byte 10".to_owned()),
+                        "date and time are separated by `T`, not a space".into(),
+                    ));
+                }
+                _ => return Err(at(10, "`T` between date and time")),
+            };
+            let hour = digits(11, 2, "a 2-digit hour")?;
+            literal(13, b':', "`:` after the hour")?;
+            let minute = digits(14, 2, "a 2-digit minute")?;
+            literal(16, b':', "`:` after the minute (seconds are required)")?;
+            let second = digits(17, 2, "2-digit seconds")?;
+
+            let mut i = 19;
+            let mut fraction = "";
+            if bytes.get(i) == Some(&b'.') {
+                let start = i + 1;
+                let end = start
+                    + bytes[start..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                if end == start {
+                    return Err(at(start, "at least one digit after `.`"));
+                }
+                fraction = &value[start..end];
+                i = end;
+            }
+
+            let zone = &value[i..];
+            let offset_minutes = match bytes.get(i) {
+                Some(b'Z' | b'z') if zone.len() == 1 => None,
+                Some(b'Z' | b'z') => return Err(at(i + 1, "the end after `Z`")),
+                Some(&sign @ (b'+' | b'-')) => {
+                    let hours = digits(i + 1, 2, "a 2-digit offset hour")?;
+                    literal(i + 3, b':', "`:` in the offset")?;
+                    let minutes = digits(i + 4, 2, "a 2-digit offset minute")?;
+                    if value.len() > i + 6 {
+                        return Err(at(i + 6, "the end after the offset"));
+                    }
+                    if hours > 23 || minutes > 59 {
+                        return Err((
+                            Some(format!("offset `{zone}`")),
+                            "offset hours must be 00-23 and minutes 00-59".into(),
+                        ));
+                    }
+                    let total = i32::try_from(hours * 60 + minutes).unwrap_or(0);
+                    Some(if sign == b'-' { -total } else { total })
+                }
+                _ => {
+                    return Err(at(
+                        i,
+                        "`Z` or a `+hh:mm` / `-hh:mm` offset (a time zone is required)",
+                    ));
+                }
+            };
+
+            Ok(DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                separator,
+                fraction,
+                zone,
+                offset_minutes,
+            })
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Issue 25 (Protobuf decode): the one-match reading of the common layout gives the
+        /// fields, or the error (part and problem), the field-by-field reading gave, on
+        /// date-times edited at random places (digits, separators, `t`, a space, multi-byte
+        /// chars, cuts).
+        #[test]
+        fn fixed_prefix_reads_what_the_fields_read(
+            base in proptest::sample::select(vec![
+                "2026-11-22T10:15:30.123456Z", "2026-03-28t16:22:31+02:00", "0001-01-01T00:00:00Z",
+                "9999-12-31T23:59:60.999999999z", "2023-02-29T00:00:00-00:30",
+            ]),
+            edits in proptest::collection::vec(
+                (0usize..30, proptest::sample::select(vec![
+                    "0", "9", "-", ":", "T", "t", " ", "Z", ".", "é", "a", "+", "",
+                ])),
+                0..3,
+            ),
+            cut in 0usize..32,
+        ) {
+            let mut text = base.to_owned();
+            for (at, with) in edits {
+                if text.is_char_boundary(at) && text.is_char_boundary((at + 1).min(text.len())) && at < text.len() {
+                    text.replace_range(at..at + 1, with);
+                }
+            }
+            while !text.is_char_boundary(cut.min(text.len())) {
+                text.pop();
+            }
+            text.truncate(cut.min(text.len()));
+            proptest::prop_assert_eq!(parse(&text), before::parse(&text));
+        }
     }
 }

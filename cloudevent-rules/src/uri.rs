@@ -85,8 +85,21 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
 
     let (authority, path) = match rest.strip_prefix("//") {
         Some(after) => {
-            let end = find_byte(after, b'/').unwrap_or(after.len());
-            (Some(parse_authority(&after[..end])?), &after[end..])
+            let (end, plain) = authority_end(after);
+            let authority = &after[..end];
+            // A host name alone (no `@`, `:`, `[` or `]`) is what `parse_authority` reads
+            // as a registered name without userinfo or port: taken as such without its
+            // three more scans of the same bytes.
+            let authority = if plain {
+                Authority {
+                    userinfo: None,
+                    host: Host::RegName(authority),
+                    port: None,
+                }
+            } else {
+                parse_authority(authority)?
+            };
+            (Some(authority), &after[end..])
         }
         None => (None, rest),
     };
@@ -120,6 +133,20 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
     })
 }
 
+/// Where the authority after `//` ends (the first `/`, else the end), and whether it holds
+/// none of `@`, `:`, `[` and `]` (then it is a host name alone): one pass over the bytes.
+/// Held to `find_byte` and [`parse_authority`] by `uri::tests::one_pass_authority_is_parse_authority`.
+fn authority_end(after: &str) -> (usize, bool) {
+    let mut plain = true;
+    for (i, &b) in after.as_bytes().iter().enumerate() {
+        if b == b'/' {
+            return (i, plain);
+        }
+        plain &= !matches!(b, b'@' | b':' | b'[' | b']');
+    }
+    (after.len(), plain)
+}
+
 /// The first `byte` (ASCII) in `s`.
 fn find_byte(s: &str, byte: u8) -> Option<usize> {
     s.bytes().position(|b| b == byte)
@@ -137,10 +164,16 @@ fn offset(whole: &str, part: &str) -> usize {
 
 /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, or the reason it is not one.
 fn scheme_error(candidate: &str) -> Option<UriError> {
-    let mut chars = candidate.char_indices();
-    let starts_with_letter = matches!(chars.next(), Some((_, c)) if c.is_ascii_alphabetic());
-    let bad = chars.find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')));
-    if starts_with_letter && bad.is_none() {
+    // By bytes: every allowed character is one ASCII byte, and a multi-byte char's bytes
+    // are all 0x80 or above, so a char is allowed exactly when its first byte is (held to
+    // the char walk it replaced by `uri::tests::scheme_bytes_are_scheme_chars`).
+    let bytes = candidate.as_bytes();
+    let starts_with_letter = bytes.first().is_some_and(u8::is_ascii_alphabetic);
+    let bad = bytes
+        .iter()
+        .skip(1)
+        .any(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')));
+    if starts_with_letter && !bad {
         return None;
     }
     Some(UriError::new(
@@ -522,5 +555,46 @@ mod tests {
         assert_eq!(decode_host("%6cocalhost"), "localhost");
         assert_eq!(decode_host("example.com"), "example.com");
         assert!(matches!(decode_host("example.com"), Cow::Borrowed(_)));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Issue 25 (Protobuf decode): the one-pass authority split gives what the old
+        /// split gave (kept here as the oracle: `find_byte` for the end, then
+        /// `parse_authority` on every authority): the same end, and a host name taken
+        /// alone is what `parse_authority` reads (any other authority still goes to it).
+        #[test]
+        fn one_pass_authority_is_parse_authority(
+            after in "(a|Z|0|-|\\.|@|:|\\[|\\]|/|%41|%|v1\\.x|::1|8080|é|\\?|#){0,12}",
+        ) {
+            let end = find_byte(&after, b'/').unwrap_or(after.len());
+            let old = parse_authority(&after[..end]);
+            let (new_end, plain) = authority_end(&after);
+            proptest::prop_assert_eq!(new_end, end);
+            if plain {
+                let taken = Authority {
+                    userinfo: None,
+                    host: Host::RegName(&after[..end]),
+                    port: None,
+                };
+                proptest::prop_assert_eq!(Ok(taken), old);
+            }
+        }
+
+        /// Issue 25 (Protobuf decode): the byte test of a scheme gives the char walk's
+        /// verdict (the old code, kept here as the oracle) on ASCII and non-ASCII text.
+        #[test]
+        fn scheme_bytes_are_scheme_chars(candidate in "(h|T|1|\\+|-|\\.|_|é|日|:| ){0,8}") {
+            let mut chars = candidate.char_indices();
+            let starts_with_letter =
+                matches!(chars.next(), Some((_, c)) if c.is_ascii_alphabetic());
+            let bad = chars
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')));
+            proptest::prop_assert_eq!(
+                scheme_error(&candidate).is_none(),
+                starts_with_letter && bad.is_none()
+            );
+        }
     }
 }

@@ -363,3 +363,104 @@ proptest::proptest! {
         proptest::prop_assert_eq!(!crate::check_string_value("type", &text).is_empty(), control);
     }
 }
+
+/// The `split_version` this crate had before issue 25's Protobuf decode row, kept as the
+/// oracle: `rfind('.')` through the char searcher.
+fn split_version_by_chars(value: &str) -> (&str, Option<&str>) {
+    let mut end = value.len();
+    loop {
+        let Some(dot) = value[..end].rfind('.') else {
+            return (value, None);
+        };
+        let segment = &value[dot + 1..end];
+        if is_version_segment(segment) {
+            return (&value[..dot], Some(&value[dot + 1..]));
+        }
+        if !is_number(segment) {
+            return (value, None);
+        }
+        end = dot;
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+    /// Issue 25 (Protobuf decode): the byte cuts give what `str::split('.')` and
+    /// `rfind('.')` gave (the old code, kept here as the oracle), on types with dots,
+    /// versions, empty segments, multi-byte chars and control characters; and the
+    /// CloudEvents profile's verdict on the type (every finding) is what the old cuts give.
+    #[test]
+    fn split_dots_is_str_split(
+        text in "(com|nl|Com|v1|v0|0|12|é|日|-|_|\u{7}|\u{85}|x|\\.){0,10}",
+    ) {
+        let old: Vec<&str> = text.split('.').collect();
+        let new: Vec<&str> = split_dots(&text).collect();
+        proptest::prop_assert_eq!(new, old);
+        proptest::prop_assert_eq!(split_version(&text), split_version_by_chars(&text));
+        let old_version = split_version_by_chars(&text)
+            .1
+            .and_then(|v| v[1..].split('.').next()?.parse::<u64>().ok());
+        proptest::prop_assert_eq!(type_version(&text), old_version);
+        let mut labels = text.split('.');
+        let prefix_ok = matches!(
+            (labels.next(), labels.next(), labels.next()),
+            (Some(root), Some(second), Some(_))
+                if label_problem(0, 3, root).is_none() && label_problem(1, 3, second).is_none()
+        );
+        let found = check_type(&text, &Policy::new(Profile::CloudEvents));
+        let warned = found.iter().any(|v| v.severity == Severity::Warning);
+        proptest::prop_assert_eq!(warned, !text.is_empty() && !prefix_ok);
+    }
+}
+
+/// `label_problem` as it was before issue 25's Protobuf decode row, kept as the oracle.
+fn label_problem_before(
+    index: usize,
+    count: usize,
+    label: &str,
+) -> Option<(String, Cow<'static, str>)> {
+    if label.is_empty() {
+        return Some(empty_segment_problem(index, count));
+    }
+    let part = || format!("segment `{label}`");
+    if label.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some((part(), "must be lowercase".into()));
+    }
+    if let Some(c) = first_outside_label_bytes(label) {
+        let problem: Cow<'static, str> = if c == '_' {
+            "`_` is not allowed in a domain label; separate words with `-`".into()
+        } else {
+            format!(
+                "character {} is not allowed; use `a-z`, `0-9` and `-`",
+                describe_char(c)
+            )
+            .into()
+        };
+        return Some((part(), problem));
+    }
+    if label.starts_with('-') || label.ends_with('-') {
+        return Some((part(), "`-` must sit between letters or digits".into()));
+    }
+    if index == 0 && !label.as_bytes()[0].is_ascii_lowercase() {
+        return Some((
+            part(),
+            "the top-level label must start with a letter".into(),
+        ));
+    }
+    None
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+    /// Issue 25 (Protobuf decode): one pass for a label of allowed bytes gives the finding
+    /// (part and problem) the two passes gave, uppercase before any other character.
+    #[test]
+    fn label_problem_is_the_old_one(
+        label in "(a|z|0|9|-|A|Q|_|é|\\.| |\u{7}){0,8}",
+        index in 0usize..3,
+    ) {
+        proptest::prop_assert_eq!(label_problem(index, 3, &label), label_problem_before(index, 3, &label));
+    }
+}

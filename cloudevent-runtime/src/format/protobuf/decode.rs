@@ -34,7 +34,7 @@ mod attribute;
 mod wire;
 
 use attribute::{any, attribute};
-use wire::{LEN, Wire, expect, utf8};
+use wire::{LEN, Wire, expect, known_or_utf8, utf8};
 
 /// The data as read, before `datacontenttype` is final.
 enum WireData<'a> {
@@ -89,7 +89,9 @@ fn read_wire<'a>(
                 };
                 expect("event", field, name, wire_type, LEN)?;
                 // A scalar field given twice keeps its last value (Protobuf's merge rule).
-                match utf8(name, wire.len_delimited()?) {
+                // `specversion` is `1.0` in nearly every event: no UTF-8 check for those bytes.
+                let known: &[&'static str] = if field == 3 { &["1.0"] } else { &[] };
+                match known_or_utf8(name, known, wire.len_delimited()?) {
                     Ok(text) => *slot = Some(Cow::Borrowed(text)),
                     Err(violation) => sink.push(violation)?,
                 }
@@ -196,7 +198,11 @@ pub(super) fn read_event(
         return Err(error);
     }
     let (data, type_url) = into_data(envelope.datacontenttype.as_deref(), data)?;
+    // The checked `time` is the `Timestamp` read from the wire: moved into the event rather
+    // than copied back from the text the envelope borrowed from it (the same text).
+    envelope.time = None;
     let mut event = AnyEvent::from_envelope(envelope, data);
+    event.time = time;
     event.protobuf_type_url = type_url;
     Ok(event)
 }
