@@ -109,6 +109,11 @@ impl ContentMode {
             return Detected::Mode(ContentMode::Binary);
         };
         let essence = media_type_essence(content_type);
+        // Every format's media types start so (`tests::every_format_is_application_cloudevents`):
+        // a content type that does not is binary mode, without comparing it with each.
+        if !starts_with_ignore_case(essence, "application/cloudevents") {
+            return Detected::Mode(ContentMode::Binary);
+        }
         match StructuredFormat::from_media_type(essence) {
             Some((_, true)) => Detected::Mode(ContentMode::Batch),
             Some((_, false)) => Detected::Mode(ContentMode::Structured),
@@ -164,5 +169,28 @@ impl BinaryParts {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 25: `ContentMode::detect` takes a content type not starting with
+    /// `application/cloudevents` as binary mode without comparing it with each format's
+    /// media types, because none of them (batch ones included) starts otherwise.
+    #[test]
+    fn every_format_is_application_cloudevents() {
+        for format in StructuredFormat::ALL {
+            for media_type in [Some(format.media_type()), format.batch_media_type()]
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    starts_with_ignore_case(media_type, "application/cloudevents"),
+                    "{media_type}"
+                );
+            }
+        }
     }
 }

@@ -539,7 +539,12 @@ impl<'a> MapAccess<'a> for Members<'a> {
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
         let (name, value) = if let Some((name, value)) = self.attributes.next() {
-            let value = match hint(self.hints, name, value) {
+            let hinted = if self.hints.is_empty() {
+                None
+            } else {
+                hint(self.hints, name, value)
+            };
+            let value = match hinted {
                 Some(json) => Value::Json(json),
                 None => Value::Str(value),
             };
