@@ -186,10 +186,9 @@ impl IncomingMessage for HttpMessage<'_> {
     const GROUPED_NAMES: bool = true;
 
     fn content_type(&self) -> Result<Option<&str>, BindingError> {
-        self.content_type
-            .map_err(|()| BindingError::HeaderNotText {
-                header: CONTENT_TYPE.to_string(),
-            })
+        self.content_type.map_err(|()| BindingError::HeaderNotText {
+            header: CONTENT_TYPE.to_string(),
+        })
     }
 
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
@@ -237,6 +236,11 @@ impl IncomingMessage for HttpMessage<'_> {
 /// looks at eight bytes at a time (the zero-byte test on the bytes xor `%`, exact about
 /// whether one is there), where `decode`'s own checks and `memchr` on short values were a
 /// fifth of an HTTP binary decode's header walk.
+#[allow(
+    clippy::manual_contains,
+    reason = "at most seven bytes: a loop, where `contains` calls `memchr`"
+)]
+#[inline]
 fn verbatim(text: &str) -> bool {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES * 0x80;

@@ -311,14 +311,15 @@ fn receive_header<'m>(
     modes: Modes,
     grouped: bool,
 ) -> Result<(), BindingError> {
-    if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
+    let data_name = super::may_be_data_name(attribute);
+    if data_name && cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
         return Err(BindingError::DataHeader {
             attribute: attribute.to_owned(),
             header: header.to_owned(),
             binding: modes.binding,
         });
     }
-    if attribute == "datacontenttype" {
+    if data_name && attribute == "datacontenttype" {
         return match (modes.content_type_copy, &*datacontenttype) {
             (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
                 header: header.to_owned(),
@@ -337,7 +338,9 @@ fn receive_header<'m>(
         };
     }
     let repeated = if grouped {
-        attributes.last().is_some_and(|(name, _)| *name == attribute)
+        attributes
+            .last()
+            .is_some_and(|(name, _)| *name == attribute)
     } else {
         attributes.iter().any(|(name, _)| *name == attribute)
     };

@@ -188,7 +188,8 @@ fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
 /// whose member order then decides which of two values a reader sees first.
 fn reads_through_document(parts: &PartsRef<'_>) -> bool {
     parts.attributes.iter().any(|(name, _)| {
-        *name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name)
+        super::may_be_data_name(name)
+            && (*name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name))
     })
 }
 
