@@ -150,6 +150,9 @@ struct HttpMessage<'m> {
     body: &'m [u8],
     policy: &'m crate::Policy,
     warnings: percent::Literals,
+    /// `Content-Type` as text (`Err` when it is not), looked up once: the mode's detection
+    /// and the binary-mode parts both ask for it, and each lookup hashes the name.
+    content_type: Result<Option<&'m str>, ()>,
 }
 
 impl<'m> HttpMessage<'m> {
@@ -161,6 +164,7 @@ impl<'m> HttpMessage<'m> {
             body,
             policy,
             warnings: percent::Literals::default(),
+            content_type: content_type(headers).map_err(|_| ()),
         }
     }
 }
@@ -176,8 +180,15 @@ impl IncomingMessage for HttpMessage<'_> {
         }
     }
 
+    // HeaderMap yields the values of one name one after the other (`HeaderMap::iter`), and
+    // names are compared in lower case, so an attribute given twice is given by consecutive
+    // headers (`tests::a_repeated_attribute_is_the_previous_header`).
+    const GROUPED_NAMES: bool = true;
+
     fn content_type(&self) -> Result<Option<&str>, BindingError> {
-        content_type(self.headers)
+        self.content_type.map_err(|()| BindingError::HeaderNotText {
+            header: CONTENT_TYPE.to_string(),
+        })
     }
 
     fn attributes(&self) -> impl Iterator<Item = Result<Header<'_>, BindingError>> {
@@ -225,6 +236,11 @@ impl IncomingMessage for HttpMessage<'_> {
 /// looks at eight bytes at a time (the zero-byte test on the bytes xor `%`, exact about
 /// whether one is there), where `decode`'s own checks and `memchr` on short values were a
 /// fifth of an HTTP binary decode's header walk.
+#[allow(
+    clippy::manual_contains,
+    reason = "at most seven bytes: a loop, where `contains` calls `memchr`"
+)]
+#[inline]
 fn verbatim(text: &str) -> bool {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES * 0x80;
@@ -234,15 +250,26 @@ fn verbatim(text: &str) -> bool {
     {
         return false;
     }
-    let mut words = bytes.chunks_exact(8);
-    let mut percent = 0;
-    for word in &mut words {
+    if bytes.len() < 8 {
+        return !bytes.iter().any(|&byte| byte == b'%');
+    }
+    let percent = |word: &[u8]| {
         let mut le = [0; 8];
         le.copy_from_slice(word);
         let v = u64::from_le_bytes(le) ^ (ONES * u64::from(b'%'));
-        percent |= v.wrapping_sub(ONES) & !v & HIGH;
+        v.wrapping_sub(ONES) & !v & HIGH
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut found = 0;
+    for word in &mut words {
+        found |= percent(word);
     }
-    percent == 0 && !words.remainder().contains(&b'%')
+    // The last eight bytes, overlapping the words before: every byte is in a word looked
+    // at, with no byte-by-byte search (`memchr`) for the few left over.
+    if !words.remainder().is_empty() {
+        found |= percent(&bytes[bytes.len() - 8..]);
+    }
+    found == 0
 }
 
 /// The `Content-Type` header as text, if present.
@@ -616,7 +643,89 @@ pub fn from_request<E: BindingEvent, B: AsRef<[u8]>>(
 mod tests {
     use super::*;
 
+    /// Issue 25: [`verbatim`] against its definition (not quoted, no blank at either end,
+    /// no `%`), for one odd character (every ASCII byte and a few wider ones) at every place
+    /// of every length up to 17: two words, the overlapping last word, and short texts.
+    #[test]
+    fn verbatim_is_its_definition_for_one_odd_character_anywhere() {
+        let odd = (0..=127u8).map(char::from).chain(['é', '☕', '\u{10348}']);
+        for c in odd {
+            for len in 1..=17 {
+                for at in 0..len {
+                    let text: String = (0..len).map(|i| if i == at { c } else { 'a' }).collect();
+                    let defined = !text.contains('%')
+                        && !text.starts_with(['"', ' ', '\t'])
+                        && !text.ends_with([' ', '\t']);
+                    assert_eq!(verbatim(&text), defined, "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// A binary-mode message of plain headers (`names` picks each header's name; one of
+    /// them is not an attribute) inserted or appended in the given order.
+    fn headers_of(steps: &[(usize, bool, String)]) -> HeaderMap {
+        const NAMES: [&str; 5] = ["ce-id", "ce-source", "CE-Id", "ce-region", "x-trace"];
+        let mut headers = HeaderMap::new();
+        for (name, append, value) in steps {
+            let name = HeaderName::from_bytes(NAMES[name % NAMES.len()].as_bytes()).unwrap();
+            let value = HeaderValue::from_str(value).unwrap();
+            if *append {
+                headers.append(name, value);
+            } else {
+                headers.insert(name, value);
+            }
+        }
+        headers
+    }
+
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Issue 25: [`verbatim`] against its definition on any text, `%` and blanks
+        /// anywhere.
+        #[test]
+        fn verbatim_is_its_definition(text in "[a%\" \t\u{e9}]{0,40}") {
+            let defined = !text.contains('%')
+                && !text.starts_with(['"', ' ', '\t'])
+                && !text.ends_with([' ', '\t']);
+            proptest::prop_assert_eq!(verbatim(&text), defined);
+        }
+
+        /// Issue 25: HTTP's reading compares an attribute with the previous one only
+        /// (`GROUPED_NAMES`); over any headers inserted or appended in any order, it refuses
+        /// the same first repeated attribute, naming the same header, as comparing with
+        /// every attribute before.
+        #[test]
+        fn a_repeated_attribute_is_the_previous_header(
+            steps in proptest::collection::vec(
+                (0usize..5, proptest::bool::ANY, "[a-z0-9]{1,6}"),
+                0..12,
+            ),
+        ) {
+            let headers = headers_of(&steps);
+            let mut seen: Vec<&str> = Vec::new();
+            let mut first_repeat = None;
+            for (name, _) in &headers {
+                let Some(attribute) = name.as_str().strip_prefix(HEADER_PREFIX) else {
+                    continue;
+                };
+                if seen.contains(&attribute) {
+                    first_repeat = Some(attribute.to_owned());
+                    break;
+                }
+                seen.push(attribute);
+            }
+            match (read_binary_headers(&headers, Vec::new()), first_repeat) {
+                (Err(BindingError::DuplicateAttribute { attribute, header }), Some(expected)) => {
+                    proptest::prop_assert_eq!(&attribute, &expected);
+                    proptest::prop_assert_eq!(header, format!("{HEADER_PREFIX}{expected}"));
+                }
+                (Ok(_), None) => {}
+                (other, expected) => proptest::prop_assert!(false, "{other:?} {expected:?}"),
+            }
+        }
+
         /// Issue 25: a header value taken verbatim is what `percent::decode` returns for it.
         #[test]
         fn verbatim_text_is_what_decode_gives(

@@ -87,6 +87,11 @@ pub(crate) struct Header<'m> {
 
 /// A received message as the binding layer reads it.
 pub(crate) trait IncomingMessage {
+    /// Whether [`IncomingMessage::attributes`] gives the values of one attribute one after
+    /// the other (HTTP's `HeaderMap`): then an attribute given twice is the previous one,
+    /// and [`receive_header`] compares with it alone, not with every attribute before.
+    const GROUPED_NAMES: bool = false;
+
     /// The binding's content-mode rules.
     fn modes(&self) -> Modes;
 
@@ -283,6 +288,7 @@ pub(crate) fn binary_parts<M: IncomingMessage>(
             header.header,
             header.value,
             modes,
+            M::GROUPED_NAMES,
         )?;
     }
     let parts = PartsRef {
@@ -303,15 +309,17 @@ fn receive_header<'m>(
     header: &str,
     value: Cow<'m, str>,
     modes: Modes,
+    grouped: bool,
 ) -> Result<(), BindingError> {
-    if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
+    let data_name = super::may_be_data_name(attribute);
+    if data_name && cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
         return Err(BindingError::DataHeader {
             attribute: attribute.to_owned(),
             header: header.to_owned(),
             binding: modes.binding,
         });
     }
-    if attribute == "datacontenttype" {
+    if data_name && attribute == "datacontenttype" {
         return match (modes.content_type_copy, &*datacontenttype) {
             (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
                 header: header.to_owned(),
@@ -329,7 +337,14 @@ fn receive_header<'m>(
             }
         };
     }
-    if attributes.iter().any(|(name, _)| *name == attribute) {
+    let repeated = if grouped {
+        attributes
+            .last()
+            .is_some_and(|(name, _)| *name == attribute)
+    } else {
+        attributes.iter().any(|(name, _)| *name == attribute)
+    };
+    if repeated {
         return Err(BindingError::DuplicateAttribute {
             attribute: attribute.to_owned(),
             header: header.to_owned(),

@@ -109,6 +109,11 @@ impl ContentMode {
             return Detected::Mode(ContentMode::Binary);
         };
         let essence = media_type_essence(content_type);
+        // Every format's media types start so (`tests::every_format_is_application_cloudevents`):
+        // a content type that does not is binary mode, without comparing it with each.
+        if !starts_with_ignore_case(essence, "application/cloudevents") {
+            return Detected::Mode(ContentMode::Binary);
+        }
         match StructuredFormat::from_media_type(essence) {
             Some((_, true)) => Detected::Mode(ContentMode::Batch),
             Some((_, false)) => Detected::Mode(ContentMode::Structured),
@@ -118,6 +123,15 @@ impl ContentMode {
             None => Detected::Mode(ContentMode::Binary),
         }
     }
+}
+
+/// Whether `name` may be `data`, `data_base64` or `datacontenttype`, the names a binary-mode
+/// attribute never carries as an ordinary attribute: all three start with `d`
+/// (`tests::the_data_names_start_with_d`), so every other name is told apart by its first
+/// byte before the comparisons (issue 25: they were a tenth of an HTTP binary decode's
+/// header walk, `type` and `time` compared with `data` byte by byte).
+pub(crate) fn may_be_data_name(name: &str) -> bool {
+    name.as_bytes().first() == Some(&b'd')
 }
 
 /// The media type without parameters and surrounding whitespace: `type/subtype`.
@@ -164,5 +178,41 @@ impl BinaryParts {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 25: `may_be_data_name` lets every name it answers `false` for skip the
+    /// comparisons with these three.
+    #[test]
+    fn the_data_names_start_with_d() {
+        for name in cloudevent_rules::RESERVED_NAMES
+            .into_iter()
+            .chain(["datacontenttype"])
+        {
+            assert!(may_be_data_name(name), "{name}");
+        }
+        assert!(!may_be_data_name("") && !may_be_data_name("type"));
+    }
+
+    /// Issue 25: `ContentMode::detect` takes a content type not starting with
+    /// `application/cloudevents` as binary mode without comparing it with each format's
+    /// media types, because none of them (batch ones included) starts otherwise.
+    #[test]
+    fn every_format_is_application_cloudevents() {
+        for format in StructuredFormat::ALL {
+            for media_type in [Some(format.media_type()), format.batch_media_type()]
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    starts_with_ignore_case(media_type, "application/cloudevents"),
+                    "{media_type}"
+                );
+            }
+        }
     }
 }

@@ -188,7 +188,8 @@ fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
 /// whose member order then decides which of two values a reader sees first.
 fn reads_through_document(parts: &PartsRef<'_>) -> bool {
     parts.attributes.iter().any(|(name, _)| {
-        *name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name)
+        super::may_be_data_name(name)
+            && (*name == "datacontenttype" || cloudevent_rules::RESERVED_NAMES.contains(name))
     })
 }
 
@@ -539,7 +540,12 @@ impl<'a> MapAccess<'a> for Members<'a> {
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
         let (name, value) = if let Some((name, value)) = self.attributes.next() {
-            let value = match hint(self.hints, name, value) {
+            let hinted = if self.hints.is_empty() {
+                None
+            } else {
+                hint(self.hints, name, value)
+            };
+            let value = match hinted {
                 Some(json) => Value::Json(json),
                 None => Value::Str(value),
             };
