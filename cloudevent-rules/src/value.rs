@@ -309,18 +309,14 @@ pub(crate) fn is_printable_ascii(bytes: &[u8]) -> bool {
         (x.wrapping_sub(ONES * 0x20) & !x) | x.wrapping_add(ONES) | x
     };
     let mut words = bytes.chunks_exact(8);
-    let mut out_of_range = 0;
+    let mut found = 0;
     for word in &mut words {
-        out_of_range |= flags(word);
+        found |= out_of_range(word);
     }
-    let rest = words.remainder();
-    if !rest.is_empty() && bytes.len() >= 8 {
-        // The last eight bytes as one more word, overlapping the one before: the same
-        // bytes tested (some twice) without a branch a byte (issue 25, Protobuf decode).
-        out_of_range |= flags(&bytes[bytes.len() - 8..]);
-        return out_of_range & HIGH == 0;
+    if !words.remainder().is_empty() {
+        found |= out_of_range(&bytes[bytes.len() - 8..]);
     }
-    out_of_range & HIGH == 0 && rest.iter().all(|&b| (0x20..=0x7E).contains(&b))
+    found & HIGH == 0
 }
 
 /// The CloudEvents Integer a whole number read from an event stands for, or the violation
