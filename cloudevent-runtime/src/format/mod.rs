@@ -29,6 +29,9 @@ pub mod avro;
 pub(crate) mod batch;
 pub(crate) mod json;
 mod json_format;
+#[cfg(test)]
+pub(crate) use json_format::WALK_IN_READER;
+pub(crate) use json_format::walks_members_in_reader;
 #[cfg(feature = "protobuf")]
 pub mod protobuf;
 mod typed;

@@ -529,14 +529,14 @@ fn now_unix() -> i64 {
 mod tests {
     //! The walk for members named twice in `data` (RFC 8259 4) skipped where the registry's
     //! tree read `data`: every door's report against the old path (the walk in the reader,
-    //! never skipped, `validate::WALK_IN_READER`), on every schema of this repository with
+    //! never skipped, `format::WALK_IN_READER`), on every schema of this repository with
     //! the registry corpus's data, mutated, and with members named twice.
     use std::path::Path;
 
     use serde_json::{Value, json};
 
     use super::{Registry, RegistryEntry, RegistryValidator};
-    use crate::validate::WALK_IN_READER;
+    use crate::format::WALK_IN_READER;
     use crate::{AnyEvent, Document, Json, Profile, Validate, ValidationReport, Validator};
 
     fn root() -> &'static Path {

@@ -101,7 +101,7 @@ impl Validator {
         let (Some(at), Some(Data::Json(raw))) = (at, data) else {
             return;
         };
-        if matches!(tree, TreeRead::Read { .. }) && !walks_members_in_reader() {
+        if matches!(tree, TreeRead::Read { .. }) && !crate::format::walks_members_in_reader() {
             return;
         }
         report.insert_findings(at, self.policy.check_data_members(raw.get()));
@@ -559,23 +559,6 @@ pub(crate) enum TreeRead {
         /// The schema's verdict on the tree.
         valid: bool,
     },
-}
-
-#[cfg(test)]
-thread_local! {
-    /// The reader walks `data` for members named twice, as before the walk could be skipped:
-    /// the differential tests' old path.
-    pub(crate) static WALK_IN_READER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the walk for members named twice stays in the JSON reader, never skipped: only
-/// under the differential tests' switch.
-#[inline(always)]
-pub(crate) fn walks_members_in_reader() -> bool {
-    #[cfg(test)]
-    return WALK_IN_READER.with(std::cell::Cell::get);
-    #[cfg(not(test))]
-    false
 }
 
 impl crate::format::Report for ValidationReport {
