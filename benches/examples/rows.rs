@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! rows list                          # `row contestant` per line
-//! rows time [rounds]                 # `row contestant median_ns fastest_ns` per line
+//! rows time [rounds] [ROW]           # `row contestant median_ns fastest_ns` per line
 //! rows run ROW CONTESTANT N          # set up, one warm-up call, then N calls (for callgrind)
 //! ```
 //!
@@ -311,7 +311,11 @@ fn main() {
         }
         Some("time") => {
             let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(30);
-            for (row, setup) in ROWS {
+            let only = args.get(2);
+            for (row, setup) in ROWS
+                .iter()
+                .filter(|(row, _)| only.is_none_or(|only| only == row))
+            {
                 let mut contestants = setup();
                 // Each round about 10 ms of the slowest contestant, all taking turns.
                 let slowest = contestants
@@ -340,7 +344,7 @@ fn main() {
                 }
             }
         }
-        _ => panic!("usage: rows list | rows time [rounds] | rows run ROW CONTESTANT N"),
+        _ => panic!("usage: rows list | rows time [rounds] [ROW] | rows run ROW CONTESTANT N"),
     }
 }
 

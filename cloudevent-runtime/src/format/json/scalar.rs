@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed as _, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// A string borrowed from the input when it holds no escapes.
 pub(crate) struct CowStr<'de>(pub(crate) Cow<'de, str>);
@@ -38,9 +38,20 @@ impl<'de> de::Deserialize<'de> for CowStr<'de> {
 
 /// A member value seen as its JSON type, so a wrong type becomes a precise violation rather
 /// than serde's generic "invalid type".
+///
+/// Every field is a whole word, and so is the tag (`repr(u64)`; a boolean is two variants, not
+/// a `bool` field). With a byte tag and a `bool` beside it, each move of a scalar out of
+/// serde's `Result` copied the odd bytes piecewise (overlapping 4-byte loads, or 1+4+2+1), and
+/// the next word-sized load of them could not be forwarded from those stores: a stall of about
+/// a dozen cycles, twice per member. `perf record -e cpu-clock` put 8 % of a typed parse on
+/// those loads; callgrind, which counts instructions, did not see them (BENCHMARKS.md).
+#[repr(u64)]
 pub(crate) enum JsonScalar<'de> {
     Null,
-    Bool(bool),
+    /// `true`.
+    True,
+    /// `false`.
+    False,
     Int(i64),
     UInt(u64),
     Float(f64),
@@ -56,7 +67,8 @@ impl JsonScalar<'_> {
     pub(super) fn describe(&self) -> String {
         match self {
             JsonScalar::Null => "null".to_owned(),
-            JsonScalar::Bool(b) => b.to_string(),
+            JsonScalar::True => "true".to_owned(),
+            JsonScalar::False => "false".to_owned(),
             JsonScalar::Int(i) => i.to_string(),
             JsonScalar::UInt(u) => u.to_string(),
             JsonScalar::Float(f) => f.to_string(),
@@ -69,7 +81,7 @@ impl JsonScalar<'_> {
     pub(super) fn json_type(&self) -> &'static str {
         match self {
             JsonScalar::Null => "null",
-            JsonScalar::Bool(_) => "a boolean",
+            JsonScalar::True | JsonScalar::False => "a boolean",
             JsonScalar::Int(_) | JsonScalar::UInt(_) => "an integer",
             JsonScalar::Float(_) => "a number with a fraction or exponent",
             JsonScalar::Str(_) => "a string",
@@ -81,70 +93,94 @@ impl JsonScalar<'_> {
 
 impl<'de> de::Deserialize<'de> for JsonScalar<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ScalarVisitor;
+        ScalarSeed(|scalar| scalar).deserialize(deserializer)
+    }
+}
 
-        impl<'de> Visitor<'de> for ScalarVisitor {
-            type Value = JsonScalar<'de>;
+/// Reads one JSON value as a [`JsonScalar`] and hands it to the function inside serde's
+/// visitor, which returns what the function returns.
+///
+/// The event reader applies each member this way rather than returning the scalar: returned,
+/// the scalar went through memory three times (the visitor's result, `deserialize`'s, the
+/// caller's), each copy loading in 16 bytes what had just been stored as 8-byte words, which
+/// the CPU cannot forward from its store buffer (a stall of about a dozen cycles). Applied in
+/// the visitor, a string member goes from serde's borrowed `&str` to the envelope's slot in
+/// registers. `perf record -e cpu-clock` found this (BENCHMARKS.md, "Cycles"); callgrind,
+/// which counts instructions, cannot see it. What is read and every verdict are unchanged:
+/// the same visitor methods make the same scalar.
+pub(crate) struct ScalarSeed<F>(pub(crate) F);
 
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
+impl<'de, F: FnOnce(JsonScalar<'de>) -> V, V> de::DeserializeSeed<'de> for ScalarSeed<F> {
+    type Value = V;
 
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Null)
-            }
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
 
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Null)
-            }
+impl<'de, F: FnOnce(JsonScalar<'de>) -> V, V> Visitor<'de> for ScalarSeed<F> {
+    type Value = V;
 
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Bool(v))
-            }
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
 
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Int(v))
-            }
+    fn visit_unit<E: de::Error>(self) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Null))
+    }
 
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(JsonScalar::UInt(v))
-            }
+    fn visit_none<E: de::Error>(self) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Null))
+    }
 
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Float(v))
-            }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V, E> {
+        Ok((self.0)(if v {
+            JsonScalar::True
+        } else {
+            JsonScalar::False
+        }))
+    }
 
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Str(Cow::Borrowed(v)))
-            }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Int(v)))
+    }
 
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Str(Cow::Owned(v.to_owned())))
-            }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::UInt(v)))
+    }
 
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Str(Cow::Owned(v)))
-            }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Float(v)))
+    }
 
-            fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Bytes(Cow::Borrowed(v)))
-            }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Str(Cow::Borrowed(v))))
+    }
 
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-                Ok(JsonScalar::Bytes(Cow::Owned(v.to_vec())))
-            }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Str(Cow::Owned(v.to_owned()))))
+    }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(JsonScalar::Composite("an object"))
-            }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Str(Cow::Owned(v))))
+    }
 
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(JsonScalar::Composite("an array"))
-            }
-        }
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Bytes(Cow::Borrowed(v))))
+    }
 
-        deserializer.deserialize_any(ScalarVisitor)
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V, E> {
+        Ok((self.0)(JsonScalar::Bytes(Cow::Owned(v.to_vec()))))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok((self.0)(JsonScalar::Composite("an object")))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<V, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok((self.0)(JsonScalar::Composite("an array")))
     }
 }
