@@ -312,6 +312,12 @@ fn main() {
         Some("time") => {
             let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(30);
             let only = args.get(2);
+            if let Some(only) = only {
+                assert!(
+                    ROWS.iter().any(|(row, _)| row == only),
+                    "no row `{only}` (rows list names them)"
+                );
+            }
             for (row, setup) in ROWS
                 .iter()
                 .filter(|(row, _)| only.is_none_or(|only| only == row))

@@ -99,7 +99,7 @@ impl<'de> DataSlot<'de> for RawData {
 fn other_type(value: &json::JsonScalar<'_>) -> &'static str {
     match value {
         json::JsonScalar::Composite(kind) => kind,
-        json::JsonScalar::True | json::JsonScalar::False => "a boolean",
+        json::JsonScalar::Bool(_) => "a boolean",
         _ => "a number",
     }
 }

@@ -545,8 +545,7 @@ fn extension(
             null_extensions.insert(name.into_owned());
             return Ok(());
         }
-        JsonScalar::True => ExtensionValueBuf::Boolean(true),
-        JsonScalar::False => ExtensionValueBuf::Boolean(false),
+        JsonScalar::Bool(b) => ExtensionValueBuf::Boolean(b),
         JsonScalar::Int(i) => match cloudevent_rules::check_integer_value(&name, i.into()) {
             Ok(i) => ExtensionValueBuf::Integer(i),
             Err(violation) => return findings.report(*violation),

@@ -38,20 +38,9 @@ impl<'de> de::Deserialize<'de> for CowStr<'de> {
 
 /// A member value seen as its JSON type, so a wrong type becomes a precise violation rather
 /// than serde's generic "invalid type".
-///
-/// Every field is a whole word, and so is the tag (`repr(u64)`; a boolean is two variants, not
-/// a `bool` field). With a byte tag and a `bool` beside it, each move of a scalar out of
-/// serde's `Result` copied the odd bytes piecewise (overlapping 4-byte loads, or 1+4+2+1), and
-/// the next word-sized load of them could not be forwarded from those stores: a stall of about
-/// a dozen cycles, twice per member. `perf record -e cpu-clock` put 8 % of a typed parse on
-/// those loads; callgrind, which counts instructions, did not see them (BENCHMARKS.md).
-#[repr(u64)]
 pub(crate) enum JsonScalar<'de> {
     Null,
-    /// `true`.
-    True,
-    /// `false`.
-    False,
+    Bool(bool),
     Int(i64),
     UInt(u64),
     Float(f64),
@@ -67,8 +56,7 @@ impl JsonScalar<'_> {
     pub(super) fn describe(&self) -> String {
         match self {
             JsonScalar::Null => "null".to_owned(),
-            JsonScalar::True => "true".to_owned(),
-            JsonScalar::False => "false".to_owned(),
+            JsonScalar::Bool(b) => b.to_string(),
             JsonScalar::Int(i) => i.to_string(),
             JsonScalar::UInt(u) => u.to_string(),
             JsonScalar::Float(f) => f.to_string(),
@@ -81,7 +69,7 @@ impl JsonScalar<'_> {
     pub(super) fn json_type(&self) -> &'static str {
         match self {
             JsonScalar::Null => "null",
-            JsonScalar::True | JsonScalar::False => "a boolean",
+            JsonScalar::Bool(_) => "a boolean",
             JsonScalar::Int(_) | JsonScalar::UInt(_) => "an integer",
             JsonScalar::Float(_) => "a number with a fraction or exponent",
             JsonScalar::Str(_) => "a string",
@@ -135,11 +123,7 @@ impl<'de, F: FnOnce(JsonScalar<'de>) -> V, V> Visitor<'de> for ScalarSeed<F> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V, E> {
-        Ok((self.0)(if v {
-            JsonScalar::True
-        } else {
-            JsonScalar::False
-        }))
+        Ok((self.0)(JsonScalar::Bool(v)))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V, E> {
