@@ -288,6 +288,9 @@ async fn child_consumer() {
             };
             let (source, id) = (event.source().to_owned(), event.id().to_owned());
             let store = Arc::clone(&seen);
+            // The lease runs from the store's answer; timed from before the call, a commit
+            // is never called in time when it was late.
+            let asked_at = Instant::now();
             let claim = tokio::task::spawn_blocking(move || store.claim(&source, &id, LEASE))
                 .await
                 .unwrap();
@@ -321,6 +324,11 @@ async fn child_consumer() {
                             break;
                         }
                         tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    if asked_at.elapsed() >= LEASE {
+                        // The store was unreachable (the server's outage) until the lease
+                        // ran out: another consumer may have claimed the event again.
+                        println!("late {}", event.id());
                     }
                     println!("committed {}", event.id());
                     let _ = message.ack().await;
@@ -366,10 +374,14 @@ struct Figures {
     kills: usize,
     kills_between_claim_and_effect: usize,
     kills_between_effect_and_commit: usize,
+    /// Commits that landed after their lease ran out (the store was down).
+    late_commits: usize,
     server_restarts: usize,
     effects: usize,
     lost: usize,
     doubled: usize,
+    /// For each doubled event: its effect lines, and what each process said about it.
+    doubles: Vec<String>,
 }
 
 fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
@@ -450,7 +462,8 @@ fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
     let mut consumers: Vec<Child> = (0..3)
         .map(|_| spawn_consumer(&url, &dedupe_url, &effects))
         .collect();
-    let mut killed_pids = Vec::new();
+    // Every consumer's output, by pid, for the account of a double.
+    let mut outputs: Vec<(u32, bool, String)> = Vec::new();
     let mut random = Random::new();
     let start = Instant::now();
     let deadline = start + Duration::from_secs(50);
@@ -469,13 +482,13 @@ fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
         if now >= next_kill && published.load(Ordering::SeqCst) < EVENTS {
             let victim = random.below(consumers.len() as u64) as usize;
             let mut child = consumers.swap_remove(victim);
-            killed_pids.push(child.id());
             child.kill().unwrap(); // SIGKILL, wherever it is
             let mut output = String::new();
             let _ = std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut output);
             let _ = child.wait();
             figures.kills += 1;
             killed_output(&mut figures, child.id(), &output, &effects);
+            outputs.push((child.id(), true, output));
             consumers.push(spawn_consumer(&url, &dedupe_url, &effects));
             next_kill = now + Duration::from_millis(300 + random.below(1200));
         }
@@ -487,7 +500,11 @@ fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
     }
     for mut child in consumers {
         let _ = child.kill();
+        let mut output = String::new();
+        let _ = std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut output);
         let _ = child.wait();
+        figures.late_commits += said(&output, "late ").len();
+        outputs.push((child.id(), false, output));
     }
     let stamped = runtime
         .block_on(async { tokio::time::timeout(Duration::from_secs(5), producers).await })
@@ -517,7 +534,25 @@ fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
             match count.get(format!("r{replica}-e{n}").as_str()) {
                 None => figures.lost += 1,
                 Some(1) => {}
-                Some(_) => figures.doubled += 1,
+                Some(_) => {
+                    figures.doubled += 1;
+                    let id = format!("r{replica}-e{n}");
+                    let mut account = format!("{id}: effects");
+                    for line in text.lines().filter(|l| l.split(' ').next() == Some(&id)) {
+                        account.push_str(&format!(" [{line}]"));
+                    }
+                    for (pid, killed, output) in &outputs {
+                        let about: Vec<&str> = output
+                            .lines()
+                            .filter(|l| l.ends_with(&format!(" {id}")))
+                            .collect();
+                        if !about.is_empty() {
+                            let how = if *killed { "killed" } else { "ran to the end" };
+                            account.push_str(&format!("; {pid} ({how}) said {about:?}"));
+                        }
+                    }
+                    figures.doubles.push(account);
+                }
             }
         }
     }
@@ -525,17 +560,20 @@ fn run_with_faults(dedupe: impl Fn(&NatsServer) -> String) -> Figures {
     figures
 }
 
+/// The event ids a child printed after `what` (the harness may print
+/// `test child_consumer ... ` before the first line).
+fn said(output: &str, what: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| l.split_once(what).map(|(_, id)| id.to_owned()))
+        .collect()
+}
+
 /// Counts a kill that fell between a child's effect and its commit: the only place a kill
 /// can double an effect (the effect and the commit are two writes to two stores).
 fn killed_output(figures: &mut Figures, pid: u32, output: &str, effects: &Path) {
-    // The harness may print `test child_consumer ... ` before the first line.
-    let said = |what: &str| -> Vec<String> {
-        output
-            .lines()
-            .filter_map(|l| l.split_once(what).map(|(_, id)| id.to_owned()))
-            .collect()
-    };
-    let (claimed, committed) = (said("claimed "), said("committed "));
+    let (claimed, committed) = (said(output, "claimed "), said(output, "committed "));
+    figures.late_commits += said(output, "late ").len();
     let text = std::fs::read_to_string(effects).unwrap();
     let pid = pid.to_string();
     let effected: Vec<&str> = text
@@ -567,9 +605,11 @@ fn three_consumer_processes_killed_and_a_server_restart_give_one_effect_per_even
     assert_eq!(figures.server_restarts, 1);
     assert_eq!(figures.lost, 0, "{figures:?}");
     // A double needs a kill between an effect and its commit (the printed commit may also
-    // be cut off by the kill, so this is an upper bound).
+    // be cut off by the kill, so this is an upper bound), or a commit that could not reach
+    // the store before the lease ran out: here the store is the server killed mid-run
+    // (ADR-0003's window between the two stores, opened by an outage instead of a kill).
     assert!(
-        figures.doubled <= figures.kills_between_effect_and_commit,
+        figures.doubled <= figures.kills_between_effect_and_commit + figures.late_commits,
         "{figures:?}"
     );
 }
