@@ -238,6 +238,13 @@ impl Store {
     }
 }
 
+/// Where `name` is in a small store: a walk comparing lengths first, so the names of other
+/// lengths (most of an event's few extensions) cost no `memcmp`; the binary search of
+/// [`position`] calls one for every name it visits.
+fn find(list: &[(String, ExtensionValueBuf)], name: &str) -> Option<usize> {
+    list.iter().position(|(held, _)| held == name)
+}
+
 /// Where `name` is, or belongs, in a small store.
 fn position(list: &[(String, ExtensionValueBuf)], name: &str) -> Result<usize, usize> {
     list.binary_search_by(|(held, _)| held.as_str().cmp(name))
@@ -277,7 +284,7 @@ impl Extensions {
     /// ```
     pub fn get(&self, name: &str) -> Option<&ExtensionValueBuf> {
         match &self.store {
-            Store::Small(list) => position(list, name).ok().map(|at| &list[at].1),
+            Store::Small(list) => find(list, name).map(|at| &list[at].1),
             Store::Large(map) => map.get(name),
         }
     }
@@ -320,7 +327,7 @@ impl Extensions {
     /// ```
     pub fn remove(&mut self, name: &str) -> Option<ExtensionValueBuf> {
         match &mut self.store {
-            Store::Small(list) => position(list, name).ok().map(|at| list.remove(at).1),
+            Store::Small(list) => find(list, name).map(|at| list.remove(at).1),
             Store::Large(map) => map.remove(name),
         }
     }
