@@ -3,9 +3,11 @@
 //!
 //! Each door maps a case to the call it stands for and answers accept, reject with the rule ids
 //! it reported, or not applicable (a structured-only door and an HTTP-specific case, say). The
-//! profile reaches a door through ONE function per door (`*_door`); today only the validator
-//! and the CLI take a profile, so every other door runs the `cloudevents` cases only and is
-//! marked `// policy door pending` where the policy API will plug in.
+//! profile reaches a door through ONE function per door (`*_door`). The validator, the CLI
+//! and the axum `Checked` extractor take the case's policy; the binding readers and the typed
+//! parse read under the event type's policy, so an `intg-std-015` case about the typed event
+//! type reaches them as `Event<EntryPostedIntg>` (a type declaring that profile, as a service
+//! on it would), and through `AnyEvent` (the `cloudevents` profile) otherwise ([`reader_of`]).
 //!
 //! The literal-header tolerance (issue 24) reaches every door: `Case::policy` at the validator,
 //! `structured_document` and the axum `Checked` state, the event type's own policy at the
@@ -80,6 +82,16 @@ struct EntryFlaggedLiteral {
     #[cloudevent(extension)]
     express: bool,
 }
+
+/// [`EntryPosted`] under the INTG-STD-015 profile: the typed readers of the `intg-std-015`
+/// cases (the binding readers read under the event type's policy).
+#[derive(Debug, Serialize, Deserialize, CloudEvent)]
+#[cloudevent(
+    type = "com.example.ledger.entry.posted",
+    source = "https://ledger.example.com/eu",
+    profile = "intg-std-015"
+)]
+struct EntryPostedIntg(Option<Value>);
 
 const TYPED_TYPE: &str = "com.example.ledger.entry.posted";
 const STRUCTURED: &str = "application/cloudevents+json; charset=utf-8";
@@ -420,6 +432,45 @@ fn is_cloudevents(profile: Profile) -> bool {
     profile == Profile::CloudEvents
 }
 
+/// The event type a binding door reads a case as.
+#[derive(Clone, Copy)]
+enum Reader {
+    /// `AnyEvent`, whose policy is the `cloudevents` profile's.
+    Any,
+    /// `Event<EntryPostedIntg>`, whose type declares `intg-std-015`.
+    Intg,
+}
+
+/// How the binding doors read a case: `AnyEvent` for a `cloudevents` case; for an
+/// `intg-std-015` case, the typed event type on that profile when the case is one event of
+/// that type (a structured event or transport-neutral binary mode) that asks for no
+/// literal-header tolerance (a tolerance the profile never grants: the case is about the
+/// doors that take a policy) and no declared Boolean; else no binding door applies.
+fn reader_of(case: &Case) -> Option<Reader> {
+    if is_cloudevents(case.profile) {
+        return Some(Reader::Any);
+    }
+    if case.profile != Event::<EntryPostedIntg>::POLICY.profile()
+        || case.literal_headers.is_some()
+        || case.boolean_extension
+        || case.untyped
+    {
+        return None;
+    }
+    let ty = match &case.input {
+        Input::Structured(bytes) => serde_json::from_slice::<Value>(bytes)
+            .ok()
+            .and_then(|event| event["type"].as_str().map(str::to_owned)),
+        Input::Binary(binary) => binary
+            .attributes
+            .iter()
+            .find(|(name, _)| name == "type")
+            .map(|(_, value)| value.clone()),
+        _ => None,
+    };
+    (ty.as_deref() == Some(TYPED_TYPE)).then_some(Reader::Intg)
+}
+
 // ------------------------------------------------------------------------------- the doors
 
 /// `AnyEvent::decode_with::<Json>` under the case's policy (`from_slice` is the `cloudevents` one).
@@ -578,12 +629,18 @@ fn batch_door(case: &Case) -> Verdict {
 /// cases of its profile: `T::PROFILE`, from this crate's `[package.metadata.cloudevent]`
 /// (`cloudevents`).
 fn typed_door(case: &Case) -> Verdict {
-    if case.profile != Event::<EntryPosted>::POLICY.profile() || case.untyped {
-        return Verdict::NotApplicable;
-    }
     let Input::Structured(bytes) = &case.input else {
         return Verdict::NotApplicable;
     };
+    if matches!(reader_of(case), Some(Reader::Intg)) {
+        return match Event::<EntryPostedIntg>::from_slice(bytes) {
+            Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
+            Err(error) => Verdict::Reject(format_rules(&error)),
+        };
+    }
+    if case.profile != Event::<EntryPosted>::POLICY.profile() || case.untyped {
+        return Verdict::NotApplicable;
+    }
     let needle = format!("\"type\":\"{TYPED_TYPE}\"");
     let compact = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
     let spaced = format!("\"type\": \"{TYPED_TYPE}\"");
@@ -599,16 +656,20 @@ fn typed_door(case: &Case) -> Verdict {
 
 /// The HTTP binding's request reader (`binding::http::read_message`).
 fn http_door(case: &Case) -> Verdict {
-    // policy door pending: the HTTP reader takes no policy yet.
-    if !is_cloudevents(case.profile) {
+    let Some(reader) = reader_of(case) else {
         return Verdict::NotApplicable;
-    }
+    };
     let Some((headers, body)) = http_message(&case.input) else {
         return Verdict::NotApplicable;
     };
     let Some(map) = header_map(&headers) else {
         return Verdict::NotApplicable;
     };
+    if let Reader::Intg = reader {
+        return any_result(
+            http_binding::read_event::<Event<EntryPostedIntg>>(&map, &body).map(subject_of),
+        );
+    }
     // The generic readers read under the event type's policy: the literal-header cases
     // through the types that declare (or not) the tolerance.
     if case.literal_headers.is_some() || case.boolean_extension {
@@ -664,23 +725,29 @@ fn subject_of<T: cloudevent_runtime::CloudEventData + Serialize>(event: Event<T>
 
 /// The Kafka record reader (`binding::kafka::from_record`).
 fn kafka_door(case: &Case) -> Verdict {
-    // policy door pending: the Kafka reader takes no policy yet.
-    if !is_cloudevents(case.profile) {
+    let (Some(reader), Some(record)) = (reader_of(case), kafka_record(&case.input)) else {
         return Verdict::NotApplicable;
-    }
-    match kafka_record(&case.input) {
-        Some(record) => any_result(kafka::from_record::<AnyEvent>(&record)),
-        None => Verdict::NotApplicable,
+    };
+    match reader {
+        Reader::Any => any_result(kafka::from_record::<AnyEvent>(&record)),
+        Reader::Intg => {
+            any_result(kafka::from_record::<Event<EntryPostedIntg>>(&record).map(subject_of))
+        }
     }
 }
 
 /// The NATS reader: structured mode with the JSON format implied (CE NATS binding 1.0.2 §3),
 /// binary mode on `ce-` headers, percent-encoded (1.0.3-wip §3.1).
 fn nats_door(case: &Case) -> Verdict {
-    // policy door pending: the NATS reader takes no policy yet.
-    if !is_cloudevents(case.profile) {
+    let Some(reader) = reader_of(case) else {
         return Verdict::NotApplicable;
-    }
+    };
+    let read = |headers: Option<&async_nats::HeaderMap>, payload: &[u8]| match reader {
+        Reader::Any => any_result(nats::from_parts::<AnyEvent>(headers, payload)),
+        Reader::Intg => {
+            any_result(nats::from_parts::<Event<EntryPostedIntg>>(headers, payload).map(subject_of))
+        }
+    };
     match &case.input {
         // CE NATS binding 1.0.3-wip §3.1.3.2 percent-encodes as HTTP does: a literal-header
         // case's `ce-` headers are sent over NATS as written.
@@ -718,7 +785,7 @@ fn nats_door(case: &Case) -> Verdict {
                 ),
             })
         }
-        Input::Structured(bytes) => any_result(nats::from_parts::<AnyEvent>(None, bytes)),
+        Input::Structured(bytes) => read(None, bytes),
         Input::Binary(binary) => {
             let mut headers = async_nats::HeaderMap::new();
             let content_type = binary
@@ -733,7 +800,7 @@ fn nats_door(case: &Case) -> Verdict {
                 headers.append(header, percent::encode(&value).as_ref());
             }
             let payload = binary.data.clone().unwrap_or_default();
-            any_result(nats::from_parts::<AnyEvent>(Some(&headers), &payload))
+            read(Some(&headers), &payload)
         }
         _ => Verdict::NotApplicable,
     }
@@ -741,10 +808,9 @@ fn nats_door(case: &Case) -> Verdict {
 
 /// The AMQP message reader: `cloudEvents:` application properties as strings.
 fn amqp_door(case: &Case) -> Verdict {
-    // policy door pending: the AMQP reader takes no policy yet.
-    if !is_cloudevents(case.profile) {
+    let Some(reader) = reader_of(case) else {
         return Verdict::NotApplicable;
-    }
+    };
     let message = match &case.input {
         Input::Structured(bytes) => AmqpMessage {
             content_type: Some(STRUCTURED.into()),
@@ -762,15 +828,19 @@ fn amqp_door(case: &Case) -> Verdict {
         },
         _ => return Verdict::NotApplicable,
     };
-    any_result(amqp::from_message::<AnyEvent>(&message))
+    match reader {
+        Reader::Any => any_result(amqp::from_message::<AnyEvent>(&message)),
+        Reader::Intg => {
+            any_result(amqp::from_message::<Event<EntryPostedIntg>>(&message).map(subject_of))
+        }
+    }
 }
 
 /// The MQTT PUBLISH reader: structured over 3.1.1, binary over 5.0 user properties.
 fn mqtt_door(case: &Case) -> Verdict {
-    // policy door pending: the MQTT reader takes no policy yet.
-    if !is_cloudevents(case.profile) {
+    let Some(reader) = reader_of(case) else {
         return Verdict::NotApplicable;
-    }
+    };
     let (publish, version) = match &case.input {
         Input::Structured(bytes) => (
             MqttPublish {
@@ -801,7 +871,12 @@ fn mqtt_door(case: &Case) -> Verdict {
         ),
         _ => return Verdict::NotApplicable,
     };
-    any_result(mqtt::from_publish::<AnyEvent>(&publish, version))
+    match reader {
+        Reader::Any => any_result(mqtt::from_publish::<AnyEvent>(&publish, version)),
+        Reader::Intg => any_result(
+            mqtt::from_publish::<Event<EntryPostedIntg>>(&publish, version).map(subject_of),
+        ),
+    }
 }
 
 // ------------------------------------------------------------------------- the axum server
