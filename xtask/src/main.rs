@@ -6,7 +6,8 @@
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
 //!   `cargo check` of each runtime feature alone, and every
-//!   test (unit, integration, trybuild, doctests).
+//!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
+//!   features alone).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
@@ -366,6 +367,12 @@ fn test() -> Result<(), String> {
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-features"]);
     run(test)?;
+
+    // A user's `cargo test --doc` runs the runtime's examples with the default features: the
+    // guides that need optional ones are gated on them, and the rest must pass without.
+    let mut doc_default = cargo();
+    doc_default.args(["test", "-p", "cloudevent-runtime", "--doc"]);
+    run(doc_default)?;
     Ok(())
 }
 
