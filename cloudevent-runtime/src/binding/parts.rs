@@ -95,9 +95,11 @@ pub(crate) fn read_any(
     typed: &[(String, ExtensionValueBuf)],
 ) -> Result<AnyEvent, BindingError> {
     let hints = hints(typed);
-    let (envelope, data) = read(
+    let mut envelope = Envelope::default();
+    let data = read(
         parts,
         &hints,
+        &mut envelope,
         RawData::default(),
         None,
         &AnyEvent::DEFAULT_POLICY,
@@ -147,9 +149,11 @@ where
         python_booleans(parts, typed_extensions::<T>(parts), &Event::<T>::POLICY)?
     };
     hints.extend(self::hints(typed));
-    let (envelope, data) = read(
+    let mut envelope = Envelope::default();
+    let data = read(
         parts,
         &hints,
+        &mut envelope,
         crate::format::TypedData::<T>::default(),
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
@@ -195,14 +199,16 @@ fn reads_through_document(parts: &PartsRef<'_>) -> bool {
 
 /// The one read: what the document route refuses before parsing (no attribute at all, a
 /// JSON content type over a body that is not JSON, a document over the size limit) in its
-/// order, then the JSON reader's visitor over the document's members.
+/// order, then the JSON reader's visitor over the document's members. The attributes go
+/// into `envelope` (see `json::EventSeed`).
 fn read<'a, 'p: 'a, S: DataSlot<'a>>(
     parts: &'a PartsRef<'p>,
     hints: &'a [TypedExtension],
+    envelope: &mut Envelope<'a>,
     slot: S,
     expected_type: Option<json::Expected>,
     policy: &Policy,
-) -> Result<(Envelope<'a>, S::Data), BindingError> {
+) -> Result<S::Data, BindingError> {
     not_cloud_events(parts)?;
     let data = unchecked_body_data(parts)?;
     if reads_through_document(parts) {
@@ -210,7 +216,13 @@ fn read<'a, 'p: 'a, S: DataSlot<'a>>(
             checked_json(parts, data)?;
         }
         let document = write_document(parts, hints, data.as_ref())?;
-        return Ok(read_document(document, slot, expected_type, policy)?);
+        return Ok(read_document(
+            document,
+            envelope,
+            slot,
+            expected_type,
+            policy,
+        )?);
     }
     // Data that is not JSON under a JSON content type is refused before anything else (the
     // document could not be written); the reader's error stands only for JSON data.
@@ -235,6 +247,7 @@ fn read<'a, 'p: 'a, S: DataSlot<'a>>(
     };
     json::read_event(
         MapAccessDeserializer::new(members),
+        envelope,
         slot,
         expected_type,
         policy,
@@ -247,15 +260,16 @@ fn read<'a, 'p: 'a, S: DataSlot<'a>>(
 /// document can go.
 fn read_document<'a, S: DataSlot<'a>>(
     document: Vec<u8>,
+    envelope: &mut Envelope<'a>,
     slot: S,
     expected_type: Option<json::Expected>,
     policy: &Policy,
-) -> Result<(Envelope<'a>, S::Data), FormatError> {
+) -> Result<S::Data, FormatError> {
     if document.len() > crate::limits::MAX_EVENT_BYTES {
         return Err(too_large(document.len()));
     }
     let mut deserializer = serde_json::Deserializer::from_reader(document.as_slice());
-    json::read_event(&mut deserializer, slot, expected_type, policy)
+    json::read_event(&mut deserializer, envelope, slot, expected_type, policy)
 }
 
 fn too_large(found: usize) -> FormatError {

@@ -157,15 +157,17 @@ impl AnyEvent {
             });
         }
         let mut findings = Findings::strict();
+        let mut envelope = json::Envelope::default();
         match json::parse_slice_in_batch(
             bytes,
+            &mut envelope,
             RawData::default(),
             None,
             policy,
             &mut findings,
             memo,
         ) {
-            Ok((envelope, data)) => Ok(AnyEvent::from_envelope(envelope, data)),
+            Ok(data) => Ok(AnyEvent::from_envelope(envelope, data)),
             Err(error) => Err(json::into_format_error(error, &mut findings)),
         }
     }
@@ -282,7 +284,9 @@ impl<'de> Deserialize<'de> for AnyEvent {
     /// `data` needs serde_json).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut findings = Findings::strict();
-        let (envelope, data) = json::EventSeed {
+        let mut envelope = json::Envelope::default();
+        let data = json::EventSeed {
+            envelope: &mut envelope,
             findings: &mut findings,
             policy: &AnyEvent::DEFAULT_POLICY,
             slot: RawData::default(),

@@ -53,16 +53,16 @@ impl sealed::Format for Json {
         bytes: &[u8],
     ) -> Result<Event<T>, FormatError> {
         let mut findings = Findings::strict();
+        let mut envelope = json::Envelope::default();
         match json::parse_slice(
             bytes,
+            &mut envelope,
             TypedData::<T>::default(),
             Some(json::Expected::of::<T>()),
             &Event::<T>::POLICY,
             &mut findings,
         ) {
-            Ok((envelope, data)) => {
-                Event::from_envelope(envelope, data).map_err(FormatError::Invalid)
-            }
+            Ok(data) => Event::from_envelope(envelope, data).map_err(FormatError::Invalid),
             Err(error) => Err(crate::event::with_data_pointer::<T>(
                 bytes,
                 json::into_format_error(error, &mut findings),
@@ -121,7 +121,16 @@ impl sealed::Format for Json {
         } else {
             Findings::lenient_deferring_members()
         };
-        match json::parse_slice(bytes, RawData::default(), None, policy, &mut findings) {
+        let mut envelope = json::Envelope::default();
+        let read = json::parse_slice(
+            bytes,
+            &mut envelope,
+            RawData::default(),
+            None,
+            policy,
+            &mut findings,
+        );
+        match read.map(|data| (envelope, data)) {
             Ok((envelope, data)) => (
                 R::read(profile, &envelope.view(), findings.list),
                 data,
@@ -132,11 +141,16 @@ impl sealed::Format for Json {
             // input that is not one JSON value pays the second read.
             Err(_) if findings.members_at.is_some() => {
                 let mut findings = Findings::lenient();
-                refused_or_read(
-                    json::parse_slice(bytes, RawData::default(), None, policy, &mut findings),
-                    findings,
-                    profile,
-                )
+                let mut envelope = json::Envelope::default();
+                let read = json::parse_slice(
+                    bytes,
+                    &mut envelope,
+                    RawData::default(),
+                    None,
+                    policy,
+                    &mut findings,
+                );
+                refused_or_read(read.map(|data| (envelope, data)), findings, profile)
             }
             read => refused_or_read(read, findings, profile),
         }

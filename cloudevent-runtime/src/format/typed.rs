@@ -119,7 +119,9 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
     /// Strict and in one pass, like [`Event::from_slice`] without the size check.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut findings = Findings::strict();
-        let (envelope, data) = json::EventSeed {
+        let mut envelope = json::Envelope::default();
+        let data = json::EventSeed {
+            envelope: &mut envelope,
             findings: &mut findings,
             policy: &Self::POLICY,
             slot: TypedData::<T>::default(),

@@ -261,12 +261,15 @@ pub(super) fn read<'r, S: DataSlot<'r>>(
     policy: &Policy,
 ) -> Result<(Envelope<'r>, S::Data), crate::FormatError> {
     let members = members(record, quoted, policy)?;
-    json::read_event(
+    let mut envelope = Envelope::default();
+    let data = json::read_event(
         MapAccessDeserializer::new(members),
+        &mut envelope,
         slot,
         expected_type,
         policy,
-    )
+    )?;
+    Ok((envelope, data))
 }
 
 /// Reads a decoded record for the validator: every finding into `findings`, the envelope
@@ -284,7 +287,9 @@ pub(crate) fn read_lenient<'r>(
             return None;
         }
     };
-    EventSeed {
+    let mut envelope = Envelope::default();
+    let data = EventSeed {
+        envelope: &mut envelope,
         findings,
         policy,
         slot: RawData::default(),
@@ -292,7 +297,8 @@ pub(crate) fn read_lenient<'r>(
         memo: None,
     }
     .deserialize(MapAccessDeserializer::new(members))
-    .ok()
+    .ok()?;
+    Some((envelope, data))
 }
 
 /// Writes an event as the record. Fails only for JSON data without a `datacontenttype` that

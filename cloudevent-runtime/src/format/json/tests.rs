@@ -20,8 +20,10 @@ fn strict_findings_stop_at_the_first_error_lenient_ones_collect() {
 fn lenient_parse_reports_every_structural_problem() {
     let input = br#"{"id":"1","id":"2","x":1.5,"y":[1],"data":{},"data_base64":"??"}"#;
     let mut findings = Findings::lenient();
-    let (envelope, _) = parse_slice(
+    let mut envelope = Envelope::default();
+    parse_slice(
         input,
+        &mut envelope,
         RawData::default(),
         None,
         &crate::AnyEvent::DEFAULT_POLICY,
@@ -53,8 +55,10 @@ fn lenient_parse_reports_every_structural_problem() {
 fn keys_and_values_borrow_from_the_input_when_unescaped() {
     let input = br#"{"specversion":"1.0","id":"a\"b","source":"/s","type":"t"}"#;
     let mut findings = Findings::strict();
-    let (envelope, _) = parse_slice(
+    let mut envelope = Envelope::default();
+    parse_slice(
         input,
+        &mut envelope,
         RawData::default(),
         None,
         &crate::AnyEvent::DEFAULT_POLICY,
@@ -88,8 +92,10 @@ fn integers_outside_the_i32_range_are_refused_with_the_number_as_written() {
         let input =
             format!(r#"{{"specversion":"1.0","id":"1","source":"/s","type":"t","hops":{number}}}"#);
         let mut findings = Findings::lenient();
-        let (envelope, _) = parse_slice(
+        let mut envelope = Envelope::default();
+        parse_slice(
             input.as_bytes(),
+            &mut envelope,
             RawData::default(),
             None,
             &crate::AnyEvent::DEFAULT_POLICY,
@@ -152,25 +158,44 @@ mod property {
             Some(Expected::of::<Placed>()),
             &crate::Event::<Placed>::POLICY,
         );
+        let mut envelope = Envelope::default();
         let result = if str_reader {
-            parse_slice(bytes, slot, expected, policy, &mut findings)
+            parse_slice(bytes, &mut envelope, slot, expected, policy, &mut findings)
         } else {
             let reader = serde_json::Deserializer::from_slice(bytes);
-            read_all(reader, slot, expected, policy, &mut findings, None)
+            read_all(
+                reader,
+                &mut envelope,
+                slot,
+                expected,
+                policy,
+                &mut findings,
+                None,
+            )
         };
+        let result = result.map(|data| (envelope, data));
         format!("{result:?} {:?}", findings.list)
     }
 
     fn lenient(bytes: &[u8], str_reader: bool) -> String {
         let mut findings = Findings::lenient();
         let (slot, policy) = (RawData::default(), &crate::AnyEvent::DEFAULT_POLICY);
+        let mut envelope = Envelope::default();
         let result = if str_reader {
-            parse_slice(bytes, slot, None, policy, &mut findings)
+            parse_slice(bytes, &mut envelope, slot, None, policy, &mut findings)
         } else {
             let reader = serde_json::Deserializer::from_slice(bytes);
-            read_all(reader, slot, None, policy, &mut findings, None)
+            read_all(
+                reader,
+                &mut envelope,
+                slot,
+                None,
+                policy,
+                &mut findings,
+                None,
+            )
         };
-        let result = result.map(|(envelope, data)| (envelope, data.map(|d| format!("{d:?}"))));
+        let result = result.map(|data| (envelope, data.map(|d| format!("{d:?}"))));
         format!("{result:?} {:?}", findings.list)
     }
 
