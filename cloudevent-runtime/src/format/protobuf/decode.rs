@@ -64,19 +64,20 @@ impl Found {
     }
 }
 
-/// Reads one `CloudEvent` message's fields into an envelope (all but `time`, which the
-/// caller borrows from `time`) and its data, before any CloudEvents check.
+/// Reads one `CloudEvent` message's fields into the caller's `envelope` (all but `time`,
+/// which the caller borrows from `time`; filled in place, not returned through memory) and
+/// returns its data, before any CloudEvents check.
 fn read_wire<'a>(
     bytes: &'a [u8],
+    envelope: &mut Envelope<'a>,
     time: &mut Option<crate::Timestamp>,
     sink: &mut Found,
     skipped: &mut Vec<Violation>,
-) -> Result<(Envelope<'a>, Option<WireData<'a>>), Violation> {
+) -> Result<Option<WireData<'a>>, Violation> {
     let mut wire = Wire {
         bytes,
         context: "event",
     };
-    let mut envelope = Envelope::default();
     let mut data = None;
     while let Some((field, wire_type)) = wire.key()? {
         match field {
@@ -98,9 +99,7 @@ fn read_wire<'a>(
             }
             5 => {
                 expect("event", field, "attributes", wire_type, LEN)?;
-                if let Err(violation) =
-                    attribute(&mut envelope, time, wire.len_delimited()?, skipped)
-                {
+                if let Err(violation) = attribute(envelope, time, wire.len_delimited()?, skipped) {
                     sink.push(violation)?;
                 }
             }
@@ -128,7 +127,7 @@ fn read_wire<'a>(
             _ => wire.skip("CloudEvent", field, wire_type, skipped)?,
         }
     }
-    Ok((envelope, data))
+    Ok(data)
 }
 
 /// The type URL of `proto_data`, for the policy's `dataschema` rule.
@@ -176,7 +175,8 @@ pub(super) fn read_event(
         list: Vec::new(),
     };
     // Skipped fields are warnings: the reader, which stops at errors only, passes them.
-    let (mut envelope, data) = read_wire(bytes, &mut time, &mut sink, &mut Vec::new())?;
+    let mut envelope = Envelope::default();
+    let data = read_wire(bytes, &mut envelope, &mut time, &mut sink, &mut Vec::new())?;
     envelope.time = time
         .as_ref()
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
@@ -218,11 +218,12 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
         list: Vec::new(),
     };
     let mut skipped = Vec::new();
-    let read = read_wire(bytes, &mut time, &mut sink, &mut skipped);
+    let mut envelope = Envelope::default();
+    let read = read_wire(bytes, &mut envelope, &mut time, &mut sink, &mut skipped);
     if policy.reports_skipped_fields() {
         sink.list.append(&mut skipped);
     }
-    let (mut envelope, data) = match read {
+    let data = match read {
         Ok(read) => read,
         Err(structural) => {
             sink.list.push(structural);
