@@ -121,16 +121,7 @@ impl sealed::Format for Json {
         } else {
             Findings::lenient_deferring_members()
         };
-        let mut envelope = json::Envelope::default();
-        let read = json::parse_slice(
-            bytes,
-            &mut envelope,
-            RawData::default(),
-            None,
-            policy,
-            &mut findings,
-        );
-        match read.map(|data| (envelope, data)) {
+        match read_collecting(bytes, policy, &mut findings) {
             Ok((envelope, data)) => (
                 R::read(profile, &envelope.view(), findings.list),
                 data,
@@ -141,20 +132,31 @@ impl sealed::Format for Json {
             // input that is not one JSON value pays the second read.
             Err(_) if findings.members_at.is_some() => {
                 let mut findings = Findings::lenient();
-                let mut envelope = json::Envelope::default();
-                let read = json::parse_slice(
-                    bytes,
-                    &mut envelope,
-                    RawData::default(),
-                    None,
-                    policy,
-                    &mut findings,
-                );
-                refused_or_read(read.map(|data| (envelope, data)), findings, profile)
+                let read = read_collecting(bytes, policy, &mut findings);
+                refused_or_read(read, findings, profile)
             }
             read => refused_or_read(read, findings, profile),
         }
     }
+}
+
+/// The validator's read of one event as `AnyEvent::decode_with` reads it, into `findings`:
+/// the envelope and the data, or the error that stopped serde_json.
+fn read_collecting<'b>(
+    bytes: &'b [u8],
+    policy: &Policy,
+    findings: &mut Findings,
+) -> Result<(json::Envelope<'b>, Option<Data>), serde_json::Error> {
+    let mut envelope = json::Envelope::default();
+    json::parse_slice(
+        bytes,
+        &mut envelope,
+        RawData::default(),
+        None,
+        policy,
+        findings,
+    )
+    .map(|data| (envelope, data))
 }
 
 /// The validator's report on one read of the JSON reader that did not leave its walk.
