@@ -288,8 +288,9 @@ async fn child_consumer() {
             };
             let (source, id) = (event.source().to_owned(), event.id().to_owned());
             let store = Arc::clone(&seen);
-            // The lease runs from the store's answer; timed from before the call, a commit
-            // is never called in time when it was late.
+            // Timed from before the claim, so from before the lease starts: every commit
+            // that landed after its lease ran out is counted `late` (and perhaps one that
+            // landed just in time, which only loosens the bound below).
             let asked_at = Instant::now();
             let claim = tokio::task::spawn_blocking(move || store.claim(&source, &id, LEASE))
                 .await
