@@ -37,13 +37,29 @@ pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
     findings
 }
 
-/// The broken SHOULDs of a schema's names, reported but not fatal.
+/// The broken SHOULDs of a schema's names, reported but not fatal; and the keywords codegen
+/// does not know (read as annotations, as JSON Schema reads them), each named once a file at
+/// its first pointer.
 pub(crate) fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
-    rule_findings(file, policy)
+    let mut found: Vec<Finding> = rule_findings(file, policy)
         .into_iter()
         .filter(|(_, v)| v.severity == Severity::Warning)
         .map(|(pointer, v)| violation_finding(file, pointer, &v))
-        .collect()
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for (pointer, keyword) in crate::keywords::unknown_keywords(&file.schema) {
+        if seen.insert(keyword.clone()) {
+            found.push(
+                Finding::new(
+                    &file.path,
+                    pointer,
+                    format!("`{keyword}` is not a JSON Schema keyword codegen knows: it is read as an annotation and asserts nothing"),
+                )
+                .with_fix(format!("rename it `x-{keyword}` if it is your own metadata, or remove it")),
+            );
+        }
+    }
+    found
 }
 
 /// The declared metadata goes through the one envelope check (`Policy::check_declaration`),
@@ -301,34 +317,6 @@ fn property_findings(file: &SchemaFile) -> Vec<Finding> {
 }
 
 /// Keywords codegen refuses, each with the reason and a way around it.
-const UNSUPPORTED: [(&str, &str); 10] = [
-    (
-        "if",
-        "express the condition with `oneOf` of complete object schemas",
-    ),
-    (
-        "then",
-        "express the condition with `oneOf` of complete object schemas",
-    ),
-    (
-        "else",
-        "express the condition with `oneOf` of complete object schemas",
-    ),
-    ("not", "list the allowed values or shapes instead"),
-    ("$dynamicRef", "use a plain `$ref` to a `$defs` entry"),
-    ("$recursiveRef", "use a plain `$ref` to a `$defs` entry"),
-    (
-        "dependentSchemas",
-        "model the dependency as `oneOf` alternatives",
-    ),
-    (
-        "dependentRequired",
-        "model the dependency as `oneOf` alternatives",
-    ),
-    ("unevaluatedProperties", "use `additionalProperties`"),
-    ("unevaluatedItems", "use `items`"),
-];
-
 /// Walks every subschema position (not property names) looking for keywords typify cannot
 /// turn into Rust and for `$defs` refs that name nothing, refused here with the file and the
 /// keyword named.
@@ -342,15 +330,18 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
     let Some(object) = schema.as_object() else {
         return;
     };
-    for (keyword, fix) in UNSUPPORTED {
-        if object.contains_key(keyword) {
+    for (keyword, state, ..) in crate::keywords::KEYWORDS {
+        let crate::keywords::State::Refused(fix) = state else {
+            continue;
+        };
+        if object.contains_key(*keyword) {
             out.push(
                 Finding::new(
                     &file.path,
                     format!("{pointer}/{}", pointer_segment(keyword)),
                     format!("`{keyword}` is not supported by codegen"),
                 )
-                .with_fix(fix),
+                .with_fix(*fix),
             );
         }
     }
@@ -372,7 +363,13 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
             None => out.push(Finding::new(&file.path, at, "`$ref` must be a string")),
         }
     }
-    for keyword in ["properties", "$defs", "definitions", "patternProperties"] {
+    for keyword in [
+        "properties",
+        "$defs",
+        "definitions",
+        "patternProperties",
+        "dependentSchemas",
+    ] {
         if let Some(map) = object.get(keyword).and_then(Value::as_object) {
             for (name, sub) in map {
                 walk(
@@ -397,6 +394,12 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
         "contains",
         "propertyNames",
         "additionalItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "unevaluatedProperties",
+        "unevaluatedItems",
     ] {
         if let Some(sub) = object.get(keyword) {
             match sub {

@@ -30,6 +30,19 @@ use syn::punctuated::Punctuated;
 
 use crate::shapes::NULL_KEPT;
 
+/// Whether `item` is typify's `impl Default` built from the schema's `default` values.
+fn fills_schema_defaults(item: &syn::Item) -> bool {
+    let syn::Item::Impl(item) = item else {
+        return false;
+    };
+    let is_default = item
+        .trait_
+        .as_ref()
+        .and_then(|(path, _)| path.segments.last().map(|segment| &segment.ident))
+        .is_some_and(|ident| ident == "Default");
+    is_default && quote::quote!(#item).to_string().contains("defaults ::")
+}
+
 /// The module-local function that reads a present member into `Some(..)`, `null` included.
 const PRESENT: &str = "__cloudevent_present";
 
@@ -37,6 +50,9 @@ const PRESENT: &str = "__cloudevent_present";
 /// `cloudevent_runtime` in the generated code.
 pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path) {
     numbers_as_received(syntax, runtime);
+    // typify's `Default` for a struct whose members all have schema defaults fills them in;
+    // those members are `Option`s now (absent stays absent), so that impl no longer fits.
+    syntax.items.retain(|item| !fills_schema_defaults(item));
     let mut needs_present = false;
     for item in &mut syntax.items {
         // typify's default values are no longer filled in; the functions stay for reference.

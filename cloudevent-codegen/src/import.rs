@@ -74,10 +74,13 @@ impl Default for RustOptions {
 /// bundled: typify's types, the root type carrying `#[derive(CloudEvent)]` and its
 /// `#[cloudevent(...)]` attributes. Each file gets its own typify `TypeSpace`, so `Money` in
 /// two events stays two types; `shared` names the stubs that stand for types of the
-/// registry's shared module. The schema passed `crate::check::check_schema`.
+/// registry's shared module; `data_schema` is the schema made self-contained, which the type
+/// carries when it cannot express every keyword (`keywords.rs`). The schema passed
+/// `crate::check::check_schema`.
 pub(crate) fn event_tokens(
     file: &SchemaFile,
     schema: &Value,
+    data_schema: &Value,
     names: &RustNames,
     shared: &BTreeSet<String>,
     warned: bool,
@@ -111,6 +114,17 @@ pub(crate) fn event_tokens(
         crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     }
     let template = source_template(&mut syntax, file, names, options, warnings)?;
+    // What the type cannot hold is checked against the schema itself, embedded here.
+    let checked = crate::keywords::needs_check(data_schema);
+    if checked {
+        let text = serde_json::to_string(data_schema)
+            .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+        syntax.items.push(syn::parse_quote!(
+            /// The data schema this module was generated from, which checks what the types
+            /// above cannot express (`docs/schema-fidelity.md`).
+            pub const DATA_SCHEMA: &str = #text;
+        ));
+    }
     annotate_root(
         &mut syntax,
         file,
@@ -118,6 +132,7 @@ pub(crate) fn event_tokens(
         warned,
         options,
         template.as_deref(),
+        checked,
     )
     .map_err(|f| vec![f])?;
     if file.meta.subject.is_none()
@@ -252,6 +267,7 @@ pub(crate) fn shared_tokens(
     for (name, schema) in shared {
         let mut schema = schema.clone();
         normalize(&mut schema, mode);
+        crate::keywords::widen_for_typify(&mut schema);
         definitions.insert(name.clone(), schema);
     }
     let mut document = Map::new();
@@ -450,6 +466,7 @@ fn typify_input(schema: &Value, root_name: Option<&str>, mode: Mode) -> Value {
     let mut value = schema.clone();
     crate::shapes::inline_root_ref(&mut value);
     normalize(&mut value, mode);
+    crate::keywords::widen_for_typify(&mut value);
     if let Ok(mut schema) = schemars::Schema::try_from(value.clone()) {
         ReplacePrefixItems::default().transform(&mut schema);
         value = schema.to_value();
@@ -479,6 +496,7 @@ fn annotate_root(
     warned: bool,
     options: &RustOptions,
     source_template: Option<&str>,
+    checked: bool,
 ) -> Result<(), Finding> {
     let meta = &file.meta;
     let root = syntax.items.iter_mut().find_map(|item| match item {
@@ -527,6 +545,9 @@ fn annotate_root(
     if let Some(profile) = options.profile {
         let profile = profile.name();
         args.push(quote!(profile = #profile));
+    }
+    if checked {
+        args.push(quote!(check_schema = "DATA_SCHEMA"));
     }
     if warned {
         // The derive turns a broken SHOULD into a `deprecated` warning; codegen reported it

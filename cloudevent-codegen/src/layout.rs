@@ -318,6 +318,19 @@ impl Registry {
                 })?;
             schemas.push(schema);
         }
+        // Two files with one `$id`: a `$ref` to it would reach one of them, and the other
+        // would be taken for a shared definition (or an event) without a word.
+        let mut ids: BTreeMap<&str, &str> = BTreeMap::new();
+        for ((path, relative), schema) in paths.iter().zip(&schemas) {
+            if let Some(id) = schema.get("$id").and_then(Value::as_str)
+                && let Some(first) = ids.insert(id, relative.as_str())
+            {
+                findings.push(
+                    Finding::new(path, "/$id", format!("`$id` `{id}` is also the `$id` of `{first}`: a `$ref` to it cannot tell the two apart"))
+                        .with_fix("give each schema its own `$id`"),
+                );
+            }
+        }
         // Files another file `$ref`s are shared definitions, not events a template names.
         let referenced = if mapping.type_templates.is_empty() {
             std::collections::BTreeSet::new()

@@ -77,6 +77,7 @@ mod fidelity;
 mod folder;
 mod generate;
 mod import;
+mod keywords;
 mod layout;
 mod mapping;
 mod meta;
@@ -99,6 +100,8 @@ pub use diff::{Breaks, Change, Compat, diff_schemas};
 pub use error::{CodegenError, Finding};
 pub use export::{export, export_file};
 pub use generate::{Builder, GeneratedRust};
+#[doc(hidden)]
+pub use keywords::keyword_states_markdown;
 pub use meta::{ContentMode, EventMeta};
 pub use registry::{Registry, SchemaFile, TypeMapping};
 pub use snapshot::registry_snapshot;

@@ -32,35 +32,8 @@ pub(crate) fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>
         return Err(CodegenError::Findings(bundle.findings));
     }
     let mut entries = Vec::with_capacity(registry.files.len());
-    for (file, (schema, used)) in registry.files.iter().zip(&bundle.events) {
-        let mut schema = schema.clone();
-        let mut needed: BTreeSet<String> = BTreeSet::new();
-        let mut queue: Vec<String> = used.iter().cloned().collect();
-        while let Some(name) = queue.pop() {
-            if needed.insert(name.clone())
-                && let Some(shared) = bundle.shared.get(&name)
-            {
-                collect_refs(shared, &mut queue);
-            }
-        }
-        if let Some(object) = schema.as_object_mut() {
-            let definitions = object
-                .entry("definitions")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Some(definitions) = definitions.as_object_mut() {
-                for name in used {
-                    definitions.insert(
-                        stub_key(name),
-                        serde_json::json!({"$ref": format!("#/definitions/{}", shared_key(name))}),
-                    );
-                }
-                for name in &needed {
-                    let mut shared = bundle.shared.get(name).cloned().unwrap_or(Value::Null);
-                    rebase_refs(&mut shared);
-                    definitions.insert(shared_key(name), shared);
-                }
-            }
-        }
+    for (index, file) in registry.files.iter().enumerate() {
+        let schema = self_contained(&bundle, index);
         let mut entry = RegistryEntry::new(file.meta.event_type.clone(), schema);
         if !file.meta.dataschema.is_empty() {
             entry.dataschema = Some(file.meta.dataschema.clone());
@@ -70,6 +43,42 @@ pub(crate) fn registry_entries(registry: &Registry) -> Result<Vec<RegistryEntry>
         entries.push(entry);
     }
     Ok(entries)
+}
+
+/// The data schema of the registry's file `index` with every shared definition it reaches
+/// inside it: what `validate --registry` checks, and what a generated type that carries its
+/// schema checks (`keywords.rs`).
+pub(crate) fn self_contained(bundle: &bundle::Bundle, index: usize) -> Value {
+    let (schema, used) = &bundle.events[index];
+    let mut schema = schema.clone();
+    let mut needed: BTreeSet<String> = BTreeSet::new();
+    let mut queue: Vec<String> = used.iter().cloned().collect();
+    while let Some(name) = queue.pop() {
+        if needed.insert(name.clone())
+            && let Some(shared) = bundle.shared.get(&name)
+        {
+            collect_refs(shared, &mut queue);
+        }
+    }
+    if let Some(object) = schema.as_object_mut() {
+        let definitions = object
+            .entry("definitions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(definitions) = definitions.as_object_mut() {
+            for name in used {
+                definitions.insert(
+                    stub_key(name),
+                    serde_json::json!({"$ref": format!("#/definitions/{}", shared_key(name))}),
+                );
+            }
+            for name in &needed {
+                let mut shared = bundle.shared.get(name).cloned().unwrap_or(Value::Null);
+                rebase_refs(&mut shared);
+                definitions.insert(shared_key(name), shared);
+            }
+        }
+    }
+    schema
 }
 
 /// Every event type of a registry as the self-contained snapshot document the runtime loads

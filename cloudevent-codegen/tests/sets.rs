@@ -553,8 +553,13 @@ fn manifest(workspace: &Path, project: &str) -> String {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             if l.starts_with("cloudevent-runtime ") {
+                // The README's features, the runtime from this workspace.
+                let features = l
+                    .split_once("features = ")
+                    .map(|(_, rest)| rest.split(']').next().unwrap_or_default().to_owned() + "]")
+                    .unwrap_or_else(|| "[]".to_owned());
                 format!(
-                    "cloudevent-runtime = {{ path = {:?} }}",
+                    "cloudevent-runtime = {{ path = {:?}, features = {features} }}",
                     workspace.join("cloudevent-runtime")
                 )
             } else {

@@ -32,6 +32,10 @@ pub(crate) mod key {
     /// `literal_headers` (container): the type's readers take the header forms of senders
     /// that do not percent-encode literally, with a warning (never under INTG-STD-015).
     pub(crate) const LITERAL_HEADERS: &str = "literal_headers";
+    /// `check_schema = "DATA_SCHEMA"` (container): the path of a `&'static str` holding the
+    /// JSON Schema the payload is checked against at every typed door, for what its Rust type
+    /// cannot express (written by cloudevent-codegen; needs the runtime's `registry` feature).
+    pub(crate) const CHECK_SCHEMA: &str = "check_schema";
 
     /// `source_template = "/tenants/{tenantid}/devices/{deviceid}"` (container): the
     /// `source`, filled from the payload fields its `{variables}` name.
@@ -54,7 +58,7 @@ pub(crate) mod key {
     pub(crate) const EXTENSION_ARGS: [&str; 2] = [NAME, MEMBER];
 
     /// The keys of the container attribute.
-    pub(crate) const CONTAINER: [&str; 8] = [
+    pub(crate) const CONTAINER: [&str; 9] = [
         TYPE,
         DATASCHEMA,
         SOURCE,
@@ -63,6 +67,7 @@ pub(crate) mod key {
         CRATE,
         PROFILE,
         LITERAL_HEADERS,
+        CHECK_SCHEMA,
     ];
     /// The keys of a field attribute (`source` too: the field whose value is the source).
     pub(crate) const FIELD: [&str; 5] = [SUBJECT, ID, TIME, SOURCE, EXTENSION];
@@ -82,6 +87,8 @@ pub(crate) struct Container {
     pub(crate) profile: Option<cloudevent_rules::Profile>,
     /// The span of `literal_headers`, when present.
     pub(crate) literal_headers: Option<Span>,
+    /// `check_schema = "DATA_SCHEMA"`: the path of the schema text the payload is checked against.
+    pub(crate) check_schema: Option<syn::Path>,
     /// Whether some key could not be read. A missing `type` is then not reported: the user
     /// most likely wrote it and got it wrong, which is already reported.
     pub(crate) incomplete: bool,
@@ -200,6 +207,18 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
                         })
                     })
                     .map(|profile| set_once(ctxt, &meta, &mut found.profile, profile)),
+                // check_schema = "DATA_SCHEMA"
+                key::CHECK_SCHEMA => string_value(&meta, key::CHECK_SCHEMA, "DATA_SCHEMA")
+                    .and_then(|lit| lit.parse::<syn::Path>().map_err(|_| {
+                        syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "`check_schema` must name the path of a `&'static str` constant, found `{}`; e.g. `check_schema = \"DATA_SCHEMA\"`",
+                                lit.value()
+                            ),
+                        )
+                    }))
+                    .map(|path| set_once(ctxt, &meta, &mut found.check_schema, path)),
                 // literal_headers
                 key::LITERAL_HEADERS => {
                     if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {

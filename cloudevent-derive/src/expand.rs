@@ -336,6 +336,16 @@ fn impl_cloud_event_data(
     let declared_type = optional(cont.attrs.type_.as_ref().map(LitStr::value));
     let declared_datacontenttype = optional(cont.attrs.datacontenttype.as_ref().map(LitStr::value));
     let literal_headers = cont.attrs.literal_headers.is_some();
+    // The data schema's checks beyond the type, compiled once per type on first use.
+    let check_data = cont.attrs.check_schema.as_ref().map(|schema| {
+        quote! {
+            fn check_data(&self) -> ::core::option::Option<__cloudevent::__private_v1::Violation> {
+                static __SCHEMA: __cloudevent::__private_v1::SchemaCheck =
+                    __cloudevent::__private_v1::SchemaCheck::new(#schema);
+                __SCHEMA.check(<Self as __cloudevent::__private_v1::CloudEventData>::TYPE, self)
+            }
+        }
+    });
     let profile = syn::Ident::new(
         match profile {
             cloudevent_rules::Profile::CloudEvents => "CloudEvents",
@@ -466,6 +476,8 @@ fn impl_cloud_event_data(
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body
                 }
+
+                #check_data
 
                 fn visit_extensions<__V: __cloudevent::__private_v1::ExtensionVisitor>(
                     &self,

@@ -144,6 +144,27 @@ pub trait CloudEventData {
     /// # Errors
     /// Whatever the visitor returns.
     fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error>;
+
+    /// What the payload's data schema says of this value beyond what its Rust type
+    /// expresses: the first failure, or `None`. Every typed reader calls it on the payload it
+    /// read (JSON, the bindings, Protobuf, `Event::try_from(AnyEvent)`), so a type generated
+    /// from a schema refuses exactly what the schema refuses. The derive fills it from
+    /// `#[cloudevent(check_schema = "DATA_SCHEMA")]` (the path of a `&'static str` holding
+    /// the schema; needs the runtime's `registry` feature), which `cloudevent-codegen` writes
+    /// for a schema with keywords the type cannot hold (`const`, `uniqueItems`, `not`, bounds;
+    /// `docs/schema-fidelity.md`); a type without it checks nothing more than its type.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, CloudEventData};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.order.noted", source = "https://orders.example.com")]
+    /// struct Noted { note: String }
+    /// assert!(Noted { note: "any".into() }.check_data().is_none());
+    /// ```
+    fn check_data(&self) -> Option<cloudevent_rules::Violation> {
+        None
+    }
 }
 
 /// A payload type that always gives [`Event::new`](crate::Event::new) a `source`: a default

@@ -402,6 +402,7 @@ pub(crate) fn generate_rust(
         for name in prefixed {
             rename_definition(&mut schema, &name);
         }
+        let data_schema = crate::snapshot::self_contained(&bundle, index);
         let mut rounds = 0;
         let mut round_warnings = Vec::new();
         let generated = loop {
@@ -409,6 +410,7 @@ pub(crate) fn generate_rust(
             let generated = event_tokens(
                 file,
                 &schema,
+                &data_schema,
                 &names[index],
                 used,
                 warned[index],

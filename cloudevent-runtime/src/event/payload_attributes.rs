@@ -18,7 +18,12 @@ use crate::extension::{ExtensionValue, ExtensionValueBuf, ExtensionVisitor, Exte
 /// The first control character in a String the payload copies into the envelope (its
 /// subject, its String extensions): such an event could be read but never written again
 /// (CE 1.0.2 type system), so a typed reader refuses it as any reader refuses the attribute.
+/// Then what the payload's data schema says beyond its type ([`CloudEventData::check_data`]).
 pub(crate) fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
+    envelope_string_violation(data).or_else(|| data.check_data())
+}
+
+fn envelope_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
     if let Some(subject) = data.subject() {
         if let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop() {
             return Some(violation);

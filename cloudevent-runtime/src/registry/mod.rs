@@ -26,10 +26,14 @@ use serde_json::Value;
 #[cfg(feature = "registry")]
 mod borrowed;
 #[cfg(feature = "registry")]
+mod data_check;
+#[cfg(feature = "registry")]
 mod schema;
 #[cfg(feature = "registry")]
 mod validator;
 
+#[cfg(feature = "registry")]
+pub use data_check::SchemaCheck;
 #[cfg(feature = "registry")]
 pub use validator::{Registry, RegistryError, RegistryValidator, UnknownType};
 

@@ -94,7 +94,8 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     type = "com.example.order.created",
     dataschema = "https://schemas.example.com/events/com.example.order.created/v1.json",
     source = "https://api.example.com/orders",
-    crate = "::cloudevent_runtime"
+    crate = "::cloudevent_runtime",
+    check_schema = "DATA_SCHEMA"
 )]
 pub struct OrderCreated {
     ///Where the order was placed.
@@ -206,3 +207,6 @@ pub mod error {
         }
     }
 }
+/// The data schema this module was generated from, which checks what the types
+/// above cannot express (`docs/schema-fidelity.md`).
+pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Address\":{\"description\":\"A postal address.\",\"properties\":{\"city\":{\"type\":\"string\"},\"country\":{\"description\":\"ISO 3166-1 alpha-2 country code.\",\"type\":\"string\"},\"postal_code\":{\"type\":\"string\"},\"street\":{\"type\":\"string\"}},\"required\":[\"street\",\"city\",\"postal_code\",\"country\"],\"type\":\"object\"},\"LineItem\":{\"description\":\"One line of an order.\",\"properties\":{\"quantity\":{\"minimum\":1,\"type\":\"integer\"},\"sku\":{\"description\":\"The stock keeping unit.\",\"type\":\"string\"},\"unit_price\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The price of one unit.\"}},\"required\":[\"sku\",\"quantity\",\"unit_price\"],\"type\":\"object\"},\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.order.created/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"A customer placed an order.\",\"properties\":{\"channel\":{\"description\":\"Where the order was placed.\",\"enum\":[\"web\",\"mobile\",\"store\"],\"type\":\"string\"},\"created_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"customer_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"items\":{\"items\":{\"$ref\":\"#/$defs/LineItem\"},\"minItems\":1,\"type\":\"array\"},\"note\":{\"description\":\"A free-text note from the customer.\",\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"shipping_address\":{\"$ref\":\"#/$defs/Address\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"},\"total\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The order total including tax.\"}},\"required\":[\"order_id\",\"tenant\",\"customer_id\",\"created_at\",\"channel\",\"items\",\"total\",\"shipping_address\"],\"title\":\"Order created\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/orders\",\"subject\":\"order_id\",\"type\":\"com.example.order.created\"}}";

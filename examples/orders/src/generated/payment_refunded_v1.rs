@@ -76,7 +76,8 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     type = "com.example.payment.refunded",
     dataschema = "https://schemas.example.com/events/com.example.payment.refunded/v1.json",
     source = "https://api.example.com/payments",
-    crate = "::cloudevent_runtime"
+    crate = "::cloudevent_runtime",
+    check_schema = "DATA_SCHEMA"
 )]
 pub struct PaymentRefunded {
     ///The refunded amount.
@@ -131,3 +132,6 @@ pub mod error {
         }
     }
 }
+/// The data schema this module was generated from, which checks what the types
+/// above cannot express (`docs/schema-fidelity.md`).
+pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.payment.refunded/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"Money went back to the customer, in full or in part.\",\"properties\":{\"amount\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The refunded amount.\"},\"merchant_ref\":{\"description\":\"The merchant's own reference; sent as the `merchantref` extension when present.\",\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"partial\":{\"description\":\"Whether only part of the captured amount was refunded.\",\"type\":\"boolean\"},\"payment_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"reason\":{\"type\":\"string\"},\"refund_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"refunded_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"}},\"required\":[\"order_id\",\"tenant\",\"payment_id\",\"refund_id\",\"amount\",\"partial\",\"refunded_at\"],\"title\":\"Payment refunded\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"merchantref\":\"merchant_ref\",\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/payments\",\"subject\":\"order_id\",\"type\":\"com.example.payment.refunded\"}}";
