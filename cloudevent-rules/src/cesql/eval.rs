@@ -277,17 +277,19 @@ impl Node {
                         Param::Any => v,
                     });
                 }
-                // The function reads its arguments, then makes its result: both paid for,
-                // the arguments before it runs.
-                let read: usize = values.iter().map(size).fold(0, usize::saturating_add);
-                if !sink.charge(read, self.span) {
-                    return callee.returns.zero();
-                }
+                // What a call reads and makes is paid for when it returns: a built-in's work
+                // is linear in its arguments, and finds a result past the string limit before
+                // making it, so one call overshoots the budget by at most its arguments.
                 let (value, failure) = function::call(callee, &values, sink.max_string);
                 if let Some((kind, message)) = failure {
                     sink.push(kind, self.span, || message);
+                    return value;
                 }
-                if !sink.charge(size(&value), self.span) {
+                let read = values
+                    .iter()
+                    .map(size)
+                    .fold(size(&value), usize::saturating_add);
+                if !sink.charge(read, self.span) {
                     return callee.returns.zero();
                 }
                 value

@@ -258,9 +258,11 @@ impl Expression {
         functions: &Functions,
         limits: Limits,
     ) -> Result<Expression, ParseError> {
+        // Parsed before the source is copied: an expression refused costs no copy of it.
+        let root = parser::parse(source, functions, &limits)?;
         Ok(Expression {
             source: source.into(),
-            root: parser::parse(source, functions, &limits)?,
+            root,
             limits,
         })
     }
