@@ -27,7 +27,7 @@ use crate::limits::MAX_EVENT_BYTES;
 pub struct Limits {
     /// The longest expression parsed, in bytes (a parse error past it). Default 64 KiB.
     pub max_expression_bytes: usize,
-    /// The longest `LIKE` pattern, in bytes as written (a parse error past it). Default
+    /// The longest `LIKE` pattern, in bytes between its quotes (a parse error past it). Default
     /// 1 KiB. The matcher is linear in the text for any pattern; its cost per character
     /// grows with the longest run between two `%` that holds a `_`, one machine word per
     /// 64 characters.

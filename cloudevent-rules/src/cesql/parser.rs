@@ -224,12 +224,12 @@ impl<'s> Parser<'s, '_> {
                 };
                 // The matcher is linear in the text; the pattern's length is bounded too, as
                 // what it costs a character grows with it.
-                let written = next.span.end - next.span.start;
-                if written > self.limits.max_pattern_bytes {
+                if text.len() > self.limits.max_pattern_bytes {
                     return Err(ParseError::new(
                         next.span,
                         format!(
-                            "the LIKE pattern is {written} bytes, longer than the limit of {} bytes (cesql::Limits::max_pattern_bytes)",
+                            "the LIKE pattern is {} bytes, longer than the limit of {} bytes (cesql::Limits::max_pattern_bytes)",
+                            text.len(),
                             self.limits.max_pattern_bytes
                         ),
                     ));
