@@ -111,9 +111,9 @@ impl Run {
         // Shift-and: bit `i` of `state` says the last `i + 1` characters read match the
         // run's first `i + 1` items. One pass, no backtracking.
         let last = self.items.len() - 1;
-        // Runs of up to 256 items (most) keep their state on the stack: a filter's `LIKE`
-        // allocates nothing.
-        let mut small = [0u64; 4];
+        // Runs of up to 1,024 items (any pattern within the default limit) keep their state
+        // on the stack: a filter's `LIKE` allocates nothing.
+        let mut small = [0u64; 16];
         let mut large = Vec::new();
         let state: &mut [u64] = if self.any.len() <= small.len() {
             &mut small[..self.any.len()]
