@@ -21,6 +21,11 @@ const EXAMPLE: &str = "https://orders.example.com/checkout";
 /// - an `http`, `https`, `ws`, `wss` or `ftp` source without `//host` (`http:/127.0.0.1/x`,
 ///   `http:127.0.0.1`, `http:///127.0.0.1/x`) is refused under R-5, and the host a WHATWG
 ///   parser (the `url` crate) reads from it is checked as above;
+/// - no percent-encoded byte in a host name (R-14): WHATWG URL parsers (the `url` crate,
+///   Node's `URL`) decode a host and map it (IDNA/UTS-46) before resolving it, so
+///   `127.0.0.1%e3%80%82` (an ideographic full stop), `%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1`
+///   (full-width digits) or `local%C2%ADhost` (a soft hyphen) reach an internal host; write
+///   the host in ASCII, an internationalised name in its punycode (`xn--`) form;
 /// - a single-label host such as `orders-svc` warns: it is an internal name;
 /// - no `k8s://` scheme, no explicit port (even `:443`), no userinfo (credentials);
 /// - a relative reference warns (absolute URI RECOMMENDED). A network-path reference
@@ -46,6 +51,7 @@ const EXAMPLE: &str = "https://orders.example.com/checkout";
 ///      name the producing system by its public name, e.g. `https://orders.example.com/checkout`"
 /// );
 /// assert_eq!(check_source("https://orders.example.com:443/", Profile::IntgStd015)[0].rule.as_str(), "INTG-STD-015 R-5");
+/// assert_eq!(check_source("http://127.0.0.1%e3%80%82/x", Profile::IntgStd015)[0].rule.as_str(), "INTG-STD-015 R-14");
 /// assert_eq!(check_source("/orders/checkout", Profile::IntgStd015)[0].severity, Severity::Warning);
 /// assert!(check_source("/orders/checkout", Profile::CloudEvents).is_empty());
 /// assert_eq!(check_source("has space", Profile::CloudEvents)[0].rule.as_str(), "CE 1.0.2 source");
@@ -240,6 +246,17 @@ fn check_authority(value: &str, authority: &Authority<'_>, found: &mut Vec<Viola
                     part(),
                     format!("{reason}; {internal}"),
                 ));
+            } else if let Some(problem) = hidden_host(raw) {
+                // Checked after the address and name checks, which decode the host first
+                // and give the more precise finding when it decodes to one of them.
+                found.push(
+                    Violation::error(rule::INTG_R14, "source", value, problem)
+                        .with_part(part())
+                        .with_hint(format!(
+                            "write the host as it is resolved, in ASCII: an internationalised \
+                             name in its punycode form (`xn--...`), e.g. `{EXAMPLE}`"
+                        )),
+                );
             } else if !host.is_empty() && !host.contains('.') {
                 found.push(
                     Violation::warning(
@@ -253,6 +270,76 @@ fn check_authority(value: &str, authority: &Authority<'_>, found: &mut Vec<Viola
                 );
             }
         }
+    }
+}
+
+/// Why a registered name hides the host URL parsers reach, or `None`: a percent-encoded
+/// byte (or, defensively, a byte that is not visible ASCII, which [`uri::parse`] lets through
+/// nowhere today). WHATWG parsers (the `url` crate behind reqwest, Node's `URL`) decode a
+/// host, then map it (IDNA/UTS-46: full-width and circled digits to ASCII, `。` and `．` to
+/// `.`, soft hyphens and zero-width spaces removed) before resolving it, so
+/// `127.0.0.1%e3%80%82` is `127.0.0.1.` to them. Refusing the encoded byte (INTG-STD-015
+/// R-14; issue 38) keeps this check std-only and sure: no host reaches a resolver other than
+/// the one checked here.
+fn hidden_host(raw: &str) -> Option<String> {
+    let bytes = raw.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| b == b'%' || !b.is_ascii_graphic())?;
+    if bytes[start] != b'%' {
+        let c = raw[start..]
+            .chars()
+            .next()
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        return Some(format!(
+            "holds the character {}, which URL parsers (WHATWG, the `url` crate, Node's `URL`) \
+             map (IDNA/UTS-46) or refuse before resolving the host; the source must not hide its host",
+            shown(c)
+        ));
+    }
+    // The run of escapes that starts there: `%e3%80%82` is one character once decoded.
+    let mut end = start;
+    while bytes.get(end) == Some(&b'%') && end + 3 <= bytes.len() {
+        end += 3;
+    }
+    let run = &raw[start..end];
+    let decoded: Vec<u8> = (start..end)
+        .step_by(3)
+        .filter_map(|i| u8::from_str_radix(&raw[i + 1..i + 3], 16).ok())
+        .collect();
+    let meaning = match std::str::from_utf8(&decoded) {
+        Ok(text) => {
+            const SHOWN: usize = 4;
+            let mut list: Vec<String> = text.chars().take(SHOWN).map(shown).collect();
+            if text.chars().nth(SHOWN).is_some() {
+                list.push("...".to_owned());
+            }
+            format!("{} once decoded", list.join(", "))
+        }
+        Err(_) => "bytes that are not UTF-8".to_owned(),
+    };
+    Some(format!(
+        "holds percent-encoded bytes, first `{run}` ({meaning}): URL parsers (WHATWG, the \
+         `url` crate, Node's `URL`) decode a host and map it (IDNA/UTS-46) before resolving it, \
+         so the host they reach is not the one checked here; the source must not hide its host"
+    ))
+}
+
+/// A character as a host finding shows it: the glyph where one shows, and the code point.
+fn shown(c: char) -> String {
+    let code = u32::from(c);
+    // Letters, digits and the CJK and full-width punctuation a host is spoofed with show a
+    // glyph; controls, spaces and format characters (soft hyphen, zero-width space) do not.
+    let visible = !c.is_whitespace()
+        && (c.is_ascii_graphic()
+            || c.is_alphanumeric()
+            || matches!(code, 0x3001..=0x303F | 0xFF01..=0xFF60));
+    if c == ' ' {
+        "` ` (space) U+0020".to_owned()
+    } else if visible {
+        format!("`{c}` U+{code:04X}")
+    } else {
+        format!("U+{code:04X}")
     }
 }
 
@@ -528,6 +615,133 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// Issue 38 item 4: hosts that WHATWG parsers (the `url` crate, Node's `URL`) decode and
+    /// map (IDNA/UTS-46) to internal addresses. A percent-encoded byte in a host is refused
+    /// under R-14 whatever it decodes to: the check cannot see the host those parsers reach.
+    #[test]
+    fn refuses_percent_encoded_hosts_that_url_parsers_decode() {
+        for (bad, part, shown) in [
+            (
+                "http://127.0.0.1%e3%80%82/x",
+                "host `127.0.0.1%e3%80%82`",
+                "`%e3%80%82` (`。` U+3002",
+            ),
+            (
+                "http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1/x",
+                "host `%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1`",
+                "`%EF%BC%91%EF%BC%92%EF%BC%97` (`１` U+FF11, `２` U+FF12, `７` U+FF17",
+            ),
+            (
+                "http://169.254.169.254%EF%BC%8E/x",
+                "host `169.254.169.254%EF%BC%8E`",
+                "`%EF%BC%8E` (`．` U+FF0E",
+            ),
+            (
+                "http://%E2%91%A0%E2%91%A1%E2%91%A6.0.0.1/x",
+                "host `%E2%91%A0%E2%91%A1%E2%91%A6.0.0.1`",
+                "`%E2%91%A0%E2%91%A1%E2%91%A6` (`①` U+2460, `②` U+2461, `⑦` U+2466",
+            ),
+            (
+                "http://local%C2%ADhost/x",
+                "host `local%C2%ADhost`",
+                "`%C2%AD` (U+00AD",
+            ),
+            (
+                "http://local%E2%80%8Bhost/x",
+                "host `local%E2%80%8Bhost`",
+                "`%E2%80%8B` (U+200B",
+            ),
+            (
+                "http://metadata.google.internal%E3%80%82/x",
+                "host `metadata.google.internal%E3%80%82`",
+                "`%E3%80%82` (`。` U+3002",
+            ),
+            (
+                "http://%EF%BD%8C%EF%BD%8F%EF%BD%83%EF%BD%81%EF%BD%8C%EF%BD%88%EF%BD%8F%EF%BD%93%EF%BD%94/x",
+                "host `%EF%BD%8C%EF%BD%8F%EF%BD%83%EF%BD%81%EF%BD%8C%EF%BD%88%EF%BD%8F%EF%BD%93%EF%BD%94`",
+                "(`ｌ` U+FF4C, `ｏ` U+FF4F",
+            ),
+            (
+                "http://127.0.0.1%09/x",
+                "host `127.0.0.1%09`",
+                "`%09` (U+0009",
+            ),
+            (
+                "http://127.0.0.1%20/x",
+                "host `127.0.0.1%20`",
+                "`%20` (` ` (space) U+0020",
+            ),
+            (
+                "http://127.0.0.1%00/x",
+                "host `127.0.0.1%00`",
+                "`%00` (U+0000",
+            ),
+            (
+                "http://127.0.0.1%40evil.example.com/x",
+                "host `127.0.0.1%40evil.example.com`",
+                "`%40` (`@` U+0040",
+            ),
+            (
+                "https://%6frders.example.com/x",
+                "host `%6frders.example.com`",
+                "`%6f` (`o` U+006F",
+            ),
+            (
+                "http:/127.0.0.1%e3%80%82/x",
+                "host `127.0.0.1%e3%80%82`",
+                "`%e3%80%82`",
+            ),
+        ] {
+            let found = check_source(bad, Profile::IntgStd015);
+            let r14: Vec<_> = found.iter().filter(|v| v.rule == rule::INTG_R14).collect();
+            assert_eq!(r14.len(), 1, "{bad}: {found:?}");
+            assert_eq!(r14[0].severity, Severity::Error, "{bad}");
+            assert_eq!(r14[0].part.as_deref(), Some(part), "{bad}");
+            assert!(r14[0].problem.contains(shown), "{bad}: {}", r14[0].problem);
+            assert!(
+                r14[0].problem.contains("percent-encoded"),
+                "{bad}: {}",
+                r14[0].problem
+            );
+            assert!(
+                r14[0]
+                    .hint
+                    .as_deref()
+                    .is_some_and(|h| h.contains("punycode")),
+                "{bad}: {:?}",
+                r14[0].hint
+            );
+            // CloudEvents alone asks for a URI-reference, which these are.
+            assert!(check_source(bad, Profile::CloudEvents).is_empty(), "{bad}");
+        }
+        // Raw non-ASCII is no URI at all (RFC 3986 2): refused before any host is read.
+        let found = check_source("http://ｌｏｃａｌｈｏｓｔ/x", Profile::IntgStd015);
+        assert_eq!(
+            summary(&found),
+            [(
+                "INTG-STD-015 R-5",
+                Severity::Error,
+                Some("character `ｌ` at byte 7")
+            )]
+        );
+    }
+
+    /// The cloud metadata endpoint (`169.254.169.254`, AWS, GCP, Azure) is link-local.
+    #[test]
+    fn the_cloud_metadata_address_is_internal() {
+        let found = check_source(
+            "http://169.254.169.254/latest/meta-data",
+            Profile::IntgStd015,
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, rule::INTG_R14);
+        assert!(
+            found[0].problem.contains("169.254.0.0/16"),
+            "{}",
+            found[0].problem
+        );
     }
 
     #[test]

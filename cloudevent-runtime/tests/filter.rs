@@ -186,3 +186,68 @@ fn subscription_dialects_compare_strings_and_refuse_what_the_spec_refuses() {
         "{error}"
     );
 }
+
+/// Issue 38: a subscription's `sql` is anyone's input at a Subscriptions API endpoint. A
+/// pattern past the limit is refused when the subscription is read; what an accepted filter
+/// makes and scans is bounded when it runs, and an event it cannot afford is not selected.
+#[test]
+fn subscription_sql_filters_are_held_to_their_limits() {
+    use cloudevent_runtime::filter::Limits;
+
+    let hostile = json!({ "sql": format!("subject LIKE '%{}b%'", "a".repeat(64 * 1024)) });
+    let error = SubscriptionFilter::from_json(&hostile).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("longer than the limit of 65536 bytes (cesql::Limits::max_expression_bytes)"),
+        "{error}"
+    );
+    let long_pattern =
+        json!({ "all": [{ "sql": format!("subject LIKE '%{}b%'", "a".repeat(2000)) }] });
+    let error = SubscriptionFilter::from_json(&long_pattern).unwrap_err();
+    assert!(
+        error
+            .sql_error()
+            .is_some_and(|e| e.message.contains("max_pattern_bytes")),
+        "{error}"
+    );
+    let roomy = Limits {
+        max_pattern_bytes: 4096,
+        ..Limits::DEFAULT
+    };
+    assert!(SubscriptionFilter::from_json_with_limits(&long_pattern, roomy).is_ok());
+    let strict = Limits {
+        max_expression_bytes: 16,
+        ..Limits::DEFAULT
+    };
+    let error = SubscriptionFilter::from_json_with_limits(
+        &json!({ "not": { "sql": "subject = 'a-long-subject'" } }),
+        strict,
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("max_expression_bytes"),
+        "{error}"
+    );
+
+    let mut event = AnyEvent::new(
+        "1",
+        "https://orders.example.com",
+        "com.example.order.created",
+    );
+    event.set_subject(Some("s".repeat(255 * 1024)));
+    let concat = filter(json!({
+        "sql": format!("LENGTH(CONCAT({})) > 0", vec!["subject"; 4000].join(","))
+    }));
+    let started = std::time::Instant::now();
+    assert!(
+        !concat.accepts(&event),
+        "a string past the event size limit is an error"
+    );
+    let costly = filter(json!({
+        "sql": vec![format!("subject LIKE '%{}b%'", "s_".repeat(500)); 60].join(" OR ")
+    }));
+    assert!(!costly.accepts(&event));
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+}

@@ -112,3 +112,30 @@ async fn ignored_events_are_acknowledged_or_refused_without_reaching_the_handler
     .await
     .expect("bounded");
 }
+
+/// Issue 38: a subscription's `sql` held a gateway worker 78 s (a long `LIKE` pattern over a
+/// large subject), past the 30 s request timeout, while an ordinary request waited 26 s.
+/// The costliest filter the default limits admit now answers a 255 KB event, and the
+/// ordinary request beside it, within a few seconds in a debug build.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn the_costliest_admitted_filter_does_not_hold_a_worker() {
+    tokio::time::timeout(Duration::from_secs(60), async {
+        let run = "s_".repeat(500);
+        let sql = vec![format!("subject LIKE '%{run}b%'"); 60].join(" OR ");
+        let filter = SubscriptionFilter::from_json(&serde_json::json!({ "sql": sql })).unwrap();
+        let (address, handled) = serve(EventFilter::new(filter)).await;
+        let large = format!(
+            r#"{{"specversion":"1.0","id":"big","source":"/orders","type":"com.example.order.created","subject":"{}"}}"#,
+            "s".repeat(255 * 1024)
+        );
+        let small = event("small", "com.example.order.created");
+        let started = std::time::Instant::now();
+        let (large, small) = tokio::join!(post_event(&address, &large), post_event(&address, &small));
+        let took = started.elapsed();
+        assert_eq!((large, small), (202, 202));
+        assert_eq!(handled.load(Ordering::SeqCst), 0);
+        assert!(took < Duration::from_secs(10), "{took:?}");
+    })
+    .await
+    .expect("bounded");
+}

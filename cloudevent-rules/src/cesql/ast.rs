@@ -77,6 +77,16 @@ pub(crate) enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// The operator's return type (CESQL v1 3.4).
+    pub(crate) fn returns(self) -> super::Type {
+        match self {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                super::Type::Integer
+            }
+            _ => super::Type::Boolean,
+        }
+    }
+
     pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinaryOp::And => "AND",
@@ -97,6 +107,19 @@ impl BinaryOp {
     }
 }
 
+/// One operator of a [`Kind::Chain`] and its right operand.
+#[derive(Debug, Clone)]
+pub(crate) struct Link {
+    pub(crate) op: BinaryOp,
+    pub(crate) right: Node,
+}
+
+/// The source of the chain `first` up to and including `link`: the left operand of the
+/// link after it, the span a finding or an error of that operator points at.
+pub(crate) fn partial_span(first: &Node, link: &Link) -> Span {
+    first.span.to(link.right.span)
+}
+
 #[derive(Debug, Clone)]
 pub(crate) enum Kind {
     Boolean(bool),
@@ -106,7 +129,11 @@ pub(crate) enum Kind {
     Exists(Attribute),
     Not(Box<Node>),
     Negate(Box<Node>),
-    Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// A chain of binary operators of one precedence, `a OR b OR c`, `1 + 2 - 3`: the first
+    /// operand, then each operator with its right operand, applied left to right (CESQL v1
+    /// 3.6). Held flat, not as a left-deep tree: a chain of any length is evaluated,
+    /// checked and dropped in a loop, and is no nesting (issue 38).
+    Chain(Box<Node>, Vec<Link>),
     Like {
         operand: Box<Node>,
         pattern: Pattern,
@@ -133,9 +160,11 @@ impl Node {
         f(self);
         match &self.kind {
             Kind::Not(x) | Kind::Negate(x) => x.walk(f),
-            Kind::Binary(_, l, r) => {
-                l.walk(f);
-                r.walk(f);
+            Kind::Chain(first, links) => {
+                first.walk(f);
+                for link in links {
+                    link.right.walk(f);
+                }
             }
             Kind::Like { operand, .. } => operand.walk(f),
             Kind::In { operand, set, .. } => {

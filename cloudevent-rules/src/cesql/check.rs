@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::ast::{Attribute, BinaryOp, Kind, Node};
+use super::ast::{Attribute, BinaryOp, Kind, Node, partial_span};
 use super::value::{Type, parse_boolean, parse_integer};
 use super::{Expression, Span};
 use crate::AttributeKind;
@@ -140,10 +140,31 @@ fn literal_cast(node: &Node, to: Type, what: &str, found: &mut Vec<Finding>) {
     }
 }
 
+/// The other side of a comparison: a node, or the part of a chain before an operator.
+struct Side<'n> {
+    ty: Option<Type>,
+    /// The text of a string literal.
+    text: Option<&'n str>,
+    span: Span,
+}
+
+impl<'n> Side<'n> {
+    fn of(node: &'n Node) -> Side<'n> {
+        Side {
+            ty: node.static_type(),
+            text: match &node.kind {
+                Kind::String(text) => Some(text),
+                _ => None,
+            },
+            span: node.span,
+        }
+    }
+}
+
 /// `attribute = 'literal'` where the attribute's type can never give that text.
 fn never_equal(
     attribute: &Node,
-    literal: &Node,
+    literal: Side<'_>,
     schema: &Schema,
     what: &str,
     found: &mut Vec<Finding>,
@@ -155,7 +176,7 @@ fn never_equal(
         return;
     };
     if kind == AttributeKind::Timestamp {
-        if let Some(ty @ (Type::Integer | Type::Boolean)) = literal.static_type() {
+        if let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty {
             found.push(Finding {
                 span: literal.span,
                 message: format!(
@@ -167,12 +188,12 @@ fn never_equal(
             return;
         }
     }
-    let Kind::String(text) = &literal.kind else {
+    let Some(text) = literal.text else {
         return;
     };
     let possible = match Type::of_attribute(kind) {
-        Type::Integer => parse_integer(text).is_some_and(|i| i.to_string() == **text),
-        Type::Boolean => matches!(&**text, "true" | "false"),
+        Type::Integer => parse_integer(text).is_some_and(|i| i.to_string() == text),
+        Type::Boolean => matches!(text, "true" | "false"),
         Type::String => true,
     };
     let possible_as_cast = match Type::of_attribute(kind) {
@@ -213,27 +234,52 @@ fn check_node(node: &Node, schema: &Schema, _source: &str, found: &mut Vec<Findi
     match &node.kind {
         Kind::Not(x) => literal_cast(x, Type::Boolean, "NOT", found),
         Kind::Negate(x) => literal_cast(x, Type::Integer, "unary -", found),
-        Kind::Binary(op, l, r) => match op {
-            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                literal_cast(l, Type::Boolean, op.symbol(), found);
-                literal_cast(r, Type::Boolean, op.symbol(), found);
-            }
-            BinaryOp::Eq | BinaryOp::NotEq => {
-                never_equal(l, r, schema, op.symbol(), found);
-                never_equal(r, l, schema, op.symbol(), found);
-                if let Some(target) = static_type(r, schema) {
-                    literal_cast(l, target, op.symbol(), found);
+        Kind::Chain(first, links) => {
+            // Last operator first: the order the left-deep tree this chain replaced was
+            // walked in, so findings keep their order (and their de-duplication).
+            for (i, link) in links.iter().enumerate().rev() {
+                let r = &link.right;
+                let symbol = link.op.symbol();
+                // The left operand is `first` for the first operator, the chain so far
+                // (a value of the operator before's type) for the others.
+                let left = (i == 0).then_some(&**first);
+                let left_side = match (i, left) {
+                    (_, Some(l)) => Side::of(l),
+                    (i, None) => Side {
+                        ty: Some(links[i - 1].op.returns()),
+                        text: None,
+                        span: partial_span(first, &links[i - 1]),
+                    },
+                };
+                match link.op {
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                        if let Some(l) = left {
+                            literal_cast(l, Type::Boolean, symbol, found);
+                        }
+                        literal_cast(r, Type::Boolean, symbol, found);
+                    }
+                    BinaryOp::Eq | BinaryOp::NotEq => {
+                        if let Some(l) = left {
+                            never_equal(l, Side::of(r), schema, symbol, found);
+                        }
+                        never_equal(r, left_side, schema, symbol, found);
+                        if let (Some(l), Some(target)) = (left, static_type(r, schema)) {
+                            literal_cast(l, target, symbol, found);
+                        }
+                    }
+                    _ => {
+                        if let Some(l) = left {
+                            literal_cast(l, Type::Integer, symbol, found);
+                        }
+                        literal_cast(r, Type::Integer, symbol, found);
+                    }
                 }
             }
-            _ => {
-                literal_cast(l, Type::Integer, op.symbol(), found);
-                literal_cast(r, Type::Integer, op.symbol(), found);
-            }
-        },
+        }
         Kind::In { operand, set, .. } => {
             if let Some(target) = static_type(operand, schema) {
                 for element in set {
-                    never_equal(operand, element, schema, "IN", found);
+                    never_equal(operand, Side::of(element), schema, "IN", found);
                     literal_cast(element, target, "IN", found);
                 }
             }

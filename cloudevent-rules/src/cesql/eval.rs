@@ -8,20 +8,55 @@
 
 use std::borrow::Cow;
 
-use super::ast::{Attribute, BinaryOp, Kind, Node};
+use super::ast::{Attribute, BinaryOp, Kind, Link, Node, partial_span};
 use super::function::{self, Param};
 use super::value::{Type, Value, cast};
-use super::{ErrorKind, EvalError, Span};
+use super::{ErrorKind, EvalError, Limits, Span};
 use crate::Envelope;
 
 /// Collects the errors, or only counts them (a filter needs to know whether any occurred,
-/// not which: counting allocates nothing).
+/// not which: counting allocates nothing); and keeps the evaluation inside its [`Limits`].
 pub(crate) struct Sink {
     pub(crate) list: Option<Vec<EvalError>>,
     pub(crate) count: usize,
+    /// What the evaluation may still scan and produce, in bytes
+    /// ([`Limits::max_evaluation_cost`]).
+    budget: usize,
+    /// The budget ran out: every node still to evaluate gives its zero value at once.
+    exhausted: bool,
+    max_string: usize,
 }
 
 impl Sink {
+    pub(crate) fn new(collect: bool, limits: &Limits) -> Sink {
+        Sink {
+            list: collect.then(Vec::new),
+            count: 0,
+            budget: limits.max_evaluation_cost,
+            exhausted: false,
+            max_string: limits.max_string_bytes,
+        }
+    }
+
+    /// Spends `bytes` of the budget before the work they stand for; `false` (with one
+    /// GenericError, at `span`) when the budget cannot pay for it.
+    fn charge(&mut self, bytes: usize, span: Span) -> bool {
+        if self.exhausted {
+            return false;
+        }
+        if let Some(left) = self.budget.checked_sub(bytes) {
+            self.budget = left;
+            return true;
+        }
+        self.exhausted = true;
+        self.push(ErrorKind::Generic, span, || {
+            "the evaluation stopped: it would scan or produce more bytes than its budget \
+             allows (cesql::Limits::max_evaluation_cost); the value is the zero value"
+                .to_owned()
+        });
+        false
+    }
+
     fn push(&mut self, kind: ErrorKind, span: Span, message: impl FnOnce() -> String) {
         self.count += 1;
         if let Some(list) = &mut self.list {
@@ -59,13 +94,24 @@ fn exists(event: &Envelope<'_>, attribute: &Attribute) -> bool {
     }
 }
 
+/// The bytes reading `value` costs.
+fn size(value: &Value<'_>) -> usize {
+    match value {
+        Value::String(s) => s.len(),
+        Value::Boolean(_) | Value::Integer(_) => 0,
+    }
+}
+
 /// Casts for an operator: a failure is a CastError naming the operator, and gives the zero
-/// value of the target type.
-fn cast_for<'a>(value: Value<'a>, to: Type, node: &Node, what: &str, sink: &mut Sink) -> Value<'a> {
+/// value of the target type. `span` is the operand's.
+fn cast_for<'a>(value: Value<'a>, to: Type, span: Span, what: &str, sink: &mut Sink) -> Value<'a> {
+    if to != Type::String && !sink.charge(size(&value), span) {
+        return to.zero();
+    }
     match cast(value, to, false) {
         Ok(v) => v,
         Err((zero, _)) => {
-            sink.push(ErrorKind::Cast, node.span, || {
+            sink.push(ErrorKind::Cast, span, || {
                 format!("{what}: the operand is not a valid {to}")
             });
             zero
@@ -96,12 +142,7 @@ impl Node {
             Kind::Integer(_) | Kind::Negate(_) => Some(Type::Integer),
             Kind::String(_) => Some(Type::String),
             Kind::Attribute(_) => None,
-            Kind::Binary(op, _, _) => Some(match op {
-                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-                    Type::Integer
-                }
-                _ => Type::Boolean,
-            }),
+            Kind::Chain(_, links) => links.last().map(|link| link.op.returns()),
             Kind::Call { callee, .. } => Some(callee.as_ref().map_or(Type::Boolean, |c| c.returns)),
         }
     }
@@ -113,11 +154,22 @@ impl Node {
     }
 
     pub(crate) fn eval<'a>(&'a self, event: &Envelope<'a>, sink: &mut Sink) -> Value<'a> {
+        if sink.exhausted {
+            return self.zero();
+        }
         match &self.kind {
             Kind::Boolean(b) => Value::Boolean(*b),
             Kind::Integer(i) => Value::Integer(*i),
             Kind::String(s) => Value::String(Cow::Borrowed(s)),
             Kind::Attribute(attribute) => match lookup(event, attribute) {
+                // A Binary extension is read as base64 text, made here.
+                Some(value @ Value::String(Cow::Owned(_))) => {
+                    if sink.charge(size(&value), self.span) {
+                        value
+                    } else {
+                        self.zero()
+                    }
+                }
                 Some(value) => value,
                 None => {
                     sink.push(ErrorKind::MissingAttribute, self.span, || {
@@ -131,13 +183,19 @@ impl Node {
                 let Some(v) = self.operand(operand, event, sink) else {
                     return self.zero();
                 };
-                Value::Boolean(!boolean(cast_for(v, Type::Boolean, operand, "NOT", sink)))
+                Value::Boolean(!boolean(cast_for(
+                    v,
+                    Type::Boolean,
+                    operand.span,
+                    "NOT",
+                    sink,
+                )))
             }
             Kind::Negate(operand) => {
                 let Some(v) = self.operand(operand, event, sink) else {
                     return self.zero();
                 };
-                let x = integer(cast_for(v, Type::Integer, operand, "unary -", sink));
+                let x = integer(cast_for(v, Type::Integer, operand.span, "unary -", sink));
                 match x.checked_neg() {
                     Some(n) => Value::Integer(n),
                     None => {
@@ -151,7 +209,7 @@ impl Node {
                     }
                 }
             }
-            Kind::Binary(op, left, right) => self.binary(*op, left, right, event, sink),
+            Kind::Chain(first, links) => self.chain(first, links, event, sink),
             Kind::Like {
                 operand,
                 pattern,
@@ -161,7 +219,12 @@ impl Node {
                     return self.zero();
                 };
                 let matched = match &v {
-                    Value::String(s) => pattern.matches(s),
+                    Value::String(s) => {
+                        if !sink.charge(pattern.cost(s), self.span) {
+                            return self.zero();
+                        }
+                        pattern.matches(s)
+                    }
                     other => pattern.matches(&other.to_string()),
                 };
                 Value::Boolean(matched != *negated)
@@ -181,8 +244,11 @@ impl Node {
                         return self.zero();
                     };
                     let before = sink.count;
-                    let y = cast_for(y, target, element, "IN", sink);
-                    if sink.count == before && y == x {
+                    let y = cast_for(y, target, element.span, "IN", sink);
+                    if sink.count == before
+                        && sink.charge(size(&y).min(size(&x)), element.span)
+                        && y == x
+                    {
                         found = true;
                         break;
                     }
@@ -207,13 +273,24 @@ impl Node {
                         return callee.returns.zero();
                     };
                     values.push(match callee.param(index) {
-                        Param::Typed(t) => cast_for(v, t, arg, name, sink),
+                        Param::Typed(t) => cast_for(v, t, arg.span, name, sink),
                         Param::Any => v,
                     });
                 }
-                let (value, failure) = function::call(callee, &values);
+                // What a call reads and makes is paid for when it returns: a built-in's work
+                // is linear in its arguments, and finds a result past the string limit before
+                // making it, so one call overshoots the budget by at most its arguments.
+                let (value, failure) = function::call(callee, &values, sink.max_string);
                 if let Some((kind, message)) = failure {
                     sink.push(kind, self.span, || message);
+                    return value;
+                }
+                let read = values
+                    .iter()
+                    .map(size)
+                    .fold(size(&value), usize::saturating_add);
+                if !sink.charge(read, self.span) {
+                    return callee.returns.zero();
                 }
                 value
             }
@@ -233,17 +310,47 @@ impl Node {
         (sink.count == before).then_some(value)
     }
 
-    fn binary<'a>(
+    /// A chain, left to right: each operator takes the value so far as its left operand.
+    /// Once an operand raised an error, every operator after it gives its zero value
+    /// without computing (the propagation rule above), the chain's the last one's.
+    fn chain<'a>(
         &'a self,
+        first: &'a Node,
+        links: &'a [Link],
+        event: &Envelope<'a>,
+        sink: &mut Sink,
+    ) -> Value<'a> {
+        let before = sink.count;
+        let mut x = first.eval(event, sink);
+        let mut left = first.span;
+        for link in links {
+            if sink.count != before {
+                return self.zero();
+            }
+            let span = partial_span(first, link);
+            x = Node::binary(link.op, x, left, &link.right, span, event, sink);
+            left = span;
+        }
+        x
+    }
+
+    /// `x op right`, `x` being the left operand's value (`left` its span) and `span` the
+    /// operation's.
+    fn binary<'a>(
         op: BinaryOp,
-        left: &'a Node,
+        x: Value<'a>,
+        left: Span,
         right: &'a Node,
+        span: Span,
         event: &Envelope<'a>,
         sink: &mut Sink,
     ) -> Value<'a> {
         let symbol = op.symbol();
-        let Some(x) = self.operand(left, event, sink) else {
-            return self.zero();
+        let zero = op.returns().zero();
+        let operand = |sink: &mut Sink| {
+            let before = sink.count;
+            let value = right.eval(event, sink);
+            (sink.count == before).then_some(value)
         };
         match op {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
@@ -255,71 +362,71 @@ impl Node {
                 if op == BinaryOp::Or && x {
                     return Value::Boolean(true);
                 }
-                let Some(y) = self.operand(right, event, sink) else {
-                    return self.zero();
+                let Some(y) = operand(sink) else {
+                    return zero;
                 };
-                let y = boolean(cast_for(y, Type::Boolean, right, symbol, sink));
+                let y = boolean(cast_for(y, Type::Boolean, right.span, symbol, sink));
                 Value::Boolean(if op == BinaryOp::Xor { x != y } else { y })
             }
             BinaryOp::Eq | BinaryOp::NotEq => {
-                let Some(y) = self.operand(right, event, sink) else {
-                    return self.zero();
+                let Some(y) = operand(sink) else {
+                    return zero;
                 };
                 // `=` is ambiguous (CESQL v1 3.7): the right operand's type decides, the left
                 // is cast to it; a failed cast gives `false`.
                 let before = sink.count;
                 let x = cast_for(x, y.ty(), left, symbol, sink);
-                if sink.count != before {
+                if sink.count != before || !sink.charge(size(&x).min(size(&y)), span) {
                     return Value::Boolean(false);
                 }
                 Value::Boolean((x == y) == (op == BinaryOp::Eq))
             }
             _ => {
-                let Some(y) = self.operand(right, event, sink) else {
-                    return self.zero();
+                let Some(y) = operand(sink) else {
+                    return zero;
                 };
                 let a = integer(cast_for(x, Type::Integer, left, symbol, sink));
-                let b = integer(cast_for(y, Type::Integer, right, symbol, sink));
-                self.arithmetic(op, a, b, sink)
+                let b = integer(cast_for(y, Type::Integer, right.span, symbol, sink));
+                arithmetic(op, a, b, span, sink)
             }
         }
     }
+}
 
-    fn arithmetic<'a>(&self, op: BinaryOp, a: i32, b: i32, sink: &mut Sink) -> Value<'a> {
-        let symbol = op.symbol();
-        let checked = match op {
-            BinaryOp::Less => return Value::Boolean(a < b),
-            BinaryOp::LessEq => return Value::Boolean(a <= b),
-            BinaryOp::Greater => return Value::Boolean(a > b),
-            BinaryOp::GreaterEq => return Value::Boolean(a >= b),
-            BinaryOp::Div | BinaryOp::Rem if b == 0 => {
-                sink.push(ErrorKind::Math, self.span, || {
-                    format!("{a} {symbol} 0: division by zero; the value is 0")
-                });
-                return Value::Integer(0);
-            }
-            BinaryOp::Add => a.checked_add(b),
-            BinaryOp::Sub => a.checked_sub(b),
-            BinaryOp::Mul => a.checked_mul(b),
-            BinaryOp::Div => a.checked_div(b),
-            BinaryOp::Rem => Some(a.wrapping_rem(b)),
-            _ => None,
-        };
-        match checked {
-            Some(n) => Value::Integer(n),
-            None => {
-                let wide = match op {
-                    BinaryOp::Add => i64::from(a) + i64::from(b),
-                    BinaryOp::Sub => i64::from(a) - i64::from(b),
-                    BinaryOp::Mul => i64::from(a) * i64::from(b),
-                    _ => i64::from(a) / i64::from(b),
-                };
-                let clamped = if wide < 0 { i32::MIN } else { i32::MAX };
-                sink.push(ErrorKind::Math, self.span, || {
-                    format!("{a} {symbol} {b} overflows a 32-bit integer; the value is {clamped}")
-                });
-                Value::Integer(clamped)
-            }
+fn arithmetic<'a>(op: BinaryOp, a: i32, b: i32, span: Span, sink: &mut Sink) -> Value<'a> {
+    let symbol = op.symbol();
+    let checked = match op {
+        BinaryOp::Less => return Value::Boolean(a < b),
+        BinaryOp::LessEq => return Value::Boolean(a <= b),
+        BinaryOp::Greater => return Value::Boolean(a > b),
+        BinaryOp::GreaterEq => return Value::Boolean(a >= b),
+        BinaryOp::Div | BinaryOp::Rem if b == 0 => {
+            sink.push(ErrorKind::Math, span, || {
+                format!("{a} {symbol} 0: division by zero; the value is 0")
+            });
+            return Value::Integer(0);
+        }
+        BinaryOp::Add => a.checked_add(b),
+        BinaryOp::Sub => a.checked_sub(b),
+        BinaryOp::Mul => a.checked_mul(b),
+        BinaryOp::Div => a.checked_div(b),
+        BinaryOp::Rem => Some(a.wrapping_rem(b)),
+        _ => None,
+    };
+    match checked {
+        Some(n) => Value::Integer(n),
+        None => {
+            let wide = match op {
+                BinaryOp::Add => i64::from(a) + i64::from(b),
+                BinaryOp::Sub => i64::from(a) - i64::from(b),
+                BinaryOp::Mul => i64::from(a) * i64::from(b),
+                _ => i64::from(a) / i64::from(b),
+            };
+            let clamped = if wide < 0 { i32::MIN } else { i32::MAX };
+            sink.push(ErrorKind::Math, span, || {
+                format!("{a} {symbol} {b} overflows a 32-bit integer; the value is {clamped}")
+            });
+            Value::Integer(clamped)
         }
     }
 }

@@ -309,32 +309,56 @@ impl Functions {
 /// What a call gave: its value and, when the function failed, why.
 pub(crate) type CallResult = (Value<'static>, Option<(super::ErrorKind, String)>);
 
-/// Calls `callee` with arguments already cast to its parameter types.
-pub(crate) fn call(callee: &Callee, args: &[Value<'_>]) -> CallResult {
-    match &callee.body {
-        Body::Builtin(builtin) => call_builtin(*builtin, args),
-        Body::User(body) => match body(args) {
-            Ok(value) if value.ty() == callee.returns => (value, None),
-            Ok(value) => (
-                callee.returns.zero(),
-                Some((
-                    super::ErrorKind::FunctionEvaluation,
-                    format!(
-                        "{} returned a {} where it declares {}",
-                        callee.name,
-                        value.ty(),
-                        callee.returns
-                    ),
-                )),
-            ),
-            Err(message) => (
-                callee.returns.zero(),
-                Some((
-                    super::ErrorKind::FunctionEvaluation,
-                    format!("{}: {message}", callee.name),
-                )),
-            ),
-        },
+/// Calls `callee` with arguments already cast to its parameter types. A string result
+/// longer than `max_string` bytes is a FunctionEvaluationError and gives `""`; the built-ins
+/// find that out before they allocate it.
+pub(crate) fn call(callee: &Callee, args: &[Value<'_>], max_string: usize) -> CallResult {
+    let (value, failure) = match &callee.body {
+        Body::Builtin(builtin) => call_builtin(*builtin, args, max_string),
+        Body::User(body) => call_user(callee, body, args),
+    };
+    match value {
+        Value::String(s) if s.len() > max_string => too_long(&callee.name, s.len(), max_string),
+        value => (value, failure),
+    }
+}
+
+/// A string past [`Limits::max_string_bytes`](super::Limits::max_string_bytes), of
+/// `at_least` bytes (the result's, or the argument's when that alone is past the limit).
+fn too_long(name: &str, at_least: usize, max_string: usize) -> CallResult {
+    failed(
+        owned(""),
+        super::ErrorKind::FunctionEvaluation,
+        format!(
+            "{name}: a string of {at_least} bytes, past the limit of {max_string} bytes on a \
+             string value (cesql::Limits::max_string_bytes; by default the event size limit, \
+             INTG-STD-015 R-11); the value is ''"
+        ),
+    )
+}
+
+fn call_user(callee: &Callee, body: &UserFunction, args: &[Value<'_>]) -> CallResult {
+    match body(args) {
+        Ok(value) if value.ty() == callee.returns => (value, None),
+        Ok(value) => (
+            callee.returns.zero(),
+            Some((
+                super::ErrorKind::FunctionEvaluation,
+                format!(
+                    "{} returned a {} where it declares {}",
+                    callee.name,
+                    value.ty(),
+                    callee.returns
+                ),
+            )),
+        ),
+        Err(message) => (
+            callee.returns.zero(),
+            Some((
+                super::ErrorKind::FunctionEvaluation,
+                format!("{}: {message}", callee.name),
+            )),
+        ),
     }
 }
 
@@ -362,7 +386,7 @@ fn failed(value: Value<'static>, kind: super::ErrorKind, message: String) -> Cal
     (value, Some((kind, message)))
 }
 
-fn call_builtin(builtin: Builtin, args: &[Value<'_>]) -> CallResult {
+fn call_builtin(builtin: Builtin, args: &[Value<'_>], max_string: usize) -> CallResult {
     use super::ErrorKind::{Cast, FunctionEvaluation, Math};
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Boolean(false));
     match builtin {
@@ -384,12 +408,45 @@ fn call_builtin(builtin: Builtin, args: &[Value<'_>]) -> CallResult {
             let n = text(&arg(0)).chars().count();
             (Value::Integer(i32::try_from(n).unwrap_or(i32::MAX)), None)
         }
-        Builtin::Concat => (owned(args.iter().map(text).collect::<String>()), None),
+        Builtin::Concat => {
+            // Measured before it is made: 4,000 copies of a 255 KB subject asked for 980 MB.
+            let length = args
+                .iter()
+                .map(|a| text(a).len())
+                .fold(0, usize::saturating_add);
+            if length > max_string {
+                return too_long("CONCAT", length, max_string);
+            }
+            (owned(args.iter().map(text).collect::<String>()), None)
+        }
         Builtin::ConcatWs => {
             let delimiter = text(&args[0]);
             let parts: Vec<&str> = args[1..].iter().map(text).collect();
+            let length = parts
+                .iter()
+                .map(|p| p.len())
+                .fold(0, usize::saturating_add)
+                .saturating_add(
+                    delimiter
+                        .len()
+                        .saturating_mul(parts.len().saturating_sub(1)),
+                );
+            if length > max_string {
+                return too_long("CONCAT_WS", length, max_string);
+            }
             (owned(parts.join(delimiter)), None)
         }
+        // A case mapping is at most three times as long as its text (`ΐ` is `Ϊ́`): refused
+        // on a text past the limit, checked after on one within it (see `call`).
+        Builtin::Lower | Builtin::Upper if text(&arg(0)).len() > max_string => too_long(
+            if builtin == Builtin::Lower {
+                "LOWER"
+            } else {
+                "UPPER"
+            },
+            text(&arg(0)).len(),
+            max_string,
+        ),
         Builtin::Lower => (owned(text(&arg(0)).to_lowercase()), None),
         Builtin::Upper => (owned(text(&arg(0)).to_uppercase()), None),
         Builtin::Trim => (owned(text(&arg(0)).trim()), None),

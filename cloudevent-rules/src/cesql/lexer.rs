@@ -52,19 +52,44 @@ pub(crate) struct Spanned {
     pub(crate) span: Span,
 }
 
-/// Splits `source` into tokens, ending with [`Token::End`].
-pub(crate) fn tokens(source: &str) -> Result<Vec<Spanned>, ParseError> {
-    let bytes = source.as_bytes();
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
+/// Reads `source` one token at a time, then [`Token::End`] for ever. The parser asks for
+/// tokens as it needs them: 10 MB of `(` is refused at the depth limit after 65 tokens,
+/// where a list of every token first took 403 MB (issue 38).
+pub(crate) struct Lexer<'s> {
+    source: &'s str,
+    at: usize,
+}
+
+impl<'s> Lexer<'s> {
+    pub(crate) fn new(source: &'s str) -> Lexer<'s> {
+        Lexer { source, at: 0 }
+    }
+
+    /// Whether every token of `source` reads: the lexer's errors come before the parser's,
+    /// as when the whole input was split first. Holds one token at a time.
+    pub(crate) fn check(source: &str) -> Result<(), ParseError> {
+        let mut lexer = Lexer::new(source);
+        while lexer.next_token()?.token != Token::End {}
+        Ok(())
+    }
+
+    pub(crate) fn next_token(&mut self) -> Result<Spanned, ParseError> {
+        let source = self.source;
+        let bytes = source.as_bytes();
+        let mut at = self.at;
+        while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n') {
+            at += 1;
+        }
+        if at == bytes.len() {
+            self.at = at;
+            return Ok(Spanned {
+                token: Token::End,
+                span: Span::new(at, at),
+            });
+        }
         let start = at;
         let b = bytes[at];
         let token = match b {
-            b' ' | b'\t' | b'\r' | b'\n' => {
-                at += 1;
-                continue;
-            }
             b'(' => single(&mut at, Token::LParen),
             b')' => single(&mut at, Token::RParen),
             b',' => single(&mut at, Token::Comma),
@@ -116,16 +141,12 @@ pub(crate) fn tokens(source: &str) -> Result<Vec<Spanned>, ParseError> {
                 ));
             }
         };
-        out.push(Spanned {
+        self.at = at;
+        Ok(Spanned {
             token,
             span: Span::new(start, at),
-        });
+        })
     }
-    out.push(Spanned {
-        token: Token::End,
-        span: Span::new(bytes.len(), bytes.len()),
-    });
-    Ok(out)
 }
 
 fn single(at: &mut usize, token: Token) -> Token {

@@ -4,30 +4,50 @@
 //! parentheses, literals and attributes. Operators of equal precedence are evaluated left to
 //! right (section 3.6).
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::ast::{Attribute, BinaryOp, Kind, Node};
+use super::ast::{Attribute, BinaryOp, Kind, Link, Node};
 use super::function::Functions;
-use super::lexer::{Spanned, Token, tokens};
+use super::lexer::{Lexer, Spanned, Token};
 use super::like::Pattern;
-use super::{ParseError, Span};
+use super::{Limits, ParseError, Span};
 
 /// Deeper nesting is refused: evaluation recurses, and a hostile expression must not
-/// exhaust the stack.
+/// exhaust the stack. A chain of operators of one precedence (`a OR b OR c`) is a loop,
+/// not nesting, and does not count.
 pub(crate) const MAX_DEPTH: usize = 64;
 
-pub(crate) fn parse(source: &str, functions: &Functions) -> Result<Node, ParseError> {
-    let tokens = tokens(source)?;
+pub(crate) fn parse(
+    source: &str,
+    functions: &Functions,
+    limits: &Limits,
+) -> Result<Node, ParseError> {
+    if source.len() > limits.max_expression_bytes {
+        let mut cut = limits.max_expression_bytes;
+        while !source.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return Err(ParseError::new(
+            Span::new(cut, source.len()),
+            format!(
+                "the expression is {} bytes, longer than the limit of {} bytes (cesql::Limits::max_expression_bytes)",
+                source.len(),
+                limits.max_expression_bytes
+            ),
+        ));
+    }
+    Lexer::check(source)?;
     let mut parser = Parser {
         source,
-        tokens,
-        at: 0,
+        lexer: Lexer::new(source),
+        ahead: VecDeque::new(),
         depth: 0,
         functions,
+        limits,
     };
     let node = parser.logic()?;
-    let next = parser.peek();
-    if next.token != Token::End {
+    if parser.peek().token != Token::End {
         return Err(parser.unexpected("an operator or the end of the expression"));
     }
     Ok(node)
@@ -35,41 +55,59 @@ pub(crate) fn parse(source: &str, functions: &Functions) -> Result<Node, ParseEr
 
 struct Parser<'s, 'f> {
     source: &'s str,
-    tokens: Vec<Spanned>,
-    at: usize,
+    lexer: Lexer<'s>,
+    /// The tokens read and not consumed yet: as many as a decision looks ahead (three).
+    ahead: VecDeque<Spanned>,
     depth: usize,
     functions: &'f Functions,
+    limits: &'f Limits,
 }
 
-impl Parser<'_, '_> {
-    fn peek(&self) -> &Spanned {
-        &self.tokens[self.at.min(self.tokens.len() - 1)]
+impl<'s> Parser<'s, '_> {
+    /// Reads tokens until `ahead + 1` are waiting.
+    fn fill(&mut self, ahead: usize) {
+        while self.ahead.len() <= ahead {
+            // `parse` read every token once already (`Lexer::check`): none fails here, and
+            // the end stands in for one that would.
+            let next = self.lexer.next_token().unwrap_or_else(|error| Spanned {
+                token: Token::End,
+                span: error.span,
+            });
+            self.ahead.push_back(next);
+        }
     }
 
-    fn peek_at(&self, ahead: usize) -> &Spanned {
-        &self.tokens[(self.at + ahead).min(self.tokens.len() - 1)]
+    fn peek(&mut self) -> &Spanned {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&mut self, ahead: usize) -> &Spanned {
+        self.fill(ahead);
+        &self.ahead[ahead]
     }
 
     fn bump(&mut self) -> Spanned {
-        let token = self.peek().clone();
-        if self.at < self.tokens.len() - 1 {
-            self.at += 1;
-        }
-        token
+        self.fill(0);
+        let token = self.ahead.pop_front();
+        token.unwrap_or(Spanned {
+            token: Token::End,
+            span: Span::new(self.source.len(), self.source.len()),
+        })
     }
 
-    fn text(&self, span: Span) -> &str {
+    fn text(&self, span: Span) -> &'s str {
         &self.source[span.start..span.end]
     }
 
     /// Whether the next token is the keyword `word` (keywords are case-insensitive, 2).
-    fn is_keyword(&self, ahead: usize, word: &str) -> bool {
+    fn is_keyword(&mut self, ahead: usize, word: &str) -> bool {
         let next = self.peek_at(ahead);
-        next.token == Token::Word && self.text(next.span).eq_ignore_ascii_case(word)
+        let (is_word, span) = (next.token == Token::Word, next.span);
+        is_word && self.text(span).eq_ignore_ascii_case(word)
     }
 
-    fn unexpected(&self, expected: &str) -> ParseError {
-        let next = self.peek();
+    fn unexpected(&mut self, expected: &str) -> ParseError {
+        let next = self.peek().clone();
         ParseError::new(
             next.span,
             format!(
@@ -98,31 +136,32 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
+    /// A chain of the operators `op` recognises, over operands `next` parses: one flat
+    /// [`Kind::Chain`], however long (issue 38: 64 `OR` operands were refused as nesting).
     fn binary(
         &mut self,
         next: fn(&mut Self) -> Result<Node, ParseError>,
-        op: fn(&Self) -> Option<BinaryOp>,
+        op: fn(&mut Self) -> Option<BinaryOp>,
     ) -> Result<Node, ParseError> {
-        let mut left = next(self)?;
-        // Each operator of a chain adds a level to the (left-deep) tree; the levels are
-        // released when the chain ends, so what nests inside counts them too.
-        let outer = self.depth;
+        let first = next(self)?;
+        let mut links = Vec::new();
         while let Some(op) = op(self) {
             self.bump();
-            self.enter()?;
             let right = next(self)?;
-            let span = left.span.to(right.span);
-            left = Node {
-                kind: Kind::Binary(op, Box::new(left), Box::new(right)),
-                span,
-            };
+            links.push(Link { op, right });
         }
-        self.depth = outer;
-        Ok(left)
+        let Some(last) = links.last() else {
+            return Ok(first);
+        };
+        let span = first.span.to(last.right.span);
+        Ok(Node {
+            kind: Kind::Chain(Box::new(first), links),
+            span,
+        })
     }
 
     fn logic(&mut self) -> Result<Node, ParseError> {
-        self.binary(Self::comparison, |p| {
+        self.binary(Self::comparison, |p: &mut Self| {
             if p.is_keyword(0, "AND") {
                 Some(BinaryOp::And)
             } else if p.is_keyword(0, "OR") {
@@ -136,7 +175,7 @@ impl Parser<'_, '_> {
     }
 
     fn comparison(&mut self) -> Result<Node, ParseError> {
-        self.binary(Self::additive, |p| match p.peek().token {
+        self.binary(Self::additive, |p: &mut Self| match p.peek().token {
             Token::Eq => Some(BinaryOp::Eq),
             Token::NotEq | Token::Diamond => Some(BinaryOp::NotEq),
             Token::Less => Some(BinaryOp::Less),
@@ -148,7 +187,7 @@ impl Parser<'_, '_> {
     }
 
     fn additive(&mut self) -> Result<Node, ParseError> {
-        self.binary(Self::multiplicative, |p| match p.peek().token {
+        self.binary(Self::multiplicative, |p: &mut Self| match p.peek().token {
             Token::Plus => Some(BinaryOp::Add),
             Token::Minus => Some(BinaryOp::Sub),
             _ => None,
@@ -156,7 +195,7 @@ impl Parser<'_, '_> {
     }
 
     fn multiplicative(&mut self) -> Result<Node, ParseError> {
-        self.binary(Self::postfix, |p| match p.peek().token {
+        self.binary(Self::postfix, |p: &mut Self| match p.peek().token {
             Token::Star => Some(BinaryOp::Mul),
             Token::Slash => Some(BinaryOp::Div),
             Token::Percent => Some(BinaryOp::Rem),
@@ -174,14 +213,27 @@ impl Parser<'_, '_> {
                 && (self.is_keyword(1, "LIKE") || self.is_keyword(1, "IN"));
             let ahead = usize::from(negated);
             if self.is_keyword(ahead, "LIKE") {
-                self.at += ahead;
-                self.bump();
+                for _ in 0..=ahead {
+                    self.bump();
+                }
                 let next = self.peek().clone();
                 let Token::Str(text) = next.token else {
                     return Err(self.unexpected(
                         "a string literal as the LIKE pattern (CESQL v1 3.4.3: the pattern is a literal, never cast)",
                     ));
                 };
+                // The matcher is linear in the text; the pattern's length is bounded too, as
+                // what it costs a character grows with it.
+                if text.len() > self.limits.max_pattern_bytes {
+                    return Err(ParseError::new(
+                        next.span,
+                        format!(
+                            "the LIKE pattern is {} bytes, longer than the limit of {} bytes (cesql::Limits::max_pattern_bytes)",
+                            text.len(),
+                            self.limits.max_pattern_bytes
+                        ),
+                    ));
+                }
                 self.bump();
                 let span = node.span.to(next.span);
                 node = Node {
@@ -193,8 +245,9 @@ impl Parser<'_, '_> {
                     span,
                 };
             } else if self.is_keyword(ahead, "IN") {
-                self.at += ahead;
-                self.bump();
+                for _ in 0..=ahead {
+                    self.bump();
+                }
                 self.expect(Token::LParen, "`(` opening the IN set")?;
                 let mut set = Vec::new();
                 loop {
@@ -312,9 +365,9 @@ impl Parser<'_, '_> {
     }
 
     fn word(&mut self, span: Span) -> Result<Node, ParseError> {
-        let text = self.text(span).to_owned();
+        let text = self.text(span);
         if self.peek_at(1).token == Token::LParen {
-            return self.call(span, &text);
+            return self.call(span, text);
         }
         if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
             self.bump();
@@ -336,7 +389,7 @@ impl Parser<'_, '_> {
                 span: span.to(name.span),
             });
         }
-        if self.is_reserved(&text) {
+        if self.is_reserved(text) {
             return Err(self.unexpected("an expression"));
         }
         let attribute = self.attribute(span)?;

@@ -196,23 +196,211 @@ fn user_functions_are_dispatched_by_arity_and_checked() {
     );
 }
 
+/// Limits wide enough for the inputs below, whose point is depth or length, not size.
+const WIDE: Limits = Limits {
+    max_expression_bytes: 16 * 1024 * 1024,
+    ..Limits::DEFAULT
+};
+
+fn parse_wide(source: &str) -> Result<Expression, ParseError> {
+    Expression::parse_with_limits(source, &Functions::new(), WIDE)
+}
+
 #[test]
 fn deep_nesting_is_a_parse_error_not_a_stack_overflow() {
     for source in [
         "(".repeat(100_000) + "1" + &")".repeat(100_000),
         "NOT ".repeat(100_000) + "TRUE",
         "-".repeat(100_000) + "1",
-        "1".to_owned() + &" + 1".repeat(100_000),
+        "LENGTH(".repeat(100_000) + "'a'" + &")".repeat(100_000),
+        "1 IN (".repeat(100_000) + "1" + &")".repeat(100_000),
     ] {
-        match Expression::parse(&source) {
-            Err(error) => assert!(error.message.contains("nests deeper"), "{error}"),
-            Ok(e) => {
-                // A long flat chain is fine: the parser loops; evaluation recurses on the
-                // left operand only as deep as the chain, which the parser bounds too.
-                let _ = e.evaluate(&Envelope::default());
-            }
-        }
+        let error = parse_wide(&source).unwrap_err();
+        assert!(error.message.contains("nests deeper"), "{error}");
     }
+}
+
+/// Issue 38: a chain of one operator is a loop, not nesting. 64 `OR` operands were refused
+/// as "nests deeper than 64 levels"; a chain of any length now parses, evaluates, is checked
+/// and dropped without recursing along it.
+#[test]
+fn a_chain_of_operators_is_not_nesting() {
+    let ors = vec!["subject = 'x'"; 64].join(" OR ");
+    assert!(Expression::parse(&ors).is_ok(), "64 operands");
+    let event = Envelope {
+        subject: Some("x"),
+        ..Envelope::default()
+    };
+    for (source, value) in [
+        (
+            vec!["subject = 'y'"; 100_000].join(" OR ") + " OR subject = 'x'",
+            Value::Boolean(true),
+        ),
+        (
+            vec!["subject = 'x'"; 100_000].join(" AND "),
+            Value::Boolean(true),
+        ),
+        (
+            "1".to_owned() + &" + 1".repeat(100_000),
+            Value::Integer(100_001),
+        ),
+        (
+            "0".to_owned() + &" + 2 - 1".repeat(50_000),
+            Value::Integer(50_000),
+        ),
+    ] {
+        let e = parse_wide(&source).unwrap();
+        let result = e.evaluate(&event);
+        assert_eq!(result.value, value);
+        assert!(result.errors.is_empty(), "{:?}", result.errors);
+        assert!(e.check(&Schema::core()).is_empty());
+    }
+    // Nesting inside a chain still counts: parentheses 65 deep are refused wherever they are.
+    let deep = "1 + ".to_owned() + &"(".repeat(65) + "1" + &")".repeat(65);
+    assert!(
+        Expression::parse(&deep)
+            .unwrap_err()
+            .message
+            .contains("nests deeper")
+    );
+    // An error in a chain propagates as it did through the tree: the operators after it
+    // give their zero value, the error keeps the span of the operation that raised it.
+    let result = eval("1 / 0 + 5 > 2 - 7");
+    assert_eq!(result.value, Value::Boolean(false));
+    assert_eq!(result.errors.len(), 1);
+    assert_eq!(
+        (result.errors[0].span.start, result.errors[0].span.end),
+        (0, 5)
+    );
+    let result = eval("2 * 3 - 2147483647 - 100");
+    assert_eq!(result.errors[0].kind, ErrorKind::Math);
+    assert_eq!(
+        (result.errors[0].span.start, result.errors[0].span.end),
+        (0, 24)
+    );
+}
+
+/// Issue 38: `attributes()` searched its list for each name, quadratic: 100,000 names took
+/// 17.9 s.
+#[test]
+fn attributes_are_collected_in_linear_time() {
+    let source = (0..100_000)
+        .map(|i| format!("a{i} = 1"))
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let e = parse_wide(&source).unwrap();
+    let started = std::time::Instant::now();
+    let names = e.attributes();
+    let took = started.elapsed();
+    println!("attributes() of 100,000 names: {took:?}");
+    assert_eq!(names.len(), 100_000);
+    assert_eq!((names[0], names[99_999]), ("a0", "a99999"));
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+}
+
+/// Issue 38: the parse-time bounds, each a parse error naming the limit.
+#[test]
+fn expressions_and_patterns_past_their_limits_are_parse_errors() {
+    let long = "subject = 'x' OR ".repeat(4000) + "TRUE";
+    assert!(long.len() > Limits::DEFAULT.max_expression_bytes);
+    let error = Expression::parse(&long).unwrap_err();
+    assert_eq!(error.span.start, Limits::DEFAULT.max_expression_bytes);
+    assert!(
+        error
+            .message
+            .contains("longer than the limit of 65536 bytes (cesql::Limits::max_expression_bytes)"),
+        "{error}"
+    );
+    // 10 MB of `(` is refused before anything is read, and with a wider limit at the
+    // depth limit.
+    let parens = "(".repeat(10_000_000);
+    assert!(
+        Expression::parse(&parens)
+            .unwrap_err()
+            .message
+            .contains("longer than")
+    );
+    assert!(
+        parse_wide(&parens)
+            .unwrap_err()
+            .message
+            .contains("nests deeper")
+    );
+
+    let pattern = format!("subject LIKE '%{}%'", "a".repeat(1100));
+    let error = Expression::parse(&pattern).unwrap_err();
+    assert_eq!((error.span.start, error.span.end), (13, pattern.len()));
+    assert!(
+        error
+            .message
+            .contains("the LIKE pattern is 1102 bytes, longer than the limit of 1024 bytes"),
+        "{error}"
+    );
+    let roomy = Limits {
+        max_pattern_bytes: 4096,
+        ..Limits::DEFAULT
+    };
+    assert!(Expression::parse_with_limits(&pattern, &Functions::new(), roomy).is_ok());
+}
+
+/// Issue 38: a function's string result past the event size limit is a
+/// FunctionEvaluationError, found before the string is made; and one evaluation's work is
+/// bounded whatever the expression.
+#[test]
+fn strings_and_work_made_by_an_evaluation_are_bounded() {
+    let subject = "s".repeat(255 * 1024);
+    let event = Envelope {
+        subject: Some(&subject),
+        ..Envelope::default()
+    };
+    let run = |source: &str| {
+        let e = Expression::parse(source).unwrap();
+        let r = e.evaluate(&event);
+        (r.value.into_owned(), r.errors)
+    };
+    let (value, errors) = run("CONCAT(subject, subject)");
+    assert_eq!(value, Value::from(""));
+    assert_eq!(errors[0].kind, ErrorKind::FunctionEvaluation);
+    assert!(
+        errors[0]
+            .message
+            .starts_with("CONCAT: a string of 522240 bytes, past the limit of 262144 bytes"),
+        "{}",
+        errors[0]
+    );
+    let (_, errors) = run("CONCAT_WS(subject, 'a', 'b')");
+    assert!(errors.is_empty(), "{errors:?}");
+    let (_, errors) = run("CONCAT_WS(subject, 'a', 'b', 'c')");
+    assert_eq!(errors[0].kind, ErrorKind::FunctionEvaluation);
+    assert_eq!(run("LENGTH(LOWER(subject))").0, Value::Integer(255 * 1024));
+    // A filter over what a function refused does not select the event.
+    assert!(
+        !Expression::parse("LENGTH(CONCAT(subject, subject)) > 0")
+            .unwrap()
+            .matches(&event)
+    );
+
+    // Each call stays within the string limit, but together they would scan 1,000 times
+    // the subject: the budget stops the evaluation.
+    let many = format!("CONCAT({})", vec!["LEFT(subject, 200)"; 1000].join(", "));
+    let (value, errors) = run(&many);
+    assert_eq!(value, Value::from(""));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].kind, ErrorKind::Generic);
+    assert!(
+        errors[0]
+            .message
+            .contains("cesql::Limits::max_evaluation_cost")
+    );
+    let ors = vec!["subject LIKE '%x_y%'"; 200].join(" OR ");
+    let (value, errors) = run(&ors);
+    assert_eq!(value, Value::Boolean(false));
+    assert_eq!(errors[0].kind, ErrorKind::Generic);
+    // Within the budget, nothing changes.
+    assert_eq!(
+        run("subject LIKE '%x_y%' OR LENGTH(subject) > 1").0,
+        Value::Boolean(true)
+    );
 }
 
 #[test]

@@ -31,8 +31,8 @@ use cloudevent_rules::{Envelope, ExtensionAttributes};
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum::{EventFilter, Selected};
 pub use cloudevent_rules::cesql::{
-    ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, ParseError,
-    Schema, Span, Type, Value,
+    ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, Limits,
+    ParseError, Schema, Span, Type, Value,
 };
 pub use subscription::{SubscriptionError, SubscriptionFilter};
 

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use cloudevent_rules::Envelope;
-use cloudevent_rules::cesql::{Expression, ParseError};
+use cloudevent_rules::cesql::{Expression, Functions, Limits, ParseError};
 use serde_json::Value as Json;
 
 use super::Filter;
@@ -109,10 +109,38 @@ impl SubscriptionFilter {
     /// assert!(SubscriptionFilter::from_json(&serde_json::json!({ "exact": { "type": "" } })).is_err());
     /// ```
     pub fn from_json(json: &Json) -> Result<SubscriptionFilter, SubscriptionError> {
+        SubscriptionFilter::from_json_with_limits(json, Limits::DEFAULT)
+    }
+
+    /// [`from_json`](SubscriptionFilter::from_json) with the bounds every `sql` filter is
+    /// parsed and evaluated under: a subscription's `sql` is anyone's input at a
+    /// Subscriptions API endpoint (issue 38: one such filter held a gateway worker 78 s),
+    /// so a gateway states them in its configuration. [`Limits::DEFAULT`] bounds an
+    /// expression to 64 KiB, a `LIKE` pattern to 1 KiB, a string it makes to the event size
+    /// limit and one evaluation to 16 MiB scanned and made.
+    ///
+    /// # Errors
+    /// As [`from_json`](SubscriptionFilter::from_json); an `sql` expression past a limit is
+    /// refused with the limit named.
+    ///
+    /// ```
+    /// use cloudevent_runtime::filter::{Limits, SubscriptionFilter};
+    ///
+    /// let limits = Limits { max_pattern_bytes: 16, ..Limits::DEFAULT };
+    /// let json = serde_json::json!({ "sql": "subject LIKE '%order-%-created%'" });
+    /// let error = SubscriptionFilter::from_json_with_limits(&json, limits).unwrap_err();
+    /// assert!(error.to_string().contains("cesql::Limits::max_pattern_bytes"), "{error}");
+    /// assert!(SubscriptionFilter::from_json(&json).is_ok());
+    /// ```
+    pub fn from_json_with_limits(
+        json: &Json,
+        limits: Limits,
+    ) -> Result<SubscriptionFilter, SubscriptionError> {
+        let nested_filter = |json: &Json| SubscriptionFilter::from_json_with_limits(json, limits);
         if let Json::Array(filters) = json {
             return filters
                 .iter()
-                .map(SubscriptionFilter::from_json)
+                .map(nested_filter)
                 .collect::<Result<_, _>>()
                 .map(SubscriptionFilter::All);
         }
@@ -135,7 +163,7 @@ impl SubscriptionFilter {
             if list.is_empty() {
                 return Err(invalid("MUST hold at least one filter expression"));
             }
-            list.iter().map(SubscriptionFilter::from_json).collect()
+            list.iter().map(nested_filter).collect()
         };
         let pairs = |properties: &Json| -> Result<Vec<(String, String)>, SubscriptionError> {
             let Some(map) = properties.as_object().filter(|m| !m.is_empty()) else {
@@ -163,18 +191,16 @@ impl SubscriptionFilter {
             "suffix" => SubscriptionFilter::Suffix(pairs(properties)?),
             "all" => SubscriptionFilter::All(nested(properties)?),
             "any" => SubscriptionFilter::Any(nested(properties)?),
-            "not" => SubscriptionFilter::Not(Box::new(SubscriptionFilter::from_json(properties)?)),
+            "not" => SubscriptionFilter::Not(Box::new(nested_filter(properties)?)),
             "sql" => {
                 let Some(source) = properties.as_str() else {
                     return Err(invalid("takes a String, a CloudEvents SQL expression"));
                 };
-                SubscriptionFilter::Sql(Expression::parse(source).map_err(|error| {
-                    SubscriptionError {
-                        message: format!(
-                            "filter dialect `sql`: {error} (Subscriptions API 3.2.4.1.2)"
-                        ),
-                        sql: Some(error),
-                    }
+                let functions = Functions::new();
+                let parsed = Expression::parse_with_limits(source, &functions, limits);
+                SubscriptionFilter::Sql(parsed.map_err(|error| SubscriptionError {
+                    message: format!("filter dialect `sql`: {error} (Subscriptions API 3.2.4.1.2)"),
+                    sql: Some(error),
                 })?)
             }
             other => {
