@@ -18,7 +18,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use cloudevent_runtime::order::{Ordered, OrderingStage};
+use cloudevent_runtime::order::OrderingStage;
 use cloudevent_runtime::{AnyEvent, Attributes as _};
 use libfuzzer_sys::fuzz_target;
 use order_oracle::OrderOracle;
