@@ -42,6 +42,12 @@
 //!
 //! `--sequence` also checks the order of every input's events, read as one stream, per
 //! (source, partitionkey): gaps, duplicates, out-of-order numbers (`validate/sequence.rs`).
+//! Every event the validator accepts is in the stream, listed in its input's report or only
+//! counted there. Each input's report is still written as soon as it is checked, and only the
+//! group and the number of each event are kept; a gap is known only at the end, so the
+//! stream's findings follow the last input's report (`<file>#<n>: error CE sequence: ...`,
+//! at most `limits::MAX_REPORTED_FINDINGS`, then `--sequence: N more findings not listed, M
+//! of them errors`), and count in the exit status.
 //!
 //! Exit status: 0 when no event has an error (warnings allowed), 1 when one has, 2 for usage
 //! errors and unreadable input (2 wins over 1). An input larger than the batch limit (1 MiB,
@@ -64,7 +70,7 @@ use read::{check_http, check_json_lines, check_kafka, check_protobuf, detect};
 use registry::Checker;
 mod sequence;
 
-use report::{Checked, JsonReport, Outcome, clean, write_text};
+use report::{Checked, EveryEvent, JsonReport, Outcome, clean, write_text};
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -224,7 +230,7 @@ fn validate(
     let mut stdin_used = false;
     let mut unreadable = false;
     let mut verdict = Verdict::default();
-    let mut held = Vec::new();
+    let mut stream = args.sequence.then(sequence::Stream::default);
     let mut written = match args.output {
         Output::Text => Ok(()),
         Output::Json => json.begin(stdout),
@@ -236,7 +242,7 @@ fn validate(
         } else {
             file.display().to_string()
         };
-        let outcome = if is_stdin && stdin_used {
+        let mut outcome = if is_stdin && stdin_used {
             Outcome::Unreadable("standard input can be read only once".to_owned())
         } else if is_stdin {
             stdin_used = true;
@@ -259,10 +265,11 @@ fn validate(
             }
             Outcome::Checked(_) => {}
         }
-        if args.sequence {
-            // The order is known only once every input is read: the (bounded) reports wait.
-            held.push((name, outcome));
-            continue;
+        if let Outcome::Checked(checked) = &mut outcome {
+            let sequenced = std::mem::take(&mut checked.sequenced);
+            if let Some(stream) = &mut stream {
+                stream.input(&name, sequenced);
+            }
         }
         // Written now and dropped: a folder of captured batches is never held at once.
         verdict.note(&outcome, args.deny_warnings);
@@ -271,16 +278,16 @@ fn validate(
             Output::Json => json.input(stdout, &name, &outcome),
         });
     }
-    sequence::check(&mut held);
-    for (name, outcome) in &held {
-        verdict.note(outcome, args.deny_warnings);
-        written = written.and_then(|()| match args.output {
-            Output::Text => write_text(stdout, name, outcome),
-            Output::Json => json.input(stdout, name, outcome),
-        });
+    let stream = stream.map(sequence::Stream::finish);
+    if let Some(stream) = &stream {
+        verdict.invalid |= stream.has_error();
+        verdict.warned |= args.deny_warnings && stream.has_warning();
+        if args.output == Output::Text {
+            written = written.and_then(|()| stream.write_text(stdout));
+        }
     }
     if args.output == Output::Json {
-        written = written.and_then(|()| json.end(stdout));
+        written = written.and_then(|()| json.end(stdout, stream.as_ref()));
     }
     if let Err(error) = written.and_then(|()| stdout.flush()) {
         // A closed pipe (`| head`) is not the input's fault, but the report is incomplete.
@@ -347,7 +354,11 @@ fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Ou
         Format::Protobuf => check_protobuf(validator, &bytes, false),
         Format::ProtobufBatch => check_protobuf(validator, &bytes, true),
         Format::Avro => Checked::event(&validator.validate_bytes::<Avro>(&bytes)),
-        Format::Auto | Format::Json => Checked::document(&validator.validate_document(&bytes)),
+        Format::Auto | Format::Json => {
+            let mut every = EveryEvent::default();
+            let document = validator.validate_document_each(&bytes, &mut |e| every.see(e));
+            Checked::document(&document, every)
+        }
     })
 }
 

@@ -114,3 +114,131 @@ fn without_the_flag_order_is_not_checked_but_the_value_rule_is() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("error CE sequence"));
 }
+
+/// An event as `event` makes it, without `time`: one warning under INTG-STD-015 (R-2), so
+/// past 100 such events an input's report only counts the rest.
+fn untimed(n: i64) -> String {
+    event(None, &n.to_string()).replace(r#""time":"2026-03-28T14:22:31Z","#, "")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Issue 38 item 2: the sequence check sees every event, not only those an input's report
+/// lists: past 100 findings a duplicate and a gap were only counted ("0 of them invalid"),
+/// and the command exited 0.
+#[test]
+fn events_past_the_listing_bound_are_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut numbers: Vec<i64> = (1..=120).collect();
+    numbers.extend([120, 125]); // a duplicate at line 121, a gap (121-124) at line 122
+    let text: String = numbers.iter().map(|&n| untimed(n) + "\n").collect();
+    std::fs::write(dir.path().join("s.jsonl"), text).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args([
+            "validate",
+            "--profile",
+            "intg-std-015",
+            "--sequence",
+            "s.jsonl",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let found = errors(&output);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("s.jsonl#121: error CE sequence: ")
+                && l.contains("duplicate: `120` was already at s.jsonl#120")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("s.jsonl#122: error CE sequence: ")
+                && l.contains("missing 121, 122, 123, 124")),
+        "{found:#?}"
+    );
+
+    // The same inside one batch: events past the batch report's listing are checked too.
+    let batch: Vec<String> = numbers.iter().map(|&n| untimed(n)).collect();
+    std::fs::write(dir.path().join("b.json"), format!("[{}]", batch.join(","))).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
+        .args([
+            "validate",
+            "--profile",
+            "intg-std-015",
+            "--sequence",
+            "b.json",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let found = errors(&output);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("b.json#120: error CE sequence: ")
+                && l.contains("duplicate: `120` was already at b.json#119")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("b.json#121: error CE sequence: ")
+                && l.contains("missing 121, 122, 123, 124")),
+        "{found:#?}"
+    );
+}
+
+/// Issue 38 item 2: after 100 refused events the rest of an input is still in the stream.
+#[test]
+fn events_after_a_hundred_refused_ones_are_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text: String = (0..100)
+        .map(|n| {
+            event(None, &n.to_string()).replace(r#""specversion":"1.0""#, r#""specversion":"0.3""#)
+                + "\n"
+        })
+        .collect();
+    text.extend([1, 2, 4].map(|n| event(Some("k"), &n.to_string()) + "\n"));
+    std::fs::write(dir.path().join("s.jsonl"), text).unwrap();
+    let output = run(dir.path(), &["s.jsonl"]);
+    let found = errors(&output);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("s.jsonl#103: error CE sequence: ")
+                && l.contains("partitionkey `k`: missing 3")),
+        "{found:#?}"
+    );
+}
+
+/// Issue 38 item 2: one verdict for one stream. After `0, 2147483647` the ordering stage
+/// delivers `-2147483648` (it follows 2147483647 on the wrapping circle); the CLI called it
+/// out of order. Both judge against the number expected next with `SequenceValue::step`.
+#[test]
+fn the_wrap_gets_the_ordering_stages_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("w.jsonl"),
+        lines(&[(None, "0"), (None, "2147483647"), (None, "-2147483648")]),
+    )
+    .unwrap();
+    let output = run(dir.path(), &["w.jsonl"]);
+    let found = errors(&output);
+    assert!(
+        found.iter().all(|l| !l.contains("out of order")),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("w.jsonl#2: error CE sequence: ")
+            && found[0].contains("missing 1, 2, 3"),
+        "{found:#?}"
+    );
+}

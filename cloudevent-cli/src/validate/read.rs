@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 
 use super::Format;
 use super::registry::Checker;
-use super::report::{Checked, EventResult};
+use super::report::{Checked, EventResult, EveryEvent};
 
 /// `--format auto`: JSON Lines when the first non-blank line is a whole JSON object and
 /// another non-blank line follows, JSON when the first non-blank byte opens an object or
@@ -92,7 +92,11 @@ pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
     }
     match http::content_mode(headers) {
         Ok(ContentMode::Structured) => Checked::event(&validator.validate_bytes::<Json>(body)),
-        Ok(ContentMode::Batch) => Checked::batch(&validator.validate_batch_bytes::<Json>(body)),
+        Ok(ContentMode::Batch) => {
+            let mut every = EveryEvent::default();
+            let report = validator.validate_batch_bytes_each::<Json>(body, &mut |e| every.see(e));
+            Checked::batch(&report, every)
+        }
         Ok(ContentMode::Binary) => {
             // The headers are read under the checker's policy: a literal reading it tolerates
             // (`--tolerate-literal-headers`) is a warning in the event's report.
@@ -119,7 +123,9 @@ pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
 /// (the wire's, the attributes' and the chosen profile's), as for JSON and Avro.
 pub(super) fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> Checked {
     if batch {
-        Checked::batch(&validator.validate_batch_bytes::<Protobuf>(bytes))
+        let mut every = EveryEvent::default();
+        let report = validator.validate_batch_bytes_each::<Protobuf>(bytes, &mut |e| every.see(e));
+        Checked::batch(&report, every)
     } else {
         Checked::event(&validator.validate_bytes::<Protobuf>(bytes))
     }

@@ -144,17 +144,27 @@ impl Checker {
         }
     }
 
-    pub(super) fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
+    /// `each` sees every event's report, those the batch's report only counts included.
+    pub(super) fn validate_batch_bytes_each<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        each: &mut dyn FnMut(&ValidationReport),
+    ) -> BatchReport {
         match self {
-            Checker::Profile(v) => v.validate_batch_bytes::<F>(bytes),
-            Checker::Registry(v) => v.validate_batch_bytes::<F>(bytes),
+            Checker::Profile(v) => v.validate_batch_bytes_each::<F>(bytes, each),
+            Checker::Registry(v) => v.validate_batch_bytes_each::<F>(bytes, each),
         }
     }
 
-    pub(super) fn validate_document(&self, bytes: &[u8]) -> Document {
+    /// `each` sees the event's report, or every event's of a batch.
+    pub(super) fn validate_document_each(
+        &self,
+        bytes: &[u8],
+        each: &mut dyn FnMut(&ValidationReport),
+    ) -> Document {
         match self {
-            Checker::Profile(v) => v.validate_document(bytes),
-            Checker::Registry(v) => v.validate_document(bytes),
+            Checker::Profile(v) => v.validate_document_each(bytes, each),
+            Checker::Registry(v) => v.validate_document_each(bytes, each),
         }
     }
 }

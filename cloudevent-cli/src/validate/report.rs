@@ -9,6 +9,8 @@ use cloudevent_runtime::{
 };
 use serde_json::{Value, json};
 
+use super::sequence::{Sequenced, StreamReport};
+
 /// What one input turned out to be.
 pub(super) enum Outcome {
     /// Validated: findings about the input itself, then each event.
@@ -28,6 +30,9 @@ pub(super) struct Checked {
     omitted: Omitted,
     /// Whether an event not listed has an error.
     omitted_error: bool,
+    /// Every event the validator accepted that has a `sequence`, listed or not, with its line
+    /// or index: what `--sequence` takes of the input.
+    pub(super) sequenced: Vec<(Option<usize>, Sequenced)>,
 }
 
 /// The events of an input its report does not list.
@@ -48,20 +53,27 @@ pub(super) struct EventResult {
     omitted_findings: usize,
     valid: bool,
     /// The attributes the validator read (an object; empty when nothing could be read).
-    pub(super) attributes: Value,
+    attributes: Value,
+}
+
+/// Takes what `--sequence` needs of every event a batch's read reports, in order (the
+/// batch's report lists only the first ones).
+#[derive(Default)]
+pub(super) struct EveryEvent {
+    index: usize,
+    pub(super) sequenced: Vec<(Option<usize>, Sequenced)>,
+}
+
+impl EveryEvent {
+    pub(super) fn see(&mut self, report: &ValidationReport) {
+        if let Some(event) = Sequenced::read(report.is_valid(), |name| report.attribute(name)) {
+            self.sequenced.push((Some(self.index), event));
+        }
+        self.index += 1;
+    }
 }
 
 impl EventResult {
-    pub(super) fn is_valid(&self) -> bool {
-        self.valid
-    }
-
-    /// A finding found after the event was read (`--sequence`: its place in the stream).
-    pub(super) fn add_finding(&mut self, finding: Violation) {
-        self.valid &= !finding.is_error();
-        self.findings.push(finding);
-    }
-
     pub(super) fn from_report(index: Option<usize>, report: &ValidationReport) -> Self {
         EventResult {
             index,
@@ -101,12 +113,18 @@ impl Checked {
                 invalid: Some(0),
             },
             omitted_error: false,
+            sequenced: Vec::new(),
         }
     }
 
     /// Lists the event while the findings listed stay under the bound; else counts it.
+    /// Either way its sequence attributes are kept for `--sequence`.
     pub(super) fn add(&mut self, event: impl FnOnce() -> EventResult) {
         let event = event();
+        let attribute = |name: &str| event.attributes.get(name).and_then(Value::as_str);
+        if let Some(sequenced) = Sequenced::read(event.valid, attribute) {
+            self.sequenced.push((event.line.or(event.index), sequenced));
+        }
         if self.omitted.events == 0 && self.listed < limits::MAX_REPORTED_FINDINGS {
             self.listed += event.findings.len();
             self.events.push(event);
@@ -131,9 +149,11 @@ impl Checked {
         checked
     }
 
-    /// A batch as the runtime reported it: the events it lists, and its count of the rest.
-    pub(super) fn batch(report: &BatchReport) -> Self {
+    /// A batch as the runtime reported it: the events it lists, and its count of the rest;
+    /// `every` took every event's sequence attributes as it was read.
+    pub(super) fn batch(report: &BatchReport, every: EveryEvent) -> Self {
         Checked {
+            sequenced: every.sequenced,
             findings: report.findings().to_vec(),
             events: report
                 .events()
@@ -163,10 +183,11 @@ impl Checked {
         }
     }
 
-    pub(super) fn document(document: &Document) -> Self {
+    /// One event (whose sequence attributes [`Checked::add`] takes), or a batch.
+    pub(super) fn document(document: &Document, every: EveryEvent) -> Self {
         match document {
             Document::Event(report) => Checked::event(report),
-            Document::Batch(report) => Checked::batch(report),
+            Document::Batch(report) => Checked::batch(report, every),
         }
     }
 
@@ -259,7 +280,7 @@ pub(super) fn write_text(out: &mut dyn Write, name: &str, outcome: &Outcome) -> 
 }
 
 /// A finding in the library's one report shape.
-fn finding_json(finding: &Violation) -> Value {
+pub(super) fn finding_json(finding: &Violation) -> Value {
     serde_json::to_value(FindingJson(finding))
         .expect("a finding (strings and a severity) always makes a JSON value")
 }
@@ -272,7 +293,10 @@ fn finding_json(finding: &Violation) -> Value {
 /// counted without being listed (`invalid` is null when they were not read) and an event's
 /// `"omitted_findings"` when it has more findings than it lists. `index` counts the input's
 /// events from 0 (null for a lone event or record), `line` is the 1-based line of a JSON
-/// Lines event, else null. `errors` and `warnings` count the findings listed.
+/// Lines event, else null. With `--sequence`, `"sequence": {"findings": [{"at", ...}],
+/// "omitted": {"findings", "errors"}}` follows `inputs`: the stream's findings, each naming
+/// its event (`"at": "<file>#<n>"`), and a count of those not listed. `errors` and
+/// `warnings` count the findings listed.
 pub(super) struct JsonReport {
     profile: Profile,
     inputs: usize,
@@ -367,12 +391,29 @@ impl JsonReport {
         serde_json::to_writer(&mut *out, &input).map_err(io::Error::other)
     }
 
-    /// The totals, after the last input.
-    pub(super) fn end(&self, out: &mut dyn Write) -> io::Result<()> {
+    /// The stream's findings (`--sequence`) and the totals, after the last input.
+    pub(super) fn end(
+        &mut self,
+        out: &mut dyn Write,
+        stream: Option<&StreamReport>,
+    ) -> io::Result<()> {
         let close = if self.inputs == 0 { "]" } else { "\n  ]" };
+        write!(out, "{close},")?;
+        if let Some(stream) = stream {
+            self.valid &= !stream.has_error();
+            for finding in stream.findings() {
+                match finding.severity {
+                    Severity::Error => self.errors += 1,
+                    Severity::Warning => self.warnings += 1,
+                }
+            }
+            write!(out, "\n  \"sequence\": ")?;
+            serde_json::to_writer(&mut *out, &stream.json()).map_err(io::Error::other)?;
+            write!(out, ",")?;
+        }
         writeln!(
             out,
-            "{close},\n  \"valid\": {},\n  \"errors\": {},\n  \"warnings\": {}\n}}",
+            "\n  \"valid\": {},\n  \"errors\": {},\n  \"warnings\": {}\n}}",
             self.valid, self.errors, self.warnings
         )
     }

@@ -42,7 +42,7 @@ mod file;
 pub use file::FileSequenceStore;
 
 mod stage;
-pub use stage::{Ordered, OrderingStage};
+pub use stage::{DEFAULT_MAX_GROUPS, DEFAULT_MAX_HELD_TOTAL, Ordered, OrderingStage};
 
 #[cfg(feature = "nats")]
 mod nats;

@@ -158,12 +158,16 @@ impl Validator {
     }
 
     /// [`Validate::validate_batch_bytes`], then what `then` adds to each event's report.
+    /// `each` sees every event's report, in order, the events the batch's report only
+    /// counts included.
     pub(crate) fn batch_bytes_then<F: EventFormat>(
         &self,
         bytes: &[u8],
         then: &impl Then,
+        each: &mut dyn FnMut(&ValidationReport),
     ) -> BatchReport {
-        self.read_batch::<F, ValidationReport>(bytes, then).report
+        self.read_batch::<F, ValidationReport>(bytes, then, each)
+            .report
     }
 
     #[cfg(feature = "axum")]
@@ -174,7 +178,7 @@ impl Validator {
         bytes: &[u8],
         then: &impl Then,
     ) -> Reading<Vec<AnyEvent>, BatchReport> {
-        self.read_batch::<F, Kept>(bytes, then)
+        self.read_batch::<F, Kept>(bytes, then, &mut |_| {})
     }
 
     /// The validator's read of a batch, keeping the events when `K` does.
@@ -182,6 +186,7 @@ impl Validator {
         &self,
         bytes: &[u8],
         then: &impl Then,
+        each: &mut dyn FnMut(&ValidationReport),
     ) -> Reading<Vec<AnyEvent>, BatchReport> {
         if bytes.len() > limits::MAX_BATCH_BYTES {
             return Reading::refused(BatchReport {
@@ -198,6 +203,7 @@ impl Validator {
             let reading = self.read_event::<F, K>(element, then);
             profile_valid &= reading.profile_valid;
             let valid = reading.report.is_valid();
+            each(&reading.report);
             listing.add(reading.report);
             events = events.take().zip(reading.read).map(|(mut events, event)| {
                 events.push(event);
@@ -255,10 +261,20 @@ impl Validator {
     }
 
     /// [`Validate::validate_document`], then what `then` adds to each event's report.
-    pub(crate) fn document_then(&self, bytes: &[u8], then: &impl Then) -> Document {
+    /// `each` sees the event's report, or every event's of a batch.
+    pub(crate) fn document_then(
+        &self,
+        bytes: &[u8],
+        then: &impl Then,
+        each: &mut dyn FnMut(&ValidationReport),
+    ) -> Document {
         match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => Document::Batch(self.batch_bytes_then::<Json>(bytes, then)),
-            _ => Document::Event(self.bytes_then::<Json>(bytes, then)),
+            Some(b'[') => Document::Batch(self.batch_bytes_then::<Json>(bytes, then, each)),
+            _ => {
+                let report = self.bytes_then::<Json>(bytes, then);
+                each(&report);
+                Document::Event(report)
+            }
         }
     }
 }
@@ -327,7 +343,37 @@ pub trait Validate: sealed::Validates {
     /// assert!(report.events().is_empty());
     /// ```
     fn validate_batch_bytes<F: EventFormat>(&self, bytes: &[u8]) -> BatchReport {
-        self.checker().batch_bytes_then::<F>(bytes, self)
+        self.checker()
+            .batch_bytes_then::<F>(bytes, self, &mut |_| {})
+    }
+
+    /// [`Validate::validate_batch_bytes`], calling `each` with every event's report in order
+    /// as it is read, before the batch's report bounds what it lists: the events past that
+    /// bound are only counted in the batch's report, and a caller that follows the whole
+    /// stream (`cloudevent validate --sequence` checks the order of every event) sees them
+    /// here.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Json, Profile, Validate, Validator};
+    ///
+    /// // No `time`: one warning each under INTG-STD-015 (R-2), so the report lists the first
+    /// // hundred and counts the rest.
+    /// let event = |n: usize| format!(r#"{{"specversion":"1.0","id":"{n}","source":"https://orders.example.com","type":"com.example.order.created"}}"#);
+    /// let batch = format!("[{}]", (0..300).map(event).collect::<Vec<_>>().join(","));
+    /// let mut ids = Vec::new();
+    /// let report = Validator::new(Profile::IntgStd015)
+    ///     .validate_batch_bytes_each::<Json>(batch.as_bytes(), &mut |event| {
+    ///         ids.push(event.id().unwrap_or_default().to_owned())
+    ///     });
+    /// assert_eq!(ids.len(), 300);
+    /// assert!(report.omitted() > 0, "the report lists fewer");
+    /// ```
+    fn validate_batch_bytes_each<F: EventFormat>(
+        &self,
+        bytes: &[u8],
+        each: &mut dyn FnMut(&ValidationReport),
+    ) -> BatchReport {
+        self.checker().batch_bytes_then::<F>(bytes, self, each)
     }
 
     /// Validates every event of a parsed batch, each on its own (R-10), and the batch's size
@@ -356,7 +402,26 @@ pub trait Validate: sealed::Validates {
     /// assert!(matches!(validator.validate_document(b"{}"), Document::Event(_)));
     /// ```
     fn validate_document(&self, bytes: &[u8]) -> Document {
-        self.checker().document_then(bytes, self)
+        self.checker().document_then(bytes, self, &mut |_| {})
+    }
+
+    /// [`Validate::validate_document`], calling `each` with the event's report, or with every
+    /// event's of a batch in order, as [`Validate::validate_batch_bytes_each`] does.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{Profile, Validate, Validator};
+    ///
+    /// let mut seen = 0;
+    /// let _ = Validator::new(Profile::CloudEvents)
+    ///     .validate_document_each(br#"[{"id":"1"},{"id":"2"}]"#, &mut |_| seen += 1);
+    /// assert_eq!(seen, 2);
+    /// ```
+    fn validate_document_each(
+        &self,
+        bytes: &[u8],
+        each: &mut dyn FnMut(&ValidationReport),
+    ) -> Document {
+        self.checker().document_then(bytes, self, each)
     }
 }
 

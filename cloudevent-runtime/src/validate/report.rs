@@ -64,6 +64,28 @@ impl ValidationReport {
             .expect("attributes are strings and extension values, which always make a JSON value")
     }
 
+    /// An attribute's text as the validator read it: a core attribute, or an extension
+    /// whose value is a String (`None` when absent or of another type).
+    ///
+    /// ```
+    /// use cloudevent_runtime::Validate;
+    /// use cloudevent_runtime::{Json, Profile, Validator};
+    /// let report = Validator::new(Profile::CloudEvents)
+    ///     .validate_bytes::<Json>(br#"{"source":"/s","sequence":"7","n":1}"#);
+    /// assert_eq!(report.attribute("source"), Some("/s"));
+    /// assert_eq!(report.attribute("sequence"), Some("7"));
+    /// assert_eq!(report.attribute("n"), None);
+    /// ```
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(key, _)| key == name)
+            .and_then(|(_, value)| match value {
+                AttributeValue::Text(text) => Some(text.as_str()),
+                AttributeValue::Extension(value) => value.as_str(),
+            })
+    }
+
     /// A report on an event whose attributes could be read.
     pub(super) fn new(
         profile: Profile,
