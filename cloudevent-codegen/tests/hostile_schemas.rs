@@ -287,3 +287,37 @@ fn a_symlink_inside_the_registry_is_followed_on_request() {
         .unwrap();
     assert!(rust.contains("OrderShipped"), "{rust}");
 }
+
+/// Issue 38 item 11: the command in the generated file's header comment was written raw, so
+/// a newline in `--schemas` or `--type-template` (here, the build script's schema path and
+/// the command the CLI passes) started a line of Rust outside the comment. Control
+/// characters, line and paragraph separators and bidirectional controls are escaped.
+#[test]
+fn a_newline_in_the_command_stays_inside_the_header_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"n": {"type": "integer"}}}),
+        ),
+    );
+    let hostile = "cloudevent codegen --schemas x\npub fn injected() {}\r\n--type-template 'com.{dir}\u{2028}\u{202e}'";
+    let rust = Builder::new()
+        .schemas(dir.path())
+        .command(hostile)
+        .generate_string()
+        .unwrap();
+    assert!(!rust.contains("\npub fn injected"), "{rust}");
+    let header: Vec<&str> = rust.lines().take_while(|l| l.starts_with("//")).collect();
+    assert_eq!(header.len(), 2, "{rust}");
+    assert!(
+        header[1].contains(
+            r"--schemas x\npub fn injected() {}\r\n--type-template 'com.{dir}\u{2028}\u{202e}'"
+        ),
+        "{}",
+        header[1]
+    );
+    assert!(!rust.contains(['\r', '\u{2028}', '\u{202e}']));
+}
