@@ -7,14 +7,22 @@
 //! - `cloudevent filter --sql EXPR FILES` (or `--subscription JSON`, a Subscriptions API
 //!   filter) prints the events that pass as JSON Lines; a file holds one event, a batch
 //!   (a JSON array) or JSON Lines.
+//!
+//! Inputs are bounded as `validate`'s are (`sql/input.rs`): an event is read no further than
+//! 256 KiB (INTG-STD-015 R-11), a batch than 1 MiB. JSON Lines are streamed a line at a
+//! time, each line at most one event; a line that is not an event is reported by its number
+//! (`<file>: line 3: ...`) and the others are still filtered; exit 2 when anything was not
+//! read.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cloudevent_runtime::AnyEvent;
 use cloudevent_runtime::filter::{Expression, Filter, Filterable, SubscriptionFilter, Value};
+use cloudevent_runtime::{AnyEvent, limits};
 use serde_json::json;
+
+mod input;
 
 /// Evaluate a CloudEvents SQL expression.
 #[derive(Debug, clap::Args)]
@@ -45,14 +53,21 @@ pub struct FilterArgs {
     files: Vec<PathBuf>,
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
+/// The input at `path` (`-`: stdin), buffered.
+fn open(path: &Path) -> Result<Box<dyn BufRead>, String> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .map_err(|e| format!("stdin: {e}"))?;
-        return Ok(bytes);
+        return Ok(Box::new(io::stdin().lock()));
     }
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::new(io::BufReader::new(file)))
+}
+
+/// The event at `path`, read no further than the event limit.
+fn read_event(path: &Path) -> Result<AnyEvent, String> {
+    let bytes = input::read_at_most(&mut open(path)?, limits::MAX_EVENT_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .ok_or_else(|| format!("{}: {}", path.display(), input::event_too_large()))?;
+    AnyEvent::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn value_json(value: &Value<'_>) -> serde_json::Value {
@@ -65,9 +80,7 @@ fn value_json(value: &Value<'_>) -> serde_json::Value {
 
 pub fn run_sql(args: SqlArgs) -> ExitCode {
     let event = match &args.event {
-        Some(path) => match read(path).and_then(|bytes| {
-            AnyEvent::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-        }) {
+        Some(path) => match read_event(path) {
             Ok(event) => event,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -104,27 +117,6 @@ pub fn run_sql(args: SqlArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The events of one input: an event, a batch or JSON Lines.
-fn events(bytes: &[u8]) -> Result<Vec<AnyEvent>, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
-    let trimmed = text.trim_start();
-    if trimmed.starts_with('[') {
-        return cloudevent_runtime::Batch::from_slice(bytes)
-            .map(Vec::from)
-            .map_err(|e| e.to_string());
-    }
-    if let Ok(event) = AnyEvent::from_slice(bytes) {
-        return Ok(vec![event]);
-    }
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(n, line)| {
-            AnyEvent::from_slice(line.as_bytes()).map_err(|e| format!("line {}: {e}", n + 1))
-        })
-        .collect()
-}
-
 pub fn run_filter(args: FilterArgs) -> ExitCode {
     let filter: Box<dyn Filter> = match (&args.sql, &args.subscription) {
         (Some(sql), _) => match Expression::parse(sql) {
@@ -148,22 +140,27 @@ pub fn run_filter(args: FilterArgs) -> ExitCode {
         }
         (None, None) => unreachable!("clap requires --sql or --subscription"),
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = io::stdout().lock();
     let mut failed = false;
     for path in &args.files {
-        match read(path)
-            .and_then(|bytes| events(&bytes).map_err(|e| format!("{}: {e}", path.display())))
-        {
-            Ok(events) => {
-                for event in events.iter().filter(|event| filter.accepts(*event)) {
-                    let _ = out.write_all(&event.to_vec());
-                    let _ = out.write_all(b"\n");
+        let read = open(path).and_then(|mut reader| {
+            input::for_each_event(&mut reader, |event| match event {
+                Ok(event) => {
+                    if filter.accepts(&event) {
+                        let _ = out.write_all(&event.to_vec());
+                        let _ = out.write_all(b"\n");
+                    }
                 }
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                failed = true;
-            }
+                Err(message) => {
+                    eprintln!("error: {}: {message}", path.display());
+                    failed = true;
+                }
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))
+        });
+        if let Err(message) = read {
+            eprintln!("error: {message}");
+            failed = true;
         }
     }
     if failed {

@@ -10,6 +10,9 @@
 //! resident memory at most 32 MiB plus 4 times the input, whatever the number of inputs
 //! (12.5 MB for a 1 MiB input, a debug build; it was 4.6 GB).
 //!
+//! Issue 38 item 9: `cloudevent sql --event` and `cloudevent filter` read within the same
+//! limits (an event 256 KiB, a batch 1 MiB), and `filter` streams JSON Lines.
+//!
 //! The peak is each child's own: the test reaps the child with `wait4`, which returns that
 //! child's resource usage. (`getrusage(RUSAGE_CHILDREN)` is the largest peak of every child
 //! the whole test binary has waited for, so another test's child, or one that failed, set
@@ -18,7 +21,8 @@
 // `wait4` is a C call.
 #![allow(unsafe_code)]
 
-use std::io::Read;
+use std::ffi::OsStr;
+use std::io::{Read, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -51,10 +55,25 @@ struct Run {
 }
 
 fn validate(args: &[&str], files: &[&Path]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cloudevent"))
-        .arg("validate")
-        .args(args)
-        .args(files)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cloudevent"));
+    command.arg("validate").args(args).args(files);
+    run(command)
+}
+
+/// Runs the binary with `args`, its address space capped at 1 GiB (`ulimit -v` in a shell
+/// that then becomes the binary) so that a read without a bound fails the test, not the
+/// machine. Not `pre_exec`: a forked child's peak would count the test process's pages.
+fn run_capped(args: &[&OsStr]) -> Run {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "ulimit -v 1048576 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_cloudevent"))
+        .args(args);
+    run(command)
+}
+
+fn run(mut command: Command) -> Run {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -181,4 +200,60 @@ fn a_1_mib_http_batched_message_gets_a_bounded_report() {
     message.extend_from_slice(&body);
     std::fs::write(&path, &message).unwrap();
     assert_bounded("http", &[&path], message.len());
+}
+
+/// Issue 38 item 9: `cloudevent sql --event` read its input whole, with no bound: `--event
+/// /dev/zero` grew to 23 GB before the kernel killed it. It reads at most one event's limit
+/// (256 KiB, INTG-STD-015 R-11), and says so.
+#[test]
+fn sql_reads_at_most_one_event_from_dev_zero() {
+    let out = run_capped(&["sql", "true", "--event", "/dev/zero"].map(OsStr::new));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("sql --event /dev/zero: peak {} bytes: {stderr}", out.peak);
+    assert_eq!(out.code, Some(2), "{stderr}");
+    assert!(stderr.contains("R-11"), "{stderr}");
+    assert!(stderr.contains("more than 262144 bytes"), "{stderr}");
+    assert!(out.peak <= 32 * MIB, "peak {} bytes", out.peak);
+}
+
+/// Issue 38 item 9: `cloudevent filter` read a file whole and dropped all of it for one bad
+/// line. It streams JSON Lines a line at a time, a line at most one event's limit: 40 lines
+/// of 1 MiB are each reported by number, unread, and the events around them pass.
+#[test]
+fn filter_streams_json_lines_and_keeps_the_events_around_long_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("events.jsonl");
+    let event = |id: usize| {
+        format!(
+            r#"{{"specversion":"1.0","id":"{id}","source":"/orders","type":"com.example.order.created"}}"#
+        )
+    };
+    // Written a line at a time: a child's peak (`wait4`) counts the pages of the process that
+    // spawned it, so this one must not hold the 40 MiB.
+    let long = format!(r#"{{"id":"{}"}}"#, "x".repeat(MIB));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for n in 0..40 {
+        writeln!(file, "{}\n{long}", event(n)).unwrap();
+    }
+    write!(file, "{}", event(40)).unwrap();
+    file.into_inner().unwrap().sync_all().unwrap();
+    drop(long);
+    let out = run_capped(&[
+        "filter".as_ref(),
+        "--sql".as_ref(),
+        "true".as_ref(),
+        path.as_os_str(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("filter over 40 MiB of JSON Lines: peak {} bytes", out.peak);
+    assert_eq!(stdout.lines().count(), 41, "{stderr}");
+    assert_eq!(out.code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("events.jsonl: line 2: ") && stderr.contains("events.jsonl: line 80: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("more than 262144 bytes"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 40, "{stderr}");
+    assert!(out.peak <= 32 * MIB, "peak {} bytes", out.peak);
 }

@@ -167,3 +167,58 @@ fn filter_prints_the_passing_events_as_json_lines() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("unsupported filter dialect"));
 }
+
+/// Issue 38 item 9: one bad line dropped every event of its file. Each line is its own event:
+/// a bad one is reported by its line number and the others still pass.
+#[test]
+fn filter_reports_a_bad_line_by_number_and_keeps_the_others() {
+    let temp = TempDir::new("cesql-filter-lines");
+    let event = |id: &str| {
+        json!({"specversion": "1.0", "id": id, "source": "/orders", "type": "com.example.order.created"}).to_string()
+    };
+    let lines = temp.write(
+        "lines.jsonl",
+        &format!(
+            "{}\n{{not json\n{}\r\n\n{}\n{}\n",
+            event("1"),
+            event("3"),
+            r#"{"specversion": "1.0", "id": "5"}"#,
+            event("6")
+        ),
+    );
+    let output = cloudevent(&["filter", "--sql", "true", &lines]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let ids: Vec<String> = text(&output.stdout)
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(ids, ["1", "3", "6"], "{stderr}");
+    assert!(stderr.contains("lines.jsonl: line 2: "), "{stderr}");
+    assert!(stderr.contains("lines.jsonl: line 5: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+
+    // A pretty-printed event is still one event, and a batch over 1 MiB is refused unread.
+    let pretty = temp.write(
+        "pretty.json",
+        &serde_json::to_string_pretty(&json!({"specversion": "1.0", "id": "7", "source": "/orders", "type": "com.example.order.created"})).unwrap(),
+    );
+    let output = cloudevent(&["filter", "--sql", "true", &pretty]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).lines().count(), 1);
+    let big = format!("[{}]", vec![event("8"); 20_000].join(","));
+    assert!(big.len() > 1024 * 1024);
+    let big = temp.write("big.json", &big);
+    let output = cloudevent(&["filter", "--sql", "true", &big]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("R-10"),
+        "{}",
+        text(&output.stderr)
+    );
+}

@@ -287,3 +287,139 @@ fn a_symlink_inside_the_registry_is_followed_on_request() {
         .unwrap();
     assert!(rust.contains("OrderShipped"), "{rust}");
 }
+
+/// Issue 38 item 11: the command in the generated file's header comment was written raw, so
+/// a newline in `--schemas` or `--type-template` (here, the build script's schema path and
+/// the command the CLI passes) started a line of Rust outside the comment. Control
+/// characters, line and paragraph separators and bidirectional controls are escaped.
+#[test]
+fn a_newline_in_the_command_stays_inside_the_header_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"n": {"type": "integer"}}}),
+        ),
+    );
+    let hostile = "cloudevent codegen --schemas x\npub fn injected() {}\r\n--type-template 'com.{dir}\u{2028}\u{202e}'";
+    let rust = Builder::new()
+        .schemas(dir.path())
+        .command(hostile)
+        .generate_string()
+        .unwrap();
+    assert!(!rust.contains("\npub fn injected"), "{rust}");
+    let header: Vec<&str> = rust.lines().take_while(|l| l.starts_with("//")).collect();
+    assert_eq!(header.len(), 2, "{rust}");
+    assert!(
+        header[1].contains(
+            r"--schemas x\npub fn injected() {}\r\n--type-template 'com.{dir}\u{2028}\u{202e}'"
+        ),
+        "{}",
+        header[1]
+    );
+    assert!(!rust.contains(['\r', '\u{2028}', '\u{202e}']));
+}
+
+/// Issue 38 item 11: a chain of files each of which is a `$ref` to the next became one shared
+/// type per file, which typify walked once per file: 10,000 files cost 58.7 s and 1.15 GB.
+/// A schema that is a `$ref` alone stands for what it names, followed once: 3,000 files are
+/// one shared type, generated in well under the 20 s the chain took before in a debug build.
+#[test]
+fn a_long_chain_of_ref_files_costs_linear_time() {
+    const FILES: usize = 3_000;
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {"next": {"$ref": "../common/d0.json"}}}),
+        ),
+    );
+    for i in 0..FILES {
+        let schema = if i + 1 < FILES {
+            json!({"$ref": format!("d{}.json", i + 1)})
+        } else {
+            json!({"type": "object", "properties": {"end": {"type": "string"}}})
+        };
+        write(dir.path(), &format!("common/d{i}.json"), &schema);
+    }
+    let started = std::time::Instant::now();
+    let rust = Builder::new()
+        .schemas(dir.path())
+        .lock_file(dir.path().join("unused.lock.json"))
+        .generate_string()
+        .unwrap();
+    let took = started.elapsed();
+    eprintln!("a chain of {FILES} ref files: {took:?}");
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let last = format!("D{}", FILES - 1);
+    assert!(rust.contains(&format!("pub struct {last}")), "{rust}");
+    assert!(!rust.contains("D0"), "one shared type, not one a file");
+}
+
+/// `com.example.order.created` with the case of its first `n` letters turned by the bits of
+/// each index: types that are all named `order_created_v1` until numbered.
+fn colliding_types(root: &Path, n: usize) {
+    let base = "com.example.order.created";
+    let letters: Vec<usize> = base
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_alphabetic())
+        .map(|(i, _)| i)
+        .collect();
+    for index in 0..n {
+        let mut chars: Vec<char> = base.chars().collect();
+        for (bit, at) in letters.iter().take(12).enumerate() {
+            if index >> bit & 1 == 1 {
+                chars[*at] = chars[*at].to_ascii_uppercase();
+            }
+        }
+        let ty: String = chars.into_iter().collect();
+        let mut schema = event("x", json!({"properties": {"n": {"type": "integer"}}}));
+        schema["$id"] = json!(format!("https://schemas.example.com/{index}/v1.json"));
+        schema["x-cloudevent"]["type"] = json!(ty);
+        write(root, &format!("{ty}/v1.json"), &schema);
+    }
+}
+
+/// Issue 38 item 11: types whose Rust names collide were numbered one more a round, each
+/// round comparing every pair (2,000 types: 49.8 s), and then refused as "a root that is
+/// only a `$ref`": the root name (`ComEXAmPleOrderCreated`) was not the one typify writes
+/// (`ComExAmPleOrderCreated`). Naming is linear, and the names are typify's own.
+#[test]
+fn colliding_names_are_numbered_at_once_and_generate() {
+    let dir = tempfile::tempdir().unwrap();
+    colliding_types(dir.path(), 2048);
+    let registry = cloudevent_codegen::Registry::load(dir.path()).unwrap();
+    let started = std::time::Instant::now();
+    let yaml = cloudevent_codegen::asyncapi_yaml(&registry, "collisions");
+    let took = started.elapsed();
+    // 57 s before in a debug build; 5 s now, most of it writing the document.
+    eprintln!("an AsyncAPI document of 2,048 colliding types: {took:?}");
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    // Every type has its own message, some of them numbered.
+    let messages: std::collections::BTreeSet<&str> = yaml
+        .lines()
+        .filter_map(|line| {
+            line.trim()
+                .strip_prefix("\"$ref\": \"#/components/messages/")
+        })
+        .collect();
+    assert_eq!(messages.len(), 2048);
+    assert!(messages.iter().any(|m| m.ends_with("V12\"")), "numbered");
+
+    let dir = tempfile::tempdir().unwrap();
+    colliding_types(dir.path(), 64);
+    let rust = Builder::new()
+        .schemas(dir.path())
+        .profile(cloudevent_codegen::Profile::CloudEvents)
+        .lock_file(dir.path().join("unused.lock.json"))
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(rust.refused.is_empty(), "{:?}", rust.refused);
+    let text = rust.single_file().unwrap();
+    // `com.eXample.order.created`: `ComEXampleOrderCreated` camel-cased once more.
+    assert!(text.contains("pub struct ComExampleOrderCreated"), "{text}");
+}

@@ -150,3 +150,33 @@ fn a_claim_holds_for_its_lease_and_an_expired_one_is_taken_over_once() {
         Claim::Claimed
     );
 }
+
+/// Issue 38 item 3: the NATS stores failed on a 3 KB `id` or `source`; Redis takes keys up to
+/// 512 MB, and keeps doing so: a long pair is deduplicated, and answered at once.
+#[test]
+fn a_3_kb_id_or_source_is_deduplicated_at_once() {
+    use cloudevent_runtime::dedupe::Claim;
+    let server = RedisServer::start(free_port());
+    let seen = RedisDeduplicator::connect(&server.url(), Duration::from_secs(60)).unwrap();
+    let long_id = "i".repeat(3 * 1024);
+    let long_source = format!("https://orders.example.com/{}", "s".repeat(3 * 1024));
+    let started = Instant::now();
+    for (source, id) in [("/orders", long_id.as_str()), (long_source.as_str(), "e1")] {
+        assert_eq!(seen.check(source, id).unwrap(), Delivery::New);
+        assert_eq!(seen.check(source, id).unwrap(), Delivery::Duplicate);
+    }
+    assert_eq!(
+        seen.check("/orders", &format!("{long_id}x")).unwrap(),
+        Delivery::New
+    );
+    let lease = Duration::from_secs(30);
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::Claimed);
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::InFlight);
+    seen.commit("/c", &long_id).unwrap();
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::Done);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}

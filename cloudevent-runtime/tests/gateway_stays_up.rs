@@ -121,18 +121,36 @@ async fn a_client_trickling_its_body_gets_408() {
     server.abort();
 }
 
+/// A request whose headers are in and whose body is still coming: the connection is busy.
+async fn busy(address: std::net::SocketAddr) -> TcpStream {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\nContent-Length: {}\r\n\r\n{{",
+        EVENT.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+async fn post_event(address: std::net::SocketAddr) -> Option<String> {
+    let mut client = TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{EVENT}",
+        EVENT.len()
+    );
+    client.write_all(request.as_bytes()).await.ok()?;
+    until_closed(&mut client, Duration::from_secs(10)).await
+}
+
 #[tokio::test]
-async fn connections_past_the_cap_are_closed_at_once() {
+async fn connections_past_a_cap_of_busy_ones_are_closed_at_once() {
     let limits = ServeLimits {
         max_connections: 2,
         ..ServeLimits::default()
     };
     let (address, server) = gateway(limits).await;
-    // Two idle connections take both places.
-    let idle = [
-        TcpStream::connect(address).await.unwrap(),
-        TcpStream::connect(address).await.unwrap(),
-    ];
+    // Two connections in the middle of a request take both places.
+    let held = [busy(address).await, busy(address).await];
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut third = TcpStream::connect(address).await.unwrap();
     let answer = until_closed(&mut third, Duration::from_secs(5)).await;
@@ -142,17 +160,57 @@ async fn connections_past_the_cap_are_closed_at_once() {
         "the third connection was closed unanswered"
     );
     // Once one leaves, a new client is served again.
-    drop(idle);
+    drop(held);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut client = TcpStream::connect(address).await.unwrap();
-    let request = format!(
-        "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{EVENT}",
-        EVENT.len()
-    );
-    client.write_all(request.as_bytes()).await.unwrap();
-    let answer = until_closed(&mut client, Duration::from_secs(10))
-        .await
-        .unwrap();
+    let answer = post_event(address).await.unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    server.abort();
+}
+
+/// Issue 38 item 8: idle connections that filled the cap refused every other client until
+/// the 10 s header read timeout closed them. The idlest connection is now shed for a new
+/// one, so a client's request is answered at once; the busy connections are kept.
+#[tokio::test]
+async fn idle_connections_filling_the_cap_do_not_keep_a_client_out() {
+    let limits = ServeLimits {
+        max_connections: 8,
+        ..ServeLimits::default()
+    };
+    let (address, server) = gateway(limits).await;
+    let mut held = vec![busy(address).await, busy(address).await];
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut idle = Vec::new();
+    for _ in 0..6 {
+        idle.push(TcpStream::connect(address).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for round in 0..3 {
+        let started = Instant::now();
+        let answer = post_event(address).await;
+        let answer = answer.unwrap_or_default();
+        assert!(
+            answer.starts_with("HTTP/1.1 200"),
+            "round {round}: {answer:?} after {:?}",
+            started.elapsed()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "round {round}: answered after {:?}",
+            started.elapsed()
+        );
+        // The flood goes on: another idle connection for each client.
+        idle.push(TcpStream::connect(address).await.unwrap());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The connections in the middle of a request were not shed: they finish.
+    for stream in &mut held {
+        stream.write_all(&EVENT.as_bytes()[1..]).await.unwrap();
+        let mut answer = [0u8; 12];
+        tokio::time::timeout(Duration::from_secs(5), stream.read_exact(&mut answer))
+            .await
+            .expect("answered")
+            .unwrap();
+        assert_eq!(&answer, b"HTTP/1.1 200");
+    }
     server.abort();
 }

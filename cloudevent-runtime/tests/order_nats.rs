@@ -321,3 +321,78 @@ async fn nats_subscriptions_put_in_sequence_order() {
     .await
     .expect("bounded");
 }
+
+/// Issue 38 item 3: a 3 KB `id` or `source` once went raw (base64) into the KV subject; past
+/// the server's 4,096-byte control line the server dropped the connection, the call timed
+/// out after 15 s and the event could never be deduplicated or sequenced. Long pairs are
+/// now hashed into a short key: each call answers at once, and the pair is still one key.
+#[test]
+fn a_3_kb_id_is_deduplicated_at_once() {
+    use cloudevent_runtime::dedupe::{Claim, Deduplicator, Delivery, JetStreamDeduplicator};
+    let server = NatsServer::start();
+    let seen =
+        JetStreamDeduplicator::connect(&server.url, "long", Duration::from_secs(60)).unwrap();
+    let long_id = "i".repeat(3 * 1024);
+    let long_source = format!("https://orders.example.com/{}", "s".repeat(3 * 1024));
+    let bound = Duration::from_secs(3);
+    for (source, id) in [("/orders", long_id.as_str()), (long_source.as_str(), "e1")] {
+        let started = Instant::now();
+        assert_eq!(seen.check(source, id).unwrap(), Delivery::New);
+        assert_eq!(seen.check(source, id).unwrap(), Delivery::Duplicate);
+        assert!(started.elapsed() < bound, "{:?}", started.elapsed());
+    }
+    // Another long id that shares the first 3 KB is another event.
+    let longer = format!("{long_id}x");
+    assert_eq!(seen.check("/orders", &longer).unwrap(), Delivery::New);
+    // The claim path takes the same key.
+    let started = Instant::now();
+    let lease = Duration::from_secs(30);
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::Claimed);
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::InFlight);
+    seen.commit("/c", &long_id).unwrap();
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::Done);
+    seen.forget("/c", &long_id).unwrap();
+    assert_eq!(seen.claim("/c", &long_id, lease).unwrap(), Claim::Claimed);
+    assert!(started.elapsed() < bound, "{:?}", started.elapsed());
+    // The connection survived: a short pair still answers.
+    assert_eq!(seen.check("/orders", "short").unwrap(), Delivery::New);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_3_kb_source_is_sequenced_at_once() {
+    tokio::time::timeout(Duration::from_secs(60), async {
+        let server = NatsServer::start();
+        let store = JetStreamSequenceStore::new(server.bucket().await);
+        let long_source = format!("https://orders.example.com/{}", "s".repeat(3 * 1024));
+        let long_key = "k".repeat(3 * 1024);
+        let started = Instant::now();
+        for (source, partitionkey) in [
+            (long_source.as_str(), None),
+            (long_source.as_str(), Some("order-7")),
+            ("https://orders.example.com", Some(long_key.as_str())),
+        ] {
+            let first =
+                tokio::time::timeout(Duration::from_secs(3), store.reserve(source, partitionkey))
+                    .await
+                    .expect("answered within 3 s")
+                    .unwrap();
+            assert_eq!(first, 1);
+            assert_eq!(store.reserve(source, partitionkey).await.unwrap(), 2);
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        // The client's connection survived: a short group still counts.
+        assert_eq!(
+            store
+                .reserve("https://orders.example.com", Some("order-7"))
+                .await
+                .unwrap(),
+            1
+        );
+    })
+    .await
+    .expect("bounded");
+}

@@ -7,20 +7,29 @@
 //! header section within [`ServeLimits::header_read_timeout`] (else the connection is
 //! closed), answers `408 Request Timeout` when reading the body and handling the request
 //! take longer than [`ServeLimits::request_timeout`], and holds at most
-//! [`ServeLimits::max_connections`] connections at once (a connection past the cap is closed
-//! as soon as it is accepted).
+//! [`ServeLimits::max_connections`] connections at once. At the cap, a new connection takes
+//! the place of the idlest one (no request in progress, idle the longest since it was
+//! accepted or last answered), which is closed; only when every connection is in the middle
+//! of a request is the new one closed as soon as it is accepted. Idle connections filling the
+//! cap once kept every other client out until the header read timeout closed them (issue
+//! 38): a client that sends nothing now holds a place only until a client that does needs it.
 
+use std::collections::HashMap;
+use std::future::Future as _;
 use std::io;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
+use axum::response::IntoResponse as _;
 use http::StatusCode;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::Notify;
 use tower_service::Service as _;
 
 /// The limits [`serve_with`] applies; [`serve`] uses [`ServeLimits::default`].
@@ -44,8 +53,16 @@ pub struct ServeLimits {
     /// How long reading a request's body and handling it may take; answered with `408
     /// Request Timeout` past it. Default 30 s.
     pub request_timeout: Duration,
-    /// How many connections are served at once; one past the cap is closed when accepted.
-    /// Default 1,024.
+    /// How many connections are served at once. Default 1,024.
+    ///
+    /// At the cap, a new connection sheds the idlest one: of the connections with no request
+    /// in progress, the one idle the longest (since it was accepted, or since its last
+    /// response) is closed and the new one served. Shedding the idlest, rather than a shorter
+    /// timeout for silent connections or a cap per address, because it frees a place at once
+    /// for the client that needs it, whatever the flood's rate or addresses (a gateway behind
+    /// a load balancer sees one address), and it closes only connections a client is not
+    /// using. When every connection is in the middle of a request, the new one is closed as
+    /// soon as it is accepted.
     pub max_connections: usize,
 }
 
@@ -116,7 +133,7 @@ pub async fn serve_with(listener: TcpListener, app: Router, limits: ServeLimits)
         StatusCode::REQUEST_TIMEOUT,
         limits.request_timeout,
     ));
-    let connections = Arc::new(Semaphore::new(limits.max_connections));
+    let connections = Arc::new(Connections::new(limits.max_connections));
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -128,30 +145,181 @@ pub async fn serve_with(listener: TcpListener, app: Router, limits: ServeLimits)
             }
             Err(error) => return Err(error),
         };
-        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+        let Some(place) = connections.admit() else {
             drop(stream);
             continue;
         };
         let app = app.clone();
         tokio::spawn(async move {
+            let state = Arc::clone(&place.state);
             let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
                 let mut app = app.clone();
-                async move { app.call(request.map(Body::new)).await }
+                // Counted busy from here until the response is ready (or the request is
+                // dropped with its connection), so shedding never cuts a request short.
+                let request_guard = Busy::enter(&state);
+                async move {
+                    let Some(_busy) = request_guard else {
+                        // Chosen for shedding just as this request arrived.
+                        return Ok(
+                            (StatusCode::SERVICE_UNAVAILABLE, "connection shed").into_response()
+                        );
+                    };
+                    app.call(request.map(Body::new)).await
+                }
             });
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_read_timeout);
-            // A client's error (a reset, a timeout) ends its connection and nothing else.
-            let _ = builder
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades()
-                .await;
-            drop(permit);
+            let mut connection = std::pin::pin!(
+                builder
+                    .serve_connection(TokioIo::new(stream), service)
+                    .with_upgrades()
+            );
+            let mut shed = std::pin::pin!(place.state.shed.notified());
+            // A client's error (a reset, a timeout) ends its connection and nothing else;
+            // shedding ends it by dropping it, which closes the socket.
+            std::future::poll_fn(|cx| {
+                if connection.as_mut().poll(cx).is_ready() || shed.as_mut().poll(cx).is_ready() {
+                    Poll::Ready(())
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await;
+            // `place` is dropped here, after the connection: its place under the cap is free.
         });
     }
 }
 
+/// The connections being served, so that the cap can shed the idlest one.
+struct Connections {
+    cap: usize,
+    /// The clock the connections' idle times are read on.
+    epoch: Instant,
+    open: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    next: u64,
+    by_id: HashMap<u64, Arc<ConnectionState>>,
+}
+
+/// What the cap knows of one connection.
+struct ConnectionState {
+    /// Requests in progress, or [`SHED`] once the connection is chosen to be shed.
+    busy: AtomicUsize,
+    /// Milliseconds from `epoch` to when the connection was accepted or last answered.
+    idle_since: AtomicU64,
+    /// The cap's clock ([`Connections::epoch`]).
+    epoch: Instant,
+    shed: Notify,
+}
+
+impl ConnectionState {
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// [`ConnectionState::busy`] of a connection being shed: no request may start on it.
+const SHED: usize = usize::MAX;
+
+/// A connection's place under the cap, given back when the connection ends.
+struct Place {
+    connections: Arc<Connections>,
+    id: u64,
+    state: Arc<ConnectionState>,
+}
+
+impl Connections {
+    fn new(cap: usize) -> Self {
+        Connections {
+            cap,
+            epoch: Instant::now(),
+            open: Mutex::new(Open::default()),
+        }
+    }
+
+    /// A place for a new connection: a free one, else the idlest connection's (it is told
+    /// to close); `None` when every connection is in the middle of a request.
+    fn admit(self: &Arc<Self>) -> Option<Place> {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        while open.by_id.len() >= self.cap {
+            let (&id, idlest) = open
+                .by_id
+                .iter()
+                .filter(|(_, state)| state.busy.load(Ordering::Acquire) == 0)
+                .min_by_key(|(id, state)| (state.idle_since.load(Ordering::Relaxed), **id))?;
+            // A request may start on it meanwhile: then it is busy, and another is tried.
+            if idlest
+                .busy
+                .compare_exchange(0, SHED, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                idlest.shed.notify_one();
+                open.by_id.remove(&id);
+            }
+        }
+        let state = ConnectionState {
+            busy: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            epoch: self.epoch,
+            shed: Notify::new(),
+        };
+        state.idle_since.store(state.now_ms(), Ordering::Relaxed);
+        let state = Arc::new(state);
+        let id = open.next;
+        open.next += 1;
+        open.by_id.insert(id, Arc::clone(&state));
+        Some(Place {
+            connections: Arc::clone(self),
+            id,
+            state,
+        })
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut open = self
+            .connections
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        open.by_id.remove(&self.id);
+    }
+}
+
+/// One request in progress on a connection; when it ends the connection is idle from then.
+/// Its response's body is written after that; a gateway's bodies are short.
+struct Busy {
+    state: Arc<ConnectionState>,
+}
+
+impl Busy {
+    /// `None` when the connection is being shed.
+    fn enter(state: &Arc<ConnectionState>) -> Option<Busy> {
+        state
+            .busy
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n != SHED).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Busy {
+            state: Arc::clone(state),
+        })
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let state = &self.state;
+        state.idle_since.store(state.now_ms(), Ordering::Relaxed);
+        state.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
 /// Whether an `accept` error concerns one connection or a passing shortage, not the
 /// listener.
 fn can_go_on(error: &io::Error) -> bool {

@@ -10,6 +10,10 @@
 //! write is [`SequenceError::Unavailable`]: no number is returned, nothing gets stamped. A
 //! write whose acknowledgement timed out may still have been stored: its number is then
 //! skipped (a gap the consumer's ordering stage reports), never issued twice.
+//!
+//! A group's key is its text as the file store writes it, up to 256 bytes; a longer one (a
+//! long `source` or `partitionkey`) is its SHA-256 (`sha256=` and base64url, 50 bytes), since
+//! a key past about 4 KB made the server drop the connection (issue 38).
 
 use std::future::Future;
 
@@ -17,6 +21,7 @@ use async_nats::jetstream::kv::{self, UpdateErrorKind};
 use bytes::Bytes;
 
 use super::{SequenceError, SequenceStore, group_key, next_after};
+use crate::patterns::dedupe::kv_key;
 
 /// How many compare-and-set rounds `reserve` makes before giving up.
 const ATTEMPTS: u32 = 64;
@@ -56,7 +61,8 @@ impl JetStreamSequenceStore {
         source: &str,
         partitionkey: Option<&str>,
     ) -> Result<i32, SequenceError> {
-        let key = group_key(source, partitionkey);
+        // Bounded before any round trip: a long source or partitionkey is hashed (issue 38).
+        let key = kv_key(group_key(source, partitionkey));
         let unavailable =
             |e: Box<dyn std::error::Error + Send + Sync>| SequenceError::Unavailable(e);
         for attempt in 0..ATTEMPTS {

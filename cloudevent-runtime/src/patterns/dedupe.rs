@@ -31,6 +31,8 @@ use crate::patterns::receipt::Receivable;
 #[cfg(feature = "nats")]
 mod nats;
 #[cfg(feature = "nats")]
+pub(crate) use nats::kv_key;
+#[cfg(feature = "nats")]
 #[cfg_attr(docsrs, doc(cfg(feature = "nats")))]
 pub use nats::{JetStreamDeduplicator, StoreError};
 

@@ -34,6 +34,9 @@ const LEASE: &str = "lease ";
 /// writes `done`; `check` creates `done` at once. The bucket's `max_age` is the
 /// deduplication window; `forget` purges the key so the redelivery is processed.
 ///
+/// A pair's key is base64url of the pair up to 256 bytes; past that (a 3 KB `id`), its
+/// SHA-256, so no key comes near the server's 4,096-byte control line.
+///
 /// The lease's end is the claiming replica's wall clock: replicas whose clocks disagree by
 /// more than a small part of the lease shorten or lengthen it by that much.
 ///
@@ -134,10 +137,37 @@ impl JetStreamDeduplicator {
     }
 }
 
-/// NATS keys take `[-_=.a-zA-Z0-9/]`: the pair's key, base64url.
+/// NATS keys take `[-_=.a-zA-Z0-9/]`: the pair's key, base64url, bounded by [`kv_key`].
 fn bucket_key(source: &str, id: &str) -> String {
     use base64::Engine as _;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(key(source, id))
+    kv_key(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(key(source, id)))
+}
+
+/// The longest key the NATS stores write as it is. A key travels in the subject of every
+/// request (`$KV.<bucket>.<key>`, `$JS.API.DIRECT.GET.KV_<bucket>.$KV.<bucket>.<key>`), and
+/// a control line past the server's `max_control_line` (4,096 bytes by default) makes the
+/// server drop the connection: the call timed out after 15 s, and every call queued behind
+/// it waited as long (issue 38). 256 leaves room for the bucket's name and the reply inbox.
+pub(crate) const MAX_PLAIN_KV_KEY: usize = 256;
+
+/// What starts a hashed key. The plain keys are unpadded base64url, which never holds `=`,
+/// so a hashed key never equals a plain one.
+const HASHED: &str = "sha256=";
+
+/// A JetStream KV key for `plain` (base64url of a length-prefixed pair, so two pairs never
+/// share one): `plain` itself up to [`MAX_PLAIN_KV_KEY`] bytes, so the keys stores hold
+/// today stay valid; past it, [`HASHED`] and the SHA-256 of `plain` in base64url (50 bytes),
+/// as collision-free as SHA-256 is. Decided here, before any round trip.
+pub(crate) fn kv_key(plain: String) -> String {
+    use base64::Engine as _;
+    if plain.len() <= MAX_PLAIN_KV_KEY {
+        return plain;
+    }
+    let digest = ring::digest::digest(&ring::digest::SHA256, plain.as_bytes());
+    let mut key = String::with_capacity(HASHED.len() + 43);
+    key.push_str(HASHED);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode_string(digest.as_ref(), &mut key);
+    key
 }
 
 async fn open(url: &str, bucket: &str, window: Duration) -> Result<kv::Store, StoreError> {
@@ -248,5 +278,34 @@ impl Deduplicator for JetStreamDeduplicator {
     fn forget(&self, source: &str, id: &str) -> Result<(), StoreError> {
         let key = bucket_key(source, id);
         self.ask(|reply| Request::Forget(key, reply))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_keys_stay_as_they_are_and_long_ones_are_hashed_apart() {
+        // Today's keys, unchanged: base64url of `<len>:<source><id>`.
+        assert_eq!(bucket_key("/orders", "01J0A"), "Nzovb3JkZXJzMDFKMEE");
+        let longest_plain = "a".repeat(MAX_PLAIN_KV_KEY);
+        assert_eq!(kv_key(longest_plain.clone()), longest_plain);
+        let long = bucket_key("/orders", &"i".repeat(3 * 1024));
+        assert!(
+            long.starts_with(HASHED) && long.len() == HASHED.len() + 43,
+            "{long}"
+        );
+        assert!(
+            long.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_=".contains(&b))
+        );
+        assert_ne!(long, bucket_key("/orders", &"i".repeat(3 * 1024 + 1)));
+        assert_ne!(
+            bucket_key(&"s".repeat(3 * 1024), "e"),
+            bucket_key(&"s".repeat(3 * 1024 - 1), "se")
+        );
+        // A plain key is base64url without padding: never an `=`, so never a hashed key.
+        assert!(!bucket_key("/orders", "01J0A=").contains('='));
     }
 }
