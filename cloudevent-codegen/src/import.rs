@@ -107,6 +107,7 @@ pub(crate) fn event_tokens(
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+    crate::member_names::distinct_members(&mut syntax);
     if mode == Mode::KeepText {
         crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     }
@@ -261,14 +262,14 @@ pub(crate) fn shared_tokens(
         runtime_crate,
         mode,
     );
-    if mode != Mode::KeepText {
-        return Ok(tokens);
-    }
     let mut syntax: syn::File =
         syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-    let runtime: syn::Path = syn::parse_str(runtime_crate)
-        .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-    crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
+    crate::member_names::distinct_members(&mut syntax);
+    if mode == Mode::KeepText {
+        let runtime: syn::Path = syn::parse_str(runtime_crate)
+            .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+        crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
+    }
     Ok(quote!(#syntax))
 }
 

@@ -79,6 +79,7 @@ mod generate;
 mod import;
 mod layout;
 mod mapping;
+mod member_names;
 mod meta;
 mod naming;
 mod protobuf;

@@ -169,6 +169,29 @@ fn candidate(event_type: &str, major: u64, imported: bool) -> Candidate {
     }
 }
 
+/// The Rust type name typify 0.8 gives a definition named `name` (its `sanitize` in Pascal
+/// case): quotes dropped, every other character that cannot continue an identifier a word
+/// break, upper camel case, `X` before a leading character that cannot start one. Two
+/// definitions differing in case alone (`SQLJobFacet`, `SqlJobFacet`) get one name.
+pub(crate) fn typify_type_name(name: &str) -> String {
+    let words: String = name
+        .replace('\'', "")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let camel = words.to_upper_camel_case();
+    match camel.chars().next() {
+        Some(c) if c.is_alphabetic() || c == '_' => camel,
+        _ => format!("X{camel}"),
+    }
+}
+
 /// The variant of the registry's dispatch enum for each file: its root type's name, or, when
 /// two files share a root name (two versions of one type), the module's name in camel case.
 pub(crate) fn variant_names(names: &[RustNames]) -> Vec<String> {
@@ -264,6 +287,14 @@ mod tests {
         let twice = modules(&["com.example.order.created", "com.example.order.created"]);
         assert_eq!(twice[0].0, "com_example_order_created");
         assert_eq!(twice[1].0, "com_example_order_created_2");
+    }
+
+    #[test]
+    fn typify_names_definitions_differing_in_case_alike() {
+        assert_eq!(typify_type_name("SQLJobFacet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("SqlJobFacet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("sql-job facet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("3d"), "X3d");
     }
 
     #[test]
