@@ -189,6 +189,7 @@ pub(crate) fn event_tokens(
     if !findings.is_empty() {
         return Err(findings);
     }
+    crate::payload_builder::add_builders(&mut syntax);
     Ok(quote!(#syntax))
 }
 
@@ -270,6 +271,7 @@ pub(crate) fn shared_tokens(
             .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
         crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     }
+    crate::payload_builder::add_builders(&mut syntax);
     Ok(quote!(#syntax))
 }
 
