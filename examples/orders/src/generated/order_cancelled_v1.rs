@@ -172,3 +172,193 @@ pub mod error {
         }
     }
 }
+impl OrderCancelled {
+    /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderCancelled {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    /// Builds a [`super::OrderCancelled`] member by member; `OrderCancelled::try_from` names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderCancelled {
+        cancelled_at: ::std::option::Option<
+            ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
+        >,
+        comment: ::std::option::Option<
+            ::std::result::Result<super::OrderCancelledComment, ::std::string::String>,
+        >,
+        order_id: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+        reason: ::std::option::Option<
+            ::std::result::Result<super::OrderCancelledReason, ::std::string::String>,
+        >,
+        refund_expected: ::std::option::Option<
+            ::std::result::Result<bool, ::std::string::String>,
+        >,
+        tenant: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+    }
+    impl OrderCancelled {
+        /// Sets the member `cancelled_at`.
+        pub fn cancelled_at<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.cancelled_at = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `cancelled_at`: {e}")),
+            );
+            self
+        }
+        /// Sets the optional member `comment` to the value (not an `Option`); left unset, it is absent.
+        pub fn comment<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::OrderCancelledComment>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.comment = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `comment`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `order_id`.
+        pub fn order_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.order_id = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `reason`.
+        pub fn reason<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::OrderCancelledReason>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.reason = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `reason`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `refund_expected`.
+        pub fn refund_expected<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<bool>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.refund_expected = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `refund_expected`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `tenant`.
+        pub fn tenant<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.tenant = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
+            );
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderCancelled> for super::OrderCancelled {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderCancelled,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                cancelled_at: match builder.cancelled_at {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderCancelled`: no value for the required member `cancelled_at`"
+                                .into(),
+                        );
+                    }
+                },
+                comment: match builder.comment {
+                    ::std::option::Option::Some(value) => {
+                        ::std::option::Option::Some(value?)
+                    }
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },
+                order_id: match builder.order_id {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderCancelled`: no value for the required member `order_id`"
+                                .into(),
+                        );
+                    }
+                },
+                reason: match builder.reason {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderCancelled`: no value for the required member `reason`"
+                                .into(),
+                        );
+                    }
+                },
+                refund_expected: match builder.refund_expected {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderCancelled`: no value for the required member `refund_expected`"
+                                .into(),
+                        );
+                    }
+                },
+                tenant: match builder.tenant {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderCancelled`: no value for the required member `tenant`"
+                                .into(),
+                        );
+                    }
+                },
+            })
+        }
+    }
+    impl ::std::convert::From<super::OrderCancelled> for OrderCancelled {
+        fn from(value: super::OrderCancelled) -> Self {
+            Self {
+                cancelled_at: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.cancelled_at),
+                ),
+                comment: value.comment.map(::std::result::Result::Ok),
+                order_id: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.order_id),
+                ),
+                reason: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.reason),
+                ),
+                refund_expected: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.refund_expected),
+                ),
+                tenant: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.tenant),
+                ),
+            }
+        }
+    }
+}

@@ -127,3 +127,330 @@ pub mod error {
         }
     }
 }
+impl OrderShipped {
+    /// Starts a [`builder::OrderShipped`]: set each member by name, then `OrderShipped::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderShipped {
+        ::std::default::Default::default()
+    }
+}
+impl OrderShippedParcelsItem {
+    /// Starts a [`builder::OrderShippedParcelsItem`]: set each member by name, then `OrderShippedParcelsItem::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderShippedParcelsItem {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    /// Builds a [`super::OrderShipped`] member by member; `OrderShipped::try_from` names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderShipped {
+        carrier: ::std::option::Option<
+            ::std::result::Result<super::OrderShippedCarrier, ::std::string::String>,
+        >,
+        estimated_delivery: ::std::option::Option<
+            ::std::result::Result<::chrono::naive::NaiveDate, ::std::string::String>,
+        >,
+        order_id: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+        parcels: ::std::option::Option<
+            ::std::result::Result<
+                ::std::vec::Vec<super::OrderShippedParcelsItem>,
+                ::std::string::String,
+            >,
+        >,
+        shipped_at: ::std::option::Option<
+            ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
+        >,
+        tenant: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+    }
+    impl OrderShipped {
+        /// Sets the member `carrier`.
+        pub fn carrier<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::OrderShippedCarrier>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.carrier = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `carrier`: {e}")),
+            );
+            self
+        }
+        /// Sets the optional member `estimated_delivery` to the value (not an `Option`); left unset, it is absent.
+        pub fn estimated_delivery<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::chrono::naive::NaiveDate>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.estimated_delivery = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `estimated_delivery`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `order_id`.
+        pub fn order_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.order_id = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `parcels`.
+        pub fn parcels<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::vec::Vec<super::OrderShippedParcelsItem>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.parcels = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `parcels`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `shipped_at`.
+        pub fn shipped_at<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.shipped_at = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `shipped_at`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `tenant`.
+        pub fn tenant<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.tenant = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
+            );
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderShipped> for super::OrderShipped {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderShipped,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                carrier: match builder.carrier {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShipped`: no value for the required member `carrier`"
+                                .into(),
+                        );
+                    }
+                },
+                estimated_delivery: match builder.estimated_delivery {
+                    ::std::option::Option::Some(value) => {
+                        ::std::option::Option::Some(value?)
+                    }
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },
+                order_id: match builder.order_id {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShipped`: no value for the required member `order_id`"
+                                .into(),
+                        );
+                    }
+                },
+                parcels: match builder.parcels {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShipped`: no value for the required member `parcels`"
+                                .into(),
+                        );
+                    }
+                },
+                shipped_at: match builder.shipped_at {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShipped`: no value for the required member `shipped_at`"
+                                .into(),
+                        );
+                    }
+                },
+                tenant: match builder.tenant {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShipped`: no value for the required member `tenant`"
+                                .into(),
+                        );
+                    }
+                },
+            })
+        }
+    }
+    impl ::std::convert::From<super::OrderShipped> for OrderShipped {
+        fn from(value: super::OrderShipped) -> Self {
+            Self {
+                carrier: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.carrier),
+                ),
+                estimated_delivery: value
+                    .estimated_delivery
+                    .map(::std::result::Result::Ok),
+                order_id: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.order_id),
+                ),
+                parcels: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.parcels),
+                ),
+                shipped_at: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.shipped_at),
+                ),
+                tenant: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.tenant),
+                ),
+            }
+        }
+    }
+    /// Builds a [`super::OrderShippedParcelsItem`] member by member; `OrderShippedParcelsItem::try_from` names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderShippedParcelsItem {
+        parcel_id: ::std::option::Option<
+            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
+        >,
+        skus: ::std::option::Option<
+            ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        >,
+        tracking_number: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+        weight_grams: ::std::option::Option<
+            ::std::result::Result<u64, ::std::string::String>,
+        >,
+    }
+    impl OrderShippedParcelsItem {
+        /// Sets the member `parcel_id`.
+        pub fn parcel_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::uuid::Uuid>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.parcel_id = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `parcel_id`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `skus`.
+        pub fn skus<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.skus = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `skus`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `tracking_number`.
+        pub fn tracking_number<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.tracking_number = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `tracking_number`: {e}")),
+            );
+            self
+        }
+        /// Sets the optional member `weight_grams` to the value (not an `Option`); left unset, it is absent.
+        pub fn weight_grams<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<u64>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.weight_grams = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `weight_grams`: {e}")),
+            );
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderShippedParcelsItem>
+    for super::OrderShippedParcelsItem {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderShippedParcelsItem,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                parcel_id: match builder.parcel_id {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShippedParcelsItem`: no value for the required member `parcel_id`"
+                                .into(),
+                        );
+                    }
+                },
+                skus: match builder.skus {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShippedParcelsItem`: no value for the required member `skus`"
+                                .into(),
+                        );
+                    }
+                },
+                tracking_number: match builder.tracking_number {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`OrderShippedParcelsItem`: no value for the required member `tracking_number`"
+                                .into(),
+                        );
+                    }
+                },
+                weight_grams: match builder.weight_grams {
+                    ::std::option::Option::Some(value) => {
+                        ::std::option::Option::Some(value?)
+                    }
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },
+            })
+        }
+    }
+    impl ::std::convert::From<super::OrderShippedParcelsItem>
+    for OrderShippedParcelsItem {
+        fn from(value: super::OrderShippedParcelsItem) -> Self {
+            Self {
+                parcel_id: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.parcel_id),
+                ),
+                skus: ::std::option::Option::Some(::std::result::Result::Ok(value.skus)),
+                tracking_number: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.tracking_number),
+                ),
+                weight_grams: value.weight_grams.map(::std::result::Result::Ok),
+            }
+        }
+    }
+}

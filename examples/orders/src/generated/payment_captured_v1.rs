@@ -126,3 +126,272 @@ pub mod error {
         }
     }
 }
+impl Money {
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::Money {
+        ::std::default::Default::default()
+    }
+}
+impl PaymentCaptured {
+    /// Starts a [`builder::PaymentCaptured`]: set each member by name, then `PaymentCaptured::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::PaymentCaptured {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    /// Builds a [`super::Money`] member by member; `Money::try_from` names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct Money {
+        amount_minor: ::std::option::Option<
+            ::std::result::Result<u64, ::std::string::String>,
+        >,
+        currency: ::std::option::Option<
+            ::std::result::Result<super::MoneyCurrency, ::std::string::String>,
+        >,
+    }
+    impl Money {
+        /// Sets the member `amount_minor`.
+        pub fn amount_minor<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<u64>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.amount_minor = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `amount_minor`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `currency`.
+        pub fn currency<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::MoneyCurrency>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.currency = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `currency`: {e}")),
+            );
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<Money> for super::Money {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: Money,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                amount_minor: match builder.amount_minor {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`Money`: no value for the required member `amount_minor`"
+                                .into(),
+                        );
+                    }
+                },
+                currency: match builder.currency {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`Money`: no value for the required member `currency`".into(),
+                        );
+                    }
+                },
+            })
+        }
+    }
+    impl ::std::convert::From<super::Money> for Money {
+        fn from(value: super::Money) -> Self {
+            Self {
+                amount_minor: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.amount_minor),
+                ),
+                currency: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.currency),
+                ),
+            }
+        }
+    }
+    /// Builds a [`super::PaymentCaptured`] member by member; `PaymentCaptured::try_from` names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct PaymentCaptured {
+        amount: ::std::option::Option<
+            ::std::result::Result<super::Money, ::std::string::String>,
+        >,
+        captured_at: ::std::option::Option<
+            ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
+        >,
+        merchant_ref: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+        order_id: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+        payment_id: ::std::option::Option<
+            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
+        >,
+        tenant: ::std::option::Option<
+            ::std::result::Result<::std::string::String, ::std::string::String>,
+        >,
+    }
+    impl PaymentCaptured {
+        /// Sets the member `amount`.
+        pub fn amount<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::Money>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.amount = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `amount`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `captured_at`.
+        pub fn captured_at<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.captured_at = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `captured_at`: {e}")),
+            );
+            self
+        }
+        /// Sets the optional member `merchant_ref` to the value (not an `Option`); left unset, it is absent.
+        pub fn merchant_ref<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.merchant_ref = ::std::option::Option::Some(
+                value
+                    .try_into()
+                    .map_err(|e| ::std::format!("member `merchant_ref`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `order_id`.
+        pub fn order_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.order_id = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `payment_id`.
+        pub fn payment_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::uuid::Uuid>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.payment_id = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `payment_id`: {e}")),
+            );
+            self
+        }
+        /// Sets the member `tenant`.
+        pub fn tenant<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.tenant = ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
+            );
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<PaymentCaptured> for super::PaymentCaptured {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: PaymentCaptured,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                amount: match builder.amount {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`PaymentCaptured`: no value for the required member `amount`"
+                                .into(),
+                        );
+                    }
+                },
+                captured_at: match builder.captured_at {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`PaymentCaptured`: no value for the required member `captured_at`"
+                                .into(),
+                        );
+                    }
+                },
+                merchant_ref: match builder.merchant_ref {
+                    ::std::option::Option::Some(value) => {
+                        ::std::option::Option::Some(value?)
+                    }
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },
+                order_id: match builder.order_id {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`PaymentCaptured`: no value for the required member `order_id`"
+                                .into(),
+                        );
+                    }
+                },
+                payment_id: match builder.payment_id {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`PaymentCaptured`: no value for the required member `payment_id`"
+                                .into(),
+                        );
+                    }
+                },
+                tenant: match builder.tenant {
+                    ::std::option::Option::Some(value) => value?,
+                    ::std::option::Option::None => {
+                        return ::std::result::Result::Err(
+                            "`PaymentCaptured`: no value for the required member `tenant`"
+                                .into(),
+                        );
+                    }
+                },
+            })
+        }
+    }
+    impl ::std::convert::From<super::PaymentCaptured> for PaymentCaptured {
+        fn from(value: super::PaymentCaptured) -> Self {
+            Self {
+                amount: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.amount),
+                ),
+                captured_at: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.captured_at),
+                ),
+                merchant_ref: value.merchant_ref.map(::std::result::Result::Ok),
+                order_id: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.order_id),
+                ),
+                payment_id: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.payment_id),
+                ),
+                tenant: ::std::option::Option::Some(
+                    ::std::result::Result::Ok(value.tenant),
+                ),
+            }
+        }
+    }
+}
