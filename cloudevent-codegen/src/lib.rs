@@ -82,6 +82,7 @@ mod mapping;
 mod member_names;
 mod meta;
 mod naming;
+mod narrow;
 mod payload_builder;
 mod protobuf;
 mod registry;

@@ -89,7 +89,9 @@ impl Candidate {
         if root.starts_with(|c: char| c.is_ascii_digit()) || root.is_empty() {
             root.insert_str(0, "Event");
         }
-        root
+        // typify recases the title it is given (`PQ`, from `com.example.p.q`, is `Pq` to it):
+        // the root is named as typify will name it, or the generated type would not be found.
+        typify_type_name(&root)
     }
 }
 
@@ -295,6 +297,8 @@ mod tests {
         assert_eq!(typify_type_name("SqlJobFacet"), "SqlJobFacet");
         assert_eq!(typify_type_name("sql-job facet"), "SqlJobFacet");
         assert_eq!(typify_type_name("3d"), "X3d");
+        // Single-letter segments give a root typify would recase: it is named as typify will.
+        assert_eq!(modules(&["com.example.p.q"])[0].1, "Pq");
     }
 
     #[test]
