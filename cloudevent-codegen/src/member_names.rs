@@ -121,7 +121,7 @@ fn distinct_fields(
             .unwrap_or_else(|| format!("{name}_{index}"));
         taken.insert(new.clone());
         let json = property_name(field);
-        if !field.attrs.iter().any(|a| has_rename(a)) {
+        if !field.attrs.iter().any(has_rename) {
             field
                 .attrs
                 .push(syn::parse_quote!(#[serde(rename = #json)]));

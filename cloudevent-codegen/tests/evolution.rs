@@ -72,9 +72,12 @@ fn main() {
 }
 "#;
 
+/// An edit to the first version of the schema.
+type Edit = Box<dyn Fn(&mut Value)>;
+
 /// Each compatible change the gate knows, the mode under which it is compatible, and the
 /// change to the first version.
-fn changes() -> Vec<(&'static str, Compat, Box<dyn Fn(&mut Value)>)> {
+fn changes() -> Vec<(&'static str, Compat, Edit)> {
     vec![
         (
             "optional member added (open object)",
