@@ -5,11 +5,12 @@
 //! compatible (`docs/codegen-and-compatibility.md`, "Building a generated payload"):
 //!
 //! ```text
-//! let cancelled = OrderCancelled::builder()
-//!     .order_id("ord-20240611-0043")
-//!     .reason(OrderCancelledReason::PaymentFailed)
-//!     .comment("customer called")          // optional: the value itself, no `Some`
-//!     .try_into()?;                         // names the member that is missing or does not convert
+//! let cancelled = OrderCancelled::try_from(      // names a member missing or not converting
+//!     OrderCancelled::builder()
+//!         .order_id("ord-20240611-0043")
+//!         .reason(OrderCancelledReason::PaymentFailed)
+//!         .comment("customer called"),          // optional: the value itself, no `Some`
+//! )?;
 //! ```
 //!
 //! - `X::builder()` gives `builder::X` (typify's naming, as `with_struct_builder` would), whose
@@ -18,9 +19,8 @@
 //!   `String`, and a bound added, moved or dropped changes nothing in the calling code;
 //! - an optional member's setter takes the value, not an `Option`: a required member made
 //!   optional keeps its setter's signature, a member added is simply not set;
-//! - `X::try_from(builder)` (or `.try_into()`) checks that every required member was set and
-//!   every value converted, naming the member otherwise; `builder::X::from(x)` starts from a
-//!   value.
+//! - `X::try_from(builder)` checks that every required member was set and every value
+//!   converted, naming the member otherwise.
 //!
 //! The builders are written from the final structs, after every other pass over typify's
 //! output (`fidelity.rs`, `member_names.rs`), so they follow whatever those changed; typify's
@@ -67,7 +67,7 @@ pub(crate) fn add_builders(syntax: &mut syn::File) {
     let mut builders = TokenStream::new();
     for (name, members) in &structs {
         let doc = format!(
-            " Starts a [`builder::{name}`]: set each member by name, then `{name}::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional)."
+            " Starts a [`builder::{name}`]: set each member by name, then `{name}::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional)."
         );
         syntax.items.push(syn::parse_quote! {
             impl #name {
@@ -79,10 +79,17 @@ pub(crate) fn add_builders(syntax: &mut syn::File) {
         });
         builders.extend(builder(name, members));
     }
+    let all = || structs.iter().flat_map(|(_, members)| members);
+    let helpers = helpers(
+        all().any(|m| m.optional),
+        all().any(|m| !m.optional && m.default.is_none()),
+        all().any(|m| !m.optional && m.default.is_some()),
+    );
     syntax.items.push(syn::parse_quote! {
         /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
         /// setter a member, then `X::try_from(builder)`.
         pub mod builder {
+            #helpers
             #builders
         }
     });
@@ -122,65 +129,32 @@ impl Member {
 fn builder(name: &syn::Ident, members: &[Member]) -> TokenStream {
     let fields = members.iter().map(|m| {
         let (ident, value) = (&m.ident, &m.value);
-        quote!(#ident: ::std::option::Option<::std::result::Result<#value, ::std::string::String>>)
+        quote!(#ident: __Slot<#value>)
     });
+    // Kept to one line a member: a schema set's builders are compiled with its types (GitHub's
+    // webhooks: 224 types), so each member costs as little code as it can.
     let setters = members.iter().map(|m| {
-        let (ident, value) = (&m.ident, &m.value);
-        let doc = if m.optional {
-            format!(
-                " Sets the optional member `{}` to the value (not an `Option`); left unset, it is absent.",
-                m.json
-            )
-        } else {
-            format!(" Sets the member `{}`.", m.json)
-        };
-        let error = format!("member `{}`: {{e}}", m.json);
+        let (ident, value, json) = (&m.ident, &m.value, &m.json);
         quote! {
-            #[doc = #doc]
-            pub fn #ident<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<#value>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.#ident = ::std::option::Option::Some(
-                    value.try_into().map_err(|e| ::std::format!(#error)),
-                );
+            pub fn #ident(mut self, value: impl ::std::convert::TryInto<#value, Error: ::std::fmt::Display>) -> Self {
+                self.#ident = __set(#json, value);
                 self
             }
         }
     });
+    let type_name = name.to_string();
     let build = members.iter().map(|m| {
-        let ident = &m.ident;
-        let unset = if m.optional {
-            quote!(::std::option::Option::None)
-        } else if let Some(default) = &m.default {
-            default.clone()
-        } else {
-            let missing = format!("`{name}`: no value for the required member `{}`", m.json);
-            quote!(return ::std::result::Result::Err(#missing.into()))
-        };
-        let set = if m.optional {
-            quote!(::std::option::Option::Some(value?))
-        } else {
-            quote!(value?)
-        };
-        quote! {
-            #ident: match builder.#ident {
-                ::std::option::Option::Some(value) => #set,
-                ::std::option::Option::None => #unset,
-            }
-        }
-    });
-    let from = members.iter().map(|m| {
-        let ident = &m.ident;
+        let (ident, json) = (&m.ident, &m.json);
         if m.optional {
-            quote!(#ident: value.#ident.map(::std::result::Result::Ok))
+            quote!(#ident: __optional(builder.#ident)?)
+        } else if let Some(default) = &m.default {
+            quote!(#ident: __or(builder.#ident, || #default)?)
         } else {
-            quote!(#ident: ::std::option::Option::Some(::std::result::Result::Ok(value.#ident)))
+            quote!(#ident: __required(#type_name, #json, builder.#ident)?)
         }
     });
     let doc = format!(
-        " Builds a [`super::{name}`] member by member; `{name}::try_from` names a required member left unset or a value that does not convert."
+        " Builds a [`super::{name}`] member by member: one setter a member (an optional one takes the value itself), then `{name}::try_from(builder)`, which names a required member left unset or a value that does not convert."
     );
     quote! {
         #[doc = #doc]
@@ -203,14 +177,56 @@ fn builder(name: &syn::Ident, members: &[Member]) -> TokenStream {
                 })
             }
         }
+    }
+}
 
-        impl ::std::convert::From<super::#name> for #name {
-            fn from(value: super::#name) -> Self {
-                Self {
-                    #(#from,)*
+/// What every builder of a module shares: a member's slot (unset, set, or a value that did
+/// not convert, with why) and the conversions in and out of it; only those the module's
+/// members use, so the generated code stays free of dead-code warnings.
+fn helpers(optional: bool, required: bool, defaulted: bool) -> TokenStream {
+    let optional = optional.then(|| {
+        quote! {
+            fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+                slot.transpose().map_err(::std::convert::Into::into)
+            }
+        }
+    });
+    let required = required.then(|| {
+        quote! {
+            fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+                match slot {
+                    ::std::option::Option::Some(value) => value.map_err(::std::convert::Into::into),
+                    ::std::option::Option::None => ::std::result::Result::Err(
+                        ::std::format!("`{type_name}`: no value for the required member `{member}`").into(),
+                    ),
                 }
             }
         }
+    });
+    let defaulted = defaulted.then(|| {
+        quote! {
+            fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+                slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+                    .map_err(::std::convert::Into::into)
+            }
+        }
+    });
+    quote! {
+        type __Slot<T> = ::std::option::Option<::std::result::Result<T, ::std::string::String>>;
+        type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+
+        fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+        where
+            V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+        {
+            ::std::option::Option::Some(
+                value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+            )
+        }
+
+        #optional
+        #required
+        #defaulted
     }
 }
 
@@ -373,7 +389,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("T : :: std :: convert :: TryInto < super :: Note >"),
+            text.contains("value : impl :: std :: convert :: TryInto < super :: Note , Error"),
             "{text}"
         );
         assert!(
@@ -381,7 +397,20 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("no value for the required member `id`"),
+            text.contains("id : __required (\"Order\" , \"id\" , builder . id) ?"),
+            "{text}"
+        );
+        // Only the helpers the members use: no dead code in a module of optional members.
+        let mut optional: syn::File = syn::parse_str(
+            "pub struct A { pub a: ::std::option::Option<u8> } pub mod error { pub struct ConversionError; }",
+        )
+        .unwrap();
+        add_builders(&mut optional);
+        let text = quote!(#optional).to_string();
+        assert!(
+            text.contains("fn __optional")
+                && !text.contains("fn __required")
+                && !text.contains("fn __or"),
             "{text}"
         );
         let mut without_error: syn::File = syn::parse_str("pub struct A { pub a: u8 }").unwrap();

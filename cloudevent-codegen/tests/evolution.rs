@@ -43,7 +43,8 @@ fn schema() -> Value {
 
 /// The producer, written once against the first version: every member set by name through
 /// the builders, required and optional alike.
-const PRODUCER: &str = r#"#![allow(clippy::all, missing_docs)]
+const PRODUCER: &str = r#"#![deny(warnings)]
+#![allow(clippy::all, missing_docs)]
 include!("generated.rs");
 
 use cloudevent_runtime::Event;

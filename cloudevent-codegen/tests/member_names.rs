@@ -154,7 +154,7 @@ fn clashing_member_names_compile_and_round_trip() {
     scratch.write(
         "src/main.rs",
         &format!(
-            "#![allow(clippy::all, missing_docs)]\nmod own {{\n    include!(\"own.rs\");\n}}\nmod mapped {{\n    include!(\"mapped.rs\");\n}}\n\n\
+            "#![deny(warnings)]\n#![allow(clippy::all, missing_docs)]\npub mod own {{\n    include!(\"own.rs\");\n}}\npub mod mapped {{\n    include!(\"mapped.rs\");\n}}\n\n\
              fn check<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) {{\n\
              \x20   let instance: serde_json::Value = serde_json::from_str(text).unwrap();\n\
              \x20   let typed: T = serde_json::from_value(instance.clone())\n\

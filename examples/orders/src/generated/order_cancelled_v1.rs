@@ -173,7 +173,7 @@ pub mod error {
     }
 }
 impl OrderCancelled {
-    /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::OrderCancelled {
         ::std::default::Default::default()
     }
@@ -181,101 +181,103 @@ impl OrderCancelled {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::OrderCancelled`] member by member; `OrderCancelled::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::OrderCancelled`] member by member: one setter a member (an optional one takes the value itself), then `OrderCancelled::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderCancelled {
-        cancelled_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        comment: ::std::option::Option<
-            ::std::result::Result<super::OrderCancelledComment, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        reason: ::std::option::Option<
-            ::std::result::Result<super::OrderCancelledReason, ::std::string::String>,
-        >,
-        refund_expected: ::std::option::Option<
-            ::std::result::Result<bool, ::std::string::String>,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        cancelled_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        comment: __Slot<super::OrderCancelledComment>,
+        order_id: __Slot<::std::string::String>,
+        reason: __Slot<super::OrderCancelledReason>,
+        refund_expected: __Slot<bool>,
+        tenant: __Slot<::std::string::String>,
     }
     impl OrderCancelled {
-        /// Sets the member `cancelled_at`.
-        pub fn cancelled_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.cancelled_at = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `cancelled_at`: {e}")),
-            );
+        pub fn cancelled_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.cancelled_at = __set("cancelled_at", value);
             self
         }
-        /// Sets the optional member `comment` to the value (not an `Option`); left unset, it is absent.
-        pub fn comment<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::OrderCancelledComment>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.comment = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `comment`: {e}")),
-            );
+        pub fn comment(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCancelledComment,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.comment = __set("comment", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `reason`.
-        pub fn reason<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::OrderCancelledReason>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.reason = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `reason`: {e}")),
-            );
+        pub fn reason(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCancelledReason,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.reason = __set("reason", value);
             self
         }
-        /// Sets the member `refund_expected`.
-        pub fn refund_expected<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<bool>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.refund_expected = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `refund_expected`: {e}")),
-            );
+        pub fn refund_expected(
+            mut self,
+            value: impl ::std::convert::TryInto<bool, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.refund_expected = __set("refund_expected", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
     }
@@ -285,80 +287,21 @@ pub mod builder {
             builder: OrderCancelled,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                cancelled_at: match builder.cancelled_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCancelled`: no value for the required member `cancelled_at`"
-                                .into(),
-                        );
-                    }
-                },
-                comment: match builder.comment {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCancelled`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                reason: match builder.reason {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCancelled`: no value for the required member `reason`"
-                                .into(),
-                        );
-                    }
-                },
-                refund_expected: match builder.refund_expected {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCancelled`: no value for the required member `refund_expected`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCancelled`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
+                cancelled_at: __required(
+                    "OrderCancelled",
+                    "cancelled_at",
+                    builder.cancelled_at,
+                )?,
+                comment: __optional(builder.comment)?,
+                order_id: __required("OrderCancelled", "order_id", builder.order_id)?,
+                reason: __required("OrderCancelled", "reason", builder.reason)?,
+                refund_expected: __required(
+                    "OrderCancelled",
+                    "refund_expected",
+                    builder.refund_expected,
+                )?,
+                tenant: __required("OrderCancelled", "tenant", builder.tenant)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::OrderCancelled> for OrderCancelled {
-        fn from(value: super::OrderCancelled) -> Self {
-            Self {
-                cancelled_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.cancelled_at),
-                ),
-                comment: value.comment.map(::std::result::Result::Ok),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                reason: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.reason),
-                ),
-                refund_expected: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.refund_expected),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-            }
         }
     }
 }

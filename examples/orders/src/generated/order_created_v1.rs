@@ -207,25 +207,25 @@ pub mod error {
     }
 }
 impl Address {
-    /// Starts a [`builder::Address`]: set each member by name, then `Address::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::Address`]: set each member by name, then `Address::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::Address {
         ::std::default::Default::default()
     }
 }
 impl LineItem {
-    /// Starts a [`builder::LineItem`]: set each member by name, then `LineItem::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::LineItem`]: set each member by name, then `LineItem::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::LineItem {
         ::std::default::Default::default()
     }
 }
 impl Money {
-    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::Money {
         ::std::default::Default::default()
     }
 }
 impl OrderCreated {
-    /// Starts a [`builder::OrderCreated`]: set each member by name, then `OrderCreated::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::OrderCreated`]: set each member by name, then `OrderCreated::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::OrderCreated {
         ::std::default::Default::default()
     }
@@ -233,66 +233,84 @@ impl OrderCreated {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::Address`] member by member; `Address::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::Address`] member by member: one setter a member (an optional one takes the value itself), then `Address::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Address {
-        city: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        country: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        postal_code: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        street: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        city: __Slot<::std::string::String>,
+        country: __Slot<::std::string::String>,
+        postal_code: __Slot<::std::string::String>,
+        street: __Slot<::std::string::String>,
     }
     impl Address {
-        /// Sets the member `city`.
-        pub fn city<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.city = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `city`: {e}")),
-            );
+        pub fn city(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.city = __set("city", value);
             self
         }
-        /// Sets the member `country`.
-        pub fn country<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.country = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `country`: {e}")),
-            );
+        pub fn country(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.country = __set("country", value);
             self
         }
-        /// Sets the member `postal_code`.
-        pub fn postal_code<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.postal_code = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `postal_code`: {e}")),
-            );
+        pub fn postal_code(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.postal_code = __set("postal_code", value);
             self
         }
-        /// Sets the member `street`.
-        pub fn street<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.street = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `street`: {e}")),
-            );
+        pub fn street(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.street = __set("street", value);
             self
         }
     }
@@ -302,105 +320,47 @@ pub mod builder {
             builder: Address,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                city: match builder.city {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Address`: no value for the required member `city`".into(),
-                        );
-                    }
-                },
-                country: match builder.country {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Address`: no value for the required member `country`"
-                                .into(),
-                        );
-                    }
-                },
-                postal_code: match builder.postal_code {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Address`: no value for the required member `postal_code`"
-                                .into(),
-                        );
-                    }
-                },
-                street: match builder.street {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Address`: no value for the required member `street`".into(),
-                        );
-                    }
-                },
+                city: __required("Address", "city", builder.city)?,
+                country: __required("Address", "country", builder.country)?,
+                postal_code: __required("Address", "postal_code", builder.postal_code)?,
+                street: __required("Address", "street", builder.street)?,
             })
         }
     }
-    impl ::std::convert::From<super::Address> for Address {
-        fn from(value: super::Address) -> Self {
-            Self {
-                city: ::std::option::Option::Some(::std::result::Result::Ok(value.city)),
-                country: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.country),
-                ),
-                postal_code: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.postal_code),
-                ),
-                street: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.street),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::LineItem`] member by member; `LineItem::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::LineItem`] member by member: one setter a member (an optional one takes the value itself), then `LineItem::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct LineItem {
-        quantity: ::std::option::Option<
-            ::std::result::Result<::std::num::NonZeroU64, ::std::string::String>,
-        >,
-        sku: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        unit_price: ::std::option::Option<
-            ::std::result::Result<super::Money, ::std::string::String>,
-        >,
+        quantity: __Slot<::std::num::NonZeroU64>,
+        sku: __Slot<::std::string::String>,
+        unit_price: __Slot<super::Money>,
     }
     impl LineItem {
-        /// Sets the member `quantity`.
-        pub fn quantity<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::num::NonZeroU64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.quantity = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `quantity`: {e}")),
-            );
+        pub fn quantity(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::num::NonZeroU64,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.quantity = __set("quantity", value);
             self
         }
-        /// Sets the member `sku`.
-        pub fn sku<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.sku = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `sku`: {e}")),
-            );
+        pub fn sku(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.sku = __set("sku", value);
             self
         }
-        /// Sets the member `unit_price`.
-        pub fn unit_price<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Money>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.unit_price = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `unit_price`: {e}")),
-            );
+        pub fn unit_price(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.unit_price = __set("unit_price", value);
             self
         }
     }
@@ -410,82 +370,35 @@ pub mod builder {
             builder: LineItem,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                quantity: match builder.quantity {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`LineItem`: no value for the required member `quantity`"
-                                .into(),
-                        );
-                    }
-                },
-                sku: match builder.sku {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`LineItem`: no value for the required member `sku`".into(),
-                        );
-                    }
-                },
-                unit_price: match builder.unit_price {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`LineItem`: no value for the required member `unit_price`"
-                                .into(),
-                        );
-                    }
-                },
+                quantity: __required("LineItem", "quantity", builder.quantity)?,
+                sku: __required("LineItem", "sku", builder.sku)?,
+                unit_price: __required("LineItem", "unit_price", builder.unit_price)?,
             })
         }
     }
-    impl ::std::convert::From<super::LineItem> for LineItem {
-        fn from(value: super::LineItem) -> Self {
-            Self {
-                quantity: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.quantity),
-                ),
-                sku: ::std::option::Option::Some(::std::result::Result::Ok(value.sku)),
-                unit_price: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.unit_price),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::Money`] member by member; `Money::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: ::std::option::Option<
-            ::std::result::Result<u64, ::std::string::String>,
-        >,
-        currency: ::std::option::Option<
-            ::std::result::Result<super::MoneyCurrency, ::std::string::String>,
-        >,
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
-        /// Sets the member `amount_minor`.
-        pub fn amount_minor<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<u64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount_minor = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `amount_minor`: {e}")),
-            );
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
             self
         }
-        /// Sets the member `currency`.
-        pub fn currency<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::MoneyCurrency>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.currency = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `currency`: {e}")),
-            );
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
             self
         }
     }
@@ -495,176 +408,108 @@ pub mod builder {
             builder: Money,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount_minor: match builder.amount_minor {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `amount_minor`"
-                                .into(),
-                        );
-                    }
-                },
-                currency: match builder.currency {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `currency`".into(),
-                        );
-                    }
-                },
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
             })
         }
     }
-    impl ::std::convert::From<super::Money> for Money {
-        fn from(value: super::Money) -> Self {
-            Self {
-                amount_minor: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount_minor),
-                ),
-                currency: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.currency),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::OrderCreated`] member by member; `OrderCreated::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::OrderCreated`] member by member: one setter a member (an optional one takes the value itself), then `OrderCreated::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderCreated {
-        channel: ::std::option::Option<
-            ::std::result::Result<super::OrderCreatedChannel, ::std::string::String>,
-        >,
-        created_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        customer_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        items: ::std::option::Option<
-            ::std::result::Result<
-                ::std::vec::Vec<super::LineItem>,
-                ::std::string::String,
-            >,
-        >,
-        note: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        shipping_address: ::std::option::Option<
-            ::std::result::Result<super::Address, ::std::string::String>,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        total: ::std::option::Option<
-            ::std::result::Result<super::Money, ::std::string::String>,
-        >,
+        channel: __Slot<super::OrderCreatedChannel>,
+        created_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        customer_id: __Slot<::uuid::Uuid>,
+        items: __Slot<::std::vec::Vec<super::LineItem>>,
+        note: __Slot<::std::string::String>,
+        order_id: __Slot<::std::string::String>,
+        shipping_address: __Slot<super::Address>,
+        tenant: __Slot<::std::string::String>,
+        total: __Slot<super::Money>,
     }
     impl OrderCreated {
-        /// Sets the member `channel`.
-        pub fn channel<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::OrderCreatedChannel>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.channel = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `channel`: {e}")),
-            );
+        pub fn channel(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCreatedChannel,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.channel = __set("channel", value);
             self
         }
-        /// Sets the member `created_at`.
-        pub fn created_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.created_at = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `created_at`: {e}")),
-            );
+        pub fn created_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.created_at = __set("created_at", value);
             self
         }
-        /// Sets the member `customer_id`.
-        pub fn customer_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.customer_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `customer_id`: {e}")),
-            );
+        pub fn customer_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.customer_id = __set("customer_id", value);
             self
         }
-        /// Sets the member `items`.
-        pub fn items<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::vec::Vec<super::LineItem>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.items = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `items`: {e}")),
-            );
+        pub fn items(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<super::LineItem>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.items = __set("items", value);
             self
         }
-        /// Sets the optional member `note` to the value (not an `Option`); left unset, it is absent.
-        pub fn note<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.note = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `note`: {e}")),
-            );
+        pub fn note(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.note = __set("note", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `shipping_address`.
-        pub fn shipping_address<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Address>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.shipping_address = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `shipping_address`: {e}")),
-            );
+        pub fn shipping_address(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::Address,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.shipping_address = __set("shipping_address", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
-        /// Sets the member `total`.
-        pub fn total<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Money>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.total = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `total`: {e}")),
-            );
+        pub fn total(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.total = __set("total", value);
             self
         }
     }
@@ -674,116 +519,28 @@ pub mod builder {
             builder: OrderCreated,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                channel: match builder.channel {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `channel`"
-                                .into(),
-                        );
-                    }
-                },
-                created_at: match builder.created_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `created_at`"
-                                .into(),
-                        );
-                    }
-                },
-                customer_id: match builder.customer_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `customer_id`"
-                                .into(),
-                        );
-                    }
-                },
-                items: match builder.items {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `items`"
-                                .into(),
-                        );
-                    }
-                },
-                note: match builder.note {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                shipping_address: match builder.shipping_address {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `shipping_address`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
-                total: match builder.total {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderCreated`: no value for the required member `total`"
-                                .into(),
-                        );
-                    }
-                },
+                channel: __required("OrderCreated", "channel", builder.channel)?,
+                created_at: __required(
+                    "OrderCreated",
+                    "created_at",
+                    builder.created_at,
+                )?,
+                customer_id: __required(
+                    "OrderCreated",
+                    "customer_id",
+                    builder.customer_id,
+                )?,
+                items: __required("OrderCreated", "items", builder.items)?,
+                note: __optional(builder.note)?,
+                order_id: __required("OrderCreated", "order_id", builder.order_id)?,
+                shipping_address: __required(
+                    "OrderCreated",
+                    "shipping_address",
+                    builder.shipping_address,
+                )?,
+                tenant: __required("OrderCreated", "tenant", builder.tenant)?,
+                total: __required("OrderCreated", "total", builder.total)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::OrderCreated> for OrderCreated {
-        fn from(value: super::OrderCreated) -> Self {
-            Self {
-                channel: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.channel),
-                ),
-                created_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.created_at),
-                ),
-                customer_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.customer_id),
-                ),
-                items: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.items),
-                ),
-                note: value.note.map(::std::result::Result::Ok),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                shipping_address: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.shipping_address),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-                total: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.total),
-                ),
-            }
         }
     }
 }

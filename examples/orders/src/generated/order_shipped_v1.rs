@@ -128,13 +128,13 @@ pub mod error {
     }
 }
 impl OrderShipped {
-    /// Starts a [`builder::OrderShipped`]: set each member by name, then `OrderShipped::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::OrderShipped`]: set each member by name, then `OrderShipped::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::OrderShipped {
         ::std::default::Default::default()
     }
 }
 impl OrderShippedParcelsItem {
-    /// Starts a [`builder::OrderShippedParcelsItem`]: set each member by name, then `OrderShippedParcelsItem::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::OrderShippedParcelsItem`]: set each member by name, then `OrderShippedParcelsItem::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::OrderShippedParcelsItem {
         ::std::default::Default::default()
     }
@@ -142,102 +142,106 @@ impl OrderShippedParcelsItem {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::OrderShipped`] member by member; `OrderShipped::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::OrderShipped`] member by member: one setter a member (an optional one takes the value itself), then `OrderShipped::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderShipped {
-        carrier: ::std::option::Option<
-            ::std::result::Result<super::OrderShippedCarrier, ::std::string::String>,
-        >,
-        estimated_delivery: ::std::option::Option<
-            ::std::result::Result<::chrono::naive::NaiveDate, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        parcels: ::std::option::Option<
-            ::std::result::Result<
-                ::std::vec::Vec<super::OrderShippedParcelsItem>,
-                ::std::string::String,
-            >,
-        >,
-        shipped_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        carrier: __Slot<super::OrderShippedCarrier>,
+        estimated_delivery: __Slot<::chrono::naive::NaiveDate>,
+        order_id: __Slot<::std::string::String>,
+        parcels: __Slot<::std::vec::Vec<super::OrderShippedParcelsItem>>,
+        shipped_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        tenant: __Slot<::std::string::String>,
     }
     impl OrderShipped {
-        /// Sets the member `carrier`.
-        pub fn carrier<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::OrderShippedCarrier>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.carrier = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `carrier`: {e}")),
-            );
+        pub fn carrier(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderShippedCarrier,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.carrier = __set("carrier", value);
             self
         }
-        /// Sets the optional member `estimated_delivery` to the value (not an `Option`); left unset, it is absent.
-        pub fn estimated_delivery<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::naive::NaiveDate>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.estimated_delivery = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `estimated_delivery`: {e}")),
-            );
+        pub fn estimated_delivery(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::naive::NaiveDate,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.estimated_delivery = __set("estimated_delivery", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `parcels`.
-        pub fn parcels<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::vec::Vec<super::OrderShippedParcelsItem>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.parcels = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `parcels`: {e}")),
-            );
+        pub fn parcels(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<super::OrderShippedParcelsItem>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.parcels = __set("parcels", value);
             self
         }
-        /// Sets the member `shipped_at`.
-        pub fn shipped_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.shipped_at = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `shipped_at`: {e}")),
-            );
+        pub fn shipped_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.shipped_at = __set("shipped_at", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
     }
@@ -247,151 +251,61 @@ pub mod builder {
             builder: OrderShipped,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                carrier: match builder.carrier {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShipped`: no value for the required member `carrier`"
-                                .into(),
-                        );
-                    }
-                },
-                estimated_delivery: match builder.estimated_delivery {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShipped`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                parcels: match builder.parcels {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShipped`: no value for the required member `parcels`"
-                                .into(),
-                        );
-                    }
-                },
-                shipped_at: match builder.shipped_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShipped`: no value for the required member `shipped_at`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShipped`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
+                carrier: __required("OrderShipped", "carrier", builder.carrier)?,
+                estimated_delivery: __optional(builder.estimated_delivery)?,
+                order_id: __required("OrderShipped", "order_id", builder.order_id)?,
+                parcels: __required("OrderShipped", "parcels", builder.parcels)?,
+                shipped_at: __required(
+                    "OrderShipped",
+                    "shipped_at",
+                    builder.shipped_at,
+                )?,
+                tenant: __required("OrderShipped", "tenant", builder.tenant)?,
             })
         }
     }
-    impl ::std::convert::From<super::OrderShipped> for OrderShipped {
-        fn from(value: super::OrderShipped) -> Self {
-            Self {
-                carrier: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.carrier),
-                ),
-                estimated_delivery: value
-                    .estimated_delivery
-                    .map(::std::result::Result::Ok),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                parcels: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.parcels),
-                ),
-                shipped_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.shipped_at),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::OrderShippedParcelsItem`] member by member; `OrderShippedParcelsItem::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::OrderShippedParcelsItem`] member by member: one setter a member (an optional one takes the value itself), then `OrderShippedParcelsItem::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderShippedParcelsItem {
-        parcel_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        skus: ::std::option::Option<
-            ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
-                ::std::string::String,
-            >,
-        >,
-        tracking_number: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        weight_grams: ::std::option::Option<
-            ::std::result::Result<u64, ::std::string::String>,
-        >,
+        parcel_id: __Slot<::uuid::Uuid>,
+        skus: __Slot<::std::vec::Vec<::std::string::String>>,
+        tracking_number: __Slot<::std::string::String>,
+        weight_grams: __Slot<u64>,
     }
     impl OrderShippedParcelsItem {
-        /// Sets the member `parcel_id`.
-        pub fn parcel_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.parcel_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `parcel_id`: {e}")),
-            );
+        pub fn parcel_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.parcel_id = __set("parcel_id", value);
             self
         }
-        /// Sets the member `skus`.
-        pub fn skus<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.skus = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `skus`: {e}")),
-            );
+        pub fn skus(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<::std::string::String>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.skus = __set("skus", value);
             self
         }
-        /// Sets the member `tracking_number`.
-        pub fn tracking_number<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tracking_number = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `tracking_number`: {e}")),
-            );
+        pub fn tracking_number(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tracking_number = __set("tracking_number", value);
             self
         }
-        /// Sets the optional member `weight_grams` to the value (not an `Option`); left unset, it is absent.
-        pub fn weight_grams<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<u64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.weight_grams = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `weight_grams`: {e}")),
-            );
+        pub fn weight_grams(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.weight_grams = __set("weight_grams", value);
             self
         }
     }
@@ -402,55 +316,19 @@ pub mod builder {
             builder: OrderShippedParcelsItem,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                parcel_id: match builder.parcel_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShippedParcelsItem`: no value for the required member `parcel_id`"
-                                .into(),
-                        );
-                    }
-                },
-                skus: match builder.skus {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShippedParcelsItem`: no value for the required member `skus`"
-                                .into(),
-                        );
-                    }
-                },
-                tracking_number: match builder.tracking_number {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`OrderShippedParcelsItem`: no value for the required member `tracking_number`"
-                                .into(),
-                        );
-                    }
-                },
-                weight_grams: match builder.weight_grams {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
+                parcel_id: __required(
+                    "OrderShippedParcelsItem",
+                    "parcel_id",
+                    builder.parcel_id,
+                )?,
+                skus: __required("OrderShippedParcelsItem", "skus", builder.skus)?,
+                tracking_number: __required(
+                    "OrderShippedParcelsItem",
+                    "tracking_number",
+                    builder.tracking_number,
+                )?,
+                weight_grams: __optional(builder.weight_grams)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::OrderShippedParcelsItem>
-    for OrderShippedParcelsItem {
-        fn from(value: super::OrderShippedParcelsItem) -> Self {
-            Self {
-                parcel_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.parcel_id),
-                ),
-                skus: ::std::option::Option::Some(::std::result::Result::Ok(value.skus)),
-                tracking_number: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tracking_number),
-                ),
-                weight_grams: value.weight_grams.map(::std::result::Result::Ok),
-            }
         }
     }
 }

@@ -260,19 +260,19 @@ pub mod error {
     }
 }
 impl Money {
-    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::Money {
         ::std::default::Default::default()
     }
 }
 impl PaymentAuthorized {
-    /// Starts a [`builder::PaymentAuthorized`]: set each member by name, then `PaymentAuthorized::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::PaymentAuthorized`]: set each member by name, then `PaymentAuthorized::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::PaymentAuthorized {
         ::std::default::Default::default()
     }
 }
 impl PaymentAuthorizedCard {
-    /// Starts a [`builder::PaymentAuthorizedCard`]: set each member by name, then `PaymentAuthorizedCard::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::PaymentAuthorizedCard`]: set each member by name, then `PaymentAuthorizedCard::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::PaymentAuthorizedCard {
         ::std::default::Default::default()
     }
@@ -280,40 +280,59 @@ impl PaymentAuthorizedCard {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::Money`] member by member; `Money::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: ::std::option::Option<
-            ::std::result::Result<u64, ::std::string::String>,
-        >,
-        currency: ::std::option::Option<
-            ::std::result::Result<super::MoneyCurrency, ::std::string::String>,
-        >,
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
-        /// Sets the member `amount_minor`.
-        pub fn amount_minor<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<u64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount_minor = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `amount_minor`: {e}")),
-            );
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
             self
         }
-        /// Sets the member `currency`.
-        pub fn currency<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::MoneyCurrency>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.currency = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `currency`: {e}")),
-            );
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
             self
         }
     }
@@ -323,178 +342,108 @@ pub mod builder {
             builder: Money,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount_minor: match builder.amount_minor {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `amount_minor`"
-                                .into(),
-                        );
-                    }
-                },
-                currency: match builder.currency {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `currency`".into(),
-                        );
-                    }
-                },
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
             })
         }
     }
-    impl ::std::convert::From<super::Money> for Money {
-        fn from(value: super::Money) -> Self {
-            Self {
-                amount_minor: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount_minor),
-                ),
-                currency: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.currency),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::PaymentAuthorized`] member by member; `PaymentAuthorized::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::PaymentAuthorized`] member by member: one setter a member (an optional one takes the value itself), then `PaymentAuthorized::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct PaymentAuthorized {
-        amount: ::std::option::Option<
-            ::std::result::Result<super::Money, ::std::string::String>,
-        >,
-        authorized_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        card: ::std::option::Option<
-            ::std::result::Result<super::PaymentAuthorizedCard, ::std::string::String>,
-        >,
-        expires_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        merchant_ref: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        method: ::std::option::Option<
-            ::std::result::Result<super::PaymentAuthorizedMethod, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        payment_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        amount: __Slot<super::Money>,
+        authorized_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        card: __Slot<super::PaymentAuthorizedCard>,
+        expires_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        merchant_ref: __Slot<::std::string::String>,
+        method: __Slot<super::PaymentAuthorizedMethod>,
+        order_id: __Slot<::std::string::String>,
+        payment_id: __Slot<::uuid::Uuid>,
+        tenant: __Slot<::std::string::String>,
     }
     impl PaymentAuthorized {
-        /// Sets the member `amount`.
-        pub fn amount<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Money>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `amount`: {e}")),
-            );
+        pub fn amount(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount = __set("amount", value);
             self
         }
-        /// Sets the member `authorized_at`.
-        pub fn authorized_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.authorized_at = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `authorized_at`: {e}")),
-            );
+        pub fn authorized_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.authorized_at = __set("authorized_at", value);
             self
         }
-        /// Sets the optional member `card` to the value (not an `Option`); left unset, it is absent.
-        pub fn card<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::PaymentAuthorizedCard>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.card = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `card`: {e}")),
-            );
+        pub fn card(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::PaymentAuthorizedCard,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.card = __set("card", value);
             self
         }
-        /// Sets the optional member `expires_at` to the value (not an `Option`); left unset, it is absent.
-        pub fn expires_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.expires_at = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `expires_at`: {e}")),
-            );
+        pub fn expires_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.expires_at = __set("expires_at", value);
             self
         }
-        /// Sets the optional member `merchant_ref` to the value (not an `Option`); left unset, it is absent.
-        pub fn merchant_ref<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.merchant_ref = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `merchant_ref`: {e}")),
-            );
+        pub fn merchant_ref(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.merchant_ref = __set("merchant_ref", value);
             self
         }
-        /// Sets the member `method`.
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::PaymentAuthorizedMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `method`: {e}")),
-            );
+        pub fn method(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::PaymentAuthorizedMethod,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.method = __set("method", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `payment_id`.
-        pub fn payment_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.payment_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `payment_id`: {e}")),
-            );
+        pub fn payment_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.payment_id = __set("payment_id", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
     }
@@ -504,143 +453,52 @@ pub mod builder {
             builder: PaymentAuthorized,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount: match builder.amount {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `amount`"
-                                .into(),
-                        );
-                    }
-                },
-                authorized_at: match builder.authorized_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `authorized_at`"
-                                .into(),
-                        );
-                    }
-                },
-                card: match builder.card {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                expires_at: match builder.expires_at {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                merchant_ref: match builder.merchant_ref {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                method: match builder.method {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `method`"
-                                .into(),
-                        );
-                    }
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                payment_id: match builder.payment_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `payment_id`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorized`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
+                amount: __required("PaymentAuthorized", "amount", builder.amount)?,
+                authorized_at: __required(
+                    "PaymentAuthorized",
+                    "authorized_at",
+                    builder.authorized_at,
+                )?,
+                card: __optional(builder.card)?,
+                expires_at: __optional(builder.expires_at)?,
+                merchant_ref: __optional(builder.merchant_ref)?,
+                method: __required("PaymentAuthorized", "method", builder.method)?,
+                order_id: __required("PaymentAuthorized", "order_id", builder.order_id)?,
+                payment_id: __required(
+                    "PaymentAuthorized",
+                    "payment_id",
+                    builder.payment_id,
+                )?,
+                tenant: __required("PaymentAuthorized", "tenant", builder.tenant)?,
             })
         }
     }
-    impl ::std::convert::From<super::PaymentAuthorized> for PaymentAuthorized {
-        fn from(value: super::PaymentAuthorized) -> Self {
-            Self {
-                amount: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount),
-                ),
-                authorized_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.authorized_at),
-                ),
-                card: value.card.map(::std::result::Result::Ok),
-                expires_at: value.expires_at.map(::std::result::Result::Ok),
-                merchant_ref: value.merchant_ref.map(::std::result::Result::Ok),
-                method: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.method),
-                ),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                payment_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.payment_id),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::PaymentAuthorizedCard`] member by member; `PaymentAuthorizedCard::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::PaymentAuthorizedCard`] member by member: one setter a member (an optional one takes the value itself), then `PaymentAuthorizedCard::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct PaymentAuthorizedCard {
-        brand: ::std::option::Option<
-            ::std::result::Result<
-                super::PaymentAuthorizedCardBrand,
-                ::std::string::String,
-            >,
-        >,
-        last4: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        brand: __Slot<super::PaymentAuthorizedCardBrand>,
+        last4: __Slot<::std::string::String>,
     }
     impl PaymentAuthorizedCard {
-        /// Sets the member `brand`.
-        pub fn brand<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::PaymentAuthorizedCardBrand>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.brand = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `brand`: {e}")),
-            );
+        pub fn brand(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::PaymentAuthorizedCardBrand,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.brand = __set("brand", value);
             self
         }
-        /// Sets the member `last4`.
-        pub fn last4<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.last4 = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `last4`: {e}")),
-            );
+        pub fn last4(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.last4 = __set("last4", value);
             self
         }
     }
@@ -651,37 +509,9 @@ pub mod builder {
             builder: PaymentAuthorizedCard,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                brand: match builder.brand {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorizedCard`: no value for the required member `brand`"
-                                .into(),
-                        );
-                    }
-                },
-                last4: match builder.last4 {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentAuthorizedCard`: no value for the required member `last4`"
-                                .into(),
-                        );
-                    }
-                },
+                brand: __required("PaymentAuthorizedCard", "brand", builder.brand)?,
+                last4: __required("PaymentAuthorizedCard", "last4", builder.last4)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::PaymentAuthorizedCard> for PaymentAuthorizedCard {
-        fn from(value: super::PaymentAuthorizedCard) -> Self {
-            Self {
-                brand: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.brand),
-                ),
-                last4: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.last4),
-                ),
-            }
         }
     }
 }

@@ -127,13 +127,13 @@ pub mod error {
     }
 }
 impl Money {
-    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::Money {
         ::std::default::Default::default()
     }
 }
 impl PaymentCaptured {
-    /// Starts a [`builder::PaymentCaptured`]: set each member by name, then `PaymentCaptured::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::PaymentCaptured`]: set each member by name, then `PaymentCaptured::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::PaymentCaptured {
         ::std::default::Default::default()
     }
@@ -141,40 +141,59 @@ impl PaymentCaptured {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::Money`] member by member; `Money::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: ::std::option::Option<
-            ::std::result::Result<u64, ::std::string::String>,
-        >,
-        currency: ::std::option::Option<
-            ::std::result::Result<super::MoneyCurrency, ::std::string::String>,
-        >,
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
-        /// Sets the member `amount_minor`.
-        pub fn amount_minor<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<u64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount_minor = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `amount_minor`: {e}")),
-            );
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
             self
         }
-        /// Sets the member `currency`.
-        pub fn currency<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::MoneyCurrency>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.currency = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `currency`: {e}")),
-            );
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
             self
         }
     }
@@ -184,131 +203,75 @@ pub mod builder {
             builder: Money,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount_minor: match builder.amount_minor {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `amount_minor`"
-                                .into(),
-                        );
-                    }
-                },
-                currency: match builder.currency {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `currency`".into(),
-                        );
-                    }
-                },
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
             })
         }
     }
-    impl ::std::convert::From<super::Money> for Money {
-        fn from(value: super::Money) -> Self {
-            Self {
-                amount_minor: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount_minor),
-                ),
-                currency: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.currency),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::PaymentCaptured`] member by member; `PaymentCaptured::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::PaymentCaptured`] member by member: one setter a member (an optional one takes the value itself), then `PaymentCaptured::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct PaymentCaptured {
-        amount: ::std::option::Option<
-            ::std::result::Result<super::Money, ::std::string::String>,
-        >,
-        captured_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        merchant_ref: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        payment_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        amount: __Slot<super::Money>,
+        captured_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        merchant_ref: __Slot<::std::string::String>,
+        order_id: __Slot<::std::string::String>,
+        payment_id: __Slot<::uuid::Uuid>,
+        tenant: __Slot<::std::string::String>,
     }
     impl PaymentCaptured {
-        /// Sets the member `amount`.
-        pub fn amount<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Money>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `amount`: {e}")),
-            );
+        pub fn amount(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount = __set("amount", value);
             self
         }
-        /// Sets the member `captured_at`.
-        pub fn captured_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.captured_at = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `captured_at`: {e}")),
-            );
+        pub fn captured_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.captured_at = __set("captured_at", value);
             self
         }
-        /// Sets the optional member `merchant_ref` to the value (not an `Option`); left unset, it is absent.
-        pub fn merchant_ref<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.merchant_ref = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `merchant_ref`: {e}")),
-            );
+        pub fn merchant_ref(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.merchant_ref = __set("merchant_ref", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `payment_id`.
-        pub fn payment_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.payment_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `payment_id`: {e}")),
-            );
+        pub fn payment_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.payment_id = __set("payment_id", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
     }
@@ -318,80 +281,21 @@ pub mod builder {
             builder: PaymentCaptured,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount: match builder.amount {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentCaptured`: no value for the required member `amount`"
-                                .into(),
-                        );
-                    }
-                },
-                captured_at: match builder.captured_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentCaptured`: no value for the required member `captured_at`"
-                                .into(),
-                        );
-                    }
-                },
-                merchant_ref: match builder.merchant_ref {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentCaptured`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                payment_id: match builder.payment_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentCaptured`: no value for the required member `payment_id`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentCaptured`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
+                amount: __required("PaymentCaptured", "amount", builder.amount)?,
+                captured_at: __required(
+                    "PaymentCaptured",
+                    "captured_at",
+                    builder.captured_at,
+                )?,
+                merchant_ref: __optional(builder.merchant_ref)?,
+                order_id: __required("PaymentCaptured", "order_id", builder.order_id)?,
+                payment_id: __required(
+                    "PaymentCaptured",
+                    "payment_id",
+                    builder.payment_id,
+                )?,
+                tenant: __required("PaymentCaptured", "tenant", builder.tenant)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::PaymentCaptured> for PaymentCaptured {
-        fn from(value: super::PaymentCaptured) -> Self {
-            Self {
-                amount: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount),
-                ),
-                captured_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.captured_at),
-                ),
-                merchant_ref: value.merchant_ref.map(::std::result::Result::Ok),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                payment_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.payment_id),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-            }
         }
     }
 }

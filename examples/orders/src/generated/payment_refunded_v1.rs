@@ -132,13 +132,13 @@ pub mod error {
     }
 }
 impl Money {
-    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::Money {
         ::std::default::Default::default()
     }
 }
 impl PaymentRefunded {
-    /// Starts a [`builder::PaymentRefunded`]: set each member by name, then `PaymentRefunded::try_from(builder)` (or `.try_into()`). Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    /// Starts a [`builder::PaymentRefunded`]: set each member by name, then `PaymentRefunded::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::PaymentRefunded {
         ::std::default::Default::default()
     }
@@ -146,40 +146,59 @@ impl PaymentRefunded {
 /// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
 /// setter a member, then `X::try_from(builder)`.
 pub mod builder {
-    /// Builds a [`super::Money`] member by member; `Money::try_from` names a required member left unset or a value that does not convert.
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: ::std::option::Option<
-            ::std::result::Result<u64, ::std::string::String>,
-        >,
-        currency: ::std::option::Option<
-            ::std::result::Result<super::MoneyCurrency, ::std::string::String>,
-        >,
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
-        /// Sets the member `amount_minor`.
-        pub fn amount_minor<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<u64>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount_minor = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `amount_minor`: {e}")),
-            );
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
             self
         }
-        /// Sets the member `currency`.
-        pub fn currency<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::MoneyCurrency>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.currency = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `currency`: {e}")),
-            );
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
             self
         }
     }
@@ -189,173 +208,102 @@ pub mod builder {
             builder: Money,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount_minor: match builder.amount_minor {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `amount_minor`"
-                                .into(),
-                        );
-                    }
-                },
-                currency: match builder.currency {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`Money`: no value for the required member `currency`".into(),
-                        );
-                    }
-                },
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
             })
         }
     }
-    impl ::std::convert::From<super::Money> for Money {
-        fn from(value: super::Money) -> Self {
-            Self {
-                amount_minor: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount_minor),
-                ),
-                currency: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.currency),
-                ),
-            }
-        }
-    }
-    /// Builds a [`super::PaymentRefunded`] member by member; `PaymentRefunded::try_from` names a required member left unset or a value that does not convert.
+    /// Builds a [`super::PaymentRefunded`] member by member: one setter a member (an optional one takes the value itself), then `PaymentRefunded::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct PaymentRefunded {
-        amount: ::std::option::Option<
-            ::std::result::Result<super::Money, ::std::string::String>,
-        >,
-        merchant_ref: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        order_id: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        partial: ::std::option::Option<
-            ::std::result::Result<bool, ::std::string::String>,
-        >,
-        payment_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        reason: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
-        refund_id: ::std::option::Option<
-            ::std::result::Result<::uuid::Uuid, ::std::string::String>,
-        >,
-        refunded_at: ::std::option::Option<
-            ::std::result::Result<
-                ::chrono::DateTime<::chrono::offset::Utc>,
-                ::std::string::String,
-            >,
-        >,
-        tenant: ::std::option::Option<
-            ::std::result::Result<::std::string::String, ::std::string::String>,
-        >,
+        amount: __Slot<super::Money>,
+        merchant_ref: __Slot<::std::string::String>,
+        order_id: __Slot<::std::string::String>,
+        partial: __Slot<bool>,
+        payment_id: __Slot<::uuid::Uuid>,
+        reason: __Slot<::std::string::String>,
+        refund_id: __Slot<::uuid::Uuid>,
+        refunded_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        tenant: __Slot<::std::string::String>,
     }
     impl PaymentRefunded {
-        /// Sets the member `amount`.
-        pub fn amount<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::Money>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.amount = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `amount`: {e}")),
-            );
+        pub fn amount(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount = __set("amount", value);
             self
         }
-        /// Sets the optional member `merchant_ref` to the value (not an `Option`); left unset, it is absent.
-        pub fn merchant_ref<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.merchant_ref = ::std::option::Option::Some(
-                value
-                    .try_into()
-                    .map_err(|e| ::std::format!("member `merchant_ref`: {e}")),
-            );
+        pub fn merchant_ref(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.merchant_ref = __set("merchant_ref", value);
             self
         }
-        /// Sets the member `order_id`.
-        pub fn order_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.order_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `order_id`: {e}")),
-            );
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
             self
         }
-        /// Sets the member `partial`.
-        pub fn partial<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<bool>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.partial = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `partial`: {e}")),
-            );
+        pub fn partial(
+            mut self,
+            value: impl ::std::convert::TryInto<bool, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.partial = __set("partial", value);
             self
         }
-        /// Sets the member `payment_id`.
-        pub fn payment_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.payment_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `payment_id`: {e}")),
-            );
+        pub fn payment_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.payment_id = __set("payment_id", value);
             self
         }
-        /// Sets the optional member `reason` to the value (not an `Option`); left unset, it is absent.
-        pub fn reason<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.reason = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `reason`: {e}")),
-            );
+        pub fn reason(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.reason = __set("reason", value);
             self
         }
-        /// Sets the member `refund_id`.
-        pub fn refund_id<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::uuid::Uuid>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.refund_id = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `refund_id`: {e}")),
-            );
+        pub fn refund_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.refund_id = __set("refund_id", value);
             self
         }
-        /// Sets the member `refunded_at`.
-        pub fn refunded_at<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.refunded_at = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `refunded_at`: {e}")),
-            );
+        pub fn refunded_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.refunded_at = __set("refunded_at", value);
             self
         }
-        /// Sets the member `tenant`.
-        pub fn tenant<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.tenant = ::std::option::Option::Some(
-                value.try_into().map_err(|e| ::std::format!("member `tenant`: {e}")),
-            );
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
             self
         }
     }
@@ -365,111 +313,28 @@ pub mod builder {
             builder: PaymentRefunded,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             ::std::result::Result::Ok(Self {
-                amount: match builder.amount {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `amount`"
-                                .into(),
-                        );
-                    }
-                },
-                merchant_ref: match builder.merchant_ref {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                order_id: match builder.order_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `order_id`"
-                                .into(),
-                        );
-                    }
-                },
-                partial: match builder.partial {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `partial`"
-                                .into(),
-                        );
-                    }
-                },
-                payment_id: match builder.payment_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `payment_id`"
-                                .into(),
-                        );
-                    }
-                },
-                reason: match builder.reason {
-                    ::std::option::Option::Some(value) => {
-                        ::std::option::Option::Some(value?)
-                    }
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },
-                refund_id: match builder.refund_id {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `refund_id`"
-                                .into(),
-                        );
-                    }
-                },
-                refunded_at: match builder.refunded_at {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `refunded_at`"
-                                .into(),
-                        );
-                    }
-                },
-                tenant: match builder.tenant {
-                    ::std::option::Option::Some(value) => value?,
-                    ::std::option::Option::None => {
-                        return ::std::result::Result::Err(
-                            "`PaymentRefunded`: no value for the required member `tenant`"
-                                .into(),
-                        );
-                    }
-                },
+                amount: __required("PaymentRefunded", "amount", builder.amount)?,
+                merchant_ref: __optional(builder.merchant_ref)?,
+                order_id: __required("PaymentRefunded", "order_id", builder.order_id)?,
+                partial: __required("PaymentRefunded", "partial", builder.partial)?,
+                payment_id: __required(
+                    "PaymentRefunded",
+                    "payment_id",
+                    builder.payment_id,
+                )?,
+                reason: __optional(builder.reason)?,
+                refund_id: __required(
+                    "PaymentRefunded",
+                    "refund_id",
+                    builder.refund_id,
+                )?,
+                refunded_at: __required(
+                    "PaymentRefunded",
+                    "refunded_at",
+                    builder.refunded_at,
+                )?,
+                tenant: __required("PaymentRefunded", "tenant", builder.tenant)?,
             })
-        }
-    }
-    impl ::std::convert::From<super::PaymentRefunded> for PaymentRefunded {
-        fn from(value: super::PaymentRefunded) -> Self {
-            Self {
-                amount: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.amount),
-                ),
-                merchant_ref: value.merchant_ref.map(::std::result::Result::Ok),
-                order_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.order_id),
-                ),
-                partial: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.partial),
-                ),
-                payment_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.payment_id),
-                ),
-                reason: value.reason.map(::std::result::Result::Ok),
-                refund_id: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.refund_id),
-                ),
-                refunded_at: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.refunded_at),
-                ),
-                tenant: ::std::option::Option::Some(
-                    ::std::result::Result::Ok(value.tenant),
-                ),
-            }
         }
     }
 }
