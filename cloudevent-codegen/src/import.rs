@@ -110,6 +110,7 @@ pub(crate) fn event_tokens(
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
+    crate::member_names::distinct_members(&mut syntax);
     if mode == Mode::KeepText {
         crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     }
@@ -203,6 +204,7 @@ pub(crate) fn event_tokens(
     if !findings.is_empty() {
         return Err(findings);
     }
+    crate::payload_builder::add_builders(&mut syntax);
     Ok(quote!(#syntax))
 }
 
@@ -277,14 +279,15 @@ pub(crate) fn shared_tokens(
         runtime_crate,
         mode,
     );
-    if mode != Mode::KeepText {
-        return Ok(tokens);
-    }
     let mut syntax: syn::File =
         syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-    let runtime: syn::Path = syn::parse_str(runtime_crate)
-        .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-    crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
+    crate::member_names::distinct_members(&mut syntax);
+    if mode == Mode::KeepText {
+        let runtime: syn::Path = syn::parse_str(runtime_crate)
+            .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+        crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
+    }
+    crate::payload_builder::add_builders(&mut syntax);
     Ok(quote!(#syntax))
 }
 
@@ -342,11 +345,22 @@ fn run_typify(
             let fix = "simplify that subschema (codegen handles objects, arrays, scalars, `enum`, `$ref`, `allOf`, and `anyOf`/`oneOf` of objects or of scalars), or describe it as `{}` to read it as JSON";
             let mut findings: Vec<Finding> = culprits(prepared, settings)
                 .into_iter()
-                .map(|(pointer, message)| {
+                .map(|(pointer, keywords, message)| {
+                    let on = match keywords.as_slice() {
+                        [] => String::new(),
+                        keywords => format!(
+                            "it stops on {}: ",
+                            keywords
+                                .iter()
+                                .map(|k| format!("`{k}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    };
                     Finding::new(
                         path,
                         pointer,
-                        format!("typify cannot turn this subschema into Rust: {message}"),
+                        format!("typify cannot turn this subschema into Rust: {on}{message}"),
                     )
                     .with_fix(fix)
                 })
@@ -368,8 +382,9 @@ fn run_typify(
 
 /// The definitions, then the root properties, that fail on their own when the whole schema
 /// failed: each definition is tried with the others standing in as `{}` (any JSON), each
-/// property with the definitions that work.
-fn culprits(prepared: &Value, settings: &TypeSpaceSettings) -> Vec<(String, String)> {
+/// property with the definitions that work; then, inside each, the deepest subschema that
+/// fails alone and the keywords to blame there (`narrow.rs`).
+fn culprits(prepared: &Value, settings: &TypeSpaceSettings) -> Vec<(String, Vec<String>, String)> {
     let mut out = Vec::new();
     let definitions = prepared
         .get("definitions")
@@ -397,19 +412,26 @@ fn culprits(prepared: &Value, settings: &TypeSpaceSettings) -> Vec<(String, Stri
         probe.insert("type".into(), "object".into());
         probe.insert("properties".into(), Value::Object(properties));
         probe.insert("definitions".into(), Value::Object(definitions));
+        // The probe's name is ours: typify's message names the member it stopped on.
         typify_once(&Value::Object(probe), settings)
+            .map_err(|m| m.replace(" for CodegenProbe_probe", ""))
     };
     let mut failing: Vec<String> = Vec::new();
     for (name, schema) in &definitions {
         if let Err(message) = probe(schema, stubbed(&|k| k == name)) {
-            out.push((format!("/definitions/{}", pointer_segment(name)), message));
+            let alone = |s: &Value| probe(s, stubbed(&|k| k == name)).err();
+            let pointer = format!("/definitions/{}", pointer_segment(name));
+            out.push(crate::narrow::narrow(&pointer, schema, message, &alone));
             failing.push(name.clone());
         }
     }
     if let Some(properties) = prepared.get("properties").and_then(Value::as_object) {
         for (name, schema) in properties {
-            if let Err(message) = probe(schema, stubbed(&|k| !failing.iter().any(|f| f == k))) {
-                out.push((format!("/properties/{}", pointer_segment(name)), message));
+            let working = || stubbed(&|k| !failing.iter().any(|f| f == k));
+            if let Err(message) = probe(schema, working()) {
+                let alone = |s: &Value| probe(s, working()).err();
+                let pointer = format!("/properties/{}", pointer_segment(name));
+                out.push(crate::narrow::narrow(&pointer, schema, message, &alone));
             }
         }
     }
@@ -435,14 +457,9 @@ fn typify_once(prepared: &Value, settings: &TypeSpaceSettings) -> Result<TokenSt
             .map(|_| space.to_stream())
             .map_err(|e| short(&e.to_string()))
     })
-    .unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "typify stopped on an unsupported shape".to_owned());
-        Err(format!("typify stopped on it ({})", short(&message)))
-    })
+    // A panic's text (`called Option::unwrap() on a None value`) is typify's, not the
+    // schema's: the finding names the subschema and keyword instead (`culprits`).
+    .unwrap_or_else(|_| Err(crate::narrow::TYPIFY_PANICKED.to_owned()))
 }
 
 /// Runs `f`, catching a panic without letting the panic hook print it: typify panics on some

@@ -102,7 +102,9 @@ impl Candidate {
         if root.starts_with(|c: char| c.is_ascii_digit()) || root.is_empty() {
             root.insert_str(0, "Event");
         }
-        root
+        // typify recases the title it is given (`PQ`, from `com.example.p.q`, is `Pq` to it):
+        // the root is named as typify will name it, or the generated type would not be found.
+        typify_type_name(&root)
     }
 }
 
@@ -187,6 +189,29 @@ fn candidate(event_type: &str, major: u64, imported: bool) -> Candidate {
         start,
         suffix,
         counter: 0,
+    }
+}
+
+/// The Rust type name typify 0.8 gives a definition named `name` (its `sanitize` in Pascal
+/// case): quotes dropped, every other character that cannot continue an identifier a word
+/// break, upper camel case, `X` before a leading character that cannot start one. Two
+/// definitions differing in case alone (`SQLJobFacet`, `SqlJobFacet`) get one name.
+pub(crate) fn typify_type_name(name: &str) -> String {
+    let words: String = name
+        .replace('\'', "")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let camel = words.to_upper_camel_case();
+    match camel.chars().next() {
+        Some(c) if c.is_alphabetic() || c == '_' => camel,
+        _ => format!("X{camel}"),
     }
 }
 
@@ -289,6 +314,16 @@ mod tests {
         let twice = modules(&["com.example.order.created", "com.example.order.created"]);
         assert_eq!(twice[0].0, "com_example_order_created");
         assert_eq!(twice[1].0, "com_example_order_created_2");
+    }
+
+    #[test]
+    fn typify_names_definitions_differing_in_case_alike() {
+        assert_eq!(typify_type_name("SQLJobFacet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("SqlJobFacet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("sql-job facet"), "SqlJobFacet");
+        assert_eq!(typify_type_name("3d"), "X3d");
+        // Single-letter segments give a root typify would recase: it is named as typify will.
+        assert_eq!(modules(&["com.example.p.q"])[0].1, "Pq");
     }
 
     #[test]

@@ -423,3 +423,40 @@ fn colliding_names_are_numbered_at_once_and_generate() {
     // `com.eXample.order.created`: `ComEXampleOrderCreated` camel-cased once more.
     assert!(text.contains("pub struct ComExampleOrderCreated"), "{text}");
 }
+
+/// Issue 37 item 2: a shape typify panics on is a finding naming the deepest subschema and the
+/// keyword it stops on; the panic's own text (`not yet implemented`, `entered unreachable
+/// code`, `called Option::unwrap() on a None value`) never reaches the user.
+#[test]
+fn a_typify_panic_is_a_finding_naming_the_keyword_and_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "com.example.order.created/v1.json",
+        &event(
+            "order.created",
+            json!({"properties": {
+                "bound": {"anyOf": [{"type": "integer"}, {"minimum": 2}]},
+                "either": {"oneOf": [true, false, false]}
+            }}),
+        ),
+    );
+    let found = findings(dir.path());
+    let at = |pointer: &str| {
+        found
+            .iter()
+            .find(|f| f.pointer == pointer)
+            .unwrap_or_else(|| panic!("no finding at {pointer}: {found:#?}"))
+    };
+    let bound = at("/properties/bound/anyOf/1");
+    assert!(bound.message.contains("it stops on `minimum`"), "{bound}");
+    let either = at("/properties/either");
+    assert!(either.message.contains("it stops on `oneOf`"), "{either}");
+    for finding in &found {
+        let text = finding.to_string();
+        for raw in ["unwrap()", "not yet implemented", "unreachable", "panicked"] {
+            assert!(!text.contains(raw), "{text}");
+        }
+        assert!(text.contains("typify 0.8 stops on this shape"), "{text}");
+    }
+}

@@ -113,29 +113,21 @@ pub(crate) fn declared_type(source: &str) -> Option<&str> {
     Some(&source[start..start + len])
 }
 
-/// The payload of the event section 3 produces, as the schema describes it.
-const ORDER: &str = r#"{
-    "order_id": "ord-20240611-0042",
-    "tenant": "shop-nl",
-    "customer_id": "0b5e1d4a-4a39-4b8e-9d8e-2b7c2f4b0001",
-    "created_at": "2024-06-11T09:30:00Z",
-    "channel": "web",
-    "items": [{"sku": "SKU-1", "quantity": 2, "unit_price": {"amount_minor": 1250, "currency": "EUR"}}],
-    "total": {"amount_minor": 2500, "currency": "EUR"},
-    "shipping_address": {"street": "Main 1", "city": "Utrecht", "postal_code": "3511 AA", "country": "NL"}
-}"#;
-
 /// An `OrderCreated` event (generated from `schemas/com.example.order.created/v1.json`) as
 /// JSON and as an HTTP binary-mode request; returns the request.
 fn produce(out: &mut String) -> Result<::http::Request<Vec<u8>>, String> {
-    let order: OrderCreated = serde_json::from_str(ORDER)
+    // Built as every producer should build a generated payload: its builder, so a schema
+    // change the gate calls compatible needs no change to this code.
+    let order = orders_example::producer::first_order()
         .map_err(|e| format!("the example order does not fit its generated type: {e}"))?;
     let event = Event::new(order);
     let json = serde_json::to_string_pretty(&event)
         .map_err(|e| format!("the event does not serialize: {e}"))?;
     let _ = writeln!(
         out,
-        "Event::new(OrderCreated {{ .. }}) (examples/orders/src/generated/order_created_v1.rs):\n\
+        "Event::new(OrderCreated::try_from(OrderCreated::builder().order_id(..) ..)?)\n\
+         (examples/orders/src/producer.rs, first_order; the type is generated in\n\
+         examples/orders/src/generated/order_created_v1.rs):\n\
          a fresh id, the time now, type, source, dataschema from the schema, subject and the\n\
          `tenant` extension from the payload, ADR-0003 traceability. Structured mode:\n\n{json}\n"
     );

@@ -684,9 +684,21 @@ fn rename_definition(schema: &mut serde_json::Value, old: &str) -> bool {
         else {
             continue;
         };
-        if !definitions.contains_key(old) {
+        // typify names a definition by its key, recased: `SQLJobFacet` is `SqlJobFacet` too,
+        // so the definition behind a name given twice may differ from it in case alone.
+        let Some(old) = definitions
+            .keys()
+            .find(|k| *k == old)
+            .or_else(|| {
+                definitions
+                    .keys()
+                    .find(|k| crate::naming::typify_type_name(k) == old)
+            })
+            .cloned()
+        else {
             continue;
-        }
+        };
+        let old = old.as_str();
         let base = format!("{old}Definition");
         let new = std::iter::once(base.clone())
             .chain((2..).map(|n| format!("{base}{n}")))

@@ -172,3 +172,136 @@ pub mod error {
         }
     }
 }
+impl OrderCancelled {
+    /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderCancelled {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::OrderCancelled`] member by member: one setter a member (an optional one takes the value itself), then `OrderCancelled::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderCancelled {
+        cancelled_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        comment: __Slot<super::OrderCancelledComment>,
+        order_id: __Slot<::std::string::String>,
+        reason: __Slot<super::OrderCancelledReason>,
+        refund_expected: __Slot<bool>,
+        tenant: __Slot<::std::string::String>,
+    }
+    impl OrderCancelled {
+        pub fn cancelled_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.cancelled_at = __set("cancelled_at", value);
+            self
+        }
+        pub fn comment(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCancelledComment,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.comment = __set("comment", value);
+            self
+        }
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
+            self
+        }
+        pub fn reason(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCancelledReason,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.reason = __set("reason", value);
+            self
+        }
+        pub fn refund_expected(
+            mut self,
+            value: impl ::std::convert::TryInto<bool, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.refund_expected = __set("refund_expected", value);
+            self
+        }
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderCancelled> for super::OrderCancelled {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderCancelled,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                cancelled_at: __required(
+                    "OrderCancelled",
+                    "cancelled_at",
+                    builder.cancelled_at,
+                )?,
+                comment: __optional(builder.comment)?,
+                order_id: __required("OrderCancelled", "order_id", builder.order_id)?,
+                reason: __required("OrderCancelled", "reason", builder.reason)?,
+                refund_expected: __required(
+                    "OrderCancelled",
+                    "refund_expected",
+                    builder.refund_expected,
+                )?,
+                tenant: __required("OrderCancelled", "tenant", builder.tenant)?,
+            })
+        }
+    }
+}

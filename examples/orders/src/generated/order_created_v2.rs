@@ -288,3 +288,475 @@ pub mod error {
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
 pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Address\":{\"description\":\"A postal address.\",\"properties\":{\"city\":{\"type\":\"string\"},\"country\":{\"description\":\"ISO 3166-1 alpha-2 country code.\",\"type\":\"string\"},\"postal_code\":{\"type\":\"string\"},\"street\":{\"type\":\"string\"}},\"required\":[\"street\",\"city\",\"postal_code\",\"country\"],\"type\":\"object\"},\"LineItem\":{\"description\":\"One line of an order.\",\"properties\":{\"quantity\":{\"minimum\":1,\"type\":\"integer\"},\"sku\":{\"description\":\"The stock keeping unit.\",\"type\":\"string\"},\"unit_price\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The price of one unit.\"}},\"required\":[\"sku\",\"quantity\",\"unit_price\"],\"type\":\"object\"},\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.order.created/v2.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"A customer placed an order. v2 replaces `customer_id` with a `customer` object and `total` with `totals` (breaking).\",\"properties\":{\"billing_address\":{\"$ref\":\"#/$defs/Address\"},\"channel\":{\"enum\":[\"web\",\"mobile\",\"store\",\"marketplace\"],\"type\":\"string\"},\"coupon_codes\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"created_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"customer\":{\"properties\":{\"email_verified\":{\"type\":\"boolean\"},\"id\":{\"format\":\"uuid\",\"type\":\"string\"},\"segment\":{\"enum\":[\"consumer\",\"business\"],\"type\":\"string\"}},\"required\":[\"id\",\"segment\"],\"type\":\"object\"},\"items\":{\"items\":{\"$ref\":\"#/$defs/LineItem\"},\"minItems\":1,\"type\":\"array\"},\"note\":{\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"shipping_address\":{\"$ref\":\"#/$defs/Address\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"},\"totals\":{\"properties\":{\"gross\":{\"$ref\":\"#/$defs/Money\",\"description\":\"What the customer pays.\"},\"net\":{\"$ref\":\"#/$defs/Money\",\"description\":\"Sum of the lines before tax.\"},\"tax\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The tax.\"}},\"required\":[\"net\",\"tax\",\"gross\"],\"type\":\"object\"}},\"required\":[\"order_id\",\"tenant\",\"customer\",\"created_at\",\"channel\",\"items\",\"totals\",\"shipping_address\"],\"title\":\"Order created (v2)\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/orders\",\"subject\":\"order_id\",\"type\":\"com.example.order.created.v2\"}}";
+impl Address {
+    /// Starts a [`builder::Address`]: set each member by name, then `Address::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::Address {
+        ::std::default::Default::default()
+    }
+}
+impl LineItem {
+    /// Starts a [`builder::LineItem`]: set each member by name, then `LineItem::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::LineItem {
+        ::std::default::Default::default()
+    }
+}
+impl Money {
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::Money {
+        ::std::default::Default::default()
+    }
+}
+impl OrderCreated {
+    /// Starts a [`builder::OrderCreated`]: set each member by name, then `OrderCreated::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderCreated {
+        ::std::default::Default::default()
+    }
+}
+impl OrderCreatedCustomer {
+    /// Starts a [`builder::OrderCreatedCustomer`]: set each member by name, then `OrderCreatedCustomer::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderCreatedCustomer {
+        ::std::default::Default::default()
+    }
+}
+impl OrderCreatedTotals {
+    /// Starts a [`builder::OrderCreatedTotals`]: set each member by name, then `OrderCreatedTotals::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderCreatedTotals {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
+    /// Builds a [`super::Address`] member by member: one setter a member (an optional one takes the value itself), then `Address::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct Address {
+        city: __Slot<::std::string::String>,
+        country: __Slot<::std::string::String>,
+        postal_code: __Slot<::std::string::String>,
+        street: __Slot<::std::string::String>,
+    }
+    impl Address {
+        pub fn city(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.city = __set("city", value);
+            self
+        }
+        pub fn country(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.country = __set("country", value);
+            self
+        }
+        pub fn postal_code(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.postal_code = __set("postal_code", value);
+            self
+        }
+        pub fn street(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.street = __set("street", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<Address> for super::Address {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: Address,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                city: __required("Address", "city", builder.city)?,
+                country: __required("Address", "country", builder.country)?,
+                postal_code: __required("Address", "postal_code", builder.postal_code)?,
+                street: __required("Address", "street", builder.street)?,
+            })
+        }
+    }
+    /// Builds a [`super::LineItem`] member by member: one setter a member (an optional one takes the value itself), then `LineItem::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct LineItem {
+        quantity: __Slot<::std::num::NonZeroU64>,
+        sku: __Slot<::std::string::String>,
+        unit_price: __Slot<super::Money>,
+    }
+    impl LineItem {
+        pub fn quantity(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::num::NonZeroU64,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.quantity = __set("quantity", value);
+            self
+        }
+        pub fn sku(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.sku = __set("sku", value);
+            self
+        }
+        pub fn unit_price(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.unit_price = __set("unit_price", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<LineItem> for super::LineItem {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: LineItem,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                quantity: __required("LineItem", "quantity", builder.quantity)?,
+                sku: __required("LineItem", "sku", builder.sku)?,
+                unit_price: __required("LineItem", "unit_price", builder.unit_price)?,
+            })
+        }
+    }
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct Money {
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
+    }
+    impl Money {
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
+            self
+        }
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<Money> for super::Money {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: Money,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
+            })
+        }
+    }
+    /// Builds a [`super::OrderCreated`] member by member: one setter a member (an optional one takes the value itself), then `OrderCreated::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderCreated {
+        billing_address: __Slot<super::Address>,
+        channel: __Slot<super::OrderCreatedChannel>,
+        coupon_codes: __Slot<::std::vec::Vec<::std::string::String>>,
+        created_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        customer: __Slot<super::OrderCreatedCustomer>,
+        items: __Slot<::std::vec::Vec<super::LineItem>>,
+        note: __Slot<::std::string::String>,
+        order_id: __Slot<::std::string::String>,
+        shipping_address: __Slot<super::Address>,
+        tenant: __Slot<::std::string::String>,
+        totals: __Slot<super::OrderCreatedTotals>,
+    }
+    impl OrderCreated {
+        pub fn billing_address(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::Address,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.billing_address = __set("billing_address", value);
+            self
+        }
+        pub fn channel(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCreatedChannel,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.channel = __set("channel", value);
+            self
+        }
+        pub fn coupon_codes(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<::std::string::String>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.coupon_codes = __set("coupon_codes", value);
+            self
+        }
+        pub fn created_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.created_at = __set("created_at", value);
+            self
+        }
+        pub fn customer(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCreatedCustomer,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.customer = __set("customer", value);
+            self
+        }
+        pub fn items(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<super::LineItem>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.items = __set("items", value);
+            self
+        }
+        pub fn note(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.note = __set("note", value);
+            self
+        }
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
+            self
+        }
+        pub fn shipping_address(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::Address,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.shipping_address = __set("shipping_address", value);
+            self
+        }
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
+            self
+        }
+        pub fn totals(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCreatedTotals,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.totals = __set("totals", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderCreated> for super::OrderCreated {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderCreated,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                billing_address: __optional(builder.billing_address)?,
+                channel: __required("OrderCreated", "channel", builder.channel)?,
+                coupon_codes: __or(
+                    builder.coupon_codes,
+                    || ::std::default::Default::default(),
+                )?,
+                created_at: __required(
+                    "OrderCreated",
+                    "created_at",
+                    builder.created_at,
+                )?,
+                customer: __required("OrderCreated", "customer", builder.customer)?,
+                items: __required("OrderCreated", "items", builder.items)?,
+                note: __optional(builder.note)?,
+                order_id: __required("OrderCreated", "order_id", builder.order_id)?,
+                shipping_address: __required(
+                    "OrderCreated",
+                    "shipping_address",
+                    builder.shipping_address,
+                )?,
+                tenant: __required("OrderCreated", "tenant", builder.tenant)?,
+                totals: __required("OrderCreated", "totals", builder.totals)?,
+            })
+        }
+    }
+    /// Builds a [`super::OrderCreatedCustomer`] member by member: one setter a member (an optional one takes the value itself), then `OrderCreatedCustomer::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderCreatedCustomer {
+        email_verified: __Slot<bool>,
+        id: __Slot<::uuid::Uuid>,
+        segment: __Slot<super::OrderCreatedCustomerSegment>,
+    }
+    impl OrderCreatedCustomer {
+        pub fn email_verified(
+            mut self,
+            value: impl ::std::convert::TryInto<bool, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.email_verified = __set("email_verified", value);
+            self
+        }
+        pub fn id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.id = __set("id", value);
+            self
+        }
+        pub fn segment(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderCreatedCustomerSegment,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.segment = __set("segment", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderCreatedCustomer> for super::OrderCreatedCustomer {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderCreatedCustomer,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                email_verified: __optional(builder.email_verified)?,
+                id: __required("OrderCreatedCustomer", "id", builder.id)?,
+                segment: __required("OrderCreatedCustomer", "segment", builder.segment)?,
+            })
+        }
+    }
+    /// Builds a [`super::OrderCreatedTotals`] member by member: one setter a member (an optional one takes the value itself), then `OrderCreatedTotals::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderCreatedTotals {
+        gross: __Slot<super::Money>,
+        net: __Slot<super::Money>,
+        tax: __Slot<super::Money>,
+    }
+    impl OrderCreatedTotals {
+        pub fn gross(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.gross = __set("gross", value);
+            self
+        }
+        pub fn net(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.net = __set("net", value);
+            self
+        }
+        pub fn tax(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.tax = __set("tax", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderCreatedTotals> for super::OrderCreatedTotals {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderCreatedTotals,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                gross: __required("OrderCreatedTotals", "gross", builder.gross)?,
+                net: __required("OrderCreatedTotals", "net", builder.net)?,
+                tax: __required("OrderCreatedTotals", "tax", builder.tax)?,
+            })
+        }
+    }
+}

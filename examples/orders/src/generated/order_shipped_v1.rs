@@ -131,3 +131,208 @@ pub mod error {
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
 pub const DATA_SCHEMA: &str = "{\"$id\":\"https://schemas.example.com/events/com.example.order.shipped/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"An order left the warehouse, in one or more parcels.\",\"properties\":{\"carrier\":{\"enum\":[\"dhl\",\"ups\",\"postnl\",\"fedex\"],\"type\":\"string\"},\"estimated_delivery\":{\"format\":\"date\",\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"parcels\":{\"items\":{\"properties\":{\"parcel_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"skus\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"tracking_number\":{\"type\":\"string\"},\"weight_grams\":{\"minimum\":0,\"type\":\"integer\"}},\"required\":[\"parcel_id\",\"tracking_number\",\"skus\"],\"type\":\"object\"},\"minItems\":1,\"type\":\"array\"},\"shipped_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"}},\"required\":[\"order_id\",\"tenant\",\"shipped_at\",\"carrier\",\"parcels\"],\"title\":\"Order shipped\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/fulfilment\",\"subject\":\"order_id\",\"type\":\"com.example.order.shipped\"}}";
+impl OrderShipped {
+    /// Starts a [`builder::OrderShipped`]: set each member by name, then `OrderShipped::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderShipped {
+        ::std::default::Default::default()
+    }
+}
+impl OrderShippedParcelsItem {
+    /// Starts a [`builder::OrderShippedParcelsItem`]: set each member by name, then `OrderShippedParcelsItem::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::OrderShippedParcelsItem {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::OrderShipped`] member by member: one setter a member (an optional one takes the value itself), then `OrderShipped::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderShipped {
+        carrier: __Slot<super::OrderShippedCarrier>,
+        estimated_delivery: __Slot<::chrono::naive::NaiveDate>,
+        order_id: __Slot<::std::string::String>,
+        parcels: __Slot<::std::vec::Vec<super::OrderShippedParcelsItem>>,
+        shipped_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        tenant: __Slot<::std::string::String>,
+    }
+    impl OrderShipped {
+        pub fn carrier(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::OrderShippedCarrier,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.carrier = __set("carrier", value);
+            self
+        }
+        pub fn estimated_delivery(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::naive::NaiveDate,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.estimated_delivery = __set("estimated_delivery", value);
+            self
+        }
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
+            self
+        }
+        pub fn parcels(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<super::OrderShippedParcelsItem>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.parcels = __set("parcels", value);
+            self
+        }
+        pub fn shipped_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.shipped_at = __set("shipped_at", value);
+            self
+        }
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderShipped> for super::OrderShipped {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderShipped,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                carrier: __required("OrderShipped", "carrier", builder.carrier)?,
+                estimated_delivery: __optional(builder.estimated_delivery)?,
+                order_id: __required("OrderShipped", "order_id", builder.order_id)?,
+                parcels: __required("OrderShipped", "parcels", builder.parcels)?,
+                shipped_at: __required(
+                    "OrderShipped",
+                    "shipped_at",
+                    builder.shipped_at,
+                )?,
+                tenant: __required("OrderShipped", "tenant", builder.tenant)?,
+            })
+        }
+    }
+    /// Builds a [`super::OrderShippedParcelsItem`] member by member: one setter a member (an optional one takes the value itself), then `OrderShippedParcelsItem::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct OrderShippedParcelsItem {
+        parcel_id: __Slot<::uuid::Uuid>,
+        skus: __Slot<::std::vec::Vec<::std::string::String>>,
+        tracking_number: __Slot<::std::string::String>,
+        weight_grams: __Slot<u64>,
+    }
+    impl OrderShippedParcelsItem {
+        pub fn parcel_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.parcel_id = __set("parcel_id", value);
+            self
+        }
+        pub fn skus(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::vec::Vec<::std::string::String>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.skus = __set("skus", value);
+            self
+        }
+        pub fn tracking_number(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tracking_number = __set("tracking_number", value);
+            self
+        }
+        pub fn weight_grams(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.weight_grams = __set("weight_grams", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<OrderShippedParcelsItem>
+    for super::OrderShippedParcelsItem {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: OrderShippedParcelsItem,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                parcel_id: __required(
+                    "OrderShippedParcelsItem",
+                    "parcel_id",
+                    builder.parcel_id,
+                )?,
+                skus: __required("OrderShippedParcelsItem", "skus", builder.skus)?,
+                tracking_number: __required(
+                    "OrderShippedParcelsItem",
+                    "tracking_number",
+                    builder.tracking_number,
+                )?,
+                weight_grams: __optional(builder.weight_grams)?,
+            })
+        }
+    }
+}

@@ -135,3 +135,210 @@ pub mod error {
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
 pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.payment.refunded/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"Money went back to the customer, in full or in part.\",\"properties\":{\"amount\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The refunded amount.\"},\"merchant_ref\":{\"description\":\"The merchant's own reference; sent as the `merchantref` extension when present.\",\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"partial\":{\"description\":\"Whether only part of the captured amount was refunded.\",\"type\":\"boolean\"},\"payment_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"reason\":{\"type\":\"string\"},\"refund_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"refunded_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"}},\"required\":[\"order_id\",\"tenant\",\"payment_id\",\"refund_id\",\"amount\",\"partial\",\"refunded_at\"],\"title\":\"Payment refunded\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"merchantref\":\"merchant_ref\",\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/payments\",\"subject\":\"order_id\",\"type\":\"com.example.payment.refunded\"}}";
+impl Money {
+    /// Starts a [`builder::Money`]: set each member by name, then `Money::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::Money {
+        ::std::default::Default::default()
+    }
+}
+impl PaymentRefunded {
+    /// Starts a [`builder::PaymentRefunded`]: set each member by name, then `PaymentRefunded::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
+    pub fn builder() -> builder::PaymentRefunded {
+        ::std::default::Default::default()
+    }
+}
+/// Builders of this module's structs, one a struct, named as it: `X::builder()`, one
+/// setter a member, then `X::try_from(builder)`.
+pub mod builder {
+    type __Slot<T> = ::std::option::Option<
+        ::std::result::Result<T, ::std::string::String>,
+    >;
+    type __Built<T> = ::std::result::Result<T, super::error::ConversionError>;
+    fn __set<T, V>(member: &str, value: V) -> __Slot<T>
+    where
+        V: ::std::convert::TryInto<T, Error: ::std::fmt::Display>,
+    {
+        ::std::option::Option::Some(
+            value.try_into().map_err(|e| ::std::format!("member `{member}`: {e}")),
+        )
+    }
+    fn __optional<T>(slot: __Slot<T>) -> __Built<::std::option::Option<T>> {
+        slot.transpose().map_err(::std::convert::Into::into)
+    }
+    fn __required<T>(type_name: &str, member: &str, slot: __Slot<T>) -> __Built<T> {
+        match slot {
+            ::std::option::Option::Some(value) => {
+                value.map_err(::std::convert::Into::into)
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    ::std::format!(
+                        "`{type_name}`: no value for the required member `{member}`"
+                    )
+                        .into(),
+                )
+            }
+        }
+    }
+    /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct Money {
+        amount_minor: __Slot<u64>,
+        currency: __Slot<super::MoneyCurrency>,
+    }
+    impl Money {
+        pub fn amount_minor(
+            mut self,
+            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount_minor = __set("amount_minor", value);
+            self
+        }
+        pub fn currency(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                super::MoneyCurrency,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.currency = __set("currency", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<Money> for super::Money {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: Money,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                amount_minor: __required("Money", "amount_minor", builder.amount_minor)?,
+                currency: __required("Money", "currency", builder.currency)?,
+            })
+        }
+    }
+    /// Builds a [`super::PaymentRefunded`] member by member: one setter a member (an optional one takes the value itself), then `PaymentRefunded::try_from(builder)`, which names a required member left unset or a value that does not convert.
+    #[derive(Clone, Debug, Default)]
+    #[must_use]
+    pub struct PaymentRefunded {
+        amount: __Slot<super::Money>,
+        merchant_ref: __Slot<::std::string::String>,
+        order_id: __Slot<::std::string::String>,
+        partial: __Slot<bool>,
+        payment_id: __Slot<::uuid::Uuid>,
+        reason: __Slot<::std::string::String>,
+        refund_id: __Slot<::uuid::Uuid>,
+        refunded_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        tenant: __Slot<::std::string::String>,
+    }
+    impl PaymentRefunded {
+        pub fn amount(
+            mut self,
+            value: impl ::std::convert::TryInto<super::Money, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.amount = __set("amount", value);
+            self
+        }
+        pub fn merchant_ref(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.merchant_ref = __set("merchant_ref", value);
+            self
+        }
+        pub fn order_id(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.order_id = __set("order_id", value);
+            self
+        }
+        pub fn partial(
+            mut self,
+            value: impl ::std::convert::TryInto<bool, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.partial = __set("partial", value);
+            self
+        }
+        pub fn payment_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.payment_id = __set("payment_id", value);
+            self
+        }
+        pub fn reason(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.reason = __set("reason", value);
+            self
+        }
+        pub fn refund_id(
+            mut self,
+            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+        ) -> Self {
+            self.refund_id = __set("refund_id", value);
+            self
+        }
+        pub fn refunded_at(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.refunded_at = __set("refunded_at", value);
+            self
+        }
+        pub fn tenant(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.tenant = __set("tenant", value);
+            self
+        }
+    }
+    impl ::std::convert::TryFrom<PaymentRefunded> for super::PaymentRefunded {
+        type Error = super::error::ConversionError;
+        fn try_from(
+            builder: PaymentRefunded,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            ::std::result::Result::Ok(Self {
+                amount: __required("PaymentRefunded", "amount", builder.amount)?,
+                merchant_ref: __optional(builder.merchant_ref)?,
+                order_id: __required("PaymentRefunded", "order_id", builder.order_id)?,
+                partial: __required("PaymentRefunded", "partial", builder.partial)?,
+                payment_id: __required(
+                    "PaymentRefunded",
+                    "payment_id",
+                    builder.payment_id,
+                )?,
+                reason: __optional(builder.reason)?,
+                refund_id: __required(
+                    "PaymentRefunded",
+                    "refund_id",
+                    builder.refund_id,
+                )?,
+                refunded_at: __required(
+                    "PaymentRefunded",
+                    "refunded_at",
+                    builder.refunded_at,
+                )?,
+                tenant: __required("PaymentRefunded", "tenant", builder.tenant)?,
+            })
+        }
+    }
+}
