@@ -363,53 +363,7 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
             None => out.push(Finding::new(&file.path, at, "`$ref` must be a string")),
         }
     }
-    for keyword in [
-        "properties",
-        "$defs",
-        "definitions",
-        "patternProperties",
-        "dependentSchemas",
-    ] {
-        if let Some(map) = object.get(keyword).and_then(Value::as_object) {
-            for (name, sub) in map {
-                walk(
-                    file,
-                    sub,
-                    format!("{pointer}/{keyword}/{}", pointer_segment(name)),
-                    out,
-                );
-            }
-        }
-    }
-    for keyword in ["allOf", "anyOf", "oneOf", "prefixItems"] {
-        if let Some(list) = object.get(keyword).and_then(Value::as_array) {
-            for (i, sub) in list.iter().enumerate() {
-                walk(file, sub, format!("{pointer}/{keyword}/{i}"), out);
-            }
-        }
-    }
-    for keyword in [
-        "items",
-        "additionalProperties",
-        "contains",
-        "propertyNames",
-        "additionalItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    ] {
-        if let Some(sub) = object.get(keyword) {
-            match sub {
-                Value::Array(list) => {
-                    for (i, sub) in list.iter().enumerate() {
-                        walk(file, sub, format!("{pointer}/{keyword}/{i}"), out);
-                    }
-                }
-                sub => walk(file, sub, format!("{pointer}/{keyword}"), out),
-            }
-        }
+    for (at, sub) in crate::keywords::subschemas(schema) {
+        walk(file, sub, format!("{pointer}{at}"), out);
     }
 }

@@ -79,8 +79,7 @@ impl Default for RustOptions {
 /// `crate::check::check_schema`.
 pub(crate) fn event_tokens(
     file: &SchemaFile,
-    schema: &Value,
-    data_schema: &Value,
+    (schema, data_schema): (&Value, &Value),
     names: &RustNames,
     shared: &BTreeSet<String>,
     warned: bool,

@@ -569,6 +569,36 @@ fn untyped_specific(object: &Map<String, Value>, typed: bool) -> bool {
         && object.keys().any(|k| TYPE_SPECIFIC.contains(&k.as_str()))
 }
 
+/// The subschemas directly below `schema`, each with its JSON pointer relative to it: the one
+/// list of where JSON Schema keeps subschemas, which every walk of codegen follows.
+pub(crate) fn subschemas(schema: &Value) -> Vec<(String, &Value)> {
+    let Some(object) = schema.as_object() else {
+        return Vec::new();
+    };
+    let segment = |name: &str| name.replace('~', "~0").replace('/', "~1");
+    let mut out = Vec::new();
+    for (key, sub) in object {
+        let key = key.as_str();
+        if IN_MAPS.contains(&key) {
+            if let Value::Object(map) = sub {
+                for (name, child) in map {
+                    out.push((format!("/{}/{}", segment(key), segment(name)), child));
+                }
+            }
+        } else if IN_LISTS.contains(&key) || IN_ONE.contains(&key) {
+            match sub {
+                Value::Array(list) => {
+                    for (index, child) in list.iter().enumerate() {
+                        out.push((format!("/{key}/{index}"), child));
+                    }
+                }
+                child => out.push((format!("/{key}"), child)),
+            }
+        }
+    }
+    out
+}
+
 /// Calls `f` on every subschema object with whether a typed parent's branch holds it.
 fn walk(schema: &Value, typed: bool, f: &mut dyn FnMut(&Map<String, Value>, bool)) {
     let Value::Object(object) = schema else {
@@ -605,29 +635,14 @@ fn unknown_at(schema: &Value, pointer: String, out: &mut Vec<(String, String)>) 
     let Value::Object(object) = schema else {
         return;
     };
-    for (key, sub) in object {
-        let here = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-        let name = key.as_str();
-        if state(name).is_none() && !name.starts_with("x-") {
-            out.push((here.clone(), key.clone()));
+    for key in object.keys() {
+        if state(key).is_none() && !key.starts_with("x-") {
+            let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+            out.push((at, key.clone()));
         }
-        if IN_MAPS.contains(&name) {
-            if let Value::Object(map) = sub {
-                for (member, s) in map {
-                    let at = format!("{here}/{}", member.replace('~', "~0").replace('/', "~1"));
-                    unknown_at(s, at, out);
-                }
-            }
-        } else if IN_LISTS.contains(&name) || IN_ONE.contains(&name) {
-            match sub {
-                Value::Array(list) => {
-                    for (i, s) in list.iter().enumerate() {
-                        unknown_at(s, format!("{here}/{i}"), out);
-                    }
-                }
-                s => unknown_at(s, here, out),
-            }
-        }
+    }
+    for (at, sub) in subschemas(schema) {
+        unknown_at(sub, format!("{pointer}{at}"), out);
     }
 }
 

@@ -5,8 +5,6 @@
 
 use serde_json::Value;
 
-use crate::error::pointer_segment;
-
 /// What a typify panic is reported as, in place of the panic's text.
 pub(crate) const TYPIFY_PANICKED: &str =
     "typify 0.8 stops on this shape (an internal error of typify's, not a mistake in the schema)";
@@ -39,7 +37,7 @@ pub(crate) fn narrow(
     let mut message = message;
     // Bounded by the schema's depth; a schema is finite and each step goes one level down.
     'down: loop {
-        for (child_pointer, child) in children(schema) {
+        for (child_pointer, child) in crate::keywords::subschemas(schema) {
             if let Some(child_message) = fails(child) {
                 pointer = format!("{pointer}{child_pointer}");
                 schema = child;
@@ -66,52 +64,6 @@ pub(crate) fn narrow(
     (pointer, keywords, message)
 }
 
-/// The subschemas directly below `schema`, each with its pointer relative to it.
-fn children(schema: &Value) -> Vec<(String, &Value)> {
-    let Some(object) = schema.as_object() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for key in [
-        "properties",
-        "patternProperties",
-        "definitions",
-        "$defs",
-        "dependentSchemas",
-    ] {
-        if let Some(map) = object.get(key).and_then(Value::as_object) {
-            for (name, child) in map {
-                out.push((format!("/{key}/{}", pointer_segment(name)), child));
-            }
-        }
-    }
-    for key in ["anyOf", "oneOf", "allOf", "prefixItems", "items"] {
-        if let Some(list) = object.get(key).and_then(Value::as_array) {
-            for (index, child) in list.iter().enumerate() {
-                out.push((format!("/{key}/{index}"), child));
-            }
-        }
-    }
-    for key in [
-        "items",
-        "additionalItems",
-        "additionalProperties",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    ] {
-        if let Some(child) = object.get(key).filter(|c| c.is_object() || c.is_boolean()) {
-            out.push((format!("/{key}"), child));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,7 +75,9 @@ mod tests {
             let own = schema
                 .as_object()
                 .is_some_and(|o| o.contains_key("minimum") && !o.contains_key("type"));
-            own || children(schema).iter().any(|(_, c)| bad(c))
+            own || crate::keywords::subschemas(schema)
+                .iter()
+                .any(|(_, c)| bad(c))
         }
         bad(schema).then(|| "stopped".to_owned())
     }

@@ -433,8 +433,7 @@ pub(crate) fn generate_rust(
             round_warnings.clear();
             let generated = event_tokens(
                 file,
-                &schema,
-                &data_schema,
+                (&schema, &data_schema),
                 &names[index],
                 used,
                 warned[index],
