@@ -299,7 +299,7 @@ pub(crate) const KEYWORDS: &[(&str, State, Typify, &str)] = &[
     ),
 ];
 
-/// [`KEYWORDS`] as the Markdown table of `docs/schema-fidelity.md` (written by the test that
+/// The keyword table (`KEYWORDS`) as the Markdown table of `docs/schema-fidelity.md` (written by the test that
 /// runs the JSON-Schema-Test-Suite through generated types).
 ///
 /// ```
