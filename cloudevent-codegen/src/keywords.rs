@@ -546,16 +546,18 @@ fn shapes_type(branch: &Value) -> bool {
 /// Whether every value is a string and no two map to the same Rust variant name.
 fn distinct_names(values: &[Value]) -> bool {
     let mut names = std::collections::BTreeSet::new();
-    values.iter().all(|value| {
-        value.as_str().is_some_and(|text| {
-            let name: String = text
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .flat_map(char::to_lowercase)
-                .collect();
-            names.insert(name)
+    // An empty `enum` (nothing valid) has no type for typify to make.
+    !values.is_empty()
+        && values.iter().all(|value| {
+            value.as_str().is_some_and(|text| {
+                let name: String = text
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                names.insert(name)
+            })
         })
-    })
 }
 
 /// A subschema with no `type` (and no `enum`/`const`/`$ref` fixing its values) but keywords

@@ -29,7 +29,7 @@ impl Scratch {
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let manifest = format!(
             "[package]\nname = \"generated-{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\ncloudevent-runtime = {{ path = {:?} }}\n\
+             [dependencies]\ncloudevent-runtime = {{ path = {:?}, features = [\"registry\"] }}\n\
              serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\
              chrono = {{ version = \"0.4\", features = [\"serde\"] }}\n\
              uuid = {{ version = \"1\", features = [\"serde\"] }}\n\n[workspace]\n",
