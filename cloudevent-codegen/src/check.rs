@@ -18,12 +18,12 @@ use crate::registry::SchemaFile;
 /// use cloudevent_codegen::{check_schema, SchemaFile};
 /// use cloudevent_rules::{Policy, Profile};
 ///
-/// let text = r#"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
+/// let text = r##"{"$id": "https://schemas.example.com/events/com.example.order.created/v1.json",
 ///   "x-cloudevent": {"type": "com.example.order.created"},
-///   "type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}}"#;
+///   "type": "object", "properties": {"next": {"$dynamicRef": "#node"}}}"##;
 /// let file = SchemaFile::parse("schemas".as_ref(), "com.example.order.created/v1.json", text).unwrap();
 /// let findings = check_schema(&file, &Policy::new(Profile::IntgStd015));
-/// assert!(findings.iter().any(|f| f.pointer == "/if" && f.message.contains("`if`")));
+/// assert!(findings.iter().any(|f| f.pointer == "/properties/next/$dynamicRef" && f.message.contains("`$dynamicRef`")));
 /// ```
 pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
     let mut findings: Vec<Finding> = rule_findings(file, policy)

@@ -20,7 +20,7 @@ use super::schema::CompiledSchema;
 /// static CHECK: SchemaCheck = SchemaCheck::new(r#"{"type": "object", "maxProperties": 1}"#);
 /// assert!(CHECK.check("com.example.order.noted", &serde_json::json!({"a": 1})).is_none());
 /// let violation = CHECK.check("com.example.order.noted", &serde_json::json!({"a": 1, "b": 2})).unwrap();
-/// assert!(violation.message.contains("maxProperties"), "{violation}");
+/// assert!(violation.to_string().contains("maxProperties"), "{violation}");
 /// ```
 #[derive(Debug)]
 pub struct SchemaCheck {
