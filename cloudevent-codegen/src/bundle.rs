@@ -211,12 +211,39 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
         );
         shared.insert(name, schema);
     }
+    mark_nullable_stubs(&mut events, &shared);
     Bundle {
         shared,
         events,
         findings: resolver.findings,
         cyclic,
         origins,
+    }
+}
+
+/// The marker a stub gets when its shared definition admits `null` and something else, so an
+/// optional member reaching it keeps a `null` received (`shapes::nullable_definitions`); typify
+/// replaces the stub, so the marker is never part of a type.
+pub(crate) const NULLABLE_STUB: &str = "x-cloudevent-nullable";
+
+fn mark_nullable_stubs(events: &mut [(Value, BTreeSet<String>)], shared: &BTreeMap<String, Value>) {
+    let document = serde_json::json!({ "definitions": shared });
+    let nullable = crate::shapes::nullable_definitions(&document);
+    for (schema, used) in events.iter_mut() {
+        let Some(definitions) = schema.get_mut("definitions").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for name in used.iter() {
+            let pointer = format!(
+                "#/definitions/{}",
+                name.replace('~', "~0").replace('/', "~1")
+            );
+            if nullable.contains(&pointer)
+                && let Some(Value::Object(stub)) = definitions.get_mut(&stub_key(name))
+            {
+                stub.insert(NULLABLE_STUB.into(), Value::Bool(true));
+            }
+        }
     }
 }
 

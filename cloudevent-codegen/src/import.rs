@@ -265,9 +265,12 @@ pub(crate) fn shared_tokens(
     runtime_crate: &str,
 ) -> Result<TokenStream, Vec<Finding>> {
     let mut definitions = Map::new();
+    // The shared definitions reach each other as `#/definitions/<name>` in one document.
+    let document = serde_json::json!({ "definitions": shared });
+    let nullable = crate::shapes::nullable_definitions(&document);
     for (name, schema) in shared {
         let mut schema = schema.clone();
-        normalize(&mut schema, mode);
+        crate::shapes::normalize_with(&mut schema, mode, &nullable);
         crate::keywords::widen_for_typify(&mut schema);
         definitions.insert(name.clone(), schema);
     }

@@ -17,6 +17,8 @@
 //!   Google's schemas): the definition's keywords at the root, so the root is a type of its
 //!   own, not an alias ([`inline_root_ref`]).
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
 /// Keywords that only annotate: dropped beside a `$ref`.
@@ -48,8 +50,51 @@ pub(crate) enum Mode {
     KeepText,
 }
 
-/// Rewrites every subschema of `schema` in place.
+/// Rewrites every subschema of `schema` in place; a member reaching a nullable definition of
+/// `schema` through `$ref` keeps its `null` as an inline nullable member does.
 pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
+    let nullable = nullable_definitions(schema);
+    normalize_with(schema, mode, &nullable);
+}
+
+/// The local references (`#/definitions/x`, `#/$defs/x`) to the definitions of `document`
+/// that admit `null` and something else, followed through definitions that are only a `$ref`
+/// to one of them.
+pub(crate) fn nullable_definitions(document: &Value) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let definitions: Vec<(String, &Map<String, Value>)> = ["definitions", "$defs"]
+        .iter()
+        .filter_map(|key| Some((*key, document.get(*key)?.as_object()?)))
+        .flat_map(|(key, map)| {
+            map.iter().filter_map(move |(name, schema)| {
+                let pointer = format!("#/{key}/{}", name.replace('~', "~0").replace('/', "~1"));
+                Some((pointer, schema.as_object()?))
+            })
+        })
+        .collect();
+    // A chain of aliases is at most as long as the list of definitions.
+    for _ in 0..=definitions.len() {
+        let before = found.len();
+        for (pointer, schema) in &definitions {
+            let via_alias = schema.len() == 1
+                && schema
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .is_some_and(|target| found.contains(target));
+            let stub = schema.get(crate::bundle::NULLABLE_STUB) == Some(&Value::Bool(true));
+            if nullable(schema) || via_alias || stub {
+                found.insert(pointer.clone());
+            }
+        }
+        if found.len() == before {
+            break;
+        }
+    }
+    found
+}
+
+/// [`normalize`], the nullable definitions given (those of the document `schema` is part of).
+pub(crate) fn normalize_with(schema: &mut Value, mode: Mode, nullable_refs: &BTreeSet<String>) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -64,7 +109,7 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
         object.remove("format");
     }
     if mode == Mode::KeepText {
-        mark_nullable_optionals(object);
+        mark_nullable_optionals(object, nullable_refs);
     }
     if mode == Mode::KeepText
         && matches!(
@@ -74,7 +119,7 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
     {
         object.remove("format");
     }
-    let normalize = |sub: &mut Value| normalize(sub, mode);
+    let normalize = |sub: &mut Value| normalize_with(sub, mode, nullable_refs);
     for (key, sub) in object.iter_mut() {
         match key.as_str() {
             "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => {
@@ -126,7 +171,7 @@ pub(crate) const NULL_KEPT: &str = "A `null` received is kept as `Some(None)` an
 
 /// Marks the optional members whose schema admits `null` besides another type: absent and
 /// `null` are two different data, which typify's `Option` would merge.
-fn mark_nullable_optionals(object: &mut Map<String, Value>) {
+fn mark_nullable_optionals(object: &mut Map<String, Value>, nullable_refs: &BTreeSet<String>) {
     let required: Vec<String> = object
         .get("required")
         .and_then(Value::as_array)
@@ -144,7 +189,11 @@ fn mark_nullable_optionals(object: &mut Map<String, Value>) {
         let Value::Object(property) = property else {
             continue;
         };
-        if required.contains(name) || property.contains_key("$ref") || !nullable(property) {
+        let through_ref = match property.get("$ref").and_then(Value::as_str) {
+            Some(target) => nullable_refs.contains(target),
+            None => nullable(property),
+        };
+        if required.contains(name) || !through_ref {
             continue;
         }
         let description = match property.get("description").and_then(Value::as_str) {

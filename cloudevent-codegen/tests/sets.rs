@@ -11,6 +11,8 @@
 //! The compiling test builds one crate per set, once, in `<target>/codegen-sets/`
 //! (its own target dir there, shared by the two sets).
 
+mod oracle;
+
 use std::collections::BTreeMap;
 use std::env;
 use std::fs;
@@ -252,6 +254,30 @@ fn difference(read: &serde_json::Value, written: &serde_json::Value, at: String)
 }
 "#;
 
+const MUTANTS_TEST: &str = r#"
+//! Every mutant of an example payload (`mutants.txt`: type, then the data), wrapped as a
+//! CloudEvent and read as its type: `mutant <n> refused`, or `mutant <n> accepted <whether the
+//! data is written back identical>`; `cloudevent-codegen/tests/sets.rs` holds each verdict to
+//! the `jsonschema` crate's on the original schema.
+#[test]
+fn every_mutant_gets_a_typed_verdict() {
+    for (n, line) in include_str!("../mutants.txt").lines().enumerate() {
+        let (event_type, payload) = line.split_once('\t').unwrap();
+        let payload: serde_json::Value = serde_json::from_str(payload).unwrap();
+        let event = serde_json::json!({"specversion": "1.0", "id": "1", "source": "/examples",
+            "type": event_type, "data": payload});
+        let bytes = serde_json::to_vec(&event).unwrap();
+        match generated_set::RegistryEvent::from_slice(&bytes) {
+            Ok(event) => {
+                let data = generated_set::data_of(&event);
+                println!("mutant\t{n}\taccepted\t{}", data.as_ref() == Some(&payload));
+            }
+            Err(_) => println!("mutant\t{n}\trefused"),
+        }
+    }
+}
+"#;
+
 /// The examples whose python-jsonschema verdict hangs on `format` alone, each with why; on
 /// each the typed reading and the registry give python-jsonschema's verdict with `format`
 /// asserted.
@@ -383,10 +409,31 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     let verdicts: BTreeMap<String, Vec<String>> = serde_json::from_slice(&python.stdout).unwrap();
     let refused_by_python = &verdicts["asserting"];
     write_if_changed(&project.join("tests/examples.rs"), EXAMPLES_TEST);
+    // The mutants of every example, and the `jsonschema` crate's verdict on each against the
+    // example's original schema.
+    let mut oracle = oracle::Oracle::new(dir);
+    let mut mutated = Vec::new();
+    for (event_type, path) in examples(name, &registry) {
+        let payload: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        for (what, mutant) in oracle::mutants(&payload) {
+            let verdict = oracle.verdict(schemas[event_type.as_str()], &mutant);
+            mutated.push((event_type.clone(), path.clone(), what, mutant, verdict));
+        }
+    }
+    let list: String = mutated
+        .iter()
+        .map(|(t, _, _, mutant, _)| format!("{t}\t{mutant}\n"))
+        .collect();
+    write_if_changed(&project.join("mutants.txt"), &list);
+    write_if_changed(&project.join("tests/mutants.rs"), MUTANTS_TEST);
     let output = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .current_dir(&project)
         .args(["test", "--offline", "--color=never", "--", "--nocapture"])
         .env("CARGO_TARGET_DIR", base.join("target"))
+        // A debug build of GitHub's `pull_request` types refusing a mutant (an owner's `login`
+        // a number) recurses through typify's untagged enums deeper than a test thread's 2 MiB
+        // (4 MiB is enough): the test threads get the main thread's 8 MiB.
+        .env("RUST_MIN_STACK", "8388608")
         .env_remove("RUSTFLAGS")
         .output()
         .expect("run cargo");
@@ -512,6 +559,43 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
         "{}",
         on_format.join("\n")
     );
+    // Every mutant: the typed verdict is the `jsonschema` crate's on the original schema, and
+    // what is accepted is written back identical.
+    let mut disagree = Vec::new();
+    let mut refused_mutants = 0;
+    for line in stdout.lines().filter_map(|l| l.strip_prefix("mutant\t")) {
+        let mut fields = line.split('\t');
+        let n: usize = fields.next().unwrap().parse().unwrap();
+        let (_, path, what, _, verdict) = &mutated[n];
+        let typed = fields.next().unwrap();
+        refused_mutants += usize::from(verdict.is_some());
+        match (typed, verdict, fields.next()) {
+            ("refused", Some(_), _) | ("accepted", None, Some("true")) => {}
+            ("accepted", None, _) => {
+                disagree.push(format!("{} {what}: written back changed", path.display()))
+            }
+            ("accepted", Some(why), _) => disagree.push(format!(
+                "{} {what}: read, jsonschema refuses it: {why}",
+                path.display()
+            )),
+            _ => disagree.push(format!(
+                "{} {what}: refused, jsonschema accepts it",
+                path.display()
+            )),
+        }
+    }
+    println!(
+        "{name}: {} mutants of {} examples, {refused_mutants} refused by jsonschema; {} agree with it",
+        mutated.len(),
+        all.len(),
+        mutated.len() - disagree.len()
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("mutant\t")).count(),
+        mutated.len(),
+        "{stdout}"
+    );
+    assert!(disagree.is_empty(), "{}", disagree.join("\n"));
     // Typed errors name the member's JSON pointer (`data/check_run/app/created_at: ...`).
     for line in problems("typed-refused") {
         assert!(line.contains(": data/"), "{line}");

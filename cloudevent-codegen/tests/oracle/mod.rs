@@ -1,0 +1,202 @@
+//! The `jsonschema` crate's verdict on data against a schema as its folder publishes it: the
+//! original file, its `$ref`s to other files of the folder resolved by `$id` or by path, and
+//! `format` asserted (as the generated types and `validate --registry` assert it). The oracle
+//! the typed verdicts of `vendor_shapes.rs` and the published-set mutants of `sets.rs` are held
+//! to; nothing here is codegen's own.
+
+#![allow(dead_code, reason = "each test file uses the part it needs")]
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// Every schema of a folder, by its `$id` and by its `file://` path.
+struct Folder(std::sync::Arc<HashMap<String, Value>>);
+
+impl jsonschema::Retrieve for Folder {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let text = uri.as_str();
+        let bare = text.split('#').next().unwrap_or(text);
+        self.0
+            .get(bare)
+            .cloned()
+            .ok_or_else(|| format!("{bare} is not a schema of the folder").into())
+    }
+}
+
+/// The compiled schemas of a folder, one validator per file asked for.
+pub struct Oracle {
+    folder: std::sync::Arc<HashMap<String, Value>>,
+    compiled: HashMap<String, jsonschema::Validator>,
+}
+
+impl Oracle {
+    /// Reads every `.json` file under `root`.
+    pub fn new(root: &Path) -> Oracle {
+        let mut folder = HashMap::new();
+        let base = root.canonicalize().unwrap();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "json") {
+                    continue;
+                }
+                let Ok(mut schema) =
+                    serde_json::from_slice::<Value>(&std::fs::read(&path).unwrap())
+                else {
+                    continue;
+                };
+                // A relative `$id` (GitHub's `common/user.schema.json`) is read against the
+                // folder, as codegen and python-jsonschema's registry read it.
+                if let Some(id) = schema.get("$id").and_then(Value::as_str)
+                    && !id.contains(':')
+                {
+                    let absolute = format!("file://{}/{id}", base.display());
+                    schema["$id"] = Value::String(absolute);
+                }
+                let canonical = path.canonicalize().unwrap();
+                folder.insert(format!("file://{}", canonical.display()), schema.clone());
+                if let Some(id) = schema.get("$id").and_then(Value::as_str) {
+                    folder.insert(id.split('#').next().unwrap_or(id).to_owned(), schema);
+                }
+            }
+        }
+        Oracle {
+            folder: std::sync::Arc::new(folder),
+            compiled: HashMap::new(),
+        }
+    }
+
+    /// `None` when `data` is valid against the schema file `schema`, else the first error.
+    pub fn verdict(&mut self, schema: &Path, data: &Value) -> Option<String> {
+        self.verdict_at(schema, "", data)
+    }
+
+    /// `None` when `data` is valid against the schema at `pointer` of the document `document`
+    /// (an xRegistry catalog's `/schemagroups/g/schemas/s/versions/v/schema`), else the first
+    /// error. A schema inside a document is read as draft 7 unless it names its own draft.
+    pub fn verdict_at(&mut self, document: &Path, pointer: &str, data: &Value) -> Option<String> {
+        let canonical = document.canonicalize().unwrap();
+        let file = format!("file://{}", canonical.display());
+        let key = format!("{file}#{pointer}");
+        if !self.compiled.contains_key(&key) {
+            let contents = if pointer.is_empty() {
+                self.folder[&file].clone()
+            } else {
+                // The document itself is no schema: the member is checked through a `$ref`
+                // into it, so its own `$ref`s resolve against the document.
+                let id = self.folder[&file]
+                    .get("$id")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&file)
+                    .to_owned();
+                serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#",
+                    "$ref": format!("{id}#{pointer}")})
+            };
+            let mut options = jsonschema::options()
+                .with_retriever(Folder(self.folder.clone()))
+                .should_validate_formats(true);
+            if contents.get("$id").is_none() {
+                options = options.with_base_uri(file.clone());
+            }
+            let validator = options
+                .build(&contents)
+                .unwrap_or_else(|e| panic!("{key} does not compile: {e}"));
+            self.compiled.insert(key.clone(), validator);
+        }
+        self.compiled[&key]
+            .iter_errors(data)
+            .next()
+            .map(|e| format!("{}: {e}", e.instance_path()))
+    }
+}
+
+/// The mutants of one example payload, each with what was done: at up to four leaves spread
+/// over the payload, the leaf's JSON type changed and its value broken (a string no `enum`,
+/// `const`, `pattern` or `format` takes; a number off every bound and not an integer); the
+/// first member of the payload, and of the deepest object on the way to a mutated leaf,
+/// dropped (a required member, when it is one); an unknown member added there (refused by
+/// `additionalProperties: false`).
+pub fn mutants(payload: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    use serde_json::{Value, json};
+    fn leaves(value: &Value, at: String, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => map.iter().for_each(|(k, v)| {
+                leaves(
+                    v,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                )
+            }),
+            Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .for_each(|(i, v)| leaves(v, format!("{at}/{i}"), out)),
+            _ => out.push(at),
+        }
+    }
+    let mut all = Vec::new();
+    leaves(payload, String::new(), &mut all);
+    let chosen: Vec<&String> = match all.len() {
+        0 => Vec::new(),
+        n => (0..4.min(n)).map(|i| &all[i * n / 4.min(n)]).collect(),
+    };
+    let mut out = Vec::new();
+    let mut set = |pointer: &str, value: Value, what: String| {
+        let mut mutant = payload.clone();
+        *mutant.pointer_mut(pointer).unwrap() = value;
+        out.push((what, mutant));
+    };
+    for pointer in &chosen {
+        let leaf = payload.pointer(pointer).unwrap();
+        let (retyped, broken) = match leaf {
+            Value::String(_) => (json!(12345), json!("\u{1}mutant")),
+            Value::Number(n) if n.is_f64() => (json!("12345"), json!(-1.0e300)),
+            Value::Number(_) => (json!("12345"), json!(2.5)),
+            Value::Bool(b) => (json!("true"), json!(!b)),
+            _ => (json!(0), json!("null")),
+        };
+        set(pointer, retyped, format!("{pointer}: type changed"));
+        set(pointer, broken, format!("{pointer}: value broken"));
+    }
+    let mut objects = vec![String::new()];
+    if let Some(deep) = chosen.last() {
+        let parent = &deep[..deep.rfind('/').unwrap_or(0)];
+        if !parent.is_empty() && payload.pointer(parent).is_some_and(Value::is_object) {
+            objects.push(parent.to_owned());
+        }
+    }
+    for object in objects {
+        let Some(Value::Object(map)) = payload.pointer(&object) else {
+            continue;
+        };
+        if let Some(first) = map.keys().next() {
+            let mut mutant = payload.clone();
+            mutant
+                .pointer_mut(&object)
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .remove(first);
+            out.push((format!("{object}/{first}: dropped"), mutant));
+        }
+        let mut mutant = payload.clone();
+        mutant
+            .pointer_mut(&object)
+            .unwrap()
+            .as_object_mut()
+            .unwrap()
+            .insert("x_mutant_member".into(), json!(1));
+        out.push((format!("{object}: unknown member added"), mutant));
+    }
+    out
+}
