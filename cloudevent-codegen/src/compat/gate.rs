@@ -88,7 +88,8 @@ pub(crate) fn gate(
         .count();
     match (write, lock) {
         (LockWrite::Update, Some(lock)) => {
-            if lock.updated(registry)?.write(lock_path)? {
+            let changed = lock.updated(registry)?.write(lock_path)?;
+            if changed {
                 report
                     .notes
                     .push(format!("updated the lock file {}", lock_path.display()));
