@@ -96,8 +96,8 @@ mod xregistry;
 pub use catalog::{asyncapi_yaml, catalog_markdown};
 pub use check::check_schema;
 pub use compat::{
-    Baseline, Comparison, Compatibility, CompatibilityRow, Lock, Outcome, check_compatibility,
-    compare_paths,
+    Baseline, Comparison, Compatibility, CompatibilityRow, GateReport, Lock, Outcome,
+    check_compatibility, compare_paths,
 };
 pub use diff::{Breaks, Change, Compat, diff_schemas};
 pub use error::{CodegenError, Finding};

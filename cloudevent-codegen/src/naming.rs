@@ -12,7 +12,7 @@ use crate::registry::{Registry, SchemaFile};
 
 /// The Rust names of one registry entry: its module and its root type (the payload type of
 /// a JSON schema, the event's message of a `.proto` entry).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RustNames {
     /// The module holding the entry's types, e.g. `order_created_v1`.
     pub(crate) module: String,

@@ -8,19 +8,18 @@
 //!   generated back into Rust;
 //! - both feed the catalog, `schemas/README.md` and `schemas/asyncapi.yaml`.
 //!
-//! Before writing, every schema (exported ones in their new form) is compared with its
-//! baseline (git `HEAD` unless told otherwise) under its compatibility mode (`forward` unless
+//! Before writing, every schema (exported ones in their new form) goes through the library's
+//! compatibility gate (`Builder::gate`, what a build script runs): compared with its baseline
+//! (git `HEAD` unless told otherwise) under its compatibility mode (`forward` unless
 //! `--compat` or the type says otherwise, see `docs/compatibility.md`); a breaking change to an
 //! existing `vN.json` fails with the change, its JSON pointer and how to publish `v{N+1}`
-//! instead. `--check` writes nothing and fails when any output is stale, naming the command
+//! instead. A passing gate updates `cloudevent.lock.json`. `--check` writes nothing and fails when any output is stale, naming the command
 //! that fixes it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use cloudevent_codegen::{
-    Baseline, CodegenError, Compat, Lock, SchemaFile, check_compatibility, export_file,
-};
+use cloudevent_codegen::{Baseline, Builder, CodegenError, Compat, SchemaFile, export_file};
 use cloudevent_rules::{Policy, Profile};
 use cloudevent_runtime::CloudEventData;
 use schemars::JsonSchema;
@@ -131,15 +130,23 @@ pub(crate) fn codegen(args: &[String], root: &Path, report: &mut String) -> Resu
             Baseline::git(rev.as_deref().unwrap_or("HEAD"), &layout.schemas).map_err(show)?
         }
     };
-    let (rows, breaking) =
-        check_compatibility(&registry, &baseline, options.compat).map_err(show)?;
+    // The library's gate, as a build script runs it: compared with the baseline, and the
+    // lock the build scripts of this repository (`tests/codegen-build`) compare with updated
+    // to what passed (not under `--check`, which writes nothing).
+    let gate = Builder::new()
+        .schemas(&layout.schemas)
+        .baseline(baseline)
+        .compat(options.compat)
+        .update_lock(!options.check)
+        .gate(&registry)
+        .map_err(show)?;
 
     let _ = writeln!(
         report,
         "{:<34} {:>7}  {:<15} {:<8} status",
         "type", "version", "direction", "compat"
     );
-    for row in &rows {
+    for row in &gate.rows {
         let _ = writeln!(
             report,
             "{:<34} {:>7}  {:<15} {:<8} {}",
@@ -150,15 +157,22 @@ pub(crate) fn codegen(args: &[String], root: &Path, report: &mut String) -> Resu
             row.compatibility.status()
         );
     }
-    if !breaking.is_empty() {
-        let mut message = format!(
-            "{} breaking change(s) against the baseline:",
-            breaking.len()
-        );
-        for finding in &breaking {
-            message.push_str(&format!("\n  - {finding}"));
+    let notes = match gate.verdict() {
+        Ok(notes) => notes,
+        Err(CodegenError::Findings(breaking)) => {
+            let mut message = format!(
+                "{} breaking change(s) against the baseline:",
+                breaking.len()
+            );
+            for finding in &breaking {
+                message.push_str(&format!("\n  - {finding}"));
+            }
+            return Err(message);
         }
-        return Err(message);
+        Err(other) => return Err(show(other)),
+    };
+    for note in &notes {
+        let _ = writeln!(report, "codegen: {note}");
     }
 
     let outputs = render_outputs(&layout, &registry).map_err(show)?;
@@ -179,18 +193,7 @@ pub(crate) fn codegen(args: &[String], root: &Path, report: &mut String) -> Resu
             list.join(", ")
         ));
     }
-    let mut changed = write_outputs(&layout, &outputs).map_err(show)?;
-    // The lock the build scripts of this repository (`tests/codegen-build`) compare with,
-    // recording what just passed the check.
-    let lock = Lock::default_path(&layout.schemas);
-    let previous = Lock::read(&lock).map_err(show)?.unwrap_or_default();
-    if previous
-        .updated(&registry)
-        .and_then(|l| l.write(&lock))
-        .map_err(show)?
-    {
-        changed.push(lock);
-    }
+    let changed = write_outputs(&layout, &outputs).map_err(show)?;
     for path in &changed {
         let _ = writeln!(report, "codegen: wrote {}", relative(path));
     }

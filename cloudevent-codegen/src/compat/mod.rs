@@ -23,6 +23,7 @@ pub use pair::{Comparison, Outcome, compare_paths};
 
 pub(crate) use crate::diff::Compat;
 
+pub use gate::GateReport;
 pub(crate) use gate::{LockWrite, gate};
 pub(crate) use lock::subject;
 pub(crate) use mode::compat_of;

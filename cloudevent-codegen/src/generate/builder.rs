@@ -1,13 +1,15 @@
-//! [`Builder`]: the registry folder (or xRegistry document), its settings file and the
-//! consuming crate's policy, the compatibility gate against the lock file, then
-//! [`generate_rust`]; what a build script, `cloudevent codegen` and `cargo xtask codegen` call.
+//! [`Builder`]: the pipeline's first and last stages around [`generate_rust`]. Read: the
+//! registry folder (or xRegistry document), its settings file and the consuming crate's
+//! policy. Gate: the compatibility gate against the lock file (or a baseline given), which
+//! writes the lock. Write: the code into `OUT_DIR`, or returned. What a build script,
+//! `cloudevent codegen` and `cargo xtask codegen` call.
 
 use std::path::{Path, PathBuf};
 
 use cloudevent_rules::{Policy, Profile};
 
 use super::{GeneratedRust, generate_rust};
-use crate::compat::{Compat, Lock, LockWrite, gate};
+use crate::compat::{Baseline, Compat, GateReport, Lock, LockWrite, gate};
 use crate::error::{CodegenError, Finding};
 use crate::folder::Links;
 use crate::import::RustOptions;
@@ -69,6 +71,8 @@ pub struct Builder {
     compat_set: bool,
     lock_file: Option<PathBuf>,
     update_lock: bool,
+    /// What the gate compares with instead of the lock file.
+    baseline: Option<Baseline>,
     links: Links,
 }
 
@@ -93,6 +97,7 @@ impl Builder {
             compat_set: false,
             lock_file: None,
             update_lock: false,
+            baseline: None,
             links: Links::Refuse,
         }
     }
@@ -333,6 +338,15 @@ impl Builder {
         self
     }
 
+    /// What the gate compares the registry with instead of the lock file: a git revision or
+    /// a folder ([`Baseline`]), as `cargo xtask codegen --base` does. The lock file is still
+    /// written as [`Builder::update_lock`] says, when nothing breaks.
+    #[must_use]
+    pub fn baseline(mut self, baseline: Baseline) -> Builder {
+        self.baseline = Some(baseline);
+        self
+    }
+
     /// Generates the code as one string (what [`Builder::generate_to_out_dir`] writes),
     /// without the compatibility gate.
     ///
@@ -354,24 +368,60 @@ impl Builder {
     pub fn generate(&self) -> Result<GeneratedRust, CodegenError> {
         let builder = self.resolved(&self.schemas)?;
         let registry = builder.load(&self.schemas)?;
-        let write = if self.update_lock {
-            LockWrite::Update
-        } else {
-            LockWrite::Never
-        };
         let lock = self.lock_path(&self.schemas);
-        let notes = gate(&registry, &lock, builder.compat, write)?;
+        let notes = builder
+            .gate_at(&registry, &lock, LockWrite::Never)?
+            .verdict()?;
         let mut rust = generate_rust(&registry, &builder.policy, &builder.options)?;
         rust.warnings
             .extend(notes.into_iter().map(|note| Finding::new(&lock, "", note)));
         Ok(rust)
     }
 
+    /// Runs the compatibility gate on a registry already in memory (as `cargo xtask codegen`
+    /// does before [`Builder::generate_from`]): each type compared under [`Builder::compat`]
+    /// with [`Builder::baseline`], else with the lock file ([`Builder::lock_file`], default
+    /// `cloudevent.lock.json` beside [`Builder::schemas`]), which is written as
+    /// [`Builder::update_lock`] says when nothing breaks. No settings file is read.
+    ///
+    /// ```
+    /// use cloudevent_codegen::{Baseline, Builder, Registry};
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas");
+    /// let registry = Registry::load(dir).unwrap();
+    /// // The registry compared with itself: every type unchanged, nothing refused.
+    /// let report = Builder::new().baseline(Baseline::Dir(dir.into())).gate(&registry).unwrap();
+    /// assert!(report.rows.iter().all(|r| r.compatibility.status() == "unchanged"));
+    /// assert_eq!(report.verdict().unwrap(), Vec::<String>::new());
+    /// ```
+    ///
+    /// # Errors
+    /// An unreadable baseline or lock file, an unwritable lock file. A breaking change is no
+    /// error here: it is in [`GateReport::refusals`], and [`GateReport::verdict`] refuses it.
+    pub fn gate(&self, registry: &Registry) -> Result<GateReport, CodegenError> {
+        self.gate_at(registry, &self.lock_path(&self.schemas), LockWrite::Never)
+    }
+
+    /// The gate against the lock at `lock` (or [`Builder::baseline`]); with
+    /// [`Builder::update_lock`] the lock is updated, else written only as `otherwise` says.
+    fn gate_at(
+        &self,
+        registry: &Registry,
+        lock: &Path,
+        otherwise: LockWrite,
+    ) -> Result<GateReport, CodegenError> {
+        let write = if self.update_lock {
+            LockWrite::Update
+        } else {
+            otherwise
+        };
+        gate(registry, (lock, write), self.baseline.as_ref(), self.compat)
+    }
+
     /// Generates the code of a registry already in memory (loaded with [`Registry::load`] and
     /// its siblings, or assembled, as `cargo xtask codegen` does for its schema-first files)
     /// under this builder's policy and options. No lock gate and no settings file: both
-    /// belong to a folder; compare with [`crate::check_compatibility`] first if you need the
-    /// gate.
+    /// belong to a folder; run [`Builder::gate`] first if you need the gate.
     ///
     /// ```
     /// use cloudevent_codegen::{Builder, Profile, Registry};
@@ -492,12 +542,10 @@ impl Builder {
         // `cloudevent diff` prints; the lock is written on the first build.
         let lock = self.lock_path(&schemas);
         println!("cargo:rerun-if-changed={}", lock.display());
-        let write = if self.update_lock {
-            LockWrite::Update
-        } else {
-            LockWrite::WhenAbsent
-        };
-        for note in gate(&registry, &lock, resolved.compat, write)? {
+        let notes = resolved
+            .gate_at(&registry, &lock, LockWrite::WhenAbsent)?
+            .verdict()?;
+        for note in notes {
             println!("cargo:warning={note}");
         }
         for file in &registry.files {

@@ -12,8 +12,40 @@ use crate::error::{CodegenError, Finding};
 use crate::import::{RustOptions, pretty};
 use crate::naming::RustNames;
 use crate::protobuf::{
-    Label, PROTOBUF_CONTENT_TYPE, ProtoFile, ProtoSchema, check_proto, check_proto_warnings,
+    Label, PROTOBUF_CONTENT_TYPE, ProtoEnum, ProtoField, ProtoFile, ProtoMessage, ProtoSchema,
+    check_proto, check_proto_warnings,
 };
+use crate::registry::Registry;
+
+/// Stage "map to Rust" for the registry's `.proto` entries (checked and mapped here, named
+/// with the JSON entries): their modules, written after the JSON schemas' (`None` without
+/// any, or when one is refused: the refusals are then in `findings`, never skipped); broken
+/// SHOULDs go to `warnings`.
+///
+/// # Errors
+/// What [`protobuf_rust`] fails with besides findings (generated code that does not parse).
+pub(super) fn protobuf_modules(
+    registry: &Registry,
+    names: &[RustNames],
+    (policy, options): (&Policy, &RustOptions),
+    warnings: &mut Vec<Finding>,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, CodegenError> {
+    if registry.protobuf.is_empty() {
+        return Ok(None);
+    }
+    match protobuf_rust(&registry.protobuf, names, policy, options) {
+        Ok((code, found)) => {
+            warnings.extend(found);
+            Ok(Some(code))
+        }
+        Err(CodegenError::Findings(found)) => {
+            findings.extend(found);
+            Ok(None)
+        }
+        Err(other) => Err(other),
+    }
+}
 
 /// The Rust code of a registry's `.proto` entries: one `pub mod` each, named by
 /// `names` (the registry's one naming, `crate::naming`), for `include!` or a committed file.
@@ -63,72 +95,12 @@ fn module(
 ) -> Result<TokenStream, Vec<Finding>> {
     let schema = &file.schema;
     let mut findings = Vec::new();
-    let mut items = TokenStream::new();
-    for proto_enum in &schema.enums {
-        let name = format_ident!("{}", proto_enum.name);
-        let prefix = format!("{}_", proto_enum.name.to_snake_case().to_uppercase());
-        let variants = proto_enum.values.iter().map(|(value, number)| {
-            // prost-build's naming: the enum's name as a prefix is dropped, then UpperCamel.
-            let short = value.strip_prefix(&prefix).unwrap_or(value);
-            let variant = format_ident!("{}", short.to_upper_camel_case());
-            let number = proc_macro2::Literal::i32_unsuffixed(*number);
-            quote!(#variant = #number,)
-        });
-        items.extend(quote! {
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
-            #[repr(i32)]
-            pub enum #name { #(#variants)* }
-        });
-    }
+    let mut items: TokenStream = schema.enums.iter().map(enum_item).collect();
     for message in &schema.messages {
-        let is_event = message.name == file.message;
-        let mut fields = Vec::new();
-        for field in &message.fields {
-            let Some((attr, ty)) = field_type(schema, &field.type_name, field.label) else {
-                findings.push(
-                    Finding::new(
-                        &file.path,
-                        format!("line {}", field.line),
-                        format!(
-                            "field `{}.{}`: type `{}` is neither a scalar nor a message or enum of this file",
-                            message.name, field.name, field.type_name
-                        ),
-                    )
-                    .with_rule(cloudevent_rules::rule::CE_PROTOBUF)
-                    .with_fix("define it in this file, or compile the file with prost-build and declare the event yourself"),
-                );
-                continue;
-            };
-            let tag = field.tag.to_string();
-            let ident = field_ident(&field.name);
-            let mut markers = Vec::new();
-            if is_event && file.meta.subject.as_deref() == Some(field.name.as_str()) {
-                markers.push(quote!(#[cloudevent(subject)]));
-            }
-            for (extension, _) in file
-                .meta
-                .extensions
-                .iter()
-                .filter(|(_, f)| **f == field.name)
-            {
-                markers.push(quote!(#[cloudevent(extension = #extension)]));
-            }
-            fields.push(quote! {
-                #[prost(#attr, tag = #tag)]
-                #(#markers)*
-                pub #ident: #ty,
-            });
+        match message_item(file, message, options, warned) {
+            Ok(item) => items.extend(item),
+            Err(found) => findings.extend(found),
         }
-        let name = format_ident!("{}", message.name);
-        let event_attrs = if is_event {
-            event_attributes(file, options, warned)
-        } else {
-            quote!(#[derive(Clone, PartialEq, ::prost::Message)])
-        };
-        items.extend(quote! {
-            #event_attrs
-            pub struct #name { #(#fields)* }
-        });
     }
     if !findings.is_empty() {
         return Err(findings);
@@ -155,6 +127,97 @@ fn module(
                 fn type_url() -> ::std::string::String { #type_url.into() }
             }
         }
+    })
+}
+
+/// An enum as prost-build writes it.
+fn enum_item(proto_enum: &ProtoEnum) -> TokenStream {
+    let name = format_ident!("{}", proto_enum.name);
+    let prefix = format!("{}_", proto_enum.name.to_snake_case().to_uppercase());
+    let variants = proto_enum.values.iter().map(|(value, number)| {
+        // prost-build's naming: the enum's name as a prefix is dropped, then UpperCamel.
+        let short = value.strip_prefix(&prefix).unwrap_or(value);
+        let variant = format_ident!("{}", short.to_upper_camel_case());
+        let number = proc_macro2::Literal::i32_unsuffixed(*number);
+        quote!(#variant = #number,)
+    });
+    quote! {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+        #[repr(i32)]
+        pub enum #name { #(#variants)* }
+    }
+}
+
+/// A message as prost-build writes it; the event's also derives `CloudEvent`. A field of a
+/// type this file does not define is a finding.
+fn message_item(
+    file: &ProtoFile,
+    message: &ProtoMessage,
+    options: &RustOptions,
+    warned: bool,
+) -> Result<TokenStream, Vec<Finding>> {
+    let is_event = message.name == file.message;
+    let mut findings = Vec::new();
+    let mut fields = Vec::new();
+    for field in &message.fields {
+        match message_field(file, message, field, is_event) {
+            Ok(tokens) => fields.push(tokens),
+            Err(finding) => findings.push(finding),
+        }
+    }
+    if !findings.is_empty() {
+        return Err(findings);
+    }
+    let name = format_ident!("{}", message.name);
+    let event_attrs = if is_event {
+        event_attributes(file, options, warned)
+    } else {
+        quote!(#[derive(Clone, PartialEq, ::prost::Message)])
+    };
+    Ok(quote! {
+        #event_attrs
+        pub struct #name { #(#fields)* }
+    })
+}
+
+/// One field of `message`, marked as the event's subject or an extension when the entry's
+/// metadata says so.
+fn message_field(
+    file: &ProtoFile,
+    message: &ProtoMessage,
+    field: &ProtoField,
+    is_event: bool,
+) -> Result<TokenStream, Finding> {
+    let Some((attr, ty)) = field_type(&file.schema, &field.type_name, field.label) else {
+        return Err(Finding::new(
+            &file.path,
+            format!("line {}", field.line),
+            format!(
+                "field `{}.{}`: type `{}` is neither a scalar nor a message or enum of this file",
+                message.name, field.name, field.type_name
+            ),
+        )
+        .with_rule(cloudevent_rules::rule::CE_PROTOBUF)
+        .with_fix("define it in this file, or compile the file with prost-build and declare the event yourself"));
+    };
+    let tag = field.tag.to_string();
+    let ident = field_ident(&field.name);
+    let mut markers = Vec::new();
+    if is_event && file.meta.subject.as_deref() == Some(field.name.as_str()) {
+        markers.push(quote!(#[cloudevent(subject)]));
+    }
+    for (extension, _) in file
+        .meta
+        .extensions
+        .iter()
+        .filter(|(_, f)| **f == field.name)
+    {
+        markers.push(quote!(#[cloudevent(extension = #extension)]));
+    }
+    Ok(quote! {
+        #[prost(#attr, tag = #tag)]
+        #(#markers)*
+        pub #ident: #ty,
     })
 }
 

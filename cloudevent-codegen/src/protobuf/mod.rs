@@ -33,7 +33,7 @@ use crate::meta::{ContentMode, EventMeta, METADATA_KEY};
 pub(crate) mod catalog;
 mod parse;
 
-pub(crate) use parse::{Label, ProtoMessage, ProtoSchema, Reserved, parse};
+pub(crate) use parse::{Label, ProtoEnum, ProtoField, ProtoMessage, ProtoSchema, Reserved, parse};
 
 /// The `datacontenttype` of an event whose data is a Protobuf message.
 pub(crate) const PROTOBUF_CONTENT_TYPE: &str = "application/protobuf";
