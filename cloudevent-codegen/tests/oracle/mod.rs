@@ -1,8 +1,9 @@
 //! The `jsonschema` crate's verdict on data against a schema as its folder publishes it: the
 //! original file, its `$ref`s to other files of the folder resolved by `$id` or by path, and
-//! `format` asserted (as the generated types and `validate --registry` assert it). The oracle
-//! the typed verdicts of `vendor_shapes.rs` and the published-set mutants of `sets.rs` are held
-//! to; nothing here is codegen's own.
+//! `format` as its draft says (asserted up to draft 7, an annotation from 2019-09 on). The
+//! oracle the typed verdicts of `vendor_shapes.rs`, the published-set mutants of `sets.rs` and
+//! the fixtures' mutants of `tests/codegen-build` are held to; nothing here is codegen's own.
+//! `mutants` makes the mutants of an example payload.
 
 #![allow(dead_code, reason = "each test file uses the part it needs")]
 
@@ -85,12 +86,39 @@ impl Oracle {
     /// (an xRegistry catalog's `/schemagroups/g/schemas/s/versions/v/schema`), else the first
     /// error. A schema inside a document is read as draft 7 unless it names its own draft.
     pub fn verdict_at(&mut self, document: &Path, pointer: &str, data: &Value) -> Option<String> {
+        let validator = self
+            .compile(document, pointer)
+            .unwrap_or_else(|e| panic!("{e}"));
+        validator
+            .iter_errors(data)
+            .next()
+            .map(|e| format!("{}: {e}", e.instance_path()))
+    }
+
+    /// The validator of the schema at `pointer` of `document`, or why the `jsonschema` crate
+    /// cannot compile it (a `$ref` that names no schema of the folder by JSON Schema's rules).
+    pub fn compile(
+        &mut self,
+        document: &Path,
+        pointer: &str,
+    ) -> Result<&jsonschema::Validator, String> {
         let canonical = document.canonicalize().unwrap();
         let file = format!("file://{}", canonical.display());
         let key = format!("{file}#{pointer}");
         if !self.compiled.contains_key(&key) {
+            let inner = self.folder[&file].pointer(pointer).cloned();
             let contents = if pointer.is_empty() {
                 self.folder[&file].clone()
+            } else if let Some(mut inner) = inner.filter(|s| !s.to_string().contains("\"$ref\"")) {
+                // A schema of the document that refers to nothing: compiled as it is (the
+                // `jsonschema` crate walks no pointer whose segment is a number, such as an
+                // xRegistry catalog's `/versions/1`, into an object).
+                if let Some(object) = inner.as_object_mut() {
+                    object
+                        .entry("$schema")
+                        .or_insert_with(|| "http://json-schema.org/draft-07/schema#".into());
+                }
+                inner
             } else {
                 // The document itself is no schema: the member is checked through a `$ref`
                 // into it, so its own `$ref`s resolve against the document.
@@ -102,21 +130,25 @@ impl Oracle {
                 serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#",
                     "$ref": format!("{id}#{pointer}")})
             };
+            // `format` as the draft says: an assertion up to draft 7 (as codegen and the
+            // registry read it), an annotation from 2019-09 on.
+            let draft = jsonschema::Draft::default().detect(&contents);
+            let asserted = !matches!(
+                draft,
+                jsonschema::Draft::Draft201909 | jsonschema::Draft::Draft202012
+            );
             let mut options = jsonschema::options()
                 .with_retriever(Folder(self.folder.clone()))
-                .should_validate_formats(true);
+                .should_validate_formats(asserted);
             if contents.get("$id").is_none() {
                 options = options.with_base_uri(file.clone());
             }
             let validator = options
                 .build(&contents)
-                .unwrap_or_else(|e| panic!("{key} does not compile: {e}"));
+                .map_err(|e| format!("{key} does not compile: {e}"))?;
             self.compiled.insert(key.clone(), validator);
         }
-        self.compiled[&key]
-            .iter_errors(data)
-            .next()
-            .map(|e| format!("{}: {e}", e.instance_path()))
+        Ok(&self.compiled[&key])
     }
 }
 
