@@ -5,7 +5,7 @@
 //! bundled like any external ref, so a schema shared by several messages is generated once.
 //!
 //! `dataschemauri` (and `dataschemaxid`) is read in every form the xRegistry specification
-//! gives a schema of the same document ([`locate`]): a path from the registry's root
+//! gives a schema of the same document (`locate`): a path from the registry's root
 //! (`/schemagroups/<g>/schemas/<s>`, an `xid`), a `#/` fragment (the document view's `self`),
 //! the registry's absolute URL when the document names it (its root `self`), each with or
 //! without `/versions/<v>`, and a JSON pointer deep link into a JSON Schema.

@@ -43,7 +43,10 @@ fn every_form_of_a_reference_into_the_document_finds_its_schema() {
     }
     let location = format!("{v2}/definitions/location");
     assert_eq!(schema_of("com.example.references.deeplink"), location);
-    assert_eq!(schema_of("com.example.references.fragmentdeeplink"), location);
+    assert_eq!(
+        schema_of("com.example.references.fragmentdeeplink"),
+        location
+    );
 }
 
 #[test]
@@ -96,7 +99,10 @@ fn schemas_in_other_formats_are_skipped_with_a_warning_naming_message_and_format
     };
     for (event_type, format) in [
         ("com.example.references.xsd", "XML Schema (`XMLSchema/1.1`)"),
-        ("com.example.references.xsdundeclared", "XML Schema (`XSD/1.1`)"),
+        (
+            "com.example.references.xsdundeclared",
+            "XML Schema (`XSD/1.1`)",
+        ),
         ("com.example.references.avro", "Avro (`Avro/1.11`)"),
         (
             "com.example.references.protobufundeclared",

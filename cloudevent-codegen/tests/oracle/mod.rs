@@ -105,7 +105,9 @@ impl Oracle {
             let mut options = jsonschema::options()
                 .with_retriever(Folder(self.folder.clone()))
                 .should_validate_formats(true);
-            if contents.get("$id").is_none() {
+            // The wrapper of a member is no resource of the document: under the document's
+            // own URI it would shadow it, and its `$ref` would look for the member in itself.
+            if contents.get("$id").is_none() && pointer.is_empty() {
                 options = options.with_base_uri(file.clone());
             }
             let validator = options
