@@ -221,11 +221,8 @@ pub(crate) fn bundle(registry: &Registry) -> Bundle {
     }
 }
 
-/// The marker a stub gets when its shared definition admits `null` and something else, so an
-/// optional member reaching it keeps a `null` received (`shapes::nullable_definitions`); typify
-/// replaces the stub, so the marker is never part of a type.
-pub(crate) const NULLABLE_STUB: &str = "x-cloudevent-nullable";
-
+/// Marks the stub of each shared definition that admits `null` and something else
+/// ([`crate::shapes::NULLABLE_STUB`]).
 fn mark_nullable_stubs(events: &mut [(Value, BTreeSet<String>)], shared: &BTreeMap<String, Value>) {
     let document = serde_json::json!({ "definitions": shared });
     let nullable = crate::shapes::nullable_definitions(&document);
@@ -241,7 +238,7 @@ fn mark_nullable_stubs(events: &mut [(Value, BTreeSet<String>)], shared: &BTreeM
             if nullable.contains(&pointer)
                 && let Some(Value::Object(stub)) = definitions.get_mut(&stub_key(name))
             {
-                stub.insert(NULLABLE_STUB.into(), Value::Bool(true));
+                stub.insert(crate::shapes::NULLABLE_STUB.into(), Value::Bool(true));
             }
         }
     }

@@ -57,6 +57,11 @@ pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
     normalize_with(schema, mode, &nullable);
 }
 
+/// The marker a stub gets when its shared definition admits `null` and something else, so an
+/// optional member reaching it keeps a `null` received (`shapes::nullable_definitions`); typify
+/// replaces the stub, so the marker is never part of a type.
+pub(crate) const NULLABLE_STUB: &str = "x-cloudevent-nullable";
+
 /// The local references (`#/definitions/x`, `#/$defs/x`) to the definitions of `document`
 /// that admit `null` and something else, followed through definitions that are only a `$ref`
 /// to one of them.
@@ -81,7 +86,7 @@ pub(crate) fn nullable_definitions(document: &Value) -> BTreeSet<String> {
                     .get("$ref")
                     .and_then(Value::as_str)
                     .is_some_and(|target| found.contains(target));
-            let stub = schema.get(crate::bundle::NULLABLE_STUB) == Some(&Value::Bool(true));
+            let stub = schema.get(NULLABLE_STUB) == Some(&Value::Bool(true));
             if nullable(schema) || via_alias || stub {
                 found.insert(pointer.clone());
             }

@@ -4,15 +4,22 @@
 //! or latest version). Refs between schemas of the document (`#/schemagroups/...`) are
 //! bundled like any external ref, so a schema shared by several messages is generated once.
 //!
+//! `dataschemauri` (and `dataschemaxid`) is read in every form the xRegistry specification
+//! gives a schema of the same document (`locate`): a path from the registry's root
+//! (`/schemagroups/<g>/schemas/<s>`, an `xid`), a `#/` fragment (the document view's `self`),
+//! the registry's absolute URL when the document names it (its root `self`), each with or
+//! without `/versions/<v>`, and a JSON pointer deep link into a JSON Schema.
+//!
 //! Both spellings of the metadata are read: `envelopemetadata` (xRegistry 1.0) and
 //! `metadata` (the earlier CloudEvents discovery drafts), and `schemaurl` beside
 //! `dataschemauri`. A payload schema given inline (the message's `dataschema` object, or its
 //! JSON text) is read in place.
 //!
-//! A message that cannot be typed (its payload schema is Avro or Protobuf, named by
-//! `dataschemaformat` or the schema's own `format`; or it has none, or one outside the
-//! document) is left out with a finding (`Registry::skipped`, a warning of the generator);
-//! the document's other messages are generated.
+//! A message that cannot be typed (its payload schema is Avro, Protobuf or XML Schema, named
+//! by `dataschemaformat` or the schema's own `format`; or it has none, or one outside the
+//! document) is left out with a finding naming the message and the format
+//! (`Registry::skipped`, a warning of the generator); the document's other messages are
+//! generated.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -158,7 +165,7 @@ fn message_file(
     {
         return Err(not_json_schema(format, format!("{at}/dataschemaformat")));
     }
-    let (schema_at, mut schema, reference) = match message.get("dataschema") {
+    let (schema_at, mut schema, url) = match message.get("dataschema") {
         // A schema given inline: an object, or its JSON text.
         Some(inline)
             if inline.is_object()
@@ -169,7 +176,7 @@ fn message_file(
             (format!("{at}/dataschema"), inline.clone(), None)
         }
         _ => {
-            let reference = ["dataschemauri", "schemaurl", "dataschema"]
+            let reference = ["dataschemauri", "dataschemaxid", "schemaurl", "dataschema"]
                 .iter()
                 .find_map(|k| message.get(*k)?.as_str().map(|r| (*k, r)));
             let Some((reference_key, reference)) = reference else {
@@ -180,19 +187,34 @@ fn message_file(
                 )
                 .with_fix("add `dataschemauri` pointing into the document's `schemagroups`, or the schema itself as `dataschema`"));
             };
-            let schema_at = schema_pointer(document, reference).ok_or_else(|| {
+            let located = locate(document, reference).ok_or_else(|| {
                 Finding::new(path, format!("{at}/{reference_key}"), format!("message `{event_type}`: `{reference}` names no schema of this document (codegen never fetches schemas over the network); the message is left out"))
-                    .with_fix("point it at `#/schemagroups/<group>/schemas/<schema>` of this document, or give the schema itself as `dataschema`")
+                    .with_fix("point it at a schema of this document: `/schemagroups/<group>/schemas/<schema>[/versions/<version>]` or the same after `#`, or give the schema itself as `dataschema`")
             })?;
             // The schema resource and version say their format too.
-            let declared = schema_format(document, &schema_at);
+            let declared = schema_format(document, &located.version_at);
             if let Some(format) = declared.as_deref()
                 && !is_json_schema(format)
             {
-                return Err(not_json_schema(format, schema_at));
+                return Err(not_json_schema(format, located.schema_at));
             }
-            let schema = document.pointer(&schema_at).cloned().unwrap_or(Value::Null);
-            (schema_at, schema, Some(reference))
+            let schema = document
+                .pointer(&located.schema_at)
+                .cloned()
+                .unwrap_or(Value::Null);
+            // An absolute reference is the schema's URL; one within the document has the
+            // version's URL when the document names one. A deep link has none: a
+            // `dataschema` holds no fragment (CE 1.0.2), and the version's URL names the
+            // whole schema.
+            let whole = located.schema_at == format!("{}/schema", located.version_at);
+            let url = if !whole {
+                None
+            } else if reference.contains("://") {
+                Some(reference.to_owned())
+            } else {
+                version_url(document, &located.version_at)
+            };
+            (located.schema_at, schema, url)
         }
     };
     if let Value::String(text) = &schema {
@@ -201,6 +223,9 @@ fn message_file(
             Ok(schema) => schema,
             Err(_) if text.contains("syntax") && text.contains("message") => {
                 return Err(not_json_schema("Protobuf", schema_at.clone()));
+            }
+            Err(_) if text.trim_start().starts_with('<') => {
+                return Err(not_json_schema("XSD", schema_at.clone()));
             }
             Err(e) => {
                 return Err(Finding::new(
@@ -229,7 +254,7 @@ fn message_file(
         .get("$id")
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .or_else(|| reference.filter(|r| !r.starts_with('#')).map(str::to_owned))
+        .or(url)
         .unwrap_or_default();
     let (source, source_template) = match value("source") {
         Some(source) if source.contains('{') => (None, Some(source)),
@@ -275,11 +300,10 @@ fn format_name(format: &str) -> &'static str {
     }
 }
 
-/// The `format` (or `schemaformat`) the version at `schema_at` (`.../schema`), or its
-/// schema resource, declares.
-fn schema_format(document: &Value, schema_at: &str) -> Option<String> {
-    let holder = schema_at.strip_suffix("/schema")?;
-    let mut at = Some(holder);
+/// The `format` (or `schemaformat`) the version at `version_at`, or its schema resource,
+/// declares.
+fn schema_format(document: &Value, version_at: &str) -> Option<String> {
+    let mut at = Some(version_at);
     while let Some(pointer) = at {
         let node = document.pointer(pointer)?;
         if let Some(format) = ["format", "schemaformat"]
@@ -297,26 +321,183 @@ fn schema_format(document: &Value, schema_at: &str) -> Option<String> {
     None
 }
 
-/// The pointer of the schema a `dataschemauri` names: a schema resource's default (or latest)
-/// version, or a version itself.
-fn schema_pointer(document: &Value, reference: &str) -> Option<String> {
-    let pointer = reference.strip_prefix('#')?.trim_end_matches('/');
-    let target = document.pointer(pointer)?;
-    if target.get("schema").is_some() {
-        return Some(format!("{pointer}/schema"));
+/// The schema a `dataschemauri` (or `dataschemaxid`) names in the document.
+struct Located {
+    /// The pointer of the schema object itself (`.../versions/<v>/schema`, and a deep link's
+    /// pointer into it).
+    schema_at: String,
+    /// The pointer of the version holding it (or of the resource, when the resource holds its
+    /// default version's `schema` inline).
+    version_at: String,
+}
+
+/// Finds the schema a reference names in the document, in each form xRegistry gives a
+/// schema of the same document (`core/spec.md` `self` and `xid`, `schema/spec.md` 4.3,
+/// `message/spec.md` `dataschemauri`, `dataschemaxid`):
+///
+/// - a fragment, `#/schemagroups/<g>/schemas/<s>` (the document view's `self`);
+/// - a path from the registry's root, `/schemagroups/<g>/schemas/<s>` (an `xid`, the form
+///   the spec's own scenario samples use);
+/// - the registry's absolute URL followed by that path, when the document names its root
+///   (`self` at the top);
+///
+/// each with or without `/versions/<v>` (without: the resource's `defaultversionid`, in
+/// `meta` or on the resource, else the latest version). A JSON Schema may be deep-linked: a
+/// JSON pointer after the version in a fragment (`.../versions/1/definitions/Employee`, with
+/// or without `/schema` before it), or as the path form's own fragment
+/// (`/schemagroups/<g>/schemas/<s>/versions/1#/definitions/Employee`). An Avro or Protobuf
+/// `:{record-name}` suffix is dropped when the id does not hold it, so the format is found.
+fn locate(document: &Value, reference: &str) -> Option<Located> {
+    let (segments, deep) = entity_segments(document, reference)?;
+    let [first, group, schemas, schema, rest @ ..] = segments.as_slice() else {
+        return None;
+    };
+    if first != "schemagroups" || schemas != "schemas" {
+        return None;
     }
-    let versions = target.get("versions")?.as_object()?;
-    let chosen = target
-        .get("defaultversionid")
-        .and_then(Value::as_str)
-        .filter(|v| versions.contains_key(*v))
-        .map(str::to_owned)
-        .or_else(|| latest(versions.keys()))?;
-    versions.get(&chosen)?.get("schema")?;
-    Some(format!(
-        "{pointer}/versions/{}/schema",
-        pointer_segment(&chosen)
-    ))
+    let resources = document
+        .get("schemagroups")?
+        .get(group.as_str())?
+        .get("schemas")?;
+    let (schema, resource) = with_suffix_dropped(schema, rest.is_empty(), |id| {
+        resources.get(id).map(|r| (id.to_owned(), r))
+    })?;
+    let resource_at = format!(
+        "/schemagroups/{}/schemas/{}",
+        pointer_segment(group),
+        pointer_segment(&schema)
+    );
+    let (version_at, rest) = match rest {
+        [versions, version, rest @ ..] if versions == "versions" => {
+            let versions = resource.get("versions")?;
+            let version = with_suffix_dropped(version, rest.is_empty(), |id| {
+                versions.get(id).map(|_| id.to_owned())
+            })?;
+            (
+                format!("{resource_at}/versions/{}", pointer_segment(&version)),
+                rest,
+            )
+        }
+        rest if resource.get("schema").is_some() => (resource_at, rest),
+        rest => {
+            let versions = resource.get("versions")?.as_object()?;
+            let chosen = [resource.get("meta"), Some(resource)]
+                .into_iter()
+                .flatten()
+                .find_map(|holder| holder.get("defaultversionid")?.as_str())
+                .filter(|v| versions.contains_key(*v))
+                .map(str::to_owned)
+                .or_else(|| latest(versions.keys()))?;
+            (
+                format!("{resource_at}/versions/{}", pointer_segment(&chosen)),
+                rest,
+            )
+        }
+    };
+    let rest = match rest {
+        [schema, rest @ ..] if schema == "schema" => rest,
+        rest => rest,
+    };
+    let mut schema_at = format!("{version_at}/schema");
+    document.pointer(&schema_at)?;
+    for segment in rest {
+        schema_at.push('/');
+        schema_at.push_str(&pointer_segment(segment));
+    }
+    schema_at.push_str(&deep);
+    document.pointer(&schema_at)?;
+    Some(Located {
+        schema_at,
+        version_at,
+    })
+}
+
+/// The segments of the entity path a reference names (unescaped), and the JSON pointer of a
+/// deep link given as the path form's own fragment (escaped, as written).
+fn entity_segments(document: &Value, reference: &str) -> Option<(Vec<String>, String)> {
+    if let Some(pointer) = reference.strip_prefix('#') {
+        let segments = pointer.strip_prefix('/')?.trim_end_matches('/').split('/');
+        return Some((
+            segments
+                .map(|s| percent_decoded(s).replace("~1", "/").replace("~0", "~"))
+                .collect(),
+            String::new(),
+        ));
+    }
+    let path = match reference.strip_prefix('/') {
+        Some(path) => path,
+        None => {
+            // The registry's own absolute URL: the document's root `self`.
+            let root = document.get("self")?.as_str()?.trim_end_matches('/');
+            if !root.contains("://") {
+                return None;
+            }
+            reference.strip_prefix(root)?.strip_prefix('/')?
+        }
+    };
+    let (path, deep) = path.split_once('#').unwrap_or((path, ""));
+    if !deep.is_empty() && !deep.starts_with('/') {
+        return None;
+    }
+    let segments = path
+        .trim_end_matches('/')
+        .split('/')
+        .map(percent_decoded)
+        .collect();
+    Some((segments, percent_decoded(deep)))
+}
+
+/// An id as found: itself, else (when it ends the reference) without the `:{name}` suffix
+/// xRegistry appends to name an Avro record or a Protobuf message inside a schema.
+fn with_suffix_dropped<T>(id: &str, last: bool, find: impl Fn(&str) -> Option<T>) -> Option<T> {
+    find(id).or_else(|| {
+        let (id, _) = id.rsplit_once(':').filter(|_| last)?;
+        find(id)
+    })
+}
+
+/// A URI's `%XX` escapes decoded; text that does not decode to UTF-8 is kept as written.
+fn percent_decoded(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(high), Some(low)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((high * 16 + low) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+/// The absolute URL of the version a root-relative reference names, for the event's
+/// `dataschema`: the version's own `self` when absolute, else the registry's root `self`
+/// followed by the version's path (the `self` URL the schema spec's 1.2 puts in
+/// `dataschema`). `None` when the document names no absolute URL.
+fn version_url(document: &Value, version_at: &str) -> Option<String> {
+    let absolute = |v: &Value| v.as_str().filter(|s| s.contains("://")).map(str::to_owned);
+    if let Some(own) = document
+        .pointer(&format!("{version_at}/self"))
+        .and_then(absolute)
+    {
+        return Some(own);
+    }
+    let root = document.get("self").and_then(absolute)?;
+    // The pointer's segments are ids, which hold no `/`: only `~` was escaped.
+    let path = version_at.replace("~0", "~");
+    Some(format!("{}{path}", root.trim_end_matches('/')))
 }
 
 /// The highest version id, comparing dotted numbers as numbers (`10` after `9`).

@@ -106,19 +106,8 @@ impl Oracle {
         let file = format!("file://{}", canonical.display());
         let key = format!("{file}#{pointer}");
         if !self.compiled.contains_key(&key) {
-            let inner = self.folder[&file].pointer(pointer).cloned();
             let contents = if pointer.is_empty() {
                 self.folder[&file].clone()
-            } else if let Some(mut inner) = inner.filter(|s| !s.to_string().contains("\"$ref\"")) {
-                // A schema of the document that refers to nothing: compiled as it is (the
-                // `jsonschema` crate walks no pointer whose segment is a number, such as an
-                // xRegistry catalog's `/versions/1`, into an object).
-                if let Some(object) = inner.as_object_mut() {
-                    object
-                        .entry("$schema")
-                        .or_insert_with(|| "http://json-schema.org/draft-07/schema#".into());
-                }
-                inner
             } else {
                 // The document itself is no schema: the member is checked through a `$ref`
                 // into it, so its own `$ref`s resolve against the document.
@@ -140,12 +129,34 @@ impl Oracle {
             let mut options = jsonschema::options()
                 .with_retriever(Folder(self.folder.clone()))
                 .should_validate_formats(asserted);
-            if contents.get("$id").is_none() {
+            // The wrapper of a member is no resource of the document: under the document's
+            // own URI it would shadow it, and its `$ref` would look for the member in itself.
+            if contents.get("$id").is_none() && pointer.is_empty() {
                 options = options.with_base_uri(file.clone());
             }
-            let validator = options
-                .build(&contents)
-                .map_err(|e| format!("{key} does not compile: {e}"))?;
+            let built = options.build(&contents);
+            let validator = match built {
+                Ok(validator) => validator,
+                // A member that is a schema document of its own (an xRegistry schema version,
+                // retrievable at its own URL: its `#/definitions/x` are its own).
+                Err(_) if !pointer.is_empty() => {
+                    let mut own = self.folder[&file]
+                        .pointer(pointer)
+                        .cloned()
+                        .unwrap_or_default();
+                    if let Some(object) = own.as_object_mut() {
+                        object
+                            .entry("$schema")
+                            .or_insert_with(|| "http://json-schema.org/draft-07/schema#".into());
+                    }
+                    jsonschema::options()
+                        .with_retriever(Folder(self.folder.clone()))
+                        .should_validate_formats(asserted)
+                        .build(&own)
+                        .map_err(|e| format!("{key} does not compile: {e}"))?
+                }
+                Err(e) => return Err(format!("{key} does not compile: {e}")),
+            };
             self.compiled.insert(key.clone(), validator);
         }
         Ok(&self.compiled[&key])

@@ -116,7 +116,8 @@ fn every_mutant_gets_the_schemas_verdict() {
     let pointers = schema_pointers();
     let catalog = std::path::Path::new(CATALOG);
     let mut oracle = oracle::Oracle::new(catalog.parent().unwrap());
-    let (mut total, mut refused, mut wrong, mut unresolved) = (0, 0, Vec::new(), Vec::new());
+    let (mut total, mut refused, mut wrong, mut unresolved) =
+        (0, 0, Vec::new(), Vec::<String>::new());
     for entry in std::fs::read_dir(EXAMPLES).unwrap() {
         let path = entry.unwrap().path();
         let document: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -153,17 +154,7 @@ fn every_mutant_gets_the_schemas_verdict() {
     }
     println!("xregistry: {total} mutants, {refused} refused by jsonschema and the typed reading");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // The schemas with `$ref`s into the catalog are not judged, and listed: the `jsonschema`
-    // crate walks no pointer with a numeric segment (`/versions/2`) into an object, and
-    // `EmployeeAdded` v2 has an `$id` of its own, against which JSON Schema reads its
-    // `#/schemagroups/...` refs (codegen reads them against the catalog, as xRegistry does).
-    assert_eq!(
-        unresolved,
-        [
-            "/schemagroups/Contoso.ERP.Events/schemas/Contoso.ERP.Events.EmployeeAdded/versions/2/schema",
-            "/schemagroups/Fabrikam.SmartOven/schemas/Fabrikam.SmartOven.TemperatureChanged/versions/2/schema"
-        ]
-    );
+    assert!(unresolved.is_empty(), "{unresolved:?}");
     assert!(
         total >= 6 && refused > 0,
         "{total} mutants, {refused} refused"
