@@ -165,6 +165,7 @@ fn message_file(
     {
         return Err(not_json_schema(format, format!("{at}/dataschemaformat")));
     }
+    let mut draft_format = format_of_message.map(str::to_owned);
     let (schema_at, mut schema, url) = match message.get("dataschema") {
         // A schema given inline: an object, or its JSON text.
         Some(inline)
@@ -198,6 +199,7 @@ fn message_file(
             {
                 return Err(not_json_schema(format, located.schema_at));
             }
+            draft_format = draft_format.or(declared);
             let schema = document
                 .pointer(&located.schema_at)
                 .cloned()
@@ -245,6 +247,15 @@ fn message_file(
         return Err(not_json_schema("Avro", schema_at));
     }
     refs_into_document(&mut schema);
+    // The draft the message or the schema resource names (`JsonSchema/draft-07`) is the
+    // schema's own when it names none: it decides what the schema asserts (`format` is an
+    // assertion up to draft 7), for the generated type's check as for `validate --registry`.
+    if let Some(object) = schema.as_object_mut()
+        && !object.contains_key("$schema")
+        && let Some(draft) = draft_format.as_deref().and_then(draft_uri)
+    {
+        object.insert("$schema".into(), Value::String(draft.to_owned()));
+    }
     if let Some(object) = schema.as_object_mut() {
         // Its refs now reach them in the document, as shared definitions.
         object.remove("definitions");
@@ -284,6 +295,24 @@ fn message_file(
 fn is_json_schema(format: &str) -> bool {
     let format = format.to_ascii_lowercase();
     format.starts_with("jsonschema") || format.contains("schema+json")
+}
+
+/// The meta-schema URI of the JSON Schema draft a format names (`JsonSchema/draft-07`,
+/// `JSONSchema/Draft-07`, `JsonSchema/2020-12`); `None` for one it does not name.
+fn draft_uri(format: &str) -> Option<&'static str> {
+    let format = format.to_ascii_lowercase();
+    let version = format.strip_prefix("jsonschema")?.trim_start_matches('/');
+    let version = version
+        .trim_start_matches("draft")
+        .trim_start_matches(['-', '/']);
+    Some(match version {
+        "04" | "4" => "http://json-schema.org/draft-04/schema#",
+        "06" | "6" => "http://json-schema.org/draft-06/schema#",
+        "07" | "7" => "http://json-schema.org/draft-07/schema#",
+        "2019-09" => "https://json-schema.org/draft/2019-09/schema",
+        "2020-12" => "https://json-schema.org/draft/2020-12/schema",
+        _ => return None,
+    })
 }
 
 /// The family a schema format names, for the finding: `Avro/1.9.0` is Avro.
@@ -604,5 +633,28 @@ fn rewrite_refs(schema: &mut Value, rewrite: &dyn Fn(&str) -> Option<String>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::draft_uri;
+
+    #[test]
+    fn a_format_names_its_draft() {
+        assert_eq!(
+            draft_uri("JSONSchema/Draft-07"),
+            Some("http://json-schema.org/draft-07/schema#")
+        );
+        assert_eq!(
+            draft_uri("JsonSchema/draft-04"),
+            Some("http://json-schema.org/draft-04/schema#")
+        );
+        assert_eq!(
+            draft_uri("JsonSchema/2020-12"),
+            Some("https://json-schema.org/draft/2020-12/schema")
+        );
+        assert_eq!(draft_uri("JsonSchema"), None);
+        assert_eq!(draft_uri("Avro/1.9.0"), None);
     }
 }
