@@ -153,9 +153,13 @@ pub(crate) fn glob_matches(glob: &str, relative: &str) -> bool {
     // The file itself and each folder holding it, as a path from the root.
     let prefixes = (1..=segments.len()).map(|n| segments[..n].join("/"));
     if glob.contains('/') {
-        prefixes.into_iter().any(|p| wildcard(glob.as_bytes(), p.as_bytes()))
+        prefixes
+            .into_iter()
+            .any(|p| wildcard(glob.as_bytes(), p.as_bytes()))
     } else {
-        segments.iter().any(|s| wildcard(glob.as_bytes(), s.as_bytes()))
+        segments
+            .iter()
+            .any(|s| wildcard(glob.as_bytes(), s.as_bytes()))
     }
 }
 

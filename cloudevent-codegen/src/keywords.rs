@@ -367,9 +367,9 @@ pub(crate) fn is_schema(document: &Value) -> bool {
             .as_array()
             .is_some_and(|a| a.iter().all(Value::is_string)),
         "enum" => value.is_array(),
-        key if IN_MAPS.contains(&key) => value
-            .as_object()
-            .is_some_and(|m| m.values().all(subschema)),
+        key if IN_MAPS.contains(&key) => {
+            value.as_object().is_some_and(|m| m.values().all(subschema))
+        }
         key if IN_LISTS.contains(&key) => value
             .as_array()
             .is_some_and(|a| !a.is_empty() && a.iter().all(subschema)),

@@ -337,7 +337,11 @@ impl Registry {
     /// Whether a folder the mapping gives no way to type is a layout of one's own: no
     /// `<type>/v<major>.json` (or `.proto`) file, and a schema below that names its type in
     /// `x-cloudevent.type`.
-    fn is_own_layout(root: &Path, mapping: &TypeMapping, links: &Links) -> Result<bool, CodegenError> {
+    fn is_own_layout(
+        root: &Path,
+        mapping: &TypeMapping,
+        links: &Links,
+    ) -> Result<bool, CodegenError> {
         let mut folder = Folder::new(root, links.clone());
         let mut paths = Vec::new();
         json_files(root, root, &mut folder, &mut paths)?;
@@ -353,26 +357,41 @@ impl Registry {
             })
         };
         // `.proto` entries are not among the `*.json` files: look for them by name.
-        for dir in Folder::new(root, links.clone()).entries(root).unwrap_or_default() {
+        for dir in Folder::new(root, links.clone())
+            .entries(root)
+            .unwrap_or_default()
+        {
             if !dir.is_dir {
                 continue;
             }
-            for file in Folder::new(root, links.clone()).entries(&dir.path).unwrap_or_default() {
-                let name = file.path.file_name().map(|n| n.to_string_lossy().into_owned());
+            for file in Folder::new(root, links.clone())
+                .entries(&dir.path)
+                .unwrap_or_default()
+            {
+                let name = file
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
                 if name.is_some_and(|n| default_named(&format!("d/{n}"))) {
                     return Ok(false);
                 }
             }
         }
         for (path, relative) in &paths {
-            if mapping.exclude.iter().any(|g| crate::folder::glob_matches(g, relative)) {
+            if mapping
+                .exclude
+                .iter()
+                .any(|g| crate::folder::glob_matches(g, relative))
+            {
                 continue;
             }
             let Ok(text) = fs::read_to_string(path) else {
                 continue;
             };
             if let Ok(schema) = serde_json::from_str::<Value>(&text)
-                && schema.pointer(OWN_TYPE_POINTER).is_some_and(Value::is_string)
+                && schema
+                    .pointer(OWN_TYPE_POINTER)
+                    .is_some_and(Value::is_string)
             {
                 return Ok(true);
             }
