@@ -439,6 +439,7 @@ impl Registry {
                 not_schemas.push(relative);
             }
         }
+        let listed = read.len() + not_schemas.len();
         let paths = read;
         let mut skipped = Vec::new();
         if let Some(first) = not_schemas.first() {
@@ -567,9 +568,12 @@ impl Registry {
             return Err(CodegenError::NoEventSchemas {
                 root: root.to_path_buf(),
                 looked_for: format!(
-                    "{} in any of the {} `*.json` file(s) below it",
+                    "{} in any of the {listed} `*.json` file(s) below it{}",
                     looked_for(mapping),
-                    paths.len()
+                    match not_schemas.len() {
+                        0 => String::new(),
+                        n => format!(" ({n} of them no schema: no JSON Schema keyword)"),
+                    }
                 ),
             });
         }
