@@ -68,7 +68,8 @@ pub struct Args {
     lock: Option<PathBuf>,
     /// Generate every type that can be, leaving out the refused ones (listed on stderr, each
     /// with its schema, JSON pointer and keyword), and exit 0; without it one refusal fails
-    /// the whole registry (every refusal listed).
+    /// the whole registry (every refusal listed). When every type is refused, nothing is
+    /// left: it says so in one sentence after the refusals and exits 1, writing no file.
     #[arg(long)]
     skip_refused: bool,
     /// After a passing check, record the registry's schemas in the lock file (written afresh
@@ -86,8 +87,9 @@ fn parse_compat(text: &str) -> Result<Compat, String> {
 }
 
 /// Exit 0 when written (SHOULD warnings printed to stderr), 1 when a schema breaks a rule or
-/// has a shape codegen cannot turn into Rust (every problem of the registry listed), 2 when
-/// the input cannot be read or holds no event schema.
+/// has a shape codegen cannot turn into Rust (every problem of the registry listed; also
+/// under `--skip-refused` when every type is refused and nothing is left), 2 when the input
+/// cannot be read or holds no event schema.
 pub fn run(args: Args) -> ExitCode {
     let mut builder = Builder::new()
         .schemas(&args.schemas)
@@ -116,6 +118,15 @@ pub fn run(args: Args) -> ExitCode {
     }
     if let Some(base) = &args.layout.dataschema_base {
         builder = builder.dataschema_base(base.clone());
+    }
+    for glob in &args.layout.events {
+        builder = builder.events(glob.clone());
+    }
+    for glob in &args.layout.shared {
+        builder = builder.shared(glob.clone());
+    }
+    for glob in &args.layout.exclude {
+        builder = builder.exclude(glob.clone());
     }
     if let Some(file) = &args.xregistry {
         builder = builder.xregistry(file);

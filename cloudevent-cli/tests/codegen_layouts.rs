@@ -409,3 +409,96 @@ fn the_cli_writes_what_the_builder_writes() {
     };
     assert_eq!(code(&text(&output.stdout)), code(&built));
 }
+
+fn codegen_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cloudevent-codegen/tests/fixtures")
+        .join(name)
+}
+
+#[test]
+fn a_users_own_layout_with_x_cloudevent_type_needs_no_flag() {
+    let lock = TempDir::new("own-layout-lock");
+    let lock = lock.path().join("cloudevent.lock.json");
+    let output = cloudevent(&[
+        "codegen",
+        "--schemas",
+        codegen_fixture("user-layout").to_str().unwrap(),
+        "--lock",
+        lock.to_str().unwrap(),
+        "--out",
+        "-",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let rust = text(&output.stdout);
+    assert!(rust.contains("type = \"com.example.billing.invoice.issued\""));
+    assert!(rust.contains("type = \"com.example.shipping.parcel.shipped\""));
+    assert!(rust.contains("super::shared::Money"));
+}
+
+#[test]
+fn a_vendor_annotation_types_the_events_and_every_refusal_is_said() {
+    let lock = TempDir::new("vendor-lock");
+    let lock = lock.path().join("cloudevent.lock.json");
+    let schemas = codegen_fixture("vendor-annotated");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "codegen",
+            "--schemas",
+            schemas.to_str().unwrap(),
+            "--type-template",
+            "{/x-amazon-events-source}.{file}",
+            "--lock",
+            lock.to_str().unwrap(),
+            "--out",
+            "-",
+        ];
+        args.extend_from_slice(extra);
+        cloudevent(&args)
+    };
+    // The default profile refuses the publisher's names and points to the profile that fits.
+    let refused = run(&["--profile", "intg-std-015"]);
+    let stderr = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("fix: this type is named by its publisher")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(stderr.contains("--profile cloudevents"), "{stderr}");
+    // `--skip-refused` with nothing left says so, exit 1, nothing written.
+    let nothing = run(&["--profile", "intg-std-015", "--skip-refused"]);
+    let stderr = text(&nothing.stderr);
+    assert_eq!(nothing.status.code(), Some(1), "{stderr}");
+    assert!(nothing.stdout.is_empty());
+    assert!(
+        stderr.contains("--skip-refused left nothing to generate: all 2 type(s) were refused"),
+        "{stderr}"
+    );
+    // Under the profile it names: generated; the example payload skipped with one warning,
+    // silenced by `--exclude`.
+    let generated = run(&["--profile", "cloudevents"]);
+    let stderr = text(&generated.stderr);
+    assert_eq!(generated.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("no JSON Schema keyword").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("examples/instance-state-change.json"),
+        "{stderr}"
+    );
+    let excluded = run(&["--profile", "cloudevents", "--exclude", "examples"]);
+    let stderr = text(&excluded.stderr);
+    assert_eq!(excluded.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("no JSON Schema keyword"), "{stderr}");
+    let rust = text(&excluded.stdout);
+    assert!(rust.contains("type = \"aws.ec2.instance-state-change\""));
+    assert!(
+        rust.contains("--exclude 'examples'"),
+        "the header's command keeps the flag"
+    );
+}

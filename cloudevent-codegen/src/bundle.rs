@@ -244,11 +244,22 @@ fn mark_nullable_stubs(events: &mut [(Value, BTreeSet<String>)], shared: &BTreeM
     }
 }
 
+/// Which `$ref`s [`referenced`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// A ref to any part of a document (`money.json`, `money.json#/$defs/amount`).
+    Any,
+    /// Only a ref to its root (`money.json`, `money.json#`): a document whose `$defs` alone
+    /// others reach is still what it is on its own (an event, under a type mapping).
+    Root,
+}
+
 /// The documents (by relative path) that a `$ref` of another document names: the shared
 /// definitions of a folder, which a type template must not take for events.
 pub(crate) fn referenced<'a>(
     root: &Path,
     docs: impl Iterator<Item = (&'a str, &'a Value)>,
+    reach: Reach,
 ) -> BTreeSet<String> {
     let docs: Vec<Doc<'a>> = docs
         .map(|(relative, value)| Doc {
@@ -264,8 +275,9 @@ pub(crate) fn referenced<'a>(
         let mut refs = Vec::new();
         collect_refs(doc.value, &mut refs);
         for reference in refs {
-            if let Ok((target, _)) = resolver.resolve(index, reference)
+            if let Ok((target, fragment)) = resolver.resolve(index, reference)
                 && target != index
+                && (reach == Reach::Any || fragment.is_empty())
             {
                 out.insert(resolver.docs[target].relative.to_owned());
             }

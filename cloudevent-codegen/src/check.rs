@@ -1,5 +1,5 @@
 use cloudevent_rules::{
-    AttributeKind, Declaration, Policy, Severity, Violation, schema_major, type_version,
+    AttributeKind, Declaration, Policy, Profile, Severity, Violation, schema_major, type_version,
 };
 use serde_json::Value;
 
@@ -31,6 +31,7 @@ pub fn check_schema(file: &SchemaFile, policy: &Policy) -> Vec<Finding> {
         .filter(|(_, v)| v.is_error())
         .map(|(pointer, v)| violation_finding(file, pointer, &v))
         .collect();
+    point_to_profile(file, policy, &mut findings);
     findings.extend(layout_findings(file));
     findings.extend(property_findings(file));
     findings.extend(unsupported_keywords(file));
@@ -46,6 +47,7 @@ pub(crate) fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding>
         .filter(|(_, v)| v.severity == Severity::Warning)
         .map(|(pointer, v)| violation_finding(file, pointer, &v))
         .collect();
+    point_to_profile(file, policy, &mut found);
     let mut seen = std::collections::BTreeSet::new();
     for (pointer, keyword) in crate::keywords::unknown_keywords(&file.schema) {
         if seen.insert(keyword.clone()) {
@@ -123,6 +125,34 @@ fn rule_findings(file: &SchemaFile, policy: &Policy) -> Vec<(String, Violation)>
             .unwrap_or(MEMBER_ORDER.len())
     });
     found
+}
+
+/// A type that came from a mapping (a pointer, a template, an xRegistry document) is named by
+/// its publisher, not by the registry's owner: where the CloudEvents profile accepts what the
+/// stricter profile refuses, the fix is that profile, not renaming someone else's types.
+fn point_to_profile(file: &SchemaFile, policy: &Policy, findings: &mut [Finding]) {
+    let mapped = file
+        .type_pointer
+        .as_deref()
+        .is_some_and(|at| at != "/x-cloudevent/type");
+    if !mapped || policy.profile() == Profile::CloudEvents || findings.is_empty() {
+        return;
+    }
+    let lenient = Policy::new(Profile::CloudEvents);
+    let still_refused: Vec<String> = rule_findings(file, &lenient)
+        .into_iter()
+        .filter(|(_, v)| v.is_error())
+        .map(|(pointer, _)| pointer)
+        .collect();
+    let fix = format!(
+        "this type is named by its publisher; the `cloudevents` profile accepts it: generate with `--profile cloudevents` (`Builder::profile(Profile::CloudEvents)`, or `profile = \"cloudevents\"` in the registry's cloudevent-registry.toml) instead of renaming it (the `{}` profile's rule)",
+        policy.profile()
+    );
+    for finding in findings.iter_mut() {
+        if finding.rule.is_some() && !still_refused.contains(&finding.pointer) {
+            finding.fix = Some(fix.clone());
+        }
+    }
 }
 
 const MEMBER_ORDER: [&str; 4] = [

@@ -9,6 +9,7 @@
 //! # or: type-template = ["com.github.{dir}.{/properties/action}", "com.github.{dir}"]
 //! # or: types-pointer = "/cloudeventTypes"
 //! # dataschema-base = "https://example.com/schemas/"   # for relative `$id`s
+//! # events = ["spec/*.json"]; shared = ["facets/**"]; exclude = ["spec/tests"]   # globs
 //! profile = "cloudevents"
 //! compatibility = "full"        # the gate's mode for this registry (default forward)
 //!
@@ -83,6 +84,21 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
                     }
                 }
             }
+            ("events" | "shared" | "exclude", value) => {
+                let globs = match key.as_str() {
+                    "events" => &mut config.mapping.events,
+                    "shared" => &mut config.mapping.shared,
+                    _ => &mut config.mapping.exclude,
+                };
+                match value {
+                    toml::Value::Array(items) => {
+                        for (i, glob) in items.iter().enumerate() {
+                            globs.extend(string(format!("{at}/{i}"), glob, &mut findings));
+                        }
+                    }
+                    value => globs.extend(string(at, value, &mut findings)),
+                }
+            }
             ("type-template", value) => {
                 if let Some(template) = string(at, value, &mut findings) {
                     config.mapping.type_templates.push(template);
@@ -136,7 +152,7 @@ pub(crate) fn read_registry_config(dir: &Path) -> Result<Option<RegistryConfig>,
             }
             _ => findings.push(finding(
                 &at,
-                format!("unknown key `{key}`: expected `type-pointer`, `type-template`, `types-pointer`, `dataschema-base`, `profile`, `compatibility`, `[attributes]` or `[extensions]`"),
+                format!("unknown key `{key}`: expected `type-pointer`, `type-template`, `types-pointer`, `dataschema-base`, `events`, `shared`, `exclude`, `profile`, `compatibility`, `[attributes]` or `[extensions]`"),
             )),
         }
     }

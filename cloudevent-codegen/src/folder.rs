@@ -141,3 +141,61 @@ impl Folder {
         }
     }
 }
+
+/// Whether a file of the folder (its `/`-separated path below the root) matches a glob of
+/// `--events`, `--shared` or `--exclude`: `*` any text within one path segment, `**` any text
+/// across segments, `?` one character. A glob without `/` matches a file or folder name at
+/// any depth (`*.example.json`, `examples`); one with `/` matches from the root
+/// (`spec/tests/**`). A glob matching a folder matches every file below it.
+pub(crate) fn glob_matches(glob: &str, relative: &str) -> bool {
+    let glob = glob.trim_start_matches("./").trim_end_matches('/');
+    let segments: Vec<&str> = relative.split('/').collect();
+    // The file itself and each folder holding it, as a path from the root.
+    let prefixes = (1..=segments.len()).map(|n| segments[..n].join("/"));
+    if glob.contains('/') {
+        prefixes
+            .into_iter()
+            .any(|p| wildcard(glob.as_bytes(), p.as_bytes()))
+    } else {
+        segments
+            .iter()
+            .any(|s| wildcard(glob.as_bytes(), s.as_bytes()))
+    }
+}
+
+fn wildcard(glob: &[u8], text: &[u8]) -> bool {
+    match glob {
+        [] => text.is_empty(),
+        [b'*', b'*', rest @ ..] => {
+            let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+            (0..=text.len()).any(|i| wildcard(rest, &text[i..]))
+        }
+        [b'*', rest @ ..] => (0..=text.len())
+            .take_while(|&i| i == 0 || text[i - 1] != b'/')
+            .any(|i| wildcard(rest, &text[i..])),
+        [b'?', rest @ ..] => {
+            matches!(text, [c, tail @ ..] if *c != b'/' && wildcard(rest, tail))
+        }
+        [c, rest @ ..] => matches!(text, [t, tail @ ..] if t == c && wildcard(rest, tail)),
+    }
+}
+
+#[cfg(test)]
+mod glob_tests {
+    use super::glob_matches;
+
+    #[test]
+    fn globs_match_names_anywhere_and_paths_from_the_root() {
+        assert!(glob_matches("examples", "examples/a.json"));
+        assert!(glob_matches("examples/**", "examples/deep/a.json"));
+        assert!(glob_matches("*.example.json", "billing/x.example.json"));
+        assert!(glob_matches("spec/tests/**", "spec/tests/a/b.json"));
+        assert!(glob_matches("common/*.json", "common/money.json"));
+        assert!(glob_matches("**/money.json", "common/money.json"));
+        assert!(glob_matches("**/money.json", "money.json"));
+        assert!(glob_matches("v?.json", "a/v1.json"));
+        assert!(!glob_matches("common/*.json", "common/deep/money.json"));
+        assert!(!glob_matches("spec/tests/**", "other/spec/tests/a.json"));
+        assert!(!glob_matches("examples", "billing/examples.json"));
+    }
+}

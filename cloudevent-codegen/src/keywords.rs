@@ -334,6 +334,50 @@ pub(crate) fn state(keyword: &str) -> Option<State> {
         .map(|(_, state, ..)| *state)
 }
 
+/// Whether a JSON document is a schema at all: `true`, `false`, or an object holding at least
+/// one JSON Schema keyword of this table with a value of that keyword's shape (`type` a JSON
+/// type name, `properties` a map of subschemas, `$ref` a string ...). Annotations alone
+/// (`title`, `description`, `default`, `examples`) do not make a schema: an example payload,
+/// a catalog or a registry index may well have a `title` or a `description`, and codegen
+/// never makes a type of them.
+pub(crate) fn is_schema(document: &Value) -> bool {
+    let object = match document {
+        Value::Bool(_) => return true,
+        Value::Object(object) => object,
+        _ => return false,
+    };
+    let subschema = |v: &Value| v.is_object() || v.is_boolean();
+    let type_name = |v: &Value| {
+        v.as_str().is_some_and(|t| {
+            [
+                "object", "array", "string", "number", "integer", "boolean", "null",
+            ]
+            .contains(&t)
+        })
+    };
+    object.iter().any(|(key, value)| match key.as_str() {
+        "$schema" | "$id" | "$ref" | "$dynamicRef" | "$recursiveRef" => value.is_string(),
+        "type" => {
+            type_name(value)
+                || value
+                    .as_array()
+                    .is_some_and(|a| !a.is_empty() && a.iter().all(type_name))
+        }
+        "required" => value
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string)),
+        "enum" => value.is_array(),
+        key if IN_MAPS.contains(&key) => {
+            value.as_object().is_some_and(|m| m.values().all(subschema))
+        }
+        key if IN_LISTS.contains(&key) => value
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(subschema)),
+        key if IN_ONE.contains(&key) => subschema(value),
+        key => matches!(state(key), Some(s) if s != State::Annotation),
+    })
+}
+
 /// Keywords that assert only on one JSON type: beside no `type`, JSON Schema lets every other
 /// type through, which typify (reading them as that type) would refuse.
 const TYPE_SPECIFIC: [&str; 30] = [
@@ -651,6 +695,30 @@ fn unknown_at(schema: &Value, pointer: String, out: &mut Vec<(String, String)>) 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_document_without_a_schema_keyword_is_no_schema() {
+        for schema in [
+            json!(true),
+            json!({"type": "object"}),
+            json!({"$ref": "common/money.json"}),
+            json!({"properties": {"a": {}}}),
+            json!({"allOf": [{"minimum": 1}]}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema"}),
+        ] {
+            assert!(is_schema(&schema), "{schema}");
+        }
+        for payload in [
+            json!({"version": "0", "source": "aws.ec2", "detail": {"state": "running"}}),
+            // A CloudEvent: its `type` is no JSON type name.
+            json!({"specversion": "1.0", "type": "com.example.order.created", "id": "1"}),
+            json!({"title": "A catalog", "description": "of events", "items": [1, 2]}),
+            json!([{"type": "object"}]),
+            json!("text"),
+        ] {
+            assert!(!is_schema(&payload), "{payload}");
+        }
+    }
+
     use serde_json::json;
 
     use super::*;

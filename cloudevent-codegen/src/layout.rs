@@ -48,6 +48,18 @@ pub(crate) fn type_at(schema: &Value, pointer: &str) -> TypeAt {
     let Some(at) = schema.pointer(pointer) else {
         return TypeAt::Absent;
     };
+    value_at(at, pointer)
+}
+
+/// The value a pointer names, read from what it finds there: a plain string member (a
+/// vendor annotation, `"x-amazon-events-source": "aws.ec2"`; `x-cloudevent`'s `type`), or a
+/// subschema's `const`, one-value `enum` or `default` string. What `--type-pointer` and
+/// `--types-pointer` read; the `{/ptr}` placeholders of a template read the plain string,
+/// `const` and one-value `enum` through [`fixed_value`].
+fn value_at(at: &Value, pointer: &str) -> TypeAt {
+    if let Value::String(t) = at {
+        return TypeAt::Found(t.clone());
+    }
     if let Some(Value::String(t)) = at.get("const") {
         return TypeAt::Found(t.clone());
     }
@@ -67,7 +79,7 @@ pub(crate) fn type_at(schema: &Value, pointer: &str) -> TypeAt {
         return TypeAt::Found(t.clone());
     }
     TypeAt::Unfixed(format!(
-        "`{pointer}` holds no `const`, one-value `enum` or `default` string naming the event type"
+        "`{pointer}` holds no string, and no `const`, one-value `enum` or `default` string, naming the event type"
     ))
 }
 
@@ -123,7 +135,8 @@ fn parse_template(template: &str) -> Result<Vec<Piece<'_>>, String> {
     Ok(pieces)
 }
 
-/// The single value a schema fixes at `pointer`: a `const`, or a one-value `enum` (a string,
+/// The single value a schema fixes at `pointer`: a plain string member (a vendor annotation
+/// such as `"x-amazon-events-source": "aws.ec2"`), a `const`, or a one-value `enum` (a string,
 /// number or boolean, as text). Through `allOf` (any branch fixing it) and `oneOf`/`anyOf`
 /// (every branch fixing the same value), as GitHub's `review_requested` fixes its `action`
 /// in both of its alternatives.
@@ -141,6 +154,10 @@ fn fixed_at(node: &Value, segments: &[String], depth: usize) -> Option<String> {
         return None;
     }
     let Some((first, rest)) = segments.split_first() else {
+        if let Value::String(text) = node {
+            // A plain string member: a vendor annotation (`x-amazon-events-source`).
+            return Some(text.clone());
+        }
         let value = match (node.get("const"), node.get("enum")) {
             (Some(value), _) => value,
             (None, Some(Value::Array(values))) if values.len() == 1 => &values[0],
@@ -289,34 +306,155 @@ impl Registry {
             // The folder's own settings file may say how it is typed.
             let from_file = crate::config::read_registry_config(root)?
                 .map(|config| config.mapping)
-                .filter(|found| !found.is_default_layout());
-            return match from_file {
-                Some(mut found) => {
-                    if mapping.dataschema_base.is_some() {
-                        found.dataschema_base.clone_from(&mapping.dataschema_base);
-                    }
-                    Registry::load_mapped_with(root, &found, links)
+                .filter(|found| !found.is_default_layout() || found.selects_files());
+            if let Some(mut found) = from_file {
+                if mapping.dataschema_base.is_some() {
+                    found.dataschema_base.clone_from(&mapping.dataschema_base);
                 }
-                None => Registry::load_with(root, links),
-            };
+                for (mine, theirs) in [
+                    (&mapping.events, &mut found.events),
+                    (&mapping.shared, &mut found.shared),
+                    (&mapping.exclude, &mut found.exclude),
+                ] {
+                    if !mine.is_empty() {
+                        theirs.clone_from(mine);
+                    }
+                }
+                if !found.is_default_layout() {
+                    return Registry::load_folder(root, &found, links);
+                }
+                return Registry::load_mapped_with(root, &found, links);
+            }
+            // `<type>/v<major>.json` files, or (none there) a folder of one's own whose
+            // schemas name their type in `x-cloudevent`.
+            if !Registry::is_own_layout(root, mapping, &links)? {
+                return Registry::load_with(root, links);
+            }
         }
+        Registry::load_folder(root, mapping, links)
+    }
+
+    /// Whether a folder the mapping gives no way to type is a layout of one's own: no
+    /// `<type>/v<major>.json` (or `.proto`) file, and a schema below that names its type in
+    /// `x-cloudevent.type`.
+    fn is_own_layout(
+        root: &Path,
+        mapping: &TypeMapping,
+        links: &Links,
+    ) -> Result<bool, CodegenError> {
+        let mut folder = Folder::new(root, links.clone());
+        let mut paths = Vec::new();
+        json_files(root, root, &mut folder, &mut paths)?;
+        let default_named = |relative: &str| {
+            relative.split_once('/').is_some_and(|(_, file)| {
+                let stem = file
+                    .strip_suffix(".json")
+                    .or_else(|| file.strip_suffix(".proto"));
+                !file.contains('/')
+                    && stem
+                        .and_then(|s| s.strip_prefix('v'))
+                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        // `.proto` entries are not among the `*.json` files: look for them by name.
+        for dir in Folder::new(root, links.clone())
+            .entries(root)
+            .unwrap_or_default()
+        {
+            if !dir.is_dir {
+                continue;
+            }
+            for file in Folder::new(root, links.clone())
+                .entries(&dir.path)
+                .unwrap_or_default()
+            {
+                let name = file
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                if name.is_some_and(|n| default_named(&format!("d/{n}"))) {
+                    return Ok(false);
+                }
+            }
+        }
+        for (path, relative) in &paths {
+            if mapping
+                .exclude
+                .iter()
+                .any(|g| crate::folder::glob_matches(g, relative))
+            {
+                continue;
+            }
+            let Ok(text) = fs::read_to_string(path) else {
+                continue;
+            };
+            if let Ok(schema) = serde_json::from_str::<Value>(&text)
+                && schema
+                    .pointer(OWN_TYPE_POINTER)
+                    .is_some_and(Value::is_string)
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Every `*.json` file below `root` typed as `mapping` says, or by its own
+    /// `x-cloudevent.type`.
+    fn load_folder(
+        root: &Path,
+        mapping: &TypeMapping,
+        links: Links,
+    ) -> Result<Registry, CodegenError> {
         let mut findings = template_findings(mapping, root);
         if !findings.is_empty() {
             return Err(CodegenError::Findings(findings));
         }
+        let matches = |globs: &[String], relative: &str| {
+            globs
+                .iter()
+                .any(|glob| crate::folder::glob_matches(glob, relative))
+        };
         let mut paths = Vec::new();
         let mut folder = Folder::new(root, links);
         json_files(root, root, &mut folder, &mut paths)?;
+        paths.retain(|(_, relative)| !matches(&mapping.exclude, relative));
         findings.append(&mut folder.findings);
         let mut schemas = Vec::new();
-        for (path, _) in &paths {
-            let text = fs::read_to_string(path).map_err(|e| CodegenError::io(path, e))?;
+        // JSON that holds no schema keyword (an example payload, a catalog, a registry
+        // index) is never made a type: skipped, and named in one warning.
+        let mut not_schemas = Vec::new();
+        let mut read = Vec::new();
+        for (path, relative) in paths {
+            let text = fs::read_to_string(&path).map_err(|e| CodegenError::io(&path, e))?;
             let schema: Value =
                 serde_json::from_str(&text).map_err(|source| CodegenError::Json {
                     path: path.clone(),
                     source,
                 })?;
-            schemas.push(schema);
+            if crate::keywords::is_schema(&schema) {
+                read.push((path, relative));
+                schemas.push(schema);
+            } else {
+                not_schemas.push(relative);
+            }
+        }
+        let listed = read.len() + not_schemas.len();
+        let paths = read;
+        let mut skipped = Vec::new();
+        if let Some(first) = not_schemas.first() {
+            skipped.push(
+                Finding::new(
+                    root.join(first),
+                    "",
+                    format!(
+                        "{} JSON file(s) hold no JSON Schema keyword, so they are no schemas and no type was made of them: {}",
+                        not_schemas.len(),
+                        not_schemas.join(", ")
+                    ),
+                )
+                .with_fix("leave them out with `--exclude GLOB` (`Builder::exclude`, `exclude` in cloudevent-registry.toml), e.g. `--exclude examples`; a schema needs a keyword such as `type`, `properties` or `$ref`"),
+            );
         }
         // Two files with one `$id`: a `$ref` to it would reach one of them, and the other
         // would be taken for a shared definition (or an event) without a word.
@@ -331,7 +469,8 @@ impl Registry {
                 );
             }
         }
-        // Files another file `$ref`s are shared definitions, not events a template names.
+        // Files whose root another file `$ref`s are shared definitions, not events a
+        // template names; a file whose `$defs` alone others reach is still an event.
         let referenced = if mapping.type_templates.is_empty() {
             std::collections::BTreeSet::new()
         } else {
@@ -341,21 +480,25 @@ impl Registry {
                     .iter()
                     .map(|(_, relative)| relative.as_str())
                     .zip(&schemas),
+                crate::bundle::Reach::Root,
             )
         };
         let mut files = Vec::new();
         let mut documents = BTreeMap::new();
         for ((path, relative), schema) in paths.iter().zip(schemas) {
+            if matches(&mapping.shared, relative) {
+                documents.insert(relative.clone(), schema);
+                continue;
+            }
+            let event = matches(&mapping.events, relative);
             let mut found = Vec::new();
             if let Some(pointer) = &mapping.types_pointer
                 && let Some(listed) = schema.pointer(pointer)
             {
-                match listed.as_array().filter(|a| a.iter().all(Value::is_string)) {
-                    Some(types) => found.extend(types.iter().enumerate().map(|(i, t)| {
-                        (t.as_str().unwrap_or_default().to_owned(), format!("{pointer}/{i}"))
-                    })),
+                match listed_types(listed, pointer) {
+                    Some(types) => found.extend(types),
                     None => findings.push(
-                        Finding::new(path, pointer, "the types pointer names no array of type strings")
+                        Finding::new(path, pointer, "the types pointer names no array of type strings (nor one type string)")
                             .with_fix("point `--types-pointer` at an array of CloudEvents types, e.g. `/cloudeventTypes`"),
                     ),
                 }
@@ -374,13 +517,25 @@ impl Registry {
                 }
             }
             if found.is_empty()
-                && !referenced.contains(relative)
+                && (event || !referenced.contains(relative))
                 && let Some((event_type, at)) =
                     template_type(&mapping.type_templates, root, relative, &schema)
             {
                 found.push((event_type, at));
             }
+            // The project's own metadata names the type in any layout.
+            if found.is_empty()
+                && let Some(Value::String(event_type)) = schema.pointer(OWN_TYPE_POINTER)
+            {
+                found.push((event_type.clone(), OWN_TYPE_POINTER.to_owned()));
+            }
             if found.is_empty() {
+                if event {
+                    findings.push(
+                        Finding::new(path, "", format!("matches `--events` but {} gives it no type", looked_for(mapping)))
+                            .with_fix("name its type in `\"x-cloudevent\": {\"type\": \"...\"}`, give the mapping a way to type it (`--type-pointer`, `--type-template`), or leave it out of `--events`"),
+                    );
+                }
                 documents.insert(relative.clone(), schema);
                 continue;
             }
@@ -413,9 +568,12 @@ impl Registry {
             return Err(CodegenError::NoEventSchemas {
                 root: root.to_path_buf(),
                 looked_for: format!(
-                    "{} in any of the {} `*.json` file(s) below it",
+                    "{} in any of the {listed} `*.json` file(s) below it{}",
                     looked_for(mapping),
-                    paths.len()
+                    match not_schemas.len() {
+                        0 => String::new(),
+                        n => format!(" ({n} of them no schema: no JSON Schema keyword)"),
+                    }
                 ),
             });
         }
@@ -428,8 +586,29 @@ impl Registry {
             documents,
             protobuf: Vec::new(),
             mapping: Some(mapping.clone()),
-            skipped: Vec::new(),
+            skipped,
         })
+    }
+}
+
+/// Where the project's own metadata names a schema's event type (`x-cloudevent.type`), read
+/// in any layout.
+const OWN_TYPE_POINTER: &str = "/x-cloudevent/type";
+
+/// The types a `--types-pointer` names: an array of type strings, or one type as
+/// `--type-pointer` reads it (a plain string, a `const`, a one-value `enum` or a `default`);
+/// each with the pointer where it was found.
+fn listed_types(listed: &Value, pointer: &str) -> Option<Vec<(String, String)>> {
+    if let Some(types) = listed.as_array() {
+        return types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Some((t.as_str()?.to_owned(), format!("{pointer}/{i}"))))
+            .collect();
+    }
+    match value_at(listed, pointer) {
+        TypeAt::Found(t) => Some(vec![(t, pointer.to_owned())]),
+        TypeAt::Absent | TypeAt::Unfixed(_) => None,
     }
 }
 
@@ -440,13 +619,14 @@ fn looked_for(mapping: &TypeMapping) -> String {
         ways.push(format!("an array of types at JSON pointer `{pointer}`"));
     }
     if let Some(pointer) = &mapping.type_pointer {
-        ways.push(format!("an event type at JSON pointer `{pointer}` (a `const`, a one-value `enum` or a `default` string)"));
+        ways.push(format!("an event type at JSON pointer `{pointer}` (a string, or a `const`, a one-value `enum` or a `default` string)"));
     }
     for template in &mapping.type_templates {
         ways.push(format!(
             "a value for every placeholder of type template `{template}`"
         ));
     }
+    ways.push(format!("a type string at `{OWN_TYPE_POINTER}`"));
     ways.join(", or ")
 }
 

@@ -118,6 +118,34 @@ pub struct TypeMapping {
     /// relative `$id` is never a `dataschema` itself (CE 3.1.1: a URI), so without a base
     /// those types get none and codegen warns.
     pub dataschema_base: Option<String>,
+    /// Globs of files that are events, even when another file `$ref`s their root (see
+    /// `--events`): each must then be typed by the mapping or its `x-cloudevent.type`. A glob
+    /// without `/` matches a file or folder name at any depth, one with `/` a path from the
+    /// folder; `*`, `**` and `?` as in a shell.
+    ///
+    /// ```
+    /// use cloudevent_codegen::{Registry, TypeMapping};
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor-annotated");
+    /// let mapping = TypeMapping {
+    ///     type_templates: vec!["{/x-amazon-events-source}.{file}".into()],
+    ///     events: vec!["ec2/**".into()],
+    ///     shared: vec!["s3".into()],
+    ///     exclude: vec!["examples".into()],
+    ///     ..TypeMapping::default()
+    /// };
+    /// let registry = Registry::load_mapped(dir, &mapping).unwrap();
+    /// assert_eq!(registry.files.len(), 1);
+    /// assert_eq!(registry.files[0].meta.event_type, "aws.ec2.instance-state-change");
+    /// assert!(registry.documents.contains_key("s3/object-created.json"));
+    /// ```
+    pub events: Vec<String>,
+    /// Globs of files that are shared definitions, never events, whatever types them (see
+    /// [`TypeMapping::events`] for the glob syntax).
+    pub shared: Vec<String>,
+    /// Globs of files not read at all (example payloads, catalogs, drafts; see
+    /// [`TypeMapping::events`] for the glob syntax).
+    pub exclude: Vec<String>,
 }
 
 impl TypeMapping {
@@ -134,6 +162,19 @@ impl TypeMapping {
         self.type_pointer.is_none()
             && self.type_templates.is_empty()
             && self.types_pointer.is_none()
+    }
+
+    /// Whether the mapping says which files to read or take for events or shared definitions
+    /// ([`TypeMapping::events`], [`TypeMapping::shared`], [`TypeMapping::exclude`]).
+    ///
+    /// ```
+    /// use cloudevent_codegen::TypeMapping;
+    ///
+    /// let mapping = TypeMapping { exclude: vec!["examples".into()], ..TypeMapping::default() };
+    /// assert!(mapping.selects_files() && mapping.is_default_layout());
+    /// ```
+    pub fn selects_files(&self) -> bool {
+        !(self.events.is_empty() && self.shared.is_empty() && self.exclude.is_empty())
     }
 }
 

@@ -44,9 +44,10 @@ fn a_type_pointer_folder_yields_its_events_and_keeps_the_rest_as_documents() {
             "links/embeddedlinkpath.json",
             "links/embeddedlinkrelation.json",
             "links/embeddedlinksarray.json",
-            "registry/providers.json",
         ]
     );
+    // `registry/providers.json` holds no JSON Schema keyword: no schema, not even a
+    // document (issue 39; the generator names it in one warning).
     // `$id` is the dataschema as published: spec-versioned, pre-release or unversioned.
     let dataschemas: Vec<&str> = registry
         .files

@@ -182,6 +182,59 @@ impl Builder {
         self
     }
 
+    /// Takes the files matching this glob for events (repeat the call), even when another
+    /// file `$ref`s their root; each must be typed by the mapping or its `x-cloudevent.type`
+    /// (see [`TypeMapping::events`] for the glob syntax).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor-annotated");
+    /// let rust = cloudevent_codegen::Builder::new()
+    ///     .schemas(dir)
+    ///     .type_template("{/x-amazon-events-source}.{file}")
+    ///     .events("ec2")
+    ///     .shared("s3")
+    ///     .exclude("examples")
+    ///     .profile(cloudevent_codegen::Profile::CloudEvents)
+    ///     .lock_file(std::env::temp_dir().join("cloudevent-doctest-events.lock.json"))
+    ///     .generate()
+    ///     .unwrap();
+    /// let text = rust.single_file().unwrap();
+    /// assert!(text.contains("aws.ec2.instance-state-change"));
+    /// assert!(!text.contains("aws.s3.object-created"), "s3 is shared, not an event");
+    /// ```
+    #[must_use]
+    pub fn events(mut self, glob: impl Into<String>) -> Builder {
+        self.mapping.events.push(glob.into());
+        self
+    }
+
+    /// Takes the files matching this glob for shared definitions, never events, whatever
+    /// types them (repeat the call; see [`TypeMapping::events`] for the glob syntax).
+    ///
+    /// ```
+    /// let builder = cloudevent_codegen::Builder::new().schemas("schemas").shared("common/**");
+    /// # let _ = builder;
+    /// ```
+    #[must_use]
+    pub fn shared(mut self, glob: impl Into<String>) -> Builder {
+        self.mapping.shared.push(glob.into());
+        self
+    }
+
+    /// Leaves the files matching this glob unread (repeat the call): example payloads,
+    /// catalogs, drafts (see [`TypeMapping::events`] for the glob syntax). JSON that holds no
+    /// schema keyword is skipped without it, with one warning naming the files.
+    ///
+    /// ```
+    /// let builder = cloudevent_codegen::Builder::new().schemas("spec").exclude("spec/tests/**");
+    /// # let _ = builder;
+    /// ```
+    #[must_use]
+    pub fn exclude(mut self, glob: impl Into<String>) -> Builder {
+        self.mapping.exclude.push(glob.into());
+        self
+    }
+
     /// The absolute URI relative `$id`s are resolved against to give each type's
     /// `dataschema`; without it, a type whose schema's `$id` is relative gets no `dataschema`
     /// (and codegen warns).
@@ -474,6 +527,15 @@ impl Builder {
                 mapping.type_pointer = config.mapping.type_pointer;
                 mapping.type_templates = config.mapping.type_templates;
                 mapping.types_pointer = config.mapping.types_pointer;
+            }
+            for (mine, theirs) in [
+                (&mut mapping.events, config.mapping.events),
+                (&mut mapping.shared, config.mapping.shared),
+                (&mut mapping.exclude, config.mapping.exclude),
+            ] {
+                if mine.is_empty() {
+                    *mine = theirs;
+                }
             }
             if mapping.dataschema_base.is_none() {
                 mapping.dataschema_base = config.mapping.dataschema_base;

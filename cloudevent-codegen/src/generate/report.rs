@@ -37,6 +37,18 @@ pub(super) fn refusals(
         return Ok(refused);
     }
     findings.extend(refused);
+    if options.skip_refused && nothing_left && refused_types > 0 {
+        findings.push(
+            Finding::new(
+                &registry.root,
+                "",
+                format!(
+                    "--skip-refused left nothing to generate: all {count} type(s) were refused (each refusal listed above), so no file is written"
+                ),
+            )
+            .with_fix("correct the refusals above, each by its own fix, and rerun"),
+        );
+    }
     if !options.skip_refused && refused_types > 0 && refused_types < count {
         findings.push(
             Finding::new(

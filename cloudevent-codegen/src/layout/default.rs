@@ -77,6 +77,7 @@ impl Registry {
                 .iter()
                 .map(|f| (f.relative.as_str(), &f.schema))
                 .chain(candidates.iter().map(|(r, _, v)| (r.as_str(), v))),
+            crate::bundle::Reach::Any,
         );
         let mut documents = BTreeMap::new();
         for (relative, text, value) in candidates {
