@@ -49,7 +49,20 @@ pub(crate) fn check_warnings(file: &SchemaFile, policy: &Policy) -> Vec<Finding>
         .collect();
     point_to_profile(file, policy, &mut found);
     let mut seen = std::collections::BTreeSet::new();
+    // The member a type mapping reads the type from (Google's `cloudeventTypes`) is the
+    // mapping's, not an unknown keyword.
+    let read_by_mapping = |pointer: &str| {
+        file.type_pointer.as_deref().is_some_and(|at| {
+            at == pointer
+                || at
+                    .strip_prefix(pointer)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    };
     for (pointer, keyword) in crate::keywords::unknown_keywords(&file.schema) {
+        if read_by_mapping(&pointer) {
+            continue;
+        }
         if seen.insert(keyword.clone()) {
             found.push(
                 Finding::new(
@@ -395,5 +408,36 @@ fn walk(file: &SchemaFile, schema: &Value, pointer: String, out: &mut Vec<Findin
     }
     for (at, sub) in crate::keywords::subschemas(schema) {
         walk(file, sub, format!("{pointer}{at}"), out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cloudevent_rules::{Policy, Profile};
+
+    use crate::registry::SchemaFile;
+
+    /// Google's schemas list their types at `/cloudeventTypes`: read by `--types-pointer`, that
+    /// member is no unknown keyword; another unknown member still is.
+    #[test]
+    fn the_member_a_mapping_reads_is_no_unknown_keyword() {
+        let text = r#"{"$schema": "http://json-schema.org/draft-07/schema#",
+            "$id": "https://schemas.example.com/events/com.example.object.finalized/v1.json",
+            "x-cloudevent": {"type": "com.example.object.finalized"},
+            "cloudeventTypes": ["com.example.object.finalized"],
+            "vendorHint": 1, "type": "object"}"#;
+        let relative = "com.example.object.finalized/v1.json";
+        let mut file = SchemaFile::parse("schemas".as_ref(), relative, text).unwrap();
+        let policy = Policy::new(Profile::CloudEvents);
+        let unknown = |file: &SchemaFile| -> Vec<String> {
+            super::check_warnings(file, &policy)
+                .into_iter()
+                .filter(|f| f.message.contains("is not a JSON Schema keyword"))
+                .map(|f| f.pointer)
+                .collect()
+        };
+        assert_eq!(unknown(&file), ["/cloudeventTypes", "/vendorHint"]);
+        file.type_pointer = Some("/cloudeventTypes/0".into());
+        assert_eq!(unknown(&file), ["/vendorHint"]);
     }
 }
