@@ -12,6 +12,7 @@
 //! (its own target dir there, shared by the two sets).
 
 mod oracle;
+mod scratch;
 
 use std::collections::BTreeMap;
 use std::env;
@@ -183,19 +184,6 @@ fn sorted(dir: &Path) -> Vec<PathBuf> {
     entries
 }
 
-/// The `RegistryEvent` variants of a generated file.
-fn variants(rust: &str) -> Vec<String> {
-    let start = rust.find("pub enum RegistryEvent {").unwrap();
-    rust[start..]
-        .lines()
-        .skip(1)
-        .map(str::trim)
-        .take_while(|l| *l != "}")
-        .filter(|l| !l.starts_with("//"))
-        .filter_map(|l| l.split_once('(').map(|(v, _)| v.to_owned()))
-        .collect()
-}
-
 const EXAMPLES_TEST: &str = r#"
 //! Every example payload of the set, wrapped as a CloudEvent, read as its type and its data
 //! written back: one line a problem (`typed-refused`, `not-typed`, `differs`), then the counts;
@@ -356,7 +344,7 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     // The dependency block the codegen README gives, and no policy of the crate's own.
     fs::write(project.join("Cargo.toml"), manifest(workspace, name)).unwrap();
     fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
-    let arms: String = variants(&text)
+    let arms: String = scratch::variants(&text)
         .iter()
         .filter(|v| *v != "Other")
         .map(|v| {

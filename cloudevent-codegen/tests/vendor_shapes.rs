@@ -224,18 +224,7 @@ fn vendor_shapes_give_the_schemas_verdict_and_write_back_unchanged() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(rust.refused.is_empty(), "{:?}", rust.refused);
     let text = rust.single_file().unwrap();
-    let variants: Vec<String> = {
-        let start = text.find("pub enum RegistryEvent {").unwrap();
-        text[start..]
-            .lines()
-            .skip(1)
-            .map(str::trim)
-            .take_while(|l| *l != "}")
-            .filter(|l| !l.starts_with("//"))
-            .filter_map(|l| l.split_once('(').map(|(v, _)| v.to_owned()))
-            .filter(|v| v != "Other")
-            .collect()
-    };
+    let variants = scratch::variants(&text);
     let arms: String = variants
         .iter()
         .map(|v| format!("generated::RegistryEvent::{v}(e) => data(e),\n"))

@@ -74,20 +74,6 @@ fn source(template: &str, data: &Value) -> String {
     out + rest
 }
 
-/// The variants of the generated `RegistryEvent`, `Other` left out.
-fn variants(rust: &str) -> Vec<String> {
-    let start = rust.find("pub enum RegistryEvent {").unwrap();
-    rust[start..]
-        .lines()
-        .skip(1)
-        .map(str::trim)
-        .take_while(|l| *l != "}")
-        .filter(|l| !l.starts_with("//") && !l.starts_with('#'))
-        .filter_map(|l| l.split_once('(').map(|(v, _)| v.to_owned()))
-        .filter(|v| v != "Other")
-        .collect()
-}
-
 const MAIN: &str = r#"
 /// Reads each line's event (`<type>\t<event JSON>`) through `RegistryEvent::from_slice`:
 /// `ok` (its typed variant, data written back unchanged), `refused\t<error>`, `other`, or
@@ -144,7 +130,7 @@ fn the_scenario_samples_generate_as_published_and_agree_with_jsonschema() {
             .collect();
         assert!(left_out.is_empty(), "{file}: {left_out:#?}");
         let text = rust.single_file().unwrap();
-        let variants = variants(&text);
+        let variants = scratch::variants(&text);
         assert_eq!(registry.files.len(), *messages, "{file}");
         assert_eq!(variants.len(), *messages, "{file}: {variants:?}");
         total += variants.len();

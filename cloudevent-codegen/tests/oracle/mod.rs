@@ -243,3 +243,32 @@ pub fn mutants(payload: &serde_json::Value) -> Vec<(String, serde_json::Value)> 
     }
     out
 }
+
+/// How a typed reading of a mutant compares with the oracle's verdict on it.
+#[derive(Debug)]
+pub enum Compared {
+    /// Both refuse it.
+    BothRefuse,
+    /// Both accept it, and the typed reading writes it back unchanged.
+    BothAccept,
+    /// The typed reading refuses what the schema accepts (its message).
+    TypedRefuses(String),
+    /// A disagreement: what differs.
+    Differs(String),
+}
+
+/// `read` is the typed reading (the data written back, `None` for an event read as another
+/// type, or the reader's message), `verdict` the oracle's on `mutant`.
+pub fn compare(
+    read: Result<Option<Value>, String>,
+    verdict: Option<String>,
+    mutant: &Value,
+) -> Compared {
+    match (read, verdict) {
+        (Ok(back), None) if back.as_ref() == Some(mutant) => Compared::BothAccept,
+        (Ok(back), None) => Compared::Differs(format!("written back as {back:?}")),
+        (Err(_), Some(_)) => Compared::BothRefuse,
+        (Ok(_), Some(why)) => Compared::Differs(format!("read, the schema refuses it: {why}")),
+        (Err(error), None) => Compared::TypedRefuses(error),
+    }
+}

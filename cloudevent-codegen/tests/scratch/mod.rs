@@ -64,6 +64,20 @@ impl Scratch {
     }
 }
 
+/// The variants of a generated file's `RegistryEvent`, `Other` left out.
+pub fn variants(rust: &str) -> Vec<String> {
+    let start = rust.find("pub enum RegistryEvent {").unwrap();
+    rust[start..]
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .take_while(|l| *l != "}")
+        .filter(|l| !l.starts_with("//") && !l.starts_with('#'))
+        .filter_map(|l| l.split_once('(').map(|(v, _)| v.to_owned()))
+        .filter(|v| v != "Other")
+        .collect()
+}
+
 /// The output of a cargo run, for an assertion message.
 pub fn text(output: &Output) -> String {
     format!(
