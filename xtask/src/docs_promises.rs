@@ -4,7 +4,6 @@
 //! the features each guide's doctests are compiled with.
 
 use std::fs;
-use std::path::Path;
 
 fn read(relative: &str) -> String {
     let path = crate::workspace_root().join(relative);
@@ -61,7 +60,9 @@ fn changelog_is_newest_first() {
             let (name, date) = heading
                 .split_once("] - ")
                 .unwrap_or_else(|| panic!("`## {heading}`: expected `## [x.y.z] - YYYY-MM-DD`"));
-            let name = name.strip_prefix('[').expect("a version heading opens with `[`");
+            let name = name
+                .strip_prefix('[')
+                .expect("a version heading opens with `[`");
             assert!(
                 date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
                 "`## {heading}`: the date is YYYY-MM-DD"
@@ -113,7 +114,10 @@ fn readme_first_screen_names_the_default_profile() {
         .expect("the profile README names exists");
     // The spellings the derive reads: the Cargo.toml table and the type attribute.
     let policy = read("cloudevent-derive/src/policy.rs");
-    assert!(policy.contains("\"profile\""), "derive's policy key is `profile`");
+    assert!(
+        policy.contains("\"profile\""),
+        "derive's policy key is `profile`"
+    );
     let attr = read("cloudevent-derive/src/attr.rs");
     assert!(attr.contains("const PROFILE: &str = \"profile\";"));
 }
@@ -149,7 +153,10 @@ fn readme_dependency_blocks_resolve_as_written() {
             if !block.contains("dependencies]") {
                 continue;
             }
-            assert!(!block.contains("example.invalid"), "{file}: a placeholder URL\n{block}");
+            assert!(
+                !block.contains("example.invalid"),
+                "{file}: a placeholder URL\n{block}"
+            );
             for line in block.lines().filter(|l| l.starts_with("cloudevent-")) {
                 let (name, spec) = line.split_once(" = ").expect("`name = spec`");
                 let path = spec
@@ -161,7 +168,10 @@ fn readme_dependency_blocks_resolve_as_written() {
                     });
                 assert_eq!(path, name, "{file}: `{line}`");
                 assert!(
-                    crate::workspace_root().join(path).join("Cargo.toml").exists(),
+                    crate::workspace_root()
+                        .join(path)
+                        .join("Cargo.toml")
+                        .exists(),
                     "{file}: `{line}`: no such crate"
                 );
                 if let Some(list) = spec.split("features = [").nth(1) {
@@ -188,7 +198,10 @@ fn readme_dependency_blocks_resolve_as_written() {
             }
         }
     }
-    assert!(seen_gateway, "README's gateway block asks for the `gateway` feature");
+    assert!(
+        seen_gateway,
+        "README's gateway block asks for the `gateway` feature"
+    );
 }
 
 /// A cold-run figure in README.md or CONTRIBUTING.md says when it was measured.
