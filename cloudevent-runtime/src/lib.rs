@@ -93,14 +93,19 @@
 //!
 //! # Module layout
 //!
-//! Dependencies (a module uses only those before it): the leaves (`error`, `value`, `limits`,
-//! `id`, `payload`) <- `extension` <- `attributes` <- `trace`, `data`, `any` <- `otel` <-
-//! `format` (JSON, batch) <- `event` <- `format`'s Avro and Protobuf parts <- `validate`,
-//! `dispatch` <- `registry` <- `patterns` (`claimcheck`, `dedupe`, `receipt`) <- `binding`,
-//! `order`.
-//! The Avro and Protobuf parts hold `Event<T>`'s typed reading and writing in their format,
-//! so `format` and `event` use each other; ARCHITECTURE.md at the repository root says
-//! where.
+//! Dependency order (a module uses only those to its left; the modules of one group do not
+//! use each other), as ARCHITECTURE.md at the repository root states it and
+//! `tests/module_order.rs` checks it:
+//!
+//! ```text
+//! error, limits, id, payload <- value <- extension <- attributes <- trace, data, any <- otel
+//!   <- event <- format <- validate, dispatch <- registry <- patterns <- binding, order, filter
+//!   <- stream
+//! ```
+//!
+//! `event` comes before `format`: each format reads and writes `Event<T>` (its typed reading
+//! lives with the formats), and `event` knows no format. `patterns` holds `claimcheck`,
+//! `dedupe` and `receipt`; ARCHITECTURE.md says where each part lives.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -395,7 +400,7 @@ pub struct ConsumingDoctests;
 ))]
 #[doc = include_str!("../../docs/bindings.md")]
 pub struct BindingsDoctests;
-#[cfg(all(doctest, feature = "http", feature = "avro"))]
+#[cfg(all(doctest, feature = "http", feature = "avro", feature = "protobuf"))]
 #[doc = include_str!("../../docs/formats.md")]
 pub struct FormatsDoctests;
 #[cfg(doctest)]

@@ -22,6 +22,8 @@ mod codegen;
 mod compile_cost;
 mod demo;
 mod deps;
+#[cfg(test)]
+mod docs_promises;
 mod outputs;
 
 fn main() -> ExitCode {

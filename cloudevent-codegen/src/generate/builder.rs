@@ -401,10 +401,38 @@ impl Builder {
     }
 
     /// Generates the code as one string (what [`Builder::generate_to_out_dir`] writes),
-    /// without the compatibility gate.
+    /// after the same compatibility gate as [`Builder::generate`]: the registry is compared
+    /// with its lock file (or [`Builder::baseline`]) under [`Builder::compat`], and a breaking
+    /// change is refused. Unlike [`Builder::generate_to_out_dir`] it never writes an absent
+    /// lock file (only [`Builder::update_lock`] does); the gate's notes and the warnings are
+    /// dropped, use [`Builder::generate`] to print them.
+    ///
+    /// ```
+    /// use cloudevent_codegen::{Baseline, Builder};
+    /// use std::fs;
+    ///
+    /// let v1 = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/com.example.order.cancelled/v1.json");
+    /// let original: serde_json::Value = serde_json::from_str(&fs::read_to_string(v1).unwrap()).unwrap();
+    /// let root = std::env::temp_dir().join(format!("generate-string-gate-{}", std::process::id()));
+    /// let (old, new) = (root.join("old/com.example.order.cancelled"), root.join("new/com.example.order.cancelled"));
+    /// fs::create_dir_all(&old).unwrap();
+    /// fs::create_dir_all(&new).unwrap();
+    /// fs::write(old.join("v1.json"), original.to_string()).unwrap();
+    /// // `comment` removed from an open object: breaking under `forward`, so refused here too.
+    /// let mut edited = original.clone();
+    /// edited["properties"].as_object_mut().unwrap().remove("comment");
+    /// fs::write(new.join("v1.json"), edited.to_string()).unwrap();
+    ///
+    /// let builder = Builder::new().schemas(root.join("new")).baseline(Baseline::Dir(root.join("old")));
+    /// let refused = builder.generate_string().unwrap_err().to_string();
+    /// assert!(refused.contains("property `comment` removed"), "{refused}");
+    /// fs::write(new.join("v1.json"), original.to_string()).unwrap();
+    /// assert!(builder.generate_string().is_ok());
+    /// fs::remove_dir_all(&root).unwrap();
+    /// ```
     ///
     /// # Errors
-    /// See [`Builder::generate_from`].
+    /// See [`Builder::generate_from`]; a breaking change the gate refuses.
     pub fn generate_string(&self) -> Result<String, CodegenError> {
         self.generate()?.single_file()
     }
