@@ -70,8 +70,8 @@ pub enum BindingError {
         attribute: String,
         /// The header carrying it.
         header: String,
-        /// The binding's document (`CE AMQP binding`), whose section 2.2 puts the data in
-        /// the message body.
+        /// The binding's section that puts the data in the message body, as messages cite
+        /// it (`CE AMQP binding 3.1.2`, `CE HTTP binding 2.2`).
         binding: &'static str,
     },
     /// An attribute whose name cannot be a header name of this transport.
@@ -169,7 +169,7 @@ impl BindingError {
     /// let error = BindingError::DataHeader {
     ///     attribute: "data".into(),
     ///     header: "ce-data".into(),
-    ///     binding: "CE HTTP binding",
+    ///     binding: "CE HTTP binding 2.2",
     /// };
     /// assert_eq!(error.violation().rule.as_str(), "CE 1.0.2 naming");
     /// assert_eq!(error.violation().attribute, "ce-data");
@@ -239,7 +239,7 @@ impl BindingError {
             } => finding(
                 header,
                 "",
-                format!("`{attribute}` is not a context attribute; in binary mode the data is the message body, never a header ({binding} 2.2)"),
+                format!("`{attribute}` is not a context attribute; in binary mode the data is the message body, never a header ({binding})"),
             )
             .with_hint("send the data as the body"),
             BindingError::AttributeName { attribute, reason } => finding(
