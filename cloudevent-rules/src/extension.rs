@@ -26,9 +26,7 @@ pub const CORE_ATTRIBUTES: [&str; 8] = [
 /// ```
 pub const fn core_attribute_kind(name: &str) -> Option<AttributeKind> {
     Some(match name.as_bytes() {
-        b"specversion" | b"id" | b"type" | b"datacontenttype" | b"subject" => {
-            AttributeKind::String
-        }
+        b"specversion" | b"id" | b"type" | b"datacontenttype" | b"subject" => AttributeKind::String,
         b"source" => AttributeKind::UriReference,
         b"dataschema" => AttributeKind::Uri,
         b"time" => AttributeKind::Timestamp,

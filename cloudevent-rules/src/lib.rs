@@ -53,8 +53,9 @@ pub use declared::check_declared_extension;
 
 mod extension;
 pub use extension::{
-    CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, core_attribute_kind, DocumentedExtension, JSON_FORMAT_MEMBERS,
-    MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, check_extension_name, documented_extension,
+    CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, JSON_FORMAT_MEMBERS,
+    MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, check_extension_name, core_attribute_kind,
+    documented_extension,
 };
 
 mod source;

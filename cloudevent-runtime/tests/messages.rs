@@ -279,14 +279,14 @@ mod literal_headers {
 mod issue_41 {
     use cloudevent_runtime::{AnyEvent, Json, Profile, Validate, Validator};
 
-    const EVENT: &str = r#""id":"m-1","source":"https://orders.example.com","type":"com.example.order.created""#;
+    const EVENT: &str =
+        r#""id":"m-1","source":"https://orders.example.com","type":"com.example.order.created""#;
 
     /// `data` that is not a string under a non-JSON content type names CE-JSON 3.1 once.
     #[test]
     fn non_text_data_names_its_rule_once() {
-        let bytes = format!(
-            r#"{{"specversion":"1.0",{EVENT},"datacontenttype":"text/plain","data":5}}"#
-        );
+        let bytes =
+            format!(r#"{{"specversion":"1.0",{EVENT},"datacontenttype":"text/plain","data":5}}"#);
         let error = AnyEvent::from_slice(bytes.as_bytes()).unwrap_err();
         assert_eq!(
             error.to_string(),

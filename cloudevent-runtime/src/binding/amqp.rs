@@ -243,7 +243,9 @@ fn canonical(
                 "is an AMQP long, but a Timestamp travels as an AMQP `timestamp` or an RFC 3339 string (CE AMQP binding 3.1.3.2)",
             )
             .with_hint("send an AMQP `timestamp`, or a string such as `2026-03-28T14:22:31Z`");
-            return Err(BindingError::Event(crate::FormatError::Invalid(Box::new(violation))));
+            return Err(BindingError::Event(crate::FormatError::Invalid(Box::new(
+                violation,
+            ))));
         }
         AmqpValue::Long(l) => {
             let integer = cloudevent_rules::check_integer_value(attribute, i128::from(*l))
