@@ -32,7 +32,7 @@ mod violation;
 pub use violation::{RuleId, Severity, Violation};
 
 mod profile;
-pub use profile::{LiteralHeader, Policy, Profile, UnknownProfile};
+pub use profile::{BindingConcern, LiteralHeader, Policy, Profile, UnknownProfile};
 
 /// Stable rule ids quoted in every violation, error and document.
 pub mod rule;

@@ -125,7 +125,14 @@ mod axum_door {
     }
 
     async fn refuse(request: Request) -> (StatusCode, String, serde_json::Value) {
-        let policy = Policy::new(Profile::IntgStd015);
+        refuse_under(request, Profile::IntgStd015).await
+    }
+
+    async fn refuse_under(
+        request: Request,
+        profile: Profile,
+    ) -> (StatusCode, String, serde_json::Value) {
+        let policy = Policy::new(profile);
         let rejection = Checked::<AnyEvent>::from_request(request, &policy)
             .await
             .expect_err("refused");
@@ -174,6 +181,32 @@ mod axum_door {
             "content type `application/json`: names no CloudEvents format and the message carries no CloudEvents attribute headers (INTG-STD-015 R-8); send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)"
         );
         assert!(display.starts_with("415 Unsupported Media Type; error INTG-STD-015 R-8: content type `application/json`: "), "{display}");
+    }
+
+    /// Issue 41: under the CloudEvents profile the 415 and the 413 cite no INTG-STD-015 rule.
+    #[tokio::test]
+    async fn a_refusal_under_the_cloudevents_profile_cites_its_rules() {
+        let (status, display, _) = refuse_under(
+            post("application/json", VALID.as_bytes().to_vec()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert!(
+            display.starts_with("415 Unsupported Media Type; error CE binding 1.3: content type `application/json`: "),
+            "{display}"
+        );
+        let big = VALID.replace(
+            r#""time""#,
+            &format!(r#""data":"{}","time""#, "x".repeat(300_000)),
+        );
+        let (status, _, body) = refuse_under(
+            post("application/cloudevents+json", big.into_bytes()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(body["findings"][0]["rule"], "CE 1.0.2 size limits");
     }
 }
 
@@ -384,5 +417,50 @@ mod issue_41 {
             error.to_string(),
             "extension `ext_a` character `_` at byte 3: only lowercase `a-z` and `0-9` are allowed (CE 1.0.2 naming); e.g. `exta`"
         );
+    }
+
+    /// A binding's refusal cites the rule of the profile in force: INTG-STD-015's R-8 and
+    /// R-11 only under INTG-STD-015; the CloudEvents bindings' content modes (1.3) and the
+    /// core spec's size limits otherwise.
+    #[test]
+    fn a_binding_error_cites_the_rule_of_the_profile_in_force() {
+        use cloudevent_runtime::Policy;
+        use cloudevent_runtime::binding::BindingError;
+        let not_cloudevents = BindingError::NotCloudEvents {
+            content_type: Some("application/json".into()),
+        };
+        let too_large = BindingError::TooLarge {
+            size: 300_420,
+            limit: 262_144,
+        };
+        let batch = BindingError::TooLarge {
+            size: 2 << 20,
+            limit: 1 << 20,
+        };
+        let rules = |policy: &Policy| {
+            [&not_cloudevents, &too_large, &batch].map(|e| e.rule_under(policy).as_str())
+        };
+        assert_eq!(
+            rules(&Policy::new(Profile::IntgStd015)),
+            ["INTG-STD-015 R-8", "INTG-STD-015 R-11", "INTG-STD-015 R-10"]
+        );
+        for profile in [Profile::CloudEvents, Profile::NlGov] {
+            assert_eq!(
+                rules(&Policy::new(profile)),
+                [
+                    "CE binding 1.3",
+                    "CE 1.0.2 size limits",
+                    "CE 1.0.2 size limits"
+                ]
+            );
+        }
+        assert_eq!(
+            too_large
+                .violation_under(&Policy::new(Profile::CloudEvents))
+                .to_string(),
+            "message: is 300420 bytes, over the 262144-byte limit (CE 1.0.2 size limits); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+        );
+        // Without a policy, the default profile's (INTG-STD-015), as before.
+        assert_eq!(not_cloudevents.rule().as_str(), "INTG-STD-015 R-8");
     }
 }
