@@ -151,9 +151,7 @@ fn reader_rule(message: &Message, policy: &Policy) -> Option<Option<String>> {
         };
         error.rule().map(|r| r.as_str().to_owned())
     };
-    // The binding's own refusal cites the rule of the policy the reader read under (issue
-    // 41), as the extractor does.
-    let binding_rule = |error: BindingError| Some(error.rule_under(policy).as_str().to_owned());
+    let binding_rule = |error: BindingError| Some(error.rule().as_str().to_owned());
     let structured = message
         .headers
         .get("content-type")

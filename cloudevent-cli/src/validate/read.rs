@@ -112,10 +112,10 @@ pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
                     report.extend(warnings);
                     Checked::event(&report)
                 }
-                Err(error) => Checked::refused_with(error.violation_under(validator.policy())),
+                Err(error) => Checked::refused_with(error.violation()),
             }
         }
-        Err(error) => Checked::refused_with(error.violation_under(validator.policy())),
+        Err(error) => Checked::refused_with(error.violation()),
     }
 }
 
@@ -226,6 +226,6 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-        Err(error) => refused(vec![error.violation_under(validator.policy())]),
+        Err(error) => refused(vec![error.violation()]),
     }
 }

@@ -89,7 +89,7 @@ impl EventRejection {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             report: Report::Event(ValidationReport::refused(
                 policy.profile(),
-                vec![error.violation_under(policy)],
+                vec![error.violation()],
             )),
         }
     }
@@ -98,7 +98,7 @@ impl EventRejection {
     /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
     /// that a typed reader refused: the one violation that stopped the read is the report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
-        let mut violation = error.violation_under(policy);
+        let mut violation = error.violation();
         if matches!(
             error,
             BindingError::HeaderValue { .. } | BindingError::HeaderNotText { .. }
@@ -578,7 +578,7 @@ impl<E: BindingEvent> IntoResponse for EventResponse<E> {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 report: Report::Event(ValidationReport::refused(
                     E::policy().profile(),
-                    vec![error.violation_under(&E::policy())],
+                    vec![error.violation()],
                 )),
             }
             .into_response(),
