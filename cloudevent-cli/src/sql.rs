@@ -3,7 +3,7 @@
 //!
 //! - `cloudevent sql 'EXPR' [--event FILE]` prints `{"value": ..., "errors": [kinds]}`, the
 //!   kinds named as the CESQL TCK names them; exit 2 when the expression does not parse (the
-//!   object then holds `false` and `["parse"]`, and stderr the message).
+//!   object then holds `null` and `["parse"]`, and stderr the message).
 //! - `cloudevent filter --sql EXPR FILES` (or `--subscription JSON`, a Subscriptions API
 //!   filter) prints the events that pass as JSON Lines; a file holds one event, a batch
 //!   (a JSON array) or JSON Lines.
@@ -92,7 +92,8 @@ pub fn run_sql(args: SqlArgs) -> ExitCode {
     let expression = match Expression::parse(&args.expression) {
         Ok(expression) => expression,
         Err(error) => {
-            println!("{}", json!({ "value": false, "errors": ["parse"] }));
+            // No value was computed: `null`, as for every other error that leaves none.
+            println!("{}", json!({ "value": null, "errors": ["parse"] }));
             eprintln!(
                 "error: {error}\n  {}\n  {}^",
                 args.expression,

@@ -850,13 +850,14 @@ fn mqtt_door(case: &Case) -> Verdict {
             },
             MqttVersion::V3_1_1,
         ),
-        // A name of other characters than ASCII letters and digits (`ext_a`, empty, `é`) is
-        // no attribute over MQTT 5, which has no prefix to mark one: it is a foreign user
-        // property, skipped as HTTP skips a header without `ce-` (issue 24). That message
-        // is not the case's message.
+        // A name of other characters than ASCII letters, digits and `_` (empty, `é`,
+        // `ext-a`) is no attribute over MQTT 5, which has no prefix to mark one: it is a
+        // foreign user property, skipped as HTTP skips a header without `ce-` (issue 24).
+        // That message is not the case's message. `ext_a` is read, and refused as over HTTP
+        // (issue 41).
         Input::Binary(binary)
             if binary.attributes.iter().any(|(name, _)| {
-                name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric())
+                name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             }) =>
         {
             return Verdict::NotApplicable;

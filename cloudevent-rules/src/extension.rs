@@ -13,6 +13,27 @@ pub const CORE_ATTRIBUTES: [&str; 8] = [
     "time",
 ];
 
+/// The type of a core context attribute (CE 1.0.2 section 3.1), `None` for any other name:
+/// the one table a reader of typed transport values (AMQP's `long`, `timestamp`) and the
+/// CESQL checker consult.
+///
+/// ```
+/// use cloudevent_rules::{AttributeKind, core_attribute_kind};
+///
+/// assert_eq!(core_attribute_kind("time"), Some(AttributeKind::Timestamp));
+/// assert_eq!(core_attribute_kind("source"), Some(AttributeKind::UriReference));
+/// assert_eq!(core_attribute_kind("region"), None);
+/// ```
+pub const fn core_attribute_kind(name: &str) -> Option<AttributeKind> {
+    Some(match name.as_bytes() {
+        b"specversion" | b"id" | b"type" | b"datacontenttype" | b"subject" => AttributeKind::String,
+        b"source" => AttributeKind::UriReference,
+        b"dataschema" => AttributeKind::Uri,
+        b"time" => AttributeKind::Timestamp,
+        _ => return None,
+    })
+}
+
 /// Names the JSON event format keeps for the payload (CE-JSON 3.1); never extensions.
 pub const RESERVED_NAMES: [&str; 2] = ["data", "data_base64"];
 

@@ -32,7 +32,7 @@ mod violation;
 pub use violation::{RuleId, Severity, Violation};
 
 mod profile;
-pub use profile::{LiteralHeader, Policy, Profile, UnknownProfile};
+pub use profile::{BindingConcern, LiteralHeader, Policy, Profile, UnknownProfile};
 
 /// Stable rule ids quoted in every violation, error and document.
 pub mod rule;
@@ -54,7 +54,8 @@ pub use declared::check_declared_extension;
 mod extension;
 pub use extension::{
     CORE_ATTRIBUTES, DOCUMENTED_EXTENSIONS, DocumentedExtension, JSON_FORMAT_MEMBERS,
-    MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, check_extension_name, documented_extension,
+    MAX_EXTENSION_NAME_LEN, RESERVED_NAMES, check_extension_name, core_attribute_kind,
+    documented_extension,
 };
 
 mod source;

@@ -171,6 +171,53 @@ impl Policy {
     pub fn reports_skipped_fields(&self) -> bool {
         self.profile == Profile::IntgStd015
     }
+
+    /// The rule a protocol binding's refusal breaks under this profile: INTG-STD-015's
+    /// R-7, R-8, R-10 or R-11, or the CloudEvents rules they sharpen
+    /// ([`rule::CE_BINDING_MODES`](crate::rule::CE_BINDING_MODES),
+    /// [`rule::CE_SIZE_LIMITS`](crate::rule::CE_SIZE_LIMITS)) under the other profiles.
+    ///
+    /// ```
+    /// use cloudevent_rules::{BindingConcern, Policy, Profile};
+    /// let strict = Policy::new(Profile::IntgStd015);
+    /// assert_eq!(strict.binding_rule(BindingConcern::BinaryMode).as_str(), "INTG-STD-015 R-8");
+    /// let cloudevents = Policy::new(Profile::CloudEvents);
+    /// assert_eq!(cloudevents.binding_rule(BindingConcern::BinaryMode).as_str(), "CE binding 1.3");
+    /// assert_eq!(cloudevents.binding_rule(BindingConcern::EventSize).as_str(), "CE 1.0.2 size limits");
+    /// ```
+    pub fn binding_rule(&self, concern: BindingConcern) -> crate::RuleId {
+        use crate::rule;
+        match (self.profile, concern) {
+            (Profile::IntgStd015, BindingConcern::StructuredMode) => rule::INTG_R7,
+            (Profile::IntgStd015, BindingConcern::BinaryMode) => rule::INTG_R8,
+            (Profile::IntgStd015, BindingConcern::BatchSize) => rule::INTG_R10,
+            (Profile::IntgStd015, BindingConcern::EventSize) => rule::INTG_R11,
+            (
+                Profile::CloudEvents | Profile::NlGov,
+                BindingConcern::StructuredMode | BindingConcern::BinaryMode,
+            ) => rule::CE_BINDING_MODES,
+            (
+                Profile::CloudEvents | Profile::NlGov,
+                BindingConcern::EventSize | BindingConcern::BatchSize,
+            ) => rule::CE_SIZE_LIMITS,
+        }
+    }
+}
+
+/// What a protocol binding refuses a message for, so that [`Policy::binding_rule`] names
+/// the rule of the profile in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BindingConcern {
+    /// The content type names a mode or event format the reader does not take (structured
+    /// mode, INTG-STD-015 R-7).
+    StructuredMode,
+    /// The transport's attribute headers (binary mode, INTG-STD-015 R-8).
+    BinaryMode,
+    /// One event over the size limit (INTG-STD-015 R-11).
+    EventSize,
+    /// A batch over the size limit (INTG-STD-015 R-10).
+    BatchSize,
 }
 
 impl Policy {

@@ -76,6 +76,17 @@ pub const CE_AVRO_3: RuleId = RuleId("CE-Avro 3");
 /// messages (field numbers, wire types, the type system's mapping to Protobuf types).
 pub const CE_PROTOBUF: RuleId = RuleId("CE-Protobuf 1.0");
 
+/// The CloudEvents protocol bindings' section 1.3 "Content Modes" (HTTP, Kafka, AMQP, MQTT,
+/// NATS alike): structured mode carries an event format's media type, binary mode the
+/// attributes as the transport's headers. What INTG-STD-015 R-7 and R-8 are under that
+/// profile, for a binding's refusal under the CloudEvents and NL GOV profiles.
+pub const CE_BINDING_MODES: RuleId = RuleId("CE binding 1.3");
+
+/// CloudEvents 1.0.2 "Size Limits": a consumer may refuse an event over the size it
+/// accepts (it should accept 64 KiB); what INTG-STD-015 R-10 and R-11 are under that
+/// profile, for a message over the limit under the CloudEvents and NL GOV profiles.
+pub const CE_SIZE_LIMITS: RuleId = RuleId("CE 1.0.2 size limits");
+
 /// CloudEvents HTTP Protocol Binding 1.0.2 3.1.3.2 "HTTP Header Values": space, `"`, `%`
 /// and every non-ASCII byte of an attribute's value are percent-encoded (the NATS binding
 /// refers to it for its headers).

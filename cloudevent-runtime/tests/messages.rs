@@ -274,3 +274,160 @@ mod literal_headers {
         );
     }
 }
+
+/// Issue 41: messages that name the right rule, each seen on real peer traffic.
+mod issue_41 {
+    use cloudevent_runtime::{AnyEvent, Json, Profile, Validate, Validator};
+
+    const EVENT: &str =
+        r#""id":"m-1","source":"https://orders.example.com","type":"com.example.order.created""#;
+
+    /// `data` that is not a string under a non-JSON content type names CE-JSON 3.1 once.
+    #[test]
+    fn non_text_data_names_its_rule_once() {
+        let bytes =
+            format!(r#"{{"specversion":"1.0",{EVENT},"datacontenttype":"text/plain","data":5}}"#);
+        let error = AnyEvent::from_slice(bytes.as_bytes()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "data: is a number, but datacontenttype `text/plain` is not JSON, so `data` must be a string (CE-JSON 3.1)"
+        );
+    }
+
+    /// A JSON `1.0` is quoted as written, and a number for `specversion` is one finding, not
+    /// also "required but absent".
+    #[test]
+    fn a_number_for_specversion_is_one_finding_quoted_as_written() {
+        let report = Validator::new(Profile::CloudEvents)
+            .validate_bytes::<Json>(format!(r#"{{"specversion":1.0,{EVENT}}}"#).as_bytes());
+        assert_eq!(
+            report.to_string(),
+            "error CE 1.0.2 type system: specversion `1.0`: is a number with a fraction or exponent; expected a string"
+        );
+    }
+
+    /// The `data` property cites the AMQP binding's section for the body, 3.1.2 (1.0.2 has
+    /// no 2.2).
+    #[cfg(feature = "amqp")]
+    #[test]
+    fn a_data_property_cites_amqp_3_1_2() {
+        use cloudevent_runtime::binding::amqp::{AmqpMessage, AmqpValue, from_message};
+        let property = |n: &str, v: &str| (format!("cloudEvents:{n}"), AmqpValue::String(v.into()));
+        let message = AmqpMessage {
+            content_type: Some("application/json".into()),
+            application_properties: vec![
+                property("specversion", "1.0"),
+                property("id", "m-1"),
+                property("source", "/s"),
+                property("type", "com.example.order.created"),
+                property("data", "x"),
+            ],
+            body: Some(b"{}".to_vec()),
+        };
+        let error = from_message::<AnyEvent>(&message).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cloudEvents:data: `data` is not a context attribute; in binary mode the data is the message body, never a header (CE AMQP binding 3.1.2) (CE 1.0.2 naming); send the data as the body"
+        );
+    }
+
+    /// An AMQP `time` sent as a `long` is refused with the Timestamp's advice, not the
+    /// Integer's.
+    #[cfg(feature = "amqp")]
+    #[test]
+    fn an_amqp_time_as_long_names_the_timestamp() {
+        use cloudevent_runtime::binding::amqp::{AmqpMessage, AmqpValue, from_message};
+        let property = |n: &str, v: &str| (format!("cloudEvents:{n}"), AmqpValue::String(v.into()));
+        for millis in [1_774_708_951_000_i64, 1_000] {
+            let message = AmqpMessage {
+                content_type: Some("application/json".into()),
+                application_properties: vec![
+                    property("specversion", "1.0"),
+                    property("id", "m-1"),
+                    property("source", "/s"),
+                    property("type", "com.example.order.created"),
+                    ("cloudEvents:time".into(), AmqpValue::Long(millis)),
+                ],
+                body: Some(b"{}".to_vec()),
+            };
+            let error = from_message::<AnyEvent>(&message).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "time `{millis}`: is an AMQP long, but a Timestamp travels as an AMQP `timestamp` or an RFC 3339 string (CE AMQP binding 3.1.3.2) (CE 1.0.2 type system); send an AMQP `timestamp`, or a string such as `2026-03-28T14:22:31Z`"
+                )
+            );
+            assert_eq!(error.rule().as_str(), "CE 1.0.2 type system");
+        }
+    }
+
+    /// MQTT reports a user property whose name is no valid attribute name (`ext_a`) as the
+    /// other bindings report such a header, instead of dropping it.
+    #[cfg(feature = "mqtt")]
+    #[test]
+    fn an_mqtt_property_with_an_invalid_name_is_reported() {
+        use cloudevent_runtime::binding::mqtt::{MqttPublish, MqttVersion, from_publish};
+        let property = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+        let publish = MqttPublish {
+            content_type: Some("application/json".into()),
+            user_properties: vec![
+                property("specversion", "1.0"),
+                property("id", "m-1"),
+                property("source", "/s"),
+                property("type", "com.example.order.created"),
+                property("ext_a", "1"),
+            ],
+            payload: b"{}".to_vec(),
+        };
+        let error = from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "extension `ext_a` character `_` at byte 3: only lowercase `a-z` and `0-9` are allowed (CE 1.0.2 naming); e.g. `exta`"
+        );
+    }
+
+    /// A binding's refusal cites the rule of the profile in force (`rule_under`): INTG-STD-015's
+    /// R-8, R-10 and R-11 only under INTG-STD-015; the CloudEvents bindings' content modes
+    /// (1.3) and the core spec's size limits otherwise.
+    #[test]
+    fn a_binding_error_cites_the_rule_of_the_profile_in_force() {
+        use cloudevent_runtime::Policy;
+        use cloudevent_runtime::binding::BindingError;
+        let not_cloudevents = BindingError::NotCloudEvents {
+            content_type: Some("application/json".into()),
+        };
+        let too_large = BindingError::TooLarge {
+            size: 300_420,
+            limit: 262_144,
+        };
+        let batch = BindingError::TooLarge {
+            size: 2 << 20,
+            limit: 1 << 20,
+        };
+        let rules = |policy: &Policy| {
+            [&not_cloudevents, &too_large, &batch].map(|e| e.rule_under(policy).as_str())
+        };
+        assert_eq!(
+            rules(&Policy::new(Profile::IntgStd015)),
+            ["INTG-STD-015 R-8", "INTG-STD-015 R-11", "INTG-STD-015 R-10"]
+        );
+        for profile in [Profile::CloudEvents, Profile::NlGov] {
+            assert_eq!(
+                rules(&Policy::new(profile)),
+                [
+                    "CE binding 1.3",
+                    "CE 1.0.2 size limits",
+                    "CE 1.0.2 size limits"
+                ]
+            );
+        }
+        assert_eq!(
+            too_large
+                .violation_under(&Policy::new(Profile::CloudEvents))
+                .to_string(),
+            "message: is 300420 bytes, over the 262144-byte limit (CE 1.0.2 size limits); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+        );
+        // Without a policy, the default profile's (INTG-STD-015), as before.
+        assert_eq!(not_cloudevents.rule().as_str(), "INTG-STD-015 R-8");
+    }
+}

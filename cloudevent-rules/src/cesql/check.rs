@@ -31,17 +31,10 @@ impl Schema {
     /// types.
     pub fn core() -> Schema {
         let mut schema = Schema::default();
-        for (name, kind) in [
-            ("specversion", AttributeKind::String),
-            ("id", AttributeKind::String),
-            ("source", AttributeKind::UriReference),
-            ("type", AttributeKind::String),
-            ("datacontenttype", AttributeKind::String),
-            ("dataschema", AttributeKind::Uri),
-            ("subject", AttributeKind::String),
-            ("time", AttributeKind::Timestamp),
-        ] {
-            schema = schema.with(name, kind);
+        for name in crate::CORE_ATTRIBUTES {
+            if let Some(kind) = crate::core_attribute_kind(name) {
+                schema = schema.with(name, kind);
+            }
         }
         for documented in crate::DOCUMENTED_EXTENSIONS {
             schema = schema.with(documented.name, documented.kind);

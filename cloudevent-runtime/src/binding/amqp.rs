@@ -187,7 +187,7 @@ impl IncomingMessage for AmqpMessage {
             structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
-            binding: "CE AMQP binding",
+            data_section: "CE AMQP binding 3.1.2",
         }
     }
 
@@ -230,6 +230,23 @@ fn canonical(
         // A `long` is the AMQP type of a CloudEvents Integer (§3.1.3.2), so one outside the
         // i32 range is refused as the JSON number 3000000000 is in structured mode: one
         // verdict, the type system's rule, never a silent string.
+        // `time` is a Timestamp, whose AMQP type is `timestamp` (or its RFC 3339 string): a
+        // `long` there is refused with that advice, not the Integer's.
+        AmqpValue::Long(l)
+            if cloudevent_rules::core_attribute_kind(attribute)
+                == Some(cloudevent_rules::AttributeKind::Timestamp) =>
+        {
+            let violation = cloudevent_rules::Violation::error(
+                cloudevent_rules::rule::CE_TYPE_SYSTEM,
+                attribute.to_owned(),
+                l.to_string(),
+                "is an AMQP long, but a Timestamp travels as an AMQP `timestamp` or an RFC 3339 string (CE AMQP binding 3.1.3.2)",
+            )
+            .with_hint("send an AMQP `timestamp`, or a string such as `2026-03-28T14:22:31Z`");
+            return Err(BindingError::Event(crate::FormatError::Invalid(Box::new(
+                violation,
+            ))));
+        }
         AmqpValue::Long(l) => {
             let integer = cloudevent_rules::check_integer_value(attribute, i128::from(*l))
                 .map_err(|violation| BindingError::Event(crate::FormatError::Invalid(violation)))?;
@@ -405,7 +422,7 @@ mod tests {
         let error = from_message::<AnyEvent>(&message).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "cloudEvents:data: `data` is not a context attribute; in binary mode the data is the message body, never a header (CE AMQP binding 2.2) (CE 1.0.2 naming); send the data as the body"
+            "cloudEvents:data: `data` is not a context attribute; in binary mode the data is the message body, never a header (CE AMQP binding 3.1.2) (CE 1.0.2 naming); send the data as the body"
         );
     }
 }

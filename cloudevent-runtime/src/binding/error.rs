@@ -70,8 +70,8 @@ pub enum BindingError {
         attribute: String,
         /// The header carrying it.
         header: String,
-        /// The binding's document (`CE AMQP binding`), whose section 2.2 puts the data in
-        /// the message body.
+        /// The binding's section that puts the data in the message body, as messages cite
+        /// it (`CE AMQP binding 3.1.2`, `CE HTTP binding 2.2`).
         binding: &'static str,
     },
     /// An attribute whose name cannot be a header name of this transport.
@@ -123,10 +123,17 @@ pub enum BindingError {
     Build(crate::BuildError),
 }
 
+/// The policy of [`BindingError::rule`], [`BindingError::violation`] and `Display`, which
+/// know no policy: the default profile's (INTG-STD-015).
+const DEFAULT_POLICY: cloudevent_rules::Policy =
+    cloudevent_rules::Policy::new(cloudevent_rules::Profile::IntgStd015);
+
 impl BindingError {
-    /// The rule the error breaks, so every refusal carries a rule id: the event's own for
-    /// [`BindingError::Event`], else the binding's rule (INTG-STD-015 R-8 binary mode, R-11
-    /// size, CE 1.0.2 naming for a `data` header, R-7 for a body that is not the format).
+    /// The rule the error breaks under the default profile (INTG-STD-015), so every refusal
+    /// carries a rule id: the event's own for [`BindingError::Event`], else the binding's
+    /// rule (R-8 binary mode, R-11 size, CE 1.0.2 naming for a `data` header, R-7 for a body
+    /// that is not the format). A reader that knows the policy in force calls
+    /// [`BindingError::rule_under`].
     ///
     /// ```
     /// use cloudevent_runtime::binding::BindingError;
@@ -134,20 +141,41 @@ impl BindingError {
     /// assert_eq!(error.rule().as_str(), "INTG-STD-015 R-11");
     /// ```
     pub fn rule(&self) -> cloudevent_rules::RuleId {
+        self.rule_under(&DEFAULT_POLICY)
+    }
+
+    /// The rule the error breaks under `policy`'s profile: a binding's own refusal cites
+    /// INTG-STD-015's R-7, R-8, R-10 or R-11 under that profile only, and the CloudEvents
+    /// rules they sharpen under the others ([`Policy::binding_rule`]).
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::BindingError;
+    /// use cloudevent_runtime::{Policy, Profile};
+    /// let error = BindingError::TooLarge { size: 300_000, limit: 262_144 };
+    /// let rule = error.rule_under(&Policy::new(Profile::CloudEvents));
+    /// assert_eq!(rule.as_str(), "CE 1.0.2 size limits");
+    /// ```
+    ///
+    /// [`Policy::binding_rule`]: cloudevent_rules::Policy::binding_rule
+    pub fn rule_under(&self, policy: &cloudevent_rules::Policy) -> cloudevent_rules::RuleId {
+        use cloudevent_rules::BindingConcern;
         use cloudevent_rules::rule;
         match self {
-            BindingError::Event(error) => error.rule().unwrap_or(rule::INTG_R7),
+            BindingError::Event(error) => error
+                .rule()
+                .unwrap_or_else(|| policy.binding_rule(BindingConcern::StructuredMode)),
             BindingError::Build(_) | BindingError::DataNotJson { .. } => rule::CE_JSON_3_1,
             BindingError::DataHeader { .. } | BindingError::AttributeName { .. } => rule::CE_NAMING,
-            // Over the batch limit is R-10's 1 MiB; anything else R-11's 256 KiB.
+            // Over the batch limit is the batch's size rule (1 MiB); anything else the
+            // event's (256 KiB).
             BindingError::TooLarge { limit, .. } if *limit > crate::limits::MAX_EVENT_BYTES => {
-                rule::INTG_R10
+                policy.binding_rule(BindingConcern::BatchSize)
             }
-            BindingError::TooLarge { .. } => rule::INTG_R11,
+            BindingError::TooLarge { .. } => policy.binding_rule(BindingConcern::EventSize),
             // The message names a mode or format the reader does not take: the content-mode
             // rules (R-7 structured, R-8 binary, R-10 batch) are where the media types live.
             BindingError::UnsupportedFormat { .. } | BindingError::UnexpectedMode { .. } => {
-                rule::INTG_R7
+                policy.binding_rule(BindingConcern::StructuredMode)
             }
             BindingError::DataContentTypeHeader { .. }
             | BindingError::HeaderValue { .. }
@@ -157,7 +185,7 @@ impl BindingError {
             | BindingError::DuplicateAttribute { .. }
             | BindingError::PropertyType { .. }
             | BindingError::NotCloudEvents { .. }
-            | BindingError::BinaryOverMqtt3 => rule::INTG_R8,
+            | BindingError::BinaryOverMqtt3 => policy.binding_rule(BindingConcern::BinaryMode),
         }
     }
 
@@ -169,14 +197,31 @@ impl BindingError {
     /// let error = BindingError::DataHeader {
     ///     attribute: "data".into(),
     ///     header: "ce-data".into(),
-    ///     binding: "CE HTTP binding",
+    ///     binding: "CE HTTP binding 2.2",
     /// };
     /// assert_eq!(error.violation().rule.as_str(), "CE 1.0.2 naming");
     /// assert_eq!(error.violation().attribute, "ce-data");
     /// ```
     pub fn violation(&self) -> cloudevent_rules::Violation {
+        self.violation_under(&DEFAULT_POLICY)
+    }
+
+    /// [`BindingError::violation`] citing the rule of `policy`'s profile
+    /// ([`BindingError::rule_under`]): what a reader that knows the policy in force reports.
+    ///
+    /// ```
+    /// use cloudevent_runtime::binding::BindingError;
+    /// use cloudevent_runtime::{Policy, Profile};
+    /// let error = BindingError::NotCloudEvents { content_type: Some("text/plain".into()) };
+    /// let violation = error.violation_under(&Policy::new(Profile::CloudEvents));
+    /// assert_eq!(violation.rule.as_str(), "CE binding 1.3");
+    /// ```
+    pub fn violation_under(
+        &self,
+        policy: &cloudevent_rules::Policy,
+    ) -> cloudevent_rules::Violation {
         use cloudevent_rules::Violation;
-        let rule = self.rule();
+        let rule = self.rule_under(policy);
         let finding = |attribute: &str, value: &str, problem: String| {
             Violation::error(rule, attribute.to_owned(), value, problem)
         };
@@ -239,7 +284,7 @@ impl BindingError {
             } => finding(
                 header,
                 "",
-                format!("`{attribute}` is not a context attribute; in binary mode the data is the message body, never a header ({binding} 2.2)"),
+                format!("`{attribute}` is not a context attribute; in binary mode the data is the message body, never a header ({binding})"),
             )
             .with_hint("send the data as the body"),
             BindingError::AttributeName { attribute, reason } => finding(

@@ -176,7 +176,7 @@ impl IncomingMessage for HttpMessage<'_> {
             structured_only: None,
             batch: true,
             content_type_copy: ContentTypeCopy::Refused,
-            binding: "CE HTTP binding",
+            data_section: "CE HTTP binding 2.2",
         }
     }
 

@@ -449,7 +449,7 @@ impl IncomingMessage for KafkaRecord {
             // No batched mode (§1.3): the batch media type is a format Kafka does not carry.
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
-            binding: "CE Kafka binding",
+            data_section: "CE Kafka binding 2.2",
         }
     }
 

@@ -66,9 +66,9 @@ pub(crate) struct Modes {
     pub(crate) batch: bool,
     /// The rule for a `datacontenttype` attribute header.
     pub(crate) content_type_copy: ContentTypeCopy,
-    /// The binding's document, as messages cite it (`CE AMQP binding`): a refusal names the
-    /// transport's own spec, not HTTP's.
-    pub(crate) binding: &'static str,
+    /// The binding's section that puts the data in the message body, as messages cite it
+    /// (`CE AMQP binding 3.1.2`): a refusal names the transport's own spec, not HTTP's.
+    pub(crate) data_section: &'static str,
 }
 
 /// One attribute as a transport carried it.
@@ -316,7 +316,7 @@ fn receive_header<'m>(
         return Err(BindingError::DataHeader {
             attribute: attribute.to_owned(),
             header: header.to_owned(),
-            binding: modes.binding,
+            binding: modes.data_section,
         });
     }
     if data_name && attribute == "datacontenttype" {

@@ -161,7 +161,7 @@ impl IncomingMessage for Received<'_> {
             structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
-            binding: "CE MQTT binding",
+            data_section: "CE MQTT binding 2.2",
         }
     }
 
@@ -177,13 +177,14 @@ impl IncomingMessage for Received<'_> {
         // §3.1.3.1: a user property is an attribute, named as the attribute. A property whose
         // name holds a character no attribute name has in any case (`X-Request-Id`, added by
         // a gateway) is not one: it is skipped, as the HTTP, Kafka and AMQP readers skip
-        // headers without their prefix. A name of letters and digits stays an attribute, so
-        // a mis-cased one (`ExtA`) still reaches the policy and is refused there. 3.1.1 never
-        // reaches binary mode.
+        // headers without their prefix. A name of letters, digits and `_` stays an attribute,
+        // so a mis-cased or snake-cased one (`ExtA`, `ext_a`) reaches the policy and is
+        // refused there, as `ce-ext_a` is over HTTP (issue 41: it was dropped unreported).
+        // 3.1.1 never reaches binary mode.
         self.publish
             .user_properties
             .iter()
-            .filter(|(name, _)| is_attribute_name(name))
+            .filter(|(name, _)| may_name_an_attribute(name))
             .map(|(name, value)| {
                 Ok(Header {
                     attribute: name,
@@ -197,6 +198,13 @@ impl IncomingMessage for Received<'_> {
     fn body(&self) -> Option<&[u8]> {
         Some(&self.publish.payload)
     }
+}
+
+/// Whether a user property is read as an attribute: ASCII letters, digits and `_`, the
+/// characters of an attribute name as other bindings and SDKs spell it; the policy then
+/// refuses what CE 1.0.2 naming does not allow (`ext_a`, `ExtA`), never silently dropped.
+fn may_name_an_attribute(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Whether a user property can name an attribute: ASCII letters and digits only (the policy

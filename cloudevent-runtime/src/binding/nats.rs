@@ -261,7 +261,7 @@ impl IncomingMessage for Received<'_> {
             structured_only: None,
             batch: false,
             content_type_copy: ContentTypeCopy::MustAgree,
-            binding: "CE NATS binding",
+            data_section: "CE NATS binding 2.2",
         }
     }
 

@@ -106,7 +106,7 @@ fn other_type(value: &json::JsonScalar<'_>) -> &'static str {
 
 fn non_text_data(content_type: &str, found: &str) -> String {
     format!(
-        "is {found}, but datacontenttype `{content_type}` is not JSON, so `data` must be a string (CE-JSON 3.1)"
+        "is {found}, but datacontenttype `{content_type}` is not JSON, so `data` must be a string"
     )
 }
 

@@ -154,6 +154,10 @@ pub(crate) struct Envelope<'de> {
     pub(crate) subject: Option<Cow<'de, str>>,
     pub(crate) time: Option<Cow<'de, str>>,
     pub(crate) extensions: Extensions,
+    /// The context attributes refused for their JSON type (`"specversion": 1.0`): their slot
+    /// stays empty, and the envelope check's "absent" about them would be a second, wrong
+    /// finding beside the type error.
+    pub(crate) refused: Vec<Member>,
 }
 
 impl<'de> Envelope<'de> {
@@ -421,7 +425,8 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             data: (has_data || has_data_base64).then_some(slot.size()),
             ..envelope.view()
         };
-        let found = check_envelope(policy, &attributes, mode, expected_type, memo);
+        let mut found = check_envelope(policy, &attributes, mode, expected_type, memo);
+        found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
         findings.report_all(found).map_err(|Stop| stop(findings))?;
         if let Some(text) = slot.json_text() {
             if findings.defers_members && is_json(envelope.datacontenttype.as_deref()) {
@@ -523,7 +528,10 @@ fn context_attribute<'de>(
             }
             Ok(())
         }
-        other => findings.report(wrong_json_type(attribute.name(), &other, "a string")),
+        other => {
+            envelope.refused.push(attribute);
+            findings.report(wrong_json_type(attribute.name(), &other, "a string"))
+        }
     }
 }
 

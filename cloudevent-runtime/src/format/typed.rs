@@ -201,7 +201,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
                     .map_err(|Stop| json::stop(findings))?,
                 _ => findings
                     .report(json::data_violation(
-                        "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
+                        "is not a string, but datacontenttype is not JSON",
                     ))
                     .map_err(|Stop| json::stop(findings))?,
             },
@@ -227,7 +227,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
                 } else if !raw.get().starts_with('"') {
                     return findings
                         .report(json::data_violation(
-                            "is not a string, but datacontenttype is not JSON (CE-JSON 3.1)",
+                            "is not a string, but datacontenttype is not JSON",
                         ))
                         .and_then(|()| Err(Stop));
                 } else {

@@ -549,6 +549,7 @@ impl crate::format::Report for Kept {
             subject: owned(view.subject),
             time: owned(view.time),
             extensions,
+            refused: Vec::new(),
         };
         Kept {
             report: ValidationReport::new(profile, view, findings),

@@ -59,7 +59,8 @@ impl JsonScalar<'_> {
             JsonScalar::Bool(b) => b.to_string(),
             JsonScalar::Int(i) => i.to_string(),
             JsonScalar::UInt(u) => u.to_string(),
-            JsonScalar::Float(f) => f.to_string(),
+            // `{:?}` keeps the fraction (`1.0`, not `1`), as the sender wrote it.
+            JsonScalar::Float(f) => format!("{f:?}"),
             JsonScalar::Str(s) => s.to_string(),
             JsonScalar::Bytes(bytes) => format!("{} bytes", bytes.len()),
             JsonScalar::Composite(kind) => (*kind).to_owned(),
