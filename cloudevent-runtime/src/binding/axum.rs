@@ -13,7 +13,6 @@
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
-use std::borrow::Cow;
 use std::future::Ready;
 
 use axum::body::Body;
@@ -25,8 +24,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::format::WithFormat;
-use super::{BindingError, BindingEvent, ContentMode, StructuredFormat};
-use crate::validate::{Then, TreeRead};
+use super::{BindingError, BindingEvent, ContentMode};
+use crate::validate::Then;
 use crate::{
     AnyEvent, Batch, BatchReport, CloudEventData, Event, EventFormat, FormatError, Policy,
     ValidationReport, Validator, Violation,
@@ -116,6 +115,30 @@ impl EventRejection {
         EventRejection {
             status: binding_status(error),
             report: Report::Event(ValidationReport::refused(policy.profile(), vec![violation])),
+        }
+    }
+}
+
+impl EventRejection {
+    /// The answer to an event a typed reader refused: the binding's answer when the message
+    /// is refused before any event is read (415, 413, a bad header); else 400 with the full
+    /// report `Checked<AnyEvent>` gives, the typed reader's refusal listed after the
+    /// validator's findings when it is not one of them (issue 41).
+    fn refused_typed(
+        error: &BindingError,
+        headers: &HeaderMap,
+        body: &[u8],
+        policy: &Policy,
+    ) -> Self {
+        if binding_status(error) != StatusCode::BAD_REQUEST {
+            return Self::refused_message(error, policy);
+        }
+        match super::http::full_report(headers, body, policy, error) {
+            Some(report) => EventRejection {
+                status: StatusCode::BAD_REQUEST,
+                report: Report::Event(report),
+            },
+            None => Self::refused_message(error, policy),
         }
     }
 }
@@ -214,7 +237,7 @@ async fn extract_event<E: BindingEvent>(
 ) -> Result<E, EventRejection> {
     let (headers, body) = read_limited(request, MAX_EVENT_BODY, policy).await?;
     let event = super::http::read_event::<E>(&headers, &body)
-        .map_err(|error| EventRejection::refused_message(&error, policy))?;
+        .map_err(|error| EventRejection::refused_typed(&error, &headers, &body, policy))?;
     crate::patterns::receipt::received(&event);
     Ok(event)
 }
@@ -327,12 +350,12 @@ async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRe
     let validator = gate.validator();
     let policy = validator.policy();
     let (headers, body) = read_limited(request, R::LIMIT, policy).await?;
-    let (format, bytes, warnings) = message(&headers, &body, R::BATCH, policy)
+    let (format, bytes, warnings) = super::http::validator_input(&headers, &body, R::BATCH, policy)
         .map_err(|error| EventRejection::refused_message(&error, policy))?;
     let read = format.with(ReadIn::<R, _> {
         validator: &validator,
         bytes: &bytes,
-        then: &WithWarnings {
+        then: &super::http::WithWarnings {
             warnings,
             then: gate.then(),
         },
@@ -343,23 +366,6 @@ async fn gate<R: Read, G: Gate>(request: Request, gate: &G) -> Result<R, EventRe
         .iter()
         .for_each(crate::patterns::receipt::received);
     Ok(read)
-}
-
-/// The warnings of the binding's reading (a header read literally under
-/// `Policy::with_literal_headers`) in the event's report, before what the gate adds.
-struct WithWarnings<'a, T> {
-    warnings: Vec<Violation>,
-    then: &'a T,
-}
-
-impl<T: Then> Then for WithWarnings<'_, T> {
-    fn read_data(&self, report: &ValidationReport, data: Option<&crate::Data>) -> TreeRead {
-        self.then.read_data(report, data)
-    }
-    fn then(&self, report: &mut ValidationReport, data: Option<&crate::Data>, tree: TreeRead) {
-        report.findings.extend(self.warnings.iter().cloned());
-        self.then.then(report, data, tree);
-    }
 }
 
 /// [`Read::read`] in the format a request names.
@@ -375,57 +381,6 @@ impl<R: Read, T: Then> WithFormat for ReadIn<'_, R, T> {
     fn call<F: EventFormat>(self) -> Verdict<R> {
         R::read::<F>(self.validator, self.bytes, self.then)
     }
-}
-
-/// What the validator reads, in which format, and the warnings of the binding's reading.
-type ToRead<'b> = (StructuredFormat, Cow<'b, [u8]>, Vec<Violation>);
-
-/// What the validator reads from a message, and in which format: a structured event or batch
-/// as sent, in the format its content type names (JSON without one), or the JSON document a
-/// binary-mode message stands for (`http::structured_document`).
-///
-/// # Errors
-/// What the binding refuses before any event is read: an unsupported format, another mode
-/// than the extractor takes (`batch`), a bad or repeated header, no CloudEvent at all, JSON
-/// data that is not JSON, a binary-mode event whose document is over the size limit.
-fn message<'b>(
-    headers: &HeaderMap,
-    body: &'b [u8],
-    batch: bool,
-    policy: &Policy,
-) -> Result<ToRead<'b>, BindingError> {
-    let mode = super::http::content_mode(headers)?;
-    let unexpected = match (mode, batch) {
-        (ContentMode::Batch, false) => Some(("one event", "a batch")),
-        (ContentMode::Structured, true) => Some(("a batch", "a structured-mode event")),
-        (ContentMode::Binary, true) => Some(("a batch", "a binary-mode event")),
-        _ => None,
-    };
-    if let Some((expected, found)) = unexpected {
-        return Err(BindingError::UnexpectedMode {
-            expected,
-            found,
-            content_type: super::http::content_type(headers)?
-                .unwrap_or_default()
-                .to_owned(),
-        });
-    }
-    if mode == ContentMode::Binary {
-        let (_, document, warnings) = super::http::structured_document(headers, body, policy)?;
-        if document.len() > crate::limits::MAX_EVENT_BYTES {
-            return Err(BindingError::Event(FormatError::TooLarge {
-                what: "event",
-                found: document.len(),
-                limit: crate::limits::MAX_EVENT_BYTES,
-                rule: crate::rules::rule::INTG_R11,
-            }));
-        }
-        return Ok((StructuredFormat::Json, Cow::Owned(document), warnings));
-    }
-    let format = super::http::content_type(headers)?
-        .and_then(StructuredFormat::from_media_type)
-        .map_or(StructuredFormat::Json, |(format, _)| format);
-    Ok((format, Cow::Borrowed(body), Vec::new()))
 }
 
 /// Extracts a typed event in binary or structured mode.

@@ -19,7 +19,12 @@ use super::error::BindingError;
 use super::message::{self, ContentTypeCopy, Header, IncomingMessage, Modes};
 use super::{BinaryParts, BindingEvent, ContentMode, percent};
 
+mod report;
+
 pub use super::message::Received;
+pub use report::report_refusal;
+#[cfg(feature = "axum")]
+pub(crate) use report::{WithWarnings, full_report, validator_input};
 
 /// The default content mode INTG-STD-015 R-9 gives HTTP: structured; binary MAY be used
 /// when payload size dominates and header inspection is not needed. Producers MUST document

@@ -246,6 +246,21 @@ impl ValidationReport {
     pub fn has_rule(&self, rule: &str) -> bool {
         self.findings.iter().any(|f| f.rule.as_str() == rule)
     }
+
+    /// Lists the error a typed reader stopped at after the validator's findings, unless one
+    /// of them is that error already (same rule, same attribute): what only a type checks
+    /// (the event type it takes, its payload) joins the report once (issue 41).
+    #[cfg(feature = "http")]
+    pub(crate) fn list_refusal(&mut self, refusal: Violation) {
+        let listed = self
+            .findings
+            .iter()
+            .any(|f| f.is_error() && f.rule == refusal.rule && f.attribute == refusal.attribute);
+        if !listed {
+            self.findings.push(refusal);
+            self.bound();
+        }
+    }
 }
 
 /// Adds findings made outside the validator's read: the warnings of a binding's literal
