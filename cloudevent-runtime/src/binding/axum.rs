@@ -8,8 +8,11 @@
 //! - Every request is read once, to one verdict. [`AnyEvent`], [`Batch`], [`Checked`] and
 //!   `Registered` share one path: the validator's read of the body (or of the document a
 //!   binary-mode message stands for) lists every finding and, when none is an error, is
-//!   also the event accepted; the status follows from that report alone. [`Event<T>`] and
-//!   [`Events<E>`] read with the type's own reader, whose first error is the report.
+//!   also the event accepted; the status follows from that report alone. [`Event<T>`]
+//!   reads with the type's own reader; when it refuses an event, the 400 body is that same
+//!   validator's report (every finding, the event's id and attributes), the typed reader's
+//!   refusal listed after them when it is not one of them (another `type`, a payload `T`
+//!   does not take). [`Events<E>`] still reports the first error a typed batch stops at.
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
@@ -42,9 +45,10 @@ pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 /// The largest batch body accepted: 1 MiB (INTG-STD-015 R-10).
 pub const MAX_BATCH_BODY: usize = crate::limits::MAX_BATCH_BYTES;
 
-/// Why a request was refused; answers with its status and the JSON report of the one read
-/// that refused it: every finding of the validator's read (untyped extractors), the
-/// violation a typed reader stopped at, or the binding's (415, 413, a bad header).
+/// Why a request was refused; answers with its status and the JSON report: every finding of
+/// the validator's read (untyped extractors, and [`Event<T>`] with the typed reader's
+/// refusal after them when it is not among them), the violation a typed batch reader
+/// ([`Events<E>`]) stopped at, or the binding's (415, 413, a bad header).
 ///
 /// The body has one shape with the library's [`ValidationReport`] (and, for a batch,
 /// [`BatchReport`]) and `cloudevent validate --output json`: `{"valid": false, "profile",
@@ -95,7 +99,8 @@ impl EventRejection {
 
     /// The answer to a message the binding refuses (415 for what is not a CloudEvent in a
     /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
-    /// that a typed reader refused: the one violation that stopped the read is the report.
+    /// that a typed batch reader refused: the one violation that stopped the read is the
+    /// report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
         let mut violation = error.violation();
         if matches!(
