@@ -128,7 +128,7 @@ impl<T: Then> WithFormat for ReportIn<'_, T> {
 /// use cloudevent_runtime::{CloudEvent, Event};
 /// use cloudevent_runtime::binding::http::{read_event, report_refusal};
 ///
-/// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
 /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
 /// struct OrderCreated { note: String }
 ///
