@@ -6,8 +6,8 @@
 
 use axum::Router;
 use axum::routing::post;
-use cloudevent_runtime::binding::axum::Checked;
-use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event, Policy, Profile};
+use cloudevent_runtime::binding::axum::{Checked, Events};
+use cloudevent_runtime::{AnyEvent, Attributes, Batch, CloudEvent, Event, Policy, Profile};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -29,10 +29,20 @@ async fn checked(Checked(event): Checked<AnyEvent>) -> String {
     event.id().to_owned()
 }
 
+async fn typed_batch(Events(events): Events<Event<OrderCreated>>) -> String {
+    events.len().to_string()
+}
+
+async fn checked_batch(Checked(batch): Checked<Batch>) -> String {
+    batch.len().to_string()
+}
+
 async fn serve() -> String {
     let app = Router::new()
         .route("/typed", post(typed))
         .route("/checked", post(checked))
+        .route("/typed-batch", post(typed_batch))
+        .route("/checked-batch", post(checked_batch))
         .with_state(Policy::new(Profile::IntgStd015));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap().to_string();
@@ -165,4 +175,57 @@ async fn a_typed_route_lists_what_only_the_type_refuses() {
             && typed_findings.iter().any(|(_, a)| a == "type"),
         "and the type's refusal: {typed}"
     );
+}
+
+/// A typed batch (`Events<E>`) reports as `Checked<Batch>` does: each event's report with
+/// its id and attributes; what only the type refuses is listed in the report of the event it
+/// names.
+#[tokio::test]
+async fn a_typed_batch_route_reports_as_checked_batch_does() {
+    let address = serve().await;
+    let batch = [("content-type", "application/cloudevents-batch+json")];
+    let event = |id: &str, ty: &str, time: &str| {
+        format!(
+            r#"{{"specversion":"1.0","id":"{id}","source":"https://orders.example.com/checkout",
+            "type":"{ty}","time":"{time}","datacontenttype":"application/json","data":{{"note":"n"}}}}"#
+        )
+    };
+    let good = event("evt-1", "com.example.order.created", "2026-03-28T13:22:31Z");
+
+    let late = event(
+        "evt-2",
+        "com.example.order.created",
+        "2026-03-28T14:22:31+01:00",
+    );
+    let body = format!("[{good},{late}]");
+    let (typed_status, typed) = post_to(&address, "/typed-batch", &batch, &body).await;
+    let (checked_status, checked) = post_to(&address, "/checked-batch", &batch, &body).await;
+    assert_eq!(
+        (typed_status, checked_status),
+        (400, 400),
+        "{typed}\n{checked}"
+    );
+    assert_eq!(typed["events"][1]["id"], "evt-2", "{typed}");
+    assert_eq!(typed, checked);
+
+    let other = event(
+        "evt-3",
+        "com.example.order.cancelled",
+        "2026-03-28T13:22:31Z",
+    );
+    let body = format!("[{good},{other}]");
+    let (typed_status, typed) = post_to(&address, "/typed-batch", &batch, &body).await;
+    let (checked_status, _) = post_to(&address, "/checked-batch", &batch, &body).await;
+    assert_eq!((typed_status, checked_status), (400, 200), "{typed}");
+    assert_eq!(typed["events"][1]["id"], "evt-3", "{typed}");
+    assert_eq!(
+        typed["events"][1]["attributes"]["type"],
+        "com.example.order.cancelled"
+    );
+    assert_eq!(
+        shape(&typed["events"][1]).4,
+        [("CE 1.0.2 type".to_owned(), "type".to_owned())]
+    );
+    assert_eq!(typed["events"][1]["valid"], false);
+    assert_eq!(typed["valid"], false);
 }

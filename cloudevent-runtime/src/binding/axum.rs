@@ -12,7 +12,8 @@
 //!   reads with the type's own reader; when it refuses an event, the 400 body is that same
 //!   validator's report (every finding, the event's id and attributes), the typed reader's
 //!   refusal listed after them when it is not one of them (another `type`, a payload `T`
-//!   does not take). [`Events<E>`] still reports the first error a typed batch stops at.
+//!   does not take). [`Events<E>`] answers with the report `Checked<Batch>` gives, the
+//!   typed refusal in the report of the event it names.
 //! - [`EventResponse`] answers with an event, in structured (default, R-9) or binary mode.
 //! - [`WebHook`] answers the abuse-protection handshake (CloudEvents Web Hooks §4.2).
 
@@ -46,9 +47,9 @@ pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
 pub const MAX_BATCH_BODY: usize = crate::limits::MAX_BATCH_BYTES;
 
 /// Why a request was refused; answers with its status and the JSON report: every finding of
-/// the validator's read (untyped extractors, and [`Event<T>`] with the typed reader's
-/// refusal after them when it is not among them), the violation a typed batch reader
-/// ([`Events<E>`]) stopped at, or the binding's (415, 413, a bad header).
+/// the validator's read (the untyped extractors; [`Event<T>`] and [`Events<E>`] with the
+/// typed reader's refusal listed too when it is not among them), or the binding's (415,
+/// 413, a bad header).
 ///
 /// The body has one shape with the library's [`ValidationReport`] (and, for a batch,
 /// [`BatchReport`]) and `cloudevent validate --output json`: `{"valid": false, "profile",
@@ -99,8 +100,8 @@ impl EventRejection {
 
     /// The answer to a message the binding refuses (415 for what is not a CloudEvent in a
     /// format we read or not the mode the extractor takes, 413 over the limit, else 400), or
-    /// that a typed batch reader refused: the one violation that stopped the read is the
-    /// report.
+    /// that a typed reader refused before any event could be read: the one violation that
+    /// stopped the read is the report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
         let mut violation = error.violation();
         if matches!(
@@ -142,6 +143,26 @@ impl EventRejection {
             Some(report) => EventRejection {
                 status: StatusCode::BAD_REQUEST,
                 report: Report::Event(report),
+            },
+            None => Self::refused_message(error, policy),
+        }
+    }
+
+    /// [`EventRejection::refused_typed`] for a typed batch: the report `Checked<Batch>`
+    /// gives, the typed reader's refusal in the report of the event it names.
+    fn refused_typed_batch(
+        error: &BindingError,
+        headers: &HeaderMap,
+        body: &[u8],
+        policy: &Policy,
+    ) -> Self {
+        if binding_status(error) != StatusCode::BAD_REQUEST {
+            return Self::refused_message(error, policy);
+        }
+        match super::http::full_batch_report(headers, body, policy, error) {
+            Some(report) => EventRejection {
+                status: StatusCode::BAD_REQUEST,
+                report: Report::Batch(report),
             },
             None => Self::refused_message(error, policy),
         }
@@ -254,7 +275,7 @@ async fn extract_batch<E: BindingEvent>(
 ) -> Result<Vec<E>, EventRejection> {
     let (headers, body) = read_limited(request, MAX_BATCH_BODY, policy).await?;
     let events = super::http::read_batch::<E>(&headers, &body)
-        .map_err(|error| EventRejection::refused_message(&error, policy))?;
+        .map_err(|error| EventRejection::refused_typed_batch(&error, &headers, &body, policy))?;
     events.iter().for_each(crate::patterns::receipt::received);
     Ok(events)
 }

@@ -343,7 +343,7 @@ const TOO_LARGE_HINT: &str =
 
 /// A format error as one finding: the event's own violation, or one naming what could not
 /// be read, its rule once.
-fn format_violation(error: &crate::FormatError) -> cloudevent_rules::Violation {
+pub(crate) fn format_violation(error: &crate::FormatError) -> cloudevent_rules::Violation {
     use crate::FormatError;
     use cloudevent_rules::Violation;
     match error {

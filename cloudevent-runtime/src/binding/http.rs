@@ -24,7 +24,7 @@ mod report;
 pub use super::message::Received;
 pub use report::report_refusal;
 #[cfg(feature = "axum")]
-pub(crate) use report::{WithWarnings, full_report, validator_input};
+pub(crate) use report::{WithWarnings, full_batch_report, full_report, validator_input};
 
 /// The default content mode INTG-STD-015 R-9 gives HTTP: structured; binary MAY be used
 /// when payload size dominates and header inspection is not needed. Producers MUST document

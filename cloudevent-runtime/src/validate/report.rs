@@ -420,6 +420,27 @@ impl Default for OmittedEvents {
 }
 
 impl BatchReport {
+    /// Lists the error a typed batch reader stopped at: in the report of the event it names
+    /// (`Some(index)`, when that event is listed), else among the batch's findings, unless
+    /// already listed there ([`ValidationReport::list_refusal`]). A report that would still
+    /// be valid lists it among the batch's findings, so a refusal never reads as valid.
+    #[cfg(feature = "axum")]
+    pub(crate) fn list_refusal(&mut self, index: Option<usize>, refusal: Violation) {
+        match index.and_then(|index| self.events.get_mut(index)) {
+            Some(event) => event.list_refusal(refusal.clone()),
+            None if !self.findings.iter().any(|f| {
+                f.is_error() && f.rule == refusal.rule && f.attribute == refusal.attribute
+            }) =>
+            {
+                self.findings.push(refusal.clone());
+            }
+            None => {}
+        }
+        if self.is_valid() {
+            self.findings.push(refusal);
+        }
+    }
+
     /// A report on input that could not be read as a batch at all.
     pub(super) fn refused(violation: Violation) -> Self {
         BatchReport {

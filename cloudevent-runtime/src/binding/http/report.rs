@@ -104,6 +104,54 @@ pub(crate) fn full_report(
     Some(report)
 }
 
+/// [`full_report`] for a batch a typed batch reader refused: the report of the validator's
+/// read that `Checked<Batch>` makes (it stops at the first event with an error), the typed
+/// reader's refusal listed in the report of the event it names when it is not among its
+/// findings. `None` when the binding refuses the message before any event is read.
+#[cfg(feature = "axum")]
+pub(crate) fn full_batch_report(
+    headers: &HeaderMap,
+    body: &[u8],
+    policy: &Policy,
+    refusal: &BindingError,
+) -> Option<crate::BatchReport> {
+    let (format, bytes, warnings) = validator_input(headers, body, true, policy).ok()?;
+    let validator = Validator::new(policy.clone());
+    let mut report = format.with(BatchReportIn {
+        validator: &validator,
+        bytes: &bytes,
+        then: &WithWarnings {
+            warnings,
+            then: &(),
+        },
+    });
+    match refusal {
+        BindingError::Event(FormatError::InBatch { index, source }) => {
+            report.list_refusal(Some(*index), super::super::error::format_violation(source))
+        }
+        _ => report.list_refusal(None, refusal.violation_under(policy)),
+    }
+    Some(report)
+}
+
+/// The validator's report on a batch in the format a message names, as a gateway reads it.
+#[cfg(feature = "axum")]
+struct BatchReportIn<'a, T> {
+    validator: &'a Validator,
+    bytes: &'a [u8],
+    then: &'a T,
+}
+
+#[cfg(feature = "axum")]
+impl<T: Then> WithFormat for BatchReportIn<'_, T> {
+    type Output = crate::BatchReport;
+    fn call<F: EventFormat>(self) -> crate::BatchReport {
+        self.validator
+            .read_batch_then::<F>(self.bytes, self.then)
+            .report
+    }
+}
+
 /// The validator's report on one event in the format a message names.
 struct ReportIn<'a, T> {
     validator: &'a Validator,
