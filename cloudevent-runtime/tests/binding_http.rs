@@ -432,7 +432,8 @@ async fn batches_typed_dynamic_and_empty() {
             .await
             .unwrap();
         assert_eq!(delivered.body, b"0");
-        // One event of another type spoils a typed batch: 400 naming its index.
+        // One event of another type spoils a typed batch: 400, the refusal in that event's
+        // report (issue 41: the batch report `Checked<Batch>` gives).
         let mixed = vec![
             order("a").to_any_event().unwrap(),
             AnyEvent::new(
@@ -447,7 +448,15 @@ async fn batches_typed_dynamic_and_empty() {
         {
             Err(SendError::Rejected { status, body }) => {
                 assert_eq!(status, StatusCode::BAD_REQUEST);
-                assert!(body.contains("#1"), "{body}");
+                let report: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(report["events"][1]["id"], "2", "{body}");
+                let findings = report["events"][1]["findings"].as_array().unwrap();
+                assert!(
+                    findings
+                        .iter()
+                        .any(|f| f["rule"] == "CE 1.0.2 type" && f["severity"] == "error"),
+                    "{body}"
+                );
             }
             other => panic!("expected 400, got {other:?}"),
         }
