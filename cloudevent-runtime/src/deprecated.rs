@@ -3,7 +3,7 @@
 //! public item is deprecated for at least one release before it is removed; see
 //! CONTRIBUTING.md's "Upgrade policy"). `binding::http::write_batch_in` lives in its module.
 
-use crate::{AnyEvent, Batch, FormatError, Timestamp, Uri, UriRef, Validator, ValueError};
+use crate::{AnyEvent, Batch, Timestamp, Uri, UriRef, Validator, ValueError};
 use cloudevent_rules::Policy;
 
 impl Timestamp {
@@ -80,7 +80,7 @@ impl AnyEvent {
     /// # Errors
     /// See [`AnyEvent::decode`].
     #[deprecated(since = "0.1.0", note = "use `AnyEvent::decode::<Protobuf>(bytes)`")]
-    pub fn from_protobuf(bytes: &[u8]) -> Result<Self, FormatError> {
+    pub fn from_protobuf(bytes: &[u8]) -> Result<Self, crate::FormatError> {
         AnyEvent::decode::<crate::Protobuf>(bytes)
     }
 }
@@ -92,7 +92,7 @@ impl AnyEvent {
     /// # Errors
     /// See [`AnyEvent::encode`].
     #[deprecated(since = "0.1.0", note = "use `event.encode::<Avro>()`")]
-    pub fn to_avro(&self) -> Result<Vec<u8>, FormatError> {
+    pub fn to_avro(&self) -> Result<Vec<u8>, crate::FormatError> {
         self.encode::<crate::Avro>()
     }
 }

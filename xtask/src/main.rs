@@ -9,12 +9,15 @@
 //!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
 //!   features alone).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
+//! - `api [--check|--bless]`: the published crates' public API against `api/<crate>.txt`, the
+//!   last release's baseline; fails on an item removed without a deprecation there.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod api;
 mod bench;
 mod bench_e2e;
 mod bench_rows;
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
+        Some("api") => api::run(&args[1..], &workspace_root()),
         Some("codegen") => codegen::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-e2e") => bench_e2e::run(&args[1..], &workspace_root()),
@@ -55,6 +59,9 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
+         api       the published crates' public API (rustdoc JSON, offline) against\n            \
+                   api/<crate>.txt, the last release's baseline: fails naming each item\n            \
+                   removed without a deprecation there, lists additions; --bless rewrites it\n  \
          bench     issue 25's rows (contestants alternating; --rounds N), then criterion\n            \
                    benchmarks against cloudevents-sdk 0.9 and plain serde, then the table of\n            \
                    medians and ratios (further args go to criterion; --report-only);\n            \
