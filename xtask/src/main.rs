@@ -5,7 +5,7 @@
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
-//!   `cargo check` of each runtime feature alone, and every
+//!   `cargo check` of each runtime feature alone, `api --check`, and every
 //!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
 //!   features alone).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
@@ -82,7 +82,7 @@ fn print_help() {
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
                    then fmt check, clippy -D warnings, each runtime feature linted alone,\n            \
-                   API docs with -D warnings,\n            \
+                   API docs with -D warnings, the public API against api/ (api --check),\n            \
                    all tests and doctests, README's and docs/ snippets included\n            \
                    (what CI runs: .ci/run; README's second command)"
     );
@@ -372,6 +372,11 @@ fn test() -> Result<(), String> {
     doc.args(["doc", "--workspace", "--all-features", "--no-deps"])
         .env("RUSTDOCFLAGS", "-D warnings");
     run(doc)?;
+
+    // The public API against the last release's baseline, `api/<crate>.txt`: no item removed
+    // without a deprecation there (CONTRIBUTING.md, "Upgrade policy"). About 75 s on 2 cores
+    // once clippy has checked the dependencies.
+    api::run(&["--check".to_owned()], &workspace_root())?;
 
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-features"]);
