@@ -113,6 +113,7 @@ mod any;
 mod attributes;
 pub mod binding;
 mod data;
+mod deprecated;
 mod dispatch;
 mod error;
 mod event;

@@ -5,16 +5,19 @@
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
-//!   `cargo check` of each runtime feature alone, and every
+//!   `cargo check` of each runtime feature alone, `api --check`, and every
 //!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
 //!   features alone).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
+//! - `api [--check|--bless]`: the published crates' public API against `api/<crate>.txt`, the
+//!   last release's baseline; fails on an item removed without a deprecation there.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod api;
 mod bench;
 mod bench_e2e;
 mod bench_rows;
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
+        Some("api") => api::run(&args[1..], &workspace_root()),
         Some("codegen") => codegen::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-e2e") => bench_e2e::run(&args[1..], &workspace_root()),
@@ -55,6 +59,9 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
+         api       the published crates' public API (rustdoc JSON, offline) against\n            \
+                   api/<crate>.txt, the last release's baseline: fails naming each item\n            \
+                   removed without a deprecation there, lists additions; --bless rewrites it\n  \
          bench     issue 25's rows (contestants alternating; --rounds N), then criterion\n            \
                    benchmarks against cloudevents-sdk 0.9 and plain serde, then the table of\n            \
                    medians and ratios (further args go to criterion; --report-only);\n            \
@@ -75,7 +82,7 @@ fn print_help() {
                    the official CloudEvents SDKs (pip cloudevents, npm ci in tests/interop/js),\n            \
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
                    then fmt check, clippy -D warnings, each runtime feature linted alone,\n            \
-                   API docs with -D warnings,\n            \
+                   API docs with -D warnings, the public API against api/ (api --check),\n            \
                    all tests and doctests, README's and docs/ snippets included\n            \
                    (what CI runs: .ci/run; README's second command)"
     );
@@ -365,6 +372,11 @@ fn test() -> Result<(), String> {
     doc.args(["doc", "--workspace", "--all-features", "--no-deps"])
         .env("RUSTDOCFLAGS", "-D warnings");
     run(doc)?;
+
+    // The public API against the last release's baseline, `api/<crate>.txt`: no item removed
+    // without a deprecation there (CONTRIBUTING.md, "Upgrade policy"). About 75 s on 2 cores
+    // once clippy has checked the dependencies.
+    api::run(&["--check".to_owned()], &workspace_root())?;
 
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-features"]);

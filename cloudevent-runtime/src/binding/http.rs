@@ -426,6 +426,22 @@ pub fn write_batch<E: BindingEvent>(
     Ok(bytes)
 }
 
+/// The batch in `format`, its content type set in `headers`.
+///
+/// # Errors
+/// See [`write_batch`].
+#[deprecated(
+    since = "0.1.0",
+    note = "use `http::write_batch(&events, format, &mut headers)`"
+)]
+pub fn write_batch_in<E: BindingEvent>(
+    events: &[E],
+    format: super::StructuredFormat,
+    headers: &mut HeaderMap,
+) -> Result<Vec<u8>, BindingError> {
+    write_batch(events, format, headers)
+}
+
 /// A POST request carrying one event.
 ///
 /// # Errors
