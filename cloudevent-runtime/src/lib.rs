@@ -100,7 +100,7 @@
 //! ```text
 //! error, limits, id, payload <- value <- extension <- attributes <- trace, data, any <- otel
 //!   <- event <- format <- validate, dispatch <- registry <- patterns <- binding, order, filter
-//!   <- stream
+//!   <- stream <- deprecated
 //! ```
 //!
 //! `event` comes before `format`: each format reads and writes `Event<T>` (its typed reading
