@@ -35,26 +35,11 @@ const ANNOTATIONS: [&str; 8] = [
 
 const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
 
-/// How far the rewriting goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// Only the shapes typify mishandles.
-    Shapes,
-    /// Also read `date`, `uuid` and IP address strings as the text received, so a typed
-    /// event re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower
-    /// case, `Ipv6Addr` a long form in the short one): for schema sets published by others,
-    /// whose events are passed on. A `date-time` keeps its `format`: typify's `chrono` type
-    /// (which would rewrite `+01:00` to UTC and `.5` to `.500`) becomes the runtime's
-    /// `Timestamp` (`import.rs`), which keeps the text received and checks it as
-    /// `validate --registry` does.
-    KeepText,
-}
-
 /// Rewrites every subschema of `schema` in place; a member reaching a nullable definition of
 /// `schema` through `$ref` keeps its `null` as an inline nullable member does.
-pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
+pub(crate) fn normalize(schema: &mut Value) {
     let nullable = nullable_definitions(schema);
-    normalize_with(schema, mode, &nullable);
+    normalize_with(schema, &nullable);
 }
 
 /// The marker a stub gets when its shared definition admits `null` and something else, so an
@@ -99,7 +84,7 @@ pub(crate) fn nullable_definitions(document: &Value) -> BTreeSet<String> {
 }
 
 /// [`normalize`], the nullable definitions given (those of the document `schema` is part of).
-pub(crate) fn normalize_with(schema: &mut Value, mode: Mode, nullable_refs: &BTreeSet<String>) {
+pub(crate) fn normalize_with(schema: &mut Value, nullable_refs: &BTreeSet<String>) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -113,18 +98,20 @@ pub(crate) fn normalize_with(schema: &mut Value, mode: Mode, nullable_refs: &BTr
     ) {
         object.remove("format");
     }
-    if mode == Mode::KeepText {
-        mark_nullable_optionals(object, nullable_refs);
-    }
-    if mode == Mode::KeepText
-        && matches!(
-            object.get("format").and_then(Value::as_str),
-            Some("date" | "uuid" | "ip" | "ipv4" | "ipv6")
-        )
-    {
+    mark_nullable_optionals(object, nullable_refs);
+    // `date`, `uuid` and IP address strings are read as the text received, so a typed event
+    // re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower case,
+    // `Ipv6Addr` a long form in the short one). A `date-time` keeps its `format`: typify's
+    // `chrono` type (which would rewrite `+01:00` to UTC and `.5` to `.500`) becomes the
+    // runtime's `Timestamp` (`import.rs`), which keeps the text received and checks it as
+    // `validate --registry` does.
+    if matches!(
+        object.get("format").and_then(Value::as_str),
+        Some("date" | "uuid" | "ip" | "ipv4" | "ipv6")
+    ) {
         object.remove("format");
     }
-    let normalize = |sub: &mut Value| normalize_with(sub, mode, nullable_refs);
+    let normalize = |sub: &mut Value| normalize_with(sub, nullable_refs);
     for (key, sub) in object.iter_mut() {
         match key.as_str() {
             "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => {
@@ -438,7 +425,7 @@ mod tests {
     use serde_json::json;
 
     fn normalized(mut schema: Value) -> Value {
-        normalize(&mut schema, Mode::Shapes);
+        normalize(&mut schema);
         schema
     }
 
@@ -446,15 +433,14 @@ mod tests {
     fn dates_stay_text_for_imported_schemas() {
         let schema = json!({"properties": {"t": {"type": "string", "format": "date"}}});
         let mut kept = schema.clone();
-        normalize(&mut kept, Mode::KeepText);
+        normalize(&mut kept);
         assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
-        assert_eq!(normalized(schema.clone()), schema);
         // A `date-time` keeps its format: it becomes the runtime's `Timestamp` (`import.rs`).
         let mut checked = json!({"type": "string", "format": "date-time"});
-        normalize(&mut checked, Mode::KeepText);
+        normalize(&mut checked);
         assert_eq!(checked, json!({"type": "string", "format": "date-time"}));
         let mut uuid = json!({"type": "string", "format": "uuid"});
-        normalize(&mut uuid, Mode::KeepText);
+        normalize(&mut uuid);
         assert_eq!(uuid, json!({"type": "string"}));
     }
 

@@ -50,11 +50,10 @@ use crate::registry::{Registry, TypeMapping};
 /// message `cloudevent diff` prints; see `docs/compatibility.md`.
 ///
 /// The generated code needs `cloudevent-runtime`, `serde` and `serde_json` as dependencies of
-/// the crate that includes it (a `pattern` is checked with `regress` through the runtime);
-/// in your own layout also `chrono` (feature `serde`, for `date-time`/`date`) and `uuid`
-/// (feature `serde`, for `uuid`). Under a type mapping a `date-time` is the runtime's
-/// `Timestamp` (the text received, checked as `validate --registry` checks it) and `date`,
-/// `uuid` stay text.
+/// the crate that includes it (a `pattern` is checked with `regress` through the runtime), and
+/// nothing else, in every layout: a `date-time` is the runtime's `Timestamp` (the text
+/// received, checked as `validate --registry` checks it), and `date`, `uuid` and IP addresses
+/// stay text, so data is written back as received.
 #[derive(Debug, Clone)]
 pub struct Builder {
     schemas: PathBuf,

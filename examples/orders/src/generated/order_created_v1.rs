@@ -9,22 +9,28 @@ pub struct Address {
     pub country: ::std::string::String,
     pub postal_code: ::std::string::String,
     pub street: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///One line of an order.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct LineItem {
-    pub quantity: ::std::num::NonZeroU64,
+    pub quantity: ::cloudevent_runtime::SchemaInteger,
     ///The stock keeping unit.
     pub sku: ::std::string::String,
     ///The price of one unit.
     pub unit_price: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An amount in minor units (cents) of one currency.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -100,8 +106,8 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
 pub struct OrderCreated {
     ///Where the order was placed.
     pub channel: OrderCreatedChannel,
-    pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    pub customer_id: ::uuid::Uuid,
+    pub created_at: ::cloudevent_runtime::Timestamp,
+    pub customer_id: ::std::string::String,
     pub items: ::std::vec::Vec<LineItem>,
     ///A free-text note from the customer.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -115,6 +121,9 @@ pub struct OrderCreated {
     pub tenant: ::std::string::String,
     ///The order total including tax.
     pub total: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Where the order was placed.
 #[derive(
@@ -267,6 +276,10 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::Address`] member by member: one setter a member (an optional one takes the value itself), then `Address::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
@@ -275,6 +288,7 @@ pub mod builder {
         country: __Slot<::std::string::String>,
         postal_code: __Slot<::std::string::String>,
         street: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl Address {
         pub fn city(
@@ -317,6 +331,16 @@ pub mod builder {
             self.street = __set("street", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<Address> for super::Address {
         type Error = super::error::ConversionError;
@@ -328,6 +352,7 @@ pub mod builder {
                 country: __required("Address", "country", builder.country)?,
                 postal_code: __required("Address", "postal_code", builder.postal_code)?,
                 street: __required("Address", "street", builder.street)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -335,15 +360,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct LineItem {
-        quantity: __Slot<::std::num::NonZeroU64>,
+        quantity: __Slot<::cloudevent_runtime::SchemaInteger>,
         sku: __Slot<::std::string::String>,
         unit_price: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl LineItem {
         pub fn quantity(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::std::num::NonZeroU64,
+                ::cloudevent_runtime::SchemaInteger,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -367,6 +393,16 @@ pub mod builder {
             self.unit_price = __set("unit_price", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<LineItem> for super::LineItem {
         type Error = super::error::ConversionError;
@@ -377,6 +413,7 @@ pub mod builder {
                 quantity: __required("LineItem", "quantity", builder.quantity)?,
                 sku: __required("LineItem", "sku", builder.sku)?,
                 unit_price: __required("LineItem", "unit_price", builder.unit_price)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -384,13 +421,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -422,14 +462,15 @@ pub mod builder {
     #[must_use]
     pub struct OrderCreated {
         channel: __Slot<super::OrderCreatedChannel>,
-        created_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
-        customer_id: __Slot<::uuid::Uuid>,
+        created_at: __Slot<::cloudevent_runtime::Timestamp>,
+        customer_id: __Slot<::std::string::String>,
         items: __Slot<::std::vec::Vec<super::LineItem>>,
         note: __Slot<::std::string::String>,
         order_id: __Slot<::std::string::String>,
         shipping_address: __Slot<super::Address>,
         tenant: __Slot<::std::string::String>,
         total: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCreated {
         pub fn channel(
@@ -445,7 +486,7 @@ pub mod builder {
         pub fn created_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -454,7 +495,10 @@ pub mod builder {
         }
         pub fn customer_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.customer_id = __set("customer_id", value);
             self
@@ -516,6 +560,16 @@ pub mod builder {
             self.total = __set("total", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCreated> for super::OrderCreated {
         type Error = super::error::ConversionError;
@@ -544,6 +598,7 @@ pub mod builder {
                 )?,
                 tenant: __required("OrderCreated", "tenant", builder.tenant)?,
                 total: __required("OrderCreated", "total", builder.total)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
