@@ -63,6 +63,7 @@
 //! typify 0.8 speaks schemars 0.8 (draft 7); this crate alone depends on it, bridging from
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
 
+mod api_document;
 mod bundle;
 mod catalog;
 mod check;

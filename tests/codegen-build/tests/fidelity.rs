@@ -167,6 +167,11 @@ fn own_layout_events_keep_nulls_unknown_members_and_text() {
         &shipped,
         &serde_json::to_value(&typed).unwrap(),
     );
+    // An optional member whose schema does not admit `null` refuses it (it was read as absent
+    // and written back without the member).
+    let mut null = shipped.clone();
+    null["estimated_delivery"] = Value::Null;
+    assert!(serde_json::from_value::<order_shipped_v1::OrderShipped>(null).is_err());
     // A `date-time` that is not RFC 3339 is refused on read, as `validate --registry` refuses it.
     let mut bad = shipped;
     bad["shipped_at"] = json!("2024-06-12 16:00");

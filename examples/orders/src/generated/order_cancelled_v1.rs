@@ -12,7 +12,11 @@
 )]
 pub struct OrderCancelled {
     pub cancelled_at: ::cloudevent_runtime::Timestamp,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub comment: ::std::option::Option<OrderCancelledComment>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -174,6 +178,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 impl OrderCancelled {
     /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).

@@ -110,7 +110,11 @@ pub struct OrderCreated {
     pub customer_id: ::std::string::String,
     pub items: ::std::vec::Vec<LineItem>,
     ///A free-text note from the customer.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub note: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -215,6 +219,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).

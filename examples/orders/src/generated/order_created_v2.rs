@@ -104,15 +104,27 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     check_schema = "DATA_SCHEMA"
 )]
 pub struct OrderCreated {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub billing_address: ::std::option::Option<Address>,
     pub channel: OrderCreatedChannel,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub coupon_codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub created_at: ::cloudevent_runtime::Timestamp,
     pub customer: OrderCreatedCustomer,
     pub items: ::std::vec::Vec<LineItem>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub note: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -192,7 +204,11 @@ impl ::std::convert::TryFrom<::std::string::String> for OrderCreatedChannel {
 ///`OrderCreatedCustomer`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct OrderCreatedCustomer {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub email_verified: ::std::option::Option<bool>,
     pub id: ::std::string::String,
     pub segment: OrderCreatedCustomerSegment,
@@ -299,6 +315,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).

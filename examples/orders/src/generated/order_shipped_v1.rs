@@ -13,7 +13,11 @@
 )]
 pub struct OrderShipped {
     pub carrier: OrderShippedCarrier,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub estimated_delivery: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -96,7 +100,11 @@ pub struct OrderShippedParcelsItem {
     pub parcel_id: ::std::string::String,
     pub skus: ::std::vec::Vec<::std::string::String>,
     pub tracking_number: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub weight_grams: ::std::option::Option<::cloudevent_runtime::SchemaInteger>,
     /// Members the schema does not name, kept so the data is written back as received.
     #[serde(flatten)]
@@ -133,6 +141,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).

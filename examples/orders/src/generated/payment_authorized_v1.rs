@@ -83,12 +83,24 @@ pub struct PaymentAuthorized {
     ///The reserved amount.
     pub amount: Money,
     pub authorized_at: ::cloudevent_runtime::Timestamp,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub card: ::std::option::Option<PaymentAuthorizedCard>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub expires_at: ::std::option::Option<::cloudevent_runtime::Timestamp>,
     ///The merchant's own reference; sent as the `merchantref` extension when present.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     #[cloudevent(extension = "merchantref")]
     pub merchant_ref: ::std::option::Option<::std::string::String>,
     pub method: PaymentAuthorizedMethod,
@@ -265,6 +277,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).

@@ -84,7 +84,11 @@ pub struct PaymentCaptured {
     pub amount: Money,
     pub captured_at: ::cloudevent_runtime::Timestamp,
     ///The merchant's own reference; sent as the `merchantref` extension when present.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     #[cloudevent(extension = "merchantref")]
     pub merchant_ref: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
@@ -129,6 +133,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
