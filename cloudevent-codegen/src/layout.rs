@@ -886,7 +886,6 @@ mod tests {
                 "schemas/X.json",
                 &schema,
             )
-            .map(|(t, at)| (t, at))
         };
         assert_eq!(
             typed(r"{/description|for an? (\S+) event}"),
