@@ -160,9 +160,17 @@ pub(crate) fn load(
             schema,
         ));
     }
-    let mut registry = Registry::from_schemas(path, &mapping, read, &[], Vec::new())?;
-    registry.skipped.extend(laid_out.skipped);
-    Ok(registry)
+    match Registry::from_schemas(path, &mapping, read, &[], Vec::new()) {
+        Ok(mut registry) => {
+            registry.skipped.extend(laid_out.skipped);
+            Ok(registry)
+        }
+        // Nothing to generate because every message was left out: say why, by message.
+        Err(CodegenError::NoEventSchemas { .. }) if !laid_out.skipped.is_empty() => {
+            Err(CodegenError::Findings(laid_out.skipped))
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// The parts of a document laid out as files: `(pointer in the document, relative path,

@@ -99,6 +99,7 @@ pub(crate) fn normalize_with(schema: &mut Value, nullable_refs: &BTreeSet<String
         object.remove("format");
     }
     mark_nullable_optionals(object, nullable_refs);
+    unfit_default(object);
     // `date`, `uuid` and IP address strings are read as the text received, so a typed event
     // re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower case,
     // `Ipv6Addr` a long form in the short one). A `date-time` keeps its `format`: typify's
@@ -216,6 +217,36 @@ fn nullable(schema: &Map<String, Value>) -> bool {
     }
 }
 
+/// A `default` its own `type` does not admit (`"type": "boolean", "default": "false"`, as the
+/// AsyncAPI specification's operation-security example writes it) is dropped: a `default` is
+/// an annotation that asserts nothing, generated types never fill it in (`fidelity.rs`), and
+/// typify stops on it.
+fn unfit_default(object: &mut Map<String, Value>) {
+    let (Some(default), Some(types)) = (object.get("default"), object.get("type")) else {
+        return;
+    };
+    let kind = match default {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let admits = |t: &Value| {
+        t.as_str()
+            .is_some_and(|t| t == kind || (t == "number" && kind == "integer"))
+    };
+    let fits = match types {
+        Value::Array(types) => types.iter().any(admits),
+        one => admits(one),
+    };
+    if !fits {
+        object.remove("default");
+    }
+}
+
 fn ref_siblings(object: &mut Map<String, Value>) {
     if !object.contains_key("$ref") || object.len() == 1 {
         return;
@@ -312,9 +343,19 @@ pub(crate) fn inline_root_ref(root: &mut Value) {
     else {
         return;
     };
+    // The stub of a shared definition (`bundle.rs`) is `{}` for typify to replace by name:
+    // inlined, the root would read any JSON, unchecked; as the one branch of an `allOf` it
+    // is the shared type.
+    let stub = reference.starts_with(&format!("#/definitions/{}", crate::bundle::stub_key("")));
     let Some(object) = root.as_object_mut() else {
         return;
     };
+    if stub {
+        if let Some(reference) = object.remove("$ref") {
+            object.insert("allOf".into(), serde_json::json!([{ "$ref": reference }]));
+        }
+        return;
+    }
     object.remove("$ref");
     for (key, value) in target {
         if key != "title" {
@@ -442,6 +483,16 @@ mod tests {
         let mut uuid = json!({"type": "string", "format": "uuid"});
         normalize(&mut uuid);
         assert_eq!(uuid, json!({"type": "string"}));
+    }
+
+    #[test]
+    fn a_default_its_type_does_not_admit_is_dropped() {
+        assert_eq!(
+            normalized(json!({"type": "boolean", "default": "false"})),
+            json!({"type": "boolean"})
+        );
+        let kept = json!({"type": ["number", "null"], "default": 3});
+        assert_eq!(normalized(kept.clone()), kept);
     }
 
     #[test]

@@ -214,7 +214,7 @@ fn main() {
         let (module, expected, text) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
         let sent: serde_json::Value = serde_json::from_str(text).unwrap();
         match read(module, text.as_bytes()) {
-            Err(e) => println!("refused\t{e}"),
+            Err(e) => println!("refused\t{}", e.replace('\n', " ")),
             Ok(None) => println!("other"),
             Ok(Some((ty, data))) if ty == expected && data == sent["data"] => println!("ok"),
             Ok(Some((ty, data))) => println!("differs\t{ty}\t{data}"),
