@@ -156,15 +156,7 @@ fn public_items(name: &str, root: &Path) -> Result<Items, String> {
         .args(["rustdoc", "-q", "-p", name, "--lib", "--all-features", "--"])
         .args(["-Z", "unstable-options", "--output-format", "json"]);
     super::run(rustdoc)?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let target = if target.is_relative() {
-        root.join(target)
-    } else {
-        target
-    };
-    let file = target
+    let file = super::target_dir(root)
         .join("doc")
         .join(format!("{}.json", name.replace('-', "_")));
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;

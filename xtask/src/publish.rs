@@ -1,0 +1,144 @@
+//! `cargo xtask package [--verify]`: every published crate through `cargo package`, in
+//! dependency order, as `cargo publish` would build it (issue 41). The crates not yet on
+//! crates.io are packaged against each other through cargo's local overlay (`-p a -p b`
+//! packages a crate's unpublished workspace dependencies with it), so this needs the
+//! crates.io index but no upload.
+//!
+//! Without `--verify` the archives are assembled and checked (manifest, version requirements
+//! on every dependency, the files listed) but not built: a verify build compiles each crate
+//! again in a target directory of its own, sharing nothing with the workspace's, and costs
+//! CI more than the rest of the step (CONTRIBUTING.md gives the measured times).
+
+use std::path::Path;
+
+/// The crates published to crates.io, in dependency order. Every other workspace member is
+/// `publish = false` (a test below holds both lists to the manifests).
+pub const PUBLISHED: [&str; 5] = [
+    "cloudevent-rules",
+    "cloudevent-derive",
+    "cloudevent-runtime",
+    "cloudevent-codegen",
+    "cloudevent-cli",
+];
+
+/// Packages every published crate; `--verify` also builds each archive.
+pub fn run(args: &[String], root: &Path) -> Result<(), String> {
+    let verify = match args.first().map(String::as_str) {
+        None => false,
+        Some("--verify") => true,
+        Some(other) => return Err(format!("package: unknown argument `{other}` (--verify)")),
+    };
+    let mut package = super::cargo();
+    package.current_dir(root).args(["package", "--locked"]);
+    if !verify {
+        package.arg("--no-verify");
+    }
+    for name in PUBLISHED {
+        package.args(["-p", name]);
+    }
+    let started = std::time::Instant::now();
+    super::run(package)?;
+    println!(
+        "xtask: packaged {} crates in {:.0} s",
+        PUBLISHED.len(),
+        started.elapsed().as_secs_f64()
+    );
+    // A test fixture or generated file let in by the `include` lists would show here first.
+    let version = env!("CARGO_PKG_VERSION");
+    let mut too_large = Vec::new();
+    for name in PUBLISHED {
+        let archive = super::target_dir(root)
+            .join("package")
+            .join(format!("{name}-{version}.crate"));
+        let size = std::fs::metadata(&archive)
+            .map_err(|e| format!("{}: {e}", archive.display()))?
+            .len();
+        println!("xtask: {name}-{version}.crate: {} KiB", size / 1024);
+        if size > MAX_ARCHIVE_BYTES {
+            too_large.push(format!("{name} ({} KiB)", size / 1024));
+        }
+    }
+    if too_large.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "package: over {} KiB compressed: {}; keep tests and fixtures out of `include`",
+            MAX_ARCHIVE_BYTES / 1024,
+            too_large.join(", ")
+        ))
+    }
+}
+
+/// The largest archive we ship: the runtime's is about 330 KiB compressed; codegen's schema
+/// sets alone (tests, not shipped) would be several MB.
+const MAX_ARCHIVE_BYTES: u64 = 1024 * 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::PUBLISHED;
+    use std::path::Path;
+
+    fn root() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    }
+
+    fn manifest(dir: &str) -> String {
+        std::fs::read_to_string(root().join(dir).join("Cargo.toml")).unwrap()
+    }
+
+    /// The workspace members, from the root manifest's `members` list.
+    fn members() -> Vec<String> {
+        let workspace = manifest(".");
+        let list = workspace
+            .split("members = [")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .expect("the workspace lists its members");
+        list.split('"').skip(1).step_by(2).map(str::to_owned).collect()
+    }
+
+    /// Each published crate carries what crates.io and docs.rs show: a description, a README,
+    /// keywords, categories, the licence expression and both licence texts (copies of the
+    /// root's, no symlinks), docs.rs metadata; every other member is `publish = false`.
+    #[test]
+    fn published_crates_carry_their_metadata_and_the_rest_are_not_published() {
+        let members = members();
+        for name in PUBLISHED {
+            assert!(members.iter().any(|m| m == name), "{name} is a member");
+            let text = manifest(name);
+            for key in [
+                "description = ",
+                "readme = ",
+                "keywords = ",
+                "categories = ",
+                "license.workspace = true",
+                "rust-version.workspace = true",
+                "[package.metadata.docs.rs]",
+                "include = [",
+            ] {
+                assert!(text.contains(key), "{name}/Cargo.toml: add `{key}`");
+            }
+            assert!(!text.contains("publish = false"), "{name} is published");
+            for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+                let path = root().join(name).join(licence);
+                let meta = std::fs::symlink_metadata(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert!(meta.is_file(), "{}: a copy, not a symlink", path.display());
+                assert_eq!(
+                    std::fs::read(&path).unwrap(),
+                    std::fs::read(root().join(licence)).unwrap(),
+                    "{} differs from the root's {licence}",
+                    path.display()
+                );
+            }
+        }
+        for member in members.iter().filter(|m| !PUBLISHED.contains(&m.as_str())) {
+            assert!(
+                manifest(member).contains("\npublish = false\n"),
+                "{member}/Cargo.toml: not published, so `publish = false`"
+            );
+        }
+        let workspace = manifest(".");
+        assert!(workspace.contains("license = \"MIT OR Apache-2.0\""));
+    }
+}
