@@ -115,8 +115,8 @@ fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
             .with_hint(hint())
     };
 
-    if let Some(scheme) = parsed.scheme {
-        if scheme.eq_ignore_ascii_case("k8s") {
+    if let Some(scheme) = parsed.scheme
+        && scheme.eq_ignore_ascii_case("k8s") {
             found.push(error(
                 rule::INTG_R14,
                 format!("scheme `{scheme}`"),
@@ -124,7 +124,6 @@ fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
                     .to_owned(),
             ));
         }
-    }
 
     // A special scheme (WHATWG URL) without `//host`: `http:/127.0.0.1/x`, `http:127.0.0.1`,
     // `http:///127.0.0.1/x`. RFC 3986 reads no host there, but browsers and the `url`

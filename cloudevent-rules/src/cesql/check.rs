@@ -168,8 +168,8 @@ fn never_equal(
     let Some(kind) = schema.kind(a.name()) else {
         return;
     };
-    if kind == AttributeKind::Timestamp {
-        if let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty {
+    if kind == AttributeKind::Timestamp
+        && let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty {
             found.push(Finding {
                 span: literal.span,
                 message: format!(
@@ -180,7 +180,6 @@ fn never_equal(
             });
             return;
         }
-    }
     let Some(text) = literal.text else {
         return;
     };
