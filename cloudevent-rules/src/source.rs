@@ -116,14 +116,15 @@ fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
     };
 
     if let Some(scheme) = parsed.scheme
-        && scheme.eq_ignore_ascii_case("k8s") {
-            found.push(error(
-                rule::INTG_R14,
-                format!("scheme `{scheme}`"),
-                "is an infrastructure identifier; the source must not expose internal infrastructure"
-                    .to_owned(),
-            ));
-        }
+        && scheme.eq_ignore_ascii_case("k8s")
+    {
+        found.push(error(
+            rule::INTG_R14,
+            format!("scheme `{scheme}`"),
+            "is an infrastructure identifier; the source must not expose internal infrastructure"
+                .to_owned(),
+        ));
+    }
 
     // A special scheme (WHATWG URL) without `//host`: `http:/127.0.0.1/x`, `http:127.0.0.1`,
     // `http:///127.0.0.1/x`. RFC 3986 reads no host there, but browsers and the `url`

@@ -116,12 +116,13 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
         }
     }
     if let Some(fragment) = fragment.filter(|_| delimiters.second_hash)
-        && let Some(i) = find_byte(fragment, b'#') {
-            return Err(UriError::new(
-                format!("character `#` at byte {}", offset(s, fragment) + i),
-                "a URI holds at most one `#`; percent-encode it as `%23`",
-            ));
-        }
+        && let Some(i) = find_byte(fragment, b'#')
+    {
+        return Err(UriError::new(
+            format!("character `#` at byte {}", offset(s, fragment) + i),
+            "a URI holds at most one `#`; percent-encode it as `%23`",
+        ));
+    }
 
     Ok(UriRef {
         scheme,
@@ -252,15 +253,16 @@ fn check_characters(s: &str) -> Result<Delimiters, UriError> {
         // Most of a URI is plain bytes: 16 lookups that do not wait on each other, then one
         // branch, instead of a branch a byte.
         if i >= one_at_a_time
-            && let Some(block) = bytes.get(i..i + 16) {
-                if block.iter().fold(true, |plain, &b| {
-                    plain & (URI_BYTE[usize::from(b)] == PLAIN)
-                }) {
-                    i += 16;
-                    continue;
-                }
-                one_at_a_time = i + 16;
+            && let Some(block) = bytes.get(i..i + 16)
+        {
+            if block.iter().fold(true, |plain, &b| {
+                plain & (URI_BYTE[usize::from(b)] == PLAIN)
+            }) {
+                i += 16;
+                continue;
             }
+            one_at_a_time = i + 16;
+        }
         let b = bytes[i];
         match URI_BYTE[usize::from(b)] {
             PLAIN => {
@@ -352,15 +354,16 @@ fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
         None => (None, authority),
     };
     if let Some(userinfo) = userinfo
-        && let Some(i) = find_bracket(userinfo) {
-            return Err(UriError::new(
-                format!("userinfo `{userinfo}`"),
-                format!(
-                    "character `{}` is not allowed in userinfo",
-                    &userinfo[i..=i]
-                ),
-            ));
-        }
+        && let Some(i) = find_bracket(userinfo)
+    {
+        return Err(UriError::new(
+            format!("userinfo `{userinfo}`"),
+            format!(
+                "character `{}` is not allowed in userinfo",
+                &userinfo[i..=i]
+            ),
+        ));
+    }
 
     if let Some(literal) = host_port.strip_prefix('[') {
         let Some(close) = literal.find(']') else {

@@ -110,9 +110,10 @@ fn run(case: &Json) -> Result<(), String> {
         _ => {}
     }
     if let Some(want) = expected(case)
-        && want != value {
-            return Err(format!("expected {want:?}, got {value:?}"));
-        }
+        && want != value
+    {
+        return Err(format!("expected {want:?}, got {value:?}"));
+    }
     Ok(())
 }
 

@@ -430,4 +430,64 @@ mod issue_41 {
         // Without a policy, the default profile's (INTG-STD-015), as before.
         assert_eq!(not_cloudevents.rule().as_str(), "INTG-STD-015 R-8");
     }
+
+    /// A transport reader's refusal, reported under the reader's policy: an `AnyEvent` reader
+    /// (the CloudEvents profile) cites the CloudEvents bindings' content modes, a reader of a
+    /// type on INTG-STD-015 cites R-8 (before, every binding refusal cited INTG-STD-015).
+    #[cfg(all(feature = "kafka", feature = "derive"))]
+    #[test]
+    fn a_kafka_refusal_is_reported_under_the_readers_profile() {
+        use cloudevent_runtime::binding::kafka::{KafkaRecord, from_record, report_refusal};
+        use cloudevent_runtime::{CloudEvent, Event};
+
+        #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+        #[cloudevent(
+            type = "com.example.order.created",
+            source = "https://orders.example.com",
+            profile = "intg-std-015"
+        )]
+        struct OrderCreated {}
+
+        let plain = KafkaRecord::from_json(
+            br#"{"key": null, "headers": {"content-type": "application/json"}, "value": {"a": 1}}"#,
+        )
+        .unwrap();
+        let refusal = from_record::<AnyEvent>(&plain).unwrap_err();
+        assert_eq!(
+            report_refusal::<AnyEvent>(&plain, &refusal).to_string(),
+            "error CE binding 1.3: message: content type `application/json` is neither a CloudEvents event format nor sent with attribute headers, so this is not a CloudEvent; send `application/cloudevents+json` (structured mode) or the attributes as headers (binary mode)"
+        );
+        let refusal = from_record::<Event<OrderCreated>>(&plain).unwrap_err();
+        assert_eq!(
+            report_refusal::<Event<OrderCreated>>(&plain, &refusal).findings()[0]
+                .rule
+                .as_str(),
+            "INTG-STD-015 R-8"
+        );
+    }
+
+    /// The MQTT binding has no batched mode: under the CloudEvents profile the refusal cites
+    /// the bindings' content modes, once.
+    #[cfg(feature = "mqtt")]
+    #[test]
+    fn an_mqtt_refusal_is_reported_under_the_readers_profile() {
+        use cloudevent_runtime::binding::mqtt::{
+            MqttPublish, MqttVersion, from_publish, report_refusal,
+        };
+        let publish = MqttPublish {
+            content_type: Some("application/cloudevents-batch+json".into()),
+            user_properties: Vec::new(),
+            payload: b"[]".to_vec(),
+        };
+        let refusal = from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap_err();
+        let report = report_refusal::<AnyEvent>(&publish, MqttVersion::V5, &refusal);
+        assert_eq!(
+            report
+                .findings()
+                .iter()
+                .map(|f| f.rule.as_str())
+                .collect::<Vec<_>>(),
+            ["CE binding 1.3"]
+        );
+    }
 }

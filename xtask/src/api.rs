@@ -39,8 +39,7 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
         if bless {
             std::fs::create_dir_all(root.join("api")).map_err(|e| format!("api/: {e}"))?;
             let text = header(name, env!("CARGO_PKG_VERSION")) + &render(&current);
-            std::fs::write(&file, text)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
             println!("api: {} ({} items) written", file.display(), current.len());
             continue;
         }
@@ -81,7 +80,11 @@ pub fn header(name: &str, version: &str) -> String {
 
 /// The release a baseline's header names.
 pub fn release_of(text: &str) -> Option<&str> {
-    let rest = text.lines().next()?.split(": the public API of release ").nth(1)?;
+    let rest = text
+        .lines()
+        .next()?
+        .split(": the public API of release ")
+        .nth(1)?;
     rest.split_whitespace().next()
 }
 
@@ -172,7 +175,11 @@ fn public_items(name: &str, root: &Path) -> Result<Items, String> {
 /// Runs `cargo rustdoc` for package `name` with `cargo` (its directory, manifest and
 /// target directory already set; `target` is that directory) and reads the public items of
 /// the JSON it writes.
-fn rustdoc_items(mut cargo: std::process::Command, name: &str, target: &Path) -> Result<Items, String> {
+fn rustdoc_items(
+    mut cargo: std::process::Command,
+    name: &str,
+    target: &Path,
+) -> Result<Items, String> {
     cargo
         .env("RUSTC_BOOTSTRAP", "1")
         .args(["rustdoc", "-q", "-p", name, "--lib", "--all-features", "--"])
@@ -489,7 +496,10 @@ mod tests {
         );
         let diff = compare(&released, &removed);
         assert_eq!(diff.broken, ["fn scratch::Kept::method", "fn scratch::old"]);
-        assert!(diff.describe("scratch").contains("REMOVED WITHOUT DEPRECATION (2)"));
+        assert!(
+            diff.describe("scratch")
+                .contains("REMOVED WITHOUT DEPRECATION (2)")
+        );
 
         let deprecated_lib = "//! Scratch.\n/// Old.\n#[deprecated(since = \"0.2.0\", note = \"use `new`\")]\n\
              pub fn old() {}\n/// New.\npub fn new() {}\n/// A type.\npub struct Kept;\n\
@@ -525,7 +535,8 @@ mod tests {
             .find(|s| *s != "Unreleased")
             .expect("CHANGELOG.md has a release heading");
         for name in CRATES {
-            let text = std::fs::read_to_string(root.join("api").join(format!("{name}.txt"))).unwrap();
+            let text =
+                std::fs::read_to_string(root.join("api").join(format!("{name}.txt"))).unwrap();
             assert_eq!(
                 text.lines().next().unwrap_or_default(),
                 header(name, newest).trim_end(),

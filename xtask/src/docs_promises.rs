@@ -326,12 +326,36 @@ fn changelog_migrations_name_items_that_exist() {
     // What the standard library's traits give our types, and methods of theirs a migration
     // chains after ours.
     const TRAIT_METHODS: [&str; 12] = [
-        "from", "try_from", "default", "into", "to_string", "iter", "find", "map_or_else",
-        "parse", "as_ref", "clone", "with_remote_span_context",
+        "from",
+        "try_from",
+        "default",
+        "into",
+        "to_string",
+        "iter",
+        "find",
+        "map_or_else",
+        "parse",
+        "as_ref",
+        "clone",
+        "with_remote_span_context",
     ];
     const OUTSIDE: [&str; 16] = [
-        "Vec", "Option", "String", "Box", "Result", "Some", "Ok", "std", "core", "serde_json",
-        "Context", "axum", "http", "tokio", "async_nats", "cloudevent_cli",
+        "Vec",
+        "Option",
+        "String",
+        "Box",
+        "Result",
+        "Some",
+        "Ok",
+        "std",
+        "core",
+        "serde_json",
+        "Context",
+        "axum",
+        "http",
+        "tokio",
+        "async_nats",
+        "cloudevent_cli",
     ];
     let changelog = read("CHANGELOG.md");
     let mut missing = Vec::new();
@@ -372,7 +396,8 @@ fn changelog_migrations_name_items_that_exist() {
                     .split("::")
                     .map(|s| if s == "rules" { "cloudevent_rules" } else { s })
                     .collect();
-                let placeholder = |s: &&str| s.len() == 1 && s.chars().all(|c| c.is_ascii_uppercase());
+                let placeholder =
+                    |s: &&str| s.len() == 1 && s.chars().all(|c| c.is_ascii_uppercase());
                 if OUTSIDE.contains(&segments[0]) || segments.iter().any(placeholder) {
                     continue;
                 }
@@ -382,7 +407,9 @@ fn changelog_migrations_name_items_that_exist() {
                     let type_exists = names.contains(&pair.0) || pair.0 == "cloudevent_rules";
                     let found = pairs.contains(&pair)
                         || (type_exists && TRAIT_METHODS.contains(&last))
-                        || (type_exists && names.contains(last) && !deprecated_pairs.contains(&pair));
+                        || (type_exists
+                            && names.contains(last)
+                            && !deprecated_pairs.contains(&pair));
                     if !found {
                         missing.push(format!("`{part}` in `{span}`"));
                     }

@@ -13,7 +13,8 @@
 //!   last release's baseline; fails on an item removed without a deprecation there.
 //! - `msrv`: every dependency of the published crates declares a `rust-version` no newer than
 //!   ours.
-//! - `package [--verify]`: `cargo package` for every published crate, in dependency order.
+//! - `package [--verify]`: `cargo publish --dry-run` (`cargo package`, no upload) for every
+//!   published crate, in dependency order.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
@@ -82,8 +83,9 @@ fn print_help() {
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
          msrv      every dependency of the published crates (all features, every platform)\n            \
                    declares a rust-version no newer than ours, or none\n  \
-         package   cargo package for every published crate, in dependency order, without\n            \
-                   the verify build (--verify builds each archive too)\n  \
+         package   cargo publish --dry-run (cargo package, no upload) for every published\n            \
+                   crate, in dependency order, without the verify build (--verify builds\n            \
+                   each archive too)\n  \
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
                    types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking\n            \
                    changes; --check changes nothing and fails when stale;\n            \
@@ -403,7 +405,8 @@ fn test() -> Result<(), String> {
     api::run(&["--check".to_owned()], &workspace_root())?;
 
     // The MSRV (`rust-version`) against every dependency's, and every published crate through
-    // `cargo package` (no verify build: CONTRIBUTING.md, "Publishing", gives the times).
+    // `cargo publish --dry-run` (no verify build: CONTRIBUTING.md, "Publishing", gives the
+    // times).
     msrv::run(&workspace_root())?;
     publish::run(&[], &workspace_root())?;
 

@@ -187,12 +187,16 @@ pub fn check(metadata: &Value, published: &[&str]) -> Result<Verdict, String> {
             ));
         };
         if newest.as_ref().is_none_or(|(v, _, _)| parsed > *v) {
-            newest = Some((parsed, declared.to_owned(), format!("{name} {package_version}")));
+            newest = Some((
+                parsed,
+                declared.to_owned(),
+                format!("{name} {package_version}"),
+            ));
         }
         if parsed > limit {
-            verdict
-                .too_new
-                .push(format!("{name} {package_version} (rust-version {declared})"));
+            verdict.too_new.push(format!(
+                "{name} {package_version} (rust-version {declared})"
+            ));
         }
     }
     verdict.newest = newest.map(|(_, declared, name)| (declared, name));
@@ -206,12 +210,8 @@ mod tests {
     /// A workspace crate `a` (ours: 1.85) reaching `b` (1.80) normally, `c` (none) as a build
     /// dependency, `d` (1.89) through `b`, and `e` (1.95) only as a dev-dependency.
     fn metadata(d_rust_version: &str) -> Value {
-        let package = |id: &str, rust_version: Option<&str>| {
-            serde_json::json!({"id": id, "name": id, "version": "1.0.0", "rust_version": rust_version})
-        };
-        let edge = |pkg: &str, kind: Option<&str>| {
-            serde_json::json!({"pkg": pkg, "dep_kinds": [{"kind": kind, "target": null}]})
-        };
+        let package = |id: &str, rust_version: Option<&str>| serde_json::json!({"id": id, "name": id, "version": "1.0.0", "rust_version": rust_version});
+        let edge = |pkg: &str, kind: Option<&str>| serde_json::json!({"pkg": pkg, "dep_kinds": [{"kind": kind, "target": null}]});
         serde_json::json!({
             "workspace_members": ["a"],
             "packages": [

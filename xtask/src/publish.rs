@@ -1,13 +1,14 @@
-//! `cargo xtask package [--verify]`: every published crate through `cargo package`, in
-//! dependency order, as `cargo publish` would build it (issue 41). The crates not yet on
-//! crates.io are packaged against each other through cargo's local overlay (`-p a -p b`
-//! packages a crate's unpublished workspace dependencies with it), so this needs the
-//! crates.io index but no upload.
+//! `cargo xtask package [--verify]`: every published crate through `cargo publish --dry-run`
+//! (which runs `cargo package`, then stops before the upload), in dependency order (issue
+//! 41). The crates not yet on crates.io are packaged against each other through cargo's
+//! local overlay (`-p a -p b` packages a crate's unpublished workspace dependencies with it),
+//! so this needs the crates.io index but no token and no upload.
 //!
 //! Without `--verify` the archives are assembled and checked (manifest, version requirements
 //! on every dependency, the files listed) but not built: a verify build compiles each crate
 //! again in a target directory of its own, sharing nothing with the workspace's, and costs
-//! CI more than the rest of the step (CONTRIBUTING.md gives the measured times).
+//! CI minutes for what the workspace's own build already shows (CONTRIBUTING.md,
+//! "Publishing", gives the measured times).
 
 use std::path::Path;
 
@@ -29,7 +30,10 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
         Some(other) => return Err(format!("package: unknown argument `{other}` (--verify)")),
     };
     let mut package = super::cargo();
-    package.current_dir(root).args(["package", "--locked"]);
+    // `--allow-dirty`: the step checks manifests and file lists, not that the work is committed.
+    package
+        .current_dir(root)
+        .args(["publish", "--dry-run", "--locked", "--allow-dirty"]);
     if !verify {
         package.arg("--no-verify");
     }
@@ -94,7 +98,11 @@ mod tests {
             .nth(1)
             .and_then(|rest| rest.split(']').next())
             .expect("the workspace lists its members");
-        list.split('"').skip(1).step_by(2).map(str::to_owned).collect()
+        list.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
     }
 
     /// Each published crate carries what crates.io and docs.rs show: a description, a README,

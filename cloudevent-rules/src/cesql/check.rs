@@ -169,8 +169,9 @@ fn never_equal(
         return;
     };
     if kind == AttributeKind::Timestamp
-        && let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty {
-            found.push(Finding {
+        && let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty
+    {
+        found.push(Finding {
                 span: literal.span,
                 message: format!(
                     "`{}` is a Timestamp, never equal to {} {ty} in {what} (a CastError on every event, CESQL v1 3.7)",
@@ -178,8 +179,8 @@ fn never_equal(
                     if ty == Type::Integer { "an" } else { "a" }
                 ),
             });
-            return;
-        }
+        return;
+    }
     let Some(text) = literal.text else {
         return;
     };

@@ -95,9 +95,10 @@ impl Run {
         for item in &self.items {
             let (_, c) = chars.next()?;
             if let Item::Char(expected) = item
-                && *expected != c {
-                    return None;
-                }
+                && *expected != c
+            {
+                return None;
+            }
         }
         Some(chars.next().map_or(text.len(), |(at, _)| at))
     }
@@ -182,13 +183,15 @@ impl Pattern {
             return Pattern::Exact(text);
         }
         if let Some((Item::Any, rest)) = items.split_last()
-            && let Some(text) = literal(rest) {
-                return Pattern::Prefix(text);
-            }
+            && let Some(text) = literal(rest)
+        {
+            return Pattern::Prefix(text);
+        }
         if let Some((Item::Any, rest)) = items.split_first()
-            && let Some(text) = literal(rest) {
-                return Pattern::Suffix(text);
-            }
+            && let Some(text) = literal(rest)
+        {
+            return Pattern::Suffix(text);
+        }
         let star = items.contains(&Item::Any);
         // `%%` is `%`: an empty run between two is no constraint, and is dropped (the
         // first and last runs stay, empty or not: they are anchored).

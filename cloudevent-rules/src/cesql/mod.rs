@@ -335,9 +335,10 @@ impl Expression {
         let mut names: Vec<&str> = Vec::new();
         self.root.walk(&mut |node| {
             if let ast::Kind::Attribute(a) | ast::Kind::Exists(a) = &node.kind
-                && seen.insert(a.name()) {
-                    names.push(a.name());
-                }
+                && seen.insert(a.name())
+            {
+                names.push(a.name());
+            }
         });
         names
     }

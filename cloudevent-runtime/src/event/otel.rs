@@ -53,9 +53,10 @@ impl<T: CloudEventData> Event<T> {
     /// W3C Trace Context 3.3.1 lets a vendor do; `with_trace_context` reports it instead.
     pub(super) fn traced_by_current_span(mut self) -> Self {
         if let Some((traceparent, tracestate)) = crate::otel::current()
-            && payload_extension(&self.data, TRACEPARENT).is_none() {
-                self.set_trace(traceparent, tracestate);
-            }
+            && payload_extension(&self.data, TRACEPARENT).is_none()
+        {
+            self.set_trace(traceparent, tracestate);
+        }
         self
     }
 

@@ -333,9 +333,10 @@ impl State {
     /// Drops the front entry, and its key when that entry is the key's live one.
     fn pop_front(&mut self) {
         if let Some(entry) = self.order.pop_front()
-            && self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq) {
-                self.live.remove(&entry.key);
-            }
+            && self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq)
+        {
+            self.live.remove(&entry.key);
+        }
     }
 }
 

@@ -195,9 +195,9 @@ fn members<'r>(
         && let Some(violation) = cloudevent_rules::check_extension_name(name, policy.profile())
             .into_iter()
             .next()
-        {
-            return Err(violation.into());
-        }
+    {
+        return Err(violation.into());
+    }
     let content_type = record
         .attributes
         .iter()
