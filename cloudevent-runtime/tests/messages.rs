@@ -125,7 +125,14 @@ mod axum_door {
     }
 
     async fn refuse(request: Request) -> (StatusCode, String, serde_json::Value) {
-        let policy = Policy::new(Profile::IntgStd015);
+        refuse_under(request, Profile::IntgStd015).await
+    }
+
+    async fn refuse_under(
+        request: Request,
+        profile: Profile,
+    ) -> (StatusCode, String, serde_json::Value) {
+        let policy = Policy::new(profile);
         let rejection = Checked::<AnyEvent>::from_request(request, &policy)
             .await
             .expect_err("refused");
@@ -158,6 +165,41 @@ mod axum_door {
             display,
             format!(
                 "413 Payload Too Large; error INTG-STD-015 R-11: message: is {size} bytes, over the 262144-byte limit; store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+            )
+        );
+    }
+
+    /// Issue 41: the rule a binding's refusal cites follows the route's policy. Under the
+    /// `cloudevents` profile the 415 and the 413 cite the CloudEvents rules (both cited
+    /// INTG-STD-015 R-8 and R-11 under every profile before).
+    #[tokio::test]
+    async fn a_refusal_cites_the_rule_of_the_routes_profile() {
+        let (status, display, body) = refuse_under(
+            post("application/json", VALID.as_bytes().to_vec()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(body["findings"][0]["rule"], "CE binding 1.3");
+        assert!(
+            display.starts_with("415 Unsupported Media Type; error CE binding 1.3: content type `application/json`: names no CloudEvents format"),
+            "{display}"
+        );
+        let big = VALID.replace(
+            r#""time""#,
+            &format!(r#""data":"{}","time""#, "x".repeat(300_000)),
+        );
+        let (status, _, body) = refuse_under(
+            post("application/cloudevents+json", big.into_bytes()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        let size = VALID.len() + 300_000 + r#""data":"","#.len();
+        assert_eq!(
+            body["findings"][0]["message"],
+            format!(
+                "message: is {size} bytes, over the 262144-byte limit (CE 1.0.2 size limits); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
             )
         );
     }
@@ -448,14 +490,15 @@ mod issue_41 {
         )]
         struct OrderCreated {}
 
-        let plain = KafkaRecord::from_json(
-            br#"{"key": null, "headers": {"content-type": "application/json"}, "value": {"a": 1}}"#,
-        )
-        .unwrap();
+        let plain = KafkaRecord {
+            key: None,
+            headers: vec![("content-type".into(), Some(b"application/json".to_vec()))],
+            value: Some(br#"{"a": 1}"#.to_vec()),
+        };
         let refusal = from_record::<AnyEvent>(&plain).unwrap_err();
         assert_eq!(
             report_refusal::<AnyEvent>(&plain, &refusal).to_string(),
-            "error CE binding 1.3: message: content type `application/json` is neither a CloudEvents event format nor sent with attribute headers, so this is not a CloudEvent; send `application/cloudevents+json` (structured mode) or the attributes as headers (binary mode)"
+            "error CE binding 1.3: content type `application/json`: names no CloudEvents format and the message carries no CloudEvents attribute headers; send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)"
         );
         let refusal = from_record::<Event<OrderCreated>>(&plain).unwrap_err();
         assert_eq!(

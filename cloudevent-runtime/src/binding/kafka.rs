@@ -431,10 +431,14 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
 /// struct OrderCreated { note: String }
 ///
-/// let record = KafkaRecord::from_json(br#"{"key": null, "headers": {
-///     "content-type": "application/cloudevents+json"}, "value": {"specversion": "1.0",
+/// let structured = |content_type: &str, value: &str| KafkaRecord {
+///     key: None,
+///     headers: vec![("content-type".into(), Some(content_type.as_bytes().to_vec()))],
+///     value: Some(value.as_bytes().to_vec()),
+/// };
+/// let record = structured("application/cloudevents+json", r#"{"specversion": "1.0",
 ///     "id": "evt-1", "source": "https://localhost:8443/orders", "type": "com.example.order.created",
-///     "time": "2026-03-28T14:22:31+01:00", "data": {"note": "n"}}}"#).unwrap();
+///     "time": "2026-03-28T14:22:31+01:00", "data": {"note": "n"}}"#);
 /// let refusal = from_record::<Event<OrderCreated>>(&record).unwrap_err();
 /// let report = report_refusal::<Event<OrderCreated>>(&record, &refusal);
 /// assert_eq!(report.id(), Some("evt-1"));
@@ -444,8 +448,7 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
 ///
 /// // No CloudEvent at all, read as `AnyEvent` (the CloudEvents profile): the binding's
 /// // refusal alone, citing the CloudEvents bindings' content modes.
-/// let plain = KafkaRecord::from_json(br#"{"key": null,
-///     "headers": {"content-type": "application/json"}, "value": {"a": 1}}"#).unwrap();
+/// let plain = structured("application/json", r#"{"a": 1}"#);
 /// let refusal = from_record::<AnyEvent>(&plain).unwrap_err();
 /// let report = report_refusal::<AnyEvent>(&plain, &refusal);
 /// assert_eq!(report.findings()[0].rule.as_str(), "CE binding 1.3");
