@@ -20,8 +20,20 @@ pub struct Args {
     /// Read an xRegistry document instead of `--schemas`: its messages with `envelope:
     /// CloudEvents/1.0`, typed by their envelope metadata's `type`, with the payload schema
     /// their `dataschemauri` names in the document (default or latest version).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["openapi", "asyncapi"])]
     xregistry: Option<PathBuf>,
+    /// Read an OpenAPI 2 or 3 document (JSON or YAML) instead of `--schemas`: each schema of
+    /// `definitions` / `components/schemas` is a file `schemas/<name>.json` of a folder typed
+    /// by `--type-template` (`{file}` is the schema's name; Azure Event Grid:
+    /// `'{/description|for an? (\S+) event}'`) or its `x-cloudevent.type`; a schema another
+    /// `$ref`s is shared.
+    #[arg(long, value_name = "FILE", conflicts_with = "asyncapi")]
+    openapi: Option<PathBuf>,
+    /// Read an AsyncAPI 2 or 3 document (JSON or YAML) instead of `--schemas`: one type a
+    /// message with a JSON Schema payload, typed by its CloudEvents header (`ce_type`,
+    /// `ce-type`) or `--type-template` (`{file}` is the message's name).
+    #[arg(long, value_name = "FILE")]
+    asyncapi: Option<PathBuf>,
     /// Fill `subject` from the payload at this JSON pointer (one or two members deep), for
     /// schemas that do not name their subject, e.g. `/subject/id` for CDEvents.
     #[arg(long, value_name = "PTR")]
@@ -131,6 +143,12 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(file) = &args.xregistry {
         builder = builder.xregistry(file);
     }
+    if let Some(file) = &args.openapi {
+        builder = builder.openapi(file);
+    }
+    if let Some(file) = &args.asyncapi {
+        builder = builder.asyncapi(file);
+    }
     if let Some(pointer) = &args.subject_pointer {
         builder = builder.subject_pointer(pointer.clone());
     }
@@ -187,9 +205,11 @@ pub fn run(args: Args) -> ExitCode {
 
 /// The command that regenerates the file, for its header.
 fn command_line(args: &Args) -> String {
-    let mut command = match &args.xregistry {
-        Some(file) => format!("cloudevent codegen --xregistry {}", file.display()),
-        None => format!("cloudevent codegen --schemas {}", args.schemas.display()),
+    let mut command = match (&args.xregistry, &args.openapi, &args.asyncapi) {
+        (Some(file), _, _) => format!("cloudevent codegen --xregistry {}", file.display()),
+        (_, Some(file), _) => format!("cloudevent codegen --openapi {}", file.display()),
+        (_, _, Some(file)) => format!("cloudevent codegen --asyncapi {}", file.display()),
+        _ => format!("cloudevent codegen --schemas {}", args.schemas.display()),
     };
     command.push_str(&args.layout.flags());
     for (flag, value) in [

@@ -502,3 +502,57 @@ fn a_vendor_annotation_types_the_events_and_every_refusal_is_said() {
         "the header's command keeps the flag"
     );
 }
+
+/// Issue 39 item 5: an AsyncAPI document in YAML and an OpenAPI 2 document, read by their flags.
+#[test]
+fn asyncapi_and_openapi_documents_generate_from_their_flags() {
+    let streetlights = codegen_fixture("asyncapi/streetlights-v2.yaml");
+    let output = cloudevent(&[
+        "codegen",
+        "--asyncapi",
+        streetlights.to_str().unwrap(),
+        "--type-template",
+        "org.example.streetlights.{file}",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    let rust = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        rust.lines().nth(1).unwrap().contains(&format!(
+            "cloudevent codegen --asyncapi {} --type-template 'org.example.streetlights.{{file}}'",
+            streetlights.display()
+        )),
+        "{}",
+        rust.lines().nth(1).unwrap()
+    );
+    for ty in ["audited", "lightMeasured", "turnedOn"] {
+        assert!(
+            rust.contains(&format!("type = \"org.example.streetlights.{ty}\"")),
+            "{ty}"
+        );
+    }
+    // The Avro message is left out by name, as a warning.
+    assert!(
+        stderr.contains("message `dimmed`") && stderr.contains("left out"),
+        "{stderr}"
+    );
+
+    let eventgrid = codegen_fixture("openapi/eventgrid-shaped.json");
+    let output = cloudevent(&[
+        "codegen",
+        "--openapi",
+        eventgrid.to_str().unwrap(),
+        "--type-template",
+        r"{/description|for an? (\S+) event}",
+        "--profile",
+        "cloudevents",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("type = \"Microsoft.Storage.BlobCreated\""));
+}

@@ -46,6 +46,11 @@ fn fills_schema_defaults(item: &syn::Item) -> bool {
 /// The module-local function that reads a present member into `Some(..)`, `null` included.
 const PRESENT: &str = "__cloudevent_present";
 
+/// The module-local function that reads a present optional member into `Some(value)`: a
+/// `null` is refused unless the member's own type reads it (serde's `Option` would read it as
+/// absent, and the data would be written back without the member).
+const PRESENT_VALUE: &str = "__cloudevent_present_value";
+
 /// Applies the rewrites to every struct of a generated module; `runtime` is the path of
 /// `cloudevent_runtime` in the generated code.
 pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path) {
@@ -54,6 +59,7 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path)
     // those members are `Option`s now (absent stays absent), so that impl no longer fits.
     syntax.items.retain(|item| !fills_schema_defaults(item));
     let mut needs_present = false;
+    let mut needs_present_value = false;
     for item in &mut syntax.items {
         // typify's default values are no longer filled in; the functions stay for reference.
         if let syn::Item::Mod(module) = item
@@ -75,6 +81,7 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path)
                     for field in &mut fields.named {
                         keep_presence(field);
                         needs_present |= keep_null(field);
+                        needs_present_value |= refuse_null(field);
                     }
                     if !closed {
                         keep_unknown_members(fields, false);
@@ -92,6 +99,7 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path)
         for field in &mut fields.named {
             keep_presence(field);
             needs_present |= keep_null(field);
+            needs_present_value |= refuse_null(field);
         }
         let closed = item
             .attrs
@@ -100,6 +108,21 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path)
         if !closed {
             keep_unknown_members(fields, true);
         }
+    }
+    if needs_present_value {
+        let name = format_ident!("{}", PRESENT_VALUE);
+        syntax.items.push(syn::parse_quote! {
+            /// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+            fn #name<'de, D, T>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <T as ::serde::Deserialize>::deserialize(deserializer).map(::std::option::Option::Some)
+            }
+        });
     }
     if needs_present {
         let name = format_ident!("{}", PRESENT);
@@ -117,6 +140,44 @@ pub(crate) fn keep_data_as_received(syntax: &mut syn::File, runtime: &syn::Path)
             }
         });
     }
+}
+
+/// An optional member (`Option<T>`, absent is `None`) whose schema does not admit `null`
+/// (those are `Option<Option<T>>`, [`keep_null`]): read through the module's present-value
+/// function, so a `null` received is refused as `T` refuses it instead of being read as absent.
+/// Returns whether it changed.
+fn refuse_null(field: &mut syn::Field) -> bool {
+    if !is_option(&field.ty) {
+        return false;
+    }
+    let Some(index) = field.attrs.iter().position(|a| a.path().is_ident("serde")) else {
+        return false;
+    };
+    let Ok(mut items) = field.attrs[index]
+        .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+    else {
+        return false;
+    };
+    let (mut defaulted, mut optional) = (false, false);
+    for item in &items {
+        match item {
+            syn::Meta::Path(p) if p.is_ident("default") => defaulted = true,
+            syn::Meta::NameValue(nv) if nv.path.is_ident("skip_serializing_if") => optional = true,
+            syn::Meta::NameValue(nv) if nv.path.is_ident("rename") => {}
+            // `deserialize_with`, `with`, `flatten`: read some other way already.
+            _ => return false,
+        }
+    }
+    // A required member that may be `null` (no `skip_serializing_if`) reads it as `None`.
+    if !optional {
+        return false;
+    }
+    if !defaulted {
+        items.push(syn::parse_quote!(default));
+    }
+    items.push(syn::parse_quote!(deserialize_with = #PRESENT_VALUE));
+    field.attrs[index] = syn::parse_quote!(#[serde(#items)]);
+    true
 }
 
 /// Adds a flattened map of the members the schema does not name to an open object's fields
@@ -432,6 +493,30 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("fn__cloudevent_present"), "{out}");
+    }
+
+    #[test]
+    fn an_optional_member_that_may_not_be_null_refuses_it() {
+        let out = rewritten(
+            r#"pub struct Order {
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub channel: Option<Channel>,
+                #[serde(rename = "n", default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub n_: Option<String>,
+                pub required_nullable: Option<String>,
+            }"#,
+        );
+        assert!(
+            out.contains(r#"#[serde(skip_serializing_if="::std::option::Option::is_none",default,deserialize_with="__cloudevent_present_value")]pubchannel"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"#[serde(rename="n",default,skip_serializing_if="::std::option::Option::is_none",deserialize_with="__cloudevent_present_value")]pubn_"#),
+            "{out}"
+        );
+        // A required member that may be `null` has no `skip_serializing_if`: left as it is.
+        assert!(out.contains("pubrequired_nullable:Option<String>"), "{out}");
+        assert!(out.contains("fn__cloudevent_present_value"), "{out}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::error::{Finding, pointer_segment};
 use crate::mapping::property_name;
 use crate::naming::RustNames;
 use crate::registry::{METADATA_KEY, SchemaFile};
-use crate::shapes::{Mode, normalize};
+use crate::shapes::normalize;
 
 /// How generated code reaches the runtime, and what it says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,12 +86,7 @@ pub(crate) fn event_tokens(
     options: &RustOptions,
     warnings: &mut Vec<Finding>,
 ) -> Result<TokenStream, Vec<Finding>> {
-    let mode = if file.type_pointer.is_some() {
-        Mode::KeepText
-    } else {
-        Mode::Shapes
-    };
-    let prepared = typify_input(schema, Some(&names.root), mode);
+    let prepared = typify_input(schema, Some(&names.root));
     let mut settings = settings();
     for name in shared {
         settings.with_replacement(
@@ -103,16 +98,13 @@ pub(crate) fn event_tokens(
     let tokens = through_runtime(
         run_typify(&file.path, &prepared, &settings)?,
         &options.runtime_crate,
-        mode,
     );
     let mut syntax: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     let runtime: syn::Path = syn::parse_str(&options.runtime_crate)
         .map_err(|e| vec![generated_code_finding(&file.path, &e.to_string())])?;
     crate::member_names::distinct_members(&mut syntax);
-    if mode == Mode::KeepText {
-        crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
-    }
+    crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     let template = source_template(&mut syntax, file, names, options, warnings)?;
     // What the type cannot hold is checked against the schema itself, embedded here.
     let checked = crate::keywords::needs_check(data_schema);
@@ -261,7 +253,6 @@ fn source_template(
 pub(crate) fn shared_tokens(
     root: &Path,
     shared: &BTreeMap<String, Value>,
-    mode: Mode,
     runtime_crate: &str,
 ) -> Result<TokenStream, Vec<Finding>> {
     let mut definitions = Map::new();
@@ -270,7 +261,7 @@ pub(crate) fn shared_tokens(
     let nullable = crate::shapes::nullable_definitions(&document);
     for (name, schema) in shared {
         let mut schema = schema.clone();
-        crate::shapes::normalize_with(&mut schema, mode, &nullable);
+        crate::shapes::normalize_with(&mut schema, &nullable);
         crate::keywords::widen_for_typify(&mut schema);
         definitions.insert(name.clone(), schema);
     }
@@ -279,16 +270,13 @@ pub(crate) fn shared_tokens(
     let tokens = through_runtime(
         run_typify(root, &Value::Object(document), &settings())?,
         runtime_crate,
-        mode,
     );
     let mut syntax: syn::File =
         syn::parse2(tokens).map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
     crate::member_names::distinct_members(&mut syntax);
-    if mode == Mode::KeepText {
-        let runtime: syn::Path = syn::parse_str(runtime_crate)
-            .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
-        crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
-    }
+    let runtime: syn::Path = syn::parse_str(runtime_crate)
+        .map_err(|e| vec![generated_code_finding(root, &e.to_string())])?;
+    crate::fidelity::keep_data_as_received(&mut syntax, &runtime);
     crate::payload_builder::add_builders(&mut syntax);
     Ok(quote!(#syntax))
 }
@@ -300,15 +288,15 @@ const CHRONO_DATE_TIME: &str = ":: chrono :: DateTime < :: chrono :: offset :: U
 /// through the runtime's versioned private module instead, so a crate including it needs no
 /// `regress` dependency of its own (and gets the version the runtime was built with).
 ///
-/// In [`Mode::KeepText`] (schema sets read with a type mapping) a `date-time` is the runtime's
+/// A `date-time` is the runtime's
 /// `Timestamp`, not typify's `chrono::DateTime<Utc>`: it keeps the text received, so the data
 /// is written back identical, and reading it checks it with the rules' `check_time`, the check
 /// `validate --registry` makes for `format: "date-time"` (one verdict, issue 26 item 7). A
 /// `date-time` that does not hold fails the typed reading with its JSON pointer
 /// (`data/app/created_at`).
-fn through_runtime(tokens: TokenStream, runtime_crate: &str, mode: Mode) -> TokenStream {
+fn through_runtime(tokens: TokenStream, runtime_crate: &str) -> TokenStream {
     let mut text = tokens.to_string();
-    let date_times = mode == Mode::KeepText && text.contains(CHRONO_DATE_TIME);
+    let date_times = text.contains(CHRONO_DATE_TIME);
     if !text.contains(":: regress ::") && !date_times {
         return tokens;
     }
@@ -481,10 +469,10 @@ fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
 /// rewritten (see `shapes.rs`), without our metadata, with `prefixItems` rewritten to draft-7
 /// `items` and `$defs` merged into `definitions`, titled with the root type's Rust name so
 /// typify names it.
-fn typify_input(schema: &Value, root_name: Option<&str>, mode: Mode) -> Value {
+fn typify_input(schema: &Value, root_name: Option<&str>) -> Value {
     let mut value = schema.clone();
     crate::shapes::inline_root_ref(&mut value);
-    normalize(&mut value, mode);
+    normalize(&mut value);
     crate::keywords::widen_for_typify(&mut value);
     if let Ok(mut schema) = schemars::Schema::try_from(value.clone()) {
         ReplacePrefixItems::default().transform(&mut schema);

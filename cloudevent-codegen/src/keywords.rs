@@ -454,7 +454,7 @@ pub(crate) fn needs_check(schema: &Value) -> bool {
 
 /// Whether keyword `key` with value `value` needs the check: a `Checked` keyword, but for the
 /// forms typify's type holds exactly (an `enum` of strings that name distinct variants, a
-/// `date-time` format read by `chrono` or the runtime's `Timestamp`).
+/// `date-time` format read by the runtime's `Timestamp`).
 fn checked_here(key: &str, value: &Value) -> bool {
     match key {
         "enum" => !value

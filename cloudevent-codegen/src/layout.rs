@@ -85,12 +85,12 @@ fn value_at(at: &Value, pointer: &str) -> TypeAt {
 
 /// The template's findings when it is malformed (an unknown placeholder, an unclosed
 /// brace).
-fn template_findings(mapping: &TypeMapping, root: &Path) -> Vec<Finding> {
+pub(crate) fn template_findings(mapping: &TypeMapping, root: &Path) -> Vec<Finding> {
     let mut out = Vec::new();
     for template in &mapping.type_templates {
         if let Err(problem) = parse_template(template) {
             out.push(Finding::new(root, "", format!("type template `{template}`: {problem}")).with_fix(
-                "write placeholders as `{dir}`, `{file}` or `{/json/pointer}`, e.g. `com.github.{dir}.{/properties/action}`",
+                "write placeholders as `{dir}`, `{file}`, `{/json/pointer}` or `{/json/pointer|regex}` (an ECMA-262 regex, as a schema `pattern`; its first capture group is the value), e.g. `com.github.{dir}.{/properties/action}`",
             ));
         }
     }
@@ -98,12 +98,14 @@ fn template_findings(mapping: &TypeMapping, root: &Path) -> Vec<Finding> {
 }
 
 /// One piece of a type template.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 enum Piece<'a> {
     Text(&'a str),
     Dir,
     File,
-    Pointer(&'a str),
+    /// `{/json/pointer}`, or `{/json/pointer|regex}`: the part of the value the regex's
+    /// first capture group (else its whole match) finds.
+    Pointer(&'a str, Option<regress::Regex>),
 }
 
 fn parse_template(template: &str) -> Result<Vec<Piece<'_>>, String> {
@@ -113,17 +115,35 @@ fn parse_template(template: &str) -> Result<Vec<Piece<'_>>, String> {
         if open > 0 {
             pieces.push(Piece::Text(&rest[..open]));
         }
-        let Some(close) = rest[open..].find('}') else {
+        // The `}` that closes this `{`: a regex may hold braces of its own (`\\d{4}`).
+        let mut depth = 0_usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        });
+        let Some(close) = close else {
             return Err(format!("the `{{` at `{}` is not closed", &rest[open..]));
         };
         let name = &rest[open + 1..open + close];
         pieces.push(match name {
             "dir" => Piece::Dir,
             "file" => Piece::File,
-            pointer if pointer.starts_with('/') => Piece::Pointer(pointer),
+            pointer if pointer.starts_with('/') => match pointer.split_once('|') {
+                None => Piece::Pointer(pointer, None),
+                Some((pointer, pattern)) => {
+                    let regex = regress::Regex::new(pattern).map_err(|e| {
+                        format!("the regular expression `{pattern}` does not compile: {e}")
+                    })?;
+                    Piece::Pointer(pointer, Some(regex))
+                }
+            },
             other => {
                 return Err(format!(
-                    "unknown placeholder `{{{other}}}` (expected `{{dir}}`, `{{file}}` or a JSON pointer such as `{{/properties/action}}`)"
+                    "unknown placeholder `{{{other}}}` (expected `{{dir}}`, `{{file}}`, a JSON pointer such as `{{/properties/action}}`, or one with a capture such as `{{/description|for an? (\\S+) event}}`)"
                 ));
             }
         });
@@ -201,9 +221,21 @@ fn fixed_at(node: &Value, segments: &[String], depth: usize) -> Option<String> {
     None
 }
 
+/// The value a placeholder gives: all of it, or what the regex's first capture group (else
+/// its whole match) finds in it; `None` when the regex finds nothing or an empty text.
+fn captured(value: &str, capture: Option<&regress::Regex>) -> Option<String> {
+    let Some(regex) = capture else {
+        return Some(value.to_owned());
+    };
+    let found = regex.find(value)?;
+    let range = found.group(1).unwrap_or_else(|| found.range());
+    let text = value.get(range)?;
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
 /// The type the first template with every placeholder filled gives, and the pointer of its
 /// first pointer placeholder (where a finding about the type points).
-fn template_type(
+pub(crate) fn template_type(
     templates: &[String],
     root: &Path,
     relative: &str,
@@ -233,7 +265,9 @@ fn template_type(
                 Piece::Text(text) => out.push_str(text),
                 Piece::Dir if !dir.is_empty() => out.push_str(&dir),
                 Piece::File => out.push_str(file),
-                Piece::Pointer(pointer) => match fixed_value(schema, pointer) {
+                Piece::Pointer(pointer, capture) => match fixed_value(schema, pointer)
+                    .and_then(|value| captured(&value, capture.as_ref()))
+                {
                     Some(value) => {
                         at.get_or_insert_with(|| pointer.to_owned());
                         out.push_str(&value);
@@ -439,8 +473,35 @@ impl Registry {
                 not_schemas.push(relative);
             }
         }
+        let schemas = read
+            .into_iter()
+            .zip(schemas)
+            .map(|((path, relative), schema)| (path, relative, schema));
+        Registry::from_schemas(root, mapping, schemas.collect(), &not_schemas, findings)
+    }
+
+    /// The registry of the schemas read from a folder, or from the parts of one document
+    /// (`api_document.rs`): each `(path, relative, schema)` is an event when the mapping or
+    /// its `x-cloudevent.type` types it and no other schema `$ref`s its root (or `--events`
+    /// says so), else a document `$ref`s may reach. `not_schemas` are the files read that
+    /// hold no schema keyword, named in one warning.
+    pub(crate) fn from_schemas(
+        root: &Path,
+        mapping: &TypeMapping,
+        read: Vec<(PathBuf, String, Value)>,
+        not_schemas: &[String],
+        mut findings: Vec<Finding>,
+    ) -> Result<Registry, CodegenError> {
+        let matches = |globs: &[String], relative: &str| {
+            globs
+                .iter()
+                .any(|glob| crate::folder::glob_matches(glob, relative))
+        };
         let listed = read.len() + not_schemas.len();
-        let paths = read;
+        let (paths, schemas): (Vec<_>, Vec<_>) = read
+            .into_iter()
+            .map(|(path, relative, schema)| ((path, relative), schema))
+            .unzip();
         let mut skipped = Vec::new();
         if let Some(first) = not_schemas.first() {
             skipped.push(
@@ -568,7 +629,7 @@ impl Registry {
             return Err(CodegenError::NoEventSchemas {
                 root: root.to_path_buf(),
                 looked_for: format!(
-                    "{} in any of the {listed} `*.json` file(s) below it{}",
+                    "{} in any of the {listed} `*.json` file(s) read{}",
                     looked_for(mapping),
                     match not_schemas.len() {
                         0 => String::new(),
@@ -809,6 +870,44 @@ mod tests {
                 .contains("unknown placeholder `{nope}`")
         );
         assert!(parse_template("x.{dir").unwrap_err().contains("not closed"));
+    }
+
+    #[test]
+    fn a_capture_takes_part_of_a_members_text() {
+        // Azure Event Grid names the type in a definition's description.
+        let schema = serde_json::json!({
+            "description": "Schema of the Data property of an EventGridEvent for a Microsoft.Storage.BlobCreated event.",
+            "type": "object"
+        });
+        let typed = |template: &str| {
+            template_type(
+                &[template.to_owned()],
+                Path::new("api"),
+                "schemas/X.json",
+                &schema,
+            )
+        };
+        assert_eq!(
+            typed(r"{/description|for an? (\S+) event}"),
+            Some((
+                "Microsoft.Storage.BlobCreated".to_owned(),
+                "/description".to_owned()
+            ))
+        );
+        // No capture group: the whole match; braces inside the regex are the regex's.
+        assert_eq!(
+            typed(r"x.{/description|Microsoft\.[A-Z][a-z]{6}}")
+                .map(|(t, _)| t)
+                .as_deref(),
+            Some("x.Microsoft.Storage")
+        );
+        // No match: the template does not apply.
+        assert_eq!(typed(r"{/description|for a (\d+)}"), None);
+        assert!(
+            parse_template(r"{/description|(}")
+                .unwrap_err()
+                .contains("does not compile")
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //! |---|---|
 //! | generate Rust in a build script | [`Builder`] (`generate_to_out_dir`, `generate_string`), [`Policy`], [`Profile`] |
 //! | schema → Rust, with control | [`Builder::generate`], [`Builder::generate_from`] (a registry in memory), [`GeneratedRust`] (`single_file`, `module_files`, `warnings`) |
-//! | load and check a registry | [`Registry`] (`load`, `load_mapped` with a [`TypeMapping`], `load_type_pointer`, `load_xregistry`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
+//! | load and check a registry | [`Registry`] (`load`, `load_mapped` with a [`TypeMapping`], `load_type_pointer`, `load_xregistry`, `load_openapi`, `load_asyncapi`; `.proto` entries too), [`SchemaFile`], [`EventMeta`], [`ContentMode`], [`check_schema`] |
 //! | Rust → schema | [`export`], [`export_file`], [`SchemaFile::text`] |
 //! | compatibility between versions | [`diff_schemas`], [`Change`], [`Breaks`], [`Compat`]; [`check_compatibility`] ([`Baseline`], [`CompatibilityRow`], [`Compatibility`]); [`compare_paths`] ([`Comparison`], [`Outcome`]); [`Lock`] |
 //! | the registry for run-time validation of `data` | [`registry_snapshot`] |
@@ -63,6 +63,7 @@
 //! typify 0.8 speaks schemars 0.8 (draft 7); this crate alone depends on it, bridging from
 //! draft 2020-12 (and schemars 1.x) through `serde_json::Value`.
 
+mod api_document;
 mod bundle;
 mod catalog;
 mod check;

@@ -188,13 +188,6 @@ pub(crate) fn attribute_from_pointer(
         return Err(unsupported("must start with `/` and name a member"));
     }
     let (path, leaf) = member_path(syntax, &names.root, &segments, &unsupported)?;
-    if let Some(leaf) = &leaf
-        && ["DateTime", "NaiveDate", "Uuid"].contains(&leaf.as_str())
-    {
-        return Err(unsupported(&format!(
-            "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"
-        )));
-    }
     let key = format_ident!("{}", attribute);
     let field =
         field_of(syntax, &names.root, &segments[0]).ok_or_else(|| unsupported("no root member"))?;
@@ -238,7 +231,7 @@ pub(crate) fn attribute_from_pointer(
 /// `format` `int32`, `int16`, `int8`, `uint16` or `uint8`) an Integer. There is no conversion to text (as
 /// `--id-pointer` makes): an integer stays an Integer, and one typed wider (`i64`, typify's
 /// type for an unbounded `integer`) is a finding, not a truncation. A `date-time` (the
-/// runtime's `Timestamp` under a type mapping: the text received, checked) is a Timestamp
+/// runtime's `Timestamp`: the text received, checked) is a Timestamp
 /// extension, the type the registry's snapshot declares for it. A generated newtype around a string
 /// (typify's type for a string with `minLength`) gets `ExtensionField`, once per type.
 pub(crate) fn extension_from_pointer(
@@ -265,12 +258,7 @@ pub(crate) fn extension_from_pointer(
     let leaf = leaf.ok_or_else(|| unsupported("the member's type is not a plain type"))?;
     let newtype = match leaf.as_str() {
         "String" | "str" | "bool" | "i8" | "i16" | "i32" | "u8" | "u16" | "Timestamp" => false,
-        "DateTime" | "NaiveDate" | "Uuid" => {
-            return Err(unsupported(&format!(
-                "the member is typed `{leaf}` in this layout, which would rewrite the text received; only schema sets read with `--type-pointer` or `--xregistry` keep it as text"
-            )));
-        }
-        "i64" | "u32" | "u64" | "i128" | "u128" | "isize" | "usize" => {
+        "SchemaInteger" | "i64" | "u32" | "u64" | "i128" | "u128" | "isize" | "usize" => {
             return Err(unsupported(&format!(
                 "the member is an integer typed `{leaf}`, wider than the CloudEvents Integer (32 bits, CE 1.0.2 type system); codegen does not narrow it. Give the schema member `\"format\": \"int32\"` (or `int16`, `int8`, `uint16`, `uint8`; typify then types it within 32 bits), or point at a string member"
             )));

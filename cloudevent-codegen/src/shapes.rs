@@ -35,26 +35,11 @@ const ANNOTATIONS: [&str; 8] = [
 
 const SCALARS: [&str; 5] = ["string", "integer", "number", "boolean", "null"];
 
-/// How far the rewriting goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// Only the shapes typify mishandles.
-    Shapes,
-    /// Also read `date`, `uuid` and IP address strings as the text received, so a typed
-    /// event re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower
-    /// case, `Ipv6Addr` a long form in the short one): for schema sets published by others,
-    /// whose events are passed on. A `date-time` keeps its `format`: typify's `chrono` type
-    /// (which would rewrite `+01:00` to UTC and `.5` to `.500`) becomes the runtime's
-    /// `Timestamp` (`import.rs`), which keeps the text received and checks it as
-    /// `validate --registry` does.
-    KeepText,
-}
-
 /// Rewrites every subschema of `schema` in place; a member reaching a nullable definition of
 /// `schema` through `$ref` keeps its `null` as an inline nullable member does.
-pub(crate) fn normalize(schema: &mut Value, mode: Mode) {
+pub(crate) fn normalize(schema: &mut Value) {
     let nullable = nullable_definitions(schema);
-    normalize_with(schema, mode, &nullable);
+    normalize_with(schema, &nullable);
 }
 
 /// The marker a stub gets when its shared definition admits `null` and something else, so an
@@ -99,7 +84,7 @@ pub(crate) fn nullable_definitions(document: &Value) -> BTreeSet<String> {
 }
 
 /// [`normalize`], the nullable definitions given (those of the document `schema` is part of).
-pub(crate) fn normalize_with(schema: &mut Value, mode: Mode, nullable_refs: &BTreeSet<String>) {
+pub(crate) fn normalize_with(schema: &mut Value, nullable_refs: &BTreeSet<String>) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -113,18 +98,21 @@ pub(crate) fn normalize_with(schema: &mut Value, mode: Mode, nullable_refs: &BTr
     ) {
         object.remove("format");
     }
-    if mode == Mode::KeepText {
-        mark_nullable_optionals(object, nullable_refs);
-    }
-    if mode == Mode::KeepText
-        && matches!(
-            object.get("format").and_then(Value::as_str),
-            Some("date" | "uuid" | "ip" | "ipv4" | "ipv6")
-        )
-    {
+    mark_nullable_optionals(object, nullable_refs);
+    unfit_default(object);
+    // `date`, `uuid` and IP address strings are read as the text received, so a typed event
+    // re-emits them unchanged (`uuid::Uuid` would write an upper-case UUID in lower case,
+    // `Ipv6Addr` a long form in the short one). A `date-time` keeps its `format`: typify's
+    // `chrono` type (which would rewrite `+01:00` to UTC and `.5` to `.500`) becomes the
+    // runtime's `Timestamp` (`import.rs`), which keeps the text received and checks it as
+    // `validate --registry` does.
+    if matches!(
+        object.get("format").and_then(Value::as_str),
+        Some("date" | "uuid" | "ip" | "ipv4" | "ipv6")
+    ) {
         object.remove("format");
     }
-    let normalize = |sub: &mut Value| normalize_with(sub, mode, nullable_refs);
+    let normalize = |sub: &mut Value| normalize_with(sub, nullable_refs);
     for (key, sub) in object.iter_mut() {
         match key.as_str() {
             "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas" => {
@@ -229,6 +217,36 @@ fn nullable(schema: &Map<String, Value>) -> bool {
     }
 }
 
+/// A `default` its own `type` does not admit (`"type": "boolean", "default": "false"`, as the
+/// AsyncAPI specification's operation-security example writes it) is dropped: a `default` is
+/// an annotation that asserts nothing, generated types never fill it in (`fidelity.rs`), and
+/// typify stops on it.
+fn unfit_default(object: &mut Map<String, Value>) {
+    let (Some(default), Some(types)) = (object.get("default"), object.get("type")) else {
+        return;
+    };
+    let kind = match default {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let admits = |t: &Value| {
+        t.as_str()
+            .is_some_and(|t| t == kind || (t == "number" && kind == "integer"))
+    };
+    let fits = match types {
+        Value::Array(types) => types.iter().any(admits),
+        one => admits(one),
+    };
+    if !fits {
+        object.remove("default");
+    }
+}
+
 fn ref_siblings(object: &mut Map<String, Value>) {
     if !object.contains_key("$ref") || object.len() == 1 {
         return;
@@ -325,9 +343,19 @@ pub(crate) fn inline_root_ref(root: &mut Value) {
     else {
         return;
     };
+    // The stub of a shared definition (`bundle.rs`) is `{}` for typify to replace by name:
+    // inlined, the root would read any JSON, unchecked; as the one branch of an `allOf` it
+    // is the shared type.
+    let stub = reference.starts_with(&format!("#/definitions/{}", crate::bundle::stub_key("")));
     let Some(object) = root.as_object_mut() else {
         return;
     };
+    if stub {
+        if let Some(reference) = object.remove("$ref") {
+            object.insert("allOf".into(), serde_json::json!([{ "$ref": reference }]));
+        }
+        return;
+    }
     object.remove("$ref");
     for (key, value) in target {
         if key != "title" {
@@ -438,7 +466,7 @@ mod tests {
     use serde_json::json;
 
     fn normalized(mut schema: Value) -> Value {
-        normalize(&mut schema, Mode::Shapes);
+        normalize(&mut schema);
         schema
     }
 
@@ -446,16 +474,25 @@ mod tests {
     fn dates_stay_text_for_imported_schemas() {
         let schema = json!({"properties": {"t": {"type": "string", "format": "date"}}});
         let mut kept = schema.clone();
-        normalize(&mut kept, Mode::KeepText);
+        normalize(&mut kept);
         assert_eq!(kept, json!({"properties": {"t": {"type": "string"}}}));
-        assert_eq!(normalized(schema.clone()), schema);
         // A `date-time` keeps its format: it becomes the runtime's `Timestamp` (`import.rs`).
         let mut checked = json!({"type": "string", "format": "date-time"});
-        normalize(&mut checked, Mode::KeepText);
+        normalize(&mut checked);
         assert_eq!(checked, json!({"type": "string", "format": "date-time"}));
         let mut uuid = json!({"type": "string", "format": "uuid"});
-        normalize(&mut uuid, Mode::KeepText);
+        normalize(&mut uuid);
         assert_eq!(uuid, json!({"type": "string"}));
+    }
+
+    #[test]
+    fn a_default_its_type_does_not_admit_is_dropped() {
+        assert_eq!(
+            normalized(json!({"type": "boolean", "default": "false"})),
+            json!({"type": "boolean"})
+        );
+        let kept = json!({"type": ["number", "null"], "default": 3});
+        assert_eq!(normalized(kept.clone()), kept);
     }
 
     #[test]

@@ -25,32 +25,6 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sets/xregistry-samples")
 }
 
-/// A value `schema` accepts, built from its keywords (the samples use `type`, `properties`,
-/// `items`, `enum`, `format`, `minLength` and `minimum`).
-fn filled(schema: &Value) -> Value {
-    if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
-        return first.clone();
-    }
-    match schema.get("type").and_then(Value::as_str) {
-        Some("object") => schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.iter().map(|(k, v)| (k.clone(), filled(v))).collect())
-            .unwrap_or_else(|| json!({})),
-        Some("array") => json!([filled(schema.get("items").unwrap_or(&json!({})))]),
-        Some("integer") => json!(7),
-        Some("number") => json!(7.5),
-        Some("boolean") => json!(true),
-        _ => match schema.get("format").and_then(Value::as_str) {
-            Some("email") => json!("someone@example.com"),
-            Some("date-time") => json!("2025-01-02T03:04:05Z"),
-            Some("date") => json!("2025-01-02"),
-            Some("uri") => json!("https://example.com/a"),
-            _ => json!("t1"),
-        },
-    }
-}
-
 /// The `source` of an event carrying `data`: the message's template filled from the payload
 /// (RFC 6570 level 1, as the generated type fills it), or with `x` where the payload has no
 /// string to give.
@@ -152,7 +126,7 @@ fn the_scenario_samples_generate_as_published_and_agree_with_jsonschema() {
             let at = message.path.to_string_lossy();
             let (_, pointer) = at.split_once('#').unwrap();
             let schema = document.pointer(pointer).unwrap();
-            let valid = filled(schema);
+            let valid = oracle::filled(schema);
             let mut instances = vec![valid.clone(), json!({})];
             instances.extend(oracle::mutants(&valid).into_iter().map(|(_, m)| m));
             let template = message

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use cloudevent_rules::{Policy, Profile};
 
 use super::{GeneratedRust, generate_rust};
+use crate::api_document::ApiKind;
 use crate::compat::{Baseline, Compat, GateReport, Lock, LockWrite, gate};
 use crate::error::{CodegenError, Finding};
 use crate::folder::Links;
@@ -50,16 +51,16 @@ use crate::registry::{Registry, TypeMapping};
 /// message `cloudevent diff` prints; see `docs/compatibility.md`.
 ///
 /// The generated code needs `cloudevent-runtime`, `serde` and `serde_json` as dependencies of
-/// the crate that includes it (a `pattern` is checked with `regress` through the runtime);
-/// in your own layout also `chrono` (feature `serde`, for `date-time`/`date`) and `uuid`
-/// (feature `serde`, for `uuid`). Under a type mapping a `date-time` is the runtime's
-/// `Timestamp` (the text received, checked as `validate --registry` checks it) and `date`,
-/// `uuid` stay text.
+/// the crate that includes it (a `pattern` is checked with `regress` through the runtime), and
+/// nothing else, in every layout: a `date-time` is the runtime's `Timestamp` (the text
+/// received, checked as `validate --registry` checks it), and `date`, `uuid` and IP addresses
+/// stay text, so data is written back as received.
 #[derive(Debug, Clone)]
 pub struct Builder {
     schemas: PathBuf,
     mapping: TypeMapping,
-    xregistry: bool,
+    /// What `schemas` names: a folder, an xRegistry, OpenAPI or AsyncAPI document.
+    source: Source,
     policy: Policy,
     /// Whether the policy was chosen here (`policy`, `profile`), so neither the registry's
     /// settings file nor the crate's `[package.metadata.cloudevent]` replaces it.
@@ -76,6 +77,14 @@ pub struct Builder {
     links: Links,
 }
 
+/// What a [`Builder`] reads its registry from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Folder,
+    XRegistry,
+    Document(ApiKind),
+}
+
 impl Default for Builder {
     fn default() -> Self {
         Builder::new()
@@ -88,7 +97,7 @@ impl Builder {
         Builder {
             schemas: PathBuf::from("schemas"),
             mapping: TypeMapping::default(),
-            xregistry: false,
+            source: Source::Folder,
             policy: Policy::new(Profile::IntgStd015),
             policy_set: false,
             options: RustOptions::default(),
@@ -251,7 +260,30 @@ impl Builder {
     #[must_use]
     pub fn xregistry(mut self, file: impl Into<PathBuf>) -> Builder {
         self.schemas = file.into();
-        self.xregistry = true;
+        self.source = Source::XRegistry;
+        self
+    }
+
+    /// Reads the registry from an OpenAPI 2 or 3 document (JSON, or YAML with the `yaml`
+    /// feature; relative to the crate's manifest directory) instead of a folder: each schema
+    /// of `definitions` / `components/schemas` is a file `schemas/<name>.json` of a folder
+    /// read with this builder's type mapping (see [`Registry::load_openapi`]), e.g.
+    /// `.type_template(r"{/description|for an? (\S+) event}")` for Azure Event Grid.
+    #[must_use]
+    pub fn openapi(mut self, file: impl Into<PathBuf>) -> Builder {
+        self.schemas = file.into();
+        self.source = Source::Document(ApiKind::OpenApi);
+        self
+    }
+
+    /// Reads the registry from an AsyncAPI 2 or 3 document (JSON, or YAML with the `yaml`
+    /// feature): one event a message with a JSON Schema payload, typed by its CloudEvents
+    /// header or this builder's type mapping (`{file}` is the message's name; see
+    /// [`Registry::load_asyncapi`]).
+    #[must_use]
+    pub fn asyncapi(mut self, file: impl Into<PathBuf>) -> Builder {
+        self.schemas = file.into();
+        self.source = Source::Document(ApiKind::AsyncApi);
         self
     }
 
@@ -540,7 +572,7 @@ impl Builder {
     /// that carry no profile of their own.
     fn resolved(&self, dir: &Path) -> Result<Builder, CodegenError> {
         let mut builder = self.clone();
-        let config_dir = if self.xregistry {
+        let config_dir = if self.source != Source::Folder {
             dir.parent()
         } else {
             Some(dir)
@@ -551,7 +583,7 @@ impl Builder {
             .flatten()
         {
             let mapping = &mut builder.mapping;
-            if !builder.xregistry && mapping.is_default_layout() {
+            if builder.source != Source::XRegistry && mapping.is_default_layout() {
                 mapping.type_pointer = config.mapping.type_pointer;
                 mapping.type_templates = config.mapping.type_templates;
                 mapping.types_pointer = config.mapping.types_pointer;
@@ -599,10 +631,10 @@ impl Builder {
     }
 
     fn load(&self, dir: &Path) -> Result<Registry, CodegenError> {
-        if self.xregistry {
-            Registry::load_xregistry(dir)
-        } else {
-            Registry::load_mapped_with(dir, &self.mapping, self.links.clone())
+        match self.source {
+            Source::Folder => Registry::load_mapped_with(dir, &self.mapping, self.links.clone()),
+            Source::XRegistry => Registry::load_xregistry(dir),
+            Source::Document(kind) => crate::api_document::load(dir, &self.mapping, kind),
         }
     }
 

@@ -16,7 +16,6 @@ use crate::bundle::Bundle;
 use crate::error::Finding;
 use crate::import::{RustOptions, shared_tokens};
 use crate::registry::Registry;
-use crate::shapes::Mode;
 
 /// The shared module's tokens (`None` when no schema has an external ref, or when it fails
 /// as a whole: its findings are then in `findings`).
@@ -27,11 +26,6 @@ pub(super) fn shared_module(
     options: &RustOptions,
     findings: &mut Vec<Finding>,
 ) -> Option<TokenStream> {
-    let mode = if registry.files.iter().any(|f| f.type_pointer.is_some()) {
-        Mode::KeepText
-    } else {
-        Mode::Shapes
-    };
     let mut left_out: BTreeSet<String> = BTreeSet::new();
     let mut renamings = 0;
     loop {
@@ -44,7 +38,7 @@ pub(super) fn shared_module(
             .filter(|(name, _)| !left_out.contains(*name))
             .map(|(name, schema)| (name.clone(), schema.clone()))
             .collect();
-        let generated = shared_tokens(&registry.root, &kept, mode, &options.runtime_crate);
+        let generated = shared_tokens(&registry.root, &kept, &options.runtime_crate);
         // A name typify gives twice: the shared definitions bearing it are renamed and the
         // module generated again (a bounded number of rounds; what is left is refused by
         // `unique_items`).

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Every schema of a folder, by its `$id` and by its `file://` path.
 struct Folder(std::sync::Arc<HashMap<String, Value>>);
@@ -270,5 +270,35 @@ pub fn compare(
         (Err(_), Some(_)) => Compared::BothRefuse,
         (Ok(_), Some(why)) => Compared::Differs(format!("read, the schema refuses it: {why}")),
         (Err(error), None) => Compared::TypedRefuses(error),
+    }
+}
+
+/// A value `schema` may accept, built from its keywords (`type`, `properties`, `items`,
+/// `enum`, `const`, `format`): the first instance of a set that ships no examples, judged
+/// like every other by the verdict, never assumed valid.
+pub fn filled(schema: &Value) -> Value {
+    if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
+        return first.clone();
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("object") => schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.iter().map(|(k, v)| (k.clone(), filled(v))).collect())
+            .unwrap_or_else(|| json!({})),
+        Some("array") => json!([filled(schema.get("items").unwrap_or(&json!({})))]),
+        Some("integer") => json!(7),
+        Some("number") => json!(7.5),
+        Some("boolean") => json!(true),
+        _ => match schema.get("format").and_then(Value::as_str) {
+            Some("email") => json!("someone@example.com"),
+            Some("date-time") => json!("2025-01-02T03:04:05Z"),
+            Some("date") => json!("2025-01-02"),
+            Some("uri") => json!("https://example.com/a"),
+            _ => json!("t1"),
+        },
     }
 }

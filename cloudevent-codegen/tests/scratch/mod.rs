@@ -30,9 +30,7 @@ impl Scratch {
         let manifest = format!(
             "[package]\nname = \"generated-{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\ncloudevent-runtime = {{ path = {:?}, features = [\"registry\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\
-             chrono = {{ version = \"0.4\", features = [\"serde\"] }}\n\
-             uuid = {{ version = \"1\", features = [\"serde\"] }}\n\n[workspace]\n",
+             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[workspace]\n",
             workspace.join("cloudevent-runtime")
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest);

@@ -1,5 +1,5 @@
-//! [`SchemaInteger`]: the type codegen gives a JSON Schema `integer` member of a schema set
-//! published by others, so the number is written back as it was received.
+//! [`SchemaInteger`]: the type codegen gives a JSON Schema `integer` member, so the number is
+//! written back as it was received.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,9 +8,8 @@ use serde::de::{self, Deserialize, Deserializer, Unexpected};
 use serde::ser::{Serialize, Serializer};
 
 /// A JSON Schema `integer`, kept as the number received (issue 26): what codegen generates for
-/// an `integer` member of a schema set read with a type mapping (`--type-pointer`,
-/// `--type-template`, `--types-pointer`), where `i64` would refuse valid data and rewrite
-/// other data.
+/// an `integer` member (one not narrowed by a `format` such as `int32`), in every layout,
+/// where `i64` would refuse valid data and rewrite other data.
 ///
 /// - Any integer is read, beyond `u64` too (JSON Schema sets no range), and so is a number
 ///   spelled with a zero fraction (`2.0`: an integer from JSON Schema draft-06 on). `1.5`

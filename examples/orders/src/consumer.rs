@@ -6,7 +6,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use cloudevent_runtime::{AnyEvent, Attributes, Profile, Traceable, Validate, Validator, dispatch};
+use cloudevent_runtime::{
+    AnyEvent, Attributes, Profile, SchemaInteger, Traceable, Validate, Validator, dispatch,
+};
 
 use crate::exported::{OrderReturned, PaymentFailed};
 use crate::generated::{
@@ -52,18 +54,23 @@ pub struct Summary {
 
 /// One line about a typed event.
 fn describe(event: &Inbox) -> String {
-    let euros = |minor: u64| format!("{}.{:02}", minor / 100, minor % 100);
+    // A schema `integer` is read as received (`SchemaInteger`): one beyond `u64` is printed
+    // as it came.
+    let euros = |minor: &SchemaInteger| match minor.as_u64() {
+        Some(minor) => format!("{}.{:02}", minor / 100, minor % 100),
+        None => format!("{minor} minor units"),
+    };
     match event {
         Inbox::OrderCreated(e) => format!(
             "order created (v1): {} line(s), total {} {}",
             e.data().items.len(),
-            euros(e.data().total.amount_minor),
+            euros(&e.data().total.amount_minor),
             e.data().total.currency
         ),
         Inbox::OrderCreatedV2(e) => format!(
             "order created (v2): {} line(s), gross {} {}, {} customer",
             e.data().items.len(),
-            euros(e.data().totals.gross.amount_minor),
+            euros(&e.data().totals.gross.amount_minor),
             e.data().totals.gross.currency,
             e.data().customer.segment
         ),
@@ -80,13 +87,13 @@ fn describe(event: &Inbox) -> String {
         ),
         Inbox::PaymentAuthorized(e) => format!(
             "payment authorized: {} {} by {}",
-            euros(e.data().amount.amount_minor),
+            euros(&e.data().amount.amount_minor),
             e.data().amount.currency,
             e.data().method
         ),
         Inbox::PaymentCaptured(e) => format!(
             "payment captured: {} {}",
-            euros(e.data().amount.amount_minor),
+            euros(&e.data().amount.amount_minor),
             e.data().amount.currency
         ),
         Inbox::PaymentFailed(e) => format!(
@@ -97,7 +104,7 @@ fn describe(event: &Inbox) -> String {
         ),
         Inbox::PaymentRefunded(e) => format!(
             "payment refunded: {} {}{}",
-            euros(e.data().amount.amount_minor),
+            euros(&e.data().amount.amount_minor),
             e.data().amount.currency,
             if e.data().partial { " (partial)" } else { "" }
         ),

@@ -69,7 +69,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
                     .currency(payment_authorized_v1::MoneyCurrency::Eur),
             )
             .method(payment_authorized_v1::PaymentAuthorizedMethod::Ideal)
-            .authorized_at(time("2024-06-11T09:31:00Z")),
+            .authorized_at("2024-06-11T09:31:00Z"),
     )?)
     .caused_by(&created);
     push(authorized.to_vec()?);
@@ -84,7 +84,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
                     .amount_minor(2500u64)
                     .currency(payment_captured_v1::MoneyCurrency::Eur),
             )
-            .captured_at(time("2024-06-11T09:35:00Z")),
+            .captured_at("2024-06-11T09:35:00Z"),
     )?)
     .caused_by(&authorized);
     push(captured.to_vec()?);
@@ -92,7 +92,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
         order_shipped_v1::OrderShipped::builder()
             .order_id("ord-20240611-0042")
             .tenant(TENANT)
-            .shipped_at(time("2024-06-12T14:00:00Z"))
+            .shipped_at("2024-06-12T14:00:00Z")
             .carrier(order_shipped_v1::OrderShippedCarrier::Postnl)
             .parcels(vec![order_shipped_v1::OrderShippedParcelsItem::try_from(
                 order_shipped_v1::OrderShippedParcelsItem::builder()
@@ -101,7 +101,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
                     .weight_grams(800u64)
                     .skus(vec!["SKU-1".to_owned()]),
             )?])
-            .estimated_delivery("2024-06-13".parse::<chrono::NaiveDate>()?),
+            .estimated_delivery("2024-06-13"),
     )?)
     .caused_by(&captured);
     push(shipped.to_vec()?);
@@ -132,7 +132,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
             )
             .partial(true)
             .reason("damaged")
-            .refunded_at(time("2024-06-20T11:00:00Z")),
+            .refunded_at("2024-06-20T11:00:00Z"),
     )?)
     .caused_by(&returned);
     push(refunded.to_vec()?);
@@ -148,7 +148,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
                     .segment(order_created_v2::OrderCreatedCustomerSegment::Business)
                     .email_verified(true),
             )
-            .created_at(time("2024-06-11T10:00:00Z"))
+            .created_at("2024-06-11T10:00:00Z")
             .channel(order_created_v2::OrderCreatedChannel::Marketplace)
             .items(vec![order_created_v2::LineItem::try_from(
                 order_created_v2::LineItem::builder()
@@ -188,7 +188,7 @@ pub fn produce() -> Result<Vec<String>, Box<dyn std::error::Error>> {
         order_cancelled_v1::OrderCancelled::builder()
             .order_id("ord-20240611-0043")
             .tenant(TENANT)
-            .cancelled_at(time("2024-06-11T10:05:00Z"))
+            .cancelled_at("2024-06-11T10:05:00Z")
             .reason(order_cancelled_v1::OrderCancelledReason::PaymentFailed)
             .refund_expected(false),
     )?)
@@ -232,7 +232,7 @@ pub fn first_order()
             .order_id("ord-20240611-0042")
             .tenant(TENANT)
             .customer_id(uuid(1))
-            .created_at(time("2024-06-11T09:30:00Z"))
+            .created_at("2024-06-11T09:30:00Z")
             .channel(order_created_v1::OrderCreatedChannel::Web)
             .items(vec![order_created_v1::LineItem::try_from(
                 order_created_v1::LineItem::builder()

@@ -4,7 +4,7 @@
 //! at every depth (a materialised default, a dropped `null` or `[]`, or a lost unknown member
 //! would each show).
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn examples(dir: &str) -> Vec<(String, Vec<u8>)> {
     let dir = format!(
@@ -107,4 +107,73 @@ fn xregistry_events_keep_their_data() {
             };
         assert_same_data(path, &document["data"], &written);
     }
+}
+
+/// Issue 37: our own layout (`schemas/<type>/v<major>.json`, no type mapping) is held to the
+/// same rule as a published set: a `null` received for an optional member, a member the
+/// schema does not name, a `date-time` with an offset and a fraction, a `date` and an
+/// upper-case `uuid` are each written back as received.
+#[test]
+fn own_layout_events_keep_nulls_unknown_members_and_text() {
+    use codegen_build_test::{order_returned_v1, order_shipped_v1};
+    let returned = json!({
+        "order_id": "ord-1",
+        "tenant": "shop-nl",
+        "returned_at": "2024-06-20T12:00:00.5+02:00",
+        "reason": "damaged",
+        "items": [{"sku": "SKU-1", "quantity": 1}],
+        "note": null,
+        "gift_wrap": true
+    });
+    let typed: order_returned_v1::OrderReturned = serde_json::from_value(returned.clone()).unwrap();
+    assert_eq!(typed.note, Some(None), "a `null` received is kept");
+    assert_same_data(
+        "order.returned",
+        &returned,
+        &serde_json::to_value(&typed).unwrap(),
+    );
+    let without_note = json!({
+        "order_id": "ord-1",
+        "tenant": "shop-nl",
+        "returned_at": "2024-06-20T10:00:00Z",
+        "reason": "damaged",
+        "items": []
+    });
+    let typed: order_returned_v1::OrderReturned =
+        serde_json::from_value(without_note.clone()).unwrap();
+    assert_same_data(
+        "order.returned",
+        &without_note,
+        &serde_json::to_value(&typed).unwrap(),
+    );
+
+    let shipped = json!({
+        "order_id": "ord-1",
+        "tenant": "shop-nl",
+        "shipped_at": "2024-06-12T16:00:00+02:00",
+        "carrier": "postnl",
+        "estimated_delivery": "2024-06-13",
+        "parcels": [{
+            "parcel_id": "0B5E1D4A-4A39-4B8E-9D8E-2B7C2F4B0003",
+            "tracking_number": "3SABC0042",
+            "skus": ["SKU-1"],
+            "insured": true
+        }],
+        "signature_required": false
+    });
+    let typed: order_shipped_v1::OrderShipped = serde_json::from_value(shipped.clone()).unwrap();
+    assert_same_data(
+        "order.shipped",
+        &shipped,
+        &serde_json::to_value(&typed).unwrap(),
+    );
+    // An optional member whose schema does not admit `null` refuses it (it was read as absent
+    // and written back without the member).
+    let mut null = shipped.clone();
+    null["estimated_delivery"] = Value::Null;
+    assert!(serde_json::from_value::<order_shipped_v1::OrderShipped>(null).is_err());
+    // A `date-time` that is not RFC 3339 is refused on read, as `validate --registry` refuses it.
+    let mut bad = shipped;
+    bad["shipped_at"] = json!("2024-06-12 16:00");
+    assert!(serde_json::from_value::<order_shipped_v1::OrderShipped>(bad).is_err());
 }

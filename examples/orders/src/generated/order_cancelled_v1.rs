@@ -11,8 +11,12 @@
     crate = "::cloudevent_runtime"
 )]
 pub struct OrderCancelled {
-    pub cancelled_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cancelled_at: ::cloudevent_runtime::Timestamp,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub comment: ::std::option::Option<OrderCancelledComment>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -22,6 +26,9 @@ pub struct OrderCancelled {
     ///The shop the event belongs to; sent as the `tenant` extension.
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`OrderCancelledComment`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -172,6 +179,17 @@ pub mod error {
         }
     }
 }
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
+}
 impl OrderCancelled {
     /// Starts a [`builder::OrderCancelled`]: set each member by name, then `OrderCancelled::try_from(builder)`. Code that builds the payload this way keeps compiling when the schema changes compatibly (a member added, an enum value added, a bound relaxed, a required member made optional).
     pub fn builder() -> builder::OrderCancelled {
@@ -211,22 +229,27 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::OrderCancelled`] member by member: one setter a member (an optional one takes the value itself), then `OrderCancelled::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderCancelled {
-        cancelled_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        cancelled_at: __Slot<::cloudevent_runtime::Timestamp>,
         comment: __Slot<super::OrderCancelledComment>,
         order_id: __Slot<::std::string::String>,
         reason: __Slot<super::OrderCancelledReason>,
         refund_expected: __Slot<bool>,
         tenant: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCancelled {
         pub fn cancelled_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -280,6 +303,16 @@ pub mod builder {
             self.tenant = __set("tenant", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCancelled> for super::OrderCancelled {
         type Error = super::error::ConversionError;
@@ -301,6 +334,7 @@ pub mod builder {
                     builder.refund_expected,
                 )?,
                 tenant: __required("OrderCancelled", "tenant", builder.tenant)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

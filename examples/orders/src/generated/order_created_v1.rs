@@ -9,22 +9,28 @@ pub struct Address {
     pub country: ::std::string::String,
     pub postal_code: ::std::string::String,
     pub street: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///One line of an order.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct LineItem {
-    pub quantity: ::std::num::NonZeroU64,
+    pub quantity: ::cloudevent_runtime::SchemaInteger,
     ///The stock keeping unit.
     pub sku: ::std::string::String,
     ///The price of one unit.
     pub unit_price: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An amount in minor units (cents) of one currency.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -100,11 +106,15 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
 pub struct OrderCreated {
     ///Where the order was placed.
     pub channel: OrderCreatedChannel,
-    pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    pub customer_id: ::uuid::Uuid,
+    pub created_at: ::cloudevent_runtime::Timestamp,
+    pub customer_id: ::std::string::String,
     pub items: ::std::vec::Vec<LineItem>,
     ///A free-text note from the customer.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub note: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -115,6 +125,9 @@ pub struct OrderCreated {
     pub tenant: ::std::string::String,
     ///The order total including tax.
     pub total: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Where the order was placed.
 #[derive(
@@ -207,6 +220,17 @@ pub mod error {
         }
     }
 }
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
+}
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
 pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Address\":{\"description\":\"A postal address.\",\"properties\":{\"city\":{\"type\":\"string\"},\"country\":{\"description\":\"ISO 3166-1 alpha-2 country code.\",\"type\":\"string\"},\"postal_code\":{\"type\":\"string\"},\"street\":{\"type\":\"string\"}},\"required\":[\"street\",\"city\",\"postal_code\",\"country\"],\"type\":\"object\"},\"LineItem\":{\"description\":\"One line of an order.\",\"properties\":{\"quantity\":{\"minimum\":1,\"type\":\"integer\"},\"sku\":{\"description\":\"The stock keeping unit.\",\"type\":\"string\"},\"unit_price\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The price of one unit.\"}},\"required\":[\"sku\",\"quantity\",\"unit_price\"],\"type\":\"object\"},\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.order.created/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"A customer placed an order.\",\"properties\":{\"channel\":{\"description\":\"Where the order was placed.\",\"enum\":[\"web\",\"mobile\",\"store\"],\"type\":\"string\"},\"created_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"customer_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"items\":{\"items\":{\"$ref\":\"#/$defs/LineItem\"},\"minItems\":1,\"type\":\"array\"},\"note\":{\"description\":\"A free-text note from the customer.\",\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"shipping_address\":{\"$ref\":\"#/$defs/Address\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"},\"total\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The order total including tax.\"}},\"required\":[\"order_id\",\"tenant\",\"customer_id\",\"created_at\",\"channel\",\"items\",\"total\",\"shipping_address\"],\"title\":\"Order created\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/orders\",\"subject\":\"order_id\",\"type\":\"com.example.order.created\"}}";
@@ -267,6 +291,10 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::Address`] member by member: one setter a member (an optional one takes the value itself), then `Address::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
@@ -275,6 +303,7 @@ pub mod builder {
         country: __Slot<::std::string::String>,
         postal_code: __Slot<::std::string::String>,
         street: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl Address {
         pub fn city(
@@ -317,6 +346,16 @@ pub mod builder {
             self.street = __set("street", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<Address> for super::Address {
         type Error = super::error::ConversionError;
@@ -328,6 +367,7 @@ pub mod builder {
                 country: __required("Address", "country", builder.country)?,
                 postal_code: __required("Address", "postal_code", builder.postal_code)?,
                 street: __required("Address", "street", builder.street)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -335,15 +375,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct LineItem {
-        quantity: __Slot<::std::num::NonZeroU64>,
+        quantity: __Slot<::cloudevent_runtime::SchemaInteger>,
         sku: __Slot<::std::string::String>,
         unit_price: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl LineItem {
         pub fn quantity(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::std::num::NonZeroU64,
+                ::cloudevent_runtime::SchemaInteger,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -367,6 +408,16 @@ pub mod builder {
             self.unit_price = __set("unit_price", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<LineItem> for super::LineItem {
         type Error = super::error::ConversionError;
@@ -377,6 +428,7 @@ pub mod builder {
                 quantity: __required("LineItem", "quantity", builder.quantity)?,
                 sku: __required("LineItem", "sku", builder.sku)?,
                 unit_price: __required("LineItem", "unit_price", builder.unit_price)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -384,13 +436,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -422,14 +477,15 @@ pub mod builder {
     #[must_use]
     pub struct OrderCreated {
         channel: __Slot<super::OrderCreatedChannel>,
-        created_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
-        customer_id: __Slot<::uuid::Uuid>,
+        created_at: __Slot<::cloudevent_runtime::Timestamp>,
+        customer_id: __Slot<::std::string::String>,
         items: __Slot<::std::vec::Vec<super::LineItem>>,
         note: __Slot<::std::string::String>,
         order_id: __Slot<::std::string::String>,
         shipping_address: __Slot<super::Address>,
         tenant: __Slot<::std::string::String>,
         total: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCreated {
         pub fn channel(
@@ -445,7 +501,7 @@ pub mod builder {
         pub fn created_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -454,7 +510,10 @@ pub mod builder {
         }
         pub fn customer_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.customer_id = __set("customer_id", value);
             self
@@ -516,6 +575,16 @@ pub mod builder {
             self.total = __set("total", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCreated> for super::OrderCreated {
         type Error = super::error::ConversionError;
@@ -544,6 +613,7 @@ pub mod builder {
                 )?,
                 tenant: __required("OrderCreated", "tenant", builder.tenant)?,
                 total: __required("OrderCreated", "total", builder.total)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

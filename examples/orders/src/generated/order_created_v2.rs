@@ -9,22 +9,28 @@ pub struct Address {
     pub country: ::std::string::String,
     pub postal_code: ::std::string::String,
     pub street: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///One line of an order.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct LineItem {
-    pub quantity: ::std::num::NonZeroU64,
+    pub quantity: ::cloudevent_runtime::SchemaInteger,
     ///The stock keeping unit.
     pub sku: ::std::string::String,
     ///The price of one unit.
     pub unit_price: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An amount in minor units (cents) of one currency.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -98,15 +104,27 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
     check_schema = "DATA_SCHEMA"
 )]
 pub struct OrderCreated {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub billing_address: ::std::option::Option<Address>,
     pub channel: OrderCreatedChannel,
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub coupon_codes: ::std::vec::Vec<::std::string::String>,
-    pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "__cloudevent_present_value"
+    )]
+    pub coupon_codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub created_at: ::cloudevent_runtime::Timestamp,
     pub customer: OrderCreatedCustomer,
     pub items: ::std::vec::Vec<LineItem>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub note: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
@@ -116,6 +134,9 @@ pub struct OrderCreated {
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
     pub totals: OrderCreatedTotals,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`OrderCreatedChannel`
 #[derive(
@@ -183,10 +204,17 @@ impl ::std::convert::TryFrom<::std::string::String> for OrderCreatedChannel {
 ///`OrderCreatedCustomer`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct OrderCreatedCustomer {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub email_verified: ::std::option::Option<bool>,
-    pub id: ::uuid::Uuid,
+    pub id: ::std::string::String,
     pub segment: OrderCreatedCustomerSegment,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`OrderCreatedCustomerSegment`
 #[derive(
@@ -252,6 +280,9 @@ pub struct OrderCreatedTotals {
     pub net: Money,
     ///The tax.
     pub tax: Money,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
 pub mod error {
@@ -284,6 +315,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
@@ -369,6 +411,7 @@ pub mod builder {
         country: __Slot<::std::string::String>,
         postal_code: __Slot<::std::string::String>,
         street: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl Address {
         pub fn city(
@@ -411,6 +454,16 @@ pub mod builder {
             self.street = __set("street", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<Address> for super::Address {
         type Error = super::error::ConversionError;
@@ -422,6 +475,7 @@ pub mod builder {
                 country: __required("Address", "country", builder.country)?,
                 postal_code: __required("Address", "postal_code", builder.postal_code)?,
                 street: __required("Address", "street", builder.street)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -429,15 +483,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct LineItem {
-        quantity: __Slot<::std::num::NonZeroU64>,
+        quantity: __Slot<::cloudevent_runtime::SchemaInteger>,
         sku: __Slot<::std::string::String>,
         unit_price: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl LineItem {
         pub fn quantity(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::std::num::NonZeroU64,
+                ::cloudevent_runtime::SchemaInteger,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -461,6 +516,16 @@ pub mod builder {
             self.unit_price = __set("unit_price", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<LineItem> for super::LineItem {
         type Error = super::error::ConversionError;
@@ -471,6 +536,7 @@ pub mod builder {
                 quantity: __required("LineItem", "quantity", builder.quantity)?,
                 sku: __required("LineItem", "sku", builder.sku)?,
                 unit_price: __required("LineItem", "unit_price", builder.unit_price)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -478,13 +544,16 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -518,7 +587,7 @@ pub mod builder {
         billing_address: __Slot<super::Address>,
         channel: __Slot<super::OrderCreatedChannel>,
         coupon_codes: __Slot<::std::vec::Vec<::std::string::String>>,
-        created_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        created_at: __Slot<::cloudevent_runtime::Timestamp>,
         customer: __Slot<super::OrderCreatedCustomer>,
         items: __Slot<::std::vec::Vec<super::LineItem>>,
         note: __Slot<::std::string::String>,
@@ -526,6 +595,7 @@ pub mod builder {
         shipping_address: __Slot<super::Address>,
         tenant: __Slot<::std::string::String>,
         totals: __Slot<super::OrderCreatedTotals>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCreated {
         pub fn billing_address(
@@ -561,7 +631,7 @@ pub mod builder {
         pub fn created_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -638,6 +708,16 @@ pub mod builder {
             self.totals = __set("totals", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCreated> for super::OrderCreated {
         type Error = super::error::ConversionError;
@@ -647,10 +727,7 @@ pub mod builder {
             ::std::result::Result::Ok(Self {
                 billing_address: __optional(builder.billing_address)?,
                 channel: __required("OrderCreated", "channel", builder.channel)?,
-                coupon_codes: __or(
-                    builder.coupon_codes,
-                    || ::std::default::Default::default(),
-                )?,
+                coupon_codes: __optional(builder.coupon_codes)?,
                 created_at: __required(
                     "OrderCreated",
                     "created_at",
@@ -667,6 +744,7 @@ pub mod builder {
                 )?,
                 tenant: __required("OrderCreated", "tenant", builder.tenant)?,
                 totals: __required("OrderCreated", "totals", builder.totals)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -675,8 +753,9 @@ pub mod builder {
     #[must_use]
     pub struct OrderCreatedCustomer {
         email_verified: __Slot<bool>,
-        id: __Slot<::uuid::Uuid>,
+        id: __Slot<::std::string::String>,
         segment: __Slot<super::OrderCreatedCustomerSegment>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCreatedCustomer {
         pub fn email_verified(
@@ -688,7 +767,10 @@ pub mod builder {
         }
         pub fn id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.id = __set("id", value);
             self
@@ -703,6 +785,16 @@ pub mod builder {
             self.segment = __set("segment", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCreatedCustomer> for super::OrderCreatedCustomer {
         type Error = super::error::ConversionError;
@@ -713,6 +805,7 @@ pub mod builder {
                 email_verified: __optional(builder.email_verified)?,
                 id: __required("OrderCreatedCustomer", "id", builder.id)?,
                 segment: __required("OrderCreatedCustomer", "segment", builder.segment)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -723,6 +816,7 @@ pub mod builder {
         gross: __Slot<super::Money>,
         net: __Slot<super::Money>,
         tax: __Slot<super::Money>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderCreatedTotals {
         pub fn gross(
@@ -746,6 +840,16 @@ pub mod builder {
             self.tax = __set("tax", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<OrderCreatedTotals> for super::OrderCreatedTotals {
         type Error = super::error::ConversionError;
@@ -756,6 +860,7 @@ pub mod builder {
                 gross: __required("OrderCreatedTotals", "gross", builder.gross)?,
                 net: __required("OrderCreatedTotals", "net", builder.net)?,
                 tax: __required("OrderCreatedTotals", "tax", builder.tax)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

@@ -13,16 +13,23 @@
 )]
 pub struct OrderShipped {
     pub carrier: OrderShippedCarrier,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub estimated_delivery: ::std::option::Option<::chrono::naive::NaiveDate>,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
+    pub estimated_delivery: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
     pub order_id: ::std::string::String,
     pub parcels: ::std::vec::Vec<OrderShippedParcelsItem>,
-    pub shipped_at: ::chrono::DateTime<::chrono::offset::Utc>,
+    pub shipped_at: ::cloudevent_runtime::Timestamp,
     ///The shop the event belongs to; sent as the `tenant` extension.
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`OrderShippedCarrier`
 #[derive(
@@ -90,11 +97,18 @@ impl ::std::convert::TryFrom<::std::string::String> for OrderShippedCarrier {
 ///`OrderShippedParcelsItem`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct OrderShippedParcelsItem {
-    pub parcel_id: ::uuid::Uuid,
+    pub parcel_id: ::std::string::String,
     pub skus: ::std::vec::Vec<::std::string::String>,
     pub tracking_number: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub weight_grams: ::std::option::Option<u64>,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
+    pub weight_grams: ::std::option::Option<::cloudevent_runtime::SchemaInteger>,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
 pub mod error {
@@ -127,6 +141,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
@@ -176,16 +201,21 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::OrderShipped`] member by member: one setter a member (an optional one takes the value itself), then `OrderShipped::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderShipped {
         carrier: __Slot<super::OrderShippedCarrier>,
-        estimated_delivery: __Slot<::chrono::naive::NaiveDate>,
+        estimated_delivery: __Slot<::std::string::String>,
         order_id: __Slot<::std::string::String>,
         parcels: __Slot<::std::vec::Vec<super::OrderShippedParcelsItem>>,
-        shipped_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        shipped_at: __Slot<::cloudevent_runtime::Timestamp>,
         tenant: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderShipped {
         pub fn carrier(
@@ -201,7 +231,7 @@ pub mod builder {
         pub fn estimated_delivery(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::naive::NaiveDate,
+                ::std::string::String,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -231,7 +261,7 @@ pub mod builder {
         pub fn shipped_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -246,6 +276,16 @@ pub mod builder {
             >,
         ) -> Self {
             self.tenant = __set("tenant", value);
+            self
+        }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
             self
         }
     }
@@ -265,6 +305,7 @@ pub mod builder {
                     builder.shipped_at,
                 )?,
                 tenant: __required("OrderShipped", "tenant", builder.tenant)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -272,15 +313,19 @@ pub mod builder {
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct OrderShippedParcelsItem {
-        parcel_id: __Slot<::uuid::Uuid>,
+        parcel_id: __Slot<::std::string::String>,
         skus: __Slot<::std::vec::Vec<::std::string::String>>,
         tracking_number: __Slot<::std::string::String>,
-        weight_grams: __Slot<u64>,
+        weight_grams: __Slot<::cloudevent_runtime::SchemaInteger>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl OrderShippedParcelsItem {
         pub fn parcel_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.parcel_id = __set("parcel_id", value);
             self
@@ -307,9 +352,22 @@ pub mod builder {
         }
         pub fn weight_grams(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.weight_grams = __set("weight_grams", value);
+            self
+        }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
             self
         }
     }
@@ -332,6 +390,7 @@ pub mod builder {
                     builder.tracking_number,
                 )?,
                 weight_grams: __optional(builder.weight_grams)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

@@ -6,7 +6,7 @@
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -82,29 +82,47 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
 pub struct PaymentAuthorized {
     ///The reserved amount.
     pub amount: Money,
-    pub authorized_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub authorized_at: ::cloudevent_runtime::Timestamp,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub card: ::std::option::Option<PaymentAuthorizedCard>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub expires_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
+    pub expires_at: ::std::option::Option<::cloudevent_runtime::Timestamp>,
     ///The merchant's own reference; sent as the `merchantref` extension when present.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     #[cloudevent(extension = "merchantref")]
     pub merchant_ref: ::std::option::Option<::std::string::String>,
     pub method: PaymentAuthorizedMethod,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
     pub order_id: ::std::string::String,
-    pub payment_id: ::uuid::Uuid,
+    pub payment_id: ::std::string::String,
     ///The shop the event belongs to; sent as the `tenant` extension.
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`PaymentAuthorizedCard`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct PaymentAuthorizedCard {
     pub brand: PaymentAuthorizedCardBrand,
     pub last4: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///`PaymentAuthorizedCardBrand`
 #[derive(
@@ -260,6 +278,17 @@ pub mod error {
         }
     }
 }
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
+}
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
 pub const DATA_SCHEMA: &str = "{\"$defs\":{\"Money\":{\"additionalProperties\":false,\"description\":\"An amount in minor units (cents) of one currency.\",\"properties\":{\"amount_minor\":{\"description\":\"The amount in the currency's minor unit, e.g. cents.\",\"minimum\":0,\"type\":\"integer\"},\"currency\":{\"description\":\"ISO 4217 currency code.\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"type\":\"string\"}},\"required\":[\"amount_minor\",\"currency\"],\"type\":\"object\"}},\"$id\":\"https://schemas.example.com/events/com.example.payment.authorized/v1.json\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"definitions\":{},\"description\":\"The payment provider reserved the amount.\",\"properties\":{\"amount\":{\"$ref\":\"#/$defs/Money\",\"description\":\"The reserved amount.\"},\"authorized_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"card\":{\"properties\":{\"brand\":{\"enum\":[\"visa\",\"mastercard\",\"amex\"],\"type\":\"string\"},\"last4\":{\"type\":\"string\"}},\"required\":[\"brand\",\"last4\"],\"type\":\"object\"},\"expires_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"merchant_ref\":{\"description\":\"The merchant's own reference; sent as the `merchantref` extension when present.\",\"type\":\"string\"},\"method\":{\"enum\":[\"card\",\"ideal\",\"paypal\",\"bank_transfer\"],\"type\":\"string\"},\"order_id\":{\"description\":\"The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.\",\"type\":\"string\"},\"payment_id\":{\"format\":\"uuid\",\"type\":\"string\"},\"tenant\":{\"description\":\"The shop the event belongs to; sent as the `tenant` extension.\",\"type\":\"string\"}},\"required\":[\"order_id\",\"tenant\",\"payment_id\",\"amount\",\"method\",\"authorized_at\"],\"title\":\"Payment authorized\",\"type\":\"object\",\"x-cloudevent\":{\"contentmode\":\"structured\",\"datacontenttype\":\"application/json\",\"extensions\":{\"merchantref\":\"merchant_ref\",\"tenant\":\"tenant\"},\"source\":\"https://api.example.com/payments\",\"subject\":\"order_id\",\"type\":\"com.example.payment.authorized\"}}";
@@ -314,17 +343,24 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -356,14 +392,15 @@ pub mod builder {
     #[must_use]
     pub struct PaymentAuthorized {
         amount: __Slot<super::Money>,
-        authorized_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        authorized_at: __Slot<::cloudevent_runtime::Timestamp>,
         card: __Slot<super::PaymentAuthorizedCard>,
-        expires_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        expires_at: __Slot<::cloudevent_runtime::Timestamp>,
         merchant_ref: __Slot<::std::string::String>,
         method: __Slot<super::PaymentAuthorizedMethod>,
         order_id: __Slot<::std::string::String>,
-        payment_id: __Slot<::uuid::Uuid>,
+        payment_id: __Slot<::std::string::String>,
         tenant: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl PaymentAuthorized {
         pub fn amount(
@@ -376,7 +413,7 @@ pub mod builder {
         pub fn authorized_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -396,7 +433,7 @@ pub mod builder {
         pub fn expires_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -435,7 +472,10 @@ pub mod builder {
         }
         pub fn payment_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.payment_id = __set("payment_id", value);
             self
@@ -448,6 +488,16 @@ pub mod builder {
             >,
         ) -> Self {
             self.tenant = __set("tenant", value);
+            self
+        }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
             self
         }
     }
@@ -474,6 +524,7 @@ pub mod builder {
                     builder.payment_id,
                 )?,
                 tenant: __required("PaymentAuthorized", "tenant", builder.tenant)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }
@@ -483,6 +534,7 @@ pub mod builder {
     pub struct PaymentAuthorizedCard {
         brand: __Slot<super::PaymentAuthorizedCardBrand>,
         last4: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl PaymentAuthorizedCard {
         pub fn brand(
@@ -505,6 +557,16 @@ pub mod builder {
             self.last4 = __set("last4", value);
             self
         }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
+            self
+        }
     }
     impl ::std::convert::TryFrom<PaymentAuthorizedCard>
     for super::PaymentAuthorizedCard {
@@ -515,6 +577,7 @@ pub mod builder {
             ::std::result::Result::Ok(Self {
                 brand: __required("PaymentAuthorizedCard", "brand", builder.brand)?,
                 last4: __required("PaymentAuthorizedCard", "last4", builder.last4)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

@@ -6,7 +6,7 @@
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -82,18 +82,25 @@ impl ::std::convert::TryFrom<::std::string::String> for MoneyCurrency {
 pub struct PaymentCaptured {
     ///The captured amount; at most the authorized amount.
     pub amount: Money,
-    pub captured_at: ::chrono::DateTime<::chrono::offset::Utc>,
+    pub captured_at: ::cloudevent_runtime::Timestamp,
     ///The merchant's own reference; sent as the `merchantref` extension when present.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     #[cloudevent(extension = "merchantref")]
     pub merchant_ref: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
     #[cloudevent(subject)]
     pub order_id: ::std::string::String,
-    pub payment_id: ::uuid::Uuid,
+    pub payment_id: ::std::string::String,
     ///The shop the event belongs to; sent as the `tenant` extension.
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
 pub mod error {
@@ -126,6 +133,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
@@ -175,17 +193,24 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -217,11 +242,12 @@ pub mod builder {
     #[must_use]
     pub struct PaymentCaptured {
         amount: __Slot<super::Money>,
-        captured_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        captured_at: __Slot<::cloudevent_runtime::Timestamp>,
         merchant_ref: __Slot<::std::string::String>,
         order_id: __Slot<::std::string::String>,
-        payment_id: __Slot<::uuid::Uuid>,
+        payment_id: __Slot<::std::string::String>,
         tenant: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl PaymentCaptured {
         pub fn amount(
@@ -234,7 +260,7 @@ pub mod builder {
         pub fn captured_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -263,7 +289,10 @@ pub mod builder {
         }
         pub fn payment_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.payment_id = __set("payment_id", value);
             self
@@ -276,6 +305,16 @@ pub mod builder {
             >,
         ) -> Self {
             self.tenant = __set("tenant", value);
+            self
+        }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
             self
         }
     }
@@ -299,6 +338,7 @@ pub mod builder {
                     builder.payment_id,
                 )?,
                 tenant: __required("PaymentCaptured", "tenant", builder.tenant)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

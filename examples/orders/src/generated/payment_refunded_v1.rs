@@ -6,7 +6,7 @@
 #[serde(deny_unknown_fields)]
 pub struct Money {
     ///The amount in the currency's minor unit, e.g. cents.
-    pub amount_minor: u64,
+    pub amount_minor: ::cloudevent_runtime::SchemaInteger,
     ///ISO 4217 currency code.
     pub currency: MoneyCurrency,
 }
@@ -83,7 +83,11 @@ pub struct PaymentRefunded {
     ///The refunded amount.
     pub amount: Money,
     ///The merchant's own reference; sent as the `merchantref` extension when present.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     #[cloudevent(extension = "merchantref")]
     pub merchant_ref: ::std::option::Option<::std::string::String>,
     ///The order's number, e.g. `ord-20240611-0042`; sent as the event's `subject`.
@@ -91,14 +95,21 @@ pub struct PaymentRefunded {
     pub order_id: ::std::string::String,
     ///Whether only part of the captured amount was refunded.
     pub partial: bool,
-    pub payment_id: ::uuid::Uuid,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub payment_id: ::std::string::String,
+    #[serde(
+        skip_serializing_if = "::std::option::Option::is_none",
+        default,
+        deserialize_with = "__cloudevent_present_value"
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
-    pub refund_id: ::uuid::Uuid,
-    pub refunded_at: ::chrono::DateTime<::chrono::offset::Utc>,
+    pub refund_id: ::std::string::String,
+    pub refunded_at: ::cloudevent_runtime::Timestamp,
     ///The shop the event belongs to; sent as the `tenant` extension.
     #[cloudevent(extension = "tenant")]
     pub tenant: ::std::string::String,
+    /// Members the schema does not name, kept so the data is written back as received.
+    #[serde(flatten)]
+    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
 pub mod error {
@@ -131,6 +142,17 @@ pub mod error {
             Self(value.into())
         }
     }
+}
+/// A member that is present: `Some(value)`; `null` is read as `T` reads it.
+fn __cloudevent_present_value<'de, D, T>(
+    deserializer: D,
+) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+where
+    D: ::serde::Deserializer<'de>,
+    T: ::serde::Deserialize<'de>,
+{
+    <T as ::serde::Deserialize>::deserialize(deserializer)
+        .map(::std::option::Option::Some)
 }
 /// The data schema this module was generated from, which checks what the types
 /// above cannot express (`docs/schema-fidelity.md`).
@@ -180,17 +202,24 @@ pub mod builder {
             }
         }
     }
+    fn __or<T>(slot: __Slot<T>, default: impl ::std::ops::FnOnce() -> T) -> __Built<T> {
+        slot.unwrap_or_else(|| ::std::result::Result::Ok(default()))
+            .map_err(::std::convert::Into::into)
+    }
     /// Builds a [`super::Money`] member by member: one setter a member (an optional one takes the value itself), then `Money::try_from(builder)`, which names a required member left unset or a value that does not convert.
     #[derive(Clone, Debug, Default)]
     #[must_use]
     pub struct Money {
-        amount_minor: __Slot<u64>,
+        amount_minor: __Slot<::cloudevent_runtime::SchemaInteger>,
         currency: __Slot<super::MoneyCurrency>,
     }
     impl Money {
         pub fn amount_minor(
             mut self,
-            value: impl ::std::convert::TryInto<u64, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::cloudevent_runtime::SchemaInteger,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.amount_minor = __set("amount_minor", value);
             self
@@ -225,11 +254,12 @@ pub mod builder {
         merchant_ref: __Slot<::std::string::String>,
         order_id: __Slot<::std::string::String>,
         partial: __Slot<bool>,
-        payment_id: __Slot<::uuid::Uuid>,
+        payment_id: __Slot<::std::string::String>,
         reason: __Slot<::std::string::String>,
-        refund_id: __Slot<::uuid::Uuid>,
-        refunded_at: __Slot<::chrono::DateTime<::chrono::offset::Utc>>,
+        refund_id: __Slot<::std::string::String>,
+        refunded_at: __Slot<::cloudevent_runtime::Timestamp>,
         tenant: __Slot<::std::string::String>,
+        extra: __Slot<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
     }
     impl PaymentRefunded {
         pub fn amount(
@@ -268,7 +298,10 @@ pub mod builder {
         }
         pub fn payment_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.payment_id = __set("payment_id", value);
             self
@@ -285,7 +318,10 @@ pub mod builder {
         }
         pub fn refund_id(
             mut self,
-            value: impl ::std::convert::TryInto<::uuid::Uuid, Error: ::std::fmt::Display>,
+            value: impl ::std::convert::TryInto<
+                ::std::string::String,
+                Error: ::std::fmt::Display,
+            >,
         ) -> Self {
             self.refund_id = __set("refund_id", value);
             self
@@ -293,7 +329,7 @@ pub mod builder {
         pub fn refunded_at(
             mut self,
             value: impl ::std::convert::TryInto<
-                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::cloudevent_runtime::Timestamp,
                 Error: ::std::fmt::Display,
             >,
         ) -> Self {
@@ -308,6 +344,16 @@ pub mod builder {
             >,
         ) -> Self {
             self.tenant = __set("tenant", value);
+            self
+        }
+        pub fn extra(
+            mut self,
+            value: impl ::std::convert::TryInto<
+                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                Error: ::std::fmt::Display,
+            >,
+        ) -> Self {
+            self.extra = __set("extra", value);
             self
         }
     }
@@ -338,6 +384,7 @@ pub mod builder {
                     builder.refunded_at,
                 )?,
                 tenant: __required("PaymentRefunded", "tenant", builder.tenant)?,
+                extra: __or(builder.extra, || ::std::default::Default::default())?,
             })
         }
     }

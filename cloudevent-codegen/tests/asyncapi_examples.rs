@@ -1,0 +1,222 @@
+//! Issue 39: the AsyncAPI specification's own single-file examples
+//! (`tests/sets/asyncapi-examples/`, vendored unedited from `asyncapi/spec`, see its `SOURCE`)
+//! generate as published with `--asyncapi FILE --type-template
+//! 'org.asyncapi.examples.{file}' --profile cloudevents`: every message with a JSON Schema
+//! payload is one type. The Rust of all of them compiles in one scratch crate that depends on
+//! the runtime, serde and serde_json only, and reads events through `RegistryEvent::from_slice`
+//! with the `jsonschema` crate's verdict on the original document (as JSON): each message's
+//! shipped `examples`, one instance filled from its schema, and the mutants `tests/oracle`
+//! makes of those; accepted data is written back unchanged.
+
+#![cfg(feature = "yaml")]
+
+mod oracle;
+mod scratch;
+
+use std::path::{Path, PathBuf};
+
+use cloudevent_codegen::{Builder, Profile, Registry, TypeMapping};
+use serde_json::{Value, json};
+
+const TEMPLATE: &str = "org.asyncapi.examples.{file}";
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sets/asyncapi-examples")
+}
+
+fn documents() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The message object a laid-out message came from: its payload pointer without the
+/// trailing `/payload` (or `/payload/schema`).
+fn message_at(payload_at: &str) -> &str {
+    let at = payload_at.strip_suffix("/schema").unwrap_or(payload_at);
+    at.strip_suffix("/payload").unwrap_or(at)
+}
+
+const MAIN: &str = r#"
+/// Reads each line (`<module>\t<type>\t<event JSON>`): `ok` (its typed variant, data written
+/// back unchanged), `refused\t<error>`, `other`, or `differs\t<type>\t<data written back>`.
+fn main() {
+    let path = std::env::args().nth(1).unwrap();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let mut parts = line.splitn(3, '\t');
+        let (module, expected, text) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
+        match read(module, text.as_bytes()) {
+            Err(e) => println!("refused\t{}", e.replace('\n', " ")),
+            Ok(None) => println!("other"),
+            Ok(Some((ty, data))) if ty == expected && data == sent["data"] => println!("ok"),
+            Ok(Some((ty, data))) => println!("differs\t{ty}\t{data}"),
+        }
+    }
+}
+
+fn of<T: cloudevent_runtime::CloudEventData + serde::Serialize>(
+    event: &cloudevent_runtime::Event<T>,
+) -> Option<(&'static str, serde_json::Value)> {
+    Some((T::TYPE, serde_json::to_value(event.data()).unwrap()))
+}
+"#;
+
+#[test]
+fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema() {
+    let documents = documents();
+    assert_eq!(documents.len(), 19, "{documents:?}");
+    let lock = tempfile::tempdir().unwrap();
+    let as_json = tempfile::tempdir().unwrap();
+    let scratch = scratch::Scratch::new("asyncapi-examples");
+    // The oracle reads the documents as JSON, converted once before it loads the folder.
+    let parsed: Vec<Value> = documents
+        .iter()
+        .enumerate()
+        .map(|(index, path)| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let document: Value = serde_saphyr::from_str(&text).unwrap();
+            let json_path = as_json.path().join(format!("{index}.json"));
+            std::fs::write(&json_path, document.to_string()).unwrap();
+            document
+        })
+        .collect();
+    let mut oracle = oracle::Oracle::new(as_json.path());
+    let mut main = String::from("#![deny(warnings)]\n#![allow(clippy::all, missing_docs)]\n");
+    let mut read = String::from(
+        "fn read(module: &str, bytes: &[u8]) -> Result<Option<(&'static str, serde_json::Value)>, String> {\n    match module {\n",
+    );
+    let mapping = TypeMapping {
+        type_templates: vec![TEMPLATE.to_owned()],
+        ..TypeMapping::default()
+    };
+    let (mut types, mut shipped) = (0, 0);
+    let mut skipped_documents = Vec::new();
+    let mut events = String::new();
+    let mut verdicts: Vec<(String, Option<String>)> = Vec::new();
+    for (index, path) in documents.iter().enumerate() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let document = &parsed[index];
+        let json_path = as_json.path().join(format!("{index}.json"));
+        let registry = match Registry::load_asyncapi(path, &mapping) {
+            Ok(registry) => registry,
+            // A document whose every message is in another schema format says so, by message.
+            Err(error) => {
+                let error = error.to_string();
+                assert!(
+                    error.contains("left out") && error.contains("application/vnd.apache.avro"),
+                    "{name}: {error}"
+                );
+                skipped_documents.push(name);
+                continue;
+            }
+        };
+        let rust = Builder::new()
+            .asyncapi(path)
+            .type_template(TEMPLATE)
+            .profile(Profile::CloudEvents)
+            .lock_file(lock.path().join(format!("{index}.lock.json")))
+            .generate()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(rust.refused.is_empty(), "{name}: {:?}", rust.refused);
+        let left_out: Vec<String> = rust
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .filter(|w| w.contains("left out"))
+            .collect();
+        assert!(left_out.is_empty(), "{name}: {left_out:#?}");
+        let code = rust.single_file().unwrap();
+        let variants = scratch::variants(&code);
+        assert_eq!(variants.len(), registry.files.len(), "{name}: {variants:?}");
+        types += variants.len();
+        let module = format!("doc{index}");
+        scratch.write(&format!("src/{module}.rs"), &code);
+        main.push_str(&format!(
+            "pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"
+        ));
+        read.push_str(&format!(
+            "        \"{module}\" => match {module}::RegistryEvent::from_slice(bytes).map_err(|e| e.to_string())? {{\n"
+        ));
+        for variant in &variants {
+            read.push_str(&format!(
+                "            {module}::RegistryEvent::{variant}(e) => Ok(of(&e)),\n"
+            ));
+        }
+        read.push_str("            _ => Ok(None),\n        },\n");
+        for file in &registry.files {
+            let at = file.path.to_string_lossy();
+            let (_, payload_at) = at.split_once('#').unwrap();
+            let schema = document.pointer(payload_at).unwrap();
+            let message = document.pointer(message_at(payload_at)).unwrap();
+            let mut instances: Vec<Value> = message
+                .get("examples")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|example| example.get("payload").cloned())
+                .collect();
+            shipped += instances.len();
+            instances.push(oracle::filled(schema));
+            let mutants: Vec<Value> = instances
+                .iter()
+                .flat_map(|i| oracle::mutants(i).into_iter().map(|(_, m)| m))
+                .collect();
+            instances.extend(mutants);
+            for data in instances {
+                let verdict = oracle.verdict_at(&json_path, payload_at, &data);
+                let event = json!({
+                    "specversion": "1.0",
+                    "id": format!("e{}", verdicts.len()),
+                    "source": "https://example.com/asyncapi",
+                    "type": file.meta.event_type,
+                    "datacontenttype": "application/json",
+                    "data": data,
+                });
+                events.push_str(&format!("{module}\t{}\t{event}\n", file.meta.event_type));
+                verdicts.push((format!("{name} {event}"), verdict));
+            }
+        }
+    }
+    read.push_str("        _ => unreachable!(),\n    }\n}\n");
+    main.push_str(&read);
+    main.push_str(MAIN);
+    scratch.write("src/main.rs", &main);
+    scratch.write("events.txt", &events);
+    let events_path = scratch.dir.join("events.txt");
+    let output = scratch.cargo(&["run", "--", events_path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", scratch::text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), verdicts.len(), "{stdout}");
+    let mut disagreements = Vec::new();
+    let mut accepted = 0;
+    for (line, (what, verdict)) in lines.iter().zip(&verdicts) {
+        match (*line, verdict) {
+            ("ok", None) => accepted += 1,
+            (typed, Some(_)) if typed.starts_with("refused") => {}
+            (typed, verdict) => disagreements.push(format!(
+                "{what}\n  typed: {typed}\n  jsonschema: {verdict:?}"
+            )),
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} of {} events disagree with jsonschema:\n{}",
+        disagreements.len(),
+        verdicts.len(),
+        disagreements.join("\n")
+    );
+    // The Adeo case study's payloads are Avro schemas hosted elsewhere.
+    assert_eq!(skipped_documents, ["adeo-kafka-request-reply-asyncapi.yml"]);
+    eprintln!(
+        "asyncapi examples: {} documents ({} all Avro), {types} message types, {shipped} shipped examples; all {} events agree with jsonschema ({accepted} accepted and written back unchanged)",
+        documents.len(),
+        skipped_documents.len(),
+        verdicts.len(),
+    );
+}
