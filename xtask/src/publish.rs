@@ -40,6 +40,19 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
     for name in PUBLISHED {
         package.args(["-p", name]);
     }
+    // `cargo publish --dry-run` writes its archives to `package/tmp-crate/`, `cargo package`
+    // to `package/`: stale ones from an earlier run must not be measured.
+    let version = env!("CARGO_PKG_VERSION");
+    let archives = |name: &str| {
+        let package = super::target_dir(root).join("package");
+        let file = format!("{name}-{version}.crate");
+        [package.join("tmp-crate").join(&file), package.join(file)]
+    };
+    for name in PUBLISHED {
+        for stale in archives(name) {
+            let _ = std::fs::remove_file(stale);
+        }
+    }
     let started = std::time::Instant::now();
     super::run(package)?;
     println!(
@@ -48,14 +61,12 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     // A test fixture or generated file let in by the `include` lists would show here first.
-    let version = env!("CARGO_PKG_VERSION");
     let mut too_large = Vec::new();
     for name in PUBLISHED {
-        let archive = super::target_dir(root)
-            .join("package")
-            .join(format!("{name}-{version}.crate"));
-        let size = std::fs::metadata(&archive)
-            .map_err(|e| format!("{}: {e}", archive.display()))?
+        let size = archives(name)
+            .iter()
+            .find_map(|archive| std::fs::metadata(archive).ok())
+            .ok_or_else(|| format!("package: no archive of {name} was written"))?
             .len();
         println!("xtask: {name}-{version}.crate: {} KiB", size / 1024);
         if size > MAX_ARCHIVE_BYTES {
