@@ -29,12 +29,15 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
         Some("--verify") => true,
         Some(other) => return Err(format!("package: unknown argument `{other}` (--verify)")),
     };
+    let version = env!("CARGO_PKG_VERSION");
     let mut package = super::cargo();
     // `--allow-dirty`: the step checks manifests and file lists, not that the work is committed.
     package
         .current_dir(root)
         .args(["publish", "--dry-run", "--locked", "--allow-dirty"]);
-    if !verify {
+    if verify {
+        forget_unpacked_overlay(version)?;
+    } else {
         package.arg("--no-verify");
     }
     for name in PUBLISHED {
@@ -42,7 +45,6 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
     }
     // `cargo publish --dry-run` writes its archives to `package/tmp-crate/`, `cargo package`
     // to `package/`: stale ones from an earlier run must not be measured.
-    let version = env!("CARGO_PKG_VERSION");
     let archives = |name: &str| {
         let package = super::target_dir(root).join("package");
         let file = format!("{name}-{version}.crate");
@@ -82,6 +84,35 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
             too_large.join(", ")
         ))
     }
+}
+
+/// Removes the copies of our crates that an earlier verify build unpacked from cargo's local
+/// overlay registry (`$CARGO_HOME/registry/src/-<hash>/<crate>-<version>`). Cargo treats a
+/// name and version as immutable and reuses such a copy, so after a source change the verify
+/// build of `cloudevent-cli` compiled against the previous run's `cloudevent-codegen` (seen
+/// 2026-11-29: "no method named `openapi`"). Only directories of a local registry (named
+/// `-<hash>`, not crates.io's `index.crates.io-<hash>`) and only our crates are touched.
+fn forget_unpacked_overlay(version: &str) -> Result<(), String> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .ok_or("package: neither CARGO_HOME nor HOME is set")?;
+    let Ok(registries) = std::fs::read_dir(home.join("registry").join("src")) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for name in PUBLISHED {
+            let unpacked = registry.path().join(format!("{name}-{version}"));
+            if unpacked.is_dir() {
+                std::fs::remove_dir_all(&unpacked)
+                    .map_err(|e| format!("{}: {e}", unpacked.display()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The largest archive we ship: the runtime's is about 330 KiB compressed; codegen's schema
