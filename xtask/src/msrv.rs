@@ -251,6 +251,27 @@ mod tests {
         );
     }
 
+    /// README.md and CONTRIBUTING.md state the `rust-version` the workspace declares.
+    #[test]
+    fn the_docs_state_the_declared_msrv() {
+        let root = crate::workspace_root();
+        let read = |file: &str| std::fs::read_to_string(root.join(file)).unwrap();
+        let manifest = read("Cargo.toml");
+        let declared = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("rust-version = \""))
+            .and_then(|rest| rest.strip_suffix('"'))
+            .expect("the workspace declares a rust-version");
+        assert!(
+            read("README.md").contains(&format!("Rust {declared} or newer")),
+            "README.md: say `Rust {declared} or newer`"
+        );
+        assert!(
+            read("CONTRIBUTING.md").contains(&format!("`rust-version = \"{declared}\"`")),
+            "CONTRIBUTING.md: state `rust-version = \"{declared}\"`"
+        );
+    }
+
     #[test]
     fn versions_compare_as_numbers() {
         assert!(version("1.9").unwrap() < version("1.85").unwrap());
