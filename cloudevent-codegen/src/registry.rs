@@ -108,8 +108,11 @@ pub struct TypeMapping {
     pub type_pointer: Option<String>,
     /// Templates tried in order, the first whose placeholders all have a value giving the
     /// type: `{dir}` the folder holding the file, `{file}` its name without `.schema.json` /
-    /// `.json`, `{/json/pointer}` the single value the schema fixes there (a `const` or a
-    /// one-value `enum`): `com.github.{dir}.{/properties/action}` for GitHub's webhooks.
+    /// `.json`, `{/json/pointer}` the single value the schema fixes there (a string member, a
+    /// `const` or a one-value `enum`): `com.github.{dir}.{/properties/action}` for GitHub's
+    /// webhooks; `{/json/pointer|regex}` the first capture group (else the match) of an
+    /// ECMA-262 regex over that value: `{/description|for an? (\S+) event}` for Azure Event
+    /// Grid's definitions, which name their type in their description.
     pub type_templates: Vec<String>,
     /// A JSON pointer to an array of type strings: the schema serves every one of them
     /// (`/cloudeventTypes` for Google's CloudEvents).

@@ -343,10 +343,11 @@ pub(crate) fn inline_root_ref(root: &mut Value) {
     else {
         return;
     };
-    // The stub of a shared definition (`bundle.rs`) is `{}` for typify to replace by name:
-    // inlined, the root would read any JSON, unchecked; as the one branch of an `allOf` it
-    // is the shared type.
-    let stub = reference.starts_with(&format!("#/definitions/{}", crate::bundle::stub_key("")));
+    // The stub of a shared definition (`bundle.rs`) is `{}` (or only marked nullable) for
+    // typify to replace by name: inlined, the root would read any JSON, unchecked; as the one
+    // branch of an `allOf` it is the shared type (and a definition that is `{}` indeed is
+    // `serde_json::Value` either way).
+    let stub = target.keys().all(|key| key == NULLABLE_STUB);
     let Some(object) = root.as_object_mut() else {
         return;
     };

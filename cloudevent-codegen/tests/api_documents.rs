@@ -203,32 +203,6 @@ fn case(module: &'static str, event_type: &'static str, data: Value, valid: bool
     }
 }
 
-const MAIN: &str = r#"
-/// Reads each line (`<module>\t<type>\t<event JSON>`) through that module's
-/// `RegistryEvent::from_slice`: `ok` (its typed variant, data written back unchanged),
-/// `refused\t<error>`, `other`, or `differs\t<type>\t<data written back>`.
-fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    for line in std::fs::read_to_string(path).unwrap().lines() {
-        let mut parts = line.splitn(3, '\t');
-        let (module, expected, text) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
-        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
-        match read(module, text.as_bytes()) {
-            Err(e) => println!("refused\t{}", e.replace('\n', " ")),
-            Ok(None) => println!("other"),
-            Ok(Some((ty, data))) if ty == expected && data == sent["data"] => println!("ok"),
-            Ok(Some((ty, data))) => println!("differs\t{ty}\t{data}"),
-        }
-    }
-}
-
-fn of<T: cloudevent_runtime::CloudEventData + serde::Serialize>(
-    event: &cloudevent_runtime::Event<T>,
-) -> Option<(&'static str, serde_json::Value)> {
-    Some((T::TYPE, serde_json::to_value(event.data()).unwrap()))
-}
-"#;
-
 #[test]
 fn every_document_generates_compiles_and_reads_with_its_schemas_verdict() {
     let lock = tempfile::tempdir().unwrap();
@@ -259,10 +233,7 @@ fn every_document_generates_compiles_and_reads_with_its_schemas_verdict() {
         ));
     }
     let scratch = scratch::Scratch::new("api-documents");
-    let mut main = String::from("#![deny(warnings)]\n#![allow(clippy::all, missing_docs)]\n");
-    let mut read = String::from(
-        "fn read(module: &str, bytes: &[u8]) -> Result<Option<(&'static str, serde_json::Value)>, String> {\n    match module {\n",
-    );
+    let mut reader = scratch::Reader::default();
     for (index, (module, builder)) in documents.into_iter().enumerate() {
         let rust = builder
             .profile(Profile::CloudEvents)
@@ -270,25 +241,8 @@ fn every_document_generates_compiles_and_reads_with_its_schemas_verdict() {
             .generate()
             .unwrap_or_else(|e| panic!("{module}: {e}"));
         assert!(rust.refused.is_empty(), "{module}: {:?}", rust.refused);
-        let text = rust.single_file().unwrap();
-        scratch.write(&format!("src/{module}.rs"), &text);
-        main.push_str(&format!(
-            "pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"
-        ));
-        read.push_str(&format!(
-            "        \"{module}\" => match {module}::RegistryEvent::from_slice(bytes).map_err(|e| e.to_string())? {{\n"
-        ));
-        for variant in scratch::variants(&text) {
-            read.push_str(&format!(
-                "            {module}::RegistryEvent::{variant}(e) => Ok(of(&e)),\n"
-            ));
-        }
-        read.push_str("            _ => Ok(None),\n        },\n");
+        reader.module(&scratch, module, &rust.single_file().unwrap());
     }
-    read.push_str("        _ => unreachable!(),\n    }\n}\n");
-    main.push_str(&read);
-    main.push_str(MAIN);
-    scratch.write("src/main.rs", &main);
 
     let money = json!({"amount_minor": 2500, "currency": "EUR"});
     let mut cases = vec![
@@ -438,29 +392,14 @@ fn every_document_generates_compiles_and_reads_with_its_schemas_verdict() {
             case.data
         );
     }
-    let mut events = String::new();
-    for (index, case) in cases.iter().enumerate() {
-        let event = json!({
-            "specversion": "1.0",
-            "id": format!("e{index}"),
-            "source": "https://example.com/api",
-            "type": case.event_type,
-            "datacontenttype": "application/json",
-            "data": case.data,
-        });
-        events.push_str(&format!("{}\t{}\t{event}\n", case.module, case.event_type));
+    for case in &cases {
+        reader.event(case.module, case.event_type, &case.data);
     }
-    scratch.write("events.txt", &events);
-    let events_path = scratch.dir.join("events.txt");
-    let output = scratch.cargo(&["run", "--", events_path.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", scratch::text(&output));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), cases.len(), "{stdout}");
+    let lines = reader.run(&scratch);
     let wrong: Vec<String> = lines
         .iter()
         .zip(&cases)
-        .filter(|(line, case)| (**line == "ok") != case.valid || line.starts_with("differs"))
+        .filter(|(line, case)| (*line == "ok") != case.valid || line.starts_with("differs"))
         .map(|(line, case)| format!("{} {}: {line}", case.event_type, case.data))
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");

@@ -16,7 +16,7 @@ mod scratch;
 use std::path::{Path, PathBuf};
 
 use cloudevent_codegen::{Builder, Profile, Registry, TypeMapping};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const TEMPLATE: &str = "org.asyncapi.examples.{file}";
 
@@ -41,31 +41,6 @@ fn message_at(payload_at: &str) -> &str {
     at.strip_suffix("/payload").unwrap_or(at)
 }
 
-const MAIN: &str = r#"
-/// Reads each line (`<module>\t<type>\t<event JSON>`): `ok` (its typed variant, data written
-/// back unchanged), `refused\t<error>`, `other`, or `differs\t<type>\t<data written back>`.
-fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    for line in std::fs::read_to_string(path).unwrap().lines() {
-        let mut parts = line.splitn(3, '\t');
-        let (module, expected, text) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
-        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
-        match read(module, text.as_bytes()) {
-            Err(e) => println!("refused\t{}", e.replace('\n', " ")),
-            Ok(None) => println!("other"),
-            Ok(Some((ty, data))) if ty == expected && data == sent["data"] => println!("ok"),
-            Ok(Some((ty, data))) => println!("differs\t{ty}\t{data}"),
-        }
-    }
-}
-
-fn of<T: cloudevent_runtime::CloudEventData + serde::Serialize>(
-    event: &cloudevent_runtime::Event<T>,
-) -> Option<(&'static str, serde_json::Value)> {
-    Some((T::TYPE, serde_json::to_value(event.data()).unwrap()))
-}
-"#;
-
 #[test]
 fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema() {
     let documents = documents();
@@ -73,6 +48,7 @@ fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema()
     let lock = tempfile::tempdir().unwrap();
     let as_json = tempfile::tempdir().unwrap();
     let scratch = scratch::Scratch::new("asyncapi-examples");
+    let mut reader = scratch::Reader::default();
     // The oracle reads the documents as JSON, converted once before it loads the folder.
     let parsed: Vec<Value> = documents
         .iter()
@@ -86,17 +62,12 @@ fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema()
         })
         .collect();
     let mut oracle = oracle::Oracle::new(as_json.path());
-    let mut main = String::from("#![deny(warnings)]\n#![allow(clippy::all, missing_docs)]\n");
-    let mut read = String::from(
-        "fn read(module: &str, bytes: &[u8]) -> Result<Option<(&'static str, serde_json::Value)>, String> {\n    match module {\n",
-    );
     let mapping = TypeMapping {
         type_templates: vec![TEMPLATE.to_owned()],
         ..TypeMapping::default()
     };
     let (mut types, mut shipped) = (0, 0);
     let mut skipped_documents = Vec::new();
-    let mut events = String::new();
     let mut verdicts: Vec<(String, Option<String>)> = Vec::new();
     for (index, path) in documents.iter().enumerate() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -135,19 +106,7 @@ fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema()
         assert_eq!(variants.len(), registry.files.len(), "{name}: {variants:?}");
         types += variants.len();
         let module = format!("doc{index}");
-        scratch.write(&format!("src/{module}.rs"), &code);
-        main.push_str(&format!(
-            "pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"
-        ));
-        read.push_str(&format!(
-            "        \"{module}\" => match {module}::RegistryEvent::from_slice(bytes).map_err(|e| e.to_string())? {{\n"
-        ));
-        for variant in &variants {
-            read.push_str(&format!(
-                "            {module}::RegistryEvent::{variant}(e) => Ok(of(&e)),\n"
-            ));
-        }
-        read.push_str("            _ => Ok(None),\n        },\n");
+        reader.module(&scratch, &module, &code);
         for file in &registry.files {
             let at = file.path.to_string_lossy();
             let (_, payload_at) = at.split_once('#').unwrap();
@@ -169,34 +128,16 @@ fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema()
             instances.extend(mutants);
             for data in instances {
                 let verdict = oracle.verdict_at(&json_path, payload_at, &data);
-                let event = json!({
-                    "specversion": "1.0",
-                    "id": format!("e{}", verdicts.len()),
-                    "source": "https://example.com/asyncapi",
-                    "type": file.meta.event_type,
-                    "datacontenttype": "application/json",
-                    "data": data,
-                });
-                events.push_str(&format!("{module}\t{}\t{event}\n", file.meta.event_type));
-                verdicts.push((format!("{name} {event}"), verdict));
+                reader.event(&module, &file.meta.event_type, &data);
+                verdicts.push((format!("{name} {} {data}", file.meta.event_type), verdict));
             }
         }
     }
-    read.push_str("        _ => unreachable!(),\n    }\n}\n");
-    main.push_str(&read);
-    main.push_str(MAIN);
-    scratch.write("src/main.rs", &main);
-    scratch.write("events.txt", &events);
-    let events_path = scratch.dir.join("events.txt");
-    let output = scratch.cargo(&["run", "--", events_path.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", scratch::text(&output));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), verdicts.len(), "{stdout}");
+    let lines = reader.run(&scratch);
     let mut disagreements = Vec::new();
     let mut accepted = 0;
     for (line, (what, verdict)) in lines.iter().zip(&verdicts) {
-        match (*line, verdict) {
+        match (line.as_str(), verdict) {
             ("ok", None) => accepted += 1,
             (typed, Some(_)) if typed.starts_with("refused") => {}
             (typed, verdict) => disagreements.push(format!(

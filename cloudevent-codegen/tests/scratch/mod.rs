@@ -90,3 +90,96 @@ fn write_if_changed(path: &Path, text: &str) {
         fs::write(path, text).unwrap();
     }
 }
+
+/// A scratch crate's `main.rs` that reads events through the generated modules it includes:
+/// add each module's Rust with [`Reader::module`], each event with [`Reader::event`], then
+/// [`Reader::run`] prints one line an event: `ok` (read as the variant of its type, data
+/// written back unchanged), `refused\t<error>`, `other`, or `differs\t<type>\t<data>`.
+#[derive(Default)]
+pub struct Reader {
+    main: String,
+    read: String,
+    events: String,
+    count: usize,
+}
+
+impl Reader {
+    /// Includes the generated Rust `code` as module `module` of the crate.
+    pub fn module(&mut self, scratch: &Scratch, module: &str, code: &str) {
+        scratch.write(&format!("src/{module}.rs"), code);
+        self.main.push_str(&format!(
+            "pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"
+        ));
+        self.read.push_str(&format!(
+            "        \"{module}\" => match {module}::RegistryEvent::from_slice(bytes).map_err(|e| e.to_string())? {{\n"
+        ));
+        for variant in variants(code) {
+            self.read.push_str(&format!(
+                "            {module}::RegistryEvent::{variant}(e) => Ok(of(&e)),\n"
+            ));
+        }
+        self.read
+            .push_str("            _ => Ok(None),\n        },\n");
+    }
+
+    /// An event of type `event_type` carrying `data`, read through `module`.
+    pub fn event(&mut self, module: &str, event_type: &str, data: &serde_json::Value) {
+        let event = serde_json::json!({
+            "specversion": "1.0",
+            "id": format!("e{}", self.count),
+            "source": "https://example.com/scratch",
+            "type": event_type,
+            "datacontenttype": "application/json",
+            "data": data,
+        });
+        self.count += 1;
+        self.events
+            .push_str(&format!("{module}\t{event_type}\t{event}\n"));
+    }
+
+    /// Builds and runs the crate; one line an event, in order.
+    pub fn run(&self, scratch: &Scratch) -> Vec<String> {
+        let mut main = String::from("#![deny(warnings)]\n#![allow(clippy::all, missing_docs)]\n");
+        main.push_str(&self.main);
+        main.push_str(
+            "fn read(module: &str, bytes: &[u8]) -> Result<Option<(&'static str, serde_json::Value)>, String> {\n    match module {\n",
+        );
+        main.push_str(&self.read);
+        main.push_str("        _ => unreachable!(),\n    }\n}\n");
+        main.push_str(READER_MAIN);
+        scratch.write("src/main.rs", &main);
+        scratch.write("events.txt", &self.events);
+        let events = scratch.dir.join("events.txt");
+        let output = scratch.cargo(&["run", "--", events.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", text(&output));
+        let lines: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(lines.len(), self.count, "{lines:?}");
+        lines
+    }
+}
+
+const READER_MAIN: &str = r#"
+fn main() {
+    let path = std::env::args().nth(1).unwrap();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let mut parts = line.splitn(3, '\t');
+        let (module, expected, text) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
+        match read(module, text.as_bytes()) {
+            Err(e) => println!("refused\t{}", e.replace('\n', " ")),
+            Ok(None) => println!("other"),
+            Ok(Some((ty, data))) if ty == expected && data == sent["data"] => println!("ok"),
+            Ok(Some((ty, data))) => println!("differs\t{ty}\t{data}"),
+        }
+    }
+}
+
+fn of<T: cloudevent_runtime::CloudEventData + serde::Serialize>(
+    event: &cloudevent_runtime::Event<T>,
+) -> Option<(&'static str, serde_json::Value)> {
+    Some((T::TYPE, serde_json::to_value(event.data()).unwrap()))
+}
+"#;
