@@ -345,16 +345,18 @@ fn format_rules(error: &FormatError) -> Vec<String> {
     error.rule().map(|r| r.to_string()).into_iter().collect()
 }
 
-/// A binding error's rule: the runtime's own mapping (`BindingError::rule`), which the CLI
-/// and the axum extractors report too.
-fn binding_rules(error: &BindingError) -> Vec<String> {
-    vec![error.rule().to_string()]
+/// A binding error's rule under the case's profile, the one every door reads it under (the
+/// binding readers through their event type's policy: `AnyEvent`'s for a `cloudevents` case,
+/// the typed type's for an `intg-std-015` one): the runtime's own mapping
+/// (`BindingError::rule_under`), which the CLI and the axum extractors report too (issue 41).
+fn binding_rules(case: &Case, error: &BindingError) -> Vec<String> {
+    vec![error.rule_under(&case.policy()).to_string()]
 }
 
-fn any_result(result: Result<AnyEvent, BindingError>) -> Verdict {
+fn any_result(case: &Case, result: Result<AnyEvent, BindingError>) -> Verdict {
     match result {
         Ok(event) => Verdict::Accept(event.subject().map(str::to_owned)),
-        Err(error) => Verdict::Reject(binding_rules(&error)),
+        Err(error) => Verdict::Reject(binding_rules(case, &error)),
     }
 }
 
@@ -591,14 +593,14 @@ fn validator_door(case: &Case) -> Verdict {
                     warnings = read;
                     document
                 }
-                Err(error) => return Verdict::Reject(binding_rules(&error)),
+                Err(error) => return Verdict::Reject(binding_rules(case, &error)),
             }
         }
         Input::Binary(_) | Input::Kafka(_) => {
             let record = kafka_record(&case.input).expect("a Kafka mapping");
             match kafka::structured_document(&record) {
                 Ok(document) => document,
-                Err(error) => return Verdict::Reject(binding_rules(&error)),
+                Err(error) => return Verdict::Reject(binding_rules(case, &error)),
             }
         }
     };
@@ -667,6 +669,7 @@ fn http_door(case: &Case) -> Verdict {
     };
     if let Reader::Intg = reader {
         return any_result(
+            case,
             http_binding::read_event::<Event<EntryPostedIntg>>(&map, &body).map(subject_of),
         );
     }
@@ -675,15 +678,19 @@ fn http_door(case: &Case) -> Verdict {
     if case.literal_headers.is_some() || case.boolean_extension {
         return typed_read(case, |typed| match typed {
             Typed::Entry => any_result(
+                case,
                 http_binding::read_event::<Event<EntryPosted>>(&map, &body).map(subject_of),
             ),
             Typed::EntryLiteral => any_result(
+                case,
                 http_binding::read_event::<Event<EntryPostedLiteral>>(&map, &body).map(subject_of),
             ),
             Typed::Flagged => any_result(
+                case,
                 http_binding::read_event::<Event<EntryFlagged>>(&map, &body).map(subject_of),
             ),
             Typed::FlaggedLiteral => any_result(
+                case,
                 http_binding::read_event::<Event<EntryFlaggedLiteral>>(&map, &body).map(subject_of),
             ),
         });
@@ -693,7 +700,7 @@ fn http_door(case: &Case) -> Verdict {
         Ok(Received::Batch(events)) => {
             Verdict::Accept(events.first().and_then(|e| e.subject().map(str::to_owned)))
         }
-        Err(error) => Verdict::Reject(binding_rules(&error)),
+        Err(error) => Verdict::Reject(binding_rules(case, &error)),
     }
 }
 
@@ -729,10 +736,11 @@ fn kafka_door(case: &Case) -> Verdict {
         return Verdict::NotApplicable;
     };
     match reader {
-        Reader::Any => any_result(kafka::from_record::<AnyEvent>(&record)),
-        Reader::Intg => {
-            any_result(kafka::from_record::<Event<EntryPostedIntg>>(&record).map(subject_of))
-        }
+        Reader::Any => any_result(case, kafka::from_record::<AnyEvent>(&record)),
+        Reader::Intg => any_result(
+            case,
+            kafka::from_record::<Event<EntryPostedIntg>>(&record).map(subject_of),
+        ),
     }
 }
 
@@ -743,10 +751,11 @@ fn nats_door(case: &Case) -> Verdict {
         return Verdict::NotApplicable;
     };
     let read = |headers: Option<&async_nats::HeaderMap>, payload: &[u8]| match reader {
-        Reader::Any => any_result(nats::from_parts::<AnyEvent>(headers, payload)),
-        Reader::Intg => {
-            any_result(nats::from_parts::<Event<EntryPostedIntg>>(headers, payload).map(subject_of))
-        }
+        Reader::Any => any_result(case, nats::from_parts::<AnyEvent>(headers, payload)),
+        Reader::Intg => any_result(
+            case,
+            nats::from_parts::<Event<EntryPostedIntg>>(headers, payload).map(subject_of),
+        ),
     };
     match &case.input {
         // CE NATS binding 1.0.3-wip §3.1.3.2 percent-encodes as HTTP does: a literal-header
@@ -771,15 +780,19 @@ fn nats_door(case: &Case) -> Verdict {
             }
             typed_read(case, |typed| match typed {
                 Typed::Entry => any_result(
+                    case,
                     nats::from_parts::<Event<EntryPosted>>(Some(&map), body).map(subject_of),
                 ),
                 Typed::EntryLiteral => any_result(
+                    case,
                     nats::from_parts::<Event<EntryPostedLiteral>>(Some(&map), body).map(subject_of),
                 ),
                 Typed::Flagged => any_result(
+                    case,
                     nats::from_parts::<Event<EntryFlagged>>(Some(&map), body).map(subject_of),
                 ),
                 Typed::FlaggedLiteral => any_result(
+                    case,
                     nats::from_parts::<Event<EntryFlaggedLiteral>>(Some(&map), body)
                         .map(subject_of),
                 ),
@@ -829,10 +842,11 @@ fn amqp_door(case: &Case) -> Verdict {
         _ => return Verdict::NotApplicable,
     };
     match reader {
-        Reader::Any => any_result(amqp::from_message::<AnyEvent>(&message)),
-        Reader::Intg => {
-            any_result(amqp::from_message::<Event<EntryPostedIntg>>(&message).map(subject_of))
-        }
+        Reader::Any => any_result(case, amqp::from_message::<AnyEvent>(&message)),
+        Reader::Intg => any_result(
+            case,
+            amqp::from_message::<Event<EntryPostedIntg>>(&message).map(subject_of),
+        ),
     }
 }
 
@@ -873,8 +887,9 @@ fn mqtt_door(case: &Case) -> Verdict {
         _ => return Verdict::NotApplicable,
     };
     match reader {
-        Reader::Any => any_result(mqtt::from_publish::<AnyEvent>(&publish, version)),
+        Reader::Any => any_result(case, mqtt::from_publish::<AnyEvent>(&publish, version)),
         Reader::Intg => any_result(
+            case,
             mqtt::from_publish::<Event<EntryPostedIntg>>(&publish, version).map(subject_of),
         ),
     }

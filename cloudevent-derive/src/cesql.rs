@@ -40,10 +40,8 @@ fn span_in(literal: &LitStr, span: Span) -> proc_macro2::Span {
     let token = literal.token();
     let text = token.to_string();
     let plain = text.starts_with('"') && !text.contains('\\');
-    if plain {
-        if let Some(inner) = token.subspan(span.start + 1..span.end.max(span.start + 1) + 1) {
-            return inner;
-        }
+    if plain && let Some(inner) = token.subspan(span.start + 1..span.end.max(span.start + 1) + 1) {
+        return inner;
     }
     literal.span()
 }

@@ -79,7 +79,7 @@ fn canonical_string_fits(name: &str, text: &str, kind: AttributeKind) -> bool {
 /// Standard base64 with padding (RFC 4648 §4), the type system's Binary string form.
 fn is_base64(text: &str) -> bool {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return false;
     }
     let body = text.trim_end_matches('=');

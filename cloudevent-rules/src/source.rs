@@ -115,15 +115,15 @@ fn check_hygiene(value: &str, parsed: &UriRef<'_>, found: &mut Vec<Violation>) {
             .with_hint(hint())
     };
 
-    if let Some(scheme) = parsed.scheme {
-        if scheme.eq_ignore_ascii_case("k8s") {
-            found.push(error(
-                rule::INTG_R14,
-                format!("scheme `{scheme}`"),
-                "is an infrastructure identifier; the source must not expose internal infrastructure"
-                    .to_owned(),
-            ));
-        }
+    if let Some(scheme) = parsed.scheme
+        && scheme.eq_ignore_ascii_case("k8s")
+    {
+        found.push(error(
+            rule::INTG_R14,
+            format!("scheme `{scheme}`"),
+            "is an infrastructure identifier; the source must not expose internal infrastructure"
+                .to_owned(),
+        ));
     }
 
     // A special scheme (WHATWG URL) without `//host`: `http:/127.0.0.1/x`, `http:127.0.0.1`,

@@ -115,13 +115,13 @@ pub(crate) fn parse(s: &str) -> Result<UriRef<'_>, UriError> {
             check_component(fragment, "fragment", s)?;
         }
     }
-    if let Some(fragment) = fragment.filter(|_| delimiters.second_hash) {
-        if let Some(i) = find_byte(fragment, b'#') {
-            return Err(UriError::new(
-                format!("character `#` at byte {}", offset(s, fragment) + i),
-                "a URI holds at most one `#`; percent-encode it as `%23`",
-            ));
-        }
+    if let Some(fragment) = fragment.filter(|_| delimiters.second_hash)
+        && let Some(i) = find_byte(fragment, b'#')
+    {
+        return Err(UriError::new(
+            format!("character `#` at byte {}", offset(s, fragment) + i),
+            "a URI holds at most one `#`; percent-encode it as `%23`",
+        ));
     }
 
     Ok(UriRef {
@@ -252,16 +252,16 @@ fn check_characters(s: &str) -> Result<Delimiters, UriError> {
     while i < bytes.len() {
         // Most of a URI is plain bytes: 16 lookups that do not wait on each other, then one
         // branch, instead of a branch a byte.
-        if i >= one_at_a_time {
-            if let Some(block) = bytes.get(i..i + 16) {
-                if block.iter().fold(true, |plain, &b| {
-                    plain & (URI_BYTE[usize::from(b)] == PLAIN)
-                }) {
-                    i += 16;
-                    continue;
-                }
-                one_at_a_time = i + 16;
+        if i >= one_at_a_time
+            && let Some(block) = bytes.get(i..i + 16)
+        {
+            if block.iter().fold(true, |plain, &b| {
+                plain & (URI_BYTE[usize::from(b)] == PLAIN)
+            }) {
+                i += 16;
+                continue;
             }
+            one_at_a_time = i + 16;
         }
         let b = bytes[i];
         match URI_BYTE[usize::from(b)] {
@@ -353,16 +353,16 @@ fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
         None => (None, authority),
     };
-    if let Some(userinfo) = userinfo {
-        if let Some(i) = find_bracket(userinfo) {
-            return Err(UriError::new(
-                format!("userinfo `{userinfo}`"),
-                format!(
-                    "character `{}` is not allowed in userinfo",
-                    &userinfo[i..=i]
-                ),
-            ));
-        }
+    if let Some(userinfo) = userinfo
+        && let Some(i) = find_bracket(userinfo)
+    {
+        return Err(UriError::new(
+            format!("userinfo `{userinfo}`"),
+            format!(
+                "character `{}` is not allowed in userinfo",
+                &userinfo[i..=i]
+            ),
+        ));
     }
 
     if let Some(literal) = host_port.strip_prefix('[') {

@@ -109,10 +109,10 @@ fn run(case: &Json) -> Result<(), String> {
         }
         _ => {}
     }
-    if let Some(want) = expected(case) {
-        if want != value {
-            return Err(format!("expected {want:?}, got {value:?}"));
-        }
+    if let Some(want) = expected(case)
+        && want != value
+    {
+        return Err(format!("expected {want:?}, got {value:?}"));
     }
     Ok(())
 }

@@ -90,9 +90,9 @@ impl Timestamp {
     pub fn from_unix(secs: i64, nanos: u32) -> Option<Self> {
         let digits = if nanos == 0 {
             0
-        } else if nanos % 1_000_000 == 0 {
+        } else if nanos.is_multiple_of(1_000_000) {
             3
-        } else if nanos % 1_000 == 0 {
+        } else if nanos.is_multiple_of(1_000) {
             6
         } else {
             9

@@ -151,7 +151,7 @@ fn reader_rule(message: &Message, policy: &Policy) -> Option<Option<String>> {
         };
         error.rule().map(|r| r.as_str().to_owned())
     };
-    let binding_rule = |error: BindingError| Some(error.rule().as_str().to_owned());
+    let binding_rule = |error: BindingError| Some(error.rule_under(policy).as_str().to_owned());
     let structured = message
         .headers
         .get("content-type")

@@ -125,7 +125,14 @@ mod axum_door {
     }
 
     async fn refuse(request: Request) -> (StatusCode, String, serde_json::Value) {
-        let policy = Policy::new(Profile::IntgStd015);
+        refuse_under(request, Profile::IntgStd015).await
+    }
+
+    async fn refuse_under(
+        request: Request,
+        profile: Profile,
+    ) -> (StatusCode, String, serde_json::Value) {
+        let policy = Policy::new(profile);
         let rejection = Checked::<AnyEvent>::from_request(request, &policy)
             .await
             .expect_err("refused");
@@ -158,6 +165,41 @@ mod axum_door {
             display,
             format!(
                 "413 Payload Too Large; error INTG-STD-015 R-11: message: is {size} bytes, over the 262144-byte limit; store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
+            )
+        );
+    }
+
+    /// Issue 41: the rule a binding's refusal cites follows the route's policy. Under the
+    /// `cloudevents` profile the 415 and the 413 cite the CloudEvents rules (both cited
+    /// INTG-STD-015 R-8 and R-11 under every profile before).
+    #[tokio::test]
+    async fn a_refusal_cites_the_rule_of_the_routes_profile() {
+        let (status, display, body) = refuse_under(
+            post("application/json", VALID.as_bytes().to_vec()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(body["findings"][0]["rule"], "CE binding 1.3");
+        assert!(
+            display.starts_with("415 Unsupported Media Type; error CE binding 1.3: content type `application/json`: names no CloudEvents format"),
+            "{display}"
+        );
+        let big = VALID.replace(
+            r#""time""#,
+            &format!(r#""data":"{}","time""#, "x".repeat(300_000)),
+        );
+        let (status, _, body) = refuse_under(
+            post("application/cloudevents+json", big.into_bytes()),
+            Profile::CloudEvents,
+        )
+        .await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        let size = VALID.len() + 300_000 + r#""data":"","#.len();
+        assert_eq!(
+            body["findings"][0]["message"],
+            format!(
+                "message: is {size} bytes, over the 262144-byte limit (CE 1.0.2 size limits); store the data elsewhere and send a reference to it in `data` (the claim-check pattern)"
             )
         );
     }
@@ -429,5 +471,66 @@ mod issue_41 {
         );
         // Without a policy, the default profile's (INTG-STD-015), as before.
         assert_eq!(not_cloudevents.rule().as_str(), "INTG-STD-015 R-8");
+    }
+
+    /// A transport reader's refusal, reported under the reader's policy: an `AnyEvent` reader
+    /// (the CloudEvents profile) cites the CloudEvents bindings' content modes, a reader of a
+    /// type on INTG-STD-015 cites R-8 (before, every binding refusal cited INTG-STD-015).
+    #[cfg(all(feature = "kafka", feature = "derive"))]
+    #[test]
+    fn a_kafka_refusal_is_reported_under_the_readers_profile() {
+        use cloudevent_runtime::binding::kafka::{KafkaRecord, from_record, report_refusal};
+        use cloudevent_runtime::{CloudEvent, Event};
+
+        #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+        #[cloudevent(
+            type = "com.example.order.created",
+            source = "https://orders.example.com",
+            profile = "intg-std-015"
+        )]
+        struct OrderCreated {}
+
+        let plain = KafkaRecord {
+            key: None,
+            headers: vec![("content-type".into(), Some(b"application/json".to_vec()))],
+            value: Some(br#"{"a": 1}"#.to_vec()),
+        };
+        let refusal = from_record::<AnyEvent>(&plain).unwrap_err();
+        assert_eq!(
+            report_refusal::<AnyEvent>(&plain, &refusal).to_string(),
+            "error CE binding 1.3: content type `application/json`: names no CloudEvents format and the message carries no CloudEvents attribute headers; send the event as `application/cloudevents+json` (structured mode), or its attributes as `ce-` headers beside the data (binary mode; `ce_` over Kafka, `cloudEvents:` over AMQP, user properties over MQTT 5)"
+        );
+        let refusal = from_record::<Event<OrderCreated>>(&plain).unwrap_err();
+        assert_eq!(
+            report_refusal::<Event<OrderCreated>>(&plain, &refusal).findings()[0]
+                .rule
+                .as_str(),
+            "INTG-STD-015 R-8"
+        );
+    }
+
+    /// The MQTT binding has no batched mode: under the CloudEvents profile the refusal cites
+    /// the bindings' content modes, once.
+    #[cfg(feature = "mqtt")]
+    #[test]
+    fn an_mqtt_refusal_is_reported_under_the_readers_profile() {
+        use cloudevent_runtime::binding::mqtt::{
+            MqttPublish, MqttVersion, from_publish, report_refusal,
+        };
+        let publish = MqttPublish {
+            content_type: Some("application/cloudevents-batch+json".into()),
+            user_properties: Vec::new(),
+            payload: b"[]".to_vec(),
+        };
+        let refusal = from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap_err();
+        let report = report_refusal::<AnyEvent>(&publish, MqttVersion::V5, &refusal);
+        assert_eq!(
+            report
+                .findings()
+                .iter()
+                .map(|f| f.rule.as_str())
+                .collect::<Vec<_>>(),
+            ["CE binding 1.3"]
+        );
     }
 }

@@ -38,8 +38,8 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
         let file = root.join("api").join(format!("{name}.txt"));
         if bless {
             std::fs::create_dir_all(root.join("api")).map_err(|e| format!("api/: {e}"))?;
-            std::fs::write(&file, render(&current))
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = header(name, env!("CARGO_PKG_VERSION")) + &render(&current);
+            std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
             println!("api: {} ({} items) written", file.display(), current.len());
             continue;
         }
@@ -50,6 +50,10 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
             )
         })?;
         let diff = compare(&parse(&text), &current);
+        println!(
+            "api: {name}: against the baseline of release {}",
+            release_of(&text).unwrap_or("(unlabelled)")
+        );
         print!("{}", diff.describe(name));
         if !diff.broken.is_empty() {
             broken_crates.push(name);
@@ -68,6 +72,21 @@ pub fn run(args: &[String], root: &Path) -> Result<(), String> {
 
 /// Public items: `<kind> <path>` -> deprecated.
 pub type Items = BTreeMap<String, bool>;
+
+/// The first line of a baseline: the release it is the public API of.
+pub fn header(name: &str, version: &str) -> String {
+    format!("# {name} {version}: the public API of release {version} (cargo xtask api --bless)\n")
+}
+
+/// The release a baseline's header names.
+pub fn release_of(text: &str) -> Option<&str> {
+    let rest = text
+        .lines()
+        .next()?
+        .split(": the public API of release ")
+        .nth(1)?;
+    rest.split_whitespace().next()
+}
 
 pub fn render(items: &Items) -> String {
     items
@@ -150,20 +169,22 @@ impl Diff {
 
 /// Builds the crate's rustdoc JSON and reads its public items.
 fn public_items(name: &str, root: &Path) -> Result<Items, String> {
-    let mut rustdoc = super::cargo();
-    rustdoc
+    rustdoc_items(super::cargo(), name, &super::target_dir(root))
+}
+
+/// Runs `cargo rustdoc` for package `name` with `cargo` (its directory, manifest and
+/// target directory already set; `target` is that directory) and reads the public items of
+/// the JSON it writes.
+fn rustdoc_items(
+    mut cargo: std::process::Command,
+    name: &str,
+    target: &Path,
+) -> Result<Items, String> {
+    cargo
         .env("RUSTC_BOOTSTRAP", "1")
         .args(["rustdoc", "-q", "-p", name, "--lib", "--all-features", "--"])
         .args(["-Z", "unstable-options", "--output-format", "json"]);
-    super::run(rustdoc)?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let target = if target.is_relative() {
-        root.join(target)
-    } else {
-        target
-    };
+    super::run(cargo)?;
     let file = target
         .join("doc")
         .join(format!("{}.json", name.replace('-', "_")));
@@ -434,6 +455,95 @@ mod tests {
         );
         assert!(diff.broken.is_empty());
         assert_eq!(diff.newly_deprecated, ["fn c::Batch::into_events"]);
+    }
+
+    /// The diff on a real crate's rustdoc JSON: a scratch crate (its own workspace and target
+    /// directory) released with `old` and `new`; removing `old` straight away fails, naming
+    /// it; deprecating it instead passes (listed as deprecated since); removing it after the
+    /// release that deprecated it passes.
+    #[test]
+    fn on_a_scratch_crate_removing_fails_and_deprecating_passes() {
+        let dir = crate::target_dir(&crate::workspace_root()).join("xtask-api-scratch");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"scratch\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[workspace]\n",
+        )
+        .unwrap();
+        let items = |lib: &str| {
+            std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+            let mut cargo = crate::cargo();
+            cargo
+                .current_dir(&dir)
+                .env("CARGO_TARGET_DIR", dir.join("target"))
+                .env_remove("RUSTFLAGS")
+                .env_remove("RUSTDOCFLAGS");
+            rustdoc_items(cargo, "scratch", &dir.join("target")).unwrap()
+        };
+        let released = items(
+            "//! Scratch.\n/// Old.\npub fn old() {}\n/// New.\npub fn new() {}\n\
+             /// A type.\npub struct Kept;\nimpl Kept {\n    /// A method.\n    pub fn method(&self) {}\n}\n",
+        );
+        assert_eq!(
+            render(&released),
+            "fn scratch::Kept::method\nfn scratch::new\nfn scratch::old\nstruct scratch::Kept\n"
+        );
+
+        let removed = items(
+            "//! Scratch.\n/// New.\npub fn new() {}\n/// A type.\npub struct Kept;\n\
+             impl Kept {}\n",
+        );
+        let diff = compare(&released, &removed);
+        assert_eq!(diff.broken, ["fn scratch::Kept::method", "fn scratch::old"]);
+        assert!(
+            diff.describe("scratch")
+                .contains("REMOVED WITHOUT DEPRECATION (2)")
+        );
+
+        let deprecated_lib = "//! Scratch.\n/// Old.\n#[deprecated(since = \"0.2.0\", note = \"use `new`\")]\n\
+             pub fn old() {}\n/// New.\npub fn new() {}\n/// A type.\npub struct Kept;\n\
+             impl Kept {\n    /// A method.\n    #[deprecated(since = \"0.2.0\", note = \"gone\")]\n    pub fn method(&self) {}\n}\n";
+        let deprecated = items(deprecated_lib);
+        let diff = compare(&released, &deprecated);
+        assert!(diff.broken.is_empty(), "{diff:?}");
+        assert_eq!(
+            diff.newly_deprecated,
+            ["fn scratch::Kept::method", "fn scratch::old"]
+        );
+
+        // The release after: its baseline has them deprecated, and they may go.
+        let diff = compare(&deprecated, &removed);
+        assert!(diff.broken.is_empty(), "{diff:?}");
+        assert_eq!(
+            diff.removed_after_deprecation,
+            ["fn scratch::Kept::method", "fn scratch::old"]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Each baseline names the release it is the API of, and it is the newest release of the
+    /// CHANGELOG (the one a fresh clone's `cargo xtask api` compares with).
+    #[test]
+    fn each_baseline_is_labelled_with_the_changelogs_newest_release() {
+        let root = crate::workspace_root();
+        let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).unwrap();
+        let newest = changelog
+            .split("\n## [")
+            .skip(1)
+            .map(|s| s.split(']').next().unwrap())
+            .find(|s| *s != "Unreleased")
+            .expect("CHANGELOG.md has a release heading");
+        for name in CRATES {
+            let text =
+                std::fs::read_to_string(root.join("api").join(format!("{name}.txt"))).unwrap();
+            assert_eq!(
+                text.lines().next().unwrap_or_default(),
+                header(name, newest).trim_end(),
+                "api/{name}.txt: label it with release {newest}"
+            );
+            assert_eq!(release_of(&text), Some(newest));
+        }
     }
 
     #[test]

@@ -291,3 +291,146 @@ fn guide_doctests_are_gated_on_the_features_they_use() {
     }
     assert!(checked >= 5, "lib.rs includes the guides as doctests");
 }
+
+/// The CHANGELOG's migration lines (`old call -> new call`) name items that exist: every path
+/// in the first code span after `->` (`Type::item`, `module::item`) is a public item of a
+/// published crate (`api/<crate>.txt`, or a trait method its types have: `try_from`, `from`,
+/// `default`, `into`), every `.method(` a public method's name, and none of them is an item
+/// deprecated there (a migration that points at a shim sends users to a second migration).
+/// Names outside our crates (`Vec::from`, `Context::current`) and placeholders (`X`, `T`) are
+/// skipped; `cloudevent_cli::` is the binary's support code, with no baseline.
+#[test]
+fn changelog_migrations_name_items_that_exist() {
+    use std::collections::BTreeSet;
+
+    let mut pairs = BTreeSet::new();
+    let mut deprecated_pairs = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for name in crate::api::CRATES {
+        for (item, deprecated) in crate::api::parse(&read(&format!("api/{name}.txt"))) {
+            let path = item.split_once(' ').map_or(item.as_str(), |(_, path)| path);
+            let segments: Vec<&str> = path.split("::").collect();
+            for pair in segments.windows(2) {
+                let pair = (pair[0].to_owned(), pair[1].to_owned());
+                if deprecated {
+                    deprecated_pairs.insert(pair);
+                } else {
+                    pairs.insert(pair);
+                }
+            }
+            if !deprecated {
+                names.insert(segments.last().copied().unwrap_or_default().to_owned());
+            }
+        }
+    }
+    // What the standard library's traits give our types, and methods of theirs a migration
+    // chains after ours.
+    const TRAIT_METHODS: [&str; 12] = [
+        "from",
+        "try_from",
+        "default",
+        "into",
+        "to_string",
+        "iter",
+        "find",
+        "map_or_else",
+        "parse",
+        "as_ref",
+        "clone",
+        "with_remote_span_context",
+    ];
+    // Members and builder setters of a user's generated payload types (named after the
+    // schema's members in a migration's example), not items of ours.
+    const GENERATED: [&str; 2] = ["created_at", "parcel_id"];
+    const OUTSIDE: [&str; 16] = [
+        "Vec",
+        "Option",
+        "String",
+        "Box",
+        "Result",
+        "Some",
+        "Ok",
+        "std",
+        "core",
+        "serde_json",
+        "Context",
+        "axum",
+        "http",
+        "tokio",
+        "async_nats",
+        "cloudevent_cli",
+    ];
+    let changelog = read("CHANGELOG.md");
+    let mut missing = Vec::new();
+    for bullet in changelog.split("\n- ").skip(1) {
+        let bullet = bullet.split("\n\n").next().unwrap_or_default();
+        let bullet = bullet.replace('\n', " ");
+        let Some((_, rhs)) = bullet.split_once(" -> ") else {
+            continue;
+        };
+        let Some(span) = rhs.split('`').nth(1) else {
+            continue;
+        };
+        // Turbofish arguments are types of the caller's (`::<Json>`), not items to look up.
+        let mut plain = String::new();
+        let mut depth = 0;
+        for (i, c) in span.char_indices() {
+            match c {
+                '<' if span[..i].ends_with("::") => depth += 1,
+                '>' if depth > 0 => depth -= 1,
+                _ if depth > 0 => {}
+                _ => plain.push(c),
+            }
+        }
+        let plain = plain.replace("::::", "::");
+        let words: Vec<&str> = plain
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '.'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for word in words {
+            for (n, part) in word.split('.').enumerate() {
+                let part = part.trim_matches(':');
+                // A method is `.name(`; `.proto`, `payload.count:` and `..entry` are not calls.
+                let called = plain.contains(&format!(".{part}("));
+                if part.is_empty() || (n > 0 && !part.contains("::") && !called) {
+                    continue;
+                }
+                let segments: Vec<&str> = part
+                    .split("::")
+                    .map(|s| if s == "rules" { "cloudevent_rules" } else { s })
+                    .collect();
+                let placeholder =
+                    |s: &&str| s.len() == 1 && s.chars().all(|c| c.is_ascii_uppercase());
+                if OUTSIDE.contains(&segments[0]) || segments.iter().any(placeholder) {
+                    continue;
+                }
+                let last = segments[segments.len() - 1];
+                if segments.len() >= 2 {
+                    let pair = (segments[segments.len() - 2].to_owned(), last.to_owned());
+                    let type_exists = names.contains(&pair.0) || pair.0 == "cloudevent_rules";
+                    let found = pairs.contains(&pair)
+                        || (type_exists && TRAIT_METHODS.contains(&last))
+                        || (type_exists
+                            && names.contains(last)
+                            && !deprecated_pairs.contains(&pair));
+                    if !found {
+                        missing.push(format!("`{part}` in `{span}`"));
+                    }
+                } else if n > 0
+                    && !names.contains(last)
+                    && !TRAIT_METHODS.contains(&last)
+                    && !GENERATED.contains(&last)
+                {
+                    // `.method(`: a method of ours by name.
+                    missing.push(format!("`.{last}` in `{span}`"));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "CHANGELOG.md migrations name items that are not (or no longer) public, or are \
+         deprecated:\n{}",
+        missing.join("\n")
+    );
+}

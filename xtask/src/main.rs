@@ -5,12 +5,16 @@
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
 //!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
-//!   `cargo check` of each runtime feature alone, `api --check`, and every
+//!   `cargo check` of each runtime feature alone, `api --check`, `msrv`, `package`, and every
 //!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
 //!   features alone).
 //! - `codegen [--check]`: keeps `schemas/` and the Rust types in step.
 //! - `api [--check|--bless]`: the published crates' public API against `api/<crate>.txt`, the
 //!   last release's baseline; fails on an item removed without a deprecation there.
+//! - `msrv`: every dependency of the published crates declares a `rust-version` no newer than
+//!   ours.
+//! - `package [--verify]`: `cargo publish --dry-run` (`cargo package`, no upload) for every
+//!   published crate, in dependency order.
 //! - `bench`, `bench-e2e`, `deps`, `compile-cost`: the performance figures of BENCHMARKS.md.
 
 use std::env;
@@ -27,13 +31,17 @@ mod demo;
 mod deps;
 #[cfg(test)]
 mod docs_promises;
+mod msrv;
 mod outputs;
+mod publish;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("api") => api::run(&args[1..], &workspace_root()),
+        Some("msrv") => msrv::run(&workspace_root()),
+        Some("package") => publish::run(&args[1..], &workspace_root()),
         Some("codegen") => codegen::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-e2e") => bench_e2e::run(&args[1..], &workspace_root()),
@@ -73,6 +81,11 @@ fn print_help() {
                    a compile-time refusal explained, events produced from a generated type,\n            \
                    a gateway refusing a bad one (README's first command)\n  \
          deps      count the runtime's dependency crates (no features) against the SDK's 57\n  \
+         msrv      every dependency of the published crates (all features, every platform)\n            \
+                   declares a rust-version no newer than ours, or none\n  \
+         package   cargo publish --dry-run (cargo package, no upload) for every published\n            \
+                   crate, in dependency order, without the verify build (--verify builds\n            \
+                   each archive too)\n  \
          codegen   regenerate Rust modules from schemas/, schemas from the exported Rust\n            \
                    types, schemas/README.md and schemas/asyncapi.yaml, refusing breaking\n            \
                    changes; --check changes nothing and fails when stale;\n            \
@@ -83,6 +96,7 @@ fn print_help() {
                    the Protobuf peer (pip protobuf, grpcio-tools),\n            \
                    then fmt check, clippy -D warnings, each runtime feature linted alone,\n            \
                    API docs with -D warnings, the public API against api/ (api --check),\n            \
+                   msrv, package,\n            \
                    all tests and doctests, README's and docs/ snippets included\n            \
                    (what CI runs: .ci/run; README's second command)"
     );
@@ -94,6 +108,18 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("xtask lives one level below the workspace root")
         .to_path_buf()
+}
+
+/// The target directory nested cargo commands write to: `CARGO_TARGET_DIR`, else `target/`.
+fn target_dir(root: &Path) -> PathBuf {
+    let target = env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    if target.is_relative() {
+        root.join(target)
+    } else {
+        target
+    }
 }
 
 /// `cargo` as the user invoked it, so a nested build uses the same toolchain.
@@ -377,6 +403,12 @@ fn test() -> Result<(), String> {
     // without a deprecation there (CONTRIBUTING.md, "Upgrade policy"). About 75 s on 2 cores
     // once clippy has checked the dependencies.
     api::run(&["--check".to_owned()], &workspace_root())?;
+
+    // The MSRV (`rust-version`) against every dependency's, and every published crate through
+    // `cargo publish --dry-run` (no verify build: CONTRIBUTING.md, "Publishing", gives the
+    // times).
+    msrv::run(&workspace_root())?;
+    publish::run(&[], &workspace_root())?;
 
     let mut test = cargo();
     test.args(["test", "--workspace", "--all-features"]);

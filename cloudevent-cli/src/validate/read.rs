@@ -4,7 +4,7 @@
 use cloudevent_cli::http_message;
 use cloudevent_runtime::binding::kafka::{self, KafkaRecord};
 use cloudevent_runtime::binding::{ContentMode, Detected, StructuredFormat, http};
-use cloudevent_runtime::rules::rule;
+use cloudevent_runtime::rules::BindingConcern;
 use cloudevent_runtime::{AnyEvent, Avro, Json, Protobuf, Violation};
 use serde::de::{SeqAccess, Visitor};
 use serde_json::Value;
@@ -74,7 +74,11 @@ fn looks_like_http(bytes: &[u8]) -> bool {
 pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
     let request = match http_message::parse_http_message(bytes) {
         Ok(request) => request,
-        Err(error) => return Checked::refused("message", rule::INTG_R8, error.to_string()),
+        Err(error) => {
+            // Not an HTTP message at all: the binding's rule under the profile checked.
+            let rule = validator.policy().binding_rule(BindingConcern::BinaryMode);
+            return Checked::refused("message", rule, error.to_string());
+        }
     };
     let (headers, body) = (request.headers(), request.body());
     let format = http::content_type(headers)
@@ -112,10 +116,10 @@ pub(super) fn check_http(validator: &Checker, bytes: &[u8]) -> Checked {
                     report.extend(warnings);
                     Checked::event(&report)
                 }
-                Err(error) => Checked::refused_with(error.violation()),
+                Err(error) => Checked::refused_with(error.violation_under(validator.policy())),
             }
         }
-        Err(error) => Checked::refused_with(error.violation()),
+        Err(error) => Checked::refused_with(error.violation_under(validator.policy())),
     }
 }
 
@@ -135,6 +139,8 @@ pub(super) fn check_protobuf(validator: &Checker, bytes: &[u8], batch: bool) -> 
 /// one record, an array several (reported by index). Structured records are validated as
 /// JSON; binary ones are read into an event first, as for HTTP.
 pub(super) fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
+    // Input that is no record: the binding's rule under the profile checked.
+    let binary = validator.policy().binding_rule(BindingConcern::BinaryMode);
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
         // An array is read one record at a time, each dropped once checked: 349,000 `{}`
         // records held as `Value`s at once took tens of bytes of memory per byte of input.
@@ -147,7 +153,7 @@ pub(super) fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
                 Err(error) => EventResult::refused(
                     Some(index),
                     vec![Violation::error(
-                        rule::INTG_R8,
+                        binary,
                         "record",
                         "",
                         format!("is not JSON: {error}"),
@@ -158,9 +164,7 @@ pub(super) fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
         });
         return match read {
             Ok(()) => checked,
-            Err(error) => {
-                Checked::refused("record", rule::INTG_R8, format!("is not JSON: {error}"))
-            }
+            Err(error) => Checked::refused("record", binary, format!("is not JSON: {error}")),
         };
     }
     match serde_json::from_slice::<Value>(bytes) {
@@ -171,10 +175,10 @@ pub(super) fn check_kafka(validator: &Checker, bytes: &[u8]) -> Checked {
         }
         Ok(_) => Checked::refused(
             "record",
-            rule::INTG_R8,
+            binary,
             "is neither a record object nor an array of records".to_owned(),
         ),
-        Err(error) => Checked::refused("record", rule::INTG_R8, format!("is not JSON: {error}")),
+        Err(error) => Checked::refused("record", binary, format!("is not JSON: {error}")),
     }
 }
 
@@ -226,6 +230,6 @@ fn check_kafka_record(validator: &Checker, index: Option<usize>, record: &Value)
     }
     match kafka::from_record::<AnyEvent>(&record) {
         Ok(event) => EventResult::from_report(index, &validator.validate(&event)),
-        Err(error) => refused(vec![error.violation()]),
+        Err(error) => refused(vec![error.violation_under(validator.policy())]),
     }
 }

@@ -168,9 +168,10 @@ fn never_equal(
     let Some(kind) = schema.kind(a.name()) else {
         return;
     };
-    if kind == AttributeKind::Timestamp {
-        if let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty {
-            found.push(Finding {
+    if kind == AttributeKind::Timestamp
+        && let Some(ty @ (Type::Integer | Type::Boolean)) = literal.ty
+    {
+        found.push(Finding {
                 span: literal.span,
                 message: format!(
                     "`{}` is a Timestamp, never equal to {} {ty} in {what} (a CastError on every event, CESQL v1 3.7)",
@@ -178,8 +179,7 @@ fn never_equal(
                     if ty == Type::Integer { "an" } else { "a" }
                 ),
             });
-            return;
-        }
+        return;
     }
     let Some(text) = literal.text else {
         return;

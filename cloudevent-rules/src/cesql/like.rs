@@ -94,10 +94,10 @@ impl Run {
         let mut chars = text.char_indices();
         for item in &self.items {
             let (_, c) = chars.next()?;
-            if let Item::Char(expected) = item {
-                if *expected != c {
-                    return None;
-                }
+            if let Item::Char(expected) = item
+                && *expected != c
+            {
+                return None;
             }
         }
         Some(chars.next().map_or(text.len(), |(at, _)| at))
@@ -182,15 +182,15 @@ impl Pattern {
         if let Some(text) = literal(&items) {
             return Pattern::Exact(text);
         }
-        if let Some((Item::Any, rest)) = items.split_last() {
-            if let Some(text) = literal(rest) {
-                return Pattern::Prefix(text);
-            }
+        if let Some((Item::Any, rest)) = items.split_last()
+            && let Some(text) = literal(rest)
+        {
+            return Pattern::Prefix(text);
         }
-        if let Some((Item::Any, rest)) = items.split_first() {
-            if let Some(text) = literal(rest) {
-                return Pattern::Suffix(text);
-            }
+        if let Some((Item::Any, rest)) = items.split_first()
+            && let Some(text) = literal(rest)
+        {
+            return Pattern::Suffix(text);
         }
         let star = items.contains(&Item::Any);
         // `%%` is `%`: an empty run between two is no constraint, and is dropped (the

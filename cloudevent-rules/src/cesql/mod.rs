@@ -334,10 +334,10 @@ impl Expression {
         let mut seen = std::collections::HashSet::new();
         let mut names: Vec<&str> = Vec::new();
         self.root.walk(&mut |node| {
-            if let ast::Kind::Attribute(a) | ast::Kind::Exists(a) = &node.kind {
-                if seen.insert(a.name()) {
-                    names.push(a.name());
-                }
+            if let ast::Kind::Attribute(a) | ast::Kind::Exists(a) = &node.kind
+                && seen.insert(a.name())
+            {
+                names.push(a.name());
             }
         });
         names

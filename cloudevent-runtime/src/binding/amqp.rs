@@ -177,6 +177,39 @@ pub fn from_message<E: BindingEvent>(message: &AmqpMessage) -> Result<E, Binding
     message::receive_event(message)
 }
 
+/// The full report on a message [`from_message`] refused, under `E`'s policy: every finding
+/// the validator lists, with the event's id and attributes, then the typed reader's refusal
+/// when it is not among them; a message refused before any event is read reports that refusal
+/// alone. Each finding cites the rule of `E`'s profile (as
+/// [`kafka::report_refusal`](super::kafka::report_refusal) does for a record).
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::amqp::{AmqpMessage, AmqpValue, from_message, report_refusal};
+///
+/// let message = AmqpMessage {
+///     content_type: Some("application/json".into()),
+///     application_properties: vec![
+///         ("cloudEvents:specversion".into(), AmqpValue::String("1.0".into())),
+///         ("cloudEvents:id".into(), AmqpValue::String("a-1".into())),
+///         ("cloudEvents:source".into(), AmqpValue::String("/s".into())),
+///         ("cloudEvents:type".into(), AmqpValue::String("com.example.a.b".into())),
+///         ("cloudEvents:time".into(), AmqpValue::String("yesterday".into())),
+///     ],
+///     body: Some(br#"{"a":1}"#.to_vec()),
+/// };
+/// let refusal = from_message::<AnyEvent>(&message).unwrap_err();
+/// let report = report_refusal::<AnyEvent>(&message, &refusal);
+/// assert_eq!(report.id(), Some("a-1"));
+/// assert_eq!(report.errors().next().unwrap().attribute, "time");
+/// ```
+pub fn report_refusal<E: BindingEvent>(
+    message: &AmqpMessage,
+    refusal: &BindingError,
+) -> crate::ValidationReport {
+    message::report_refusal::<E, _>(message, refusal)
+}
+
 /// A message as the binding layer reads it: `content-type` for the mode (§3), application
 /// properties named `cloudEvents:` or `cloudEvents_` (§3.1.3.1) in their native types or as
 /// strings (§3.1.3.2), the application data as the body.

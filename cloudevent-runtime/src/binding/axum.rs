@@ -93,7 +93,7 @@ impl EventRejection {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             report: Report::Event(ValidationReport::refused(
                 policy.profile(),
-                vec![error.violation()],
+                vec![error.violation_under(policy)],
             )),
         }
     }
@@ -103,7 +103,7 @@ impl EventRejection {
     /// that a typed reader refused before any event could be read: the one violation that
     /// stopped the read is the report.
     fn refused_message(error: &BindingError, policy: &Policy) -> Self {
-        let mut violation = error.violation();
+        let mut violation = error.violation_under(policy);
         if matches!(
             error,
             BindingError::HeaderValue { .. } | BindingError::HeaderNotText { .. }
@@ -559,7 +559,7 @@ impl<E: BindingEvent> IntoResponse for EventResponse<E> {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 report: Report::Event(ValidationReport::refused(
                     E::policy().profile(),
-                    vec![error.violation()],
+                    vec![error.violation_under(&E::policy())],
                 )),
             }
             .into_response(),

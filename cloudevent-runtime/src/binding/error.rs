@@ -8,7 +8,13 @@ use super::percent::PercentDecodeError;
 /// INTG-STD-015 rule id) and what was found.
 ///
 /// `Display` is the finding's one form ([`BindingError::violation`]): where, what, the rule
-/// id once, the fix.
+/// id once, the fix. The error does not carry the policy it was read under, so `Display`,
+/// [`BindingError::rule`] and [`BindingError::violation`] cite the default profile's
+/// (INTG-STD-015) rule for a binding's own refusal (content mode, headers, size); under
+/// another profile ask [`BindingError::violation_under`] with the reader's policy
+/// (`E::policy()` for a reader of `E`), or take the binding's full report
+/// (`binding::kafka::report_refusal`, and the same in `amqp`, `mqtt`, `nats`, `http`), which
+/// does.
 ///
 /// ```
 /// use cloudevent_runtime::binding::BindingError;

@@ -758,14 +758,12 @@ mod tests {
                 0..40,
             ),
         ) {
-            if let Ok(value) = HeaderValue::from_bytes(&bytes) {
-                if let Ok(text) = value.to_str().map(str::to_owned) {
-                    if verbatim(&text) {
+            if let Ok(value) = HeaderValue::from_bytes(&bytes)
+                && let Ok(text) = value.to_str().map(str::to_owned)
+                    && verbatim(&text) {
                         let decoded = percent::decode(&text);
                         proptest::prop_assert!(matches!(decoded, Ok(Cow::Borrowed(t)) if t == text));
                     }
-                }
-            }
         }
     }
 }

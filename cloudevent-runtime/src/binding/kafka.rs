@@ -417,6 +417,49 @@ pub fn from_record<E: BindingEvent>(record: &KafkaRecord) -> Result<E, BindingEr
     message::receive_event(record)
 }
 
+/// The full report on a record [`from_record`] refused, under `E`'s policy: every finding the
+/// validator lists (what `cloudevent validate --format kafka` and the axum `Checked<AnyEvent>`
+/// extractor report), with the event's id and attributes, then the typed reader's refusal when
+/// it is not among them. A record refused before any event is read (a null header, a batch,
+/// no CloudEvent) reports that refusal alone. Each finding cites the rule of `E`'s profile.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, CloudEvent, Event};
+/// use cloudevent_runtime::binding::kafka::{KafkaRecord, from_record, report_refusal};
+///
+/// #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+/// struct OrderCreated { note: String }
+///
+/// let structured = |content_type: &str, value: &str| KafkaRecord {
+///     key: None,
+///     headers: vec![("content-type".into(), Some(content_type.as_bytes().to_vec()))],
+///     value: Some(value.as_bytes().to_vec()),
+/// };
+/// let record = structured("application/cloudevents+json", r#"{"specversion": "1.0",
+///     "id": "evt-1", "source": "https://localhost:8443/orders", "type": "com.example.order.created",
+///     "time": "2026-03-28T14:22:31+01:00", "data": {"note": "n"}}"#);
+/// let refusal = from_record::<Event<OrderCreated>>(&record).unwrap_err();
+/// let report = report_refusal::<Event<OrderCreated>>(&record, &refusal);
+/// assert_eq!(report.id(), Some("evt-1"));
+/// // Every finding, not only the first: the source's port and host, the time's offset.
+/// let attributes: Vec<&str> = report.errors().map(|f| f.attribute.as_ref()).collect();
+/// assert_eq!(attributes, ["source", "source", "time"]);
+///
+/// // No CloudEvent at all, read as `AnyEvent` (the CloudEvents profile): the binding's
+/// // refusal alone, citing the CloudEvents bindings' content modes.
+/// let plain = structured("application/json", r#"{"a": 1}"#);
+/// let refusal = from_record::<AnyEvent>(&plain).unwrap_err();
+/// let report = report_refusal::<AnyEvent>(&plain, &refusal);
+/// assert_eq!(report.findings()[0].rule.as_str(), "CE binding 1.3");
+/// ```
+pub fn report_refusal<E: BindingEvent>(
+    record: &KafkaRecord,
+    refusal: &BindingError,
+) -> crate::ValidationReport {
+    message::report_refusal::<E, _>(record, refusal)
+}
+
 /// The record as a JSON event document for a validator (for `cloudevent validate --format
 /// kafka`): the value as sent in structured mode, or the document a binary-mode record stands
 /// for ([`BinaryParts::to_structured_document`](super::BinaryParts::to_structured_document)).

@@ -236,7 +236,13 @@ fn binary_event<E: BindingEvent, M: IncomingMessage>(message: &M) -> Result<E, B
 ///
 /// # Errors
 /// See [`content_mode`] and [`binary_parts`]; no CloudEvent at all.
-#[cfg(any(feature = "http", feature = "kafka"))]
+#[cfg(any(
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
 pub(crate) fn structured_document<M: IncomingMessage>(
     message: &M,
 ) -> Result<(ContentMode, Vec<u8>), BindingError> {
@@ -257,6 +263,39 @@ pub(crate) fn structured_document<M: IncomingMessage>(
         }
     };
     Ok((mode, document))
+}
+
+/// The full report on a message [`receive_event`] refused with `refusal` under `E`'s policy
+/// (issue 41): every finding of the validator's read of the message's document (what
+/// [`structured_document`] gives: the structured event as sent, or the document a
+/// binary-mode message stands for), with the event's id and attributes, then the typed
+/// reader's refusal when it is not among them (the event type `E` takes, its payload). A
+/// message refused before any event is read (a bad header, a batch, no CloudEvent) reports
+/// that refusal alone. Every rule it cites is the one `E`'s profile names
+/// ([`BindingError::violation_under`]). The transports' `report_refusal` functions call it;
+/// the HTTP binding's own (`binding::http::report_refusal`) also lists the warnings of a
+/// literal header reading.
+#[cfg(any(
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
+pub(crate) fn report_refusal<E: BindingEvent, M: IncomingMessage>(
+    message: &M,
+    refusal: &BindingError,
+) -> crate::ValidationReport {
+    use crate::Validate as _;
+    let policy = E::policy();
+    let refused = refusal.violation_under(&policy);
+    match structured_document(message) {
+        Ok((ContentMode::Structured | ContentMode::Binary, document)) => {
+            let mut report = crate::Validator::new(policy).validate_bytes::<crate::Json>(&document);
+            report.list_refusal(refused);
+            report
+        }
+        _ => crate::ValidationReport::refused(policy.profile(), vec![refused]),
+    }
 }
 
 /// The binary-mode parts of a message, borrowed from it (a header value is copied only when

@@ -135,6 +135,35 @@ pub fn from_publish<E: BindingEvent>(
     message::receive_event(&Received { publish, version })
 }
 
+/// The full report on a PUBLISH [`from_publish`] refused, under `E`'s policy: every finding
+/// the validator lists, with the event's id and attributes, then the typed reader's refusal
+/// when it is not among them; a PUBLISH refused before any event is read reports that refusal
+/// alone. Each finding cites the rule of `E`'s profile (as
+/// [`kafka::report_refusal`](super::kafka::report_refusal) does for a record).
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::mqtt::{MqttPublish, MqttVersion, from_publish, report_refusal};
+///
+/// let publish = MqttPublish {
+///     content_type: Some("application/cloudevents+json".into()),
+///     user_properties: Vec::new(),
+///     payload: br#"{"specversion":"1.0","id":"m-1","source":"","type":"com.example.a.b",
+///         "time":"yesterday"}"#.to_vec(),
+/// };
+/// let refusal = from_publish::<AnyEvent>(&publish, MqttVersion::V5).unwrap_err();
+/// let report = report_refusal::<AnyEvent>(&publish, MqttVersion::V5, &refusal);
+/// let attributes: Vec<&str> = report.errors().map(|f| f.attribute.as_ref()).collect();
+/// assert_eq!(attributes, ["source", "time"]);
+/// ```
+pub fn report_refusal<E: BindingEvent>(
+    publish: &MqttPublish,
+    version: MqttVersion,
+    refusal: &BindingError,
+) -> crate::ValidationReport {
+    message::report_refusal::<E, _>(&Received { publish, version }, refusal)
+}
+
 /// A PUBLISH as the binding layer reads it, on a connection of one protocol version.
 struct Received<'m> {
     publish: &'m MqttPublish,

@@ -324,6 +324,33 @@ pub fn from_message<E: BindingEvent>(message: &async_nats::Message) -> Result<E,
     from_parts(message.headers.as_ref(), &message.payload)
 }
 
+/// The full report on a message [`from_parts`] refused, under `E`'s policy: every finding the
+/// validator lists, with the event's id and attributes, then the typed reader's refusal when
+/// it is not among them; a message refused before any event is read reports that refusal
+/// alone. Each finding cites the rule of `E`'s profile (as
+/// [`kafka::report_refusal`](super::kafka::report_refusal) does for a record).
+///
+/// ```
+/// use cloudevent_runtime::AnyEvent;
+/// use cloudevent_runtime::binding::nats::{from_parts, report_refusal};
+///
+/// let payload = br#"{"specversion":"1.0","id":"n-1","source":"","type":"com.example.a.b",
+///     "time":"yesterday"}"#;
+/// let refusal = from_parts::<AnyEvent>(None, payload).unwrap_err();
+/// let report = report_refusal::<AnyEvent>(None, payload, &refusal);
+/// assert_eq!(report.id(), Some("n-1"));
+/// let attributes: Vec<&str> = report.errors().map(|f| f.attribute.as_ref()).collect();
+/// assert_eq!(attributes, ["source", "time"]);
+/// ```
+pub fn report_refusal<E: BindingEvent>(
+    headers: Option<&HeaderMap>,
+    payload: &[u8],
+    refusal: &BindingError,
+) -> crate::ValidationReport {
+    let policy = E::policy();
+    message::report_refusal::<E, _>(&Received::new(headers, payload, &policy), refusal)
+}
+
 /// Publishes an event on core NATS in binary or structured mode ([`DEFAULT_MODE`]:
 /// structured).
 ///

@@ -612,7 +612,14 @@ impl<'a> MapAccess<'a> for Members<'a> {
 mod document;
 #[cfg(test)]
 use document::json_string_len;
-#[cfg(any(test, feature = "http", feature = "kafka"))]
+#[cfg(any(
+    test,
+    feature = "http",
+    feature = "kafka",
+    feature = "amqp",
+    feature = "mqtt",
+    feature = "nats"
+))]
 pub(super) use document::structured_document;
 use document::{document_len, document_len_bound, write_document};
 

@@ -242,10 +242,11 @@ impl<T: CloudEventData> Event<T> {
         // W3C: a tracestate belongs to its traceparent; a child with its own takes neither.
         let traced = self.extension_str(TRACEPARENT).is_some();
         for name in [TRACEPARENT, TRACESTATE] {
-            if !traced && self.extension_str(name).is_none() {
-                if let Some(value) = parent.extension_str(name) {
-                    self.extensions.insert(name, value.into_owned());
-                }
+            if !traced
+                && self.extension_str(name).is_none()
+                && let Some(value) = parent.extension_str(name)
+            {
+                self.extensions.insert(name, value.into_owned());
             }
         }
         self

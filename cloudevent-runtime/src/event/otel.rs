@@ -52,10 +52,10 @@ impl<T: CloudEventData> Event<T> {
     /// refuses (a reader would refuse the event) is left out and its `traceparent` kept, as
     /// W3C Trace Context 3.3.1 lets a vendor do; `with_trace_context` reports it instead.
     pub(super) fn traced_by_current_span(mut self) -> Self {
-        if let Some((traceparent, tracestate)) = crate::otel::current() {
-            if payload_extension(&self.data, TRACEPARENT).is_none() {
-                self.set_trace(traceparent, tracestate);
-            }
+        if let Some((traceparent, tracestate)) = crate::otel::current()
+            && payload_extension(&self.data, TRACEPARENT).is_none()
+        {
+            self.set_trace(traceparent, tracestate);
         }
         self
     }

@@ -24,10 +24,10 @@ pub(crate) fn payload_string_violation<T: CloudEventData>(data: &T) -> Option<Vi
 }
 
 fn envelope_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
-    if let Some(subject) = data.subject() {
-        if let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop() {
-            return Some(violation);
-        }
+    if let Some(subject) = data.subject()
+        && let Some(violation) = cloudevent_rules::check_string_value("subject", subject).pop()
+    {
+        return Some(violation);
     }
     let mut found = None;
     let _ = data.visit_extensions(&mut Visit {

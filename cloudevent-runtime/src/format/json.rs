@@ -518,10 +518,9 @@ fn context_attribute<'de>(
         JsonScalar::Null => Ok(()),
         JsonScalar::Str(text) => {
             if let (Member::Type, Some(Expected { ty: expected, .. })) = (attribute, expected_type)
+                && text != expected
             {
-                if text != expected {
-                    findings.report(type_mismatch(expected, &text))?;
-                }
+                findings.report(type_mismatch(expected, &text))?;
             }
             if let Some(slot) = envelope.attribute_mut(attribute) {
                 *slot = Some(text);

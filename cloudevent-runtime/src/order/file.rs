@@ -177,7 +177,7 @@ fn parse(text: &str) -> Result<HashMap<String, i32>, SequenceError> {
 #[cfg(unix)]
 fn lock(file: &File) -> std::io::Result<()> {
     use std::os::fd::AsRawFd as _;
-    // `File::lock` is newer than the workspace's MSRV (1.89 against 1.85).
+    // `flock` directly: written when the MSRV (1.85) predated `File::try_lock` (1.89).
     #[allow(unsafe_code)]
     // SAFETY: `flock` takes a file descriptor we own for the call's duration; no memory is
     // shared with the kernel.

@@ -332,10 +332,10 @@ struct Entry {
 impl State {
     /// Drops the front entry, and its key when that entry is the key's live one.
     fn pop_front(&mut self) {
-        if let Some(entry) = self.order.pop_front() {
-            if self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq) {
-                self.live.remove(&entry.key);
-            }
+        if let Some(entry) = self.order.pop_front()
+            && self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq)
+        {
+            self.live.remove(&entry.key);
         }
     }
 }

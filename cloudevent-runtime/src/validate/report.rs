@@ -250,7 +250,13 @@ impl ValidationReport {
     /// Lists the error a typed reader stopped at after the validator's findings, unless one
     /// of them is that error already (same rule, same attribute): what only a type checks
     /// (the event type it takes, its payload) joins the report once (issue 41).
-    #[cfg(feature = "http")]
+    #[cfg(any(
+        feature = "http",
+        feature = "kafka",
+        feature = "amqp",
+        feature = "mqtt",
+        feature = "nats"
+    ))]
     pub(crate) fn list_refusal(&mut self, refusal: Violation) {
         let listed = self
             .findings

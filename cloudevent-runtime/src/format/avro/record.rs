@@ -192,13 +192,11 @@ fn members<'r>(
         .attributes
         .iter()
         .find(|(name, _)| cloudevent_rules::RESERVED_NAMES.contains(name))
-    {
-        if let Some(violation) = cloudevent_rules::check_extension_name(name, policy.profile())
+        && let Some(violation) = cloudevent_rules::check_extension_name(name, policy.profile())
             .into_iter()
             .next()
-        {
-            return Err(violation.into());
-        }
+    {
+        return Err(violation.into());
     }
     let content_type = record
         .attributes

@@ -182,10 +182,9 @@ pub(super) fn read_event(
         .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
     if let (Some(json::Expected { ty: expected, .. }), Some(found)) =
         (expected_type, envelope.ty.as_deref())
+        && found != expected
     {
-        if found != expected {
-            return Err(json::type_mismatch(expected, found));
-        }
+        return Err(json::type_mismatch(expected, found));
     }
     // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
