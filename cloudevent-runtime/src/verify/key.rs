@@ -39,7 +39,8 @@ enum Secret {
 /// use cloudevent_runtime::verify::{SigningKey, VerifyingKey};
 ///
 /// let public = SigningKey::ed25519("k", &[7; 32]).verifying_key();
-/// assert_eq!(VerifyingKey::ed25519(&public.to_bytes()).unwrap(), public);
+/// let bytes: [u8; 32] = public.to_bytes().try_into().unwrap();
+/// assert_eq!(VerifyingKey::ed25519(&bytes).unwrap(), public);
 /// assert!(VerifyingKey::p256_sec1(&[4; 65]).is_err());
 /// ```
 #[derive(Clone, PartialEq, Eq)]
