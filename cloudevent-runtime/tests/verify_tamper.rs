@@ -1,9 +1,15 @@
 //! The tamper corpus of the verifiability extension (issue 42): a signed event changed in
 //! transit, one way a case, each refused with the error of the Verification Protocol step
 //! that discards it, and the same verdict at every door this build has: the JSON structured
-//! reader (`AnyEvent`, and `Event<T>` through [`Verified::into_typed`]), and with feature
-//! `http` the HTTP binding in binary and structured mode. A few cases are changes the
-//! extension does not cover by design; they are accepted and say why.
+//! reader (`AnyEvent`, and `Event<T>` through [`Verified::into_typed`]), and with their
+//! features the HTTP and Kafka bindings in binary and structured mode, AMQP and MQTT 5 in
+//! binary mode, the Protobuf and Avro formats (each door writes the event with its binding's
+//! or format's writer and reads it back before verifying, so a base event that verifies at
+//! every door has one digest whichever carried it). A few cases are changes the extension does
+//! not cover by design; they are accepted and say why.
+//!
+//! `cargo test -p cloudevent-runtime --features verify,http,kafka,amqp,mqtt,protobuf,avro
+//! --test verify_tamper -- --nocapture` prints the count of refusals per door.
 #![cfg(all(feature = "verify", feature = "derive"))]
 
 use base64::Engine as _;
@@ -408,6 +414,23 @@ fn doors() -> Vec<(&'static str, Door)> {
             &mqtt::from_publish::<AnyEvent>(&publish, mqtt::MqttVersion::V5).unwrap(),
             &keys(),
         ))
+    }));
+    #[cfg(feature = "protobuf")]
+    doors.push(("Protobuf", |bytes| {
+        use cloudevent_runtime::Protobuf;
+        let event = AnyEvent::from_slice(bytes).ok()?;
+        let wire = event.encode::<Protobuf>().unwrap();
+        Some(verify(
+            &AnyEvent::decode::<Protobuf>(&wire).unwrap(),
+            &keys(),
+        ))
+    }));
+    #[cfg(feature = "avro")]
+    doors.push(("Avro", |bytes| {
+        use cloudevent_runtime::Avro;
+        let event = AnyEvent::from_slice(bytes).ok()?;
+        let wire = event.encode::<Avro>().unwrap();
+        Some(verify(&AnyEvent::decode::<Avro>(&wire).unwrap(), &keys()))
     }));
     doors
 }
