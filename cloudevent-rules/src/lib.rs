@@ -91,7 +91,7 @@ pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, c
 mod verifiability;
 pub use verifiability::{
     DIGEST_ATTRIBUTES, DSSE_PAYLOAD_TYPE, DSSEMATERIAL, SIGNEDEXTATTRS, SignedExtensionProblem,
-    canonical_value, check_signed_extensions, utc_seconds,
+    canonical_value, check_signed_extensions, signed_extension_problems, utc_seconds,
 };
 
 pub mod limits;

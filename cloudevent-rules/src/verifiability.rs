@@ -110,8 +110,8 @@ impl std::error::Error for SignedExtensionProblem {}
 
 /// Checks a `signedextattrs` list, the one verdict the derive (at compile time), the signer
 /// (Signing Protocol step 2) and the verifier (Verification Protocol step 6.4.1) share; the
-/// first problem in list order is returned. A name not present on the event is valid (its
-/// value digest is that of the empty byte sequence).
+/// first problem in list order is returned (see [`signed_extension_problems`] for all). A name
+/// not present on the event is valid (its value digest is that of the empty byte sequence).
 ///
 /// ```
 /// use cloudevent_rules::{SignedExtensionProblem, check_signed_extensions};
@@ -134,23 +134,61 @@ impl std::error::Error for SignedExtensionProblem {}
 pub fn check_signed_extensions<'a>(
     names: impl IntoIterator<Item = &'a str>,
 ) -> Result<(), SignedExtensionProblem> {
+    match problems(names, true).into_iter().next() {
+        Some(problem) => Err(problem),
+        None => Ok(()),
+    }
+}
+
+/// Every problem of a `signedextattrs` list, in list order, a repeated name once: what the
+/// derive reports together.
+///
+/// ```
+/// use cloudevent_rules::{SignedExtensionProblem, signed_extension_problems};
+///
+/// assert_eq!(
+///     signed_extension_problems(["a", "id", "a", "a", "dssematerial"]),
+///     [
+///         SignedExtensionProblem::CoreAttribute("id".into()),
+///         SignedExtensionProblem::Repeated("a".into()),
+///         SignedExtensionProblem::Material,
+///     ]
+/// );
+/// ```
+pub fn signed_extension_problems<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Vec<SignedExtensionProblem> {
+    problems(names, false)
+}
+
+fn problems<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    first_only: bool,
+) -> Vec<SignedExtensionProblem> {
+    let mut found = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for name in names {
-        if DIGEST_ATTRIBUTES.contains(&name) {
-            return Err(SignedExtensionProblem::CoreAttribute(name.to_owned()));
-        }
-        if name == DSSEMATERIAL {
-            return Err(SignedExtensionProblem::Material);
-        }
-        if name == SIGNEDEXTATTRS {
-            return Err(SignedExtensionProblem::Itself);
-        }
-        if seen.contains(&name) {
-            return Err(SignedExtensionProblem::Repeated(name.to_owned()));
-        }
+        let problem = if DIGEST_ATTRIBUTES.contains(&name) {
+            Some(SignedExtensionProblem::CoreAttribute(name.to_owned()))
+        } else if name == DSSEMATERIAL {
+            Some(SignedExtensionProblem::Material)
+        } else if name == SIGNEDEXTATTRS {
+            Some(SignedExtensionProblem::Itself)
+        } else if seen.contains(&name) {
+            let repeated = SignedExtensionProblem::Repeated(name.to_owned());
+            (!found.contains(&repeated)).then_some(repeated)
+        } else {
+            None
+        };
         seen.push(name);
+        if let Some(problem) = problem {
+            found.push(problem);
+            if first_only {
+                break;
+            }
+        }
     }
-    Ok(())
+    found
 }
 
 /// A `Timestamp` as the extension hashes it (section "Canonical Value Serialization"): RFC

@@ -89,8 +89,8 @@
 //! # The guide
 //!
 //! The repository's README.md and `docs/` explain the library by topic (producing, consuming
-//! and gateways, bindings, formats, codegen and compatibility, rules, performance); every
-//! Rust snippet there is compiled as a doctest of this crate.
+//! and gateways, bindings, formats, verifiable events, codegen and compatibility, rules,
+//! performance); every Rust snippet there is compiled as a doctest of this crate.
 //!
 //! # Module layout
 //!
@@ -408,6 +408,9 @@ pub struct BindingsDoctests;
 #[cfg(all(doctest, feature = "http", feature = "avro", feature = "protobuf"))]
 #[doc = include_str!("../../docs/formats.md")]
 pub struct FormatsDoctests;
+#[cfg(all(doctest, feature = "verify", feature = "http"))]
+#[doc = include_str!("../../docs/verifiable-events.md")]
+pub struct VerifiableEventsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/rules.md")]
 pub struct RulesDoctests;

@@ -173,6 +173,37 @@ pub fn sign(
     event.set_material(ExtensionValueBuf::Binary(Binary::from(envelope)))
 }
 
+/// Signs a typed event with the extensions its type declares
+/// (`#[cloudevent(sign(extensions = ".."))]`, [`CloudEventData::SIGNED_EXTENSIONS`]); a type
+/// that declares no signing is signed over its core attributes and data only.
+///
+/// ```
+/// use cloudevent_runtime::{AnyEvent, CloudEvent, Event};
+/// use cloudevent_runtime::verify::{SigningKey, TrustedKeys, sign_declared, verify};
+///
+/// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+/// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com",
+///     sign(extensions = "region"))]
+/// struct OrderCreated { #[cloudevent(subject)] order_id: String, #[cloudevent(extension)] region: String }
+///
+/// let key = SigningKey::ed25519("orders", &[7; 32]);
+/// let mut event = Event::new(OrderCreated { order_id: "o-1".into(), region: "eu".into() });
+/// sign_declared(&mut event, &key).unwrap();
+///
+/// let received = AnyEvent::from_slice(&serde_json::to_vec(&event).unwrap()).unwrap();
+/// let keys = TrustedKeys::new().with_key("orders", key.verifying_key());
+/// assert_eq!(verify(&received, &keys).unwrap().material().signed_extensions(), ["region"]);
+/// ```
+///
+/// # Errors
+/// As [`sign`].
+pub fn sign_declared<T: CloudEventData + Serialize>(
+    event: &mut Event<T>,
+    key: &SigningKey,
+) -> Result<(), SignError> {
+    sign(event, key, T::SIGNED_EXTENSIONS.unwrap_or_default())
+}
+
 /// The `dssematerial` bytes (a DSSE JSON envelope) for `material` signed by `key`.
 fn dsse_material(material: &Material, key: &SigningKey) -> Result<Vec<u8>, SignError> {
     let body = material.to_json();
