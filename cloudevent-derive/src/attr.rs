@@ -106,8 +106,6 @@ pub(crate) struct Container {
 
 /// `sign` or `sign(extensions = "region,tenantid")` on the type.
 pub(crate) struct Sign {
-    /// The `sign` key's span.
-    pub(crate) span: Span,
     /// The `extensions = ".."` literal, when given.
     pub(crate) extensions: Option<LitStr>,
 }
@@ -327,7 +325,6 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
 
 /// `sign` or `sign(extensions = "region,tenantid")`.
 fn sign(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Sign> {
-    let span = meta.path.span_ident();
     if meta.input.peek(syn::Token![=]) {
         return Err(meta.error(format!(
             "`{0}` takes `{0}` or `{0}({1} = \"region,tenantid\")`",
@@ -351,7 +348,7 @@ fn sign(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Sign> {
             recover(ctxt, &inner, result)
         })?;
     }
-    Ok(Sign { span, extensions })
+    Ok(Sign { extensions })
 }
 
 /// `subject`: marks the field whose value is the subject.

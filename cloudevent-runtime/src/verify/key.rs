@@ -11,6 +11,7 @@
 use std::fmt;
 
 use p256::ecdsa::signature::{Signer as _, Verifier as _};
+use p256::pkcs8::{DecodePrivateKey as _, DecodePublicKey as _};
 
 /// A key that signs, with the `keyid` its signatures carry.
 ///
@@ -84,6 +85,39 @@ impl SigningKey {
         }
     }
 
+    /// A P-256 or Ed25519 key from a PKCS#8 PEM document (`-----BEGIN PRIVATE KEY-----`), as
+    /// `openssl genpkey` writes it.
+    ///
+    /// ```
+    /// use cloudevent_runtime::verify::SigningKey;
+    ///
+    /// let pem = "-----BEGIN PRIVATE KEY-----
+    /// MC4CAQAwBQYDK2VwBCIEIDKJ7juJzbAVkS0wxSw+BgXmJdKkueckGX25nXP/94cb
+    /// -----END PRIVATE KEY-----";
+    /// let key = SigningKey::from_pkcs8_pem("ed-1", pem).unwrap();
+    /// assert_eq!(key.key_id(), "ed-1");
+    /// assert!(SigningKey::from_pkcs8_pem("x", "not a key").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// When the document is neither a P-256 nor an Ed25519 PKCS#8 private key.
+    pub fn from_pkcs8_pem(key_id: impl Into<String>, pem: &str) -> Result<Self, KeyError> {
+        let secret = if let Ok(key) = p256::ecdsa::SigningKey::from_pkcs8_pem(pem) {
+            Secret::P256(key)
+        } else if let Ok(key) = ed25519_dalek::SigningKey::from_pkcs8_pem(pem) {
+            Secret::Ed25519(key)
+        } else {
+            return Err(KeyError {
+                algorithm: "P-256 or Ed25519",
+                detail: "expected a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)",
+            });
+        };
+        Ok(SigningKey {
+            key_id: key_id.into(),
+            secret,
+        })
+    }
+
     /// The DSSE `keyid` the signatures carry.
     pub fn key_id(&self) -> &str {
         &self.key_id
@@ -153,6 +187,38 @@ impl VerifyingKey {
                 algorithm: "Ed25519",
                 detail: "the 32 bytes are not a point of the curve",
             })
+    }
+
+    /// A P-256 or Ed25519 public key from an SPKI PEM document (`-----BEGIN PUBLIC KEY-----`),
+    /// as `openssl pkey -pubout` writes it.
+    ///
+    /// ```
+    /// use cloudevent_runtime::verify::{SigningKey, VerifyingKey};
+    ///
+    /// let pem = "-----BEGIN PUBLIC KEY-----
+    /// MCowBQYDK2VwAyEAM6r4oVRC6BK6Y2mBexXeZYkhNYHgv+R5+hyHiCa8RKQ=
+    /// -----END PUBLIC KEY-----";
+    /// let public = VerifyingKey::from_public_key_pem(pem).unwrap();
+    /// let private = "-----BEGIN PRIVATE KEY-----
+    /// MC4CAQAwBQYDK2VwBCIEIDKJ7juJzbAVkS0wxSw+BgXmJdKkueckGX25nXP/94cb
+    /// -----END PRIVATE KEY-----";
+    /// assert_eq!(SigningKey::from_pkcs8_pem("k", private).unwrap().verifying_key(), public);
+    /// assert!(VerifyingKey::from_public_key_pem("-----BEGIN PUBLIC KEY-----").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// When the document is neither a P-256 nor an Ed25519 SPKI public key.
+    pub fn from_public_key_pem(pem: &str) -> Result<Self, KeyError> {
+        if let Ok(key) = p256::ecdsa::VerifyingKey::from_public_key_pem(pem) {
+            Ok(VerifyingKey(Public::P256(key)))
+        } else if let Ok(key) = ed25519_dalek::VerifyingKey::from_public_key_pem(pem) {
+            Ok(VerifyingKey(Public::Ed25519(key)))
+        } else {
+            Err(KeyError {
+                algorithm: "P-256 or Ed25519",
+                detail: "expected an SPKI PEM public key (-----BEGIN PUBLIC KEY-----)",
+            })
+        }
     }
 
     /// The key's public bytes: SEC1 uncompressed for P-256 (65 bytes), 32 bytes for Ed25519.
