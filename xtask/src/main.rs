@@ -325,6 +325,7 @@ const RUNTIME_FEATURES: &[&str] = &[
     "otel",
     "websocket",
     "registry",
+    "verify",
     "avro,http",
 ];
 
