@@ -2,7 +2,7 @@
 //! ([`VerifyError`]): one variant a step of the extension's protocols, its `Display` quoting
 //! the step and the extension's words.
 
-use cloudevent_rules::{RuleId, SignedExtensionProblem, rule};
+use cloudevent_rules::{RuleId, SignedExtensionProblem, Violation, rule};
 
 use crate::error::BuildError;
 
@@ -213,6 +213,18 @@ impl VerifyError {
     /// The rule id every verification finding carries.
     pub const fn rule(&self) -> RuleId {
         rule::CE_VERIFIABILITY
+    }
+
+    /// The finding as a [`Violation`] about `dssematerial`, for the reports every door gives
+    /// (the axum extractor's 401 body, `cloudevent verify`).
+    ///
+    /// ```
+    /// use cloudevent_runtime::verify::VerifyError;
+    /// let finding = VerifyError::CoreMismatch.violation();
+    /// assert_eq!((finding.rule.as_str(), &*finding.attribute), ("CE verifiability", "dssematerial"));
+    /// ```
+    pub fn violation(&self) -> Violation {
+        Violation::error(self.rule(), "dssematerial", "", self.to_string())
     }
 
     /// The step of the extension's Verification Protocol that discards the event.
