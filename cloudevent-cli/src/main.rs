@@ -13,6 +13,7 @@ mod layout;
 mod snapshot;
 mod sql;
 mod validate;
+mod verify;
 
 /// Typed CloudEvents tooling.
 #[derive(Debug, Parser)]
@@ -44,6 +45,12 @@ enum Command {
     /// Evaluate a CloudEvents SQL v1 expression on an event; prints `{"value": ...,
     /// "errors": [...]}`, exit 2 when the expression does not parse.
     Sql(sql::SqlArgs),
+    /// Sign one event with the CloudEvents verifiability extension (`dssematerial`, DSSE) and
+    /// print it in the format it was read in.
+    Sign(verify::SignArgs),
+    /// Verify one signed event against a public key: exit 0 when it verifies, 1 with the
+    /// finding (the step of the extension's Verification Protocol) otherwise.
+    Verify(verify::VerifyArgs),
     /// Print the events of FILES that pass a CloudEvents SQL expression (`--sql`) or a
     /// Subscriptions API filter (`--subscription`), as JSON Lines.
     Filter(sql::FilterArgs),
@@ -70,5 +77,7 @@ fn main() -> ExitCode {
         Command::Snapshot(args) => snapshot::run(args),
         Command::Sql(args) => sql::run_sql(args),
         Command::Filter(args) => sql::run_filter(args),
+        Command::Sign(args) => verify::run_sign(args),
+        Command::Verify(args) => verify::run_verify(args),
     }
 }

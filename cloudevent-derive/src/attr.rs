@@ -41,6 +41,13 @@ pub(crate) mod key {
     /// `source`, filled from the payload fields its `{variables}` name.
     pub(crate) const SOURCE_TEMPLATE: &str = "source_template";
 
+    /// `sign` or `sign(extensions = "region,tenantid")` (container): the event is signed with
+    /// the CloudEvents verifiability extension, covering these extensions besides its core
+    /// attributes and data (the runtime's `verify::sign_declared`, feature `verify`).
+    pub(crate) const SIGN: &str = "sign";
+    /// `extensions = "region,tenantid"` inside `sign(...)`: the extensions to sign, in order.
+    pub(crate) const EXTENSIONS: &str = "extensions";
+
     /// `subject` (field).
     pub(crate) const SUBJECT: &str = "subject";
     /// `id` (field): the field whose value is the event's `id`.
@@ -58,7 +65,7 @@ pub(crate) mod key {
     pub(crate) const EXTENSION_ARGS: [&str; 2] = [NAME, MEMBER];
 
     /// The keys of the container attribute.
-    pub(crate) const CONTAINER: [&str; 9] = [
+    pub(crate) const CONTAINER: [&str; 10] = [
         TYPE,
         DATASCHEMA,
         SOURCE,
@@ -68,6 +75,7 @@ pub(crate) mod key {
         PROFILE,
         LITERAL_HEADERS,
         CHECK_SCHEMA,
+        SIGN,
     ];
     /// The keys of a field attribute (`source` too: the field whose value is the source).
     pub(crate) const FIELD: [&str; 5] = [SUBJECT, ID, TIME, SOURCE, EXTENSION];
@@ -89,9 +97,17 @@ pub(crate) struct Container {
     pub(crate) literal_headers: Option<Span>,
     /// `check_schema = "DATA_SCHEMA"`: the path of the schema text the payload is checked against.
     pub(crate) check_schema: Option<syn::Path>,
+    /// `sign` / `sign(extensions = "..")`, when present.
+    pub(crate) sign: Option<Sign>,
     /// Whether some key could not be read. A missing `type` is then not reported: the user
     /// most likely wrote it and got it wrong, which is already reported.
     pub(crate) incomplete: bool,
+}
+
+/// `sign` or `sign(extensions = "region,tenantid")` on the type.
+pub(crate) struct Sign {
+    /// The `extensions = ".."` literal, when given.
+    pub(crate) extensions: Option<LitStr>,
 }
 
 /// What `#[cloudevent(...)]` on a field said.
@@ -231,6 +247,9 @@ pub(crate) fn container(ctxt: &Ctxt, attrs: &[Attribute]) -> Container {
                         Ok(())
                     }
                 }
+                // sign
+                // sign(extensions = "region,tenantid")
+                key::SIGN => sign(ctxt, &meta).map(|sign| set_once(ctxt, &meta, &mut found.sign, sign)),
                 _ => Err(unknown_key(&meta, &key::CONTAINER, Place::Container)),
             };
             recover(ctxt, &meta, result)
@@ -302,6 +321,34 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
         }
     }
     found
+}
+
+/// `sign` or `sign(extensions = "region,tenantid")`.
+fn sign(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Sign> {
+    if meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(format!(
+            "`{0}` takes `{0}` or `{0}({1} = \"region,tenantid\")`",
+            key::SIGN,
+            key::EXTENSIONS
+        )));
+    }
+    let mut extensions = None;
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            let result = match key_name(&inner).as_deref() {
+                Some(key::EXTENSIONS) => string_value(&inner, key::EXTENSIONS, "region,tenantid")
+                    .map(|lit| set_once(ctxt, &inner, &mut extensions, lit)),
+                _ => Err(inner.error(format!(
+                    "unknown key `{}` in `{}(...)`: expected `{}`",
+                    inner.path.to_token_string(),
+                    key::SIGN,
+                    key::EXTENSIONS
+                ))),
+            };
+            recover(ctxt, &inner, result)
+        })?;
+    }
+    Ok(Sign { extensions })
 }
 
 /// `subject`: marks the field whose value is the subject.

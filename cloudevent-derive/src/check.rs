@@ -27,6 +27,7 @@ pub(crate) fn check(ctxt: &Ctxt, cont: &Container<'_>, policy: Option<&Policy>) 
     check_marked_once(ctxt, cont);
     check_source_template(ctxt, cont);
     check_extension_names_unique(ctxt, cont);
+    check_signed_extensions(ctxt, cont);
     if let Some(policy) = policy {
         check_values(ctxt, cont, policy);
         check_literal_headers(ctxt, cont, policy);
@@ -183,6 +184,79 @@ fn check_extension_names_unique(ctxt: &Ctxt, cont: &Container<'_>) {
             }
         }
     }
+}
+
+/// `sign(extensions = "..")`: the list goes through the rules' one `signedextattrs` verdict
+/// (`signed_extension_problems`, what the runtime's signer and verifier apply), and each name
+/// must be an extension this type fills from a field: a name it never carries would sign the
+/// digest of nothing.
+fn check_signed_extensions(ctxt: &Ctxt, cont: &Container<'_>) {
+    let Some(lit) = cont
+        .attrs
+        .sign
+        .as_ref()
+        .and_then(|sign| sign.extensions.as_ref())
+    else {
+        return;
+    };
+    let written = lit.value();
+    let names = signed_extension_names(&written);
+    let prefix = format!("{}({} = \"{written}\")", key::SIGN, key::EXTENSIONS);
+    if names.iter().any(|name| name.is_empty()) {
+        ctxt.error_spanned(
+            lit.span(),
+            format_args!(
+                "{prefix}: an empty name; list the extensions separated by commas, e.g. `{} = \"region,tenantid\"`",
+                key::EXTENSIONS
+            ),
+        );
+        return;
+    }
+    let problems = cloudevent_rules::signed_extension_problems(names.iter().copied());
+    for problem in &problems {
+        ctxt.error_spanned(
+            lit.span(),
+            format_args!("{prefix} `{}`: {problem}", problem.name()),
+        );
+    }
+    let declared: Vec<&str> = cont
+        .fields()
+        .iter()
+        .flat_map(|f| &f.extensions)
+        .map(|e| e.name.as_str())
+        .collect();
+    for name in names {
+        let refused = problems.iter().any(|p| p.name() == name);
+        if !refused && !declared.contains(&name) {
+            let known = if declared.is_empty() {
+                "this type fills no extension from its fields".to_owned()
+            } else {
+                format!(
+                    "this type fills {}",
+                    declared
+                        .iter()
+                        .map(|d| format!("`{d}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            ctxt.error_spanned(
+                lit.span(),
+                format_args!(
+                    "{prefix} `{name}`: not an extension of this type ({known}); mark the field that fills it `#[cloudevent(extension)]`, or sign an extension set at run time with `verify::sign(&mut event, &key, &[\"{name}\"])` (CE verifiability)"
+                ),
+            );
+        }
+    }
+}
+
+/// The names of `extensions = "a, b"`, split at commas, spaces around each trimmed; `""` is
+/// no name at all.
+pub(crate) fn signed_extension_names(written: &str) -> Vec<&str> {
+    if written.trim().is_empty() {
+        return Vec::new();
+    }
+    written.split(',').map(str::trim).collect()
 }
 
 /// The declared attributes and extension names go through the one envelope check
@@ -586,5 +660,32 @@ mod tests {
         let found = errors(&typo, Profile::IntgStd015);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(found[0].contains("did you mean `name`?"), "{found:#?}");
+    }
+
+    #[test]
+    fn signed_extensions_are_checked_together() {
+        let input: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com",
+                sign(extensions = "region, id, region, dssematerial, priority"))]
+            struct OrderCreated {
+                #[cloudevent(extension)]
+                region: String,
+            }
+        };
+        let found = errors(&input, Profile::CloudEvents);
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(found[0].contains("`id`: signedextattrs names the core context attribute"));
+        assert!(found[1].contains("`region`: signedextattrs names `region` twice"));
+        assert!(found[2].contains("`dssematerial`"));
+        assert!(
+            found[3]
+                .contains("`priority`: not an extension of this type (this type fills `region`)")
+        );
+
+        let bare: DeriveInput = parse_quote! {
+            #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com", sign)]
+            struct Ping;
+        };
+        assert!(errors(&bare, Profile::CloudEvents).is_empty());
     }
 }

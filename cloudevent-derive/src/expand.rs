@@ -336,6 +336,20 @@ fn impl_cloud_event_data(
     let declared_type = optional(cont.attrs.type_.as_ref().map(LitStr::value));
     let declared_datacontenttype = optional(cont.attrs.datacontenttype.as_ref().map(LitStr::value));
     let literal_headers = cont.attrs.literal_headers.is_some();
+    // `sign(extensions = "..")`: the names as listed; `check.rs` refused a list the rules
+    // refuse, so only a list the signer accepts is emitted.
+    let signed_extensions = cont.attrs.sign.as_ref().map(|sign| {
+        let written = sign
+            .extensions
+            .as_ref()
+            .map(syn::LitStr::value)
+            .unwrap_or_default();
+        let names = crate::check::signed_extension_names(&written);
+        quote! {
+            const SIGNED_EXTENSIONS: ::core::option::Option<&'static [&'static str]> =
+                ::core::option::Option::Some(&[#(#names),*]);
+        }
+    });
     // The data schema's checks beyond the type, compiled once per type on first use.
     let check_data = cont.attrs.check_schema.as_ref().map(|schema| {
         quote! {
@@ -441,6 +455,7 @@ fn impl_cloud_event_data(
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
                 const LITERAL_HEADERS: bool = #literal_headers;
+                #signed_extensions
                 const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive = {
                     // The rules' confirmation of the claim, made on first use: one per type.
                     static __CONFIRMED: __cloudevent::__private_v1::OnceLock<

@@ -88,6 +88,12 @@ pub use sequence::{SEQUENCE_TYPE_INTEGER, SequenceStep, SequenceValue, check_seq
 mod trace;
 pub use trace::{MAX_TRACESTATE_LEN, MAX_TRACESTATE_MEMBERS, check_traceparent, check_tracestate};
 
+mod verifiability;
+pub use verifiability::{
+    DIGEST_ATTRIBUTES, DSSE_PAYLOAD_TYPE, DSSEMATERIAL, SIGNEDEXTATTRS, SignedExtensionProblem,
+    canonical_value, check_signed_extensions, signed_extension_problems, utc_seconds,
+};
+
 pub mod limits;
 
 pub mod cesql;

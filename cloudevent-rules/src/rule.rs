@@ -122,3 +122,6 @@ pub const REGISTRY_DATA: RuleId = RuleId("registry data");
 /// `deprecationsunset`, `deprecationmigration`): producers SHOULD stop emitting a type after
 /// its `deprecationsunset`.
 pub const CE_DEPRECATION: RuleId = RuleId("CE deprecation");
+/// The CloudEvents verifiability extension (`dssematerial`, DSSE v1.0.2): what a signer
+/// refuses to sign and what a verifier MUST discard.
+pub const CE_VERIFIABILITY: RuleId = RuleId("CE verifiability");

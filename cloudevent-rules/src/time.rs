@@ -100,6 +100,21 @@ pub fn unix_seconds(value: &str) -> Option<i64> {
     )
 }
 
+/// The instant in UTC with the `Z` suffix and second precision, any fraction dropped (the
+/// verifiability extension's `RFC3339(UTC(t))`); `None` for text that is not a date-time of
+/// the calendar. A leap second keeps its `60`.
+pub(crate) fn utc_seconds(value: &str) -> Option<String> {
+    let time = parse(value).ok()?;
+    if calendar_problem(&time).is_some() {
+        return None;
+    }
+    let utc = DateTime {
+        fraction: "",
+        ..time
+    };
+    Some(utc.to_utc())
+}
+
 fn check_strict(value: &str, time: &DateTime<'_>, id: RuleId, found: &mut Vec<Violation>) {
     let error = |part: String, problem: &'static str| {
         Violation::error(id, "time", value, problem).with_part(part)

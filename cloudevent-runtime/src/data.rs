@@ -92,6 +92,24 @@ pub trait CloudEventData {
     /// assert!(Noted::LITERAL_HEADERS);
     /// ```
     const LITERAL_HEADERS: bool = false;
+    /// The extensions `#[cloudevent(sign(extensions = ".."))]` declares, in order, `Some(&[])`
+    /// for a bare `#[cloudevent(sign)]`: the list `verify::sign_declared` (feature `verify`)
+    /// signs besides the core attributes and data. The derive refuses at compile time a list
+    /// the verifiability extension refuses (a name twice, a core attribute, `dssematerial`,
+    /// `signedextattrs`) and a name the type does not fill from a field. `None` when the type
+    /// declares no signing.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{CloudEvent, CloudEventData};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, CloudEvent)]
+    /// #[cloudevent(type = "com.example.order.created", source = "https://orders.example.com",
+    ///     sign(extensions = "region"))]
+    /// struct OrderCreated { #[cloudevent(extension)] region: String }
+    ///
+    /// assert_eq!(OrderCreated::SIGNED_EXTENSIONS, Some(&["region"][..]));
+    /// ```
+    const SIGNED_EXTENSIONS: Option<&'static [&'static str]> = None;
     /// The constants above that were checked under [`Self::PROFILE`] when the type was
     /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
     /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed

@@ -83,13 +83,14 @@
 //! | `avro` | `avro`: the CloudEvents Avro event format (no dependency), in every binding's structured mode |
 //! | `registry` | `registry::RegistryValidator`: `data` checked against the registry's JSON Schema for its type, declared extension types, deprecation sunsets; `binding::axum::Registered` with `axum` |
 //! | `tracing` | INTG-STD-015 R-15 receipt logging through `tracing`: `receipt::Receipt::log`, `receipt::Receivable::log_receipt`, and the axum extractors and `binding::nats::handle_once` log each event they receive |
+//! | `verify` | `verify`: the CloudEvents verifiability extension: sign and verify `AnyEvent` and `Event<T>` with DSSE envelopes in `dssematerial` (ECDSA P-256 with RFC 6979 nonces, Ed25519; RustCrypto's `p256`, `ed25519-dalek`, `sha2`) and a key resolver the consumer implements |
 //! | `otel` | `otel`: W3C trace context between events and OpenTelemetry (the current span's into a new event; a remote span context and a linked consumer span on receipt) |
 //!
 //! # The guide
 //!
 //! The repository's README.md and `docs/` explain the library by topic (producing, consuming
-//! and gateways, bindings, formats, codegen and compatibility, rules, performance); every
-//! Rust snippet there is compiled as a doctest of this crate.
+//! and gateways, bindings, formats, verifiable events, codegen and compatibility, rules,
+//! performance); every Rust snippet there is compiled as a doctest of this crate.
 //!
 //! # Module layout
 //!
@@ -99,7 +100,7 @@
 //!
 //! ```text
 //! error, limits, id, payload <- value <- extension <- attributes <- trace, data, any <- otel
-//!   <- event <- format <- validate, dispatch <- registry <- patterns <- binding, order, filter
+//!   <- event <- format <- validate, dispatch, verify <- registry <- patterns <- binding, order, filter
 //!   <- stream <- deprecated
 //! ```
 //!
@@ -134,6 +135,9 @@ mod stream;
 pub mod trace;
 mod validate;
 mod value;
+#[cfg(feature = "verify")]
+#[cfg_attr(docsrs, doc(cfg(feature = "verify")))]
+pub mod verify;
 
 pub use patterns::{claimcheck, dedupe, receipt};
 
@@ -404,6 +408,9 @@ pub struct BindingsDoctests;
 #[cfg(all(doctest, feature = "http", feature = "avro", feature = "protobuf"))]
 #[doc = include_str!("../../docs/formats.md")]
 pub struct FormatsDoctests;
+#[cfg(all(doctest, feature = "verify", feature = "http"))]
+#[doc = include_str!("../../docs/verifiable-events.md")]
+pub struct VerifiableEventsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/rules.md")]
 pub struct RulesDoctests;

@@ -24,6 +24,7 @@ fn ui() {
         "report",
         "prechecked",
         "event_new",
+        "sign",
     ] {
         cases.compile_fail(format!("ui/{rule}/*.rs"));
     }

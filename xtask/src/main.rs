@@ -351,6 +351,7 @@ const RUNTIME_FEATURES: &[&str] = &[
     "otel",
     "websocket",
     "registry",
+    "verify",
     "avro,http",
 ];
 

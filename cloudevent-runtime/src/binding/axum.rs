@@ -37,9 +37,14 @@ use crate::{
 
 #[cfg(feature = "registry")]
 mod registry;
+#[cfg(feature = "verify")]
+mod verify;
 #[cfg(feature = "registry")]
 #[cfg_attr(docsrs, doc(cfg(feature = "registry")))]
 pub use registry::Registered;
+#[cfg(feature = "verify")]
+#[cfg_attr(docsrs, doc(cfg(feature = "verify")))]
+pub use verify::{AcceptedKeys, Signed};
 
 /// The largest single-event body accepted: 256 KiB (INTG-STD-015 R-11).
 pub const MAX_EVENT_BODY: usize = crate::limits::MAX_EVENT_BYTES;
