@@ -134,24 +134,8 @@ fn the_specifications_examples_generate_as_published_and_agree_with_jsonschema()
         }
     }
     let lines = reader.run(&scratch);
-    let mut disagreements = Vec::new();
-    let mut accepted = 0;
-    for (line, (what, verdict)) in lines.iter().zip(&verdicts) {
-        match (line.as_str(), verdict) {
-            ("ok", None) => accepted += 1,
-            (typed, Some(_)) if typed.starts_with("refused") => {}
-            (typed, verdict) => disagreements.push(format!(
-                "{what}\n  typed: {typed}\n  jsonschema: {verdict:?}"
-            )),
-        }
-    }
-    assert!(
-        disagreements.is_empty(),
-        "{} of {} events disagree with jsonschema:\n{}",
-        disagreements.len(),
-        verdicts.len(),
-        disagreements.join("\n")
-    );
+    let (accepted, disagreements) = oracle::tally(&lines, &verdicts);
+    oracle::assert_agree(&disagreements, verdicts.len());
     // The Adeo case study's payloads are Avro schemas hosted elsewhere.
     assert_eq!(skipped_documents, ["adeo-kafka-request-reply-asyncapi.yml"]);
     eprintln!(

@@ -178,24 +178,8 @@ fn the_scenario_samples_generate_as_published_and_agree_with_jsonschema() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), verdicts.len(), "{stdout}");
-    let mut disagreements = Vec::new();
-    let mut accepted = 0;
-    for (line, (what, verdict)) in lines.iter().zip(&verdicts) {
-        match (*line, verdict) {
-            ("ok", None) => accepted += 1,
-            (typed, Some(_)) if typed.starts_with("refused") => {}
-            (typed, verdict) => disagreements.push(format!(
-                "{what}\n  typed: {typed}\n  jsonschema: {verdict:?}"
-            )),
-        }
-    }
-    assert!(
-        disagreements.is_empty(),
-        "{} of {} events disagree with jsonschema:\n{}",
-        disagreements.len(),
-        verdicts.len(),
-        disagreements.join("\n")
-    );
+    let (accepted, disagreements) = oracle::tally(&lines, &verdicts);
+    oracle::assert_agree(&disagreements, verdicts.len());
     eprintln!(
         "xregistry samples: {total} messages generated; all {} events agree with jsonschema ({accepted} accepted and written back unchanged)",
         verdicts.len(),

@@ -302,3 +302,42 @@ pub fn filled(schema: &Value) -> Value {
         },
     }
 }
+
+/// Holds each typed read (a line of `scratch::Reader`, or of a set test's own reader: `ok`,
+/// `refused\t..`, `other`, `differs\t..`) to the verdict of its event: `ok` where the schema
+/// accepts, a refusal where it refuses. Returns how many were accepted and written back
+/// unchanged, and each disagreement as `(what, typed line, verdict)`.
+pub fn tally<S: AsRef<str>>(
+    lines: &[S],
+    verdicts: &[(String, Option<String>)],
+) -> (usize, Vec<(String, String, Option<String>)>) {
+    assert_eq!(lines.len(), verdicts.len(), "one typed read a verdict");
+    let mut accepted = 0;
+    let mut disagreements = Vec::new();
+    for (line, (what, verdict)) in lines.iter().zip(verdicts) {
+        match (line.as_ref(), verdict) {
+            ("ok", None) => accepted += 1,
+            (typed, Some(_)) if typed.starts_with("refused") => {}
+            (typed, verdict) => {
+                disagreements.push((what.clone(), typed.to_owned(), verdict.clone()));
+            }
+        }
+    }
+    (accepted, disagreements)
+}
+
+/// Fails listing every disagreement [`tally`] found.
+pub fn assert_agree(disagreements: &[(String, String, Option<String>)], events: usize) {
+    let listed: Vec<String> = disagreements
+        .iter()
+        .map(|(what, typed, verdict)| {
+            format!("{what}\n  typed: {typed}\n  jsonschema: {verdict:?}")
+        })
+        .collect();
+    assert!(
+        listed.is_empty(),
+        "{} of {events} events disagree with jsonschema:\n{}",
+        listed.len(),
+        listed.join("\n")
+    );
+}
