@@ -1,7 +1,7 @@
 //! Quick start: a payload struct, `#[derive(CloudEvent)]`, and a typed event printed in the
 //! CloudEvents JSON format.
 //!
-//! Run it with `cargo run --example quickstart`.
+//! Run it with `cargo run -p quickstart-example --example quickstart`.
 
 use cloudevent_runtime::{CloudEvent, Event};
 
