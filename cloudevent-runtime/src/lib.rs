@@ -78,7 +78,7 @@
 //! | `fe2o3-amqp` | `binding::fe2o3_amqp`: the AMQP mapping on the fe2o3-amqp client (sender and receiver links, binary mode by default); implies `amqp` |
 //! | `mqtt` | `binding::mqtt`: the broker-neutral MQTT 3.1.1 / 5.0 PUBLISH mapping |
 //! | `websocket` | `binding::websocket`: the CloudEvents WebSockets Protocol Binding on tokio-tungstenite (subprotocol negotiation, one event a message, client and server helpers) |
-//! | `stream` | `EventStreamExt`: `.select(filter)` and `.ordered(stage)` on any `Stream` of read events; turned on by `rdkafka`, `nats`, `fe2o3-amqp`, `mqtt`, `websocket` |
+//! | `stream` | `EventStreamExt`: `.select(filter)` and `.ordered(stage)` on any `Stream` of read events (and `.verified(keys)` with `verify`); turned on by `rdkafka`, `nats`, `fe2o3-amqp`, `mqtt`, `websocket` |
 //! | `protobuf` | `protobuf`: the CloudEvents Protobuf event and batch formats on `prost`, in every binding's structured mode |
 //! | `avro` | `avro`: the CloudEvents Avro event format (no dependency), in every binding's structured mode |
 //! | `registry` | `registry::RegistryValidator`: `data` checked against the registry's JSON Schema for its type, declared extension types, deprecation sunsets; `binding::axum::Registered` with `axum` |
@@ -164,6 +164,9 @@ pub use id::IdKind;
 #[cfg(feature = "stream")]
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub use stream::{EventStreamExt, OrderedStream, SelectStream};
+#[cfg(all(feature = "stream", feature = "verify"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "stream", feature = "verify"))))]
+pub use stream::{Unverified, VerifiedStream};
 pub use trace::Traceable;
 pub use validate::{BatchReport, Document, FindingJson, Validate, ValidationReport, Validator};
 pub use value::{Binary, SchemaInteger, Timestamp, Uri, UriRef};

@@ -13,6 +13,9 @@
 //! - [`ordered`](EventStreamExt::ordered) puts them in `sequence` order through an
 //!   [`OrderingStage`] (issue 22), the same stage a push consumer (an HTTP handler) calls
 //!   [`OrderingStage::push`] on.
+//! - `verified` (with feature `verify`) verifies each event against the consumer's keys
+//!   (issue 42): what was signed comes out, an event the protocol discards is reported with
+//!   the step that discards it.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -125,9 +128,107 @@ pub trait EventStreamExt: Stream + Sized {
             ready: VecDeque::new(),
         }
     }
+
+    /// Verifies each read event against `keys` ([`crate::verify::verify`], the CloudEvents
+    /// verifiability extension's protocol): a verified event comes out as
+    /// [`Verified`](crate::verify::Verified), holding only what was signed; an event the
+    /// protocol discards as [`Unverified::Refused`], with the error of the step that discards
+    /// it (report it, or drop every such event with `.filter_map(|r| async { r.ok() })`);
+    /// a read error as [`Unverified::Read`], as it came.
+    ///
+    /// ```
+    /// use cloudevent_runtime::{AnyEvent, Attributes as _, EventStreamExt, Unverified};
+    /// use cloudevent_runtime::verify::{SigningKey, TrustedKeys, VerifyError, sign};
+    /// use futures_util::{StreamExt, stream};
+    ///
+    /// let key = SigningKey::ed25519("orders", &[7; 32]);
+    /// let mut signed = AnyEvent::new("1", "https://orders.example.com", "com.example.order.created");
+    /// sign(&mut signed, &key, &[]).unwrap();
+    /// let mut moved = signed.clone();
+    /// moved.set_subject(Some("another order".into()));
+    /// let unsigned = AnyEvent::new("3", "https://orders.example.com", "com.example.order.created");
+    ///
+    /// let read = stream::iter([Ok(signed), Ok(moved), Ok(unsigned), Err("a broken message")]);
+    /// let keys = TrustedKeys::new().with_key("orders", key.verifying_key());
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let out: Vec<String> = runtime
+    ///     .block_on(read.verified(keys).collect::<Vec<_>>())
+    ///     .into_iter()
+    ///     .map(|r| match r {
+    ///         Ok(verified) => format!("verified {} by {}", verified.event().id(), verified.key_id()),
+    ///         Err(Unverified::Refused { event, error: VerifyError::CoreMismatch }) => {
+    ///             format!("{} changed after signing", event.id())
+    ///         }
+    ///         Err(Unverified::Refused { event, error }) => format!("{}: {error}", event.id()),
+    ///         Err(Unverified::Read(error)) => error.to_owned(),
+    ///     })
+    ///     .collect();
+    /// assert_eq!(out[0], "verified 1 by orders");
+    /// assert_eq!(out[1], "1 changed after signing");
+    /// assert!(out[2].starts_with("3: "), "{}", out[2]);
+    /// assert_eq!(out[3], "a broken message");
+    /// ```
+    #[cfg(feature = "verify")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "verify")))]
+    fn verified<X, R>(self, keys: R) -> VerifiedStream<Self, R>
+    where
+        Self: Stream<Item = Result<crate::AnyEvent, X>>,
+        R: crate::verify::KeyResolver,
+    {
+        VerifiedStream { inner: self, keys }
+    }
 }
 
 impl<S: Stream> EventStreamExt for S {}
+
+/// Why [`EventStreamExt::verified`] gives no verified event.
+#[cfg(feature = "verify")]
+#[cfg_attr(docsrs, doc(cfg(feature = "verify")))]
+#[derive(Debug)]
+pub enum Unverified<X> {
+    /// The inner stream's read error, as it came.
+    Read(X),
+    /// An event the verifiability extension's protocol discards, and the step's error.
+    Refused {
+        /// The event as read (its `dssematerial` included), for the report.
+        event: Box<crate::AnyEvent>,
+        /// The error of the step that discards it.
+        error: crate::verify::VerifyError,
+    },
+}
+
+/// The stream [`EventStreamExt::verified`] returns.
+#[cfg(feature = "verify")]
+#[cfg_attr(docsrs, doc(cfg(feature = "verify")))]
+#[derive(Debug)]
+pub struct VerifiedStream<S, R> {
+    inner: S,
+    keys: R,
+}
+
+#[cfg(feature = "verify")]
+impl<S, R, X> Stream for VerifiedStream<S, R>
+where
+    S: Stream<Item = Result<crate::AnyEvent, X>> + Unpin,
+    R: crate::verify::KeyResolver + Unpin,
+{
+    type Item = Result<crate::verify::Verified, Unverified<X>>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        Pin::new(&mut this.inner).poll_next(cx).map(|read| {
+            read.map(|read| match read {
+                Err(error) => Err(Unverified::Read(error)),
+                Ok(event) => {
+                    crate::verify::verify(&event, &this.keys).map_err(|error| Unverified::Refused {
+                        event: Box::new(event),
+                        error,
+                    })
+                }
+            })
+        })
+    }
+}
 
 /// The stream [`EventStreamExt::select`] returns.
 #[derive(Debug)]
