@@ -571,7 +571,18 @@ fn message_file(
             p,
             format!("{at}/payload"),
         ),
-        None => return None,
+        None => {
+            // A message in another file is never followed: left out, by name.
+            if let Some(reference) = message.get("$ref").and_then(Value::as_str) {
+                layout.skipped.push(
+                    Finding::new(layout.path, format!("{at}/$ref"), format!(
+                        "message `{name}` is `$ref: {reference}`, outside this document's `components/messages`: codegen reads one document and follows no ref out of it; the message is left out"
+                    ))
+                    .with_fix("put the message in this document's `components/messages`, or bundle the documents into one before generating"),
+                );
+            }
+            return None;
+        }
     };
     if let Some(format) = format.filter(|f| !is_json_schema_format(f)) {
         layout.skipped.push(

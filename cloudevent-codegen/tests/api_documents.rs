@@ -128,6 +128,66 @@ fn a_malformed_template_is_refused_before_the_document_is_laid_out() {
     assert!(error.to_string().contains("does not compile"), "{error}");
 }
 
+/// Nothing in a document is dropped without a word: a message in another file is left out by
+/// name, and a ref to a part of the document that is no schema fails naming the ref.
+#[test]
+fn a_message_in_another_file_and_a_ref_to_no_schema_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let asyncapi = dir.path().join("split.json");
+    std::fs::write(
+        &asyncapi,
+        json!({
+            "asyncapi": "3.0.0",
+            "info": {"title": "t", "version": "1"},
+            "channels": {"c": {"messages": {
+                "here": {"payload": {"type": "object"}},
+                "elsewhere": {"$ref": "common/messages.json#/Elsewhere"}
+            }}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let rust = Builder::new()
+        .asyncapi(&asyncapi)
+        .type_template("com.example.{file}")
+        .profile(Profile::CloudEvents)
+        .lock_file(dir.path().join("lock.json"))
+        .generate()
+        .unwrap();
+    let warnings: Vec<String> = rust.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        warnings.iter().any(|w| w
+            .contains("message `elsewhere` is `$ref: common/messages.json#/Elsewhere`")
+            && w.contains("left out")),
+        "{warnings:#?}"
+    );
+    let openapi = dir.path().join("parameters.json");
+    std::fs::write(
+        &openapi,
+        json!({
+            "openapi": "3.0.3",
+            "info": {"title": "t", "version": "1"},
+            "paths": {},
+            "components": {
+                "parameters": {"P": {"name": "p", "in": "query"}},
+                "schemas": {"E": {"x-event-type": "com.example.e", "type": "object",
+                    "properties": {"p": {"$ref": "#/components/parameters/P"}}}}
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let error = Builder::new()
+        .openapi(&openapi)
+        .type_template("{/x-event-type}")
+        .profile(Profile::CloudEvents)
+        .lock_file(dir.path().join("lock2.json"))
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("#/components/parameters/P"), "{error}");
+}
+
 #[cfg(not(feature = "yaml"))]
 #[test]
 fn yaml_without_the_feature_names_the_feature() {
