@@ -16,7 +16,9 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::error::ValueError;
 
+mod inline;
 mod schema_integer;
+use inline::InlineText;
 pub use schema_integer::SchemaInteger;
 
 /// Keeps the errors of a rules check, or succeeds when there are none (warnings pass).
@@ -43,17 +45,14 @@ fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
 pub struct Timestamp(Repr);
 
 /// Where the text lives. Every timestamp this crate writes, and most it reads, fits in
-/// [`INLINE`] bytes, so `Timestamp::now()` on the `Event::new` path and the typed reader
-/// allocate nothing for it; longer text (an offset with nine fraction digits, or more
-/// digits than that) is a `String`.
+/// [`InlineText::CAPACITY`] bytes, so `Timestamp::now()` on the `Event::new` path and the
+/// typed reader allocate nothing for it; longer text (an offset with nine fraction digits,
+/// or more digits than that) is a `String`.
 #[derive(Clone)]
 enum Repr {
-    Inline { len: u8, bytes: [u8; INLINE] },
+    Inline(InlineText),
     Heap(String),
 }
-
-/// `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`, the longest UTC form with nine fraction digits.
-const INLINE: usize = 30;
 
 impl Timestamp {
     /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`:
@@ -113,7 +112,7 @@ impl Timestamp {
         let year = u32::try_from(year).ok().filter(|year| *year <= 9999)?;
         // In range by construction: 0..86_400.
         let second_of_day = u32::try_from(second_of_day).unwrap_or(0);
-        let mut bytes = [0u8; INLINE];
+        let mut bytes = [0u8; InlineText::CAPACITY];
         let mut len = 0;
         let mut put = |value: u32, width: usize, then: u8| {
             write_digits(&mut bytes[len..len + width], value);
@@ -131,10 +130,8 @@ impl Timestamp {
             put(second_of_day % 60, 2, b'.');
             put(nanos / 10u32.pow(9 - digits as u32), digits, b'Z');
         }
-        Some(Timestamp(Repr::Inline {
-            len: len as u8,
-            bytes,
-        }))
+        // Digits and ASCII separators only, so the text is always kept inline.
+        InlineText::new(bytes, len).map(|text| Timestamp(Repr::Inline(text)))
     }
 
     /// The RFC 3339 string.
@@ -145,10 +142,7 @@ impl Timestamp {
     /// ```
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            // Only ASCII digits and separators are ever written inline.
-            Repr::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
-            }
+            Repr::Inline(text) => text.as_str(),
             Repr::Heap(text) => text,
         }
     }
@@ -161,18 +155,11 @@ impl Timestamp {
     /// Wraps text already known to be valid, copying it inline when it fits, so a reader that
     /// borrowed it from the input allocates nothing.
     pub(crate) fn from_checked(value: Cow<'_, str>) -> Self {
-        if value.len() <= INLINE {
-            let mut bytes = [0u8; INLINE];
-            bytes[..value.len()].copy_from_slice(value.as_bytes());
-            // An ASCII check keeps `as_str` exact; RFC 3339 text is ASCII.
-            if value.is_ascii() {
-                return Timestamp(Repr::Inline {
-                    len: value.len() as u8,
-                    bytes,
-                });
-            }
+        // Kept inline when ASCII and short enough; RFC 3339 text is ASCII.
+        match InlineText::copy(&value) {
+            Some(text) => Timestamp(Repr::Inline(text)),
+            None => Timestamp(Repr::Heap(value.into_owned())),
         }
-        Timestamp(Repr::Heap(value.into_owned()))
     }
 }
 
@@ -652,9 +639,9 @@ mod tests {
         let written = Timestamp::from_unix(1_774_707_751, 482_000_000).unwrap();
         let parsed = Timestamp::try_from(text).unwrap();
         let borrowed = Timestamp::from_checked(Cow::Borrowed(text));
-        assert!(matches!(written.0, Repr::Inline { .. }));
+        assert!(matches!(written.0, Repr::Inline(_)));
         assert!(matches!(parsed.0, Repr::Heap(_)));
-        assert!(matches!(borrowed.0, Repr::Inline { .. }));
+        assert!(matches!(borrowed.0, Repr::Inline(_)));
         assert_eq!(written, parsed);
         assert_eq!(borrowed, parsed);
         assert_eq!(written.cmp(&parsed), std::cmp::Ordering::Equal);
