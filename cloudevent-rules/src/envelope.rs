@@ -678,6 +678,8 @@ pub fn has_error(found: &[Violation]) -> bool {
     found.iter().any(|v| v.severity == Severity::Error)
 }
 
+mod attribute;
+pub use attribute::AttributeName;
 mod prechecked;
 pub use prechecked::Prechecked;
 

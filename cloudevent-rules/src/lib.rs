@@ -40,7 +40,9 @@ pub mod rule;
 mod uri;
 
 mod envelope;
-pub use envelope::{Envelope, ExtensionAttributes, Mode, Prechecked, has_error, shorten};
+pub use envelope::{
+    AttributeName, Envelope, ExtensionAttributes, Mode, Prechecked, has_error, shorten,
+};
 
 mod declaration;
 pub use declaration::Declaration;

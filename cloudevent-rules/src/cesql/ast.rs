@@ -5,57 +5,13 @@ use std::sync::Arc;
 use super::Span;
 use super::function::Callee;
 use super::like::Pattern;
+use crate::AttributeName;
 
 /// A node and the source it was parsed from.
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
     pub(crate) span: Span,
-}
-
-/// A context attribute, resolved once when parsed so evaluation does not compare names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Attribute {
-    Specversion,
-    Id,
-    Source,
-    Type,
-    Datacontenttype,
-    Dataschema,
-    Subject,
-    Time,
-    Extension(Box<str>),
-}
-
-impl Attribute {
-    pub(crate) fn from_name(name: &str) -> Attribute {
-        match name {
-            "specversion" => Attribute::Specversion,
-            "id" => Attribute::Id,
-            "source" => Attribute::Source,
-            "type" => Attribute::Type,
-            "datacontenttype" => Attribute::Datacontenttype,
-            "dataschema" => Attribute::Dataschema,
-            "subject" => Attribute::Subject,
-            "time" => Attribute::Time,
-            other => Attribute::Extension(other.into()),
-        }
-    }
-
-    /// The attribute's name as the event writes it.
-    pub(crate) fn name(&self) -> &str {
-        match self {
-            Attribute::Specversion => "specversion",
-            Attribute::Id => "id",
-            Attribute::Source => "source",
-            Attribute::Type => "type",
-            Attribute::Datacontenttype => "datacontenttype",
-            Attribute::Dataschema => "dataschema",
-            Attribute::Subject => "subject",
-            Attribute::Time => "time",
-            Attribute::Extension(name) => name,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,8 +81,9 @@ pub(crate) enum Kind {
     Boolean(bool),
     Integer(i32),
     String(Box<str>),
-    Attribute(Attribute),
-    Exists(Attribute),
+    /// Resolved once when parsed, so evaluation compares no names.
+    Attribute(AttributeName),
+    Exists(AttributeName),
     Not(Box<Node>),
     Negate(Box<Node>),
     /// A chain of binary operators of one precedence, `a OR b OR c`, `1 + 2 - 3`: the first

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::ast::{Attribute, BinaryOp, Kind, Node, partial_span};
+use super::ast::{BinaryOp, Kind, Node, partial_span};
 use super::value::{Type, parse_boolean, parse_integer};
 use super::{Expression, Span};
 use crate::AttributeKind;
@@ -219,7 +219,7 @@ fn article(kind: AttributeKind) -> &'static str {
     }
 }
 
-fn attribute_name(a: &Attribute) -> &str {
+fn attribute_name(a: &crate::AttributeName) -> &str {
     a.name()
 }
 

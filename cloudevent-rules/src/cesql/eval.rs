@@ -8,11 +8,11 @@
 
 use std::borrow::Cow;
 
-use super::ast::{Attribute, BinaryOp, Kind, Link, Node, partial_span};
+use super::ast::{BinaryOp, Kind, Link, Node, partial_span};
 use super::function::{self, Param};
 use super::value::{Type, Value, cast};
 use super::{ErrorKind, EvalError, Limits, Span};
-use crate::Envelope;
+use crate::{AttributeName, Envelope};
 
 /// Collects the errors, or only counts them (a filter needs to know whether any occurred,
 /// not which: counting allocates nothing); and keeps the evaluation inside its [`Limits`].
@@ -40,6 +40,7 @@ impl Sink {
 
     /// Spends `bytes` of the budget before the work they stand for; `false` (with one
     /// GenericError, at `span`) when the budget cannot pay for it.
+    #[inline]
     fn charge(&mut self, bytes: usize, span: Span) -> bool {
         if self.exhausted {
             return false;
@@ -48,6 +49,13 @@ impl Sink {
             self.budget = left;
             return true;
         }
+        self.spent(span)
+    }
+
+    /// The budget ran out: one GenericError, and `false`.
+    #[cold]
+    #[inline(never)]
+    fn spent(&mut self, span: Span) -> bool {
         self.exhausted = true;
         self.push(ErrorKind::Generic, span, || {
             "the evaluation stopped: it would scan or produce more bytes than its budget \
@@ -70,28 +78,8 @@ impl Sink {
 }
 
 /// The value of an attribute, `None` when the event does not carry it.
-pub(crate) fn lookup<'a>(event: &Envelope<'a>, attribute: &Attribute) -> Option<Value<'a>> {
-    let text = match attribute {
-        Attribute::Specversion => event.specversion,
-        Attribute::Id => event.id,
-        Attribute::Source => event.source,
-        Attribute::Type => event.ty,
-        Attribute::Datacontenttype => event.datacontenttype,
-        Attribute::Dataschema => event.dataschema,
-        Attribute::Subject => event.subject,
-        Attribute::Time => event.time,
-        Attribute::Extension(name) => {
-            return event.extensions.extension(name).map(Value::of_attribute);
-        }
-    };
-    text.map(|t| Value::String(Cow::Borrowed(t)))
-}
-
-fn exists(event: &Envelope<'_>, attribute: &Attribute) -> bool {
-    match attribute {
-        Attribute::Extension(name) => event.extensions.extension(name).is_some(),
-        core => lookup(event, core).is_some(),
-    }
+fn lookup<'a>(event: &Envelope<'a>, attribute: &AttributeName) -> Option<Value<'a>> {
+    event.attribute(attribute).map(Value::of_attribute)
 }
 
 /// The bytes reading `value` costs.
@@ -104,7 +92,31 @@ fn size(value: &Value<'_>) -> usize {
 
 /// Casts for an operator: a failure is a CastError naming the operator, and gives the zero
 /// value of the target type. `span` is the operand's.
+#[inline]
 fn cast_for<'a>(value: Value<'a>, to: Type, span: Span, what: &str, sink: &mut Sink) -> Value<'a> {
+    if value.ty() == to {
+        // The identity cast, decided here so the operators of a filter (`AND` of two
+        // Booleans, `IN` over Strings) do not call `cast`: it succeeds with the value, after
+        // a charge of nothing for a Boolean or an Integer, which fails only once the budget
+        // is spent.
+        return if to != Type::String && sink.exhausted {
+            to.zero()
+        } else {
+            value
+        };
+    }
+    cast_other(value, to, span, what, sink)
+}
+
+/// [`cast_for`] to another type.
+#[inline(never)]
+fn cast_other<'a>(
+    value: Value<'a>,
+    to: Type,
+    span: Span,
+    what: &str,
+    sink: &mut Sink,
+) -> Value<'a> {
     if to != Type::String && !sink.charge(size(&value), span) {
         return to.zero();
     }
@@ -157,6 +169,10 @@ impl Node {
         if sink.exhausted {
             return self.zero();
         }
+        // What a filter evaluates (attributes, literals, `AND`, `LIKE`, `IN`, `EXISTS`) is
+        // written here; the other operators are functions of their own, so this one, entered
+        // for every node, stays small (issue 40: its register saves and frame were a third of
+        // a filter's cost).
         match &self.kind {
             Kind::Boolean(b) => Value::Boolean(*b),
             Kind::Integer(i) => Value::Integer(*i),
@@ -172,50 +188,20 @@ impl Node {
                 }
                 Some(value) => value,
                 None => {
-                    sink.push(ErrorKind::MissingAttribute, self.span, || {
-                        format!("the event has no attribute `{}`", attribute.name())
-                    });
+                    self.missing(attribute, sink);
                     Value::Boolean(false)
                 }
             },
-            Kind::Exists(attribute) => Value::Boolean(exists(event, attribute)),
-            Kind::Not(operand) => {
-                let Some(v) = self.operand(operand, event, sink) else {
-                    return self.zero();
-                };
-                Value::Boolean(!boolean(cast_for(
-                    v,
-                    Type::Boolean,
-                    operand.span,
-                    "NOT",
-                    sink,
-                )))
-            }
-            Kind::Negate(operand) => {
-                let Some(v) = self.operand(operand, event, sink) else {
-                    return self.zero();
-                };
-                let x = integer(cast_for(v, Type::Integer, operand.span, "unary -", sink));
-                match x.checked_neg() {
-                    Some(n) => Value::Integer(n),
-                    None => {
-                        sink.push(ErrorKind::Math, self.span, || {
-                            format!(
-                                "-({x}) overflows a 32-bit integer; the value is {}",
-                                i32::MAX
-                            )
-                        });
-                        Value::Integer(i32::MAX)
-                    }
-                }
-            }
+            Kind::Exists(attribute) => Value::Boolean(event.attribute(attribute).is_some()),
+            Kind::Not(operand) => self.not(operand, event, sink),
+            Kind::Negate(operand) => self.negate(operand, event, sink),
             Kind::Chain(first, links) => self.chain(first, links, event, sink),
             Kind::Like {
                 operand,
                 pattern,
                 negated,
             } => {
-                let Some(v) = self.operand(operand, event, sink) else {
+                let Some(v) = Node::operand(operand, event, sink) else {
                     return self.zero();
                 };
                 let matched = match &v {
@@ -234,13 +220,13 @@ impl Node {
                 set,
                 negated,
             } => {
-                let Some(x) = self.operand(operand, event, sink) else {
+                let Some(x) = Node::operand(operand, event, sink) else {
                     return self.zero();
                 };
                 let target = x.ty();
                 let mut found = false;
                 for element in set {
-                    let Some(y) = self.operand(element, event, sink) else {
+                    let Some(y) = Node::operand(element, event, sink) else {
                         return self.zero();
                     };
                     let before = sink.count;
@@ -260,51 +246,107 @@ impl Node {
                 name_span,
                 args,
                 callee,
-            } => {
-                let Some(callee) = callee else {
-                    sink.push(ErrorKind::MissingFunction, *name_span, || {
-                        format!("no function {name} taking {} argument(s)", args.len())
-                    });
-                    return Value::Boolean(false);
-                };
-                let mut values: Vec<Value<'a>> = Vec::with_capacity(args.len());
-                for (index, arg) in args.iter().enumerate() {
-                    let Some(v) = self.operand(arg, event, sink) else {
-                        return callee.returns.zero();
-                    };
-                    values.push(match callee.param(index) {
-                        Param::Typed(t) => cast_for(v, t, arg.span, name, sink),
-                        Param::Any => v,
-                    });
-                }
-                // What a call reads and makes is paid for when it returns: a built-in's work
-                // is linear in its arguments, and finds a result past the string limit before
-                // making it, so one call overshoots the budget by at most its arguments.
-                let (value, failure) = function::call(callee, &values, sink.max_string);
-                if let Some((kind, message)) = failure {
-                    sink.push(kind, self.span, || message);
-                    return value;
-                }
-                let read = values
-                    .iter()
-                    .map(size)
-                    .fold(size(&value), usize::saturating_add);
-                if !sink.charge(read, self.span) {
-                    return callee.returns.zero();
-                }
-                value
+            } => self.call(name, *name_span, args, callee.as_deref(), event, sink),
+        }
+    }
+
+    /// An attribute the event does not carry: a MissingAttributeError.
+    #[cold]
+    #[inline(never)]
+    fn missing(&self, attribute: &AttributeName, sink: &mut Sink) {
+        sink.push(ErrorKind::MissingAttribute, self.span, || {
+            format!("the event has no attribute `{}`", attribute.name())
+        });
+    }
+
+    #[inline(never)]
+    fn not<'a>(&'a self, operand: &'a Node, event: &Envelope<'a>, sink: &mut Sink) -> Value<'a> {
+        let Some(v) = Node::operand(operand, event, sink) else {
+            return self.zero();
+        };
+        Value::Boolean(!boolean(cast_for(
+            v,
+            Type::Boolean,
+            operand.span,
+            "NOT",
+            sink,
+        )))
+    }
+
+    #[inline(never)]
+    fn negate<'a>(&'a self, operand: &'a Node, event: &Envelope<'a>, sink: &mut Sink) -> Value<'a> {
+        let Some(v) = Node::operand(operand, event, sink) else {
+            return self.zero();
+        };
+        let x = integer(cast_for(v, Type::Integer, operand.span, "unary -", sink));
+        match x.checked_neg() {
+            Some(n) => Value::Integer(n),
+            None => {
+                sink.push(ErrorKind::Math, self.span, || {
+                    format!(
+                        "-({x}) overflows a 32-bit integer; the value is {}",
+                        i32::MAX
+                    )
+                });
+                Value::Integer(i32::MAX)
             }
         }
     }
 
-    /// Evaluates an operand: `None` when it raised an error, the operator then returning its
-    /// zero value.
-    fn operand<'a>(
+    #[inline(never)]
+    fn call<'a>(
         &'a self,
-        operand: &'a Node,
+        name: &'a str,
+        name_span: Span,
+        args: &'a [Node],
+        callee: Option<&'a function::Callee>,
         event: &Envelope<'a>,
         sink: &mut Sink,
-    ) -> Option<Value<'a>> {
+    ) -> Value<'a> {
+        let Some(callee) = callee else {
+            sink.push(ErrorKind::MissingFunction, name_span, || {
+                format!("no function {name} taking {} argument(s)", args.len())
+            });
+            return Value::Boolean(false);
+        };
+        let mut values: Vec<Value<'a>> = Vec::with_capacity(args.len());
+        for (index, arg) in args.iter().enumerate() {
+            let Some(v) = Node::operand(arg, event, sink) else {
+                return callee.returns.zero();
+            };
+            values.push(match callee.param(index) {
+                Param::Typed(t) => cast_for(v, t, arg.span, name, sink),
+                Param::Any => v,
+            });
+        }
+        // What a call reads and makes is paid for when it returns: a built-in's work is
+        // linear in its arguments, and finds a result past the string limit before making
+        // it, so one call overshoots the budget by at most its arguments.
+        let (value, failure) = function::call(callee, &values, sink.max_string);
+        if let Some((kind, message)) = failure {
+            sink.push(kind, self.span, || message);
+            return value;
+        }
+        let read = values
+            .iter()
+            .map(size)
+            .fold(size(&value), usize::saturating_add);
+        if !sink.charge(read, self.span) {
+            return callee.returns.zero();
+        }
+        value
+    }
+
+    /// Evaluates an operand: `None` when it raised an error, the operator then returning its
+    /// zero value. A string literal (an `IN` list's element, a comparison's right side) is
+    /// its value, as [`Node::eval`] gives it, without the call.
+    #[inline]
+    fn operand<'a>(operand: &'a Node, event: &Envelope<'a>, sink: &mut Sink) -> Option<Value<'a>> {
+        if let Kind::String(s) = &operand.kind
+            && !sink.exhausted
+        {
+            return Some(Value::String(Cow::Borrowed(s)));
+        }
         let before = sink.count;
         let value = operand.eval(event, sink);
         (sink.count == before).then_some(value)
@@ -347,11 +389,7 @@ impl Node {
     ) -> Value<'a> {
         let symbol = op.symbol();
         let zero = op.returns().zero();
-        let operand = |sink: &mut Sink| {
-            let before = sink.count;
-            let value = right.eval(event, sink);
-            (sink.count == before).then_some(value)
-        };
+        let operand = |sink: &mut Sink| Node::operand(right, event, sink);
         match op {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
                 let x = boolean(cast_for(x, Type::Boolean, left, symbol, sink));

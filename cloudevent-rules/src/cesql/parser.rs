@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::ast::{Attribute, BinaryOp, Kind, Link, Node};
+use super::ast::{BinaryOp, Kind, Link, Node};
 use super::function::Functions;
 use super::lexer::{Lexer, Spanned, Token};
 use super::like::Pattern;
@@ -410,7 +410,7 @@ impl<'s> Parser<'s, '_> {
 
     /// A value identifier (CESQL v1 2.2: the attribute naming convention, `[a-z0-9]`; the
     /// letters are read case-insensitively, as the TCK's `EXISTS SOURCE` asks).
-    fn attribute(&self, span: Span) -> Result<Attribute, ParseError> {
+    fn attribute(&self, span: Span) -> Result<crate::AttributeName, ParseError> {
         let text = self.text(span);
         if text.contains('_') {
             return Err(ParseError::new(
@@ -420,7 +420,7 @@ impl<'s> Parser<'s, '_> {
                 ),
             ));
         }
-        Ok(Attribute::from_name(&text.to_ascii_lowercase()))
+        Ok(crate::AttributeName::new(&text.to_ascii_lowercase()))
     }
 
     fn call(&mut self, name_span: Span, text: &str) -> Result<Node, ParseError> {

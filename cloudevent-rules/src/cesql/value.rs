@@ -131,6 +131,7 @@ impl fmt::Display for Value<'_> {
 impl<'a> Value<'a> {
     /// An attribute's value as CESQL reads it (CESQL v1 3.2): Boolean and Integer as
     /// themselves, every other type as its string form (Binary as base64).
+    #[inline]
     pub(crate) fn of_attribute(value: ExtensionValue<'a>) -> Value<'a> {
         match value {
             ExtensionValue::Boolean(b) => Value::Boolean(b),
