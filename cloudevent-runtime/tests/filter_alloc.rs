@@ -1,5 +1,7 @@
-//! A compiled CESQL filter allocates nothing per event (issue 23 §6), counted with a counting
-//! global allocator as `tests/tests/alloc_budget.rs` counts the readers.
+//! A compiled CESQL filter allocates nothing per event (issue 23 §6), nor does a Subscriptions
+//! API `exact`, `prefix` or `suffix` filter, on any attribute but a Binary extension (issue
+//! 40); counted with a counting global allocator as `tests/tests/alloc_budget.rs` counts the
+//! readers.
 
 // A `GlobalAlloc` can only be implemented with `unsafe`; this wrapper forwards every call to
 // the system allocator unchanged and only counts.
@@ -106,5 +108,57 @@ fn richer_filters_allocate_nothing_either() {
     .unwrap();
     let (accepted, allocations) = count(|| subscription.accepts(&e));
     assert!(accepted);
+    assert_eq!(allocations, 0);
+}
+
+/// Issue 40's rows: the three simple dialects on a core attribute, a String extension and an
+/// Integer extension (its text written on the stack), passing and failing; and the `cesql!`
+/// row, `LIKE` + `IN` + `AND` + `EXISTS`.
+#[test]
+fn simple_dialects_and_the_like_in_row_allocate_nothing() {
+    let mut e = event(Some("k1"));
+    e.extensions_mut().insert("priority", -42);
+    e.set_subject(Some("order-1".into()));
+    for (json, want) in [
+        (
+            serde_json::json!({ "exact": { "type": "com.example.order.created" } }),
+            true,
+        ),
+        (
+            serde_json::json!({ "prefix": { "type": "com.example." } }),
+            true,
+        ),
+        (
+            serde_json::json!({ "suffix": { "type": ".created" } }),
+            true,
+        ),
+        (
+            serde_json::json!({ "exact": { "type": "com.example.order.deleted" } }),
+            false,
+        ),
+        (serde_json::json!({ "exact": { "region": "eu" } }), true),
+        (
+            serde_json::json!({ "prefix": { "partitionkey": "k" } }),
+            true,
+        ),
+        (serde_json::json!({ "exact": { "priority": "-42" } }), true),
+        (serde_json::json!({ "suffix": { "priority": "2" } }), true),
+        (serde_json::json!({ "prefix": { "priority": "42" } }), false),
+        (serde_json::json!({ "exact": { "absent": "x" } }), false),
+    ] {
+        let filter = SubscriptionFilter::from_json(&json).unwrap();
+        let (accepted, allocations) = count(|| filter.accepts(&e));
+        assert_eq!(accepted, want, "{json}");
+        assert_eq!(allocations, 0, "{json}");
+    }
+    let like_in = cloudevent_runtime::cesql!(
+        "type LIKE 'com.example.%' AND source IN ('/orders', 'urn:shop:orders', 'https://orders.example.com') AND EXISTS subject"
+    );
+    let (accepted, allocations) = count(|| like_in.accepts(&e));
+    assert!(accepted);
+    assert_eq!(allocations, 0);
+    e.set_subject(None);
+    let (accepted, allocations) = count(|| like_in.accepts(&e));
+    assert!(!accepted);
     assert_eq!(allocations, 0);
 }

@@ -30,6 +30,7 @@ use cloudevent_rules::{Envelope, ExtensionAttributes};
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum::{EventFilter, Selected};
+pub use cloudevent_rules::AttributeName;
 pub use cloudevent_rules::cesql::{
     ErrorKind, EvalError, Evaluation, Expression, Finding, FunctionError, Functions, Limits,
     ParseError, Schema, Span, Type, Value,

@@ -4,12 +4,15 @@
 //! `filters` array (every filter must pass; none: every event passes).
 //!
 //! An attribute is compared as a String (its canonical form: `true`, `42`, base64); an
-//! attribute the event does not carry fails `exact`, `prefix` and `suffix`.
+//! attribute the event does not carry fails `exact`, `prefix` and `suffix`. Each attribute
+//! name is resolved once, when the filter is read ([`AttributeName`]), so a filter compares
+//! no names per event; and nothing is allocated per event but a Binary extension's base64
+//! text.
 
 use std::fmt;
 
-use cloudevent_rules::Envelope;
 use cloudevent_rules::cesql::{Expression, Functions, Limits, ParseError};
+use cloudevent_rules::{AttributeName, Envelope};
 use serde_json::Value as Json;
 
 use super::Filter;
@@ -36,11 +39,11 @@ use crate::ExtensionValue;
 #[derive(Debug, Clone)]
 pub enum SubscriptionFilter {
     /// `exact`: every named attribute equals its value (case-sensitive).
-    Exact(Vec<(String, String)>),
+    Exact(Vec<(AttributeName, String)>),
     /// `prefix`: every named attribute starts with its value.
-    Prefix(Vec<(String, String)>),
+    Prefix(Vec<(AttributeName, String)>),
     /// `suffix`: every named attribute ends with its value.
-    Suffix(Vec<(String, String)>),
+    Suffix(Vec<(AttributeName, String)>),
     /// `all`: every nested filter passes (a subscription's `filters` array too).
     All(Vec<SubscriptionFilter>),
     /// `any`: at least one nested filter passes.
@@ -165,7 +168,7 @@ impl SubscriptionFilter {
             }
             list.iter().map(nested_filter).collect()
         };
-        let pairs = |properties: &Json| -> Result<Vec<(String, String)>, SubscriptionError> {
+        let pairs = |properties: &Json| -> Result<Vec<(AttributeName, String)>, SubscriptionError> {
             let Some(map) = properties.as_object().filter(|m| !m.is_empty()) else {
                 return Err(invalid(
                     "takes an object of attribute names and String values",
@@ -174,7 +177,7 @@ impl SubscriptionFilter {
             map.iter()
                 .map(|(name, value)| match value.as_str() {
                     Some(text) if !name.is_empty() && !text.is_empty() => {
-                        Ok((name.clone(), text.to_owned()))
+                        Ok((AttributeName::new(name), text.to_owned()))
                     }
                     Some(_) => Err(invalid(&format!(
                         "attribute `{name}`: the name and value MUST NOT be empty strings"
@@ -220,25 +223,19 @@ impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
 }
 
 /// Compares an attribute's String form with `f`; an absent attribute fails.
-fn attribute_text(envelope: &Envelope<'_>, name: &str, f: impl Fn(&str) -> bool) -> bool {
-    let core = match name {
-        "specversion" => Some(envelope.specversion),
-        "id" => Some(envelope.id),
-        "source" => Some(envelope.source),
-        "type" => Some(envelope.ty),
-        "datacontenttype" => Some(envelope.datacontenttype),
-        "dataschema" => Some(envelope.dataschema),
-        "subject" => Some(envelope.subject),
-        "time" => Some(envelope.time),
-        _ => None,
-    };
-    if let Some(value) = core {
-        return value.is_some_and(f);
-    }
-    match envelope.extensions.extension(name) {
+#[inline]
+fn attribute_text(envelope: &Envelope<'_>, name: &AttributeName, f: impl Fn(&str) -> bool) -> bool {
+    match envelope.attribute(name) {
         None => false,
         Some(ExtensionValue::Boolean(b)) => f(if b { "true" } else { "false" }),
-        Some(other) => f(&crate::extension::canonical(other)),
+        Some(ExtensionValue::Integer(i)) => f(itoa::Buffer::new().format(i)),
+        Some(
+            ExtensionValue::String(text)
+            | ExtensionValue::Uri(text)
+            | ExtensionValue::UriReference(text)
+            | ExtensionValue::Timestamp(text),
+        ) => f(text),
+        Some(binary @ ExtensionValue::Binary(_)) => f(&crate::extension::canonical(binary)),
     }
 }
 
