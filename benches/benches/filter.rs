@@ -2,7 +2,8 @@
 //! `type LIKE 'com.example.order.%' AND partitionkey = 'k1'` on an `AnyEvent` that passes,
 //! one that fails on the extension, one without the extension (a MissingAttributeError), and
 //! on a typed `Event<T>`; beside it the same selection as a Subscriptions API filter. Criterion
-//! reports the time per call, which is ns per event. `cloudevent-runtime/tests/filter_alloc.rs`
+//! reports the time per call, which is ns per event. Issue 40 added one `exact`, `prefix` and
+//! `suffix` filter each and a `cesql!` of `LIKE` + `IN` + `AND`. `cloudevent-runtime/tests/filter_alloc.rs`
 //! holds the allocation count (none).
 
 use std::hint::black_box;
@@ -94,6 +95,28 @@ fn filter(c: &mut Criterion) {
     });
     group.bench_function("subscription_all_prefix_typed_event", |b| {
         b.iter(|| all_prefix.accepts(black_box(&typed)))
+    });
+    // Issue 40's rows: one Subscriptions API filter of each simple dialect on `type`, and the
+    // `cesql!` row (`LIKE` + `IN` + `AND` + `EXISTS`, no `data`), on an `AnyEvent` that passes.
+    for (dialect, value) in [
+        ("exact", "com.example.order.created"),
+        ("prefix", "com.example."),
+        ("suffix", ".created"),
+    ] {
+        let simple =
+            SubscriptionFilter::from_json(&serde_json::json!({ dialect: { "type": value } }))
+                .unwrap();
+        assert!(simple.accepts(&with_subject));
+        group.bench_function(format!("subscription_{dialect}_any_event"), |b| {
+            b.iter(|| simple.accepts(black_box(&with_subject)))
+        });
+    }
+    let like_in = cloudevent_runtime::cesql!(
+        "type LIKE 'com.example.%' AND source IN ('/orders', 'urn:shop:orders', 'https://orders.example.com/checkout') AND EXISTS subject"
+    );
+    assert!(like_in.accepts(&with_subject));
+    group.bench_function("like_in_exists_any_event", |b| {
+        b.iter(|| like_in.accepts(black_box(&with_subject)))
     });
     group.bench_function("parse", |b| {
         b.iter(|| {

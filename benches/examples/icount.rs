@@ -87,6 +87,10 @@ const ROWS: &[&str] = &[
     "filter/subscription_typed",
     "filter/typical_any",
     "filter/typical_typed",
+    "filter/exact_any",
+    "filter/prefix_any",
+    "filter/suffix_any",
+    "filter/likein_any",
     "order/build",
     "order/in_order",
     "order/pairs_swapped",
@@ -161,9 +165,15 @@ fn order_stage_row<E: cloudevent_runtime::Attributes + 'static>(
 /// The filter rows (issue 23 §6): `filter/<what>_<event>`. `cesql`: `type LIKE
 /// 'com.example.%' AND EXISTS subject`; `subscription`: the Subscriptions API `all` of two
 /// `prefix` filters (`type`, `subject`); `typical`: the issue's `type LIKE
-/// 'com.example.order.%' AND partitionkey = 'k1'`. `any`: the README-path event as an
-/// `AnyEvent` (read from its JSON); `typed`: the same as `Event<OrderPlaced>` (`region` filled
-/// from the payload). Each row passes.
+/// 'com.example.order.%' AND partitionkey = 'k1'`. Issue 40's rows: `exact`, `prefix`,
+/// `suffix`: one Subscriptions API filter of that dialect on `type`; `likein`: `type LIKE
+/// 'com.example.%' AND source IN (two others, the event's) AND EXISTS subject`. `any`: the
+/// README-path event as an `AnyEvent` (read from its JSON); `typed`: the same as
+/// `Event<OrderPlaced>` (`region` filled from the payload). Each row passes.
+/// Issue 40's `cesql!` row: `LIKE`, `IN` and `EXISTS` joined by `AND`, no `data`.
+const LIKE_IN: &str = "type LIKE 'com.example.%' AND source IN ('/orders', 'urn:shop:orders', \
+    'https://orders.example.com/checkout') AND EXISTS subject";
+
 fn filter_row(what: &str, typed: bool) -> Row {
     use cloudevent_runtime::filter::{Expression, Filter, SubscriptionFilter};
     let filter: Box<dyn Filter> = match what {
@@ -177,6 +187,18 @@ fn filter_row(what: &str, typed: bool) -> Row {
             ]}))
             .expect("reads"),
         ),
+        "exact" | "prefix" | "suffix" => {
+            let value = match what {
+                "exact" => cloudevent_bench::ROOT_TYPE,
+                "prefix" => "com.example.",
+                _ => ".placed",
+            };
+            Box::new(
+                SubscriptionFilter::from_json(&serde_json::json!({ what: { "type": value } }))
+                    .expect("reads"),
+            )
+        }
+        "likein" => Box::new(Expression::parse(LIKE_IN).expect("parses")),
         _ => Box::new(
             Expression::parse("type LIKE 'com.example.order.%' AND partitionkey = 'k1'")
                 .expect("parses"),
