@@ -92,7 +92,7 @@ impl<'a> Envelope<'a> {
     /// let event = Envelope { source: Some("/orders"), ..Envelope::default() };
     /// assert_eq!(event.attribute(&AttributeName::new("source")), Some(ExtensionValue::UriReference("/orders")));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn attribute(&self, attribute: &AttributeName) -> Option<ExtensionValue<'a>> {
         match &attribute.0 {
             Name::Specversion => self.specversion.map(ExtensionValue::String),

@@ -41,8 +41,20 @@ use crate::extension::{ExtensionValue, ExtensionValueBuf};
 use crate::{AnyEvent, Attributes, CloudEventData, Event};
 
 mod sealed {
-    pub trait Sealed {}
-    impl Sealed for crate::AnyEvent {}
+    pub trait Sealed {
+        /// The event when it is an [`AnyEvent`](crate::AnyEvent), whose view a filter can
+        /// build field by field as it reads (`subscription.rs`); an `Event<T>` lends its
+        /// payload's extensions only for the length of a call, so a filter reads its view
+        /// built once.
+        fn as_any_event(&self) -> Option<&crate::AnyEvent> {
+            None
+        }
+    }
+    impl Sealed for crate::AnyEvent {
+        fn as_any_event(&self) -> Option<&crate::AnyEvent> {
+            Some(self)
+        }
+    }
     impl<T: crate::CloudEventData> Sealed for crate::Event<T> {}
 }
 
@@ -187,16 +199,28 @@ impl<F: Filter + ?Sized> Filter for &F {
     fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
         (**self).accepts_envelope(envelope)
     }
+
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        (**self).accepts(event)
+    }
 }
 
 impl<F: Filter + ?Sized> Filter for std::sync::Arc<F> {
     fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
         (**self).accepts_envelope(envelope)
     }
+
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        (**self).accepts(event)
+    }
 }
 
 impl<F: Filter + ?Sized> Filter for Box<F> {
     fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
         (**self).accepts_envelope(envelope)
+    }
+
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        (**self).accepts(event)
     }
 }

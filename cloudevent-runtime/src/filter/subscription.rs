@@ -15,8 +15,8 @@ use cloudevent_rules::cesql::{Expression, Functions, Limits, ParseError};
 use cloudevent_rules::{AttributeName, Envelope};
 use serde_json::Value as Json;
 
-use super::Filter;
-use crate::ExtensionValue;
+use super::{Filter, Filterable};
+use crate::{AnyEvent, ExtensionValue};
 
 /// A filter expression of the Subscriptions API.
 ///
@@ -223,7 +223,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
 }
 
 /// Compares an attribute's String form with `f`; an absent attribute fails.
-#[inline]
+#[inline(always)]
 fn attribute_text(envelope: &Envelope<'_>, name: &AttributeName, f: impl Fn(&str) -> bool) -> bool {
     match envelope.attribute(name) {
         None => false,
@@ -239,26 +239,67 @@ fn attribute_text(envelope: &Envelope<'_>, name: &AttributeName, f: impl Fn(&str
     }
 }
 
-impl Filter for SubscriptionFilter {
-    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+/// Where the dialects read an event: a view built once for the whole filter, or an
+/// [`AnyEvent`]'s view built for each attribute read, which after inlining computes only the
+/// field read (issue 40: building every field was 100 of an `exact` filter's 233
+/// instructions). Both read [`AnyEvent`]'s one view with [`Envelope::attribute`].
+#[derive(Clone, Copy)]
+enum Reader<'e, 'a> {
+    Envelope(&'e Envelope<'a>),
+    Any(&'e AnyEvent),
+}
+
+impl Reader<'_, '_> {
+    #[inline(always)]
+    fn text(self, name: &AttributeName, f: impl Fn(&str) -> bool) -> bool {
+        match self {
+            Reader::Envelope(envelope) => attribute_text(envelope, name, f),
+            Reader::Any(event) => attribute_text(&event.view(), name, f),
+        }
+    }
+
+    fn sql(self, expression: &Expression) -> bool {
+        match self {
+            Reader::Envelope(envelope) => expression.matches(envelope),
+            Reader::Any(event) => expression.matches(&event.view()),
+        }
+    }
+}
+
+impl SubscriptionFilter {
+    /// The one evaluation of the dialects.
+    fn select(&self, event: Reader<'_, '_>) -> bool {
         match self {
             SubscriptionFilter::Exact(pairs) => pairs
                 .iter()
-                .all(|(name, want)| attribute_text(envelope, name, |t| t == want)),
-            SubscriptionFilter::Prefix(pairs) => pairs.iter().all(|(name, want)| {
-                attribute_text(envelope, name, |t| t.starts_with(want.as_str()))
-            }),
+                .all(|(name, want)| event.text(name, |t| t == want)),
+            SubscriptionFilter::Prefix(pairs) => pairs
+                .iter()
+                .all(|(name, want)| event.text(name, |t| t.starts_with(want.as_str()))),
             SubscriptionFilter::Suffix(pairs) => pairs
                 .iter()
-                .all(|(name, want)| attribute_text(envelope, name, |t| t.ends_with(want.as_str()))),
-            SubscriptionFilter::All(filters) => {
-                filters.iter().all(|f| f.accepts_envelope(envelope))
+                .all(|(name, want)| event.text(name, |t| t.ends_with(want.as_str()))),
+            SubscriptionFilter::All(filters) => filters.iter().all(|f| f.select(event)),
+            SubscriptionFilter::Any(filters) => filters.iter().any(|f| f.select(event)),
+            SubscriptionFilter::Not(filter) => !filter.select(event),
+            SubscriptionFilter::Sql(expression) => event.sql(expression),
+        }
+    }
+}
+
+impl Filter for SubscriptionFilter {
+    fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
+        self.select(Reader::Envelope(envelope))
+    }
+
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        match event.as_any_event() {
+            Some(event) => self.select(Reader::Any(event)),
+            None => {
+                let mut accepted = false;
+                event.with_envelope(&mut |envelope| accepted = self.accepts_envelope(envelope));
+                accepted
             }
-            SubscriptionFilter::Any(filters) => {
-                filters.iter().any(|f| f.accepts_envelope(envelope))
-            }
-            SubscriptionFilter::Not(filter) => !filter.accepts_envelope(envelope),
-            SubscriptionFilter::Sql(expression) => expression.matches(envelope),
         }
     }
 }

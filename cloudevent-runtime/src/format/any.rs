@@ -227,6 +227,7 @@ impl AnyEvent {
 
     /// The attributes as the rules crate's envelope, `data` with its size: what the
     /// validator checks and reports.
+    #[inline(always)]
     pub(crate) fn view(&self) -> cloudevent_rules::Envelope<'_> {
         cloudevent_rules::Envelope {
             specversion: Some("1.0"),
