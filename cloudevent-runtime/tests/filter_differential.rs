@@ -101,6 +101,17 @@ proptest! {
             _ => text.ends_with(&want),
         });
         prop_assert_eq!(filter.accepts(&event), definition, "{} {} {:?}", dialect, name, want);
+        // An `AnyEvent` is read attribute by attribute; the view built once gives the same
+        // verdict, nested too.
+        let nested = SubscriptionFilter::from_json(&json!({ "any": [
+            { "not": { dialect: { name: want } } },
+            { "all": [{ dialect: { name: want } }, { "sql": format!("EXISTS {name}") }] },
+        ]})).expect("reads");
+        for filter in [&filter, &nested] {
+            let mut once = false;
+            event.with_envelope(&mut |envelope| once = filter.accepts_envelope(envelope));
+            prop_assert_eq!(filter.accepts(&event), once);
+        }
     }
 
     #[test]
