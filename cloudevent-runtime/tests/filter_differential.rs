@@ -69,7 +69,7 @@ fn probe(event: &AnyEvent, name: &str, pick: usize, cut: usize) -> String {
         (Some(text), 0) => text,
         (Some(text), 1) if text.len() > 1 => {
             let at = 1 + cut % (text.len() - 1);
-            if cut % 2 == 0 {
+            if cut.is_multiple_of(2) {
                 text[..at].to_owned()
             } else {
                 text[at..].to_owned()
