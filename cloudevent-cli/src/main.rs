@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod codegen;
 mod diff;
+mod input;
 mod layout;
 mod snapshot;
 mod sql;
