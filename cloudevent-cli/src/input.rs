@@ -182,6 +182,14 @@ impl<'a> Single<'a> {
     }
 }
 
+/// An HTTP message as read, with its start line as written, so it can be written again.
+pub struct Message<'a> {
+    /// The request or status line, without its line end; `None` when the input has none.
+    pub start_line: Option<&'a [u8]>,
+    /// The header fields and the body (de-chunked).
+    pub request: ::http::Request<Vec<u8>>,
+}
+
 /// One part of an input, as [`read`] finds it.
 pub enum Part<'a> {
     /// The whole input is one event or batch.
@@ -198,6 +206,8 @@ pub enum Part<'a> {
     },
     /// An HTTP message and what its body holds.
     Http {
+        /// The message.
+        message: &'a Message<'a>,
         /// Its body (or, in binary mode, its headers and body).
         body: Body<'a>,
     },
@@ -283,7 +293,11 @@ fn read_http(
         let rule = policy.binding_rule(BindingConcern::BinaryMode);
         Box::new(Violation::error(rule, "message", "", error.to_string()))
     })?;
-    let (headers, body) = (request.headers(), request.body().as_slice());
+    let message = Message {
+        start_line: http_message::start_line(bytes),
+        request,
+    };
+    let (headers, body) = (message.request.headers(), message.request.body().as_slice());
     let content_type = http::content_type(headers).ok().flatten();
     let body = match Encoding::binary_format(content_type) {
         Some((encoding, true)) => Body::Batch(encoding, body),
@@ -295,7 +309,10 @@ fn read_http(
             Err(error) => return Err(Box::new(error.violation_under(policy))),
         },
     };
-    each(Part::Http { body });
+    each(Part::Http {
+        message: &message,
+        body,
+    });
     Ok(())
 }
 

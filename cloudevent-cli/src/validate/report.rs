@@ -87,6 +87,24 @@ impl EventResult {
         }
     }
 
+    /// An event read and judged by another check than the profile's (`cloudevent verify`):
+    /// its id and attributes as the validator read them, and that check's findings.
+    pub(crate) fn judged(
+        index: Option<usize>,
+        report: &ValidationReport,
+        findings: Vec<Violation>,
+    ) -> Self {
+        EventResult {
+            index,
+            line: None,
+            id: report.id().map(str::to_owned),
+            valid: !findings.iter().any(Violation::is_error),
+            findings,
+            omitted_findings: 0,
+            attributes: report.attributes_json(),
+        }
+    }
+
     /// An event (a Kafka record) that could not be read.
     pub(crate) fn refused(index: Option<usize>, findings: Vec<Violation>) -> Self {
         EventResult {
@@ -116,7 +134,7 @@ impl Checked {
         let mut whole = None;
         let mut listed = Checked::listing("lines");
         let read = input::read(format, bytes, policy, &mut |part| match part {
-            Part::Whole(part) | Part::Http { body: part } => whole = Some(body(part)),
+            Part::Whole(part) | Part::Http { body: part, .. } => whole = Some(body(part)),
             Part::Line { index, line, bytes } => listed.add(|| {
                 let mut event = single(Some(index), Single::Event(input::Encoding::Json, bytes));
                 event.line = Some(line);
@@ -429,6 +447,11 @@ impl JsonReport {
         })?;
         self.inputs += 1;
         serde_json::to_writer(&mut *out, &input).map_err(io::Error::other)
+    }
+
+    /// The totals, after the last input, for a report without `--sequence`.
+    pub(crate) fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.end(out, None)
     }
 
     /// The stream's findings (`--sequence`) and the totals, after the last input.
