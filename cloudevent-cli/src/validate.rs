@@ -16,7 +16,7 @@
 //! `limits::MAX_REPORTED_FINDINGS`, one event lists at most that many findings, and what
 //! follows is counted (`<file>: N more events not listed, M of them invalid`).
 //!
-//! `--format`:
+//! `--format` (read by `crate::input`, the one reader `sign` and `verify` share):
 //!
 //! - `json`: the JSON event format; an object is one event, an array a batch.
 //! - `jsonl`: JSON Lines, one event a line. Lines end at `\n` (a `\r` before it is dropped),
