@@ -1,5 +1,6 @@
 //! A raw HTTP/1.1 message (an optional request or status line, header lines, a blank line,
-//! the body) read into an [`http::Request`], for `cloudevent validate --format http`.
+//! the body) read into an [`http::Request`], for `cloudevent validate --format http` (and
+//! `sign`, `verify`), and written again ([`write_http_message`]) for `cloudevent sign`.
 //!
 //! The CloudEvents HTTP Protocol Binding 1.0.2 itself (content modes §3, `ce-` headers
 //! §3.1.3) is the runtime's `cloudevent_runtime::binding::http`; this module only turns the
@@ -222,6 +223,60 @@ pub fn parse_http_message(bytes: &[u8]) -> Result<Request<Vec<u8>>, HttpMessageE
     let rest = read_header_section(rest, lines_before, request.headers_mut())?;
     *request.body_mut() = read_body(request.headers(), rest)?;
     Ok(request)
+}
+
+/// The start line (a request or status line) of a raw message as written, without its line
+/// end, as [`parse_http_message`] finds it (one blank line before it is ignored); `None` for
+/// a message that opens with its header fields. `cloudevent sign` writes it back unchanged.
+///
+/// ```
+/// use cloudevent_cli::http_message::start_line;
+///
+/// assert_eq!(start_line(b"POST /events HTTP/1.1\r\nce-id: 1\r\n\r\n"), Some(&b"POST /events HTTP/1.1"[..]));
+/// assert_eq!(start_line(b"\nHTTP/1.1 200 OK\n\n"), Some(&b"HTTP/1.1 200 OK"[..]));
+/// assert_eq!(start_line(b"ce-id: 1\n\n"), None);
+/// ```
+pub fn start_line(bytes: &[u8]) -> Option<&[u8]> {
+    let rest = match newline_ending(bytes) {
+        Some((b"", after)) => after,
+        _ => bytes,
+    };
+    let (first, _) = newline_ending(rest).unwrap_or((rest, &[]));
+    is_start_line(first).then_some(first)
+}
+
+/// Writes an HTTP/1.1 message: the start line when there is one, the header fields (but
+/// `Content-Length` and `Transfer-Encoding`), `Content-Length` of `body`, a blank line and
+/// the body, lines ending in CR LF. What [`parse_http_message`] reads from it is `headers`
+/// and `body` again.
+///
+/// ```
+/// use cloudevent_cli::http_message::{parse_http_message, write_http_message};
+///
+/// let read = parse_http_message(b"POST /e HTTP/1.1\ntransfer-encoding: chunked\nce-id: 1\n\n2\r\n{}\r\n0\r\n\r\n").unwrap();
+/// let written = write_http_message(Some(b"POST /e HTTP/1.1"), read.headers(), read.body());
+/// assert_eq!(written, b"POST /e HTTP/1.1\r\nce-id: 1\r\ncontent-length: 2\r\n\r\n{}");
+/// let again = parse_http_message(&written).unwrap();
+/// assert_eq!((again.headers()["ce-id"].as_bytes(), again.body().as_slice()), (&b"1"[..], &b"{}"[..]));
+/// ```
+pub fn write_http_message(start_line: Option<&[u8]>, headers: &HeaderMap, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 512);
+    if let Some(line) = start_line {
+        out.extend_from_slice(line);
+        out.extend_from_slice(b"\r\n");
+    }
+    for (name, value) in headers {
+        if name == CONTENT_LENGTH || name == TRANSFER_ENCODING {
+            continue;
+        }
+        out.extend_from_slice(name.as_str().as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(format!("content-length: {}\r\n\r\n", body.len()).as_bytes());
+    out.extend_from_slice(body);
+    out
 }
 
 /// The first line (without its CR LF or LF) and what follows it; `None` without a newline.

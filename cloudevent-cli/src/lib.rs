@@ -6,6 +6,7 @@
 //! bindings, the validator) and `cloudevent-codegen` (schemas), never on this crate.
 //!
 //! - [`http_message`]: a raw HTTP/1.1 message read into an `http::Request`, for
-//!   `cloudevent validate --format http`.
+//!   `cloudevent validate --format http` (and `sign`, `verify`), and written again for
+//!   `cloudevent sign`.
 
 pub mod http_message;

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod codegen;
 mod diff;
+mod input;
 mod layout;
 mod snapshot;
 mod sql;
@@ -45,11 +46,13 @@ enum Command {
     /// Evaluate a CloudEvents SQL v1 expression on an event; prints `{"value": ...,
     /// "errors": [...]}`, exit 2 when the expression does not parse.
     Sql(sql::SqlArgs),
-    /// Sign one event with the CloudEvents verifiability extension (`dssematerial`, DSSE) and
-    /// print it in the format it was read in.
+    /// Sign every event of an input (JSON, JSON Lines, an HTTP message, Kafka records,
+    /// Protobuf, Avro) with the CloudEvents verifiability extension (`dssematerial`, DSSE) and
+    /// print the input again in the form it was read in.
     Sign(verify::SignArgs),
-    /// Verify one signed event against a public key: exit 0 when it verifies, 1 with the
-    /// finding (the step of the extension's Verification Protocol) otherwise.
+    /// Verify every signed event of an input (the formats `validate` reads) against a public
+    /// key: exit 0 when each verifies, 1 with the findings (the step of the extension's
+    /// Verification Protocol) in `validate`'s report otherwise.
     Verify(verify::VerifyArgs),
     /// Print the events of FILES that pass a CloudEvents SQL expression (`--sql`) or a
     /// Subscriptions API filter (`--subscription`), as JSON Lines.

@@ -16,7 +16,7 @@
 //! `limits::MAX_REPORTED_FINDINGS`, one event lists at most that many findings, and what
 //! follows is counted (`<file>: N more events not listed, M of them invalid`).
 //!
-//! `--format`:
+//! `--format` (read by `crate::input`, the one reader `sign` and `verify` share):
 //!
 //! - `json`: the JSON event format; an object is one event, an array a batch.
 //! - `jsonl`: JSON Lines, one event a line. Lines end at `\n` (a `\r` before it is dropped),
@@ -59,18 +59,16 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cloudevent_runtime::rules::rule;
-use cloudevent_runtime::{Avro, Profile, Violation, limits};
+use cloudevent_runtime::Profile;
 
 mod read;
 mod registry;
-mod report;
-
-use read::{check_http, check_json_lines, check_kafka, check_protobuf, detect};
-use registry::Checker;
+pub(crate) mod report;
 mod sequence;
 
-use report::{Checked, EveryEvent, JsonReport, Outcome, clean, write_text};
+use crate::input::{self, Format};
+use registry::Checker;
+use report::{Checked, JsonReport, Outcome, clean, write_text};
 
 /// Arguments of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -135,34 +133,9 @@ impl From<ProfileArg> for Profile {
     }
 }
 
-/// `--format`.
+/// `--output` of `validate` and `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// JSON Lines when the first line is a whole JSON object and more lines follow, JSON when
-    /// the input starts with `{` or `[`, else an HTTP message when it looks like one.
-    Auto,
-    /// The JSON event format: an object is one event, an array a batch.
-    Json,
-    /// JSON Lines: one event a line, blank lines skipped, findings by 1-based line number.
-    #[value(name = "jsonl")]
-    JsonLines,
-    /// A raw HTTP/1.1 message (structured, binary or batched mode).
-    Http,
-    /// A Kafka record as JSON, or an array of them: `{"key": string|null|{"base64": string}, "headers": {name:
-    /// string|null|{"base64": string}}, "value": string|null}`, or `"value_base64": string`
-    /// instead of `value` for bytes (standard base64 with padding, RFC 4648 section 4).
-    Kafka,
-    /// One event in the CloudEvents Protobuf format (`application/cloudevents+protobuf`).
-    Protobuf,
-    /// A batch in the CloudEvents Protobuf batch format.
-    ProtobufBatch,
-    /// One event in the CloudEvents Avro format (`application/cloudevents+avro`).
-    Avro,
-}
-
-/// `--output`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Output {
+pub(crate) enum Output {
     /// One line per finding and per valid event.
     Text,
     /// One JSON report.
@@ -322,44 +295,11 @@ impl Verdict {
 
 /// Reads one input, at most the batch limit, and validates it.
 fn check_input(validator: &Checker, format: Format, reader: &mut dyn Read) -> Outcome {
-    let limit = limits::MAX_BATCH_BYTES;
-    let mut bytes = Vec::new();
-    // One byte past the limit tells "exactly the limit" from "more"; nothing further is read.
-    let limit_plus_one = u64::try_from(limit).map_or(u64::MAX, |l| l.saturating_add(1));
-    if let Err(error) = reader.take(limit_plus_one).read_to_end(&mut bytes) {
-        return Outcome::Unreadable(format!("cannot read: {error}"));
+    match input::read_bounded(reader) {
+        Err(error) => Outcome::Unreadable(format!("cannot read: {error}")),
+        Ok(Err(too_large)) => Outcome::Checked(Checked::refused_with(too_large)),
+        Ok(Ok(bytes)) => Outcome::Checked(read::check(validator, format, &bytes)),
     }
-    if bytes.len() > limit {
-        return Outcome::Checked(Checked::refused_with(
-            Violation::error(
-                rule::INTG_R10,
-                "input",
-                format!("more than {limit} bytes"),
-                format!(
-                    "exceeds the batch limit of {limit} bytes (an event may hold at most {} bytes, R-11); it was not parsed",
-                    limits::MAX_EVENT_BYTES
-                ),
-            )
-            .with_hint("split the batch, or move large payloads out with the claim-check pattern"),
-        ));
-    }
-    let format = match format {
-        Format::Auto => detect(&bytes),
-        other => other,
-    };
-    Outcome::Checked(match format {
-        Format::JsonLines => check_json_lines(validator, &bytes),
-        Format::Http => check_http(validator, &bytes),
-        Format::Kafka => check_kafka(validator, &bytes),
-        Format::Protobuf => check_protobuf(validator, &bytes, false),
-        Format::ProtobufBatch => check_protobuf(validator, &bytes, true),
-        Format::Avro => Checked::event(&validator.validate_bytes::<Avro>(&bytes)),
-        Format::Auto | Format::Json => {
-            let mut every = EveryEvent::default();
-            let document = validator.validate_document_each(&bytes, &mut |e| every.see(e));
-            Checked::document(&document, every)
-        }
-    })
 }
 
 #[cfg(test)]

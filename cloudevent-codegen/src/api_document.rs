@@ -160,9 +160,23 @@ pub(crate) fn load(
             schema,
         ));
     }
+    let referenced = crate::bundle::referenced(
+        path,
+        read.iter()
+            .map(|(_, relative, schema)| (relative.as_str(), schema)),
+        crate::bundle::Reach::Any,
+    );
+    let laid_out_schemas: Vec<(PathBuf, String)> = read
+        .iter()
+        .filter(|(_, relative, _)| kind == ApiKind::OpenApi && relative.starts_with(SCHEMAS))
+        .map(|(at, relative, _)| (at.clone(), relative.clone()))
+        .collect();
     match Registry::from_schemas(path, &mapping, read, &[], Vec::new()) {
         Ok(mut registry) => {
             registry.skipped.extend(laid_out.skipped);
+            registry
+                .skipped
+                .extend(unused(&registry, &laid_out_schemas, &referenced));
             Ok(registry)
         }
         // Nothing to generate because every message was left out: say why, by message.
@@ -171,6 +185,30 @@ pub(crate) fn load(
         }
         Err(error) => Err(error),
     }
+}
+
+/// A schema of the document that no template types and no other schema references: no Rust
+/// is generated for it, and the warning says so by name (nothing dropped without a word).
+fn unused(
+    registry: &Registry,
+    laid_out: &[(PathBuf, String)],
+    referenced: &std::collections::BTreeSet<String>,
+) -> Vec<Finding> {
+    laid_out
+        .iter()
+        .filter(|(_, relative)| {
+            !referenced.contains(relative)
+                && !registry.files.iter().any(|file| &file.relative == relative)
+        })
+        .map(|(at, _)| {
+            Finding::new(
+                at,
+                "",
+                "gives no event type (no type template matches it) and no other schema of the document references it: no Rust is generated for it",
+            )
+            .with_fix("if it is an event, add a `--type-template` that types it; if it is not (a response body, say), nothing needs to change")
+        })
+        .collect()
 }
 
 /// The parts of a document laid out as files: `(pointer in the document, relative path,

@@ -176,13 +176,20 @@ const MEMBER_ORDER: [&str; 4] = [
 ];
 
 fn violation_finding(file: &SchemaFile, pointer: String, v: &Violation) -> Finding {
-    // The type of an xRegistry message sits in the document, not in the schema that
-    // `file.path` names after its `#`: point at the document.
-    let path = match (&file.type_pointer, file.path.to_str()) {
+    // A schema inside a document (`doc.json#/definitions/X`): the type a template read from
+    // the schema is at the schema's fragment joined with the pointer; the type of an
+    // xRegistry message sits elsewhere in the document, at the pointer itself.
+    let (path, pointer) = match (&file.type_pointer, file.path.to_str()) {
         (Some(at), Some(path)) if *at == pointer && path.contains('#') => {
-            std::path::PathBuf::from(path.split('#').next().unwrap_or(path))
+            let (document, fragment) = path.split_once('#').unwrap_or((path, ""));
+            let pointer = if file.schema.pointer(at).is_some() {
+                format!("{fragment}{pointer}")
+            } else {
+                pointer
+            };
+            (std::path::PathBuf::from(document), pointer)
         }
-        _ => file.path.clone(),
+        _ => (file.path.clone(), pointer),
     };
     let mut message = format!("{} `{}`", v.attribute, v.value);
     if let Some(part) = &v.part {

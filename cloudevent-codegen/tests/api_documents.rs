@@ -85,6 +85,11 @@ fn microsofts_types_under_the_default_profile_point_to_the_cloudevents_profile()
         .unwrap_err()
         .to_string();
     assert!(error.contains("--profile cloudevents"), "{error}");
+    // The finding points at the description the template read, inside its definition.
+    assert!(
+        error.contains("eventgrid-shaped.json#/definitions/StorageBlobCreatedEventData/description: type `Microsoft.Storage.BlobCreated`"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -1,15 +1,18 @@
 //! The tamper corpus of the verifiability extension (issue 42): a signed event changed in
 //! transit, one way a case, each refused with the error of the Verification Protocol step
 //! that discards it, and the same verdict at every door this build has: the JSON structured
-//! reader (`AnyEvent`, and `Event<T>` through [`Verified::into_typed`]), and with their
-//! features the HTTP and Kafka bindings in binary and structured mode, AMQP and MQTT 5 in
-//! binary mode, the Protobuf and Avro formats (each door writes the event with its binding's
-//! or format's writer and reads it back before verifying, so a base event that verifies at
-//! every door has one digest whichever carried it). A few cases are changes the extension does
-//! not cover by design; they are accepted and say why.
+//! reader (`AnyEvent`, and `Event<T>` through [`Verified::into_typed`]), the JSON batch format
+//! (the case's event in a batch beside an untouched one, each verified on its own: one refusal
+//! and one verified event), and with their features the HTTP, Kafka and NATS bindings in
+//! binary and structured mode, AMQP and MQTT 5 in binary mode, a WebSocket message under
+//! `cloudevents.json` and `cloudevents.proto`, the Protobuf and Avro formats (each door writes
+//! the event with its binding's or format's writer and reads it back before verifying, so a
+//! base event that verifies at every door has one digest whichever carried it). A few cases
+//! are changes the extension does not cover by design; they are accepted and say why.
 //!
-//! `cargo test -p cloudevent-runtime --features verify,http,kafka,amqp,mqtt,protobuf,avro
-//! --test verify_tamper -- --nocapture` prints the count of refusals per door.
+//! `cargo test -p cloudevent-runtime --features
+//! verify,http,kafka,nats,amqp,mqtt,websocket,protobuf,avro --test verify_tamper --
+//! --nocapture` prints the count of refusals per door.
 #![cfg(all(feature = "verify", feature = "derive"))]
 
 use base64::Engine as _;
@@ -17,7 +20,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use cloudevent_runtime::verify::{
     SigningKey, TrustedKeys, Verified, VerifyError, material, sign, verify,
 };
-use cloudevent_runtime::{AnyEvent, Attributes, CloudEvent, Event};
+use cloudevent_runtime::{AnyEvent, Attributes, Batch, CloudEvent, Event};
 use serde_json::{Map, Value, json};
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
@@ -432,17 +435,79 @@ fn doors() -> Vec<(&'static str, Door)> {
         let wire = event.encode::<Avro>().unwrap();
         Some(verify(&AnyEvent::decode::<Avro>(&wire).unwrap(), &keys()))
     }));
+    #[cfg(feature = "nats")]
+    {
+        use cloudevent_runtime::binding::{ContentMode, nats};
+        /// The message as a subscriber gets it: headers and payload, no server needed.
+        fn through(
+            bytes: &[u8],
+            mode: ContentMode,
+        ) -> Option<Result<Verified<AnyEvent>, VerifyError>> {
+            let event = AnyEvent::from_slice(bytes).ok()?;
+            let (headers, payload) = nats::to_message(&event, mode).unwrap();
+            Some(verify(
+                &nats::from_parts::<AnyEvent>(Some(&headers), &payload).unwrap(),
+                &keys(),
+            ))
+        }
+        doors.push(("NATS binary", |bytes| through(bytes, ContentMode::Binary)));
+        doors.push(("NATS structured", |bytes| {
+            through(bytes, ContentMode::Structured)
+        }));
+    }
+    #[cfg(feature = "websocket")]
+    {
+        use cloudevent_runtime::binding::websocket::{self, Subprotocol};
+        /// One WebSocket message's payload under `subprotocol`, in its frame type.
+        fn through(
+            bytes: &[u8],
+            subprotocol: Subprotocol,
+        ) -> Option<Result<Verified<AnyEvent>, VerifyError>> {
+            let event = AnyEvent::from_slice(bytes).ok()?;
+            let payload = websocket::encode(&event, subprotocol).unwrap();
+            let received =
+                websocket::decode::<AnyEvent>(subprotocol, subprotocol.frame_type(), &payload)
+                    .unwrap();
+            Some(verify(&received, &keys()))
+        }
+        doors.push(("WebSocket cloudevents.json", |bytes| {
+            through(bytes, Subprotocol::Json)
+        }));
+        #[cfg(feature = "protobuf")]
+        doors.push(("WebSocket cloudevents.proto", |bytes| {
+            through(bytes, Subprotocol::Protobuf)
+        }));
+    }
+    doors.push(("JSON batch", |bytes| {
+        // The case's event first, the untouched base event beside it: each is verified on
+        // its own, so the good one verifies whatever happened to its neighbour.
+        let good = text(&full());
+        let mut batch = b"[".to_vec();
+        batch.extend_from_slice(bytes);
+        batch.push(b',');
+        batch.extend_from_slice(&good);
+        batch.push(b']');
+        let batch = Batch::from_slice(&batch).ok()?;
+        assert_eq!(batch.len(), 2);
+        let mut results: Vec<_> = batch.iter().map(|event| verify(event, &keys())).collect();
+        let neighbour = results.pop().unwrap();
+        assert!(
+            neighbour.is_ok(),
+            "the good event beside the case in a batch: {neighbour:?}"
+        );
+        results.pop()
+    }));
     doors
 }
 
 /// The verdict a door gives. HTTP binary mode has no "no datacontenttype" for JSON data: its
-/// writer sends `Content-Type: application/json` and the reader takes that as the
-/// attribute, so a relay through it puts back the `datacontenttype` a tamper removed (and
+/// writer sends `Content-Type: application/json` (NATS: `ce-datacontenttype`, and so the other
+/// binary modes) and the reader takes that as the attribute, so a relay through it puts back the `datacontenttype` a tamper removed (and
 /// adds one to an event signed without it: see `an_event_signed_without_datacontenttype_*`).
 fn expected(case: &Case, door: &str) -> &'static str {
     match (door, case.name) {
         (
-            "HTTP binary" | "Kafka binary" | "AMQP binary" | "MQTT 5 binary",
+            "HTTP binary" | "Kafka binary" | "NATS binary" | "AMQP binary" | "MQTT 5 binary",
             "datacontenttype removed",
         ) => ACCEPT,
         // Verified, then refused by the typed reader: `data_base64` is no JSON object for `T`.
@@ -544,6 +609,83 @@ fn the_digest_is_the_same_whichever_binding_carried_the_event() {
         let body = http::write_event(&event, mode, &mut headers).unwrap();
         let received = http::read_event::<AnyEvent>(&headers, &body).unwrap();
         assert_eq!(material(&received, &SIGNED).unwrap(), expected, "{mode:?}");
+    }
+}
+
+/// A relay that reads an event in JSON structured mode (an HTTP request with
+/// `application/cloudevents+json`) and writes it in the Protobuf format: the consumer of the
+/// Protobuf message verifies it, with the digest the producer signed. `time` given with an
+/// offset becomes a Protobuf `Timestamp` (UTC) on the way, and text and binary data change
+/// from JSON members to Protobuf fields; none of it changes the digest.
+#[cfg(all(feature = "http", feature = "protobuf"))]
+#[test]
+fn a_relay_from_json_structured_mode_to_protobuf_keeps_the_event_verifiable() {
+    use cloudevent_runtime::Protobuf;
+    use cloudevent_runtime::binding::http;
+
+    let offset_time = |mut doc: Map<String, Value>| {
+        doc.insert("time".into(), "2026-03-28T16:22:31.482+02:00".into());
+        doc
+    };
+    let text_data = signed_document(
+        json!({
+            "specversion": "1.0", "id": "01J0000000000000000000000D", "source": SOURCE,
+            "type": "com.example.order.created", "datacontenttype": "text/plain",
+            "time": "2026-03-28T14:22:31Z", "region": "eu", "data": "Euro € 😀"
+        }),
+        &["region"],
+    );
+    let binary_data = signed_document(
+        json!({
+            "specversion": "1.0", "id": "01J0000000000000000000000E", "source": SOURCE,
+            "type": "com.example.order.created", "datacontenttype": "application/octet-stream",
+            "data_base64": BASE64.encode([0u8, 1, 2, 254, 255])
+        }),
+        &[],
+    );
+    let events = [
+        ("full", full()),
+        ("minimal", minimal()),
+        ("time with an offset", offset_time(full())),
+        ("text data", text_data),
+        ("binary data", binary_data),
+    ];
+    for (name, doc) in events {
+        let mut headers = ::http::HeaderMap::new();
+        headers.insert(
+            ::http::header::CONTENT_TYPE,
+            "application/cloudevents+json; charset=utf-8"
+                .parse()
+                .unwrap(),
+        );
+        let read = http::read_event::<AnyEvent>(&headers, &text(&doc)).unwrap();
+        let at_json = verify(&read, &keys()).unwrap_or_else(|e| panic!("{name}: {e}"));
+
+        let wire = read.encode::<Protobuf>().unwrap();
+        let relayed = AnyEvent::decode::<Protobuf>(&wire).unwrap();
+        let signed = at_json.material().signed_extensions().to_vec();
+        let names: Vec<&str> = signed.iter().map(String::as_str).collect();
+        assert_eq!(
+            material(&relayed, &names).unwrap(),
+            material(&read, &names).unwrap(),
+            "{name}: the digest changed in the relay"
+        );
+        let at_protobuf = verify(&relayed, &keys()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(at_protobuf.material(), at_json.material(), "{name}");
+        assert_eq!(at_protobuf.event().data(), at_json.event().data(), "{name}");
+
+        // The same relay, one byte of the Protobuf message changed on the way: refused.
+        let data_at = wire
+            .windows(5)
+            .position(|w| w == b"14999" || w == "Euro ".as_bytes() || w == [0, 1, 2, 254, 255]);
+        let mut tampered = wire.clone();
+        tampered[data_at.unwrap_or_else(|| panic!("{name}: no data in the message")) + 1] ^= 1;
+        let tampered = AnyEvent::decode::<Protobuf>(&tampered).unwrap();
+        assert_eq!(
+            verify(&tampered, &keys()).unwrap_err(),
+            VerifyError::CoreMismatch,
+            "{name}"
+        );
     }
 }
 

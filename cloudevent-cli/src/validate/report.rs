@@ -4,15 +4,16 @@
 use std::io::{self, Write};
 
 use cloudevent_runtime::{
-    BatchReport, Document, FindingJson, Profile, RuleId, Severity, ValidationReport, Violation,
+    BatchReport, Document, FindingJson, Policy, Profile, Severity, ValidationReport, Violation,
     limits,
 };
 use serde_json::{Value, json};
 
 use super::sequence::{Sequenced, StreamReport};
+use crate::input::{self, Body, Format, Holder, Part, Single};
 
 /// What one input turned out to be.
-pub(super) enum Outcome {
+pub(crate) enum Outcome {
     /// Validated: findings about the input itself, then each event.
     Checked(Checked),
     /// Could not be read (or is in a format not supported yet); the message says why.
@@ -21,7 +22,7 @@ pub(super) enum Outcome {
 
 /// One input's report: findings about the input, its events in order until their findings
 /// reach [`limits::MAX_REPORTED_FINDINGS`], and a count of the events after them.
-pub(super) struct Checked {
+pub(crate) struct Checked {
     kind: &'static str,
     findings: Vec<Violation>,
     pub(super) events: Vec<EventResult>,
@@ -43,7 +44,7 @@ struct Omitted {
     invalid: Option<usize>,
 }
 
-pub(super) struct EventResult {
+pub(crate) struct EventResult {
     pub(super) index: Option<usize>,
     /// The 1-based line number, for JSON Lines.
     pub(super) line: Option<usize>,
@@ -86,8 +87,26 @@ impl EventResult {
         }
     }
 
+    /// An event read and judged by another check than the profile's (`cloudevent verify`):
+    /// its id and attributes as the validator read them, and that check's findings.
+    pub(crate) fn judged(
+        index: Option<usize>,
+        report: &ValidationReport,
+        findings: Vec<Violation>,
+    ) -> Self {
+        EventResult {
+            index,
+            line: None,
+            id: report.id().map(str::to_owned),
+            valid: !findings.iter().any(Violation::is_error),
+            findings,
+            omitted_findings: 0,
+            attributes: report.attributes_json(),
+        }
+    }
+
     /// An event (a Kafka record) that could not be read.
-    pub(super) fn refused(index: Option<usize>, findings: Vec<Violation>) -> Self {
+    pub(crate) fn refused(index: Option<usize>, findings: Vec<Violation>) -> Self {
         EventResult {
             index,
             line: None,
@@ -101,8 +120,52 @@ impl EventResult {
 }
 
 impl Checked {
+    /// The report on one input as the one reader ([`input::read`]) finds its parts: `body`
+    /// judges the whole input or an HTTP message's body, `single` each JSON Lines line and
+    /// each Kafka record (numbered as the input numbers them); a finding about the input as a
+    /// whole is its report. `validate` checks, `verify` verifies.
+    pub(crate) fn of_input(
+        format: Format,
+        bytes: &[u8],
+        policy: &Policy,
+        body: &mut dyn FnMut(Body<'_>) -> Checked,
+        single: &mut dyn FnMut(Option<usize>, Single<'_>) -> EventResult,
+    ) -> Checked {
+        let mut whole = None;
+        let mut listed = Checked::listing("lines");
+        let read = input::read(format, bytes, policy, &mut |part| match part {
+            Part::Whole(part) | Part::Http { body: part, .. } => whole = Some(body(part)),
+            Part::Line { index, line, bytes } => listed.add(|| {
+                let mut event = single(Some(index), Single::Event(input::Encoding::Json, bytes));
+                event.line = Some(line);
+                event
+            }),
+            Part::Record {
+                index,
+                record,
+                value,
+            } => listed.add(|| single(index, Single::of_record(record, value))),
+            Part::NotARecord { index, findings } => {
+                listed.add(|| EventResult::refused(index, findings));
+            }
+        });
+        match read {
+            Err(finding) => Checked::refused_with(*finding),
+            Ok(Holder::Input | Holder::Message) => whole.unwrap_or(listed),
+            Ok(Holder::Lines) => listed,
+            Ok(Holder::Record) => Checked {
+                kind: "record",
+                ..listed
+            },
+            Ok(Holder::Records) => Checked {
+                kind: "records",
+                ..listed
+            },
+        }
+    }
+
     /// An input of `kind` whose events are added one by one ([`Checked::add`]).
-    pub(super) fn listing(kind: &'static str) -> Self {
+    pub(crate) fn listing(kind: &'static str) -> Self {
         Checked {
             kind,
             findings: Vec::new(),
@@ -119,7 +182,7 @@ impl Checked {
 
     /// Lists the event while the findings listed stay under the bound; else counts it.
     /// Either way its sequence attributes are kept for `--sequence`.
-    pub(super) fn add(&mut self, event: impl FnOnce() -> EventResult) {
+    pub(crate) fn add(&mut self, event: impl FnOnce() -> EventResult) {
         let event = event();
         let attribute = |name: &str| event.attributes.get(name).and_then(Value::as_str);
         if let Some(sequenced) = Sequenced::read(event.valid, attribute) {
@@ -137,7 +200,7 @@ impl Checked {
         }
     }
 
-    pub(super) fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         !self.omitted_error
             && !self.findings.iter().any(Violation::is_error)
             && self.events.iter().all(|event| event.valid)
@@ -170,13 +233,8 @@ impl Checked {
         }
     }
 
-    /// Input that could not be read as an event at all: one finding about the input.
-    pub(super) fn refused(attribute: &'static str, rule: RuleId, problem: String) -> Self {
-        Checked::refused_with(Violation::error(rule, attribute, "", problem))
-    }
-
     /// Input that could not be read as an event at all, and why.
-    pub(super) fn refused_with(violation: Violation) -> Self {
+    pub(crate) fn refused_with(violation: Violation) -> Self {
         Checked {
             findings: vec![violation],
             ..Checked::listing("input")
@@ -208,7 +266,7 @@ impl Checked {
 /// Escapes control characters, so hostile input cannot rewrite the terminal or split lines,
 /// and the bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069), so
 /// `abc\u{202e}gnp.exe` cannot display as `abcexe.png`.
-pub(super) fn clean(text: &str) -> String {
+pub(crate) fn clean(text: &str) -> String {
     let hidden =
         |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     if !text.chars().any(hidden) {
@@ -239,7 +297,7 @@ pub(super) fn write_finding(out: &mut dyn Write, at: &str, finding: &Violation) 
 
 /// One input's report in text: a line a finding and a line a valid event, then what was
 /// counted without being listed.
-pub(super) fn write_text(out: &mut dyn Write, name: &str, outcome: &Outcome) -> io::Result<()> {
+pub(crate) fn write_text(out: &mut dyn Write, name: &str, outcome: &Outcome) -> io::Result<()> {
     let Outcome::Checked(checked) = outcome else {
         return Ok(());
     };
@@ -297,7 +355,7 @@ pub(super) fn finding_json(finding: &Violation) -> Value {
 /// "omitted": {"findings", "errors"}}` follows `inputs`: the stream's findings, each naming
 /// its event (`"at": "<file>#<n>"`), and a count of those not listed. `errors` and
 /// `warnings` count the findings listed.
-pub(super) struct JsonReport {
+pub(crate) struct JsonReport {
     profile: Profile,
     inputs: usize,
     valid: bool,
@@ -306,7 +364,7 @@ pub(super) struct JsonReport {
 }
 
 impl JsonReport {
-    pub(super) fn new(profile: Profile) -> Self {
+    pub(crate) fn new(profile: Profile) -> Self {
         JsonReport {
             profile,
             inputs: 0,
@@ -317,7 +375,7 @@ impl JsonReport {
     }
 
     /// The document's opening, before the first input.
-    pub(super) fn begin(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn begin(&self, out: &mut dyn Write) -> io::Result<()> {
         write!(
             out,
             "{{\n  \"profile\": {},\n  \"inputs\": [",
@@ -326,7 +384,7 @@ impl JsonReport {
     }
 
     /// One input, on a line of its own.
-    pub(super) fn input(
+    pub(crate) fn input(
         &mut self,
         out: &mut dyn Write,
         name: &str,
@@ -389,6 +447,11 @@ impl JsonReport {
         })?;
         self.inputs += 1;
         serde_json::to_writer(&mut *out, &input).map_err(io::Error::other)
+    }
+
+    /// The totals, after the last input, for a report without `--sequence`.
+    pub(crate) fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.end(out, None)
     }
 
     /// The stream's findings (`--sequence`) and the totals, after the last input.

@@ -4,6 +4,10 @@
 //
 //   node peer.mjs emit EVENTS_JSON      messages the SDK writes for the fixture events, as JSON
 //   node peer.mjs parse                 messages on stdin (same shape) -> what the SDK read
+//   node peer.mjs echo                  messages on stdin -> each read by the SDK and written
+//                                       again by the SDK (a relay on the SDK) in the same
+//                                       kind, or in the kind its `to` names; {case, kind,
+//                                       error} where the SDK refuses
 //   node peer.mjs serve SECONDS COUNT   HTTP server on 127.0.0.1, first stdout line `PORT <n>`;
 //                                       answers each POST with what the SDK read; stops after
 //                                       COUNT requests or SECONDS seconds
@@ -53,25 +57,28 @@ function b64(bytes) {
   return bytes === null ? null : bytes.toString("base64");
 }
 
+const WRITERS = {
+  "http-binary": HTTP.binary,
+  "http-structured": HTTP.structured,
+  "kafka-binary": Kafka.binary,
+  "kafka-structured": Kafka.structured,
+};
+
+function write(name, kind, event) {
+  const message = WRITERS[kind](event);
+  if (kind.startsWith("kafka")) {
+    const key = message.key === undefined || message.key === null ? null : String(message.key);
+    return { case: name, kind, headers: headerList(message.headers), key, body: b64(bodyBytes(message.value)) };
+  }
+  return { case: name, kind, headers: headerList(message.headers), key: null, body: b64(bodyBytes(message.body)) };
+}
+
 function emit(path) {
   const fixtures = JSON.parse(readFileSync(path, "utf8")).events;
   const messages = [];
   for (const fixture of fixtures) {
-    const { case: name } = fixture;
-    for (const [kind, write] of [
-      ["http-binary", HTTP.binary],
-      ["http-structured", HTTP.structured],
-    ]) {
-      const message = write(sdkEvent(fixture));
-      messages.push({ case: name, kind, headers: headerList(message.headers), key: null, body: b64(bodyBytes(message.body)) });
-    }
-    for (const [kind, write] of [
-      ["kafka-binary", Kafka.binary],
-      ["kafka-structured", Kafka.structured],
-    ]) {
-      const message = write(sdkEvent(fixture));
-      const key = message.key === undefined || message.key === null ? null : String(message.key);
-      messages.push({ case: name, kind, headers: headerList(message.headers), key, body: b64(bodyBytes(message.value)) });
+    for (const kind of Object.keys(WRITERS)) {
+      messages.push(write(fixture.case, kind, sdkEvent(fixture)));
     }
   }
   // The SDK reads batches (HTTP.toEvent) but writes none: the batch is its events' own JSON
@@ -108,25 +115,27 @@ function eventJson(event) {
   return { attributes, data };
 }
 
-function read(message) {
+function sdkRead(message) {
   const body = message.body === null || message.body === undefined ? null : Buffer.from(message.body, "base64");
   const headers = {};
   for (const [name, value] of message.headers) headers[name.toLowerCase()] = value;
+  if (message.kind.startsWith("kafka")) {
+    // As kafkajs hands a message over: Buffer value, string headers.
+    return Kafka.toEvent({ key: message.key ?? undefined, headers, value: body ?? undefined });
+  }
+  // As a Node server hands a body over: text, bytes for application/octet-stream, nothing
+  // for an empty body.
+  const type = headers["content-type"] ?? "";
+  let httpBody;
+  if (body === null || body.length === 0) httpBody = undefined;
+  else if (type.startsWith(CONSTANTS.MIME_OCTET_STREAM)) httpBody = body;
+  else httpBody = body.toString("utf8");
+  return HTTP.toEvent({ headers, body: httpBody });
+}
+
+function read(message) {
   try {
-    let read;
-    if (message.kind.startsWith("kafka")) {
-      // As kafkajs hands a message over: Buffer value, string headers.
-      read = Kafka.toEvent({ key: message.key ?? undefined, headers, value: body ?? undefined });
-    } else {
-      // As a Node server hands a body over: text, bytes for application/octet-stream, nothing
-      // for an empty body.
-      const type = headers["content-type"] ?? "";
-      let httpBody;
-      if (body === null || body.length === 0) httpBody = undefined;
-      else if (type.startsWith(CONSTANTS.MIME_OCTET_STREAM)) httpBody = body;
-      else httpBody = body.toString("utf8");
-      read = HTTP.toEvent({ headers, body: httpBody });
-    }
+    const read = sdkRead(message);
     const events = Array.isArray(read) ? read : [read];
     return { case: message.case, kind: message.kind, ok: true, events: events.map(eventJson) };
   } catch (error) {
@@ -137,6 +146,17 @@ function read(message) {
 function parse() {
   const input = readFileSync(0, "utf8");
   process.stdout.write(JSON.stringify(JSON.parse(input).map(read)));
+}
+
+function echo() {
+  const out = JSON.parse(readFileSync(0, "utf8")).map((message) => {
+    try {
+      return write(message.case, message.to ?? message.kind, sdkRead(message));
+    } catch (error) {
+      return { case: message.case, kind: message.kind, error: `${error.name}: ${error.message}` };
+    }
+  });
+  process.stdout.write(JSON.stringify(out));
 }
 
 function serve(seconds, count) {
@@ -176,8 +196,9 @@ function serve(seconds, count) {
 const [command, ...args] = process.argv.slice(2);
 if (command === "emit") emit(args[0]);
 else if (command === "parse") parse();
+else if (command === "echo") echo();
 else if (command === "serve") serve(Number(args[0]), Number(args[1]));
 else {
-  process.stderr.write("usage: node peer.mjs emit EVENTS_JSON | parse | serve SECONDS COUNT\n");
+  process.stderr.write("usage: node peer.mjs emit EVENTS_JSON | parse | echo | serve SECONDS COUNT\n");
   process.exit(2);
 }

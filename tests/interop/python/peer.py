@@ -4,6 +4,10 @@ Run by cloudevent-runtime/tests/interop_sdks.rs; `cargo xtask test` installs the
 
     peer.py emit EVENTS_JSON      messages the SDK writes for the fixture events, as JSON
     peer.py parse                 messages on stdin (same shape) -> what the SDK read, as JSON
+    peer.py echo                  messages on stdin -> each read by the SDK and written again by
+                                  the SDK (a relay on the SDK) in the same kind, or in the kind
+                                  its "to" names, as messages; {"case", "kind", "error"} where
+                                  the SDK refuses
     peer.py serve SECONDS COUNT   HTTP server on 127.0.0.1, first stdout line `PORT <n>`; answers
                                   each POST with what the SDK read; stops after COUNT requests
                                   or SECONDS seconds, whichever comes first
@@ -53,36 +57,40 @@ def text(value):
     return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
+WRITERS = {
+    "http-binary": ce_http.to_binary_event,
+    "http-structured": ce_http.to_structured_event,
+    "kafka-binary": ce_kafka.to_binary_event,
+    "kafka-structured": ce_kafka.to_structured_event,
+}
+
+
+def write(case, kind, event):
+    message = WRITERS[kind](event)
+    if kind.startswith("kafka"):
+        return {
+            "case": case,
+            "kind": kind,
+            "headers": [[name, text(value)] for name, value in message.headers.items()],
+            "key": text(message.key),
+            "body": b64(message.value),
+        }
+    return {
+        "case": case,
+        "kind": kind,
+        "headers": [[name, value] for name, value in message.headers.items()],
+        "key": None,
+        "body": b64(message.body),
+    }
+
+
 def emit(path):
     with open(path, encoding="utf-8") as file:
         fixtures = json.load(file)["events"]
     messages = []
     for fixture in fixtures:
-        case = fixture["case"]
-        for kind, write in (
-            ("http-binary", ce_http.to_binary_event),
-            ("http-structured", ce_http.to_structured_event),
-        ):
-            message = write(sdk_event(fixture))
-            messages.append({
-                "case": case,
-                "kind": kind,
-                "headers": [[name, value] for name, value in message.headers.items()],
-                "key": None,
-                "body": b64(message.body),
-            })
-        for kind, write in (
-            ("kafka-binary", ce_kafka.to_binary_event),
-            ("kafka-structured", ce_kafka.to_structured_event),
-        ):
-            message = write(sdk_event(fixture))
-            messages.append({
-                "case": case,
-                "kind": kind,
-                "headers": [[name, text(value)] for name, value in message.headers.items()],
-                "key": text(message.key),
-                "body": b64(message.value),
-            })
+        for kind in WRITERS:
+            messages.append(write(fixture["case"], kind, sdk_event(fixture)))
     json.dump(messages, sys.stdout, ensure_ascii=False)
 
 
@@ -107,23 +115,26 @@ def event_json(event):
     return {"attributes": attributes, "data": shown}
 
 
-def read(message):
+def sdk_read(message):
     body = None if message.get("body") is None else base64.b64decode(message["body"])
+    if message["kind"].startswith("kafka"):
+        headers = {
+            name: None if value is None else value.encode("utf-8")
+            for name, value in message["headers"]
+        }
+        key = message.get("key")
+        record = ce_kafka.KafkaMessage(
+            headers=headers, key=None if key is None else key.encode("utf-8"), value=body
+        )
+        return ce_kafka.from_kafka_event(record)
+    headers = {name: value for name, value in message["headers"]}
+    record = ce_http.HTTPMessage(headers=headers, body=body or b"")
+    return ce_http.from_http_event(record)
+
+
+def read(message):
     try:
-        if message["kind"].startswith("kafka"):
-            headers = {
-                name: None if value is None else value.encode("utf-8")
-                for name, value in message["headers"]
-            }
-            key = message.get("key")
-            record = ce_kafka.KafkaMessage(
-                headers=headers, key=None if key is None else key.encode("utf-8"), value=body
-            )
-            events = [ce_kafka.from_kafka_event(record)]
-        else:
-            headers = {name: value for name, value in message["headers"]}
-            record = ce_http.HTTPMessage(headers=headers, body=body or b"")
-            events = [ce_http.from_http_event(record)]
+        events = [sdk_read(message)]
         return {
             "case": message.get("case"),
             "kind": message["kind"],
@@ -142,6 +153,21 @@ def read(message):
 def parse():
     messages = json.load(sys.stdin)
     json.dump([read(message) for message in messages], sys.stdout, ensure_ascii=False)
+
+
+def echo():
+    out = []
+    for message in json.load(sys.stdin):
+        try:
+            kind = message.get("to") or message["kind"]
+            out.append(write(message.get("case"), kind, sdk_read(message)))
+        except Exception as error:  # the SDK's refusal is a result to report, not a crash
+            out.append({
+                "case": message.get("case"),
+                "kind": message["kind"],
+                "error": f"{type(error).__name__}: {error}",
+            })
+    json.dump(out, sys.stdout, ensure_ascii=False)
 
 
 def serve(seconds, count):
@@ -184,6 +210,8 @@ def main():
         emit(sys.argv[2])
     elif command == "parse":
         parse()
+    elif command == "echo":
+        echo()
     elif command == "serve":
         serve(float(sys.argv[2]), int(sys.argv[3]))
     else:
