@@ -360,3 +360,26 @@ fn http_binary_decode_of_the_readme_event_holds_its_budget() {
     assert_eq!(decoded.unwrap(), event);
     assert_eq!(allocations, 3 + HTTP_BINARY_OVERHEAD, "HTTP binary decode");
 }
+
+/// The in-memory deduplicator (ADR-0003) on the consume path, between growths of its map
+/// and queue: a delivery already seen allocates nothing, a new one its key (one `Arc<str>`).
+/// Before issue 40 every call built the key as a `String` and a new key copied it into the
+/// `Arc`: 1 and 2.
+#[test]
+fn deduplicating_a_delivery_allocates_at_most_its_key() {
+    use cloudevent_runtime::dedupe::{Deduplicator, Delivery, InMemoryDeduplicator};
+    use std::time::Duration;
+
+    let seen = InMemoryDeduplicator::new(1_000, Duration::from_secs(3_600));
+    // 100 keys: the map and the queue have room for the 101st without growing.
+    for n in 0..100 {
+        let id = format!("01J0A{n:021}");
+        assert_eq!(seen.check("/orders", &id), Ok(Delivery::New));
+    }
+    let (delivery, allocations) = count(|| seen.check("/orders", "01J0A000000000000000000050"));
+    assert_eq!(delivery, Ok(Delivery::Duplicate));
+    assert_eq!(allocations, 0, "a delivery already seen");
+    let (delivery, allocations) = count(|| seen.check("/orders", "01J0B000000000000000000000"));
+    assert_eq!(delivery, Ok(Delivery::New));
+    assert_eq!(allocations, 1, "a new delivery");
+}

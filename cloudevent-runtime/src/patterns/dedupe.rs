@@ -306,6 +306,9 @@ struct State {
     live: HashMap<Arc<str>, Live>,
     order: VecDeque<Entry>,
     next: u64,
+    /// The key of the call holding the lock, written in place: a delivery already seen
+    /// allocates nothing, a new one only its `Arc<str>`.
+    scratch: String,
 }
 
 /// A remembered key: its queue entry's number, and whether it is committed or claimed.
@@ -386,16 +389,20 @@ impl<C: Clock> InMemoryDeduplicator<C> {
 }
 
 /// One string for the pair: the source's length first, so `("ab", "c")` and `("a", "bc")`
-/// differ.
+/// differ. The shared stores (NATS KV, Redis) name their entries with it.
 fn key(source: &str, id: &str) -> String {
-    use std::fmt::Write as _;
-    // One allocation of the final size: every delivery makes a key, and `format!` grows its
-    // buffer as it goes.
-    let mut key = String::with_capacity(20 + 1 + source.len() + id.len());
-    let _ = write!(key, "{}:", source.len());
+    let mut key = String::new();
+    write_key(&mut key, source, id);
+    key
+}
+
+/// Writes the key of the pair into `key`, replacing what it held.
+fn write_key(key: &mut String, source: &str, id: &str) {
+    key.clear();
+    key.push_str(itoa::Buffer::new().format(source.len()));
+    key.push(':');
     key.push_str(source);
     key.push_str(id);
-    key
 }
 
 impl<C: Clock> InMemoryDeduplicator<C> {
@@ -413,12 +420,12 @@ impl<C: Clock> InMemoryDeduplicator<C> {
         (now, state)
     }
 
-    /// Remembers a new key, claimed or committed.
-    fn remember(&self, state: &mut State, key: String, now: Instant, held: Held) {
+    /// Remembers the key in the scratch buffer, claimed or committed.
+    fn remember(&self, state: &mut State, now: Instant, held: Held) {
         while state.order.len() >= self.capacity {
             state.pop_front();
         }
-        let key: Arc<str> = Arc::from(key);
+        let key: Arc<str> = Arc::from(state.scratch.as_str());
         let seq = state.next;
         state.next += 1;
         state.live.insert(Arc::clone(&key), Live { seq, held });
@@ -430,10 +437,11 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
     type Error = Infallible;
 
     fn claim(&self, source: &str, id: &str, lease: Duration) -> Result<Claim, Infallible> {
-        let key = key(source, id);
-        let (now, mut state) = self.expired_dropped();
+        let (now, mut guard) = self.expired_dropped();
+        let state = &mut *guard;
         let taken = Held::Until(now.checked_add(lease));
-        match state.live.get_mut(key.as_str()) {
+        write_key(&mut state.scratch, source, id);
+        match state.live.get_mut(state.scratch.as_str()) {
             Some(Live {
                 held: Held::Committed,
                 ..
@@ -448,34 +456,39 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
                 Ok(Claim::Claimed)
             }
             None => {
-                self.remember(&mut state, key, now, taken);
+                self.remember(state, now, taken);
                 Ok(Claim::Claimed)
             }
         }
     }
 
     fn commit(&self, source: &str, id: &str) -> Result<(), Infallible> {
-        let key = key(source, id);
-        let (now, mut state) = self.expired_dropped();
-        match state.live.get_mut(key.as_str()) {
+        let (now, mut guard) = self.expired_dropped();
+        let state = &mut *guard;
+        write_key(&mut state.scratch, source, id);
+        match state.live.get_mut(state.scratch.as_str()) {
             Some(live) => live.held = Held::Committed,
-            None => self.remember(&mut state, key, now, Held::Committed),
+            None => self.remember(state, now, Held::Committed),
         }
         Ok(())
     }
 
     fn check(&self, source: &str, id: &str) -> Result<Delivery, Infallible> {
-        let key = key(source, id);
-        let (now, mut state) = self.expired_dropped();
-        if state.live.contains_key(key.as_str()) {
+        let (now, mut guard) = self.expired_dropped();
+        let state = &mut *guard;
+        write_key(&mut state.scratch, source, id);
+        if state.live.contains_key(state.scratch.as_str()) {
             return Ok(Delivery::Duplicate);
         }
-        self.remember(&mut state, key, now, Held::Committed);
+        self.remember(state, now, Held::Committed);
         Ok(Delivery::New)
     }
 
     fn forget(&self, source: &str, id: &str) -> Result<(), Infallible> {
-        self.state().live.remove(key(source, id).as_str());
+        let mut guard = self.state();
+        let state = &mut *guard;
+        write_key(&mut state.scratch, source, id);
+        state.live.remove(state.scratch.as_str());
         Ok(())
     }
 }
