@@ -534,6 +534,7 @@ fn allocs_case() -> Value {
         "unit": "allocations",
         "settings": {"calls": ALLOC_CALLS, "event_bytes": cloudevent_bench::root_json().len()},
     });
+    let load_before = load_average();
     for contestant in memory::TYPED_PARSE {
         let (allocations, bytes) = memory::typed_parse_allocs(contestant, ALLOC_CALLS);
         println!(
@@ -546,6 +547,7 @@ fn allocs_case() -> Value {
         };
         report[key] = json!({"allocations": allocations, "bytes": bytes});
     }
+    report["load_average"] = json!({"before": load_before, "after": load_average()});
     report
 }
 
