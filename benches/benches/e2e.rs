@@ -1,7 +1,11 @@
 //! End-to-end throughput on loopback (issue 13): an axum service on our extractors against the
 //! same service on `cloudevents-sdk` 0.9's axum binding, and JetStream publish / consume
-//! through our NATS binding against plain async-nats; and the 20 KB gateway row (issue 25):
-//! events a second per core of the documented INTG-STD-015 gateway, beside the SDK's binding.
+//! through our NATS binding against plain async-nats; the 20 KB gateway row (issue 25):
+//! events a second per core of the documented INTG-STD-015 gateway, beside the SDK's binding;
+//! and issue 40's rows: the 1 KiB gateway with every check on (`gateway_1kib`: the profile,
+//! the registry's data check, a `cesql!` filter) beside the SDK's binding, and memory
+//! (`memory_*`: allocations per typed parse, the peak resident set of the 20 KB gateway's
+//! server and of reading a batch of 100,000 events, each peak in a child process of its own).
 //!
 //! ```sh
 //! cargo bench -p cloudevent-bench --bench e2e              # every case
@@ -17,7 +21,11 @@
 //! Server and load generator share one tokio runtime of two worker threads (the machine has
 //! two cores), so neither gets a core to itself and both contestants get the same scheduler.
 //! Sizes can be changed for a quick look with `E2E_REQUESTS`, `E2E_WARMUP`, `E2E_CONCURRENCY`,
-//! `E2E_EVENTS` and `E2E_RUNS`.
+//! `E2E_EVENTS`, `E2E_RUNS` and `E2E_BATCH_EVENTS` (the memory batch's events).
+//!
+//! The binary's global allocator is `loopback::memory::Counting`: it counts only inside the
+//! typed-parse allocation case and otherwise costs every contestant the same thread-local
+//! read per allocation.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -29,9 +37,19 @@ use serde_json::{Value, json};
 
 #[path = "loopback/mod.rs"]
 mod loopback;
+#[path = "sdk/mod.rs"]
+#[allow(
+    dead_code,
+    reason = "the bench's SDK helpers; the memory case uses one"
+)]
+mod sdk;
+
+#[global_allocator]
+static ALLOCATOR: loopback::memory::Counting = loopback::memory::Counting;
 
 use loopback::gateway::{Gateway, GatewayServer};
 use loopback::http::{self, Client, Prepared, Service};
+use loopback::memory;
 use loopback::nats::{self, Contestant};
 use loopback::{Run, median};
 
@@ -47,6 +65,10 @@ const CONCURRENCY: usize = 32;
 const EVENTS: usize = 20_000;
 /// Worker threads of the one runtime serving and loading.
 const WORKER_THREADS: usize = 2;
+/// Events in the memory case's batch (issue 40: a 100k-event batch).
+const BATCH_EVENTS: usize = 100_000;
+/// Typed parses counted per contestant by the allocation case.
+const ALLOC_CALLS: u64 = 1_000;
 
 fn setting(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -62,13 +84,16 @@ struct Settings {
     warmup: usize,
     concurrency: usize,
     events: usize,
+    batch_events: usize,
 }
 
 fn main() {
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = args.iter().position(|a| a == "--memory-child") {
+        memory_child(&args[at + 1..]);
+        return;
+    }
+    let filters: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     let selected = |case: &str| filters.is_empty() || filters.iter().any(|f| case.contains(f));
     let settings = Settings {
         runs: setting("E2E_RUNS", RUNS),
@@ -76,6 +101,7 @@ fn main() {
         warmup: setting("E2E_WARMUP", WARMUP),
         concurrency: setting("E2E_CONCURRENCY", CONCURRENCY),
         events: setting("E2E_EVENTS", EVENTS),
+        batch_events: setting("E2E_BATCH_EVENTS", BATCH_EVENTS),
     };
     let out = target_dir().join("e2e");
     std::fs::create_dir_all(&out).expect("create the e2e output directory");
@@ -92,9 +118,25 @@ fn main() {
             write(&out, &case, &report);
         }
     }
-    if selected("gateway_20kb") {
-        let report = runtime.block_on(gateway_case(&settings));
-        write(&out, "gateway_20kb", &report);
+    for case in [GatewayCase::twenty_kb(), GatewayCase::one_kib()] {
+        if selected(case.name) {
+            let report = runtime.block_on(gateway_case(&case, &settings));
+            write(&out, case.name, &report);
+        }
+    }
+    if selected("memory_allocs_typed_parse") {
+        write(&out, "memory_allocs_typed_parse", &allocs_case());
+    }
+    if selected("memory_gateway_20kb") {
+        let report = runtime.block_on(memory_gateway_case(&settings));
+        write(&out, "memory_gateway_20kb", &report);
+    }
+    if selected("memory_batch_100k") {
+        write(
+            &out,
+            "memory_batch_100k",
+            &memory_batch_case(&out, &settings),
+        );
     }
     if selected("nats_publish") || selected("nats_consume") {
         match nats::server_binary() {
@@ -336,30 +378,67 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
     (publish_report, consume_report)
 }
 
-/// The 20 KB gateway row: [`Gateway::Ours`] and [`Gateway::Sdk`], each alone on one server
-/// thread, runs interleaved; events a second per core = events / the server thread's CPU
-/// time (`loopback/gateway.rs`), and the wall-clock rate beside it.
-async fn gateway_case(settings: &Settings) -> Value {
-    let json = cloudevent_bench::gateway_json();
-    let request = Prepared::new(
-        [(
-            axum::http::header::CONTENT_TYPE,
-            axum::http::HeaderValue::from_static("application/cloudevents+json"),
-        )]
-        .into_iter()
-        .collect(),
-        json.clone(),
+/// A gateway row: our gateway and the SDK's binding on one event.
+struct GatewayCase {
+    name: &'static str,
+    title: &'static str,
+    ours: Gateway,
+    json: Vec<u8>,
+    /// The share of the HTTP cases' request counts this row sends (a 20 KB event: a fifth).
+    divisor: usize,
+    min_per_s: f64,
+    target: &'static str,
+}
+
+impl GatewayCase {
+    /// Issue 25: the documented INTG-STD-015 gateway on a 20 KB event.
+    fn twenty_kb() -> Self {
+        GatewayCase {
+            name: "gateway_20kb",
+            title: "20 KB events through the axum gateway (INTG-STD-015), events a second per core",
+            ours: Gateway::Ours,
+            json: cloudevent_bench::gateway_json(),
+            divisor: 5,
+            min_per_s: 2000.0,
+            target: "Knative eventing publishes about 2,000 events/s per core at 20 KB",
+        }
+    }
+
+    /// Issue 40: every check on (INTG-STD-015, the registry's data check, a `cesql!` filter)
+    /// on a 1 KiB event.
+    fn one_kib() -> Self {
+        GatewayCase {
+            name: "gateway_1kib",
+            title: "1 KiB events through the axum gateway, every check on (INTG-STD-015, \
+                    registry data check, cesql! filter), events a second per core",
+            ours: Gateway::AllChecks,
+            json: cloudevent_bench::registry_event_json(),
+            divisor: 1,
+            min_per_s: 50_000.0,
+            target: "issue 40: >= 50,000 events/s per core with every check on",
+        }
+    }
+}
+
+/// A gateway row: `case.ours` and [`Gateway::Sdk`], each alone on one server thread, runs
+/// interleaved; events a second per core = events / the server thread's CPU time
+/// (`loopback/gateway.rs`), and the wall-clock rate beside it.
+async fn gateway_case(case: &GatewayCase, settings: &Settings) -> Value {
+    let name = case.name;
+    let json = &case.json;
+    let request = structured_request(json);
+    let (requests, warmup) = (
+        (settings.requests / case.divisor).max(1),
+        (settings.warmup / case.divisor).max(1),
     );
-    // A fifth of the small-event requests: each carries 20 KB.
-    let (requests, warmup) = ((settings.requests / 5).max(1), (settings.warmup / 5).max(1));
     let load_before = load_average();
     println!(
-        "e2e: gateway_20kb: {} runs x {requests} events of {} bytes ({warmup} warm-up), {} connections, one server thread",
+        "e2e: {name}: {} runs x {requests} events of {} bytes ({warmup} warm-up), {} connections, one server thread",
         settings.runs,
         json.len(),
         settings.concurrency
     );
-    let mut order = [Gateway::Ours, Gateway::Sdk];
+    let mut order = [case.ours, Gateway::Sdk];
     let mut runs: [Vec<(Run, f64)>; 2] = Default::default();
     for _ in 0..settings.runs {
         for &gateway in &order {
@@ -372,19 +451,33 @@ async fn gateway_case(settings: &Settings) -> Value {
             client.close().await;
             server.stop();
             let per_core = run.count as f64 / cpu_s;
-            let tag = match gateway {
-                Gateway::Ours => "ours",
-                Gateway::Sdk => "sdk",
-            };
-            show("gateway_20kb", tag, &run);
+            let tag = gateway.tag();
+            show(name, tag, &run);
             println!(
-                "  {:<16} {tag:<8} {per_core:>10.0}/s per core (server thread {cpu_s:.3} s on a CPU)",
-                "gateway_20kb"
+                "  {name:<16} {tag:<8} {per_core:>10.0}/s per core (server thread {cpu_s:.3} s on a CPU)"
             );
             runs[usize::from(gateway == Gateway::Sdk)].push((run, per_core));
         }
         order.rotate_left(1);
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // In process, no network: the extractor and handler alone (median of five rounds, CPU
+    // time of this thread), to tell our code's share of a server thread's time from the
+    // HTTP stack's.
+    let body = axum::body::Bytes::from(json.clone());
+    let mut extract = [0.0_f64; 2];
+    for (i, gateway) in [case.ours, Gateway::Sdk].into_iter().enumerate() {
+        let mut rounds = Vec::new();
+        for _ in 0..5 {
+            rounds.push(loopback::gateway::extract_ns(gateway, &body, requests).await);
+        }
+        rounds.sort_by(f64::total_cmp);
+        extract[i] = rounds[rounds.len() / 2];
+        println!(
+            "  {name:<16} {:<8} extractor + handler in process: {:.0} ns of CPU time",
+            gateway.tag(),
+            extract[i]
+        );
     }
     let summary = |gateway: Gateway, runs: &[(Run, f64)]| {
         let mut per_core: Vec<f64> = runs.iter().map(|(_, rate)| *rate).collect();
@@ -402,13 +495,14 @@ async fn gateway_case(settings: &Settings) -> Value {
         })
     };
     json!({
-        "case": "gateway_20kb",
-        "title": "20 KB events through the axum gateway (INTG-STD-015), events a second per core",
+        "case": name,
+        "title": case.title,
         "unit": "events/s/core",
-        "ours": summary(Gateway::Ours, &runs[0]),
+        "extract_ns": {"ours": extract[0], "baseline": extract[1]},
+        "ours": summary(case.ours, &runs[0]),
         "baseline": summary(Gateway::Sdk, &runs[1]),
-        "target": {"min_ratio": 0.0, "min_per_s": 2000.0, "p99_no_worse": false,
-                   "text": "Knative eventing publishes about 2,000 events/s per core at 20 KB"},
+        "target": {"min_ratio": 0.0, "min_per_s": case.min_per_s, "p99_no_worse": false,
+                   "text": case.target},
         "settings": {
             "runs": settings.runs, "requests": requests, "warmup": warmup,
             "concurrency": settings.concurrency, "server_threads": 1,
@@ -416,4 +510,197 @@ async fn gateway_case(settings: &Settings) -> Value {
         },
         "load_average": {"before": load_before, "after": load_average()},
     })
+}
+
+/// A structured-mode request of `json`.
+fn structured_request(json: &[u8]) -> Prepared {
+    Prepared::new(
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/cloudevents+json"),
+        )]
+        .into_iter()
+        .collect(),
+        json.to_vec(),
+    )
+}
+
+/// Allocations per typed parse of the README-path event, ours, plain serde and the SDK, on
+/// this thread (outside the runtime), [`ALLOC_CALLS`] parses each.
+fn allocs_case() -> Value {
+    let mut report = json!({
+        "case": "memory_allocs_typed_parse",
+        "title": "allocations per typed parse of the README-path event (counting allocator)",
+        "unit": "allocations",
+        "settings": {"calls": ALLOC_CALLS, "event_bytes": cloudevent_bench::root_json().len()},
+    });
+    let load_before = load_average();
+    for contestant in memory::TYPED_PARSE {
+        let (allocations, bytes) = memory::typed_parse_allocs(contestant, ALLOC_CALLS);
+        println!(
+            "  memory_allocs    {contestant:<8} {allocations:>6.1} allocations, {bytes:>7.0} bytes per typed parse"
+        );
+        let key = if contestant == "sdk" {
+            "baseline"
+        } else {
+            contestant
+        };
+        report[key] = json!({"allocations": allocations, "bytes": bytes});
+    }
+    report["load_average"] = json!({"before": load_before, "after": load_average()});
+    report
+}
+
+/// The bench binary itself, for a child measurement.
+fn child(args: &[&str]) -> std::process::Command {
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let mut command = std::process::Command::new(exe);
+    command.arg("--memory-child").args(args);
+    command
+}
+
+/// What a child process does (`e2e --memory-child ...`): one measurement, its peak resident
+/// set written to stdout.
+fn memory_child(args: &[String]) {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args[..] {
+        ["gateway", tag] => {
+            let gateway = [Gateway::Ours, Gateway::Sdk, Gateway::AllChecks]
+                .into_iter()
+                .find(|g| format!("{g:?}") == tag)
+                .unwrap_or_else(|| panic!("no gateway `{tag}`"));
+            memory::gateway_child(gateway, std::io::stdin(), std::io::stdout());
+        }
+        ["batch", reader, path] => {
+            let bytes = std::fs::read(path).expect("the batch file");
+            let after_read_kib = memory::status_kib("VmRSS");
+            let (events, invalid) = memory::read_batch(reader, &bytes);
+            let peak_kib = memory::status_kib("VmHWM");
+            drop(bytes);
+            println!(
+                "{}",
+                json!({"events": events, "invalid": invalid, "after_read_kib": after_read_kib,
+                       "peak_kib": peak_kib})
+            );
+        }
+        _ => panic!("usage: e2e --memory-child gateway Ours|Sdk|AllChecks | batch READER PATH"),
+    }
+}
+
+/// The peak resident set of the 20 KB gateway's server process, ours and the SDK's, each in
+/// a child process serving the `gateway_20kb` row's requests.
+async fn memory_gateway_case(settings: &Settings) -> Value {
+    let case = GatewayCase::twenty_kb();
+    let request = structured_request(&case.json);
+    let (requests, warmup) = (
+        (settings.requests / case.divisor).max(1),
+        (settings.warmup / case.divisor).max(1),
+    );
+    let load_before = load_average();
+    println!(
+        "e2e: memory_gateway_20kb: {requests} events of {} bytes ({warmup} warm-up), {} connections, each server in a child process",
+        case.json.len(),
+        settings.concurrency
+    );
+    let mut report = json!({
+        "case": "memory_gateway_20kb",
+        "title": "peak resident set of the 20 KB gateway's server process (VmHWM)",
+        "unit": "KiB",
+        "settings": {"requests": requests, "warmup": warmup, "concurrency": settings.concurrency,
+                     "body_bytes": case.json.len()},
+    });
+    for gateway in [case.ours, Gateway::Sdk] {
+        let mut process = child(&["gateway", &format!("{gateway:?}")])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the gateway's process");
+        let input = process.stdin.take().expect("piped");
+        let output = process.stdout.take().expect("piped");
+        let peak = memory::drive_gateway_child(
+            input,
+            output,
+            &request,
+            (warmup, requests, settings.concurrency),
+        )
+        .await;
+        let status = process.wait().expect("the gateway's process ends");
+        assert!(status.success(), "the gateway's process failed: {status}");
+        println!(
+            "  memory_gateway   {:<8} peak {:>8} KiB (idle {} KiB), {} events",
+            gateway.tag(),
+            peak.peak_kib,
+            peak.idle_kib,
+            peak.requests
+        );
+        let key = if gateway == Gateway::Sdk {
+            "baseline"
+        } else {
+            "ours"
+        };
+        report[key] = json!({"name": gateway.name(), "peak_kib": peak.peak_kib,
+                             "idle_kib": peak.idle_kib, "requests": peak.requests});
+    }
+    report["load_average"] = json!({"before": load_before, "after": load_average()});
+    report
+}
+
+/// The peak resident set of reading a batch of `E2E_BATCH_EVENTS` README-path events from a
+/// file (ours: read and validated; the SDK and plain serde: read), each in a child process.
+fn memory_batch_case(out: &std::path::Path, settings: &Settings) -> Value {
+    let path = out.join(format!("batch-{}.json", settings.batch_events));
+    let bytes = cloudevent_bench::root_batch_json(settings.batch_events);
+    std::fs::write(&path, &bytes).expect("write the batch file");
+    let load_before = load_average();
+    println!(
+        "e2e: memory_batch_100k: a JSON batch of {} events, {} bytes, each reader in a child process",
+        settings.batch_events,
+        bytes.len()
+    );
+    let mut report = json!({
+        "case": "memory_batch_100k",
+        "title": "peak resident set of reading a JSON batch (ours: and validating it, INTG-STD-015)",
+        "unit": "KiB",
+        "settings": {"events": settings.batch_events, "input_bytes": bytes.len()},
+    });
+    drop(bytes);
+    for reader in memory::BATCH_READERS {
+        let output = child(&["batch", reader, &path.to_string_lossy()])
+            .output()
+            .expect("run the batch's process");
+        assert!(
+            output.status.success(),
+            "the batch's process failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut measured: Value =
+            serde_json::from_slice(&output.stdout).expect("the child's JSON line");
+        println!(
+            "  memory_batch     {reader:<8} peak {:>8} KiB (after reading the file {} KiB), {} events, {} with an error",
+            measured["peak_kib"],
+            measured["after_read_kib"],
+            measured["events"],
+            measured["invalid"]
+        );
+        let (key, name) = match reader {
+            "ours" => (
+                "ours",
+                "ours: Vec<AnyEvent> -> Batch -> Validator::validate_batch (INTG-STD-015)",
+            ),
+            "ours_read" => (
+                "ours_read",
+                "ours, read alone: Vec<AnyEvent> (the AnyEvent reader's own checks)",
+            ),
+            "sdk" => (
+                "baseline",
+                "cloudevents-sdk 0.9: Vec<cloudevents::Event> (no checks)",
+            ),
+            _ => ("plain", "plain serde: Vec<PlainRootEvent> (no checks)"),
+        };
+        measured["name"] = name.into();
+        report[key] = measured;
+    }
+    let _ = std::fs::remove_file(&path);
+    report["load_average"] = json!({"before": load_before, "after": load_average()});
+    report
 }

@@ -28,6 +28,8 @@ use cloudevent_runtime::registry::{Registry, RegistryEntry, RegistryValidator};
 use cloudevent_runtime::{AnyEvent, Event, Profile, Protobuf, Validator};
 use prost::Message as _;
 
+#[path = "../benches/loopback/mod.rs"]
+mod loopback;
 #[path = "../benches/sdk/mod.rs"]
 #[allow(dead_code, reason = "the bench's SDK helpers; this driver uses a few")]
 mod sdk;
@@ -50,6 +52,7 @@ const ROWS: &[(&str, Setup)] = &[
     ("batch_100", batch_100),
     ("passthrough", passthrough),
     ("gateway_20kb", gateway_20kb),
+    ("gateway_1kib", gateway_1kib),
 ];
 
 fn new_to_vec() -> Vec<(&'static str, Call)> {
@@ -384,6 +387,51 @@ fn gateway_20kb() -> Vec<(&'static str, Call)> {
                     .now_or_never()
                     .expect("an in-memory body is read at once");
                 drop(black_box(read.expect("the gateway accepts the event")));
+            }),
+        ),
+        (
+            "sdk",
+            Box::new(move || {
+                let read = cloudevents::Event::from_request(black_box(theirs()), &())
+                    .now_or_never()
+                    .expect("an in-memory body is read at once");
+                drop(black_box(read.expect("the SDK reads the event")));
+            }),
+        ),
+    ]
+}
+
+/// Issue 40's 1 KiB all-checks gateway row's handler path in process (no network, hyper or
+/// router): `Registered<AnyEvent>` (INTG-STD-015, then `data` against the registry's schema)
+/// and the `cesql!` filter, the gateway of `cargo xtask bench-e2e gateway_1kib`, against the
+/// SDK's axum extractor on the same structured-mode request.
+fn gateway_1kib() -> Vec<(&'static str, Call)> {
+    use axum::extract::FromRequest;
+    use cloudevent_runtime::binding::axum::Registered;
+    use futures_util::FutureExt as _;
+
+    let body = axum::body::Bytes::from(cloudevent_bench::registry_event_json());
+    let request = move || {
+        let mut request = axum::extract::Request::new(axum::body::Body::from(body.clone()));
+        *request.method_mut() = axum::http::Method::POST;
+        request.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/cloudevents+json"),
+        );
+        request
+    };
+    let theirs = request.clone();
+    let registry = loopback::gateway::registry_validator();
+    vec![
+        (
+            "ours",
+            Box::new(move || {
+                let read = Registered::<AnyEvent>::from_request(black_box(request()), &registry)
+                    .now_or_never()
+                    .expect("an in-memory body is read at once");
+                let Registered(event) = read.expect("the gateway accepts the event");
+                assert!(loopback::gateway::selects(&event), "the filter selects it");
+                drop(black_box(event));
             }),
         ),
         (

@@ -397,3 +397,31 @@ pub fn gateway_json() -> Vec<u8> {
     json.extend(close);
     json
 }
+
+/// Bytes of the all-checks gateway event's JSON document ([`registry_event_json`]): issue
+/// 40's 1 KiB row.
+pub const REGISTRY_EVENT_BYTES: usize = 1024;
+
+/// The registry's `com.example.order.created` schema (`schemas/`), whose `data` check the
+/// registry rows and the 1 KiB all-checks gateway apply.
+pub const REGISTRY_SCHEMA: &str = include_str!("../../schemas/com.example.order.created/v1.json");
+
+/// The registry row's event (`cloudevent-cli/tests/data/registry/order-created.json`: valid
+/// under INTG-STD-015 and against [`REGISTRY_SCHEMA`], nested objects, an array) filled with
+/// blanks before its closing brace to [`REGISTRY_EVENT_BYTES`], the 1 KiB of issue 40's
+/// all-checks gateway row.
+///
+/// ```
+/// let json = cloudevent_bench::registry_event_json();
+/// assert_eq!(json.len(), cloudevent_bench::REGISTRY_EVENT_BYTES);
+/// assert!(cloudevent_runtime::AnyEvent::from_slice(&json).is_ok());
+/// ```
+pub fn registry_event_json() -> Vec<u8> {
+    let file: &[u8] = include_bytes!("../../cloudevent-cli/tests/data/registry/order-created.json");
+    let mut json = file.trim_ascii_end().to_vec();
+    let close = json.pop();
+    let pad = REGISTRY_EVENT_BYTES.saturating_sub(json.len() + 1);
+    json.extend(std::iter::repeat_n(b' ', pad));
+    json.extend(close);
+    json
+}

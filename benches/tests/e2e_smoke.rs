@@ -1,6 +1,9 @@
 //! A quick, bounded run of the end-to-end bench's contestants (`benches/e2e.rs`): both axum
 //! services accept the reference event in both modes and give the same status for the same
-//! bad requests; the NATS contestants publish and consume a few events against a real
+//! bad requests; the gateways of the 20 KB and 1 KiB rows accept their events, and the
+//! all-checks gateway refuses what each of its checks refuses; the memory cases' pieces
+//! (the counting allocator, the batch readers, the gateway child's protocol over pipes) run
+//! on small inputs; the NATS contestants publish and consume a few events against a real
 //! `nats-server -js`.
 //!
 //! Without `nats-server` the NATS case is skipped with a message, except under `CI=true`,
@@ -15,8 +18,19 @@ use serde_json::Value;
 
 #[path = "../benches/loopback/mod.rs"]
 mod loopback;
+#[path = "../benches/sdk/mod.rs"]
+#[allow(
+    dead_code,
+    reason = "the bench's SDK helpers; the memory case uses one"
+)]
+mod sdk;
 
+#[global_allocator]
+static ALLOCATOR: loopback::memory::Counting = loopback::memory::Counting;
+
+use loopback::gateway::{Gateway, GatewayServer};
 use loopback::http::{Client, Prepared, Server, Service};
+use loopback::memory;
 use loopback::nats::{self, Contestant, NatsServer};
 
 async fn bounded<F: std::future::Future<Output = ()>>(test: F) {
@@ -125,6 +139,122 @@ async fn both_nats_contestants_publish_and_consume() {
             assert_eq!(published.count, 50, "{}", contestant.name());
             assert_eq!(consumed.count, 50, "{}", contestant.name());
         }
+    })
+    .await;
+}
+
+/// A structured-mode request of `json`.
+fn structured_json(json: Vec<u8>) -> Prepared {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        "content-type",
+        HeaderValue::from_static("application/cloudevents+json"),
+    );
+    Prepared::new(headers, json)
+}
+
+/// The 1 KiB registry event with one change.
+fn registry_event(change: impl FnOnce(&mut serde_json::Map<String, Value>)) -> Prepared {
+    let mut event: Value =
+        serde_json::from_slice(&cloudevent_bench::registry_event_json()).unwrap();
+    change(event.as_object_mut().unwrap());
+    structured_json(serde_json::to_vec(&event).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateways_accept_their_events_and_each_check_of_the_1kib_gateway_refuses() {
+    bounded(async {
+        let twenty_kb = structured_json(cloudevent_bench::gateway_json());
+        let one_kib = structured_json(cloudevent_bench::registry_event_json());
+        for (gateway, request) in [
+            (Gateway::Ours, &twenty_kb),
+            (Gateway::Sdk, &twenty_kb),
+            (Gateway::AllChecks, &one_kib),
+            (Gateway::Sdk, &one_kib),
+        ] {
+            let server = GatewayServer::start(gateway);
+            let mut client = Client::connect(server.address, 4).await;
+            let before = server.cpu_ns();
+            let run = client.run(request, 20, StatusCode::ACCEPTED).await;
+            assert_eq!(run.count, 20, "{}", gateway.name());
+            assert!(
+                server.cpu_ns() > before,
+                "{}: no CPU time read",
+                gateway.name()
+            );
+            if gateway == Gateway::AllChecks {
+                let refused = [
+                    (
+                        "the profile: a non-UTC time (R-2)",
+                        registry_event(|e| {
+                            e.insert("time".into(), "2026-03-28T16:22:31.482+02:00".into());
+                        }),
+                        StatusCode::BAD_REQUEST,
+                    ),
+                    (
+                        "the registry: data without `total`",
+                        registry_event(|e| {
+                            e["data"].as_object_mut().unwrap().remove("total");
+                        }),
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                    ),
+                    (
+                        "the filter: a source it does not select",
+                        registry_event(|e| {
+                            e.insert("source".into(), "https://shop.example.com/orders".into());
+                        }),
+                        StatusCode::NO_CONTENT,
+                    ),
+                ];
+                for (case, request, expected) in &refused {
+                    assert_eq!(client.status(request).await, *expected, "{case}");
+                }
+            }
+            client.close().await;
+            server.stop();
+        }
+    })
+    .await;
+}
+
+#[test]
+fn the_counting_allocator_counts_each_typed_parse() {
+    let [ours, plain, sdk] = memory::TYPED_PARSE.map(|c| memory::typed_parse_allocs(c, 10));
+    assert!(ours.0 > 0.0 && plain.0 > 0.0, "{ours:?} {plain:?}");
+    assert!(ours.1 > 0.0 && plain.1 > 0.0, "{ours:?} {plain:?}");
+    assert!(
+        sdk.0 > ours.0,
+        "the SDK's parse goes through a Value: {sdk:?} vs {ours:?}"
+    );
+}
+
+#[test]
+fn every_batch_reader_reads_the_batch_and_ours_finds_no_invalid_event() {
+    let batch = cloudevent_bench::root_batch_json(150);
+    for reader in memory::BATCH_READERS {
+        assert_eq!(memory::read_batch(reader, &batch), (150, 0), "{reader}");
+    }
+    let peak = memory::status_kib("VmHWM").expect("/proc/self/status has VmHWM");
+    assert!(peak >= memory::status_kib("VmRSS").unwrap_or(0) && peak > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_child_serves_and_reports_its_peak_over_pipes() {
+    bounded(async {
+        let (child_input, parent_input) = std::io::pipe().unwrap();
+        let (parent_output, child_output) = std::io::pipe().unwrap();
+        let child = std::thread::spawn(move || {
+            memory::gateway_child(Gateway::Ours, child_input, child_output);
+        });
+        let request = structured_json(cloudevent_bench::gateway_json());
+        let peak =
+            memory::drive_gateway_child(parent_input, parent_output, &request, (2, 10, 2)).await;
+        child.join().unwrap();
+        assert_eq!(peak.requests, 10);
+        assert!(
+            peak.peak_kib >= peak.idle_kib && peak.idle_kib > 0,
+            "{peak:?}"
+        );
     })
     .await;
 }

@@ -5,7 +5,9 @@
 //! Each row: our median run against the baseline's (the SDK's axum binding for HTTP, plain
 //! async-nats for NATS), the ratio of throughputs, the p50/p99 latencies when measured, and
 //! the target met (✓) or missed (✗). Timings are evidence, not a gate: a miss does not fail.
-//! `--report-only` reprints the table from the last run.
+//! Then issue 40's memory table (`memory_*` cases): allocations per typed parse and peak
+//! resident sets, ours beside the SDK and plain serde. `--report-only` reprints the tables
+//! from the last run.
 
 use std::fs;
 use std::path::Path;
@@ -13,10 +15,11 @@ use std::path::Path;
 use serde_json::Value;
 
 /// The cases in the order the table shows them.
-const CASES: [&str; 5] = [
+const CASES: [&str; 6] = [
     "http_structured",
     "http_binary",
     "gateway_20kb",
+    "gateway_1kib",
     "nats_publish",
     "nats_consume",
 ];
@@ -46,34 +49,34 @@ fn table(dir: &Path) -> Result<String, String> {
     let mut rows = 0;
     let mut notes = String::new();
     for case in CASES {
-        let path = dir.join(format!("{case}.json"));
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        let Some(report) = read_report(dir, case)? else {
+            continue;
         };
-        let report: Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not the e2e bench's JSON: {e}", path.display()))?;
         out.push_str(&row(&report).ok_or_else(|| {
             format!(
                 "{} lacks ours/baseline per_s or target.min_ratio",
-                path.display()
+                dir.join(format!("{case}.json")).display()
             )
         })?);
         notes.push_str(&variants(&report));
         rows += 1;
     }
-    if rows == 0 {
+    let memory = memory_table(dir)?;
+    if rows == 0 && memory.is_empty() {
         return Err(format!(
             "no results under {}; run `cargo xtask bench-e2e` without --report-only",
             dir.display()
         ));
     }
+    if rows == 0 {
+        return Ok(memory);
+    }
     out.push_str(
         "\nmedian run of each contestant; ratio = ours / baseline throughput; \
          ✗ marks a missed target (HTTP: req/s ≥ 1.1x the SDK's and p99 no worse; NATS \
          publish: ≥ 0.95x of plain async-nats with the same two headers; NATS consume: within \
-         1.2x of plain).\n",
+         1.2x of plain; gateways: events a second per core, ≥ 2,000 at 20 KB, ≥ 50,000 at \
+         1 KiB with every check on).\n",
     );
     if !notes.is_empty() {
         out.push_str(
@@ -81,7 +84,79 @@ fn table(dir: &Path) -> Result<String, String> {
         );
         out.push_str(&notes);
     }
+    if !memory.is_empty() {
+        out.push('\n');
+        out.push_str(&memory);
+    }
     Ok(out)
+}
+
+/// The report `<dir>/<case>.json`, or `None` when that case was not run.
+fn read_report(dir: &Path, case: &str) -> Result<Option<Value>, String> {
+    let path = dir.join(format!("{case}.json"));
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("{} is not the e2e bench's JSON: {e}", path.display()))
+}
+
+/// Issue 40's memory rows, ours beside the SDK and plain serde; empty when none was run.
+fn memory_table(dir: &Path) -> Result<String, String> {
+    let mut rows = String::new();
+    if let Some(report) = read_report(dir, "memory_allocs_typed_parse")? {
+        let cell = |key: &str| match (
+            report[key]["allocations"].as_f64(),
+            report[key]["bytes"].as_f64(),
+        ) {
+            (Some(n), Some(bytes)) => format!("{n:.1} ({bytes:.0} bytes)"),
+            _ => "–".to_owned(),
+        };
+        rows.push_str(&format!(
+            "| allocations per typed parse, README event ({} bytes) | {} | {} | {} |\n",
+            report["settings"]["event_bytes"],
+            cell("ours"),
+            cell("baseline"),
+            cell("plain"),
+        ));
+    }
+    let mib = |value: &Value| {
+        value["peak_kib"]
+            .as_f64()
+            .map_or_else(|| "–".to_owned(), |kib| format!("{:.1} MiB", kib / 1024.0))
+    };
+    if let Some(report) = read_report(dir, "memory_gateway_20kb")? {
+        rows.push_str(&format!(
+            "| peak RSS, 20 KB gateway's server process ({} events) | {} | {} | – |\n",
+            report["settings"]["requests"],
+            mib(&report["ours"]),
+            mib(&report["baseline"]),
+        ));
+    }
+    if let Some(report) = read_report(dir, "memory_batch_100k")? {
+        rows.push_str(&format!(
+            "| peak RSS, JSON batch of {} events ({:.1} MiB; ours read + validated) | {} | {} | {} |\n",
+            report["settings"]["events"],
+            report["settings"]["input_bytes"].as_f64().unwrap_or(0.0) / 1_048_576.0,
+            match report["ours_read"]["peak_kib"].as_f64() {
+                Some(kib) => format!("{} (read alone: {:.1} MiB)", mib(&report["ours"]), kib / 1024.0),
+                None => mib(&report["ours"]),
+            },
+            mib(&report["baseline"]),
+            mib(&report["plain"]),
+        ));
+    }
+    if rows.is_empty() {
+        return Ok(rows);
+    }
+    Ok(format!(
+        "| memory (issue 40) | ours | SDK | plain serde |\n|---|---:|---:|---:|\n{rows}\n\
+         allocations: a counting global allocator, per parse (a realloc counts its new size); \
+         peak RSS: the process's VmHWM, each measurement in a process of its own.\n"
+    ))
 }
 
 /// The A/B variant and the in-process costs a report carries, one line each.
@@ -185,8 +260,42 @@ mod tests {
                 "target":{"min_ratio":0.0,"min_per_s":2000.0,"p99_no_worse":false}}"#,
         )
         .unwrap();
+        fs::write(
+            dir.join("memory_allocs_typed_parse.json"),
+            r#"{"case":"memory_allocs_typed_parse","settings":{"event_bytes":556},
+                "ours":{"allocations":11.0,"bytes":400.0},
+                "baseline":{"allocations":40.0,"bytes":3000.0},
+                "plain":{"allocations":14.0,"bytes":500.0}}"#,
+        )
+        .unwrap();
+        fs::write(
+            dir.join("memory_batch_100k.json"),
+            r#"{"case":"memory_batch_100k","settings":{"events":100000,"input_bytes":55574528},
+                "ours":{"peak_kib":204800},"ours_read":{"peak_kib":153600},
+                "baseline":{"peak_kib":512000},
+                "plain":{"peak_kib":102400}}"#,
+        )
+        .unwrap();
         let table = table(&dir).unwrap();
         let _ = fs::remove_dir_all(&dir);
+        assert!(
+            table.contains(
+                "| allocations per typed parse, README event (556 bytes) | 11.0 (400 bytes) | \
+                 40.0 (3000 bytes) | 14.0 (500 bytes) |"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| peak RSS, JSON batch of 100000 events (53.0 MiB; ours read + validated) | \
+                 200.0 MiB (read alone: 150.0 MiB) | 500.0 MiB | 100.0 MiB |"
+            ),
+            "{table}"
+        );
+        assert!(
+            !table.contains("20 KB gateway's server"),
+            "memory cases not run are left out"
+        );
         let gateway = table
             .lines()
             .find(|l| l.starts_with("| gateway_20kb"))
@@ -212,6 +321,27 @@ mod tests {
         assert!(
             !table.contains("http_structured"),
             "cases not run are left out"
+        );
+    }
+
+    #[test]
+    fn memory_alone_prints_the_memory_table() {
+        let dir = std::env::temp_dir().join(format!("xtask-e2e-mem-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("memory_gateway_20kb.json"),
+            r#"{"case":"memory_gateway_20kb","settings":{"requests":4000},
+                "ours":{"peak_kib":10240},"baseline":{"peak_kib":20480}}"#,
+        )
+        .unwrap();
+        let table = table(&dir).unwrap();
+        let _ = fs::remove_dir_all(&dir);
+        assert!(
+            table.contains(
+                "| peak RSS, 20 KB gateway's server process (4000 events) | 10.0 MiB | 20.0 MiB | – |"
+            ),
+            "{table}"
         );
     }
 

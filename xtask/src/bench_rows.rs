@@ -91,6 +91,17 @@ const ROWS: &[RowSpec] = &[
             Bound::Shown("target: ≥ 2,000 events/s per core, `cargo xtask bench-e2e`"),
         )],
     },
+    RowSpec {
+        row: "gateway_1kib",
+        title: "1 KiB event, all-checks gateway in process (profile + registry + `cesql!`)",
+        ours: "ours",
+        peers: &[(
+            "sdk",
+            Bound::Shown(
+                "target: ≥ 50,000 events/s per core, `cargo xtask bench-e2e gateway_1kib`",
+            ),
+        )],
+    },
 ];
 
 /// What a figure counts.

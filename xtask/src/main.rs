@@ -74,8 +74,10 @@ fn print_help() {
                    benchmarks against cloudevents-sdk 0.9 and plain serde, then the table of\n            \
                    medians and ratios (further args go to criterion; --report-only);\n            \
                    --instructions: the rows under callgrind only (--calls N, default 500)\n  \
-         bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats;\n            \
-                   table of median runs (--report-only)\n  \
+         bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats,\n            \
+                   the 20 KB and 1 KiB (every check) gateways per core, memory (allocations\n            \
+                   per typed parse, peak RSS); table of median runs (--report-only; a name\n            \
+                   selects cases: gateway_1kib, memory)\n  \
          compile-cost  100 derived event types vs 100 serde-only ones, cold and warm builds\n  \
          demo      the whole promise on the bundled registry: generated types up to date,\n            \
                    a compile-time refusal explained, events produced from a generated type,\n            \

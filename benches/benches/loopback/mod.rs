@@ -4,8 +4,11 @@
 //! - [`http`]: the same axum service on our extractors and on `cloudevents-sdk` 0.9's axum
 //!   binding, and a bounded HTTP/1.1 load generator (fixed request count, fixed number of
 //!   keep-alive connections, 127.0.0.1 only).
-//! - [`gateway`]: the documented INTG-STD-015 gateway and the SDK's binding, each alone on one
-//!   thread, for the 20 KB events-per-second-per-core row.
+//! - [`gateway`]: the documented INTG-STD-015 gateway, the all-checks gateway (profile,
+//!   registry, `cesql!`) and the SDK's binding, each alone on one thread, for the 20 KB and
+//!   1 KiB events-per-second-per-core rows.
+//! - [`memory`]: a counting allocator, peak resident sets, and the protocol with the child
+//!   process each peak is measured in (issue 40).
 //! - [`nats`]: a `nats-server -js` started on a free loopback port with a temporary store, and
 //!   JetStream publish / consume runs through our binding and through plain async-nats.
 
@@ -13,6 +16,7 @@
 
 pub mod gateway;
 pub mod http;
+pub mod memory;
 pub mod nats;
 
 use std::time::Duration;
