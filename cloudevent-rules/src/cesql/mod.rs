@@ -34,6 +34,7 @@ use std::fmt;
 mod ast;
 mod check;
 mod eval;
+mod flat;
 mod function;
 mod lexer;
 mod like;
@@ -202,6 +203,9 @@ pub struct Evaluation<'a> {
 pub struct Expression {
     source: Box<str>,
     root: ast::Node,
+    /// What [`Expression::matches`] reads when the expression is a filter of the usual
+    /// shapes: compiled from `root`, which decides the rest (`flat.rs`).
+    flat: Option<flat::Flat>,
     limits: Limits,
 }
 
@@ -262,6 +266,7 @@ impl Expression {
         let root = parser::parse(source, functions, &limits)?;
         Ok(Expression {
             source: source.into(),
+            flat: flat::Flat::compile(&root),
             root,
             limits,
         })
@@ -316,6 +321,14 @@ impl Expression {
     /// assert!(!e.matches(&Envelope { subject: Some("z"), ..Envelope::default() }));
     /// ```
     pub fn matches(&self, event: &Envelope<'_>) -> bool {
+        if let Some(flat) = &self.flat {
+            let mut budget = self.limits.max_evaluation_cost;
+            match flat.eval(event, &mut budget) {
+                Ok(value) => return value,
+                Err(flat::Stop::Error(_)) => return false,
+                Err(flat::Stop::Tree) => {}
+            }
+        }
         let mut sink = eval::Sink::new(false, &self.limits);
         let value = self.root.eval(event, &mut sink);
         sink.count == 0 && value == Value::Boolean(true)
