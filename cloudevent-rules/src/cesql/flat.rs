@@ -23,7 +23,7 @@
 use super::ErrorKind;
 use super::ast::{BinaryOp, Kind, Link, Node};
 use super::like::Pattern;
-use crate::{AttributeName, Envelope, ExtensionValue};
+use crate::{AttributeName, ContextAttributes, ExtensionValue};
 
 /// A Boolean node of the flat form.
 #[derive(Debug, Clone)]
@@ -89,8 +89,11 @@ fn literal(node: &Node) -> Option<Box<str>> {
 /// The attribute's text, as the tree reads a String, URI, URI-reference or Timestamp
 /// attribute (borrowed, nothing charged).
 #[inline(always)]
-fn text<'a>(event: &Envelope<'a>, attribute: &AttributeName) -> Result<&'a str, Stop> {
-    match event.attribute(attribute) {
+fn text<'a>(
+    event: &impl ContextAttributes<'a>,
+    attribute: &AttributeName,
+) -> Result<&'a str, Stop> {
+    match attribute.read(event) {
         Some(
             ExtensionValue::String(text)
             | ExtensionValue::Uri(text)
@@ -177,11 +180,16 @@ impl Flat {
         })
     }
 
-    /// The value on `event` with `budget` bytes to scan, or why there is none.
-    pub(crate) fn eval(&self, event: &Envelope<'_>, budget: &mut usize) -> Result<bool, Stop> {
+    /// The value on `event` with `budget` bytes to scan, or why there is none. Reads the
+    /// attributes one at a time: an event kept in its own fields builds no [`Envelope`](crate::Envelope).
+    pub(crate) fn eval<'a>(
+        &self,
+        event: &impl ContextAttributes<'a>,
+        budget: &mut usize,
+    ) -> Result<bool, Stop> {
         match self {
             Flat::Boolean(b) => Ok(*b),
-            Flat::Exists(name) => Ok(event.attribute(name).is_some()),
+            Flat::Exists(name) => Ok(name.read(event).is_some()),
             Flat::Like {
                 attribute,
                 pattern,
