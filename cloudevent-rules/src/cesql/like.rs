@@ -208,7 +208,7 @@ impl Pattern {
 
     /// Inlined where a filter matches: the common shapes are one string comparison, not
     /// worth a call; the general matcher is a call of its own.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn matches(&self, text: &str) -> bool {
         match self {
             Pattern::Exact(p) => text == &**p,
