@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use cloudevent_rules::{ContextAttributes, ExtensionAttributes};
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -13,7 +14,6 @@ use crate::any::{AnyEvent, Data};
 use crate::error::FormatError;
 use crate::value::Timestamp;
 use crate::{Policy, Profile};
-use cloudevent_rules::{ContextAttributes, ExtensionAttributes};
 
 /// Keeps `data` raw for [`AnyEvent`].
 #[derive(Default)]
