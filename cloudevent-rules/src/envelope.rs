@@ -679,7 +679,7 @@ pub fn has_error(found: &[Violation]) -> bool {
 }
 
 mod attribute;
-pub use attribute::AttributeName;
+pub use attribute::{AttributeName, ContextAttributes};
 mod prechecked;
 pub use prechecked::Prechecked;
 

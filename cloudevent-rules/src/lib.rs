@@ -41,7 +41,8 @@ mod uri;
 
 mod envelope;
 pub use envelope::{
-    AttributeName, Envelope, ExtensionAttributes, Mode, Prechecked, has_error, shorten,
+    AttributeName, ContextAttributes, Envelope, ExtensionAttributes, Mode, Prechecked, has_error,
+    shorten,
 };
 
 mod declaration;

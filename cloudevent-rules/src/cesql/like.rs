@@ -206,6 +206,9 @@ impl Pattern {
         Pattern::General(General { runs, star })
     }
 
+    /// Inlined where a filter matches: the common shapes are one string comparison, not
+    /// worth a call; the general matcher is a call of its own.
+    #[inline(always)]
     pub(crate) fn matches(&self, text: &str) -> bool {
         match self {
             Pattern::Exact(p) => text == &**p,
@@ -230,6 +233,7 @@ impl Pattern {
 }
 
 impl General {
+    #[inline(never)]
     fn matches(&self, text: &str) -> bool {
         let (first, rest) = match self.runs.split_first() {
             Some(split) => split,

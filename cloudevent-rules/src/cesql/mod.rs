@@ -34,6 +34,7 @@ use std::fmt;
 mod ast;
 mod check;
 mod eval;
+mod flat;
 mod function;
 mod lexer;
 mod like;
@@ -202,6 +203,9 @@ pub struct Evaluation<'a> {
 pub struct Expression {
     source: Box<str>,
     root: ast::Node,
+    /// What [`Expression::matches`] reads when the expression is a filter of the usual
+    /// shapes: compiled from `root`, which decides the rest (`flat.rs`).
+    flat: Option<flat::Flat>,
     limits: Limits,
 }
 
@@ -262,6 +266,7 @@ impl Expression {
         let root = parser::parse(source, functions, &limits)?;
         Ok(Expression {
             source: source.into(),
+            flat: flat::Flat::compile(&root),
             root,
             limits,
         })
@@ -316,6 +321,48 @@ impl Expression {
     /// assert!(!e.matches(&Envelope { subject: Some("z"), ..Envelope::default() }));
     /// ```
     pub fn matches(&self, event: &Envelope<'_>) -> bool {
+        match self.flat_verdict(event) {
+            Some(verdict) => verdict,
+            None => self.tree_verdict(event),
+        }
+    }
+
+    /// [`Expression::matches`] on an event read one attribute at a time: a filter of the
+    /// usual shapes (attributes compared with string literals, `EXISTS`, `AND`, `OR`, `NOT`)
+    /// reads only the attributes it names, and `envelope` builds the whole view only for
+    /// the others. The same verdict as `matches(&envelope())`.
+    ///
+    /// ```
+    /// use cloudevent_rules::{Envelope, cesql::Expression};
+    ///
+    /// let event = Envelope { ty: Some("com.example.order.created"), subject: Some("o-1"), ..Envelope::default() };
+    /// let e = Expression::parse("type LIKE 'com.example.%' AND EXISTS subject").unwrap();
+    /// assert!(e.matches_attributes(&event, || event));
+    /// assert_eq!(e.matches_attributes(&event, || event), e.matches(&event));
+    /// ```
+    pub fn matches_attributes<'a>(
+        &self,
+        event: &impl crate::ContextAttributes<'a>,
+        envelope: impl FnOnce() -> Envelope<'a>,
+    ) -> bool {
+        match self.flat_verdict(event) {
+            Some(verdict) => verdict,
+            None => self.tree_verdict(&envelope()),
+        }
+    }
+
+    /// The flat form's verdict (`flat.rs`); `None` when the tree decides.
+    #[inline(always)]
+    fn flat_verdict<'a>(&self, event: &impl crate::ContextAttributes<'a>) -> Option<bool> {
+        let mut budget = self.limits.max_evaluation_cost;
+        match self.flat.as_ref()?.eval(event, &mut budget) {
+            Ok(value) => Some(value),
+            Err(flat::Stop::Error(_)) => Some(false),
+            Err(flat::Stop::Tree) => None,
+        }
+    }
+
+    fn tree_verdict(&self, event: &Envelope<'_>) -> bool {
         let mut sink = eval::Sink::new(false, &self.limits);
         let value = self.root.eval(event, &mut sink);
         sink.count == 0 && value == Value::Boolean(true)

@@ -82,6 +82,121 @@ impl From<&str> for AttributeName {
     }
 }
 
+/// An event's context attributes read one at a time: what [`AttributeName::read`] reads.
+/// An event kept in its own fields (the runtime's `AnyEvent`) implements it so that reading
+/// one attribute reads that field alone; building the whole [`Envelope`] first loads and
+/// keeps every field (issue 40: a third of a Subscriptions API `prefix` filter).
+/// [`Envelope`] implements it.
+///
+/// ```
+/// use cloudevent_rules::{AttributeName, ContextAttributes, ExtensionValue};
+///
+/// struct Order { id: String, source: String }
+/// struct Fields<'a>(&'a Order);
+/// impl<'a> ContextAttributes<'a> for Fields<'a> {
+///     fn specversion(&self) -> Option<&'a str> { Some("1.0") }
+///     fn id(&self) -> Option<&'a str> { Some(&self.0.id) }
+///     fn source(&self) -> Option<&'a str> { Some(&self.0.source) }
+///     fn ty(&self) -> Option<&'a str> { Some("com.example.order.created") }
+///     fn datacontenttype(&self) -> Option<&'a str> { None }
+///     fn dataschema(&self) -> Option<&'a str> { None }
+///     fn subject(&self) -> Option<&'a str> { None }
+///     fn time(&self) -> Option<&'a str> { None }
+///     fn extension(&self, _name: &str) -> Option<ExtensionValue<'a>> { None }
+/// }
+/// let order = Order { id: "1".into(), source: "/orders".into() };
+/// let source = AttributeName::new("source");
+/// assert_eq!(source.read(&Fields(&order)), Some(ExtensionValue::UriReference("/orders")));
+/// assert_eq!(AttributeName::new("region").read(&Fields(&order)), None);
+/// ```
+pub trait ContextAttributes<'a> {
+    /// `specversion`.
+    fn specversion(&self) -> Option<&'a str>;
+    /// `id`.
+    fn id(&self) -> Option<&'a str>;
+    /// `source`.
+    fn source(&self) -> Option<&'a str>;
+    /// `type`.
+    fn ty(&self) -> Option<&'a str>;
+    /// `datacontenttype`.
+    fn datacontenttype(&self) -> Option<&'a str>;
+    /// `dataschema`.
+    fn dataschema(&self) -> Option<&'a str>;
+    /// `subject`.
+    fn subject(&self) -> Option<&'a str>;
+    /// `time`, as RFC 3339 text.
+    fn time(&self) -> Option<&'a str>;
+    /// The extension called `name`.
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'a>>;
+}
+
+impl<'a> ContextAttributes<'a> for Envelope<'a> {
+    #[inline(always)]
+    fn specversion(&self) -> Option<&'a str> {
+        self.specversion
+    }
+    #[inline(always)]
+    fn id(&self) -> Option<&'a str> {
+        self.id
+    }
+    #[inline(always)]
+    fn source(&self) -> Option<&'a str> {
+        self.source
+    }
+    #[inline(always)]
+    fn ty(&self) -> Option<&'a str> {
+        self.ty
+    }
+    #[inline(always)]
+    fn datacontenttype(&self) -> Option<&'a str> {
+        self.datacontenttype
+    }
+    #[inline(always)]
+    fn dataschema(&self) -> Option<&'a str> {
+        self.dataschema
+    }
+    #[inline(always)]
+    fn subject(&self) -> Option<&'a str> {
+        self.subject
+    }
+    #[inline(always)]
+    fn time(&self) -> Option<&'a str> {
+        self.time
+    }
+    #[inline(always)]
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'a>> {
+        self.extensions.extension(name)
+    }
+}
+
+impl AttributeName {
+    /// The value of the attribute on `event`, `None` when the event does not carry it: a
+    /// core attribute typed as CE 1.0.2 3.1 types it (`source` a URI-reference, `dataschema`
+    /// a URI, `time` a Timestamp, the others Strings), an extension as the event holds it.
+    /// The one place a name meets its field; [`Envelope::attribute`] is this on an
+    /// [`Envelope`].
+    ///
+    /// ```
+    /// use cloudevent_rules::{AttributeName, Envelope, ExtensionValue};
+    /// let event = Envelope { dataschema: Some("urn:s:v1"), ..Envelope::default() };
+    /// assert_eq!(AttributeName::new("dataschema").read(&event), Some(ExtensionValue::Uri("urn:s:v1")));
+    /// ```
+    #[inline(always)]
+    pub fn read<'a>(&self, event: &impl ContextAttributes<'a>) -> Option<ExtensionValue<'a>> {
+        match &self.0 {
+            Name::Specversion => event.specversion().map(ExtensionValue::String),
+            Name::Id => event.id().map(ExtensionValue::String),
+            Name::Source => event.source().map(ExtensionValue::UriReference),
+            Name::Type => event.ty().map(ExtensionValue::String),
+            Name::Datacontenttype => event.datacontenttype().map(ExtensionValue::String),
+            Name::Dataschema => event.dataschema().map(ExtensionValue::Uri),
+            Name::Subject => event.subject().map(ExtensionValue::String),
+            Name::Time => event.time().map(ExtensionValue::Timestamp),
+            Name::Extension(name) => event.extension(name),
+        }
+    }
+}
+
 impl<'a> Envelope<'a> {
     /// The value of `attribute`, `None` when the event does not carry it: a core attribute
     /// typed as CE 1.0.2 3.1 types it (`source` a URI-reference, `dataschema` a URI, `time`
@@ -94,17 +209,7 @@ impl<'a> Envelope<'a> {
     /// ```
     #[inline(always)]
     pub fn attribute(&self, attribute: &AttributeName) -> Option<ExtensionValue<'a>> {
-        match &attribute.0 {
-            Name::Specversion => self.specversion.map(ExtensionValue::String),
-            Name::Id => self.id.map(ExtensionValue::String),
-            Name::Source => self.source.map(ExtensionValue::UriReference),
-            Name::Type => self.ty.map(ExtensionValue::String),
-            Name::Datacontenttype => self.datacontenttype.map(ExtensionValue::String),
-            Name::Dataschema => self.dataschema.map(ExtensionValue::Uri),
-            Name::Subject => self.subject.map(ExtensionValue::String),
-            Name::Time => self.time.map(ExtensionValue::Timestamp),
-            Name::Extension(name) => self.extensions.extension(name),
-        }
+        attribute.read(self)
     }
 }
 

@@ -185,6 +185,20 @@ impl Filter for Expression {
     fn accepts_envelope(&self, envelope: &Envelope<'_>) -> bool {
         self.matches(envelope)
     }
+
+    /// An [`AnyEvent`] is read attribute by attribute (its view built only when the tree
+    /// evaluates the expression), without the two dynamic calls of
+    /// [`Filterable::with_envelope`] and its closure (issue 40).
+    fn accepts(&self, event: &dyn Filterable) -> bool {
+        match event.as_any_event() {
+            Some(event) => self.matches_attributes(&crate::format::Fields(event), || event.view()),
+            None => {
+                let mut accepted = false;
+                event.with_envelope(&mut |envelope| accepted = self.matches(envelope));
+                accepted
+            }
+        }
+    }
 }
 
 /// A borrowed filter filters as the filter does: `cesql!` gives a `&'static Expression`,

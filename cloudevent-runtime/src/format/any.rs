@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use cloudevent_rules::{ContextAttributes, ExtensionAttributes};
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -229,19 +230,64 @@ impl AnyEvent {
     /// validator checks and reports.
     #[inline(always)]
     pub(crate) fn view(&self) -> cloudevent_rules::Envelope<'_> {
+        let fields = Fields(self);
         cloudevent_rules::Envelope {
-            specversion: Some("1.0"),
-            id: Some(&self.id),
-            source: Some(&self.source),
-            ty: Some(&self.ty),
-            datacontenttype: self.datacontenttype.as_deref(),
-            dataschema: self.dataschema.as_deref(),
-            subject: self.subject.as_deref(),
-            time: self.time.as_ref().map(Timestamp::as_str),
+            specversion: fields.specversion(),
+            id: fields.id(),
+            source: fields.source(),
+            ty: fields.ty(),
+            datacontenttype: fields.datacontenttype(),
+            dataschema: fields.dataschema(),
+            subject: fields.subject(),
+            time: fields.time(),
             extensions: &self.extensions,
             data: self.data.as_ref().map(Data::len),
             data_type_url: self.protobuf_type_url.as_deref(),
         }
+    }
+}
+
+/// An [`AnyEvent`]'s context attributes read field by field: what a filter reads one
+/// attribute of (`AttributeName::read`), and what [`AnyEvent::view`] is built from.
+#[derive(Clone, Copy)]
+pub(crate) struct Fields<'a>(pub(crate) &'a AnyEvent);
+
+impl<'a> ContextAttributes<'a> for Fields<'a> {
+    #[inline(always)]
+    fn specversion(&self) -> Option<&'a str> {
+        Some("1.0")
+    }
+    #[inline(always)]
+    fn id(&self) -> Option<&'a str> {
+        Some(&self.0.id)
+    }
+    #[inline(always)]
+    fn source(&self) -> Option<&'a str> {
+        Some(&self.0.source)
+    }
+    #[inline(always)]
+    fn ty(&self) -> Option<&'a str> {
+        Some(&self.0.ty)
+    }
+    #[inline(always)]
+    fn datacontenttype(&self) -> Option<&'a str> {
+        self.0.datacontenttype.as_deref()
+    }
+    #[inline(always)]
+    fn dataschema(&self) -> Option<&'a str> {
+        self.0.dataschema.as_deref()
+    }
+    #[inline(always)]
+    fn subject(&self) -> Option<&'a str> {
+        self.0.subject.as_deref()
+    }
+    #[inline(always)]
+    fn time(&self) -> Option<&'a str> {
+        self.0.time.as_ref().map(Timestamp::as_str)
+    }
+    #[inline(always)]
+    fn extension(&self, name: &str) -> Option<cloudevent_rules::ExtensionValue<'a>> {
+        self.0.extensions.extension(name)
     }
 }
 

@@ -24,6 +24,7 @@ use crate::error::{BuildError, FormatError};
 use crate::{CloudEventData, Event, limits};
 
 mod any;
+pub(crate) use any::Fields;
 #[cfg(feature = "avro")]
 pub mod avro;
 pub(crate) mod batch;
