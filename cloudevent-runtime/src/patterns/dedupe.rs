@@ -390,6 +390,7 @@ impl<C: Clock> InMemoryDeduplicator<C> {
 
 /// One string for the pair: the source's length first, so `("ab", "c")` and `("a", "bc")`
 /// differ. The shared stores (NATS KV, Redis) name their entries with it.
+#[cfg(any(test, feature = "nats", feature = "redis"))]
 fn key(source: &str, id: &str) -> String {
     let mut key = String::new();
     write_key(&mut key, source, id);
