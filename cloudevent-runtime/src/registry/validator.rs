@@ -88,7 +88,9 @@ struct CompiledEntry {
 /// ```
 #[derive(Debug)]
 pub struct Registry {
-    types: HashMap<String, CompiledEntry>,
+    /// Keyed by foldhash, seeded per registry: the keys are fixed when it is built (see
+    /// `Cargo.toml`).
+    types: HashMap<String, CompiledEntry, foldhash::fast::RandomState>,
 }
 
 impl Registry {
@@ -98,7 +100,7 @@ impl Registry {
     /// The first entry that does not compile, is a duplicate or has a deprecation timestamp
     /// that is not RFC 3339.
     pub fn new(entries: impl IntoIterator<Item = RegistryEntry>) -> Result<Self, RegistryError> {
-        let mut types = HashMap::new();
+        let mut types = HashMap::default();
         for entry in entries {
             if types.contains_key(&entry.event_type) {
                 return Err(RegistryError::Duplicate {
