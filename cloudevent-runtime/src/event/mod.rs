@@ -37,6 +37,9 @@ pub(crate) use serde_impls::{
     with_data_pointer, with_data_pointer_in,
 };
 
+/// An event's `id`: the longest generated form, a UUID, is 36 bytes.
+type EventId = crate::value::inline::ShortText<38>;
+
 /// Where `subject` comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Subject {
@@ -74,7 +77,9 @@ enum Subject {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event<T> {
-    id: String,
+    /// Inline when it is short ASCII (a ULID, a UUID), so a received event's `id` is no
+    /// allocation (issue 40).
+    id: EventId,
     source: Cow<'static, str>,
     datacontenttype: Cow<'static, str>,
     dataschema: Option<Cow<'static, str>>,
@@ -183,7 +188,7 @@ impl<T: CloudEventData> Event<T> {
     /// With the `otel` feature, the current OpenTelemetry span's trace context too.
     fn fresh(payload: T, source: Cow<'static, str>, id: String, time: Option<Timestamp>) -> Self {
         let event = Event {
-            id,
+            id: EventId::from(id),
             source,
             datacontenttype: Cow::Borrowed(T::DATACONTENTTYPE),
             dataschema: T::DATASCHEMA.map(Cow::Borrowed),
@@ -209,7 +214,8 @@ impl<T: CloudEventData> Event<T> {
             self.extensions.insert(CORRELATIONID, crate::id::ulid());
         }
         if self.extension_str(CAUSATIONID).is_none() {
-            self.extensions.insert(CAUSATIONID, self.id.clone());
+            self.extensions
+                .insert(CAUSATIONID, self.id.as_str().to_owned());
         }
     }
 
@@ -278,7 +284,7 @@ impl<T: CloudEventData> Event<T> {
         {
             self.extensions.insert(CAUSATIONID, new_id.clone());
         }
-        self.id = new_id;
+        self.id = EventId::from(new_id);
         self
     }
 
@@ -538,7 +544,7 @@ fn errors(violations: Vec<Violation>) -> Result<(), BuildError> {
 
 impl<T: CloudEventData> crate::attributes::Attributes for Event<T> {
     fn id(&self) -> &str {
-        &self.id
+        self.id.as_str()
     }
 
     fn source(&self) -> &str {
