@@ -2,8 +2,8 @@
 //! [`Timestamp`](crate::Timestamp) every event carries is read on every attribute view (a filter, a
 //! check), and `str::from_utf8` over its bytes was half of what an `exact` filter cost
 //! (issue 40: 122 of 250 instructions). [`ShortText`] is text that lives inline when it is
-//! short ASCII and on the heap otherwise: a received event's `id` (a ULID is 26 bytes, a
-//! UUID 36) is no allocation (issue 40).
+//! short ASCII and on the heap otherwise: a received event's `id` (a ULID is 26 bytes) is
+//! no allocation (issue 40).
 
 /// At most `N` (at most 255) ASCII bytes. The fields are private to this module and
 /// [`InlineText::new`] is the only constructor, so every value holds ASCII text in
