@@ -617,7 +617,13 @@ impl Policy {
         }
         match value {
             ExtensionValue::String(text) => {
-                found.extend(crate::check_string_value(name, text));
+                // Extended only when something was found: extending by an empty `Vec` still
+                // built and dropped its iterator, for every String extension of every event
+                // (issue 40: 57 instructions of a typed parse of three).
+                let string = crate::check_string_value(name, text);
+                if !string.is_empty() {
+                    found.extend(string);
+                }
                 match name {
                     "traceparent" => found.extend(crate::check_traceparent(text)),
                     "tracestate" => found.extend(crate::check_tracestate(text)),

@@ -16,9 +16,9 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::error::ValueError;
 
-mod inline;
+pub(crate) mod inline;
 mod schema_integer;
-use inline::InlineText;
+use inline::{InlineText, ShortText, TIMESTAMP_CAPACITY};
 pub use schema_integer::SchemaInteger;
 
 /// Keeps the errors of a rules check, or succeeds when there are none (warnings pass).
@@ -44,15 +44,11 @@ fn errors_only(violations: Vec<Violation>) -> Result<(), ValueError> {
 #[derive(Clone)]
 pub struct Timestamp(Repr);
 
-/// Where the text lives. Every timestamp this crate writes, and most it reads, fits in
-/// [`InlineText::CAPACITY`] bytes, so `Timestamp::now()` on the `Event::new` path and the
-/// typed reader allocate nothing for it; longer text (an offset with nine fraction digits,
-/// or more digits than that) is a `String`.
-#[derive(Clone)]
-enum Repr {
-    Inline(InlineText),
-    Heap(String),
-}
+/// Where the text lives ([`ShortText`]). Every timestamp this crate writes, and most it
+/// reads, fits in [`TIMESTAMP_CAPACITY`] bytes, so `Timestamp::now()` on the `Event::new` path
+/// and the typed reader allocate nothing for it; longer text (an offset with nine fraction
+/// digits, or more digits than that) is a `String`.
+type Repr = ShortText<TIMESTAMP_CAPACITY>;
 
 impl Timestamp {
     /// The current time in UTC with millisecond precision, e.g. `2026-03-28T14:22:31.482Z`:
@@ -112,7 +108,7 @@ impl Timestamp {
         let year = u32::try_from(year).ok().filter(|year| *year <= 9999)?;
         // In range by construction: 0..86_400.
         let second_of_day = u32::try_from(second_of_day).unwrap_or(0);
-        let mut bytes = [0u8; InlineText::CAPACITY];
+        let mut bytes = [0u8; TIMESTAMP_CAPACITY];
         let [y0, y1] = two_digits(year / 100);
         let [y2, y3] = two_digits(year % 100);
         let [m0, m1] = two_digits(month);
@@ -154,10 +150,7 @@ impl Timestamp {
     /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
     /// ```
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            Repr::Inline(text) => text.as_str(),
-            Repr::Heap(text) => text,
-        }
+        self.0.as_str()
     }
 
     /// Wraps a string already known to be valid (generated here, or checked by the caller).

@@ -402,6 +402,36 @@ fn duplicate_keys_are_an_error() {
     assert!(Event::<OrderCreated>::from_slice(json.as_bytes()).is_err());
 }
 
+/// A `null` extension is unset but still counts for duplicates, in either order, and a
+/// member repeated more often is one finding with its count (the reader's sets for both are
+/// made on first use, issue 40).
+#[test]
+fn null_extensions_and_repeated_members_are_tracked() {
+    for extra in [
+        r#","comexampleext":null,"comexampleext":"b""#,
+        r#","comexampleext":"b","comexampleext":null"#,
+        r#","comexampleext":null,"comexampleext":null"#,
+    ] {
+        let err = parse_err(&event_json(extra));
+        assert!(err.to_string().contains("more than once"), "{extra}: {err}");
+        assert_eq!(rule_of(&err), "INTG-STD-015 R-7");
+    }
+    let json = event_json(r#","comexampleext":"a","comexampleext":"b","comexampleext":null"#);
+    let report = cloudevent_runtime::Validator::new(cloudevent_runtime::Profile::CloudEvents)
+        .validate_bytes::<Json>(json.as_bytes());
+    let repeated: Vec<_> = report
+        .findings()
+        .iter()
+        .filter(|f| f.attribute == "comexampleext")
+        .collect();
+    assert_eq!(repeated.len(), 1, "{report}");
+    assert!(
+        repeated[0].to_string().contains("appears 3 times"),
+        "{}",
+        repeated[0]
+    );
+}
+
 #[test]
 fn control_characters_are_refused() {
     for extra in [r#","subject":"a\u0000b""#, r#","comexampleext":"x\u009fy""#] {

@@ -24,7 +24,7 @@ impl<T: CloudEventData> Event<T> {
             return Err(FormatError::from(violation));
         }
         Event::assemble(
-            any.id().to_owned(),
+            EventId::copy(any.id()),
             any.source(),
             any.datacontenttype(),
             any.dataschema(),
@@ -44,7 +44,7 @@ impl<T: CloudEventData> Event<T> {
             return Err(FormatError::from(type_mismatch::<T>(any.ty())));
         }
         Event::assemble(
-            any.id().to_owned(),
+            EventId::copy(any.id()),
             any.source(),
             any.datacontenttype(),
             any.dataschema(),
@@ -63,7 +63,7 @@ impl<T: CloudEventData> Event<T> {
     /// (INTG-STD-015 R-7).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
     pub(crate) fn assemble(
-        id: String,
+        id: EventId,
         source: &str,
         datacontenttype: Option<&str>,
         dataschema: Option<&str>,
@@ -78,7 +78,7 @@ impl<T: CloudEventData> Event<T> {
         } else {
             subject.map_or(Subject::Unset, |s| Subject::Set(s.into_owned()))
         };
-        if let Some(violation) = envelope_disagreement(&data, &id, source, time.as_ref()) {
+        if let Some(violation) = envelope_disagreement(&data, id.as_str(), source, time.as_ref()) {
             return Err(Box::new(violation));
         }
         if !T::EXTENSIONS.is_empty() {

@@ -45,7 +45,7 @@ impl<T: CloudEventData + Serialize> Serialize for Event<T> {
         };
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("specversion", "1.0")?;
-        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("id", self.id.as_str())?;
         map.serialize_entry("source", &*self.source)?;
         map.serialize_entry("type", T::TYPE)?;
         map.serialize_entry("datacontenttype", &*self.datacontenttype)?;

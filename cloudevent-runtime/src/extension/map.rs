@@ -221,7 +221,9 @@ impl Store {
         match self {
             Store::Small(list) if list.len() < SMALL => {
                 if list.capacity() == 0 {
-                    list.reserve_exact(4);
+                    // Allocated outright: `reserve_exact` on an empty `Vec` went through its
+                    // general growth path (`finish_grow`, 40 instructions a typed parse).
+                    *list = Vec::with_capacity(4);
                 }
                 list.insert(at, (name, value));
             }

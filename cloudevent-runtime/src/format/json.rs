@@ -72,6 +72,10 @@ impl Findings {
 
     /// Records every violation of a rules check.
     pub(crate) fn report_all(&mut self, violations: Vec<Violation>) -> Result<(), Stop> {
+        // Usually none: an empty list's iterator still cost its build and drop.
+        if violations.is_empty() {
+            return Ok(());
+        }
         violations.into_iter().try_for_each(|v| self.report(v))
     }
 
@@ -320,24 +324,30 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
         // Extensions given as `null` are unset but still count for duplicate detection. A set,
         // not a list: an event of ~18,000 `null` members fits in 256 KiB, and a linear scan
         // per member made that a quadratic (quarter-second) parse.
-        let mut null_extensions: BTreeSet<String> = BTreeSet::new();
+        // This set and `repeated` below are made on first use: an empty B-tree still walks
+        // itself to be dropped or consumed, three walks for a valid event (issue 40: 81
+        // instructions of a typed parse).
+        let mut null_extensions: Option<BTreeSet<String>> = None;
         let mut has_data = false;
         let mut has_data_base64 = false;
         // A repeated member is one finding, with its count: where its finding is in the list
         // and how often the member appeared. An event repeating a member 25,000 times made a
         // 6.7 MB report before.
-        let mut repeated: std::collections::BTreeMap<String, (usize, usize)> =
-            std::collections::BTreeMap::new();
+        let mut repeated: Option<std::collections::BTreeMap<String, (usize, usize)>> = None;
 
         while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
             let member = Member::of(&key);
             let duplicate = match member {
                 Some(member) => !seen.insert(member),
                 None => {
-                    envelope.extensions.contains(&key) || null_extensions.contains(key.as_ref())
+                    envelope.extensions.contains(&key)
+                        || null_extensions
+                            .as_ref()
+                            .is_some_and(|set| set.contains(key.as_ref()))
                 }
             };
             if duplicate {
+                let repeated = repeated.get_or_insert_with(Default::default);
                 if let Some((_, count)) = repeated.get_mut(key.as_ref()) {
                     *count += 1;
                     map.next_value::<IgnoredAny>()?;
@@ -407,7 +417,11 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             }
         }
 
-        for (index, count) in repeated.into_values().filter(|(_, count)| *count > 2) {
+        for (index, count) in repeated
+            .into_iter()
+            .flat_map(std::collections::BTreeMap::into_values)
+            .filter(|(_, count)| *count > 2)
+        {
             if let Some(finding) = findings.list.get_mut(index) {
                 finding.problem = format!("appears {count} times in the event object").into();
             }
@@ -546,14 +560,16 @@ fn both_data() -> Violation {
 /// Keeps one extension member, or reports why its value is not in the type system.
 fn extension(
     envelope: &mut Envelope<'_>,
-    null_extensions: &mut BTreeSet<String>,
+    null_extensions: &mut Option<BTreeSet<String>>,
     name: Cow<'_, str>,
     value: JsonScalar<'_>,
     findings: &mut Findings,
 ) -> Result<(), Stop> {
     let owned = match value {
         JsonScalar::Null => {
-            null_extensions.insert(name.into_owned());
+            null_extensions
+                .get_or_insert_with(BTreeSet::new)
+                .insert(name.into_owned());
             return Ok(());
         }
         JsonScalar::Bool(b) => ExtensionValueBuf::Boolean(b),

@@ -4,7 +4,6 @@
 //! [`AnyEvent`]. The type, its writer and the format-free conversions are `event/`'s; this is
 //! where the formats meet it, as `any.rs` is for [`AnyEvent`].
 
-use std::borrow::Cow;
 use std::fmt;
 use std::io::Read;
 
@@ -103,7 +102,7 @@ impl<T: CloudEventData> Event<T> {
         data: T,
     ) -> Result<Self, Box<Violation>> {
         Event::assemble(
-            envelope.id.map(Cow::into_owned).unwrap_or_default(),
+            crate::value::inline::ShortText::copy(envelope.id.as_deref().unwrap_or_default()),
             envelope.source.as_deref().unwrap_or_default(),
             envelope.datacontenttype.as_deref(),
             envelope.dataschema.as_deref(),
