@@ -45,7 +45,7 @@ impl Policy {
         if self.profile() != Profile::IntgStd015 || !json.contains('{') {
             return Vec::new();
         }
-        let walk = walk(json.as_bytes());
+        let walk = walk(json);
         let mut found: Vec<Violation> = walk.found.into_iter().map(finding).collect();
         if walk.more > 0 {
             found.push(
@@ -95,26 +95,32 @@ struct Walk {
 /// move to a hash map (a valid event's small objects then pay no hashing).
 const LISTED_NAMES: usize = 16;
 
-/// How often each member name of one object appeared.
+/// How often each member name of one object appeared: its run of the walk's one list of
+/// names (the open objects' runs sit one above the other, an inner object's on top, dropped
+/// when it closes, so a valid event's objects allocate nothing once the list has grown), or a
+/// hash map of its own once it names more than [`LISTED_NAMES`].
 enum Counts<'a> {
-    Listed(Vec<(Cow<'a, str>, usize)>),
+    /// From this index of the list on.
+    Listed(usize),
     Hashed(HashMap<Cow<'a, str>, usize>),
 }
 
 impl<'a> Counts<'a> {
     /// Counts `name` once more; its count now.
-    fn add(&mut self, name: Cow<'a, str>) -> usize {
+    fn add(&mut self, names: &mut Vec<(Cow<'a, str>, usize)>, name: Cow<'a, str>) -> usize {
         match self {
-            Counts::Listed(list) => {
-                if let Some((_, count)) = list.iter_mut().find(|(seen, _)| *seen == name) {
+            Counts::Listed(start) => {
+                let start = *start;
+                let listed = names.get_mut(start..).unwrap_or_default();
+                if let Some((_, count)) = listed.iter_mut().find(|(seen, _)| *seen == name) {
                     *count += 1;
                     return *count;
                 }
-                if list.len() < LISTED_NAMES {
-                    list.push((name, 1));
+                if listed.len() < LISTED_NAMES {
+                    names.push((name, 1));
                     return 1;
                 }
-                let mut map: HashMap<Cow<'a, str>, usize> = list.drain(..).collect();
+                let mut map: HashMap<Cow<'a, str>, usize> = names.drain(start..).collect();
                 map.insert(name, 1);
                 *self = Counts::Hashed(map);
                 1
@@ -127,9 +133,14 @@ impl<'a> Counts<'a> {
         }
     }
 
-    fn get(&self, name: &str) -> Option<usize> {
+    fn get(&self, names: &[(Cow<'a, str>, usize)], name: &str) -> Option<usize> {
         match self {
-            Counts::Listed(list) => list.iter().find(|(seen, _)| seen == name).map(|(_, c)| *c),
+            Counts::Listed(start) => names
+                .get(*start..)
+                .unwrap_or_default()
+                .iter()
+                .find(|(seen, _)| seen == name)
+                .map(|(_, c)| *c),
             Counts::Hashed(map) => map.get(name).copied(),
         }
     }
@@ -143,7 +154,7 @@ struct Open<'a> {
     /// The member (for an object: its name as written, between the quotes) or element (for
     /// an array: its index) being read: one step of the pointer of what it holds, spelled
     /// out only when a finding needs it.
-    name: &'a [u8],
+    name: &'a str,
     index: usize,
     /// For an object: the next string is a member name.
     expect_name: bool,
@@ -156,7 +167,7 @@ fn pointer(open: &[Open<'_>]) -> String {
     for step in open {
         pointer.push('/');
         if step.members.is_some() {
-            let name = decoded(step.name).unwrap_or_default();
+            let name = decoded(step.name);
             pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
         } else {
             pointer.push_str(&step.index.to_string());
@@ -165,18 +176,21 @@ fn pointer(open: &[Open<'_>]) -> String {
     pointer
 }
 
-/// Walks JSON text once, counting the member names of every object.
-fn walk(text: &[u8]) -> Walk {
+/// Walks JSON text once, counting the member names of every object. Text, not bytes: a
+/// string between two ASCII quotes of UTF-8 text is UTF-8, so no name is checked again.
+fn walk(json: &str) -> Walk {
+    let text = json.as_bytes();
     let mut walk = Walk::default();
     let mut open: Vec<Open<'_>> = Vec::new();
+    let mut names: Vec<(Cow<'_, str>, usize)> = Vec::new();
     let mut at = 0;
     while at < text.len() {
         match text[at] {
             b'{' | b'[' => {
                 let object = text[at] == b'{';
                 open.push(Open {
-                    members: object.then(|| (Counts::Listed(Vec::new()), Vec::new())),
-                    name: &[],
+                    members: object.then(|| (Counts::Listed(names.len()), Vec::new())),
+                    name: "",
                     index: 0,
                     expect_name: object,
                 });
@@ -187,12 +201,15 @@ fn walk(text: &[u8]) -> Walk {
                 if let Some((counts, repeated)) = closed.members {
                     for name in repeated {
                         if walk.found.len() < MAX_REPEATED_MEMBERS {
-                            let count = counts.get(&name).unwrap_or(2);
+                            let count = counts.get(&names, &name).unwrap_or(2);
                             let shown: String = name.chars().take(64).collect();
                             walk.found.push((pointer(&open), shown, count));
                         } else {
                             walk.more += 1;
                         }
+                    }
+                    if let Counts::Listed(start) = counts {
+                        names.truncate(start);
                     }
                 }
                 at += 1;
@@ -211,7 +228,9 @@ fn walk(text: &[u8]) -> Walk {
                 let Some(end) = string_end(text, at) else {
                     break;
                 };
-                let raw = &text[at + 1..end - 1];
+                let Some(raw) = json.get(at + 1..end - 1) else {
+                    break;
+                };
                 at = end;
                 let Some(top) = open.last_mut() else { continue };
                 if !top.expect_name {
@@ -222,8 +241,8 @@ fn walk(text: &[u8]) -> Walk {
                     continue;
                 };
                 top.name = raw;
-                let name = decoded(raw).unwrap_or_default();
-                if counts.add(name.clone()) == 2 {
+                let name = decoded(raw);
+                if counts.add(&mut names, name.clone()) == 2 {
                     repeated.push(name);
                 }
             }
@@ -234,28 +253,27 @@ fn walk(text: &[u8]) -> Walk {
 }
 
 /// Where the string starting at the quote at `at` ends (after its closing quote); `None`
-/// when the text ends inside it.
+/// when the text ends inside it. The plain bytes between are skipped 8 at a time.
 fn string_end(text: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
-    while i < text.len() {
-        match text[i] {
+    loop {
+        i = crate::json_plain_run(text, i);
+        match *text.get(i)? {
             b'\\' => i += 2,
             b'"' => return Some(i + 1),
             _ => i += 1,
         }
     }
-    None
 }
 
-/// A JSON string's body (between its quotes) as text, its escapes decoded; `None` when it
-/// is not UTF-8. Borrowed when it has no escape.
-fn decoded(raw: &[u8]) -> Option<Cow<'_, str>> {
-    let text = std::str::from_utf8(raw).ok()?;
-    Some(if raw.contains(&b'\\') {
-        Cow::Owned(unescape(text))
+/// A JSON string's body (between its quotes) with its escapes decoded; borrowed when it has
+/// no escape.
+fn decoded(raw: &str) -> Cow<'_, str> {
+    if raw.contains('\\') {
+        Cow::Owned(unescape(raw))
     } else {
-        Cow::Borrowed(text)
-    })
+        Cow::Borrowed(raw)
+    }
 }
 
 /// The text of a JSON string's body (RFC 8259 7): `\uXXXX` pairs joined, a lone surrogate
@@ -328,6 +346,44 @@ mod tests {
     #[test]
     fn escaped_names_are_compared_unescaped() {
         assert_eq!(strict(r#"{"a": 1, "\u0061": 2}"#).len(), 1);
+    }
+
+    #[test]
+    fn objects_listed_and_hashed_keep_their_own_counts_when_nested() {
+        let many = |extra: &str| {
+            let names: Vec<String> = (0..20).map(|i| format!("\"n{i}\": {i}")).collect();
+            format!("{}, {extra}", names.join(", "))
+        };
+        let shown = |found: Vec<Violation>| -> Vec<(String, String)> {
+            found
+                .into_iter()
+                .map(|f| (f.value.to_string(), f.part.unwrap_or_default().to_string()))
+                .collect()
+        };
+        // A hashed parent (20 names) around a listed child; the parent repeats after it.
+        let json = format!(
+            "{{{}}}",
+            many(r#""c": {"x": 1, "y": {"x": 0}, "x": 2}, "n3": 5"#)
+        );
+        assert_eq!(
+            shown(strict(&json)),
+            [
+                ("/c".into(), "member `x`".into()),
+                ("".into(), "member `n3`".into())
+            ]
+        );
+        // A listed parent around a hashed child; the parent repeats after it.
+        let json = format!(
+            r#"{{"a": 1, "c": {{{}}}, "b": [{{"a": 1}}], "a": 2}}"#,
+            many(r#""n0": 0"#)
+        );
+        assert_eq!(
+            shown(strict(&json)),
+            [
+                ("/c".into(), "member `n0`".into()),
+                ("".into(), "member `a`".into())
+            ]
+        );
     }
 
     #[test]

@@ -73,6 +73,9 @@ pub use time::{check_time, unix_seconds};
 mod data_members;
 pub use data_members::MAX_REPEATED_MEMBERS;
 
+mod scan;
+pub use scan::json_plain_run;
+
 mod template;
 pub use template::{TemplatePart, expand_template_variable, parse_source_template, sample_source};
 

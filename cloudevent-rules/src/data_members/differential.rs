@@ -91,9 +91,32 @@ impl<'de> Visitor<'de> for Walk<'_> {
 /// JSON text with members named from a small set (so repeats are common), names needing
 /// pointer escapes (`~`, `/`) and JSON escapes (`\u0061` is `a`).
 fn json() -> impl Strategy<Value = String> {
-    let name = prop::sample::select(vec!["a", "b", "\\u0061", "a~/b", "c/d", "é", "k"]);
-    let leaf = prop::sample::select(vec!["1", "null", "\"x\"", "\"{\\\"a\\\": 1}\"", "[]", "{}"])
-        .prop_map(str::to_owned);
+    // Names and strings longer than 8 bytes, with quotes and backslashes on both sides of an
+    // 8-byte block, for the walk's scan of a block at a time.
+    let name = prop::sample::select(vec![
+        "a",
+        "b",
+        "\\u0061",
+        "a~/b",
+        "c/d",
+        "é",
+        "k",
+        "long_member_name_1",
+        "long_member_name_\\u0031",
+        "lo\\\"ng_é_\\\\_name",
+        "lo\\u0022ng_é_\\u005c_name",
+    ]);
+    let leaf = prop::sample::select(vec![
+        "1",
+        "null",
+        "\"x\"",
+        "\"{\\\"a\\\": 1}\"",
+        "[]",
+        "{}",
+        "\"a longer value: {\\\"a\\\": [1, 2]}, \\\\\\\" and é, then more text\"",
+        "\"0123456\\\\\\\"89abcdef\\\"\"",
+    ])
+    .prop_map(str::to_owned);
     leaf.prop_recursive(4, 64, 8, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6)

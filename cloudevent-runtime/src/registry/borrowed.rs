@@ -174,7 +174,7 @@ impl<'a> Reader<'a> {
     fn string(&mut self) -> Option<Text<'a>> {
         let bytes = self.text.as_bytes();
         let start = self.at + 1;
-        let mut at = plain_run(bytes, start);
+        let mut at = cloudevent_rules::json_plain_run(bytes, start);
         loop {
             match *bytes.get(at)? {
                 b'"' => {
@@ -309,32 +309,6 @@ impl<'a> Reader<'a> {
         let (first, len) = self.close(start)?;
         Some(Item::Object(first, len))
     }
-}
-
-/// The first `"`, `\` or control byte from `at` on, looked for 8 bytes at a time (or the start
-/// of the last, shorter block, looked at one by one by the caller). Exact about
-/// presence (the zero-byte test on the block xor the byte; bytes below 0x20 by the
-/// "less than" test, exact for a bound of at most 0x80).
-fn plain_run(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(block) = bytes.get(at..at + 8) {
-        let Ok(block) = <[u8; 8]>::try_from(block) else {
-            break;
-        };
-        let word = u64::from_le_bytes(block);
-        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-        let found = zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
-        if found != 0 {
-            // The lowest flag of each test is a true one (a false flag only ever sits above
-            // a true one), so this is the first byte that needs a look.
-            return at + (found.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at
 }
 
 /// The representation `jsonschema` validates [`Tree`]s through.
