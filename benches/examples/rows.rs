@@ -357,6 +357,21 @@ fn main() {
     }
 }
 
+/// A structured-mode POST of `body` as a gateway receives it, made anew for each call; the
+/// body is shared, as hyper hands it over.
+fn structured_request(body: Vec<u8>) -> impl Fn() -> axum::extract::Request + Clone {
+    let body = axum::body::Bytes::from(body);
+    move || {
+        let mut request = axum::extract::Request::new(axum::body::Body::from(body.clone()));
+        *request.method_mut() = axum::http::Method::POST;
+        request.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/cloudevents+json"),
+        );
+        request
+    }
+}
+
 /// The 20 KB gateway row's handler path in process (no network, hyper or router): the
 /// documented gateway's extractor, `Checked<AnyEvent>` under INTG-STD-015, on the
 /// structured-mode request `cargo xtask bench-e2e` sends, against the SDK's axum extractor
@@ -367,16 +382,7 @@ fn gateway_20kb() -> Vec<(&'static str, Call)> {
     use cloudevent_runtime::{Policy, Profile};
     use futures_util::FutureExt as _;
 
-    let body = axum::body::Bytes::from(cloudevent_bench::gateway_json());
-    let request = move || {
-        let mut request = axum::extract::Request::new(axum::body::Body::from(body.clone()));
-        *request.method_mut() = axum::http::Method::POST;
-        request.headers_mut().insert(
-            axum::http::header::CONTENT_TYPE,
-            axum::http::HeaderValue::from_static("application/cloudevents+json"),
-        );
-        request
-    };
+    let request = structured_request(cloudevent_bench::gateway_json());
     let theirs = request.clone();
     let policy = Policy::new(Profile::IntgStd015);
     vec![
@@ -410,16 +416,7 @@ fn gateway_1kib() -> Vec<(&'static str, Call)> {
     use cloudevent_runtime::binding::axum::Registered;
     use futures_util::FutureExt as _;
 
-    let body = axum::body::Bytes::from(cloudevent_bench::registry_event_json());
-    let request = move || {
-        let mut request = axum::extract::Request::new(axum::body::Body::from(body.clone()));
-        *request.method_mut() = axum::http::Method::POST;
-        request.headers_mut().insert(
-            axum::http::header::CONTENT_TYPE,
-            axum::http::HeaderValue::from_static("application/cloudevents+json"),
-        );
-        request
-    };
+    let request = structured_request(cloudevent_bench::registry_event_json());
     let theirs = request.clone();
     let registry = loopback::gateway::registry_validator();
     vec![

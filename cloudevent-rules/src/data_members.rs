@@ -107,28 +107,35 @@ enum Counts<'a> {
 
 impl<'a> Counts<'a> {
     /// Counts `name` once more; its count now.
-    fn add(&mut self, names: &mut Vec<(Cow<'a, str>, usize)>, name: Cow<'a, str>) -> usize {
+    #[allow(
+        clippy::ptr_arg,
+        reason = "the `Cow` is cloned into the list: borrowed, a copy of a pointer; as `&str` an escaped name would be copied again"
+    )]
+    fn add(&mut self, names: &mut Vec<(Cow<'a, str>, usize)>, name: &Cow<'a, str>) -> usize {
         match self {
             Counts::Listed(start) => {
                 let start = *start;
                 let listed = names.get_mut(start..).unwrap_or_default();
-                if let Some((_, count)) = listed.iter_mut().find(|(seen, _)| *seen == name) {
+                if let Some((_, count)) = listed.iter_mut().find(|(seen, _)| seen == name) {
                     *count += 1;
                     return *count;
                 }
                 if listed.len() < LISTED_NAMES {
-                    names.push((name, 1));
+                    names.push((name.clone(), 1));
                     return 1;
                 }
                 let mut map: HashMap<Cow<'a, str>, usize> = names.drain(start..).collect();
-                map.insert(name, 1);
+                map.insert(name.clone(), 1);
                 *self = Counts::Hashed(map);
                 1
             }
             Counts::Hashed(map) => {
-                let count = map.entry(name).or_insert(0);
-                *count += 1;
-                *count
+                if let Some(count) = map.get_mut(name.as_ref()) {
+                    *count += 1;
+                    return *count;
+                }
+                map.insert(name.clone(), 1);
+                1
             }
         }
     }
@@ -225,7 +232,7 @@ fn walk(json: &str) -> Walk {
                 at += 1;
             }
             b'"' => {
-                let Some(end) = string_end(text, at) else {
+                let Some((end, escaped)) = string_end(text, at) else {
                     break;
                 };
                 let Some(raw) = json.get(at + 1..end - 1) else {
@@ -241,8 +248,12 @@ fn walk(json: &str) -> Walk {
                     continue;
                 };
                 top.name = raw;
-                let name = decoded(raw);
-                if counts.add(&mut names, name.clone()) == 2 {
+                let name = if escaped {
+                    Cow::Owned(unescape(raw))
+                } else {
+                    Cow::Borrowed(raw)
+                };
+                if counts.add(&mut names, &name) == 2 {
                     repeated.push(name);
                 }
             }
@@ -252,15 +263,20 @@ fn walk(json: &str) -> Walk {
     walk
 }
 
-/// Where the string starting at the quote at `at` ends (after its closing quote); `None`
-/// when the text ends inside it. The plain bytes between are skipped 8 at a time.
-fn string_end(text: &[u8], at: usize) -> Option<usize> {
+/// Where the string starting at the quote at `at` ends (after its closing quote), and
+/// whether it holds an escape; `None` when the text ends inside it. The plain bytes between
+/// are skipped 8 at a time.
+fn string_end(text: &[u8], at: usize) -> Option<(usize, bool)> {
     let mut i = at + 1;
+    let mut escaped = false;
     loop {
         i = crate::json_plain_run(text, i);
         match *text.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
+            b'\\' => {
+                escaped = true;
+                i += 2;
+            }
+            b'"' => return Some((i + 1, escaped)),
             _ => i += 1,
         }
     }
