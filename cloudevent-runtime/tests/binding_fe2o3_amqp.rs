@@ -17,6 +17,8 @@ use fe2o3_amqp::types::primitives::{SimpleValue, Value};
 use fe2o3_amqp::{Connection, Receiver, Sender, Session};
 use serde::{Deserialize, Serialize};
 
+#[path = "support/ports.rs"]
+mod ports;
 #[path = "support/rabbitmq.rs"]
 mod rabbitmq;
 use rabbitmq::RabbitMq;

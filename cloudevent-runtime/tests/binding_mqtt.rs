@@ -8,7 +8,7 @@
 mod common;
 
 use cloudevent_runtime::Attributes;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,6 +20,10 @@ use rumqttc::v5::mqttbytes::QoS;
 use rumqttc::v5::mqttbytes::v5::{Packet, PublishProperties};
 use rumqttc::v5::{AsyncClient, Event as MqttEvent, MqttOptions};
 use serde::{Deserialize, Serialize};
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
 #[cloudevent(
@@ -56,10 +60,7 @@ fn mosquitto_binary() -> PathBuf {
 
 impl Mosquitto {
     fn start() -> Self {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let port = free_port();
         let dir =
             std::env::temp_dir().join(format!("cloudevent-mqtt-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

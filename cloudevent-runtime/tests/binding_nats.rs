@@ -6,7 +6,7 @@
 #![cfg(feature = "nats")]
 
 use cloudevent_runtime::Attributes;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -21,6 +21,10 @@ use cloudevent_runtime::dedupe::InMemoryDeduplicator;
 use cloudevent_runtime::{AnyEvent, CloudEvent, Event, ExtensionValueBuf};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CloudEvent)]
 #[cloudevent(
@@ -75,10 +79,7 @@ fn nats_server_binary() -> PathBuf {
 
 impl NatsServer {
     fn start() -> Self {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let port = free_port();
         let store =
             std::env::temp_dir().join(format!("cloudevent-nats-{}-{port}", std::process::id()));
         let child = Command::new(nats_server_binary())

@@ -1,13 +1,18 @@
 //! Issue 22: `RedisDeduplicator` against a real `redis-server` on 127.0.0.1, started and
 //! stopped here (`apt-get install -y redis-server`; `cargo xtask test` does it). Three
 //! replicas share the window; `forget` reopens an event; a server restart is survived.
+//! Each test checks that the server answering is the one it started.
 #![cfg(feature = "redis")]
 
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cloudevent_runtime::dedupe::{Deduplicator, Delivery, RedisDeduplicator};
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 struct RedisServer {
     child: Child,
@@ -16,7 +21,7 @@ struct RedisServer {
 
 impl RedisServer {
     fn start(port: u16) -> Self {
-        let child = Command::new("redis-server")
+        let mut child = Command::new("redis-server")
             .args([
                 "--port",
                 &port.to_string(),
@@ -31,10 +36,24 @@ impl RedisServer {
             .stderr(Stdio::null())
             .spawn()
             .expect("redis-server starts (apt-get install -y redis-server)");
+        // Listening is not enough: the server answering must be this child (stop 46's CI run
+        // connected to another test's server on a reused port just as it was killed).
         let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
         let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not listen");
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("redis-server on port {port} exited ({status}): was the port taken?");
+            }
+            if TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok()
+                && answering_pid(port) == Some(child.id())
+            {
+                break;
+            }
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("redis-server {} did not answer on port {port}", child.id());
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
         RedisServer { child, port }
@@ -52,11 +71,19 @@ impl Drop for RedisServer {
     }
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
+/// The process id of the redis-server answering on `port`, from `INFO server`.
+fn answering_pid(port: u16) -> Option<u32> {
+    let client = redis::Client::open(format!("redis://127.0.0.1:{port}")).ok()?;
+    let mut connection = client
+        .get_connection_with_timeout(Duration::from_millis(500))
+        .ok()?;
+    let info: String = redis::cmd("INFO")
+        .arg("server")
+        .query(&mut connection)
+        .ok()?;
+    info.lines()
+        .find_map(|line| line.strip_prefix("process_id:"))
+        .and_then(|pid| pid.trim().parse().ok())
 }
 
 #[test]
@@ -179,4 +206,15 @@ fn a_3_kb_id_or_source_is_deduplicated_at_once() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// The helper itself: a second server on a taken port is refused, never mistaken for the first
+/// (stop 46's CI failure was a test talking to another test's server).
+#[test]
+fn a_server_on_a_taken_port_is_not_mistaken_for_ours() {
+    let port = free_port();
+    let first = RedisServer::start(port);
+    let second = std::panic::catch_unwind(|| RedisServer::start(port));
+    assert!(second.is_err(), "a second redis-server on port {port}");
+    assert_eq!(answering_pid(first.port), Some(first.child.id()));
 }

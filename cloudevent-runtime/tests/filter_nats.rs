@@ -4,7 +4,7 @@
 
 #![cfg(feature = "nats")]
 
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,10 @@ use cloudevent_runtime::binding::nats;
 use cloudevent_runtime::filter::Expression;
 use cloudevent_runtime::{AnyEvent, Attributes};
 use futures_util::StreamExt;
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 struct Server(Child);
 
@@ -33,11 +37,7 @@ fn start() -> (Server, String) {
                 .find(|p| p.is_file())
         })
         .expect("nats-server installed (cargo xtask test installs it)");
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let child = Command::new(binary)
         .args(["-a", "127.0.0.1", "-p", &port.to_string()])
         .stdout(Stdio::null())

@@ -56,6 +56,8 @@ use serde_json::{Map, Value};
 
 #[path = "support/brokers.rs"]
 mod brokers;
+#[path = "support/ports.rs"]
+mod ports;
 #[path = "support/rabbitmq.rs"]
 mod rabbitmq;
 use brokers::{

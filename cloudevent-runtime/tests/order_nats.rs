@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 use async_nats::jetstream::{self, kv::Store as Bucket, stream::StorageType};
 use cloudevent_runtime::order::{JetStreamSequenceStore, SequenceError, SequenceStore, Sequencer};
 use cloudevent_runtime::{AnyEvent, Attributes as _};
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 struct NatsServer {
     child: Child,
@@ -25,10 +29,7 @@ struct NatsServer {
 
 impl NatsServer {
     fn start() -> Self {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let port = free_port();
         let store = std::env::temp_dir().join(format!(
             "cloudevent-order-nats-{}-{port}",
             std::process::id()

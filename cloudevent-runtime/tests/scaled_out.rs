@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write as _;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -28,6 +28,10 @@ use cloudevent_runtime::dedupe::{Claim, Deduplicator, JetStreamDeduplicator};
 use cloudevent_runtime::order::{JetStreamSequenceStore, Sequencer};
 use cloudevent_runtime::{AnyEvent, Attributes as _};
 use futures_util::StreamExt as _;
+
+#[path = "support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 const EVENTS: usize = 240;
 const KEYS: [&str; 3] = ["order-1", "order-2", "order-3"];
@@ -89,13 +93,6 @@ impl Drop for NatsServer {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
 }
 
 fn wait_listening(port: u16, what: &str) {

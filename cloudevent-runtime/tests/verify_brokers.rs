@@ -26,6 +26,8 @@
 
 #[path = "support/brokers.rs"]
 mod brokers;
+#[path = "support/ports.rs"]
+mod ports;
 #[path = "support/rabbitmq.rs"]
 mod rabbitmq;
 

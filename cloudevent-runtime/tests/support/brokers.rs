@@ -5,7 +5,7 @@
 //! cluster (`rdkafka::mocking::MockCluster`) and RabbitMQ with its AMQP 1.0 plugin
 //! (`rabbitmq.rs`), each killed on drop; every wait is bounded by [`CELL_TIMEOUT`].
 
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
@@ -80,12 +80,7 @@ pub fn mode_arg(mode: ContentMode) -> &'static str {
 // ---------------------------------------------------------------------------------------
 // The brokers, started as the binding tests start them.
 
-pub fn free_port() -> u16 {
-    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
+use crate::ports::free_port;
 
 pub fn find_binary(name: &str, dirs: &[&str], install: &str) -> PathBuf {
     std::env::var_os("PATH")

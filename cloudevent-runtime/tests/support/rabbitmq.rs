@@ -4,6 +4,8 @@
 //! stopped on drop.
 
 use std::os::unix::process::CommandExt;
+
+use crate::ports::free_port;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -27,14 +29,6 @@ fn rabbitmq_server() -> PathBuf {
                 "rabbitmq-server is not installed: `cargo xtask test` installs it (apt-get install rabbitmq-server); the AMQP broker tests need it"
             )
         })
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 impl RabbitMq {
