@@ -228,14 +228,16 @@ impl<T: CloudEventData> Event<T> {
     }
 
     /// Applies the root convention unless the payload already carries the attribute.
+    /// `causationid` goes in first: the map keeps names in order, and inserting it second
+    /// moved `correlationid` along to make room.
     fn make_root(&mut self, now: Duration) {
-        if !self.holds_str_extension(CORRELATIONID) {
-            let correlation = crate::id::with_ulid_at(now, str::to_owned);
-            self.extensions.insert(CORRELATIONID, correlation);
-        }
         if !self.holds_str_extension(CAUSATIONID) {
             self.extensions
                 .insert(CAUSATIONID, self.id.as_str().to_owned());
+        }
+        if !self.holds_str_extension(CORRELATIONID) {
+            let correlation = crate::id::with_ulid_at(now, str::to_owned);
+            self.extensions.insert(CORRELATIONID, correlation);
         }
     }
 
