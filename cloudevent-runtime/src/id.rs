@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rand::rngs::{StdRng, SysRng};
 use rand::{Rng as _, SeedableRng as _};
@@ -47,15 +47,31 @@ impl IdKind {
 
 /// A new ULID (<https://github.com/ulid/spec>): the current millisecond then 80 random bits.
 pub(crate) fn ulid() -> String {
-    let millis = SystemTime::now()
+    with_ulid(str::to_owned)
+}
+
+/// A new ULID's text handed to `keep`, so a caller that holds it inline allocates nothing.
+pub(crate) fn with_ulid<R>(keep: impl FnOnce(&str) -> R) -> R {
+    with_ulid_at(since_epoch(), keep)
+}
+
+/// The time since the Unix epoch; zero for a clock before 1970 (a misconfigured host).
+pub(crate) fn since_epoch() -> Duration {
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
+        .unwrap_or_default()
+}
+
+/// [`with_ulid`] for a ULID of the millisecond `since_epoch`, so one read of the clock can
+/// stamp several attributes (`Event::new`'s `id`, `time` and `correlationid`).
+pub(crate) fn with_ulid_at<R>(since_epoch: Duration, keep: impl FnOnce(&str) -> R) -> R {
+    let millis = since_epoch.as_millis();
     let mut random = [0u8; 16];
     fill_random(&mut random);
     // `from_parts` keeps the low 48 bits of the time and the low 80 of the randomness.
     let ulid = ulid::Ulid::from_parts(millis as u64, u128::from_le_bytes(random));
     let mut text = [0u8; ulid::ULID_LEN];
-    String::from(&*ulid.array_to_str(&mut text))
+    keep(ulid.array_to_str(&mut text))
 }
 
 /// A new random UUID, version 4, variant RFC 9562.

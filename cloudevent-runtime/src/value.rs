@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -61,9 +60,11 @@ impl Timestamp {
     /// ```
     pub fn now() -> Self {
         // A clock before 1970 is a misconfigured host; the epoch is the least wrong answer.
-        let since_epoch = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
+        Timestamp::at(crate::id::since_epoch())
+    }
+
+    /// [`Timestamp::now`] for a time read earlier, `since_epoch` after the Unix epoch.
+    pub(crate) fn at(since_epoch: std::time::Duration) -> Self {
         let secs = i64::try_from(since_epoch.as_secs()).unwrap_or(i64::MAX);
         let nanos = since_epoch.subsec_millis() * 1_000_000;
         Timestamp::utc(secs, nanos, 3).unwrap_or_else(|| {

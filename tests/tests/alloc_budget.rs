@@ -5,7 +5,7 @@
 //! - Parsing a typed event allocates the payload's own owned fields plus exactly
 //!   [`PARSE_OVERHEAD`] for the envelope.
 //! - The README path (issue 13): `Event::new` + `serde_json::to_vec` allocates exactly
-//!   [`NEW_EVENT`] + [`TO_VEC`], a typed parse of that event the payload's strings plus
+//!   [`NEW_EVENT`] + [`TO_VEC`] (`Event::to_vec` [`EVENT_TO_VEC`]), a typed parse of that event the payload's strings plus
 //!   [`ROOT_PARSE_OVERHEAD`].
 
 // A `GlobalAlloc` can only be implemented with `unsafe`; this wrapper forwards every call to
@@ -290,16 +290,21 @@ fn placed() -> OrderPlaced {
     }
 }
 
-/// `Event::new(payload)` with the payload already built: the `id` (a ULID, 26 bytes), the
-/// `correlationid` (a second ULID), the `causationid` (a copy of the id), the two extension
-/// names as map keys, and the extension map's one node. `time` is written inline, the
-/// source, type, dataschema and datacontenttype are the payload type's constants, and the
-/// payload's subject and extension are read from it when written, not copied.
-const NEW_EVENT: usize = 6;
+/// `Event::new(payload)` with the payload already built: the `correlationid` (a ULID), the
+/// `causationid` (a copy of the id), the two extension names as map keys, and the extension
+/// map's one node. The `id` (a ULID, 26 bytes) and `time` are written inline (issue 40: the
+/// `id` was a `String`, 6 before), the source, type, dataschema and datacontenttype are the
+/// payload type's constants, and the payload's subject and extension are read from it when
+/// written, not copied.
+const NEW_EVENT: usize = 5;
 
 /// `serde_json::to_vec` of that event (about 560 bytes): serde_json's `Vec` starts at 128
 /// bytes and doubles to 256, 512 and 1024. Nothing else: the writer borrows every value.
 const TO_VEC: usize = 4;
+
+/// [`Event::to_vec`] of that event: its buffer sized from the envelope's attributes up front
+/// (issue 40), so the text is written without growing it.
+const EVENT_TO_VEC: usize = 1;
 
 #[test]
 fn event_new_and_to_vec_hold_their_budget() {
@@ -322,6 +327,9 @@ fn event_new_and_to_vec_hold_their_budget() {
         NEW_EVENT + TO_VEC,
         "Event::new + serde_json::to_vec"
     );
+    let (written, to_vec_only) = count(|| event.to_vec().unwrap());
+    assert_eq!(written, json, "the same bytes as serde_json::to_vec");
+    assert_eq!(to_vec_only, EVENT_TO_VEC, "Event::to_vec");
 }
 
 /// A typed parse of the README-path event, beyond the payload's three strings: the

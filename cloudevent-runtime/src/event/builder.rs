@@ -278,10 +278,10 @@ impl<T: CloudEventData> EventBuilder<T> {
         }
         errors(found)?;
 
-        let id = self
-            .id
-            .or(given.id)
-            .unwrap_or_else(|| self.id_kind.generate());
+        let id = self.id.or(given.id).map_or_else(
+            || generate_id(self.id_kind, crate::id::since_epoch()),
+            EventId::from,
+        );
         let time = self
             .time
             .unwrap_or_else(|| Some(given.time.unwrap_or_else(Timestamp::now)));
@@ -310,7 +310,7 @@ impl<T: CloudEventData> EventBuilder<T> {
                 }
             }
         } else if self.traceability {
-            event.make_root();
+            event.make_root(crate::id::since_epoch());
         }
         Ok(event)
     }

@@ -102,3 +102,47 @@ fn leaf_deserializer_sees_through_newtypes_and_options() {
     );
     assert!(u32::deserialize(Leaf::Str("hi")).is_err());
 }
+
+/// `to_vec` sizes its buffer from a guess (issue 40); the bytes are serde_json's own, whether
+/// the guess holds the text or not.
+#[test]
+fn to_vec_writes_what_serde_json_writes() {
+    let long = Order {
+        id: "o-\"1\"\\".repeat(200),
+        region: Some("eu\u{e9}".into()),
+    };
+    let events = [
+        Event::new(order()),
+        Event::new(Order {
+            id: "o-1".into(),
+            region: None,
+        })
+        .with_new_id(IdKind::UuidV4),
+        Event::new(long)
+            .with_extension("hop", 7)
+            .and_then(|e| e.with_extension("sampled", true))
+            .and_then(|e| e.with_extension("blob", crate::value::Binary::from(&[0u8, 1, 2][..])))
+            .and_then(|e| e.with_time(None))
+            .unwrap(),
+    ];
+    for event in events {
+        let bytes = event.to_vec().unwrap();
+        assert_eq!(bytes, serde_json::to_vec(&event).unwrap());
+        let room = event.json_len_hint();
+        if bytes.len() < 1000 {
+            assert!(bytes.len() <= room, "{} > {room}", bytes.len());
+        }
+    }
+}
+
+/// `Event::new` reads the clock once: the `id` and the `correlationid` are ULIDs of the same
+/// millisecond (their first ten characters), and the `causationid` is the id.
+#[test]
+fn a_new_events_ids_name_one_instant() {
+    let event = Event::new(order());
+    let correlation = event.correlationid().unwrap();
+    assert_eq!(event.id().len(), 26);
+    assert_eq!(correlation[..10], event.id()[..10]);
+    assert_ne!(*correlation, *event.id());
+    assert_eq!(event.causationid().as_deref(), Some(event.id()));
+}
