@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--instructions] [--rounds N] [--calls N] [criterion args]`: first
+//! `cargo xtask bench [--instructions [--icache]] [--rounds N] [--calls N] [criterion args]`: first
 //! issue 25's rows (`bench_rows.rs`), then the side-by-side benchmarks of the
 //! `cloudevent-bench` crate and prints a table of medians and ratios against plain serde and
 //! `cloudevents-sdk` 0.9, read from criterion's `target/criterion/<case>/<contestant>/new/estimates.json`.
@@ -238,9 +238,13 @@ fn format_table(criterion: &Path) -> Result<String, String> {
 pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
     let report_only = args.iter().any(|a| a == "--report-only");
     let instructions = args.iter().any(|a| a == "--instructions");
+    let icache = args.iter().any(|a| a == "--icache");
     let (rounds, args) = take_value(args, "--rounds")?;
     let (calls, args) = take_value(&args, "--calls")?;
-    let args: Vec<String> = args.into_iter().filter(|a| a != "--instructions").collect();
+    let args: Vec<String> = args
+        .into_iter()
+        .filter(|a| a != "--instructions" && a != "--icache")
+        .collect();
     let rows_file = target_dir(workspace_root)
         .join("bench-rows")
         .join(if instructions {
@@ -250,19 +254,26 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
         });
     if !report_only {
         let driver = crate::bench_rows::build_driver(workspace_root)?;
-        let (figures, unit) = if instructions {
-            let figures =
-                crate::bench_rows::measure_instructions(&driver, calls.unwrap_or(500) as u64)?;
-            (figures, crate::bench_rows::Unit::Instructions)
+        let (figures, misses, unit) = if instructions {
+            let (figures, misses) = crate::bench_rows::measure_instructions(
+                &driver,
+                calls.unwrap_or(500) as u64,
+                icache,
+            )?;
+            (figures, misses, crate::bench_rows::Unit::Instructions)
         } else {
             let figures = crate::bench_rows::measure_time(&driver, rounds.unwrap_or(30))?;
-            (figures, crate::bench_rows::Unit::Nanos)
+            (figures, None, crate::bench_rows::Unit::Nanos)
         };
-        let table = format!(
+        let mut table = format!(
             "issue 25 rows ({})\n\n{}",
             machine(),
             crate::bench_rows::table(&figures, unit)
         );
+        if let Some(misses) = misses {
+            table.push('\n');
+            table.push_str(&crate::bench_rows::icache_table(&figures, &misses));
+        }
         if let Some(dir) = rows_file.parent() {
             fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }

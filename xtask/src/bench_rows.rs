@@ -147,10 +147,19 @@ pub fn measure_time(driver: &Path, rounds: usize) -> Result<Figures, String> {
     Ok(figures)
 }
 
-/// Instructions: each contestant under callgrind, `calls` calls minus none, per call.
-pub fn measure_instructions(driver: &Path, calls: u64) -> Result<Figures, String> {
+/// Instructions: each contestant under callgrind, `calls` calls minus none, per call. With
+/// `icache`, callgrind also simulates the caches and the second map holds the level-1
+/// instruction cache misses per call (callgrind's model of this machine's L1i, 32 KiB 8-way
+/// here): the code a call runs that does not stay in that cache, which the instruction count
+/// does not see and the wall clock does.
+pub fn measure_instructions(
+    driver: &Path,
+    calls: u64,
+    icache: bool,
+) -> Result<(Figures, Option<Figures>), String> {
     let list = output(Command::new(driver).arg("list"))?;
     let mut figures = Figures::new();
+    let mut misses = Figures::new();
     for line in list.lines() {
         let Some((row, contestant)) = line.split_once(' ') else {
             continue;
@@ -161,19 +170,40 @@ pub fn measure_instructions(driver: &Path, calls: u64) -> Result<Figures, String
         } else {
             calls
         };
-        let with = instructions(driver, row, contestant, calls)?;
-        let without = instructions(driver, row, contestant, 0)?;
-        let per_call = with.saturating_sub(without) as f64 / calls as f64;
-        eprintln!("{row} {contestant}: {per_call:.0} instructions a call");
-        figures.insert((row.to_owned(), contestant.to_owned()), per_call);
+        let with = counts(driver, row, contestant, calls, icache)?;
+        let without = counts(driver, row, contestant, 0, icache)?;
+        let per_call = |with: u64, without: u64| with.saturating_sub(without) as f64 / calls as f64;
+        let instructions = per_call(with.instructions, without.instructions);
+        eprintln!("{row} {contestant}: {instructions:.0} instructions a call");
+        let key = (row.to_owned(), contestant.to_owned());
+        if let (Some(with), Some(without)) = (with.i1_misses, without.i1_misses) {
+            misses.insert(key.clone(), per_call(with, without));
+        }
+        figures.insert(key, instructions);
     }
-    Ok(figures)
+    Ok((figures, icache.then_some(misses)))
 }
 
-/// The instructions callgrind counted for one driver run.
-fn instructions(driver: &Path, row: &str, contestant: &str, calls: u64) -> Result<u64, String> {
+/// What callgrind counted for one driver run.
+#[derive(Debug, PartialEq)]
+struct Counts {
+    instructions: u64,
+    /// Level-1 instruction cache misses, when the caches were simulated.
+    i1_misses: Option<u64>,
+}
+
+fn counts(
+    driver: &Path,
+    row: &str,
+    contestant: &str,
+    calls: u64,
+    icache: bool,
+) -> Result<Counts, String> {
     let mut command = Command::new("valgrind");
     command.args(["--tool=callgrind", "--callgrind-out-file=/dev/null"]);
+    if icache {
+        command.arg("--cache-sim=yes");
+    }
     command.arg(driver);
     command.args(["run", row, contestant, &calls.to_string()]);
     let out = command
@@ -186,15 +216,45 @@ fn instructions(driver: &Path, row: &str, contestant: &str, calls: u64) -> Resul
         ));
     }
     collected(&String::from_utf8_lossy(&out.stderr))
-        .ok_or_else(|| format!("{command:?}: no `Collected :` line from callgrind"))
+        .ok_or_else(|| format!("{command:?}: no `Events :` and `Collected :` lines from callgrind"))
 }
 
-/// The total of callgrind's `==pid== Collected : N` line.
-fn collected(stderr: &str) -> Option<u64> {
-    stderr.lines().find_map(|line| {
-        let (_, rest) = line.split_once("Collected :")?;
-        rest.trim().parse().ok()
+/// Callgrind's summary: `==pid== Events : Ir ...` names the columns of `==pid== Collected :`.
+fn collected(stderr: &str) -> Option<Counts> {
+    let values = |key: &str| {
+        stderr.lines().find_map(|line| {
+            let (_, rest) = line.split_once(key)?;
+            Some(rest.split_whitespace().collect::<Vec<_>>())
+        })
+    };
+    let (events, totals) = (values("Events    :")?, values("Collected :")?);
+    let total = |event: &str| {
+        let at = events.iter().position(|e| *e == event)?;
+        totals.get(at)?.parse().ok()
+    };
+    Some(Counts {
+        instructions: total("Ir")?,
+        i1_misses: total("I1mr"),
     })
+}
+
+/// The level-1 instruction cache misses per call beside the instructions, every contestant.
+pub fn icache_table(instructions: &Figures, misses: &Figures) -> String {
+    let mut out =
+        String::from("| row | contestant | instructions | L1i misses |\n|---|---|---:|---:|\n");
+    for ((row, contestant), missed) in misses {
+        let key = (row.clone(), contestant.clone());
+        let count = instructions.get(&key).copied().unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "| {row} | {contestant} | {} | {missed:.0} |",
+            figure(count, Unit::Instructions)
+        );
+    }
+    out.push_str(
+        "\nlevel-1 instruction cache misses per call (callgrind --cache-sim=yes, its model of this machine's L1i); code a call runs that does not stay in that cache costs time the instruction count does not show.\n",
+    );
+    out
 }
 
 fn output(command: &mut Command) -> Result<String, String> {
@@ -337,9 +397,35 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_simulation_adds_the_l1i_misses() {
+        let stderr = "==7== Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n\
+                      ==7== Collected : 126651 27901 11770 1082 990 579 1064 780 547\n";
+        assert_eq!(
+            collected(stderr),
+            Some(Counts {
+                instructions: 126_651,
+                i1_misses: Some(1082),
+            })
+        );
+        let misses = figures(&[("typed_parse", "ours", 334.0)]);
+        let counts = figures(&[("typed_parse", "ours", 16_054.0)]);
+        let table = icache_table(&counts, &misses);
+        assert!(
+            table.contains("| typed_parse | ours | 16.1 k Ir | 334 |"),
+            "{table}"
+        );
+    }
+
+    #[test]
     fn callgrind_total_is_read_from_its_summary() {
         let stderr = "==12== Events    : Ir\n==12== Collected : 1234567\n==12==\n==12== I   refs:      1,234,567\n";
-        assert_eq!(collected(stderr), Some(1_234_567));
+        assert_eq!(
+            collected(stderr),
+            Some(Counts {
+                instructions: 1_234_567,
+                i1_misses: None,
+            })
+        );
         assert_eq!(collected("nothing"), None);
     }
 }

@@ -73,7 +73,8 @@ fn print_help() {
          bench     issue 25's rows (contestants alternating; --rounds N), then criterion\n            \
                    benchmarks against cloudevents-sdk 0.9 and plain serde, then the table of\n            \
                    medians and ratios (further args go to criterion; --report-only);\n            \
-                   --instructions: the rows under callgrind only (--calls N, default 500)\n  \
+                   --instructions: the rows under callgrind only (--calls N, default 500;\n            \
+                   --icache adds each call's L1 instruction cache misses)\n  \
          bench-e2e axum on loopback vs the SDK's axum binding, JetStream vs plain async-nats,\n            \
                    the 20 KB and 1 KiB (every check) gateways per core, memory (allocations\n            \
                    per typed parse, peak RSS); table of median runs (--report-only; a name\n            \
