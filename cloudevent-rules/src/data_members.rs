@@ -356,9 +356,16 @@ fn walk(json: &str) -> Walk {
                     Name::Plain(raw)
                 };
                 names.add(counts, depth, name);
-                // A name's colon is stepped over here rather than by a turn of the loop.
+                // A name's colon, and a string value right after it, are stepped over here
+                // rather than by turns of the loop.
                 if text.get(at) == Some(&b':') {
                     at += 1;
+                    if text.get(at) == Some(&b'"') {
+                        let Some((end, _)) = string_end(text, at) else {
+                            break;
+                        };
+                        at = end;
+                    }
                 }
             }
             _ => at += 1,
@@ -465,8 +472,11 @@ mod tests {
 
     #[test]
     fn a_value_right_after_its_colon_is_read() {
-        // Compact text: the walk steps over a name's colon itself, never past the value.
-        let found = strict(r#"{"a":{"x":1,"x":2},"b":["c",{"y":0,"y":1}],"s":"t","s":"u"}"#);
+        // Compact text: the walk steps over a name's colon, and a string value after it,
+        // itself, never past the value or into the next member.
+        let found = strict(
+            r#"{"a":{"x":1,"x":2},"b":["c",{"y":0,"y":1}],"s":"t\"{","s":"}","v":"","v":0}"#,
+        );
         let found: Vec<(String, String)> = found
             .into_iter()
             .map(|f| (f.value.to_string(), f.part.unwrap_or_default().to_string()))
@@ -476,7 +486,8 @@ mod tests {
             [
                 ("/a".into(), "member `x`".into()),
                 ("/b/1".into(), "member `y`".into()),
-                ("".into(), "member `s`".into())
+                ("".into(), "member `s`".into()),
+                ("".into(), "member `v`".into())
             ]
         );
     }
