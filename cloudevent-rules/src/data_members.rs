@@ -95,69 +95,178 @@ struct Walk {
 /// move to a hash map (a valid event's small objects then pay no hashing).
 const LISTED_NAMES: usize = 16;
 
-/// How often each member name of one object appeared: its run of the walk's one list of
-/// names (the open objects' runs sit one above the other, an inner object's on top, dropped
-/// when it closes, so a valid event's objects allocate nothing once the list has grown), or a
-/// hash map of its own once it names more than [`LISTED_NAMES`].
-enum Counts<'a> {
-    /// From this index of the list on.
-    Listed(usize),
-    Hashed(HashMap<Cow<'a, str>, usize>),
+/// A member name as the walk keeps it: its text between the quotes when it holds no escape
+/// (that text is its value), or where its decoded text sits in [`Names::decoded`]. It is
+/// `Copy`, so closing an object forgets its names without dropping each one.
+#[derive(Clone, Copy)]
+enum Name<'a> {
+    Plain(&'a str),
+    Decoded(usize),
 }
 
-impl<'a> Counts<'a> {
-    /// Counts `name` once more; its count now.
-    #[allow(
-        clippy::ptr_arg,
-        reason = "the `Cow` is cloned into the list: borrowed, a copy of a pointer; as `&str` an escaped name would be copied again"
-    )]
-    fn add(&mut self, names: &mut Vec<(Cow<'a, str>, usize)>, name: &Cow<'a, str>) -> usize {
-        match self {
+/// The member names of the open objects, with how often each appeared.
+#[derive(Default)]
+struct Names<'a> {
+    /// Each open object's run of names with their counts, an inner object's run above its
+    /// parent's, dropped when it closes: a valid event's objects allocate nothing once the
+    /// list has grown.
+    listed: Vec<(Name<'a>, usize)>,
+    /// The maps of the open objects that name more than [`LISTED_NAMES`] members, an inner
+    /// object's on top.
+    hashed: Vec<HashMap<Cow<'a, str>, usize>>,
+    /// The decoded text of every name that holds an escape.
+    decoded: Vec<String>,
+    /// The names seen twice in the open objects, each with the depth of its object, in the
+    /// order they reached two: an inner object's above its parent's, taken when it closes.
+    repeated: Vec<(usize, Name<'a>)>,
+}
+
+impl<'a> Names<'a> {
+    fn text(&self, name: Name<'a>) -> &str {
+        match name {
+            Name::Plain(text) => text,
+            Name::Decoded(at) => self.decoded.get(at).map_or("", String::as_str),
+        }
+    }
+
+    fn same(&self, one: Name<'a>, other: Name<'a>) -> bool {
+        match (one, other) {
+            (Name::Plain(one), Name::Plain(other)) => one == other,
+            _ => self.text(one) == self.text(other),
+        }
+    }
+
+    /// Counts `name` once more in the object at `depth` whose names `counts` holds; a name
+    /// reaching two is kept for the object's findings.
+    fn add(&mut self, counts: &mut Counts, depth: usize, name: Name<'a>) {
+        let count = match counts {
             Counts::Listed(start) => {
                 let start = *start;
-                let listed = names.get_mut(start..).unwrap_or_default();
-                if let Some((_, count)) = listed.iter_mut().find(|(seen, _)| seen == name) {
+                let found = self
+                    .listed
+                    .get(start..)
+                    .unwrap_or_default()
+                    .iter()
+                    .position(|&(seen, _)| self.same(seen, name));
+                if let Some(i) = found {
+                    let Some((_, count)) = self.listed.get_mut(start + i) else {
+                        return;
+                    };
                     *count += 1;
-                    return *count;
+                    *count
+                } else if self.listed.len().saturating_sub(start) < LISTED_NAMES {
+                    self.listed.push((name, 1));
+                    1
+                } else {
+                    self.hash(start, name);
+                    *counts = Counts::Hashed;
+                    1
                 }
-                if listed.len() < LISTED_NAMES {
-                    names.push((name.clone(), 1));
-                    return 1;
-                }
-                let mut map: HashMap<Cow<'a, str>, usize> = names.drain(start..).collect();
-                map.insert(name.clone(), 1);
-                *self = Counts::Hashed(map);
-                1
             }
-            Counts::Hashed(map) => {
-                if let Some(count) = map.get_mut(name.as_ref()) {
+            Counts::Hashed => {
+                let text = match name {
+                    Name::Plain(text) => text,
+                    Name::Decoded(at) => self.decoded.get(at).map_or("", String::as_str),
+                };
+                let Some(map) = self.hashed.last_mut() else {
+                    return;
+                };
+                if let Some(count) = map.get_mut(text) {
                     *count += 1;
-                    return *count;
+                    *count
+                } else {
+                    map.insert(owned_text(&self.decoded, name), 1);
+                    1
                 }
-                map.insert(name.clone(), 1);
-                1
+            }
+        };
+        if count == 2 {
+            self.repeated.push((depth, name));
+        }
+    }
+
+    /// Moves the names listed from `start` on, and `name` once, to a map of their own: an
+    /// object naming more than [`LISTED_NAMES`] members.
+    #[cold]
+    fn hash(&mut self, start: usize, name: Name<'a>) {
+        let mut map = HashMap::new();
+        for (seen, count) in self.listed.drain(start..) {
+            map.insert(owned_text(&self.decoded, seen), count);
+        }
+        map.insert(owned_text(&self.decoded, name), 1);
+        self.hashed.push(map);
+    }
+
+    /// Forgets the names of the object at `depth` that just closed (`open` holds its
+    /// parents), after reporting those it named more than once.
+    fn close(&mut self, counts: Counts, depth: usize, open: &[Open<'_>], walk: &mut Walk) {
+        if self.repeated.last().is_some_and(|&(d, _)| d == depth) {
+            self.report(&counts, depth, open, walk);
+        }
+        match counts {
+            Counts::Listed(start) => self.listed.truncate(start),
+            Counts::Hashed => {
+                self.hashed.pop();
             }
         }
     }
 
-    fn get(&self, names: &[(Cow<'a, str>, usize)], name: &str) -> Option<usize> {
-        match self {
-            Counts::Listed(start) => names
+    /// The findings of the object at `depth` that just closed, kept out of the walk's loop:
+    /// a valid event never gets here.
+    #[cold]
+    fn report(&mut self, counts: &Counts, depth: usize, open: &[Open<'_>], walk: &mut Walk) {
+        let from = self
+            .repeated
+            .iter()
+            .rposition(|&(d, _)| d != depth)
+            .map_or(0, |i| i + 1);
+        for &(_, name) in self.repeated.get(from..).unwrap_or_default() {
+            if walk.found.len() < MAX_REPEATED_MEMBERS {
+                let count = self.count(counts, name).unwrap_or(2);
+                let shown: String = self.text(name).chars().take(64).collect();
+                walk.found.push((pointer(open), shown, count));
+            } else {
+                walk.more += 1;
+            }
+        }
+        self.repeated.truncate(from);
+    }
+
+    fn count(&self, counts: &Counts, name: Name<'a>) -> Option<usize> {
+        match counts {
+            Counts::Listed(start) => self
+                .listed
                 .get(*start..)
                 .unwrap_or_default()
                 .iter()
-                .find(|(seen, _)| seen == name)
-                .map(|(_, c)| *c),
-            Counts::Hashed(map) => map.get(name).copied(),
+                .find(|&&(seen, _)| self.same(seen, name))
+                .map(|&(_, count)| count),
+            Counts::Hashed => self.hashed.last()?.get(self.text(name)).copied(),
         }
     }
+}
+
+/// A name's text as a hash map keeps it: borrowed from the JSON text, or a copy of its
+/// decoded text.
+fn owned_text<'a>(decoded: &[String], name: Name<'a>) -> Cow<'a, str> {
+    match name {
+        Name::Plain(text) => Cow::Borrowed(text),
+        Name::Decoded(at) => Cow::Owned(decoded.get(at).cloned().unwrap_or_default()),
+    }
+}
+
+/// Where one object counts its member names.
+enum Counts {
+    /// In [`Names::listed`], from this index on.
+    Listed(usize),
+    /// In the map on top of [`Names::hashed`].
+    Hashed,
 }
 
 /// An open object or array.
 struct Open<'a> {
-    /// For an object: how often each member name appeared, and the names seen twice, in
-    /// order; `None` for an array.
-    members: Option<(Counts<'a>, Vec<Cow<'a, str>>)>,
+    /// For an object: where it counts its member names; `None` for an array.
+    members: Option<Counts>,
     /// The member (for an object: its name as written, between the quotes) or element (for
     /// an array: its index) being read: one step of the pointer of what it holds, spelled
     /// out only when a finding needs it.
@@ -189,14 +298,14 @@ fn walk(json: &str) -> Walk {
     let text = json.as_bytes();
     let mut walk = Walk::default();
     let mut open: Vec<Open<'_>> = Vec::new();
-    let mut names: Vec<(Cow<'_, str>, usize)> = Vec::new();
+    let mut names = Names::default();
     let mut at = 0;
     while at < text.len() {
         match text[at] {
             b'{' | b'[' => {
                 let object = text[at] == b'{';
                 open.push(Open {
-                    members: object.then(|| (Counts::Listed(names.len()), Vec::new())),
+                    members: object.then_some(Counts::Listed(names.listed.len())),
                     name: "",
                     index: 0,
                     expect_name: object,
@@ -204,20 +313,10 @@ fn walk(json: &str) -> Walk {
                 at += 1;
             }
             b'}' | b']' => {
+                let depth = open.len();
                 let Some(closed) = open.pop() else { break };
-                if let Some((counts, repeated)) = closed.members {
-                    for name in repeated {
-                        if walk.found.len() < MAX_REPEATED_MEMBERS {
-                            let count = counts.get(&names, &name).unwrap_or(2);
-                            let shown: String = name.chars().take(64).collect();
-                            walk.found.push((pointer(&open), shown, count));
-                        } else {
-                            walk.more += 1;
-                        }
-                    }
-                    if let Counts::Listed(start) = counts {
-                        names.truncate(start);
-                    }
+                if let Some(counts) = closed.members {
+                    names.close(counts, depth, &open, &mut walk);
                 }
                 at += 1;
             }
@@ -235,26 +334,38 @@ fn walk(json: &str) -> Walk {
                 let Some((end, escaped)) = string_end(text, at) else {
                     break;
                 };
-                let Some(raw) = json.get(at + 1..end - 1) else {
-                    break;
-                };
+                let start = at + 1;
                 at = end;
+                let depth = open.len();
                 let Some(top) = open.last_mut() else { continue };
                 if !top.expect_name {
                     continue;
                 }
+                let Some(raw) = json.get(start..end - 1) else {
+                    break;
+                };
                 top.expect_name = false;
-                let Some((counts, repeated)) = top.members.as_mut() else {
+                let Some(counts) = top.members.as_mut() else {
                     continue;
                 };
                 top.name = raw;
                 let name = if escaped {
-                    Cow::Owned(unescape(raw))
+                    names.decoded.push(unescape(raw));
+                    Name::Decoded(names.decoded.len() - 1)
                 } else {
-                    Cow::Borrowed(raw)
+                    Name::Plain(raw)
                 };
-                if counts.add(&mut names, &name) == 2 {
-                    repeated.push(name);
+                names.add(counts, depth, name);
+                // A name's colon, and a string value right after it, are stepped over here
+                // rather than by turns of the loop.
+                if text.get(at) == Some(&b':') {
+                    at += 1;
+                    if text.get(at) == Some(&b'"') {
+                        let Some((end, _)) = string_end(text, at) else {
+                            break;
+                        };
+                        at = end;
+                    }
                 }
             }
             _ => at += 1,
@@ -270,7 +381,7 @@ fn string_end(text: &[u8], at: usize) -> Option<(usize, bool)> {
     let mut i = at + 1;
     let mut escaped = false;
     loop {
-        i = crate::json_plain_run(text, i);
+        i = crate::scan::json_quote_or_backslash(text, i);
         match *text.get(i)? {
             b'\\' => {
                 escaped = true;
@@ -357,6 +468,28 @@ mod tests {
         assert!(found[0].problem.contains("twice"), "{}", found[0].problem);
         assert!(found[0].is_error());
         assert_eq!(found[0].rule, rule::RFC_8259_4);
+    }
+
+    #[test]
+    fn a_value_right_after_its_colon_is_read() {
+        // Compact text: the walk steps over a name's colon, and a string value after it,
+        // itself, never past the value or into the next member.
+        let found = strict(
+            r#"{"a":{"x":1,"x":2},"b":["c",{"y":0,"y":1}],"s":"t\"{","s":"}","v":"","v":0}"#,
+        );
+        let found: Vec<(String, String)> = found
+            .into_iter()
+            .map(|f| (f.value.to_string(), f.part.unwrap_or_default().to_string()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/a".into(), "member `x`".into()),
+                ("/b/1".into(), "member `y`".into()),
+                ("".into(), "member `s`".into()),
+                ("".into(), "member `v`".into())
+            ]
+        );
     }
 
     #[test]

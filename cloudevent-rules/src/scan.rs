@@ -14,7 +14,23 @@
 /// assert_eq!(json_plain_run(br#"ab\"cdefghijk"#, 0), 2); // a backslash
 /// assert_eq!(json_plain_run(b"abc", 0), 0); // under 8 bytes left: the caller looks
 /// ```
-pub fn json_plain_run(bytes: &[u8], mut at: usize) -> usize {
+pub fn json_plain_run(bytes: &[u8], at: usize) -> usize {
+    first_stop::<true>(bytes, at)
+}
+
+/// [`json_plain_run`] without stopping at control bytes: the first `"` or `\` from `at` on,
+/// or where a last block shorter than 8 bytes starts. The walk for repeated members steps
+/// over a control byte like any other byte of a string (a reader refuses one there, and the
+/// walk reads text a reader accepted), so it looks for the two bytes that end or escape a
+/// string alone.
+pub(crate) fn json_quote_or_backslash(bytes: &[u8], at: usize) -> usize {
+    first_stop::<false>(bytes, at)
+}
+
+/// The scan of both: 8 bytes at a time, stopping at `"`, `\` and, with `CONTROL`, a byte
+/// below 0x20.
+#[inline(always)]
+fn first_stop<const CONTROL: bool>(bytes: &[u8], mut at: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(block) = bytes.get(at..at + 8) {
@@ -23,9 +39,11 @@ pub fn json_plain_run(bytes: &[u8], mut at: usize) -> usize {
         };
         let word = u64::from_le_bytes(block);
         let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-        let found = zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+        let mut found =
+            zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')));
+        if CONTROL {
+            found |= word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+        }
         if found != 0 {
             // The lowest flag of each test is a true one (a false flag only ever sits above
             // a true one), so this is the first byte that needs a look.
@@ -38,7 +56,7 @@ pub fn json_plain_run(bytes: &[u8], mut at: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::json_plain_run;
+    use super::{json_plain_run, json_quote_or_backslash};
 
     #[test]
     fn the_first_byte_that_needs_a_look_in_every_position() {
@@ -61,6 +79,36 @@ mod tests {
                                 "len {len} at {at} stop {stop} place {place}: {found}"
                             ),
                             None => assert!(found >= at && len - found < 8 && found <= len),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_quote_or_backslash_in_every_position() {
+        for len in 0..48 {
+            for at in 0..=len {
+                for stop in [b'"', b'\\', 0x00, 0x1f] {
+                    for place in 0..len {
+                        let mut bytes = vec![b'a'; len];
+                        bytes[place] = stop;
+                        if place + 1 < len {
+                            bytes[place + 1] = 0xC3;
+                        }
+                        let found = json_quote_or_backslash(&bytes, at);
+                        // Control bytes are plain here.
+                        let first = (at..len).find(|&i| matches!(bytes[i], b'"' | b'\\'));
+                        match first {
+                            Some(first) => assert!(
+                                found == first || (found <= first && len - found < 8),
+                                "len {len} at {at} stop {stop} place {place}: {found}"
+                            ),
+                            None => assert!(
+                                found >= at && len - found < 8 && found <= len,
+                                "len {len} at {at} stop {stop} place {place}: {found}"
+                            ),
                         }
                     }
                 }

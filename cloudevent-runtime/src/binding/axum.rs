@@ -220,7 +220,7 @@ async fn read_limited(
     request: Request,
     limit: usize,
     policy: &Policy,
-) -> Result<(HeaderMap, Vec<u8>), EventRejection> {
+) -> Result<(HeaderMap, axum::body::Bytes), EventRejection> {
     let announced = request
         .headers()
         .get(CONTENT_LENGTH)
@@ -233,7 +233,8 @@ async fn read_limited(
     }
     let (parts, body) = request.into_parts();
     match axum::body::to_bytes(body, limit).await {
-        Ok(bytes) => Ok((parts.headers, bytes.to_vec())),
+        // The body as hyper handed it over, not copied: every reader takes a slice.
+        Ok(bytes) => Ok((parts.headers, bytes)),
         Err(error) => {
             let too_large = std::error::Error::source(&error)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
