@@ -317,7 +317,7 @@ fn impl_cloud_event_data(
         .map(|m| m.bound)
         .collect();
     let helpers = helpers.into_iter().map(Bound::helper);
-    let extension_kinds = extensions.iter().map(extension_kind);
+    let extension_kinds: Vec<TokenStream> = extensions.iter().map(extension_kind).collect();
 
     let type_ = lit(cont
         .attrs
@@ -374,11 +374,14 @@ fn impl_cloud_event_data(
         .map(lit)
         .collect::<Vec<_>>();
     let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
-    let extension_properties = extensions.iter().filter_map(|m| {
-        let name = lit(m.extension?);
-        let property = lit(property_path(m)?);
-        Some(quote!((#name, #property)))
-    });
+    let extension_properties: Vec<TokenStream> = extensions
+        .iter()
+        .filter_map(|m| {
+            let name = lit(m.extension?);
+            let property = lit(property_path(m)?);
+            Some(quote!((#name, #property)))
+        })
+        .collect();
 
     let property = |m: &Option<Marked<'_, '_>>| optional(m.as_ref().and_then(property_path));
     let id_property = property(&id);
@@ -430,13 +433,74 @@ fn impl_cloud_event_data(
         )
     });
 
+    // Items whose value is the trait's default (`None`, `&[]`, `false`) are left out: a
+    // derive of 100 types spent its compile time on them (issue 40, `xtask compile-cost`).
+    let has = |m: &Option<Marked<'_, '_>>| m.as_ref().and_then(property_path).is_some();
+    let subject_property = subject
+        .as_ref()
+        .and_then(|m| m.field.property.as_ref())
+        .map(|_| quote!(const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;));
+    let extension_properties = (!extension_properties.is_empty()).then(|| {
+        quote! {
+            const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
+                &[#(#extension_properties),*];
+        }
+    });
+    let kind_fallback = (!extension_kinds.is_empty()).then(|| {
+        quote! {
+            #[allow(unused_imports, reason = "the probe's fallback, named by path only")]
+            use __cloudevent::__private_v1::KindFallback as _;
+        }
+    });
+    let extension_kinds = (!extension_kinds.is_empty()).then(|| {
+        quote! {
+            const EXTENSION_KINDS: &'static [(
+                &'static str,
+                ::core::option::Option<__cloudevent::__private_v1::AttributeKind>,
+            )] = &[#(#extension_kinds),*];
+        }
+    });
+    let literal_headers = literal_headers.then(|| {
+        quote!(
+            const LITERAL_HEADERS: bool = true;
+        )
+    });
+    let id_property = has(&id)
+        .then(|| quote!(const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;));
+    let time_property = has(&time).then(
+        || quote!(const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;),
+    );
+    let source_property = (cont.attrs.source_template.is_some() || has(&source_field)).then(
+        || quote!(const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;),
+    );
+    let payload_id = id.is_some().then(|| {
+        quote! {
+            fn payload_id(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                #id_body
+            }
+        }
+    });
+    let payload_time = time.is_some().then(|| {
+        quote! {
+            fn payload_time(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                #time_body
+            }
+        }
+    });
+    let payload_source = (source_field.is_some() || !template.is_empty()).then(|| {
+        quote! {
+            fn payload_source(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+                #source_body
+            }
+        }
+    });
+
     quote! {
         const _: () = {
             use #runtime as __cloudevent;
             #track_manifest
             #(#helpers)*
-            #[allow(unused_imports, reason = "the probe's fallback, named by path only")]
-            use __cloudevent::__private_v1::KindFallback as _;
+            #kind_fallback
 
             #[automatically_derived]
             impl #impl_generics __cloudevent::__private_v1::CloudEventData for #ident #ty_generics #where_clause {
@@ -445,16 +509,12 @@ fn impl_cloud_event_data(
                 const SOURCE: ::core::option::Option<&'static str> = #source;
                 const DATACONTENTTYPE: &'static str = #datacontenttype;
                 const EXTENSIONS: &'static [&'static str] = &[#(#extension_names),*];
-                const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;
-                const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
-                    &[#(#extension_properties),*];
-                const EXTENSION_KINDS: &'static [(
-                    &'static str,
-                    ::core::option::Option<__cloudevent::__private_v1::AttributeKind>,
-                )] = &[#(#extension_kinds),*];
+                #subject_property
+                #extension_properties
+                #extension_kinds
                 const PROFILE: __cloudevent::__private_v1::Profile =
                     __cloudevent::__private_v1::Profile::#profile;
-                const LITERAL_HEADERS: bool = #literal_headers;
+                #literal_headers
                 #signed_extensions
                 const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive = {
                     // The rules' confirmation of the claim, made on first use: one per type.
@@ -472,21 +532,13 @@ fn impl_cloud_event_data(
                         &__CONFIRMED,
                     )
                 };
-                const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;
-                const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;
-                const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;
+                #id_property
+                #time_property
+                #source_property
 
-                fn payload_id(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
-                    #id_body
-                }
-
-                fn payload_time(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
-                    #time_body
-                }
-
-                fn payload_source(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
-                    #source_body
-                }
+                #payload_id
+                #payload_time
+                #payload_source
 
                 fn subject(&self) -> ::core::option::Option<&str> {
                     #subject_body
