@@ -257,9 +257,10 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
         "ours": summary(Service::Ours.name(), &runs[0]),
         "baseline": summary(Service::Sdk.name(), &runs[1]),
         "floor": summary(Service::Floor.name(), &runs[2]),
-        // Issue 25: at least 1.1x the SDK binding's requests a second, p99 no worse.
-        "target": {"min_ratio": 1.1, "p99_no_worse": true,
-                   "text": "req/s >= 1.1x the SDK's, p99 no worse"},
+        // Issue 25: at least 1.1x the SDK binding's requests a second, p99 no worse; issue
+        // 40 raised binary mode's to 1.15x.
+        "target": {"min_ratio": min_ratio(mode), "p99_no_worse": true,
+                   "text": format!("req/s >= {}x the SDK's, p99 no worse", min_ratio(mode))},
         "settings": {
             "runs": settings.runs, "requests": settings.requests, "warmup": settings.warmup,
             "concurrency": settings.concurrency, "worker_threads": WORKER_THREADS,
@@ -267,6 +268,15 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
         },
         "load_average": {"before": load_before, "after": load_average()},
     })
+}
+
+/// The HTTP rows' target: the SDK's requests a second times this (issue 25: 1.1x; issue 40:
+/// 1.15x in binary mode).
+fn min_ratio(mode: ContentMode) -> f64 {
+    match mode {
+        ContentMode::Binary => 1.15,
+        ContentMode::Structured | ContentMode::Batch => 1.1,
+    }
 }
 
 fn short(service: Service) -> &'static str {
@@ -353,8 +363,8 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
     });
     let load = json!({"before": load_before, "after": load_average()});
     // Publish (issue 25): at least 0.95x of plain async-nats sending the same two headers
-    // (`Content-Type`, `Nats-Msg-Id`), plain without them shown beside. Consume (issue 13):
-    // within 1.2x of plain async-nats.
+    // (`Content-Type`, `Nats-Msg-Id`), plain without them shown beside. Consume (issue 40):
+    // at least 0.90x of plain async-nats.
     let publish_report = json!({
         "case": "nats_publish", "title": "NATS JetStream publish, waiting for acks",
         "unit": "events/s",
@@ -371,8 +381,8 @@ async fn nats_cases(binary: &std::path::Path, settings: &Settings) -> (Value, Va
         "ours": summary(Contestant::Ours.name(), &consume[0]),
         "baseline": summary(Contestant::Plain.name(), &consume[1]),
         "plain_with_headers": summary(Contestant::PlainHeaders.name(), &consume[2]),
-        "target": {"min_ratio": 1.0 / 1.2, "p99_no_worse": false,
-                   "text": "within 1.2x of plain async-nats"},
+        "target": {"min_ratio": 0.9, "p99_no_worse": false,
+                   "text": ">= 0.90x of plain async-nats"},
         "settings": settings, "load_average": load, "in_process": read,
     });
     (publish_report, consume_report)
@@ -391,7 +401,8 @@ struct GatewayCase {
 }
 
 impl GatewayCase {
-    /// Issue 25: the documented INTG-STD-015 gateway on a 20 KB event.
+    /// Issue 25: the documented INTG-STD-015 gateway on a 20 KB event; issue 40 raised its
+    /// target tenfold.
     fn twenty_kb() -> Self {
         GatewayCase {
             name: "gateway_20kb",
@@ -399,8 +410,9 @@ impl GatewayCase {
             ours: Gateway::Ours,
             json: cloudevent_bench::gateway_json(),
             divisor: 5,
-            min_per_s: 2000.0,
-            target: "Knative eventing publishes about 2,000 events/s per core at 20 KB",
+            min_per_s: 20_000.0,
+            target: "issue 40: >= 20,000 events/s per core (Knative eventing publishes about \
+                     2,000 at 20 KB)",
         }
     }
 

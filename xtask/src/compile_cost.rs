@@ -9,7 +9,7 @@
 //! - warm: touch `src/lib.rs` then `cargo build -p <crate>` (incremental rebuild).
 //!
 //! Each is run `--runs` times (3 by default) and the median reported, with the ratio against
-//! the 1.5x target (docs/performance.md "Targets").
+//! the 1.15x target (issue 40; docs/performance.md "Targets").
 
 use std::fmt::Write as _;
 use std::fs;
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// How many event types each crate declares.
 pub const TYPES: usize = 100;
 /// The target: derived within this factor of serde only.
-pub const MAX_RATIO: f64 = 1.5;
+pub const MAX_RATIO: f64 = 1.15;
 
 /// Options of one run.
 struct Options {
@@ -286,9 +286,10 @@ mod tests {
     #[test]
     fn the_table_marks_a_ratio_over_the_target() {
         let s = Duration::from_secs;
-        let table = table((s(3), s(2)), (s(2), s(1)), false);
+        let ms = Duration::from_millis;
+        let table = table((ms(2300), s(2)), (s(2), s(1)), false);
         assert!(
-            table.contains("| cold | 3.00 s | 2.00 s | 1.50x ✓ |"),
+            table.contains("| cold | 2.30 s | 2.00 s | 1.15x ✓ |"),
             "{table}"
         );
         assert!(
