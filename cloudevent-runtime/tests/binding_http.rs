@@ -591,11 +591,12 @@ async fn other_client_errors_fail_at_once_with_the_body() {
 #[tokio::test]
 async fn connection_refused_is_retried_then_reported() {
     bounded(async {
-        // Bind and drop to get a port nobody listens on.
-        let port = {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            listener.local_addr().unwrap().port()
-        };
+        // A port nobody listens on, held for the whole test: bound, never listening, so every
+        // attempt is refused. A port bound and dropped was free again, and a test beside this
+        // one binding 127.0.0.1:0 could have been given it and answered.
+        let unheard = tokio::net::TcpSocket::new_v4().unwrap();
+        unheard.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let port = unheard.local_addr().unwrap().port();
         let event = AnyEvent::new("1", "https://orders.example.com", "com.example.order.noted");
         let result = sender()
             .send(
@@ -618,6 +619,7 @@ async fn connection_refused_is_retried_then_reported() {
             ),
             "{result:?}"
         );
+        drop(unheard);
     })
     .await;
 }

@@ -19,7 +19,7 @@
 
 use cloudevent_runtime::Attributes;
 use std::convert::Infallible;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -122,37 +122,43 @@ pub struct NatsServer {
 }
 
 impl NatsServer {
-    /// Starts `binary` on a free loopback port and waits (at most 10 s) until it listens.
+    /// Starts `binary` on a loopback port of its own choosing and waits (at most 10 s) until
+    /// it says it listens. `-p -1` lets the server bind the port itself: a port found free
+    /// here (bound, then dropped) could be handed to a test beside this one binding
+    /// 127.0.0.1:0 before the server bound it (the e2e smoke test's HTTP servers do).
     pub fn start(binary: &std::path::Path) -> Self {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
         let store = tempfile::Builder::new()
             .prefix("cloudevent-e2e-nats-")
             .tempdir()
             .expect("a temporary store directory");
-        let child = Command::new(binary)
-            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        let mut child = Command::new(binary)
+            .args(["-js", "-a", "127.0.0.1", "-p", "-1", "-sd"])
             .arg(store.path())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("nats-server starts");
-        let server = NatsServer {
+        let log = child.stderr.take().expect("nats-server's log");
+        let mut server = NatsServer {
             child,
-            url: format!("nats://127.0.0.1:{port}"),
+            url: String::new(),
             _store: store,
         };
-        let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "nats-server did not listen on {address} within 10 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        // The log is read to its end (the server exits when dropped), so it never fills the
+        // pipe; the line naming the client port comes once the listener is open.
+        let (listening, address) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(log).lines().map_while(Result::ok) {
+                if let Some((_, address)) = line.split_once("Listening for client connections on ")
+                {
+                    let _ = listening.send(address.trim().to_owned());
+                }
+            }
+        });
+        let address = address
+            .recv_timeout(Duration::from_secs(10))
+            .expect("nats-server listens within 10 s");
+        server.url = format!("nats://{address}");
         server
     }
 
