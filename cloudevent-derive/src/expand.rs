@@ -4,10 +4,10 @@
 //!
 //! ```text
 //! const _: () = {
-//!     use ::cloudevent_runtime as __cloudevent;          // the only path that `crate = ".."` swaps
+//!     use ::cloudevent_runtime::__private_v1 as __ce;    // the only path that `crate = ".."` swaps
 //!     fn __string_extension<..StringExtensionField>(..)  // one helper per trait bound in use
 //!     #[automatically_derived]
-//!     impl __cloudevent::__private_v1::CloudEventData for OrderCreated {
+//!     impl __ce::CloudEventData for OrderCreated {
 //!         const TYPE: &'static str = "com.example.order.created";
 //!         ...
 //!         fn subject(&self) -> Option<&str> { __subject(&self.order_id) }
@@ -182,26 +182,26 @@ impl Bound {
         match self {
             Bound::Subject => quote! {
                 #[inline]
-                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
+                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
                     __field: &__T,
-                ) -> ::core::option::Option<&str> {
-                    __cloudevent::__private_v1::SubjectField::subject(__field)
+                ) -> __ce::Option<&str> {
+                    __ce::SubjectField::subject(__field)
                 }
             },
             Bound::Text => quote! {
                 #[inline]
-                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
+                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
                     __field: &__T,
-                ) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
-                    __cloudevent::__private_v1::TextField::text(__field)
+                ) -> __ce::Option<__ce::Cow<'_, str>> {
+                    __ce::TextField::text(__field)
                 }
             },
             _ => quote! {
                 #[inline]
-                fn #name<__T: ?::core::marker::Sized + __cloudevent::__private_v1::#bound>(
+                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
                     __field: &__T,
-                ) -> ::core::option::Option<__cloudevent::__private_v1::ExtensionValue<'_>> {
-                    __cloudevent::__private_v1::ExtensionField::extension_value(__field)
+                ) -> __ce::Option<__ce::ExtensionValue<'_>> {
+                    __ce::ExtensionField::extension_value(__field)
                 }
             },
         }
@@ -304,7 +304,7 @@ fn impl_cloud_event_data(
                 .make_where_clause()
                 .predicates
                 .push(syn::parse_quote_spanned! {ty.span()=>
-                    #ty: __cloudevent::__private_v1::#bound
+                    #ty: __ce::#bound
                 });
         }
     }
@@ -346,28 +346,31 @@ fn impl_cloud_event_data(
             .unwrap_or_default();
         let names = crate::check::signed_extension_names(&written);
         quote! {
-            const SIGNED_EXTENSIONS: ::core::option::Option<&'static [&'static str]> =
-                ::core::option::Option::Some(&[#(#names),*]);
+            const SIGNED_EXTENSIONS: __ce::Option<&'static [&'static str]> =
+                __ce::Some(&[#(#names),*]);
         }
     });
     // The data schema's checks beyond the type, compiled once per type on first use.
     let check_data = cont.attrs.check_schema.as_ref().map(|schema| {
         quote! {
-            fn check_data(&self) -> ::core::option::Option<__cloudevent::__private_v1::Violation> {
-                static __SCHEMA: __cloudevent::__private_v1::SchemaCheck =
-                    __cloudevent::__private_v1::SchemaCheck::new(#schema);
-                __SCHEMA.check(<Self as __cloudevent::__private_v1::CloudEventData>::TYPE, self)
+            #[inline]
+            fn check_data(&self) -> __ce::Option<__ce::Violation> {
+                static __SCHEMA: __ce::SchemaCheck =
+                    __ce::SchemaCheck::new(#schema);
+                __SCHEMA.check(<Self as __ce::CloudEventData>::TYPE, self)
             }
         }
     });
-    let profile = syn::Ident::new(
-        match profile {
-            cloudevent_rules::Profile::CloudEvents => "CloudEvents",
-            cloudevent_rules::Profile::IntgStd015 => "IntgStd015",
-            cloudevent_rules::Profile::NlGov => "NlGov",
-        },
-        Span::call_site(),
-    );
+    // The trait's default profile is INTG-STD-015: named only when it is another.
+    let profile = match profile {
+        cloudevent_rules::Profile::CloudEvents => Some("CloudEvents"),
+        cloudevent_rules::Profile::IntgStd015 => None,
+        cloudevent_rules::Profile::NlGov => Some("NlGov"),
+    }
+    .map(|name| {
+        let name = Ident::new(name, Span::call_site());
+        quote!(const PROFILE: __ce::Profile = __ce::Profile::#name;)
+    });
     let extension_names = extensions
         .iter()
         .filter_map(|m| m.extension)
@@ -398,12 +401,12 @@ fn impl_cloud_event_data(
     .then(|| {
         quote! {
             #[automatically_derived]
-            impl #impl_generics __cloudevent::__private_v1::HasSource for #ident #ty_generics #where_clause {}
+            impl #impl_generics __ce::HasSource for #ident #ty_generics #where_clause {}
         }
     });
     let text_body = |m: &Option<Marked<'_, '_>>| match m {
         Some(marked) => call_helper(marked),
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ce::None),
     };
     let id_body = text_body(&id);
     let time_body = text_body(&time);
@@ -414,14 +417,14 @@ fn impl_cloud_event_data(
     };
     let subject_body = match &subject {
         Some(marked) => call_helper(marked),
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ce::None),
     };
     let visits = extensions.iter().map(|marked| {
         let name = lit(marked.extension.unwrap_or_default());
         let value = call_helper(marked);
         quote! {
-            if let ::core::option::Option::Some(__value) = #value {
-                __cloudevent::__private_v1::ExtensionVisitor::visit(__visitor, #name, __value)?;
+            if let __ce::Some(__value) = #value {
+                __ce::ExtensionVisitor::visit(__visitor, #name, __value)?;
             }
         }
     });
@@ -433,13 +436,43 @@ fn impl_cloud_event_data(
         )
     });
 
-    // Items whose value is the trait's default (`None`, `&[]`, `false`) are left out: a
-    // derive of 100 types spent its compile time on them (issue 40, `xtask compile-cost`).
+    // Items whose value is the trait's default (`None`, `&[]`, `false`, `application/json`,
+    // INTG-STD-015, no extensions to visit) are left out: a derive of 100 types spent its
+    // compile time on them (issue 40, `xtask compile-cost`).
+    let dataschema_const = cont
+        .attrs
+        .dataschema
+        .is_some()
+        .then(|| quote!(const DATASCHEMA: __ce::Option<&'static str> = #dataschema;));
+    let source_const = cont
+        .attrs
+        .source
+        .is_some()
+        .then(|| quote!(const SOURCE: __ce::Option<&'static str> = #source;));
+    let datacontenttype_const = cont
+        .attrs
+        .datacontenttype
+        .as_ref()
+        .filter(|declared| declared.value() != DEFAULT_DATACONTENTTYPE)
+        .map(|_| quote!(const DATACONTENTTYPE: &'static str = #datacontenttype;));
+    let extensions_const = (!extension_names.is_empty())
+        .then(|| quote!(const EXTENSIONS: &'static [&'static str] = &[#(#extension_names),*];));
+    let visit_extensions = (!extensions.is_empty()).then(|| {
+        quote! {
+            fn visit_extensions<__V: __ce::ExtensionVisitor>(
+                &self,
+                __visitor: &mut __V,
+            ) -> __ce::Result<(), __V::Error> {
+                #(#visits)*
+                __ce::Ok(())
+            }
+        }
+    });
     let has = |m: &Option<Marked<'_, '_>>| m.as_ref().and_then(property_path).is_some();
     let subject_property = subject
         .as_ref()
         .and_then(|m| m.field.property.as_ref())
-        .map(|_| quote!(const SUBJECT_PROPERTY: ::core::option::Option<&'static str> = #subject_property;));
+        .map(|_| quote!(const SUBJECT_PROPERTY: __ce::Option<&'static str> = #subject_property;));
     let extension_properties = (!extension_properties.is_empty()).then(|| {
         quote! {
             const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
@@ -449,14 +482,14 @@ fn impl_cloud_event_data(
     let kind_fallback = (!extension_kinds.is_empty()).then(|| {
         quote! {
             #[allow(unused_imports, reason = "the probe's fallback, named by path only")]
-            use __cloudevent::__private_v1::KindFallback as _;
+            use __ce::KindFallback as _;
         }
     });
     let extension_kinds = (!extension_kinds.is_empty()).then(|| {
         quote! {
             const EXTENSION_KINDS: &'static [(
                 &'static str,
-                ::core::option::Option<__cloudevent::__private_v1::AttributeKind>,
+                __ce::Option<__ce::AttributeKind>,
             )] = &[#(#extension_kinds),*];
         }
     });
@@ -465,31 +498,32 @@ fn impl_cloud_event_data(
             const LITERAL_HEADERS: bool = true;
         )
     });
-    let id_property = has(&id)
-        .then(|| quote!(const ID_PROPERTY: ::core::option::Option<&'static str> = #id_property;));
-    let time_property = has(&time).then(
-        || quote!(const TIME_PROPERTY: ::core::option::Option<&'static str> = #time_property;),
-    );
-    let source_property = (cont.attrs.source_template.is_some() || has(&source_field)).then(
-        || quote!(const SOURCE_PROPERTY: ::core::option::Option<&'static str> = #source_property;),
-    );
+    let id_property =
+        has(&id).then(|| quote!(const ID_PROPERTY: __ce::Option<&'static str> = #id_property;));
+    let time_property = has(&time)
+        .then(|| quote!(const TIME_PROPERTY: __ce::Option<&'static str> = #time_property;));
+    let source_property = (cont.attrs.source_template.is_some() || has(&source_field))
+        .then(|| quote!(const SOURCE_PROPERTY: __ce::Option<&'static str> = #source_property;));
     let payload_id = id.is_some().then(|| {
         quote! {
-            fn payload_id(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+            #[inline]
+            fn payload_id(&self) -> __ce::Option<__ce::Cow<'_, str>> {
                 #id_body
             }
         }
     });
     let payload_time = time.is_some().then(|| {
         quote! {
-            fn payload_time(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+            #[inline]
+            fn payload_time(&self) -> __ce::Option<__ce::Cow<'_, str>> {
                 #time_body
             }
         }
     });
     let payload_source = (source_field.is_some() || !template.is_empty()).then(|| {
         quote! {
-            fn payload_source(&self) -> ::core::option::Option<__cloudevent::__private_v1::Cow<'_, str>> {
+            #[inline]
+            fn payload_source(&self) -> __ce::Option<__ce::Cow<'_, str>> {
                 #source_body
             }
         }
@@ -497,32 +531,31 @@ fn impl_cloud_event_data(
 
     quote! {
         const _: () = {
-            use #runtime as __cloudevent;
+            use #runtime::__private_v1 as __ce;
             #track_manifest
             #(#helpers)*
             #kind_fallback
 
             #[automatically_derived]
-            impl #impl_generics __cloudevent::__private_v1::CloudEventData for #ident #ty_generics #where_clause {
+            impl #impl_generics __ce::CloudEventData for #ident #ty_generics #where_clause {
                 const TYPE: &'static str = #type_;
-                const DATASCHEMA: ::core::option::Option<&'static str> = #dataschema;
-                const SOURCE: ::core::option::Option<&'static str> = #source;
-                const DATACONTENTTYPE: &'static str = #datacontenttype;
-                const EXTENSIONS: &'static [&'static str] = &[#(#extension_names),*];
+                #dataschema_const
+                #source_const
+                #datacontenttype_const
+                #extensions_const
                 #subject_property
                 #extension_properties
                 #extension_kinds
-                const PROFILE: __cloudevent::__private_v1::Profile =
-                    __cloudevent::__private_v1::Profile::#profile;
+                #profile
                 #literal_headers
                 #signed_extensions
-                const PRECHECKED: __cloudevent::__private_v1::CheckedByDerive = {
+                const PRECHECKED: __ce::CheckedByDerive = {
                     // The rules' confirmation of the claim, made on first use: one per type.
-                    static __CONFIRMED: __cloudevent::__private_v1::OnceLock<
-                        __cloudevent::__private_v1::Confirmed,
-                    > = __cloudevent::__private_v1::OnceLock::new();
-                    __cloudevent::__private_v1::checked_by_derive(
-                        __cloudevent::__private_v1::Prechecked {
+                    static __CONFIRMED: __ce::OnceLock<
+                        __ce::Confirmed,
+                    > = __ce::OnceLock::new();
+                    __ce::checked_by_derive(
+                        __ce::Prechecked {
                             source: #source,
                             ty: #declared_type,
                             datacontenttype: #declared_datacontenttype,
@@ -540,19 +573,14 @@ fn impl_cloud_event_data(
                 #payload_time
                 #payload_source
 
-                fn subject(&self) -> ::core::option::Option<&str> {
+                #[inline]
+                fn subject(&self) -> __ce::Option<&str> {
                     #subject_body
                 }
 
                 #check_data
 
-                fn visit_extensions<__V: __cloudevent::__private_v1::ExtensionVisitor>(
-                    &self,
-                    __visitor: &mut __V,
-                ) -> ::core::result::Result<(), __V::Error> {
-                    #(#visits)*
-                    ::core::result::Result::Ok(())
-                }
+                #visit_extensions
             }
 
             #has_source
@@ -604,14 +632,14 @@ fn template_body(template: &[TemplatePiece<'_, '_>]) -> TokenStream {
                 path: &[],
             });
             quote! {
-                __cloudevent::__private_v1::expand_template_variable(&mut __source, &#value?);
+                __ce::expand_template_variable(&mut __source, &#value?);
             }
         }
     });
     quote! {
-        let mut __source = __cloudevent::__private_v1::String::new();
+        let mut __source = __ce::String::new();
         #(#pushes)*
-        ::core::option::Option::Some(__cloudevent::__private_v1::Cow::Owned(__source))
+        __ce::Some(__ce::Cow::Owned(__source))
     }
 }
 
@@ -622,11 +650,11 @@ fn template_body(template: &[TemplatePiece<'_, '_>]) -> TokenStream {
 fn extension_kind(marked: &Marked<'_, '_>) -> TokenStream {
     let name = lit(marked.extension.unwrap_or_default());
     if !marked.path.is_empty() {
-        return quote!((#name, ::core::option::Option::None));
+        return quote!((#name, __ce::None));
     }
     let ty = &marked.field.original.ty;
     quote! {
-        (#name, __cloudevent::__private_v1::KindProbe::<#ty>::KIND)
+        (#name, __ce::KindProbe::<#ty>::KIND)
     }
 }
 
@@ -685,9 +713,9 @@ fn access(
             depth + 1,
         );
         return quote_spanned! {span=>
-            match ::core::option::Option::as_ref(&#place) {
-                ::core::option::Option::Some(#value) => #inner,
-                ::core::option::Option::None => ::core::option::Option::None,
+            match __ce::Option::as_ref(&#place) {
+                __ce::Some(#value) => #inner,
+                __ce::None => __ce::None,
             }
         };
     }
@@ -738,9 +766,9 @@ fn optional(value: Option<String>) -> TokenStream {
     match value {
         Some(value) => {
             let value = lit(value);
-            quote!(::core::option::Option::Some(#value))
+            quote!(__ce::Some(#value))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ce::None),
     }
 }
 

@@ -26,14 +26,15 @@ use crate::extension::ExtensionVisitor;
 pub trait CloudEventData {
     /// The event `type`.
     const TYPE: &'static str;
-    /// The `dataschema` URI, when the derive named one.
-    const DATASCHEMA: Option<&'static str>;
-    /// The default `source`, when the derive named one.
-    const SOURCE: Option<&'static str>;
+    /// The `dataschema` URI, when the derive named one (none by default).
+    const DATASCHEMA: Option<&'static str> = None;
+    /// The default `source`, when the derive named one (none by default).
+    const SOURCE: Option<&'static str> = None;
     /// The `datacontenttype`; `application/json` unless the derive said otherwise.
-    const DATACONTENTTYPE: &'static str;
-    /// The names of the extensions this type fills from its fields, in declaration order.
-    const EXTENSIONS: &'static [&'static str];
+    const DATACONTENTTYPE: &'static str = "application/json";
+    /// The names of the extensions this type fills from its fields, in declaration order
+    /// (none by default).
+    const EXTENSIONS: &'static [&'static str] = &[];
     /// The payload property (as serialized, after serde renames) that fills `subject`.
     /// Schema export writes it as `x-cloudevent.subject`.
     const SUBJECT_PROPERTY: Option<&'static str> = None;
@@ -157,11 +158,15 @@ pub trait CloudEventData {
     }
 
     /// Hands each extension value taken from a marked field to the visitor, in declaration
-    /// order. A field holding `None` is skipped (the extension is absent).
+    /// order. A field holding `None` is skipped (the extension is absent). A type without
+    /// extensions visits none (the default).
     ///
     /// # Errors
     /// Whatever the visitor returns.
-    fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error>;
+    fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error> {
+        let _ = visitor;
+        Ok(())
+    }
 
     /// What the payload's data schema says of this value beyond what its Rust type
     /// expresses: the first failure, or `None`. Every typed reader calls it on the payload it
