@@ -87,6 +87,11 @@ impl Findings {
 }
 
 /// Turns a stop into the deserializer's error, whose text serde users see.
+// Cold and out of line, as every path that reaches a finding: a valid event runs none of
+// it, and inlined at each of the visitor's call sites it spread the visitor's hot code over
+// more cache lines (issue 40, L1i).
+#[cold]
+#[inline(never)]
 pub(crate) fn stop<E: de::Error>(findings: &Findings) -> E {
     match findings.list.iter().rev().find(|v| v.is_error()) {
         Some(violation) => E::custom(violation),
@@ -347,25 +352,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
                 }
             };
             if duplicate {
-                let repeated = repeated.get_or_insert_with(Default::default);
-                if let Some((_, count)) = repeated.get_mut(key.as_ref()) {
-                    *count += 1;
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-                repeated.insert(key.to_string(), (findings.list.len(), 2));
-                findings
-                    .report(
-                        Violation::error(
-                            rule::INTG_R7,
-                            key.to_string(),
-                            "",
-                            "appears more than once in the event object",
-                        )
-                        .with_hint("a JSON object must name each attribute once"),
-                    )
-                    .map_err(|Stop| stop(findings))?;
-                map.next_value::<IgnoredAny>()?;
+                repeated_member(&mut map, &key, &mut repeated, findings)?;
                 continue;
             }
             match member {
@@ -373,19 +360,11 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
                 // reader tries to decode it into its payload: the verdict is R-7 whichever
                 // reader, typed or not, reads it.
                 Some(Member::Data) if has_data_base64 => {
-                    map.next_value::<IgnoredAny>()?;
+                    data_after_data_base64(&mut map, findings)?;
                     has_data = true;
-                    findings
-                        .report(both_data())
-                        .map_err(|Stop| stop(findings))?;
                 }
                 Some(Member::DataBase64) if has_data => {
-                    if !matches!(map.next_value::<JsonScalar<'de>>()?, JsonScalar::Null) {
-                        has_data_base64 = true;
-                        findings
-                            .report(both_data())
-                            .map_err(|Stop| stop(findings))?;
-                    }
+                    has_data_base64 |= data_base64_after_data(&mut map, findings)?;
                 }
                 Some(Member::Data) => {
                     let content_type = if seen.contains(Member::DataContentType) {
@@ -417,14 +396,8 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             }
         }
 
-        for (index, count) in repeated
-            .into_iter()
-            .flat_map(std::collections::BTreeMap::into_values)
-            .filter(|(_, count)| *count > 2)
-        {
-            if let Some(finding) = findings.list.get_mut(index) {
-                finding.problem = format!("appears {count} times in the event object").into();
-            }
+        if let Some(repeated) = repeated {
+            count_repeats(repeated, findings);
         }
 
         // The attributes first: a missing `id` says more than the `data` it leaves unread.
@@ -440,7 +413,9 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             ..envelope.view()
         };
         let mut found = check_envelope(policy, &attributes, mode, expected_type, memo);
-        found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
+        if !envelope.refused.is_empty() {
+            found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
+        }
         findings.report_all(found).map_err(|Stop| stop(findings))?;
         if let Some(text) = slot.json_text() {
             if findings.defers_members && is_json(envelope.datacontenttype.as_deref()) {
@@ -473,13 +448,92 @@ fn member_value<'de, A: MapAccess<'de>, V>(
 ) -> Result<V, A::Error> {
     let value = map.next_value_seed(ScalarSeed(|scalar| apply(scalar, &mut *findings)));
     if let Err(error) = &value {
-        // serde_json stops at a lone surrogate escape; say which attribute held it, under
-        // the String rule, then stop.
-        if let Some(violation) = lone_surrogate(&error.to_string(), name) {
-            let _ = findings.report(violation);
-        }
+        note_lone_surrogate(error, name, findings);
     }
     value
+}
+
+/// serde_json stops at a lone surrogate escape; say which attribute held it, under the
+/// String rule, then stop.
+#[cold]
+#[inline(never)]
+fn note_lone_surrogate(error: &impl fmt::Display, name: &str, findings: &mut Findings) {
+    if let Some(violation) = lone_surrogate(&error.to_string(), name) {
+        let _ = findings.report(violation);
+    }
+}
+
+/// A member named again (RFC 8259 4 leaves it open; CloudEvents names each attribute once):
+/// one finding, its count kept in `repeated`; the value is skipped.
+#[cold]
+#[inline(never)]
+fn repeated_member<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    key: &str,
+    repeated: &mut Option<std::collections::BTreeMap<String, (usize, usize)>>,
+    findings: &mut Findings,
+) -> Result<(), A::Error> {
+    let repeated = repeated.get_or_insert_with(Default::default);
+    if let Some((_, count)) = repeated.get_mut(key) {
+        *count += 1;
+        map.next_value::<IgnoredAny>()?;
+        return Ok(());
+    }
+    repeated.insert(key.to_string(), (findings.list.len(), 2));
+    findings
+        .report(
+            Violation::error(
+                rule::INTG_R7,
+                key.to_string(),
+                "",
+                "appears more than once in the event object",
+            )
+            .with_hint("a JSON object must name each attribute once"),
+        )
+        .map_err(|Stop| stop(findings))?;
+    map.next_value::<IgnoredAny>()?;
+    Ok(())
+}
+
+/// `data` after a `data_base64` that was not `null`: skipped, and refused.
+#[cold]
+#[inline(never)]
+fn data_after_data_base64<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    findings: &mut Findings,
+) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>()?;
+    findings.report(both_data()).map_err(|Stop| stop(findings))
+}
+
+/// `data_base64` after `data`: refused unless `null`; `true` when it was not `null`.
+#[cold]
+#[inline(never)]
+fn data_base64_after_data<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    findings: &mut Findings,
+) -> Result<bool, A::Error> {
+    if matches!(map.next_value::<JsonScalar<'de>>()?, JsonScalar::Null) {
+        return Ok(false);
+    }
+    findings
+        .report(both_data())
+        .map_err(|Stop| stop(findings))?;
+    Ok(true)
+}
+
+/// The count of each member given more than twice, into its finding.
+#[cold]
+#[inline(never)]
+fn count_repeats(
+    repeated: std::collections::BTreeMap<String, (usize, usize)>,
+    findings: &mut Findings,
+) {
+    for (index, count) in repeated.into_values().filter(|(_, count)| *count > 2) {
+        if let Some(finding) = findings.list.get_mut(index) {
+            finding.problem = format!("appears {count} times in the event object").into();
+        }
+    }
 }
 
 /// Hands the decoded `data_base64` to the slot; `true` when the event has data from it
@@ -534,18 +588,35 @@ fn context_attribute<'de>(
             if let (Member::Type, Some(Expected { ty: expected, .. })) = (attribute, expected_type)
                 && text != expected
             {
-                findings.report(type_mismatch(expected, &text))?;
+                foreign_type(expected, &text, findings)?;
             }
             if let Some(slot) = envelope.attribute_mut(attribute) {
                 *slot = Some(text);
             }
             Ok(())
         }
-        other => {
-            envelope.refused.push(attribute);
-            findings.report(wrong_json_type(attribute.name(), &other, "a string"))
-        }
+        other => refuse_attribute(envelope, attribute, &other, findings),
     }
+}
+
+/// A typed reader's `type` is another event's.
+#[cold]
+#[inline(never)]
+fn foreign_type(expected: &str, found: &str, findings: &mut Findings) -> Result<(), Stop> {
+    findings.report(type_mismatch(expected, found))
+}
+
+/// A context attribute whose JSON value is not a string: its slot stays empty.
+#[cold]
+#[inline(never)]
+fn refuse_attribute(
+    envelope: &mut Envelope<'_>,
+    attribute: Member,
+    value: &JsonScalar<'_>,
+    findings: &mut Findings,
+) -> Result<(), Stop> {
+    envelope.refused.push(attribute);
+    findings.report(wrong_json_type(attribute.name(), value, "a string"))
 }
 
 fn both_data() -> Violation {
@@ -599,6 +670,8 @@ fn extension(
     Ok(())
 }
 
+#[cold]
+#[inline(never)]
 fn wrong_json_type(name: &str, found: &JsonScalar<'_>, expected: &str) -> Violation {
     Violation::error(
         rule::CE_TYPE_SYSTEM,
