@@ -347,7 +347,9 @@ impl Policy {
     /// and `dataschema` is skipped only when both are the constants, and an extension whose name
     /// was prechecked has only its value checked. The errors found are the
     /// errors [`Policy::check_envelope`] finds, in the same order; only the SHOULD warnings
-    /// on the constants, which the derive already reported, are not repeated.
+    /// on the constants, which the derive already reported, are not repeated. A `time`
+    /// byte-equal to a prechecked one skips the `time` rule and its String check, which find
+    /// nothing on it (see [`Prechecked::time`]).
     ///
     /// ```
     /// use cloudevent_rules::{Envelope, Mode, Policy, Prechecked, Profile};
@@ -396,6 +398,7 @@ impl Policy {
         let known_type = is(prechecked.ty, envelope.ty);
         let known_datacontenttype = is(prechecked.datacontenttype, envelope.datacontenttype);
         let known_dataschema = is(prechecked.dataschema, envelope.dataschema);
+        let known_time = is(prechecked.time, envelope.time);
         match envelope.specversion {
             None => sink.push(missing("specversion", self.specversion_rule()))?,
             Some(value) => {
@@ -430,7 +433,7 @@ impl Policy {
             (datacontenttype, known_datacontenttype),
             (dataschema, known_dataschema),
             (subject, false),
-            (time, false),
+            (time, known_time),
         ] {
             if let Some(value) = value.filter(|_| !known) {
                 sink.add(crate::check_string_value(name, value))?;
@@ -466,7 +469,7 @@ impl Policy {
                 }
             }
         }
-        if let Some(time) = envelope.time {
+        if let Some(time) = envelope.time.filter(|_| !known_time) {
             sink.add(crate::check_time(time, profile))?;
         }
         let mut extensions = Ok(());
