@@ -254,6 +254,9 @@ impl Sink {
         self.add_found(violations)
     }
 
+    // Cold: reached only when a check found something, so the check's hot code stays
+    // together (issue 40, the L1i footprint of a Protobuf decode).
+    #[cold]
     #[inline(never)]
     fn add_found(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
         for violation in violations {
@@ -406,12 +409,7 @@ impl Policy {
                 // but still ran the iterator's collect and drop for every event.
                 let found = crate::check_specversion(value);
                 if !found.is_empty() {
-                    sink.add(
-                        found
-                            .into_iter()
-                            .map(|v| with_rule(v, self.specversion_rule()))
-                            .collect(),
-                    )?;
+                    sink.add(with_rules(found, self.specversion_rule()))?;
                 }
             }
         }
@@ -651,6 +649,8 @@ impl Policy {
 impl Policy {
     /// An empty `id`, `source` or `type`, with the example this profile's own rule for the
     /// attribute gives, so the message says what a good value looks like.
+    #[cold]
+    #[inline(never)]
     fn empty_required(&self, attribute: &'static str) -> Violation {
         let example = match attribute {
             "type" => crate::check_type("", self),
@@ -667,8 +667,17 @@ impl Policy {
     }
 }
 
+#[cold]
+#[inline(never)]
 fn missing(attribute: &'static str, rule: RuleId) -> Violation {
     Violation::error(rule, attribute, "", "is required but absent or null")
+}
+
+/// [`with_rule`] of each finding, out of line: a valid `specversion` has none.
+#[cold]
+#[inline(never)]
+fn with_rules(found: Vec<Violation>, rule: RuleId) -> Vec<Violation> {
+    found.into_iter().map(|v| with_rule(v, rule)).collect()
 }
 
 /// Reports a shared check under the profile's id for the same requirement.
