@@ -561,6 +561,8 @@ fn impl_cloud_event_data(
                             datacontenttype: #declared_datacontenttype,
                             dataschema: #dataschema,
                             extension_names: &[#(#extension_names),*],
+                            // Anything the derive does not claim (`time`): nothing known.
+                            ..__ce::Prechecked::NONE
                         },
                         &__CONFIRMED,
                     )

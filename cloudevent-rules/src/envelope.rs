@@ -254,6 +254,9 @@ impl Sink {
         self.add_found(violations)
     }
 
+    // Cold: reached only when a check found something, so the check's hot code stays
+    // together (issue 40, the L1i footprint of a Protobuf decode).
+    #[cold]
     #[inline(never)]
     fn add_found(&mut self, violations: Vec<Violation>) -> Result<(), Stopped> {
         for violation in violations {
@@ -347,7 +350,9 @@ impl Policy {
     /// and `dataschema` is skipped only when both are the constants, and an extension whose name
     /// was prechecked has only its value checked. The errors found are the
     /// errors [`Policy::check_envelope`] finds, in the same order; only the SHOULD warnings
-    /// on the constants, which the derive already reported, are not repeated.
+    /// on the constants, which the derive already reported, are not repeated. A `time`
+    /// byte-equal to a prechecked one skips the `time` rule and its String check, which find
+    /// nothing on it (see [`Prechecked::time`]).
     ///
     /// ```
     /// use cloudevent_rules::{Envelope, Mode, Policy, Prechecked, Profile};
@@ -396,6 +401,7 @@ impl Policy {
         let known_type = is(prechecked.ty, envelope.ty);
         let known_datacontenttype = is(prechecked.datacontenttype, envelope.datacontenttype);
         let known_dataschema = is(prechecked.dataschema, envelope.dataschema);
+        let known_time = is(prechecked.time, envelope.time);
         match envelope.specversion {
             None => sink.push(missing("specversion", self.specversion_rule()))?,
             Some(value) => {
@@ -403,12 +409,7 @@ impl Policy {
                 // but still ran the iterator's collect and drop for every event.
                 let found = crate::check_specversion(value);
                 if !found.is_empty() {
-                    sink.add(
-                        found
-                            .into_iter()
-                            .map(|v| with_rule(v, self.specversion_rule()))
-                            .collect(),
-                    )?;
+                    sink.add(with_rules(found, self.specversion_rule()))?;
                 }
             }
         }
@@ -430,7 +431,7 @@ impl Policy {
             (datacontenttype, known_datacontenttype),
             (dataschema, known_dataschema),
             (subject, false),
-            (time, false),
+            (time, known_time),
         ] {
             if let Some(value) = value.filter(|_| !known) {
                 sink.add(crate::check_string_value(name, value))?;
@@ -466,7 +467,7 @@ impl Policy {
                 }
             }
         }
-        if let Some(time) = envelope.time {
+        if let Some(time) = envelope.time.filter(|_| !known_time) {
             sink.add(crate::check_time(time, profile))?;
         }
         let mut extensions = Ok(());
@@ -494,22 +495,7 @@ impl Policy {
             ))?;
         }
         if profile == Profile::IntgStd015 {
-            if envelope.time.is_none() {
-                sink.push(Violation::warning(
-                    rule::INTG_R2,
-                    "time",
-                    "",
-                    "is absent; producers should set it for the audit trail (R-2, R-15)",
-                ))?;
-            }
-            if envelope.data.is_some() && envelope.datacontenttype.is_none() {
-                sink.push(Violation::warning(
-                    rule::INTG_R2,
-                    "datacontenttype",
-                    "",
-                    "is absent though the event has data; producers should include it",
-                ))?;
-            }
+            intg_absent_warnings(envelope, sink)?;
         }
         sink.add(limits::check_attributes_size(envelope.attributes_size()))?;
         if let Some(data) = envelope.data {
@@ -521,6 +507,9 @@ impl Policy {
         Ok(())
     }
 
+    // Out of line, as `intg_absent_warnings`: under the default profile neither runs, and
+    // inlined they sat in the middle of the check's hot code (issue 40, the L1i footprint).
+    #[inline(never)]
     fn check_traceability(&self, envelope: &Envelope<'_>, sink: &mut Sink) -> Result<(), Stopped> {
         for wanted in ["correlationid", "causationid"] {
             let mut found = None;
@@ -648,6 +637,8 @@ impl Policy {
 impl Policy {
     /// An empty `id`, `source` or `type`, with the example this profile's own rule for the
     /// attribute gives, so the message says what a good value looks like.
+    #[cold]
+    #[inline(never)]
     fn empty_required(&self, attribute: &'static str) -> Violation {
         let example = match attribute {
             "type" => crate::check_type("", self),
@@ -664,8 +655,39 @@ impl Policy {
     }
 }
 
+#[cold]
+#[inline(never)]
 fn missing(attribute: &'static str, rule: RuleId) -> Violation {
     Violation::error(rule, attribute, "", "is required but absent or null")
+}
+
+/// INTG-STD-015's SHOULD warnings on an absent `time` and an absent `datacontenttype`.
+#[inline(never)]
+fn intg_absent_warnings(envelope: &Envelope<'_>, sink: &mut Sink) -> Result<(), Stopped> {
+    if envelope.time.is_none() {
+        sink.push(Violation::warning(
+            rule::INTG_R2,
+            "time",
+            "",
+            "is absent; producers should set it for the audit trail (R-2, R-15)",
+        ))?;
+    }
+    if envelope.data.is_some() && envelope.datacontenttype.is_none() {
+        sink.push(Violation::warning(
+            rule::INTG_R2,
+            "datacontenttype",
+            "",
+            "is absent though the event has data; producers should include it",
+        ))?;
+    }
+    Ok(())
+}
+
+/// [`with_rule`] of each finding, out of line: a valid `specversion` has none.
+#[cold]
+#[inline(never)]
+fn with_rules(found: Vec<Violation>, rule: RuleId) -> Vec<Violation> {
+    found.into_iter().map(|v| with_rule(v, rule)).collect()
 }
 
 /// Reports a shared check under the profile's id for the same requirement.

@@ -158,6 +158,9 @@ fn prefix_violation(value: &str, prefix: &str, profile: Profile) -> Violation {
     }
 }
 
+// Out of line, one function a profile: `check_type` runs one of the three, and inlined
+// together their code was interleaved in one 11 KB function (issue 40, the L1i footprint).
+#[inline(never)]
 fn check_intg(value: &str) -> Vec<Violation> {
     let mut found = Vec::new();
     if value.is_empty() {
@@ -303,6 +306,9 @@ fn strict_correction(value: &str) -> Option<String> {
     (valid && fixed != value).then_some(fixed)
 }
 
+// Out of line, one function a profile: `check_type` runs one of the three, and inlined
+// together their code was interleaved in one 11 KB function (issue 40, the L1i footprint).
+#[inline(never)]
 fn check_cloudevents(value: &str) -> Vec<Violation> {
     let mut found = Vec::new();
     if value.is_empty() {
@@ -389,6 +395,9 @@ fn label_problem(index: usize, count: usize, label: &str) -> Option<(String, Cow
     None
 }
 
+// Out of line, one function a profile: `check_type` runs one of the three, and inlined
+// together their code was interleaved in one 11 KB function (issue 40, the L1i footprint).
+#[inline(never)]
 fn check_nl_gov(value: &str) -> Vec<Violation> {
     let mut found = Vec::new();
     let hint = || format!("e.g. `{NL_GOV_EXAMPLE}`");

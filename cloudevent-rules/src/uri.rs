@@ -285,35 +285,50 @@ fn check_characters(s: &str) -> Result<Delimiters, UriError> {
             PERCENT => {
                 let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
                 if !(hex(i + 1) && hex(i + 2)) {
-                    let escape: String = s[i..].chars().take(3).collect();
-                    return Err(UriError::new(
-                        format!("`{escape}` at byte {i}"),
-                        "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
-                    ));
+                    return Err(bad_escape(s, i));
                 }
                 i += 3;
                 continue;
             }
             _ => {}
         }
-        let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
-        let mut encoded = String::new();
-        for byte in c.to_string().bytes() {
-            encoded.push_str(&format!("%{byte:02X}"));
-        }
-        let problem = if c.is_ascii() {
-            format!("is not allowed in a URI; percent-encode it as `{encoded}`")
-        } else {
-            format!(
-                "raw non-ASCII is not allowed in a URI; percent-encode its UTF-8 bytes as `{encoded}`"
-            )
-        };
-        return Err(UriError::new(
-            format!("character {} at byte {i}", describe_char(c)),
-            problem,
-        ));
+        return Err(bad_character(s, i));
     }
     Ok(found)
+}
+
+// The refusals of `check_characters`, out of line: a valid URI reaches neither (issue 40, the
+// L1i footprint of the checks).
+
+#[cold]
+#[inline(never)]
+fn bad_escape(s: &str, i: usize) -> UriError {
+    let escape: String = s[i..].chars().take(3).collect();
+    UriError::new(
+        format!("`{escape}` at byte {i}"),
+        "`%` must start a percent-escape of two hex digits (`%HH`); write a literal `%` as `%25`",
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn bad_character(s: &str, i: usize) -> UriError {
+    let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+    let mut encoded = String::new();
+    for byte in c.to_string().bytes() {
+        encoded.push_str(&format!("%{byte:02X}"));
+    }
+    let problem = if c.is_ascii() {
+        format!("is not allowed in a URI; percent-encode it as `{encoded}`")
+    } else {
+        format!(
+            "raw non-ASCII is not allowed in a URI; percent-encode its UTF-8 bytes as `{encoded}`"
+        )
+    };
+    UriError::new(
+        format!("character {} at byte {i}", describe_char(c)),
+        problem,
+    )
 }
 
 /// A character as shown in messages: visible ones in backticks, the others as `U+XXXX`.
@@ -348,6 +363,8 @@ fn check_component(component: &str, name: &str, whole: &str) -> Result<(), UriEr
     }
 }
 
+// Out of line: `parse` reads a host name alone without it.
+#[inline(never)]
 fn parse_authority(authority: &str) -> Result<Authority<'_>, UriError> {
     let (userinfo, host_port) = match find_byte(authority, b'@') {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),

@@ -66,6 +66,7 @@ fn the_derive_declares_the_constants_it_checked() {
             datacontenttype: Some("application/json"),
             dataschema: Some("https://schemas.example.com/orders/created/v1.json"),
             extension_names: &["partitionkey", "region"],
+            time: None,
         }
     );
     // `Defaults` declares its type only: the default `application/json` was not checked.

@@ -9,7 +9,11 @@ use crate::{Policy, Violation, dataschema};
 /// (see [`Policy::check_envelope_prechecked`]); `None` is nothing known.
 ///
 /// Only a checker that ran the same policy may fill it: `#[derive(CloudEvent)]` does, at
-/// compile time, for a payload type's constants.
+/// compile time, for a payload type's constants. `time` is the one claim a reader makes
+/// without running the policy: text it wrote itself from an instant in 0001–9999 as
+/// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff|.fffffffff]Z` (the Protobuf reader, from a
+/// `google.protobuf.Timestamp`), which the `time` rule and the String rule pass under every
+/// profile without a finding (a property test holds the rules to that).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Prechecked<'a> {
     /// A `source` checked under the policy.
@@ -22,6 +26,9 @@ pub struct Prechecked<'a> {
     pub dataschema: Option<&'a str>,
     /// Extension names checked under the policy (the values are checked every time).
     pub extension_names: &'a [&'a str],
+    /// A `time` whose checks find nothing under the policy: neither an error nor a warning,
+    /// so skipping them changes no verdict and no report.
+    pub time: Option<&'a str>,
 }
 
 impl Prechecked<'_> {
@@ -32,6 +39,7 @@ impl Prechecked<'_> {
         datacontenttype: None,
         dataschema: None,
         extension_names: &[],
+        time: None,
     };
 }
 
@@ -84,6 +92,12 @@ impl Policy {
             .extension_names
             .iter()
             .all(|name| clean(crate::check_extension_name(name, profile)));
+        // Kept only when its checks find nothing at all: a skipped `time` hides no warning.
+        let time = claim.time.filter(|v| {
+            !v.is_empty()
+                && crate::check_string_value("time", v).is_empty()
+                && crate::check_time(v, profile).is_empty()
+        });
         Prechecked {
             source,
             ty,
@@ -94,6 +108,7 @@ impl Policy {
             } else {
                 &[]
             },
+            time,
         }
     }
 }

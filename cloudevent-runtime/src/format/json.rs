@@ -240,6 +240,7 @@ impl BatchMemo {
             datacontenttype: self.datacontenttype.as_deref(),
             dataschema: self.dataschema.as_deref(),
             extension_names: &[],
+            time: None,
         }
     }
 
@@ -262,21 +263,27 @@ impl BatchMemo {
 /// The policy's one envelope check of an event as read, the same for every reader: a typed
 /// reader skips the constants its derive checked (`expected`), a batch reader what its
 /// previous event passed with (`memo`, which keeps this event's values when it passes
-/// without a finding).
+/// without a finding), a reader that wrote `time`'s text itself from an in-range instant
+/// (`written_time`, the Protobuf reader) the `time` checks, which find nothing on such text
+/// under any profile ([`cloudevent_rules::Prechecked::time`]).
 pub(crate) fn check_envelope(
     policy: &Policy,
     attributes: &cloudevent_rules::Envelope<'_>,
     mode: Mode,
     expected: Option<Expected>,
     memo: Option<&mut BatchMemo>,
+    written_time: Option<&str>,
 ) -> Vec<Violation> {
-    let found = match (&memo, expected) {
-        (Some(memo), _) => policy.check_envelope_prechecked(attributes, mode, &memo.prechecked()),
-        (None, Some(expected)) => {
-            policy.check_envelope_prechecked(attributes, mode, &expected.prechecked)
-        }
-        (None, None) => policy.check_envelope(attributes, mode),
+    let known = match (&memo, expected) {
+        (Some(memo), _) => memo.prechecked(),
+        (None, Some(expected)) => expected.prechecked,
+        (None, None) => cloudevent_rules::Prechecked::NONE,
     };
+    let known = cloudevent_rules::Prechecked {
+        time: written_time,
+        ..known
+    };
+    let found = policy.check_envelope_prechecked(attributes, mode, &known);
     if let (Some(memo), true) = (memo, found.is_empty()) {
         memo.remember(attributes);
     }
@@ -412,7 +419,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             data: (has_data || has_data_base64).then_some(slot.size()),
             ..envelope.view()
         };
-        let mut found = check_envelope(policy, &attributes, mode, expected_type, memo);
+        let mut found = check_envelope(policy, &attributes, mode, expected_type, memo, None);
         if !envelope.refused.is_empty() {
             found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
         }

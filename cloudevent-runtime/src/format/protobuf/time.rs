@@ -112,6 +112,47 @@ mod tests {
         assert_eq!(to_wire(timestamp.as_str()), Some((1_774_707_751, 0)));
     }
 
+    use proptest::prelude::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        /// The reader claims `time` as prechecked (`Prechecked::time`) when it wrote the text
+        /// here: every in-range instant's text passes the `time` rule and the String rule
+        /// under every profile without a finding (nanos of each fraction width, the range's
+        /// ends included), so the checks it skips could never find anything.
+        #[test]
+        fn every_in_range_instant_is_found_clean_by_every_profile(
+            seconds in proptest::prop_oneof![
+                MIN_SECONDS..=MAX_SECONDS,
+                proptest::strategy::Just(MIN_SECONDS),
+                proptest::strategy::Just(MAX_SECONDS),
+                (MIN_SECONDS / 86_400..=MAX_SECONDS / 86_400).prop_map(|d| d * 86_400),
+            ],
+            nanos in proptest::prop_oneof![
+                0_i64..1_000_000_000,
+                (0_i64..1_000).prop_map(|n| n * 1_000_000),
+                (0_i64..1_000_000).prop_map(|n| n * 1_000),
+                proptest::strategy::Just(0),
+                proptest::strategy::Just(999_999_999),
+            ],
+        ) {
+            let text = from_wire("time", seconds, nanos).unwrap();
+            let text = text.as_str();
+            prop_assert!(cloudevent_rules::check_string_value("time", text).is_empty(), "{}", text);
+            for profile in cloudevent_rules::Profile::ALL {
+                let policy = cloudevent_rules::Policy::new(profile);
+                prop_assert!(
+                    cloudevent_rules::check_time(text, profile).is_empty(),
+                    "{} under {:?}", text, profile
+                );
+                let claim = cloudevent_rules::Prechecked { time: Some(text), ..cloudevent_rules::Prechecked::NONE };
+                prop_assert_eq!(policy.confirm_prechecked(&claim), claim);
+            }
+            prop_assert_eq!(to_wire(text), Some((seconds, i32::try_from(nanos).unwrap())));
+        }
+    }
+
     #[test]
     fn out_of_range_instants_are_refused() {
         for (seconds, nanos) in [

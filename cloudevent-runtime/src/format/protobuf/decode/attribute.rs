@@ -39,6 +39,16 @@ impl AttributeValue<'_> {
 
     fn into_extension(self) -> ExtensionValueBuf {
         match self {
+            AttributeValue::String(s) => ExtensionValueBuf::String(s.to_owned()),
+            other => other.into_other_extension(),
+        }
+    }
+
+    /// [`AttributeValue::into_extension`] of every kind but String, out of line: most
+    /// extensions are Strings, and the other kinds' code stays out of the reader's loop.
+    #[inline(never)]
+    fn into_other_extension(self) -> ExtensionValueBuf {
+        match self {
             AttributeValue::Boolean(b) => ExtensionValueBuf::Boolean(b),
             AttributeValue::Integer(i) => ExtensionValueBuf::Integer(i),
             AttributeValue::String(s) => ExtensionValueBuf::String(s.to_owned()),
@@ -90,21 +100,13 @@ pub(super) fn attribute_value<'a>(
             1 => match wire.varint()? {
                 0 => AttributeValue::Boolean(false),
                 1 => AttributeValue::Boolean(true),
-                other => {
-                    return Err(Violation::error(
-                        rule::CE_TYPE_SYSTEM,
-                        name.to_owned(),
-                        other.to_string(),
-                        "is not a Boolean: ce_boolean must be 0 or 1",
-                    ));
-                }
+                other => return Err(not_boolean(name, other)),
             },
             // An int32 is sent as a 64-bit varint, negative values sign-extended.
             2 => {
                 let wide = wire.varint()? as i64;
                 AttributeValue::Integer(
-                    cloudevent_rules::check_integer_value(name, wide.into())
-                        .map_err(|violation| *violation)?,
+                    cloudevent_rules::check_integer_value(name, wide.into()).map_err(unboxed)?,
                 )
             }
             3 => AttributeValue::String(utf8(name, wire.len_delimited()?)?),
@@ -114,23 +116,89 @@ pub(super) fn attribute_value<'a>(
             _ => AttributeValue::Timestamp(timestamp(name, wire.len_delimited()?, skipped)?),
         };
         if let Some(first) = value.replace(read) {
-            return Err(Violation::error(
-                rule::CE_TYPE_SYSTEM,
-                name.to_owned(),
-                format!("{} and {member}", AttributeValue::member(&first)),
-                "holds more than one value; an attribute has one value of one type",
-            ));
+            return Err(two_values(name, first.member(), member));
         }
     }
-    value.ok_or_else(|| {
-        Violation::error(
-            rule::CE_TYPE_SYSTEM,
-            name.to_owned(),
-            "",
-            "holds no value (an empty CloudEventAttributeValue)",
-        )
-        .with_hint("leave an unset attribute out of the map")
-    })
+    value.ok_or_else(|| no_value(name))
+}
+
+// The refusals of an attribute value, out of line: never on a valid event's path.
+
+#[cold]
+#[inline(never)]
+fn not_boolean(name: &str, found: u64) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        found.to_string(),
+        "is not a Boolean: ce_boolean must be 0 or 1",
+    )
+}
+
+#[cold]
+#[inline(never)]
+#[allow(
+    clippy::boxed_local,
+    reason = "`map_err`'s function for the rules' boxed refusal: the unboxing, out of line"
+)]
+fn unboxed(violation: Box<Violation>) -> Violation {
+    *violation
+}
+
+#[cold]
+#[inline(never)]
+fn two_values(name: &str, first: &str, member: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        format!("{first} and {member}"),
+        "holds more than one value; an attribute has one value of one type",
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn no_value(name: &str) -> Violation {
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        "",
+        "holds no value (an empty CloudEventAttributeValue)",
+    )
+    .with_hint("leave an unset attribute out of the map")
+}
+
+#[cold]
+#[inline(never)]
+fn twice_named(name: &str) -> Violation {
+    twice(name.to_owned())
+}
+
+#[cold]
+#[inline(never)]
+fn a_field_in_attributes(name: &str) -> Violation {
+    Violation::error(
+        rule::INTG_R7,
+        name.to_owned(),
+        "",
+        "is a field of the CloudEvent message and cannot also be in `attributes`",
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_kind(name: &str, found: &'static str) -> Violation {
+    let expected = match name {
+        "dataschema" => "ce_uri",
+        "time" => "ce_timestamp",
+        _ => "ce_string",
+    };
+    Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        name.to_owned(),
+        found,
+        format!("is {found}; the Protobuf format carries `{name}` as {expected}"),
+    )
 }
 
 fn timestamp(
@@ -231,18 +299,13 @@ pub(super) fn attribute<'a>(
     let value = attribute_value(name, value.unwrap_or_default(), skipped)?;
     let core = |slot: &mut Option<Cow<'a, str>>, text: &'a str| {
         if slot.replace(Cow::Borrowed(text)).is_some() {
-            Err(twice(name.to_owned()))
+            Err(twice_named(name))
         } else {
             Ok(())
         }
     };
     match (name, value) {
-        ("id" | "source" | "specversion" | "type", _) => Err(Violation::error(
-            rule::INTG_R7,
-            name.to_owned(),
-            "",
-            "is a field of the CloudEvent message and cannot also be in `attributes`",
-        )),
+        ("id" | "source" | "specversion" | "type", _) => Err(a_field_in_attributes(name)),
         ("datacontenttype", AttributeValue::String(text)) => {
             core(&mut envelope.datacontenttype, text)
         }
@@ -263,22 +326,7 @@ pub(super) fn attribute<'a>(
             | AttributeValue::Uri(_)
             | AttributeValue::UriReference(_)
             | AttributeValue::Timestamp(_)),
-        ) => {
-            let expected = match name {
-                "dataschema" => "ce_uri",
-                "time" => "ce_timestamp",
-                _ => "ce_string",
-            };
-            Err(Violation::error(
-                rule::CE_TYPE_SYSTEM,
-                name.to_owned(),
-                other.member(),
-                format!(
-                    "is {}; the Protobuf format carries `{name}` as {expected}",
-                    other.member()
-                ),
-            ))
-        }
+        ) => Err(wrong_kind(name, other.member())),
         (_, value) => {
             if envelope
                 .extensions
@@ -286,7 +334,7 @@ pub(super) fn attribute<'a>(
             {
                 Ok(())
             } else {
-                Err(twice(name.to_owned()))
+                Err(twice_named(name))
             }
         }
     }

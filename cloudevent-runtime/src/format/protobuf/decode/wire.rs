@@ -50,6 +50,7 @@ impl<'a> Wire<'a> {
         self.varint_slow()
     }
 
+    #[cold]
     #[inline(never)]
     fn varint_slow(&mut self) -> Result<u64, Violation> {
         let mut value = 0_u64;
@@ -161,7 +162,9 @@ impl Wire<'_> {
     /// newer `cloudevents.proto` is not refused outright. The field is noted in `skipped` (a
     /// warning the policy reports or not, [`cloudevent_rules::Policy::reports_skipped_fields`]).
     /// A group (wire types SGROUP and EGROUP, which proto3 never writes) is refused: skipping
-    /// one means nesting without bound.
+    /// one means nesting without bound. Out of line: no field of a valid event is unknown.
+    #[cold]
+    #[inline(never)]
     pub(super) fn skip(
         &mut self,
         message: &str,
