@@ -266,7 +266,7 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
             (figures, None, crate::bench_rows::Unit::Nanos)
         };
         let mut table = format!(
-            "issue 25 rows ({})\n\n{}",
+            "issue 40 rows ({})\n\n{}",
             machine(),
             crate::bench_rows::table(&figures, unit)
         );
