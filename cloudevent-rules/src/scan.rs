@@ -58,9 +58,16 @@ fn first_stop<const CONTROL: bool>(bytes: &[u8], mut at: usize) -> usize {
 mod tests {
     use super::{json_plain_run, json_quote_or_backslash};
 
-    #[test]
-    fn the_first_byte_that_needs_a_look_in_every_position() {
-        for len in 0..40 {
+    /// Every input of up to `max_len` bytes of `a` with one stop byte (`"`, `\`, NUL, 0x1f)
+    /// at each place and a UTF-8 lead byte after it, scanned from every start: `scan`'s
+    /// answer must be the first byte `stops` names, or a position before it in the last
+    /// short block (under 8 bytes from the end), which the caller steps through itself.
+    fn holds_for_every_position(
+        max_len: usize,
+        scan: fn(&[u8], usize) -> usize,
+        stops: fn(u8) -> bool,
+    ) {
+        for len in 0..max_len {
             for at in 0..=len {
                 for stop in [b'"', b'\\', 0x00, 0x1f] {
                     for place in 0..len {
@@ -70,37 +77,10 @@ mod tests {
                         if place + 1 < len {
                             bytes[place + 1] = 0xC3;
                         }
-                        let found = json_plain_run(&bytes, at);
-                        let first = (at..len).find(|&i| bytes[i] == stop);
+                        let found = scan(&bytes, at);
+                        let first = (at..len).find(|&i| stops(bytes[i]));
                         match first {
                             // Found in a whole block, or left in the last short one.
-                            Some(first) => assert!(
-                                found == first || (found <= first && len - found < 8),
-                                "len {len} at {at} stop {stop} place {place}: {found}"
-                            ),
-                            None => assert!(found >= at && len - found < 8 && found <= len),
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_first_quote_or_backslash_in_every_position() {
-        for len in 0..48 {
-            for at in 0..=len {
-                for stop in [b'"', b'\\', 0x00, 0x1f] {
-                    for place in 0..len {
-                        let mut bytes = vec![b'a'; len];
-                        bytes[place] = stop;
-                        if place + 1 < len {
-                            bytes[place + 1] = 0xC3;
-                        }
-                        let found = json_quote_or_backslash(&bytes, at);
-                        // Control bytes are plain here.
-                        let first = (at..len).find(|&i| matches!(bytes[i], b'"' | b'\\'));
-                        match first {
                             Some(first) => assert!(
                                 found == first || (found <= first && len - found < 8),
                                 "len {len} at {at} stop {stop} place {place}: {found}"
@@ -114,5 +94,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_first_byte_that_needs_a_look_in_every_position() {
+        holds_for_every_position(40, json_plain_run, |b| {
+            matches!(b, b'"' | b'\\') || b < 0x20
+        });
+    }
+
+    #[test]
+    fn the_first_quote_or_backslash_in_every_position() {
+        // Control bytes are plain here.
+        holds_for_every_position(48, json_quote_or_backslash, |b| matches!(b, b'"' | b'\\'));
     }
 }
