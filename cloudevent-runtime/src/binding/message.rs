@@ -341,6 +341,9 @@ pub(crate) fn binary_parts<M: IncomingMessage>(
 /// Adds one attribute read from a transport header, the checks every binding shares: a
 /// header never carries `data` or `data_base64` (CE 1.0.2 naming), an attribute has one
 /// value (INTG-STD-015 R-8), and a `datacontenttype` copy follows the transport's rule.
+// Inlined into the header walk, its one caller: as a call of its own, its seven arguments
+// and the value moved through memory cost an HTTP binary decode about 3 % (issue 40).
+#[inline(always)]
 fn receive_header<'m>(
     attributes: &mut Vec<(&'m str, Cow<'m, str>)>,
     datacontenttype: &mut Option<Cow<'m, str>>,
@@ -350,31 +353,13 @@ fn receive_header<'m>(
     modes: Modes,
     grouped: bool,
 ) -> Result<(), BindingError> {
-    let data_name = super::may_be_data_name(attribute);
-    if data_name && cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
-        return Err(BindingError::DataHeader {
-            attribute: attribute.to_owned(),
-            header: header.to_owned(),
-            binding: modes.data_section,
-        });
-    }
-    if data_name && attribute == "datacontenttype" {
-        return match (modes.content_type_copy, &*datacontenttype) {
-            (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
-                header: header.to_owned(),
-            }),
-            (ContentTypeCopy::MustAgree, Some(existing)) if *existing != value => {
-                Err(BindingError::DuplicateAttribute {
-                    attribute: attribute.to_owned(),
-                    header: header.to_owned(),
-                })
-            }
-            (ContentTypeCopy::MustAgree, Some(_)) => Ok(()),
-            (ContentTypeCopy::MustAgree, None) => {
-                *datacontenttype = Some(value);
-                Ok(())
-            }
-        };
+    if super::may_be_data_name(attribute) {
+        if cloudevent_rules::RESERVED_NAMES.contains(&attribute) {
+            return Err(data_header(attribute, header, modes));
+        }
+        if attribute == "datacontenttype" {
+            return content_type_copy(datacontenttype, header, value, modes);
+        }
     }
     let repeated = if grouped {
         attributes
@@ -384,11 +369,54 @@ fn receive_header<'m>(
         attributes.iter().any(|(name, _)| *name == attribute)
     };
     if repeated {
-        return Err(BindingError::DuplicateAttribute {
-            attribute: attribute.to_owned(),
-            header: header.to_owned(),
-        });
+        return Err(duplicate(attribute, header));
     }
     attributes.push((attribute, value));
     Ok(())
+}
+
+/// A `data` or `data_base64` header.
+#[cold]
+#[inline(never)]
+fn data_header(attribute: &str, header: &str, modes: Modes) -> BindingError {
+    BindingError::DataHeader {
+        attribute: attribute.to_owned(),
+        header: header.to_owned(),
+        binding: modes.data_section,
+    }
+}
+
+/// An attribute given twice.
+#[cold]
+#[inline(never)]
+fn duplicate(attribute: &str, header: &str) -> BindingError {
+    BindingError::DuplicateAttribute {
+        attribute: attribute.to_owned(),
+        header: header.to_owned(),
+    }
+}
+
+/// A `datacontenttype` copy among the attribute headers, under the transport's rule; out of
+/// line, as HTTP refuses it and the other bindings seldom see one.
+#[cold]
+#[inline(never)]
+fn content_type_copy<'m>(
+    datacontenttype: &mut Option<Cow<'m, str>>,
+    header: &str,
+    value: Cow<'m, str>,
+    modes: Modes,
+) -> Result<(), BindingError> {
+    match (modes.content_type_copy, &*datacontenttype) {
+        (ContentTypeCopy::Refused, _) => Err(BindingError::DataContentTypeHeader {
+            header: header.to_owned(),
+        }),
+        (ContentTypeCopy::MustAgree, Some(existing)) if *existing != value => {
+            Err(duplicate("datacontenttype", header))
+        }
+        (ContentTypeCopy::MustAgree, Some(_)) => Ok(()),
+        (ContentTypeCopy::MustAgree, None) => {
+            *datacontenttype = Some(value);
+            Ok(())
+        }
+    }
 }

@@ -124,6 +124,26 @@ where
         .attributes
         .iter()
         .any(|(name, _)| T::EXTENSIONS.contains(name));
+    if typed.is_empty()
+        && let Some(event) = read_typed_direct::<T>(parts, named)
+    {
+        return Ok(event);
+    }
+    read_typed_general(parts, typed, named)
+}
+
+/// [`read_typed`] through the JSON reader's visitor: every message the direct reading gives
+/// up on, and every refusal.
+#[cold]
+#[inline(never)]
+fn read_typed_general<T>(
+    parts: &PartsRef<'_>,
+    typed: &[(String, ExtensionValueBuf)],
+    named: bool,
+) -> Result<Event<T>, BindingError>
+where
+    T: CloudEventData + DeserializeOwned,
+{
     if !named || !typed.is_empty() {
         return read_typed_with::<T>(parts, typed, !named);
     }
@@ -131,6 +151,61 @@ where
         Ok(event) if payload_hints_are_strings(&event, parts) => Ok(event),
         _ => read_typed_with::<T>(parts, typed, false),
     }
+}
+
+/// The usual message, read without the JSON reader's map between the parts and its visitor
+/// (issue 40): JSON data under a JSON `datacontenttype` (or no data), no typed values from
+/// the transport, an event [`read_typed`] reads without the payload's hints. The members are
+/// the ones [`read`] hands the visitor, in its order, through the visitor's own steps
+/// ([`json::read_strings`]), so the event is the one [`read_typed`] reads. `None` for
+/// anything else and for every refusal: the caller then reads the parts the general way,
+/// which gives the verdict, so no error is made here.
+fn read_typed_direct<T>(parts: &PartsRef<'_>, named: bool) -> Option<Event<T>>
+where
+    T: CloudEventData + DeserializeOwned,
+{
+    if parts.attributes.is_empty() {
+        return None;
+    }
+    let data = match unchecked_body_data(parts).ok()? {
+        None => None,
+        // Without a `datacontenttype` the document's `data` comes before the content type
+        // is known, and the visitor keeps it raw until the end: that route reads it.
+        Some(BodyData::Json(text)) if parts.datacontenttype.is_some() => Some(text),
+        Some(_) => return None,
+    };
+    let body = data.map(BodyData::Json);
+    if document_len_bound(parts, &[], body.as_ref()) > crate::limits::MAX_EVENT_BYTES {
+        return None;
+    }
+    let value = match data {
+        Some(text) => {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let value = <T as serde::Deserialize>::deserialize(&mut deserializer).ok()?;
+            deserializer.end().ok()?;
+            Some(value)
+        }
+        None => None,
+    };
+    let has_data = value.is_some();
+    let mut envelope = Envelope::default();
+    let data = json::read_strings(
+        parts
+            .attributes
+            .iter()
+            .map(|(name, value)| (*name, value.as_ref())),
+        parts.datacontenttype.as_deref(),
+        crate::format::TypedData::holding(value),
+        has_data,
+        &mut envelope,
+        Some(json::Expected::of::<T>()),
+        &Event::<T>::POLICY,
+    )?;
+    let event = Event::from_envelope(envelope, data).ok()?;
+    if named && !payload_hints_are_strings(&event, parts) {
+        return None;
+    }
+    Some(event)
 }
 
 /// Reads parts into an [`Event<T>`], with the payload's typed extensions as hints unless

@@ -21,9 +21,11 @@ pub(crate) use crate::payload::{data_violation, type_mismatch};
 
 mod member;
 mod scalar;
+mod strings;
 
 use member::{Member, Members};
 pub(crate) use scalar::{CowStr, JsonScalar, ScalarSeed};
+pub(crate) use strings::read_strings;
 
 /// Where violations go while parsing: in strict mode the first one stops the parse, in
 /// lenient mode (the validator) all are collected and parsing goes on.
@@ -407,39 +409,60 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             count_repeats(repeated, findings);
         }
 
-        // The attributes first: a missing `id` says more than the `data` it leaves unread.
-        // The one envelope check of `cloudevent-rules`, the same for every door: a strict
-        // reader stops at its first error, the validator collects them all.
-        let mode = if findings.strict {
-            Mode::FirstError
-        } else {
-            Mode::Collect
-        };
-        let attributes = cloudevent_rules::Envelope {
-            data: (has_data || has_data_base64).then_some(slot.size()),
-            ..envelope.view()
-        };
-        let mut found = check_envelope(policy, &attributes, mode, expected_type, memo, None);
-        if !envelope.refused.is_empty() {
-            found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
-        }
-        findings.report_all(found).map_err(|Stop| stop(findings))?;
-        if let Some(text) = slot.json_text() {
-            if findings.defers_members && is_json(envelope.datacontenttype.as_deref()) {
-                // `data` stays this JSON text (`DataSlot::finish`): the validator walks it,
-                // or skips the walk where a tree read it (lenient: nothing below stops).
-                findings.members_at = Some(findings.list.len());
-            } else {
-                findings
-                    .report_all(policy.check_data_members(text))
-                    .map_err(|Stop| stop(findings))?;
-            }
-        }
-        let data = slot
-            .finish(envelope.datacontenttype.as_deref(), findings)
-            .map_err(|Stop| stop(findings))?;
-        Ok(data)
+        end_of_object(
+            envelope,
+            findings,
+            policy,
+            slot,
+            expected_type,
+            memo,
+            has_data || has_data_base64,
+        )
+        .map_err(|Stop| stop(findings))
     }
+}
+
+/// What follows an event object's last member, for every reader of one: the policy's one
+/// envelope check, the walk of JSON `data` for members named twice, and the slot's finish.
+// Inlined: the JSON reader's visitor and the binary-mode reader of string members
+// (`strings::read_strings`) each call it once per event.
+#[inline]
+fn end_of_object<'de, S: DataSlot<'de>>(
+    envelope: &Envelope<'de>,
+    findings: &mut Findings,
+    policy: &Policy,
+    slot: S,
+    expected_type: Option<Expected>,
+    memo: Option<&mut BatchMemo>,
+    has_data: bool,
+) -> Result<S::Data, Stop> {
+    // The attributes first: a missing `id` says more than the `data` it leaves unread.
+    // The one envelope check of `cloudevent-rules`, the same for every door: a strict
+    // reader stops at its first error, the validator collects them all.
+    let mode = if findings.strict {
+        Mode::FirstError
+    } else {
+        Mode::Collect
+    };
+    let attributes = cloudevent_rules::Envelope {
+        data: has_data.then_some(slot.size()),
+        ..envelope.view()
+    };
+    let mut found = check_envelope(policy, &attributes, mode, expected_type, memo, None);
+    if !envelope.refused.is_empty() {
+        found.retain(|v| !envelope.refused.iter().any(|m| m.name() == v.attribute));
+    }
+    findings.report_all(found)?;
+    if let Some(text) = slot.json_text() {
+        if findings.defers_members && is_json(envelope.datacontenttype.as_deref()) {
+            // `data` stays this JSON text (`DataSlot::finish`): the validator walks it,
+            // or skips the walk where a tree read it (lenient: nothing below stops).
+            findings.members_at = Some(findings.list.len());
+        } else {
+            findings.report_all(policy.check_data_members(text))?;
+        }
+    }
+    slot.finish(envelope.datacontenttype.as_deref(), findings)
 }
 
 /// Reads the value of an attribute member (a context attribute or an extension) and hands it

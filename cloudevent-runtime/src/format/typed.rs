@@ -150,6 +150,15 @@ impl<T> Default for TypedData<T> {
 }
 
 impl<T: CloudEventData + DeserializeOwned> TypedData<T> {
+    /// The slot once `data` was read in place into `value` (`None`: the event had none), as
+    /// [`DataSlot::data`] leaves it for JSON data under a JSON `datacontenttype`.
+    pub(crate) fn holding(value: Option<T>) -> Self {
+        TypedData {
+            value,
+            pending: None,
+        }
+    }
+
     fn keep(
         &mut self,
         result: Result<T, impl fmt::Display>,
