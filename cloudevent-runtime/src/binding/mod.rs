@@ -108,16 +108,20 @@ impl ContentMode {
         let Some(content_type) = content_type else {
             return Detected::Mode(ContentMode::Binary);
         };
-        let essence = media_type_essence(content_type);
         // Every format's media types start so (`tests::every_format_is_application_cloudevents`):
-        // a content type that does not is binary mode, without comparing it with each.
-        if !starts_with_ignore_case(essence, "application/cloudevents") {
+        // a content type that does not is binary mode, without comparing it with each. Its
+        // essence starts so exactly when its text without leading blanks does, as the prefix
+        // holds no `;` and no blank (`tests::the_prefix_is_seen_before_the_essence_is_cut`):
+        // told before the parameters are cut off, which was 1 % of an HTTP binary decode
+        // (issue 40).
+        if !starts_with_ignore_case(content_type.trim_start(), STRUCTURED_PREFIX) {
             return Detected::Mode(ContentMode::Binary);
         }
+        let essence = media_type_essence(content_type);
         match StructuredFormat::from_media_type(essence) {
             Some((_, true)) => Detected::Mode(ContentMode::Batch),
             Some((_, false)) => Detected::Mode(ContentMode::Structured),
-            None if starts_with_ignore_case(essence, "application/cloudevents") => {
+            None if starts_with_ignore_case(essence, STRUCTURED_PREFIX) => {
                 Detected::UnsupportedFormat
             }
             None => Detected::Mode(ContentMode::Binary),
@@ -142,6 +146,9 @@ pub(crate) fn media_type_essence(content_type: &str) -> &str {
         .unwrap_or(content_type)
         .trim()
 }
+
+/// What the media type of every event format and batch format starts with.
+const STRUCTURED_PREFIX: &str = "application/cloudevents";
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
     text.len() >= prefix.len()
@@ -196,6 +203,22 @@ mod tests {
             assert!(may_be_data_name(name), "{name}");
         }
         assert!(!may_be_data_name("") && !may_be_data_name("type"));
+    }
+
+    proptest::proptest! {
+        /// Issue 40: [`ContentMode::detect`] tells a content type that is no event format
+        /// by its text without leading blanks, before the essence is cut out: the two start
+        /// with the prefix together, blanks, `;` and case anywhere.
+        #[test]
+        fn the_prefix_is_seen_before_the_essence_is_cut(
+            text in "[ \t\u{a0}\u{2003};]{0,3}(application/cloud[Ee]vents|Application/cloudevents[+-]|applica)?[ \t;a-z+]{0,6}",
+        ) {
+            proptest::prop_assert_eq!(
+                starts_with_ignore_case(text.trim_start(), STRUCTURED_PREFIX),
+                starts_with_ignore_case(media_type_essence(&text), STRUCTURED_PREFIX),
+                "{:?}", text
+            );
+        }
     }
 
     /// Issue 25: `ContentMode::detect` takes a content type not starting with
