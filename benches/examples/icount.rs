@@ -27,6 +27,8 @@ use cloudevent_runtime::binding::{ContentMode, http as binding};
 use cloudevent_runtime::{AnyEvent, Batch, Event};
 use prost::Message as _;
 
+#[path = "../benches/loopback/mod.rs"]
+mod loopback;
 #[path = "../benches/sdk/mod.rs"]
 #[allow(dead_code, reason = "the bench's SDK helpers; this driver uses a few")]
 mod sdk;
@@ -91,6 +93,8 @@ const ROWS: &[&str] = &[
     "filter/prefix_any",
     "filter/suffix_any",
     "filter/likein_any",
+    "nats_read/ours",
+    "nats_read/plain",
     "order/build",
     "order/in_order",
     "order/pairs_swapped",
@@ -131,6 +135,39 @@ fn order_row(case: &str) -> Row {
             event
         }),
     }
+}
+
+/// The in-process read of the e2e bench's NATS consume case (`loopback::nats::read_ns`): one
+/// structured-mode message as JetStream delivers it (`Content-Type`, `Nats-Msg-Id`), read by
+/// `nats::from_parts::<Event<OrderCreated>>` and checked by an `InMemoryDeduplicator` (ours),
+/// or parsed by serde into the plain struct (plain). The calls cycle over 4,096 messages with
+/// fresh ids and the deduplicator holds 1,024, so every check is a new key that evicts the
+/// oldest: the steady state of a long-running consumer.
+fn nats_read_row(ours: bool) -> Row {
+    use cloudevent_runtime::Attributes;
+    use cloudevent_runtime::binding::nats;
+    use cloudevent_runtime::dedupe::{Deduplicator, Delivery, InMemoryDeduplicator};
+    use loopback::nats::{PlainTracedEvent, event_messages};
+    use std::time::Duration;
+    let messages = event_messages(4096, true);
+    let seen = InMemoryDeduplicator::new(1024, Duration::from_secs(3600));
+    let mut call = 0;
+    Box::new(move || {
+        let (headers, payload) = &messages[call % messages.len()];
+        call += 1;
+        if ours {
+            let event: Event<OrderCreated> =
+                nats::from_parts(black_box(headers.as_ref()), black_box(payload))
+                    .expect("a valid event");
+            let new = seen.check(event.source(), event.id()).expect("in memory");
+            assert_eq!(new, Delivery::New);
+            drop(black_box(event));
+        } else {
+            let event: PlainTracedEvent =
+                serde_json::from_slice(black_box(payload)).expect("the event");
+            drop(black_box(event));
+        }
+    })
 }
 
 fn order_stage_row<E: cloudevent_runtime::Attributes + 'static>(
@@ -426,6 +463,7 @@ fn row(name: &str) -> Option<Row> {
                 }),
             }
         }
+        "nats_read/ours" | "nats_read/plain" => nats_read_row(name == "nats_read/ours"),
         order if order.starts_with("order/") && ROWS.contains(&order) => {
             order_row(&order["order/".len()..])
         }

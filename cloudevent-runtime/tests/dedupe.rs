@@ -107,6 +107,27 @@ fn a_full_deduplicator_evicts_the_oldest_key() {
     assert_eq!(seen.check("/s", "2"), Ok(Delivery::New));
 }
 
+/// The table grows many times on the way to 20,000 keys: every key stays known, with its own
+/// verdict, through the growth and through eviction in arrival order.
+#[test]
+fn keys_stay_known_while_the_table_grows_and_evicts() {
+    let seen = InMemoryDeduplicator::new(20_000, MINUTE);
+    let id = |n: u32| format!("01J{n:06}");
+    for n in 0..20_000 {
+        assert_eq!(seen.check("/orders", &id(n)), Ok(Delivery::New));
+    }
+    for n in (0..20_000).step_by(997) {
+        assert_eq!(seen.check("/orders", &id(n)), Ok(Delivery::Duplicate));
+        assert_eq!(seen.check("/billing", &id(n)), Ok(Delivery::New), "{n}");
+    }
+    // 21 new keys evicted the 21 oldest.
+    assert_eq!(seen.len(), 20_000);
+    assert_eq!(seen.check("/orders", &id(0)), Ok(Delivery::New));
+    assert_eq!(seen.check("/orders", &id(25)), Ok(Delivery::Duplicate));
+    seen.forget("/orders", &id(25)).unwrap();
+    assert_eq!(seen.check("/orders", &id(25)), Ok(Delivery::New));
+}
+
 #[test]
 fn capacity_is_at_least_one() {
     let seen = InMemoryDeduplicator::new(0, MINUTE);

@@ -133,14 +133,18 @@ impl StructuredFormat {
     /// assert_eq!(StructuredFormat::from_media_type("application/json"), None);
     /// ```
     pub fn from_media_type(content_type: &str) -> Option<(StructuredFormat, bool)> {
-        let essence = super::media_type_essence(content_type);
+        Self::from_essence(super::media_type_essence(content_type))
+    }
+
+    /// [`StructuredFormat::from_media_type`] of a media type already without parameters.
+    pub(crate) fn from_essence(essence: &str) -> Option<(StructuredFormat, bool)> {
+        // The byte comparison first: senders write media types in lower case.
+        let names =
+            |media_type: &str| essence == media_type || essence.eq_ignore_ascii_case(media_type);
         Self::ALL.iter().find_map(|format| {
-            if essence.eq_ignore_ascii_case(format.media_type()) {
+            if names(format.media_type()) {
                 Some((*format, false))
-            } else if format
-                .batch_media_type()
-                .is_some_and(|batch| essence.eq_ignore_ascii_case(batch))
-            {
+            } else if format.batch_media_type().is_some_and(names) {
                 Some((*format, true))
             } else {
                 None

@@ -113,18 +113,29 @@ pub(crate) trait IncomingMessage {
 /// # Errors
 /// A CloudEvents format other than JSON, a mode the binding does not have, or a content
 /// type that is not text.
+#[cfg(feature = "http")]
 pub(crate) fn content_mode<M: IncomingMessage>(message: &M) -> Result<ContentMode, BindingError> {
+    mode_and_format(message).map(|(mode, _)| mode)
+}
+
+/// The content mode a message names, and the event format of a structured or batched
+/// message: the one its content type names, JSON when it has none (NATS, MQTT 3.1.1 carry the
+/// JSON format without a content type). The content type is parsed once for both.
+fn mode_and_format<M: IncomingMessage>(
+    message: &M,
+) -> Result<(ContentMode, StructuredFormat), BindingError> {
     let modes = message.modes();
     let content_type = message.content_type()?;
-    let detected = match content_type {
-        None => Detected::Mode(modes.without_content_type),
-        Some(_) => ContentMode::detect(content_type),
+    let (detected, format) = match content_type {
+        None => (Detected::Mode(modes.without_content_type), None),
+        Some(_) => ContentMode::detect_format(content_type),
     };
+    let format = format.unwrap_or(StructuredFormat::Json);
     let unsupported = || BindingError::UnsupportedFormat {
         content_type: content_type.unwrap_or_default().to_owned(),
     };
     match detected {
-        Detected::Mode(ContentMode::Structured) => Ok(ContentMode::Structured),
+        Detected::Mode(ContentMode::Structured) => Ok((ContentMode::Structured, format)),
         Detected::UnsupportedFormat => Err(unsupported()),
         Detected::Mode(mode) => match modes.structured_only {
             Some(expected) => Err(BindingError::UnexpectedMode {
@@ -137,7 +148,7 @@ pub(crate) fn content_mode<M: IncomingMessage>(message: &M) -> Result<ContentMod
                 content_type: content_type.unwrap_or_default().to_owned(),
             }),
             None if mode == ContentMode::Batch && !modes.batch => Err(unsupported()),
-            None => Ok(mode),
+            None => Ok((mode, format)),
         },
     }
 }
@@ -151,14 +162,14 @@ pub(crate) fn content_mode<M: IncomingMessage>(message: &M) -> Result<ContentMod
 pub(crate) fn receive<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<Received<E>, BindingError> {
-    match content_mode(message)? {
-        ContentMode::Structured => {
-            format::event_from(structured_format(message)?, body(message)).map(Received::Event)
+    match mode_and_format(message)? {
+        (ContentMode::Structured, format) => {
+            format::event_from(format, body(message)).map(Received::Event)
         }
-        ContentMode::Batch => {
-            format::batch_from(structured_format(message)?, body(message)).map(Received::Batch)
+        (ContentMode::Batch, format) => {
+            format::batch_from(format, body(message)).map(Received::Batch)
         }
-        ContentMode::Binary => binary_event(message).map(Received::Event),
+        (ContentMode::Binary, _) => binary_event(message).map(Received::Event),
     }
 }
 
@@ -170,10 +181,10 @@ pub(crate) fn receive<E: BindingEvent, M: IncomingMessage>(
 pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<E, BindingError> {
-    match content_mode(message)? {
-        ContentMode::Structured => format::event_from(structured_format(message)?, body(message)),
-        ContentMode::Binary => binary_event(message),
-        ContentMode::Batch => Err(unexpected(message, "one event", "a batch")?),
+    match mode_and_format(message)? {
+        (ContentMode::Structured, format) => format::event_from(format, body(message)),
+        (ContentMode::Binary, _) => binary_event(message),
+        (ContentMode::Batch, _) => Err(unexpected(message, "one event", "a batch")?),
     }
 }
 
@@ -185,20 +196,13 @@ pub(crate) fn receive_event<E: BindingEvent, M: IncomingMessage>(
 pub(crate) fn receive_batch<E: BindingEvent, M: IncomingMessage>(
     message: &M,
 ) -> Result<Vec<E>, BindingError> {
-    match content_mode(message)? {
-        ContentMode::Batch => format::batch_from(structured_format(message)?, body(message)),
-        ContentMode::Structured => Err(unexpected(message, "a batch", "a structured-mode event")?),
-        ContentMode::Binary => Err(unexpected(message, "a batch", "a binary-mode event")?),
+    match mode_and_format(message)? {
+        (ContentMode::Batch, format) => format::batch_from(format, body(message)),
+        (ContentMode::Structured, _) => {
+            Err(unexpected(message, "a batch", "a structured-mode event")?)
+        }
+        (ContentMode::Binary, _) => Err(unexpected(message, "a batch", "a binary-mode event")?),
     }
-}
-
-/// The event format of a structured or batched message: the one its content type names, JSON
-/// when it has none (NATS, MQTT 3.1.1 carry the JSON format without a content type).
-fn structured_format<M: IncomingMessage>(message: &M) -> Result<StructuredFormat, BindingError> {
-    Ok(message
-        .content_type()?
-        .and_then(StructuredFormat::from_media_type)
-        .map_or(StructuredFormat::Json, |(format, _)| format))
 }
 
 fn body<M: IncomingMessage>(message: &M) -> &[u8] {
@@ -246,8 +250,8 @@ fn binary_event<E: BindingEvent, M: IncomingMessage>(message: &M) -> Result<E, B
 pub(crate) fn structured_document<M: IncomingMessage>(
     message: &M,
 ) -> Result<(ContentMode, Vec<u8>), BindingError> {
-    let mode = content_mode(message)?;
-    let document = match (mode, structured_format(message)?) {
+    let (mode, format) = mode_and_format(message)?;
+    let document = match (mode, format) {
         (ContentMode::Structured | ContentMode::Batch, StructuredFormat::Json) => {
             message.body().unwrap_or_default().to_vec()
         }

@@ -105,8 +105,16 @@ impl ContentMode {
     /// assert_eq!(detect(Some("application/cloudevents+xml")), Detected::UnsupportedFormat);
     /// ```
     pub fn detect(content_type: Option<&str>) -> Detected {
+        Self::detect_format(content_type).0
+    }
+
+    /// [`ContentMode::detect`], with the format the content type names when it names one this
+    /// build reads: the readers take it from here rather than parse the content type again.
+    pub(crate) fn detect_format(
+        content_type: Option<&str>,
+    ) -> (Detected, Option<StructuredFormat>) {
         let Some(content_type) = content_type else {
-            return Detected::Mode(ContentMode::Binary);
+            return (Detected::Mode(ContentMode::Binary), None);
         };
         // Every format's media types start so (`tests::every_format_is_application_cloudevents`):
         // a content type that does not is binary mode, without comparing it with each. Its
@@ -115,16 +123,16 @@ impl ContentMode {
         // told before the parameters are cut off, which was 1 % of an HTTP binary decode
         // (issue 40).
         if !starts_with_ignore_case(content_type.trim_start(), STRUCTURED_PREFIX) {
-            return Detected::Mode(ContentMode::Binary);
+            return (Detected::Mode(ContentMode::Binary), None);
         }
         let essence = media_type_essence(content_type);
-        match StructuredFormat::from_media_type(essence) {
-            Some((_, true)) => Detected::Mode(ContentMode::Batch),
-            Some((_, false)) => Detected::Mode(ContentMode::Structured),
+        match StructuredFormat::from_essence(essence) {
+            Some((format, true)) => (Detected::Mode(ContentMode::Batch), Some(format)),
+            Some((format, false)) => (Detected::Mode(ContentMode::Structured), Some(format)),
             None if starts_with_ignore_case(essence, STRUCTURED_PREFIX) => {
-                Detected::UnsupportedFormat
+                (Detected::UnsupportedFormat, None)
             }
-            None => Detected::Mode(ContentMode::Binary),
+            None => (Detected::Mode(ContentMode::Binary), None),
         }
     }
 }
@@ -151,8 +159,10 @@ pub(crate) fn media_type_essence(content_type: &str) -> &str {
 const STRUCTURED_PREFIX: &str = "application/cloudevents";
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
-    text.len() >= prefix.len()
-        && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    // The byte comparison first: senders write media types in lower case.
+    text.starts_with(prefix)
+        || (text.len() >= prefix.len()
+            && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
 /// The transport-neutral content of a binary-mode message.
@@ -224,6 +234,52 @@ mod tests {
     /// Issue 25: `ContentMode::detect` takes a content type not starting with
     /// `application/cloudevents` as binary mode without comparing it with each format's
     /// media types, because none of them (batch ones included) starts otherwise.
+    /// The readers take the format from the one parse of the content type that decides the
+    /// mode: whatever the case and parameters, it is the format `from_media_type` names.
+    #[test]
+    fn detection_names_the_format_it_read() {
+        for &format in StructuredFormat::ALL {
+            for (media_type, mode) in [
+                (Some(format.media_type()), ContentMode::Structured),
+                (format.batch_media_type(), ContentMode::Batch),
+            ] {
+                let Some(media_type) = media_type else {
+                    continue;
+                };
+                for written in [
+                    media_type.to_owned(),
+                    media_type.to_ascii_uppercase(),
+                    format!(" {media_type} ; charset=utf-8"),
+                ] {
+                    assert_eq!(
+                        ContentMode::detect_format(Some(&written)),
+                        (Detected::Mode(mode), Some(format)),
+                        "{written}"
+                    );
+                    assert_eq!(
+                        StructuredFormat::from_media_type(&written),
+                        Some((format, mode == ContentMode::Batch))
+                    );
+                }
+            }
+        }
+        for (written, detected) in [
+            ("application/cloudevents+xml", Detected::UnsupportedFormat),
+            ("Application/CloudEvents+XML", Detected::UnsupportedFormat),
+            ("application/json", Detected::Mode(ContentMode::Binary)),
+            (
+                "application/cloudevent",
+                Detected::Mode(ContentMode::Binary),
+            ),
+        ] {
+            assert_eq!(ContentMode::detect_format(Some(written)), (detected, None));
+        }
+        assert_eq!(
+            ContentMode::detect_format(None),
+            (Detected::Mode(ContentMode::Binary), None)
+        );
+    }
+
     #[test]
     fn every_format_is_application_cloudevents() {
         for format in StructuredFormat::ALL {

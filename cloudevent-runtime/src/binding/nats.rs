@@ -205,40 +205,70 @@ struct Received<'m> {
 
 struct AttributeHeader<'m> {
     /// The name after `ce-`, in lower case: NATS header names are case-insensitive (ADR-4).
-    attribute: String,
+    /// Borrowed from the header when it is lower case already, as every writer of the
+    /// binding sends it.
+    attribute: Cow<'m, str>,
     header: &'m str,
     value: &'m str,
 }
 
 impl<'m> Received<'m> {
     fn new(headers: Option<&'m HeaderMap>, payload: &'m [u8], policy: &'m crate::Policy) -> Self {
-        let mut content_types: Vec<(&str, &str)> = Vec::new();
+        // The content type is the first value of the `Content-Type` header whose name sorts
+        // first (names differ only in case), so the verdict does not hang on the map's
+        // iteration order. A message carries one such value: no list is kept for it, and the
+        // headers are walked again only when there are more, to find one that disagrees.
+        let mut content_type: Option<(&str, &str)> = None;
+        let mut content_types = 0_usize;
         let mut attributes = Vec::new();
         for (name, values) in headers.into_iter().flat_map(HeaderMap::iter) {
             let header: &str = name.as_ref();
             if header.eq_ignore_ascii_case(CONTENT_TYPE) {
-                content_types.extend(values.iter().map(|value| (header, value.as_str())));
+                for value in values {
+                    content_types += 1;
+                    if content_type.is_none_or(|(first, _)| header < first) {
+                        content_type = Some((header, value.as_str()));
+                    }
+                }
             } else if let Some(attribute) = header
                 .get(..HEADER_PREFIX.len())
                 .filter(|prefix| prefix.eq_ignore_ascii_case(HEADER_PREFIX))
                 .map(|_| &header[HEADER_PREFIX.len()..])
             {
+                let attribute = if attribute.bytes().any(|b| b.is_ascii_uppercase()) {
+                    Cow::Owned(attribute.to_ascii_lowercase())
+                } else {
+                    Cow::Borrowed(attribute)
+                };
                 attributes.extend(values.iter().map(|value| AttributeHeader {
-                    attribute: attribute.to_ascii_lowercase(),
+                    attribute: attribute.clone(),
                     header,
                     value: value.as_str(),
                 }));
             }
         }
         attributes.sort_by(|a, b| a.header.cmp(b.header));
-        content_types.sort_by(|a, b| a.0.cmp(b.0));
-        let content_type = content_types.first().map(|(_, value)| *value);
+        let content_type = content_type.map(|(_, value)| value);
+        // The first header in name order holding another value than the content type.
+        let conflicting_content_type = if content_types > 1 {
+            headers
+                .into_iter()
+                .flat_map(HeaderMap::iter)
+                .map(|(name, values)| (AsRef::<str>::as_ref(name), values))
+                .filter(|(header, values)| {
+                    header.eq_ignore_ascii_case(CONTENT_TYPE)
+                        && values
+                            .iter()
+                            .any(|value| Some(value.as_str()) != content_type)
+                })
+                .map(|(header, _)| header)
+                .min()
+        } else {
+            None
+        };
         Received {
             content_type,
-            conflicting_content_type: content_types
-                .iter()
-                .find(|(_, value)| Some(*value) != content_type)
-                .map(|(header, _)| *header),
+            conflicting_content_type,
             attributes,
             payload,
             policy,
@@ -551,6 +581,59 @@ mod tests {
         assert!(matches!(
             read(&shouting, b""),
             Err(BindingError::DuplicateAttribute { attribute, .. }) if attribute == "id"
+        ));
+    }
+
+    #[test]
+    fn mixed_case_attribute_headers_read_as_lower_case_names() {
+        let mut pairs = SPEC_EXAMPLE.to_vec();
+        pairs.push(("CE-MyExt", "1"));
+        let event = read(&pairs, b"").unwrap();
+        assert_eq!(
+            event.extensions().get("myext").and_then(|v| v.as_str()),
+            Some("1")
+        );
+        // The same attribute under two spellings of its header is one attribute twice.
+        pairs.push(("ce-myext", "2"));
+        assert!(matches!(
+            read(&pairs, b""),
+            Err(BindingError::DuplicateAttribute { attribute, .. }) if attribute == "myext"
+        ));
+    }
+
+    #[test]
+    fn content_type_headers_are_taken_in_name_order() {
+        let structured = AnyEvent::new("s", "/s", "com.example.someevent");
+        let body = structured.to_structured().unwrap();
+        let cloudevents = "application/cloudevents+json";
+        // One value under two spellings of the name, or twice under one: one content type.
+        for pairs in [
+            &[("Content-Type", cloudevents), ("content-type", cloudevents)][..],
+            &[("content-type", cloudevents), ("content-type", cloudevents)][..],
+        ] {
+            assert_eq!(read(pairs, &body).unwrap(), structured);
+        }
+        // Two that disagree: refused, naming the header (in name order) that differs from the
+        // first, whichever order the map holds them in.
+        for pairs in [
+            &[
+                ("content-type", cloudevents),
+                ("CONTENT-TYPE", "text/plain"),
+            ][..],
+            &[
+                ("CONTENT-TYPE", "text/plain"),
+                ("content-type", cloudevents),
+            ][..],
+        ] {
+            assert!(matches!(
+                read(pairs, &body),
+                Err(BindingError::DuplicateAttribute { attribute, header })
+                    if attribute == "datacontenttype" && header == "content-type"
+            ));
+        }
+        assert!(matches!(
+            read(&[("content-type", cloudevents), ("content-type", "text/plain")], &body),
+            Err(BindingError::DuplicateAttribute { header, .. }) if header == "content-type"
         ));
     }
 

@@ -21,8 +21,10 @@
 //! assert_eq!(seen.check("https://billing.example.com", "01J0A"), Ok(Delivery::New));
 //! ```
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -303,12 +305,122 @@ pub struct InMemoryDeduplicator<C = MonotonicClock> {
 /// is held to `capacity`, so memory stays bounded even under many `forget`s.
 #[derive(Debug, Default)]
 struct State {
-    live: HashMap<Arc<str>, Live>,
+    live: HashMap<Key, Live, BuildHasherDefault<KeptHash>>,
     order: VecDeque<Entry>,
     next: u64,
-    /// The key of the call holding the lock, written in place: a delivery already seen
-    /// allocates nothing, a new one only its `Arc<str>`.
+    /// Hashes a `(source, id)` pair, with keys of its own (as a `HashMap`'s default hasher):
+    /// the map's entries keep this hash, so a pair sent to collide is as unlikely to as before.
+    hasher: RandomState,
+    /// A new key's text, written in place before it is copied into its `Arc<str>`.
     scratch: String,
+}
+
+/// A remembered `(source, id)`: the source then the id in one string, where the source ends,
+/// and the pair's hash. A lookup hashes the borrowed pair once and builds no string; the map
+/// grows without reading the keys' text again.
+#[derive(Debug, Clone)]
+struct Key {
+    hash: u64,
+    source_len: usize,
+    text: Arc<str>,
+}
+
+/// A `(source, id)` pair, owned ([`Key`]) or borrowed from the caller ([`Pair`]): the map's
+/// lookups take the borrowed form. Equal pairs have equal hashes (both come from
+/// [`State::hasher`]); the text decides.
+trait SourceId {
+    fn pair_hash(&self) -> u64;
+    fn source(&self) -> &str;
+    fn id(&self) -> &str;
+}
+
+/// The pair a call asks about.
+struct Pair<'a> {
+    hash: u64,
+    source: &'a str,
+    id: &'a str,
+}
+
+impl SourceId for Key {
+    fn pair_hash(&self) -> u64 {
+        self.hash
+    }
+    fn source(&self) -> &str {
+        self.text.get(..self.source_len).unwrap_or_default()
+    }
+    fn id(&self) -> &str {
+        self.text.get(self.source_len..).unwrap_or_default()
+    }
+}
+
+impl SourceId for Pair<'_> {
+    fn pair_hash(&self) -> u64 {
+        self.hash
+    }
+    fn source(&self) -> &str {
+        self.source
+    }
+    fn id(&self) -> &str {
+        self.id
+    }
+}
+
+impl<'a> Borrow<dyn SourceId + 'a> for Key {
+    fn borrow(&self) -> &(dyn SourceId + 'a) {
+        self
+    }
+}
+
+impl Hash for dyn SourceId + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.pair_hash());
+    }
+}
+
+impl PartialEq for dyn SourceId + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.pair_hash() == other.pair_hash()
+            && self.source() == other.source()
+            && self.id() == other.id()
+    }
+}
+
+impl Eq for dyn SourceId + '_ {}
+
+// The owned key hashes and compares as its borrowed form, as `Borrow` requires.
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Hash::hash(self as &dyn SourceId, state);
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        (self as &dyn SourceId) == (other as &dyn SourceId)
+    }
+}
+
+impl Eq for Key {}
+
+/// The map's hasher: a key hands it the hash it keeps ([`Key::hash`]), which is passed on.
+#[derive(Debug, Default)]
+struct KeptHash(u64);
+
+impl Hasher for KeptHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Keys write one `u64`; any other input is still hashed, never dropped.
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// A remembered key: its queue entry's number, and whether it is committed or claimed.
@@ -327,12 +439,21 @@ enum Held {
 
 #[derive(Debug)]
 struct Entry {
-    key: Arc<str>,
+    key: Key,
     seq: u64,
     at: Instant,
 }
 
 impl State {
+    /// The pair a call asks about, hashed.
+    fn pair<'a>(&self, source: &'a str, id: &'a str) -> Pair<'a> {
+        Pair {
+            hash: self.hasher.hash_one((source, id)),
+            source,
+            id,
+        }
+    }
+
     /// Drops the front entry, and its key when that entry is the key's live one.
     fn pop_front(&mut self) {
         if let Some(entry) = self.order.pop_front()
@@ -393,17 +514,11 @@ impl<C: Clock> InMemoryDeduplicator<C> {
 #[cfg(any(test, feature = "nats", feature = "redis"))]
 fn key(source: &str, id: &str) -> String {
     let mut key = String::new();
-    write_key(&mut key, source, id);
-    key
-}
-
-/// Writes the key of the pair into `key`, replacing what it held.
-fn write_key(key: &mut String, source: &str, id: &str) {
-    key.clear();
     key.push_str(itoa::Buffer::new().format(source.len()));
     key.push(':');
     key.push_str(source);
     key.push_str(id);
+    key
 }
 
 impl<C: Clock> InMemoryDeduplicator<C> {
@@ -421,15 +536,22 @@ impl<C: Clock> InMemoryDeduplicator<C> {
         (now, state)
     }
 
-    /// Remembers the key in the scratch buffer, claimed or committed.
-    fn remember(&self, state: &mut State, now: Instant, held: Held) {
+    /// Remembers the pair, claimed or committed.
+    fn remember(&self, state: &mut State, now: Instant, pair: &Pair<'_>, held: Held) {
         while state.order.len() >= self.capacity {
             state.pop_front();
         }
-        let key: Arc<str> = Arc::from(state.scratch.as_str());
+        state.scratch.clear();
+        state.scratch.push_str(pair.source);
+        state.scratch.push_str(pair.id);
+        let key = Key {
+            hash: pair.hash,
+            source_len: pair.source.len(),
+            text: Arc::from(state.scratch.as_str()),
+        };
         let seq = state.next;
         state.next += 1;
-        state.live.insert(Arc::clone(&key), Live { seq, held });
+        state.live.insert(key.clone(), Live { seq, held });
         state.order.push_back(Entry { key, seq, at: now });
     }
 }
@@ -441,8 +563,8 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         let (now, mut guard) = self.expired_dropped();
         let state = &mut *guard;
         let taken = Held::Until(now.checked_add(lease));
-        write_key(&mut state.scratch, source, id);
-        match state.live.get_mut(state.scratch.as_str()) {
+        let pair = state.pair(source, id);
+        match state.live.get_mut(&pair as &dyn SourceId) {
             Some(Live {
                 held: Held::Committed,
                 ..
@@ -457,7 +579,7 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
                 Ok(Claim::Claimed)
             }
             None => {
-                self.remember(state, now, taken);
+                self.remember(state, now, &pair, taken);
                 Ok(Claim::Claimed)
             }
         }
@@ -466,10 +588,10 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
     fn commit(&self, source: &str, id: &str) -> Result<(), Infallible> {
         let (now, mut guard) = self.expired_dropped();
         let state = &mut *guard;
-        write_key(&mut state.scratch, source, id);
-        match state.live.get_mut(state.scratch.as_str()) {
+        let pair = state.pair(source, id);
+        match state.live.get_mut(&pair as &dyn SourceId) {
             Some(live) => live.held = Held::Committed,
-            None => self.remember(state, now, Held::Committed),
+            None => self.remember(state, now, &pair, Held::Committed),
         }
         Ok(())
     }
@@ -477,19 +599,19 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
     fn check(&self, source: &str, id: &str) -> Result<Delivery, Infallible> {
         let (now, mut guard) = self.expired_dropped();
         let state = &mut *guard;
-        write_key(&mut state.scratch, source, id);
-        if state.live.contains_key(state.scratch.as_str()) {
+        let pair = state.pair(source, id);
+        if state.live.contains_key(&pair as &dyn SourceId) {
             return Ok(Delivery::Duplicate);
         }
-        self.remember(state, now, Held::Committed);
+        self.remember(state, now, &pair, Held::Committed);
         Ok(Delivery::New)
     }
 
     fn forget(&self, source: &str, id: &str) -> Result<(), Infallible> {
         let mut guard = self.state();
         let state = &mut *guard;
-        write_key(&mut state.scratch, source, id);
-        state.live.remove(state.scratch.as_str());
+        let pair = state.pair(source, id);
+        state.live.remove(&pair as &dyn SourceId);
         Ok(())
     }
 }
@@ -497,6 +619,33 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kept hash only picks the bucket: two pairs that share it, and even the text of
+    /// source and id run together, are still told apart by where the source ends.
+    #[test]
+    fn pairs_with_one_hash_are_told_apart_by_their_text() {
+        let key = Key {
+            hash: 7,
+            source_len: 2,
+            text: Arc::from("/ab"),
+        };
+        let same = Pair {
+            hash: 7,
+            source: "/a",
+            id: "b",
+        };
+        let shifted = Pair {
+            hash: 7,
+            source: "/ab",
+            id: "",
+        };
+        assert!((&key as &dyn SourceId) == (&same as &dyn SourceId));
+        assert!((&key as &dyn SourceId) != (&shifted as &dyn SourceId));
+        let mut live: HashMap<Key, u8, BuildHasherDefault<KeptHash>> = HashMap::default();
+        live.insert(key, 1);
+        assert_eq!(live.get(&same as &dyn SourceId), Some(&1));
+        assert_eq!(live.get(&shifted as &dyn SourceId), None);
+    }
 
     #[test]
     fn key_separates_source_from_id() {
