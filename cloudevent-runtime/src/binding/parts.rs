@@ -189,6 +189,7 @@ where
     };
     let has_data = value.is_some();
     let mut envelope = Envelope::default();
+    let mut held = json::Held::new(T::EXTENSIONS);
     let data = json::read_strings(
         parts
             .attributes
@@ -198,14 +199,23 @@ where
         crate::format::TypedData::holding(value),
         has_data,
         &mut envelope,
+        &mut held,
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
     )?;
-    let event = Event::from_envelope(envelope, data).ok()?;
-    if named && !payload_hints_are_strings(&event, parts) {
-        return None;
+    if named {
+        let written = payload_writes_back(&data, &held, parts)?;
+        // A held extension the payload does not fill is the envelope's own after all.
+        for (at, (name, value)) in held.as_slice().iter().enumerate() {
+            if written & (1 << at) == 0 {
+                envelope.extensions.try_insert_new(
+                    (*name).to_owned(),
+                    ExtensionValueBuf::String((*value).to_owned()),
+                );
+            }
+        }
     }
-    Some(event)
+    Event::from_envelope(envelope, data).ok()
 }
 
 /// Reads parts into an [`Event<T>`], with the payload's typed extensions as hints unless
@@ -598,6 +608,51 @@ fn payload_hints_are_strings<T: CloudEventData>(event: &Event<T>, parts: &PartsR
         }
     }
     event.data().visit_extensions(&mut Check(parts)).is_ok()
+}
+
+/// [`payload_hints_are_strings`] for [`read_typed_direct`], which held the attributes named
+/// like one of the payload's extensions aside ([`json::Held`]): each of those the payload
+/// fills must be written back as a String of the same text (then the event is the one read
+/// with them kept, which [`Event::assemble`] would have removed as the payload's own), and
+/// every other extension the payload holds must pass [`payload_hints_are_strings`]'s test.
+/// `None` when not; else the held extensions written back, bit `i` for the `i`-th.
+fn payload_writes_back<T: CloudEventData>(
+    data: &T,
+    held: &json::Held<'_>,
+    parts: &PartsRef<'_>,
+) -> Option<u32> {
+    struct Check<'p, 'a, 'h> {
+        parts: &'p PartsRef<'a>,
+        held: &'p json::Held<'h>,
+        /// The held extensions the payload wrote back, one bit each.
+        written: u32,
+    }
+    impl ExtensionVisitor for Check<'_, '_, '_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            if let Some((at, text)) = self.held.get(name) {
+                return match value {
+                    ExtensionValue::String(written) if written == text => {
+                        self.written |= 1 << at;
+                        Ok(())
+                    }
+                    _ => Err(()),
+                };
+            }
+            match value {
+                ExtensionValue::String(_) => Ok(()),
+                _ if self.parts.attribute(name) == Some(&*canonical_string(value)) => Err(()),
+                _ => Ok(()),
+            }
+        }
+    }
+    let mut check = Check {
+        parts,
+        held,
+        written: 0,
+    };
+    data.visit_extensions(&mut check).ok()?;
+    Some(check.written)
 }
 
 /// One member's value as the visitor is handed it.
