@@ -594,9 +594,10 @@ proptest! {
             5,
         ),
         priority in prop::option::of(prop::sample::select(vec![5, -5])),
+        id in prop::sample::select(vec!["o-1", "a\u{7}b", ""]),
     ) {
         let payload = Placed {
-            id: "o-1".to_owned(),
+            id: id.to_owned(),
             region: fields[0].map(str::to_owned),
             zone: fields[1].map(str::to_owned),
             a: fields[2].map(str::to_owned),
