@@ -189,23 +189,51 @@ where
     };
     let has_data = value.is_some();
     let mut envelope = Envelope::default();
+    let mut held = json::Held::new(T::EXTENSIONS);
     let data = json::read_strings(
         parts
             .attributes
             .iter()
             .map(|(name, value)| (*name, value.as_ref())),
         parts.datacontenttype.as_deref(),
-        crate::format::TypedData::holding(value),
+        crate::format::TypedData::<T, false>::holding(value),
         has_data,
         &mut envelope,
+        &mut held,
         Some(json::Expected::of::<T>()),
         &Event::<T>::POLICY,
     )?;
-    let event = Event::from_envelope(envelope, data).ok()?;
-    if named && !payload_hints_are_strings(&event, parts) {
+    let mut strings_held = false;
+    if named {
+        let written;
+        (written, strings_held) = payload_writes_back(&data, &held, parts)?;
+        // A held extension the payload does not fill is the envelope's own after all.
+        for (at, (name, value)) in held.as_slice().iter().enumerate() {
+            if written & (1 << at) == 0 {
+                envelope.extensions.try_insert_new(
+                    (*name).to_owned(),
+                    ExtensionValueBuf::String((*value).to_owned()),
+                );
+            }
+        }
+    }
+    // The slot left the payload's Strings to this check (`TypedData`'s `PAYLOAD_STRINGS`).
+    // A subject and String extensions the envelope carries as they are, byte for byte,
+    // passed the same String rule (`check_string_value`, a function of the text alone) in
+    // the envelope check just now: only what the payload's schema says is left to ask.
+    let envelope_carries_strings = strings_held
+        && data
+            .subject()
+            .is_none_or(|subject| envelope.subject.as_deref() == Some(subject));
+    let found = if envelope_carries_strings {
+        data.check_data()
+    } else {
+        crate::event::payload_string_violation(&data)
+    };
+    if found.is_some() {
         return None;
     }
-    Some(event)
+    Event::from_envelope(envelope, data).ok()
 }
 
 /// Reads parts into an [`Event<T>`], with the payload's typed extensions as hints unless
@@ -598,6 +626,58 @@ fn payload_hints_are_strings<T: CloudEventData>(event: &Event<T>, parts: &PartsR
         }
     }
     event.data().visit_extensions(&mut Check(parts)).is_ok()
+}
+
+/// [`payload_hints_are_strings`] for [`read_typed_direct`], which held the attributes named
+/// like one of the payload's extensions aside ([`json::Held`]): each of those the payload
+/// fills must be written back as a String of the same text (then the event is the one read
+/// with them kept, which [`Event::assemble`] would have removed as the payload's own), and
+/// every other extension the payload holds must pass [`payload_hints_are_strings`]'s test.
+/// `None` when not; else the held extensions written back, bit `i` for the `i`-th, and
+/// whether every String extension the payload holds is a held one written back.
+fn payload_writes_back<T: CloudEventData>(
+    data: &T,
+    held: &json::Held<'_>,
+    parts: &PartsRef<'_>,
+) -> Option<(u32, bool)> {
+    struct Check<'p, 'a, 'h> {
+        parts: &'p PartsRef<'a>,
+        held: &'p json::Held<'h>,
+        /// The held extensions the payload wrote back, one bit each.
+        written: u32,
+        /// No String extension of the payload's was other than a held one.
+        strings_held: bool,
+    }
+    impl ExtensionVisitor for Check<'_, '_, '_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            if let Some((at, text)) = self.held.get(name) {
+                return match value {
+                    ExtensionValue::String(written) if written == text => {
+                        self.written |= 1 << at;
+                        Ok(())
+                    }
+                    _ => Err(()),
+                };
+            }
+            match value {
+                ExtensionValue::String(_) => {
+                    self.strings_held = false;
+                    Ok(())
+                }
+                _ if self.parts.attribute(name) == Some(&*canonical_string(value)) => Err(()),
+                _ => Ok(()),
+            }
+        }
+    }
+    let mut check = Check {
+        parts,
+        held,
+        written: 0,
+        strings_held: true,
+    };
+    data.visit_extensions(&mut check).ok()?;
+    Some((check.written, check.strings_held))
 }
 
 /// One member's value as the visitor is handed it.

@@ -25,7 +25,7 @@ mod strings;
 
 use member::{Member, Members};
 pub(crate) use scalar::{CowStr, JsonScalar, ScalarSeed};
-pub(crate) use strings::read_strings;
+pub(crate) use strings::{Held, read_strings};
 
 /// Where violations go while parsing: in strict mode the first one stops the parse, in
 /// lenient mode (the validator) all are collected and parsing goes on.
@@ -417,6 +417,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             expected_type,
             memo,
             has_data || has_data_base64,
+            &[],
         )
         .map_err(|Stop| stop(findings))
     }
@@ -424,9 +425,15 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
 
 /// What follows an event object's last member, for every reader of one: the policy's one
 /// envelope check, the walk of JSON `data` for members named twice, and the slot's finish.
+/// `held`: the extensions a typed binary-mode reader held aside (`strings::Held`), which the
+/// check sees among the envelope's own.
 // Inlined: the JSON reader's visitor and the binary-mode reader of string members
 // (`strings::read_strings`) each call it once per event.
 #[inline]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the state of a reader at the end of an object, one argument each; private, inlined"
+)]
 fn end_of_object<'de, S: DataSlot<'de>>(
     envelope: &Envelope<'de>,
     findings: &mut Findings,
@@ -435,6 +442,7 @@ fn end_of_object<'de, S: DataSlot<'de>>(
     expected_type: Option<Expected>,
     memo: Option<&mut BatchMemo>,
     has_data: bool,
+    held: &[(&str, &str)],
 ) -> Result<S::Data, Stop> {
     // The attributes first: a missing `id` says more than the `data` it leaves unread.
     // The one envelope check of `cloudevent-rules`, the same for every door: a strict
@@ -444,8 +452,19 @@ fn end_of_object<'de, S: DataSlot<'de>>(
     } else {
         Mode::Collect
     };
+    let merged;
+    let extensions: &dyn cloudevent_rules::ExtensionAttributes = if held.is_empty() {
+        &envelope.extensions
+    } else {
+        merged = strings::Merged {
+            kept: &envelope.extensions,
+            held,
+        };
+        &merged
+    };
     let attributes = cloudevent_rules::Envelope {
         data: has_data.then_some(slot.size()),
+        extensions,
         ..envelope.view()
     };
     let mut found = check_envelope(policy, &attributes, mode, expected_type, memo, None);

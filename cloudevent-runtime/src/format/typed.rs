@@ -134,7 +134,11 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
 
 /// Reads `data` into `T`: in place once `datacontenttype` is known, else kept raw until the
 /// end of the object decides how to read it (a non-JSON type requires a string, CE-JSON 3.1).
-pub(crate) struct TypedData<T> {
+///
+/// `PAYLOAD_STRINGS`: whether [`DataSlot::finish`] checks the Strings the payload copies into
+/// the envelope ([`payload_string_violation`]); the direct binary-mode reader
+/// (`binding::parts`) checks them itself, after its envelope check.
+pub(crate) struct TypedData<T, const PAYLOAD_STRINGS: bool = true> {
     value: Option<T>,
     /// `data` that came before a `datacontenttype` that decides how to read it.
     pending: Option<Box<RawValue>>,
@@ -149,7 +153,9 @@ impl<T> Default for TypedData<T> {
     }
 }
 
-impl<T: CloudEventData + DeserializeOwned> TypedData<T> {
+impl<T: CloudEventData + DeserializeOwned, const PAYLOAD_STRINGS: bool>
+    TypedData<T, PAYLOAD_STRINGS>
+{
     /// The slot once `data` was read in place into `value` (`None`: the event had none), as
     /// [`DataSlot::data`] leaves it for JSON data under a JSON `datacontenttype`.
     pub(crate) fn holding(value: Option<T>) -> Self {
@@ -174,7 +180,9 @@ impl<T: CloudEventData + DeserializeOwned> TypedData<T> {
     }
 }
 
-impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
+impl<'de, T: CloudEventData + DeserializeOwned, const PAYLOAD_STRINGS: bool> DataSlot<'de>
+    for TypedData<T, PAYLOAD_STRINGS>
+{
     type Data = T;
 
     fn data<A: MapAccess<'de>>(
@@ -257,7 +265,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> DataSlot<'de> for TypedData<T> {
                 }
             },
         };
-        if let Some(violation) = payload_string_violation(&value) {
+        if PAYLOAD_STRINGS && let Some(violation) = payload_string_violation(&value) {
             findings.report(violation)?;
         }
         Ok(value)

@@ -426,3 +426,191 @@ proptest! {
         }
     }
 }
+
+// ------------------------------ the payload's String extensions, held aside (issue 40)
+
+/// A payload filling String extensions from its fields (as `#[cloudevent(extension)]` on a
+/// `String` does), more of them than the direct reading holds aside, and an Integer one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Placed {
+    id: String,
+    region: Option<String>,
+    zone: Option<String>,
+    a: Option<String>,
+    b: Option<String>,
+    c: Option<String>,
+    priority: Option<i32>,
+}
+
+impl CloudEventData for Placed {
+    const TYPE: &'static str = "com.example.order.created";
+    const DATASCHEMA: Option<&'static str> = None;
+    const SOURCE: Option<&'static str> = Some("https://orders.example.com");
+    const DATACONTENTTYPE: &'static str = "application/json";
+    const EXTENSIONS: &'static [&'static str] = &["region", "zone", "a", "b", "c", "priority"];
+
+    fn subject(&self) -> Option<&str> {
+        Some(&self.id)
+    }
+
+    fn visit_extensions<V: ExtensionVisitor>(&self, visitor: &mut V) -> Result<(), V::Error> {
+        for (name, value) in [
+            ("region", &self.region),
+            ("zone", &self.zone),
+            ("a", &self.a),
+            ("b", &self.b),
+            ("c", &self.c),
+        ] {
+            if let Some(value) = value {
+                visitor.visit(name, ExtensionValue::String(value))?;
+            }
+        }
+        if let Some(priority) = self.priority {
+            visitor.visit("priority", ExtensionValue::Integer(priority))?;
+        }
+        Ok(())
+    }
+}
+
+/// [`direct_and_general`] for [`Placed`].
+fn placed_direct_and_general(
+    parts: &BinaryParts,
+) -> (Option<String>, Result<String, (String, String)>) {
+    let view = parts.borrowed();
+    let named = view
+        .attributes
+        .iter()
+        .any(|(name, _)| Placed::EXTENSIONS.contains(name));
+    let direct = read_typed_direct::<Placed>(&view, named).map(|event| format!("{event:?}"));
+    let general = verdict(read_typed_general::<Placed>(&view, &[], named));
+    (direct, general)
+}
+
+#[test]
+fn the_payloads_string_extensions_are_held_aside_and_written_back() {
+    const JSON: Option<&str> = Some("application/json");
+    const BODY: &[u8] = br#"{"id":"o-1","region":"eu","zone":"z1","a":"1","b":"2","c":"3"}"#;
+    let read = [
+        order_parts(&[("region", "eu")], JSON, BODY),
+        order_parts(
+            &[("zone", "z1"), ("region", "eu"), ("flag", "x")],
+            JSON,
+            BODY,
+        ),
+        order_parts(
+            &[("aa", "x"), ("region", "eu"), ("a", "1"), ("ab", "y")],
+            JSON,
+            BODY,
+        ),
+        // More than the four held: the fifth is kept, and removed as the payload's own.
+        order_parts(
+            &[
+                ("c", "3"),
+                ("region", "eu"),
+                ("b", "2"),
+                ("zone", "z1"),
+                ("a", "1"),
+            ],
+            JSON,
+            BODY,
+        ),
+        order_parts(&[("region", "eu"), ("priority", "high")], JSON, BODY),
+        // None to write back: the attribute is the envelope's own.
+        order_parts(
+            &[("region", "eu"), ("zone", "z2")],
+            JSON,
+            br#"{"id":"o-1"}"#,
+        ),
+    ];
+    for parts in &read {
+        let (direct, general) = placed_direct_and_general(parts);
+        assert!(direct.is_some(), "{parts:?}: {general:?}");
+        assert_eq!(Ok(direct.unwrap()), general, "{parts:?}");
+    }
+    let given_up = [
+        // Another value than the payload's: R-7, from the general reading.
+        order_parts(&[("region", "us")], JSON, BODY),
+        order_parts(&[("region", "eu"), ("region", "eu")], JSON, BODY),
+        order_parts(
+            &[
+                ("c", "3"),
+                ("region", "eu"),
+                ("b", "2"),
+                ("zone", "z1"),
+                ("a", "1"),
+                ("c", "3"),
+            ],
+            JSON,
+            BODY,
+        ),
+        order_parts(
+            &[("region", "eu"), ("priority", "5")],
+            JSON,
+            br#"{"id":"o-1","region":"eu","priority":5}"#,
+        ),
+    ];
+    for parts in &given_up {
+        let (direct, general) = placed_direct_and_general(parts);
+        assert_eq!(direct, None, "{parts:?}: {general:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2048,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Issue 40: with the payload's String extensions held aside, the direct reading still
+    /// gives the general reading's event or gives up, whatever the attributes, their order
+    /// and values, and whatever the payload writes back.
+    #[test]
+    fn the_direct_reading_with_held_extensions_is_the_general_one(
+        extra in prop::collection::vec(
+            (
+                prop_oneof![
+                    3 => prop::sample::select(vec![
+                        "region", "zone", "a", "b", "c", "priority", "aa", "0", "zz", "flag",
+                        "Region", "subject", "time",
+                    ])
+                    .prop_map(str::to_owned),
+                    1 => name(),
+                ],
+                prop_oneof![
+                    3 => prop::sample::select(vec![
+                        "eu", "z1", "1", "2", "3", "", "5", "o-1", "a\u{7}b",
+                    ])
+                        .prop_map(str::to_owned),
+                    1 => value(),
+                ],
+            ),
+            0..8,
+        ),
+        fields in prop::collection::vec(
+            prop::option::of(prop::sample::select(vec![
+                "eu", "z1", "1", "2", "3", "", "x", "a\u{7}b",
+            ])),
+            5,
+        ),
+        priority in prop::option::of(prop::sample::select(vec![5, -5])),
+        id in prop::sample::select(vec!["o-1", "a\u{7}b", ""]),
+    ) {
+        let payload = Placed {
+            id: id.to_owned(),
+            region: fields[0].map(str::to_owned),
+            zone: fields[1].map(str::to_owned),
+            a: fields[2].map(str::to_owned),
+            b: fields[3].map(str::to_owned),
+            c: fields[4].map(str::to_owned),
+            priority,
+        };
+        let body = serde_json::to_vec(&payload).unwrap();
+        let mut parts = order_parts(&[], Some("application/json"), &body);
+        parts.attributes.extend(extra);
+        let (direct, general) = placed_direct_and_general(&parts);
+        if let Some(direct) = direct {
+            prop_assert_eq!(Ok(direct), general);
+        }
+    }
+}

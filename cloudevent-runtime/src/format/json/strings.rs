@@ -10,26 +10,130 @@
 
 use std::borrow::Cow;
 
-use cloudevent_rules::Policy;
+use cloudevent_rules::{ExtensionAttributes, ExtensionValue, Policy};
 
 use super::{
     DataSlot, Envelope, Expected, Findings, JsonScalar, Member, Members, context_attribute,
     end_of_object, extension,
 };
+use crate::extension::Extensions;
+
+/// How many extensions [`Held`] holds aside; any more are kept in the envelope's map.
+const HELD: usize = 4;
+
+/// The extension attributes named like one the typed reader's payload fills
+/// (`CloudEventData::EXTENSIONS`), held aside as the message's strings instead of being kept
+/// in the envelope's map: the payload writes such an extension itself, so a kept copy was
+/// allocated only to be removed again when the event is assembled (`Event::assemble`; issue
+/// 40: about 900 instructions of an HTTP binary decode). The envelope check still sees them,
+/// merged into the kept ones in name order ([`Merged`]), so it finds what it finds with them
+/// kept. The caller must then find each one written back by the payload (a String of the
+/// same text, [`Held::get`]), or read the message the general way.
+pub(crate) struct Held<'de> {
+    /// The payload's extension names.
+    names: &'static [&'static str],
+    /// `(name, value)`, sorted by name (the map's order), each name once.
+    list: [(&'de str, &'de str); HELD],
+    len: usize,
+}
+
+impl<'de> Held<'de> {
+    /// Nothing held yet, for a payload filling the extensions `names`.
+    pub(crate) fn new(names: &'static [&'static str]) -> Self {
+        Held {
+            names,
+            list: [("", ""); HELD],
+            len: 0,
+        }
+    }
+
+    /// The held `(name, value)` pairs, in name order.
+    pub(crate) fn as_slice(&self) -> &[(&'de str, &'de str)] {
+        &self.list[..self.len]
+    }
+
+    /// Where the held extension `name` is in [`Held::as_slice`], and its value.
+    pub(crate) fn get(&self, name: &str) -> Option<(usize, &'de str)> {
+        self.as_slice()
+            .iter()
+            .position(|(held, _)| *held == name)
+            .map(|at| (at, self.list[at].1))
+    }
+
+    /// Holds `name` when the payload fills it and there is room: `Some(true)` when held,
+    /// `Some(false)` when the envelope must keep it, `None` when it is held already (a
+    /// member named twice, which the visitor reads: see [`read_strings`]).
+    fn hold(&mut self, name: &'de str, value: &'de str) -> Option<bool> {
+        if !self.names.contains(&name) {
+            return Some(false);
+        }
+        let at = match self
+            .as_slice()
+            .binary_search_by(|(held, _)| (*held).cmp(name))
+        {
+            Ok(_) => return None,
+            Err(at) => at,
+        };
+        if self.len == HELD {
+            return Some(false);
+        }
+        self.list.copy_within(at..self.len, at + 1);
+        self.list[at] = (name, value);
+        self.len += 1;
+        Some(true)
+    }
+}
+
+/// The kept extensions and the held ones, as one set in name order: what the envelope check
+/// sees of an event read with extensions held aside.
+pub(super) struct Merged<'a> {
+    pub(super) kept: &'a Extensions,
+    pub(super) held: &'a [(&'a str, &'a str)],
+}
+
+impl ExtensionAttributes for Merged<'_> {
+    fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
+        let mut held = self.held.iter().peekable();
+        for (name, value) in self.kept {
+            while let Some((held_name, held_value)) =
+                held.next_if(|(held, _)| *held < name.as_str())
+            {
+                f(held_name, ExtensionValue::String(held_value));
+            }
+            f(name, value.as_value());
+        }
+        for (name, value) in held {
+            f(name, ExtensionValue::String(value));
+        }
+    }
+
+    fn extension(&self, name: &str) -> Option<ExtensionValue<'_>> {
+        match self.held.iter().find(|(held, _)| *held == name) {
+            Some((_, value)) => Some(ExtensionValue::String(value)),
+            None => self.kept.extension(name),
+        }
+    }
+}
 
 /// Reads string-valued attributes and an optional `datacontenttype` into `envelope`, then
 /// runs the end of the object over `slot` (holding `data` when `has_data`).
 ///
 /// `None` for anything the visitor refuses, and for members it reads another way: `data`,
 /// `data_base64` or `datacontenttype` among the attributes, or a member named twice.
+/// Extensions the payload fills are held aside in `held` (see [`Held`]).
 // Inlined into its one caller, the typed binary-mode reader (`binding::parts`).
 #[inline]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the message's members and the reader's state, one argument each; one caller"
+)]
 pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
     attributes: impl Iterator<Item = (&'de str, &'de str)>,
     datacontenttype: Option<&'de str>,
     slot: S,
     has_data: bool,
     envelope: &mut Envelope<'de>,
+    held: &mut Held<'de>,
     expected_type: Option<Expected>,
     policy: &Policy,
 ) -> Option<S::Data> {
@@ -38,8 +142,8 @@ pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
     // An extension named twice is kept once (`Extensions::try_insert_new`): counted here and
     // compared once at the end, rather than looked up before each is kept.
     let mut extensions = 0_usize;
-    for (name, value) in attributes {
-        let value = JsonScalar::Str(Cow::Borrowed(value));
+    for (name, value_text) in attributes {
+        let value = JsonScalar::Str(Cow::Borrowed(value_text));
         match Member::of(name) {
             Some(Member::Data | Member::DataBase64 | Member::DataContentType) => return None,
             Some(member) => {
@@ -49,6 +153,9 @@ pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
                 context_attribute(envelope, member, value, expected_type, &mut findings).ok()?;
             }
             None => {
+                if held.hold(name, value_text)? {
+                    continue;
+                }
                 extensions += 1;
                 extension(
                     envelope,
@@ -83,6 +190,7 @@ pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
         expected_type,
         None,
         has_data,
+        held.as_slice(),
     )
     .ok()
 }
