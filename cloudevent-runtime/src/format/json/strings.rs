@@ -194,3 +194,44 @@ pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
     )
     .ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the rules see of the kept and the held extensions is the map holding them all:
+    /// the same extensions in the same order (a strict check stops at the first error), for
+    /// every split of names that share first bytes or differ in them.
+    #[test]
+    fn merged_is_the_map_holding_every_extension() {
+        let names = ["", "a", "aa", "ab", "b", "region", "z", "\u{e9}t\u{e9}"];
+        for split in 0..(1_u32 << names.len()) {
+            let (mut all, mut kept, mut held) =
+                (Extensions::default(), Extensions::default(), Vec::new());
+            for (at, name) in names.iter().enumerate() {
+                all.insert(*name, *name);
+                if split & (1 << at) == 0 {
+                    kept.insert(*name, *name);
+                } else {
+                    held.push((*name, *name));
+                }
+            }
+            held.sort_unstable();
+            let merged = Merged {
+                kept: &kept,
+                held: &held,
+            };
+            let walk = |extensions: &dyn ExtensionAttributes| {
+                let mut seen = Vec::new();
+                extensions.for_each_extension(&mut |name, value| {
+                    seen.push(format!("{name}={value:?}"));
+                });
+                seen
+            };
+            assert_eq!(walk(&merged), walk(&all), "split {split:b}");
+            for name in names.iter().chain(&["c", "regio"]) {
+                assert_eq!(merged.extension(name), all.extension(name), "{name}");
+            }
+        }
+    }
+}
