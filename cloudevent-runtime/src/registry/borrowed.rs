@@ -18,6 +18,8 @@ use jsonschema::JsonType;
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object, cmp};
 use serde_json::{Number, Value};
 
+use super::lex::Lex;
+
 /// Objects up to this many members are read here; a larger one goes to the `Value` path.
 const SMALL_OBJECT: usize = 32;
 
@@ -131,43 +133,32 @@ struct Reader<'a> {
     owned: Vec<String>,
 }
 
+impl<'a> Lex<'a> for Reader<'a> {
+    fn text(&self) -> &'a str {
+        self.text
+    }
+
+    fn at(&mut self) -> &mut usize {
+        &mut self.at
+    }
+}
+
 impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.at).copied()
-    }
-
-    fn skip_blanks(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-            self.at += 1;
-        }
-    }
-
-    /// Steps over `byte` after blanks, or `None`.
-    fn expect(&mut self, byte: u8) -> Option<()> {
-        self.skip_blanks();
-        (self.peek()? == byte).then(|| self.at += 1)
-    }
-
     fn value(&mut self, depth: usize) -> Option<Item<'a>> {
         self.skip_blanks();
         match self.peek()? {
             b'"' => self.string().map(Item::String),
             b'{' => self.object(depth.checked_sub(1)?),
             b'[' => self.array(depth.checked_sub(1)?),
-            b't' => self.literal("true", Item::Bool(true)),
-            b'f' => self.literal("false", Item::Bool(false)),
-            b'n' => self.literal("null", Item::Null),
-            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.literal("true").map(|()| Item::Bool(true)),
+            b'f' => self.literal("false").map(|()| Item::Bool(false)),
+            b'n' => self.literal("null").map(|()| Item::Null),
+            b'-' | b'0'..=b'9' => match self.number() {
+                (Some(value), _) => Some(Item::Number(value.into())),
+                (None, text) => serde_json::from_str(text).ok().map(Item::Number),
+            },
             _ => None,
         }
-    }
-
-    fn literal(&mut self, word: &str, value: Item<'a>) -> Option<Item<'a>> {
-        let end = self.at + word.len();
-        (self.text.as_bytes().get(self.at..end)? == word.as_bytes()).then(|| {
-            self.at = end;
-            value
-        })
     }
 
     /// A string at `"`: borrowed when it holds no escape, else serde_json's reading of it.
@@ -199,43 +190,6 @@ impl<'a> Reader<'a> {
         let index = u32::try_from(self.owned.len()).ok()?;
         self.owned.push(decoded);
         Some(Text::Owned(index))
-    }
-
-    /// A number: an integer of up to 18 digits read here (what serde_json gives for it: a
-    /// `u64`, or an `i64` below zero; `-0` is a float there, so it is not read here), any
-    /// other number read by serde_json from its text.
-    fn number(&mut self) -> Option<Item<'a>> {
-        let bytes = self.text.as_bytes();
-        let start = self.at;
-        let digits = start + usize::from(bytes[start] == b'-');
-        let mut at = digits;
-        while bytes.get(at).is_some_and(u8::is_ascii_digit) {
-            at += 1;
-        }
-        let integer_end = at;
-        while matches!(
-            bytes.get(at),
-            Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
-        ) {
-            at += 1;
-        }
-        self.at = at;
-        let count = integer_end - digits;
-        if at == integer_end && (count == 1 || ((2..=18).contains(&count) && bytes[digits] != b'0'))
-        {
-            let magnitude = bytes[digits..integer_end]
-                .iter()
-                .fold(0_u64, |n, d| n * 10 + u64::from(d - b'0'));
-            if digits == start {
-                return Some(Item::Number(magnitude.into()));
-            }
-            if magnitude != 0 {
-                // Up to 18 digits: below 2^63, so the cast and the negation are exact.
-                return Some(Item::Number((-(magnitude as i64)).into()));
-            }
-        }
-        let number: Number = serde_json::from_str(self.text.get(start..at)?).ok()?;
-        Some(Item::Number(number))
     }
 
     /// Moves the entries of the container opened at `pending[start]` to the finished list.
@@ -553,7 +507,7 @@ impl<'a> Array<'a, BorrowedJson> for Run<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::fmt;
 
     use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -771,7 +725,7 @@ mod tests {
         assert!(strict.check_data_members(once).is_empty());
     }
 
-    mod property {
+    pub(crate) mod property {
         use super::read;
         use proptest::prelude::*;
 
@@ -779,7 +733,7 @@ mod tests {
         /// same text (`"a"` and `"\u0061"`, `"/"` and `"\/"`, a surrogate pair and its
         /// character) or any of `a`-`c` escaped or not, in nested objects and arrays of
         /// objects.
-        fn repeating() -> impl Strategy<Value = String> {
+        pub(crate) fn repeating() -> impl Strategy<Value = String> {
             let name = prop_oneof![
                 4 => prop::sample::select(vec![
                     r#""a""#, r#""\u0061""#, r#""b""#, r#""\u0062""#, r#""ab""#,
@@ -854,7 +808,7 @@ mod tests {
 
         /// JSON text with what serde_json's own writer never makes: blanks, escapes of every
         /// kind, surrogate pairs, numbers of any length and exponent.
-        fn json() -> impl Strategy<Value = String> {
+        pub(crate) fn json() -> impl Strategy<Value = String> {
             let string =
                 r#""([a-zA-Z0-9 é€😀<>]|\\[nrtbf"/\\]|\\u00[0-9a-f]{2}|\\ud83d\\ude00){0,24}""#;
             let number = "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,6})?([eE][+-]?[0-9]{1,3})?";

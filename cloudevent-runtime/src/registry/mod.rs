@@ -28,7 +28,11 @@ mod borrowed;
 #[cfg(feature = "registry")]
 mod data_check;
 #[cfg(feature = "registry")]
+mod lex;
+#[cfg(feature = "registry")]
 mod schema;
+#[cfg(feature = "registry")]
+mod text_check;
 #[cfg(feature = "registry")]
 mod validator;
 

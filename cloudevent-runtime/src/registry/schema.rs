@@ -12,6 +12,7 @@ use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
 use super::borrowed::{BorrowedJson, Tree};
+use super::text_check::TextCheck;
 
 /// At most this many failures of one event's data are reported; the last finding says that
 /// more were cut. A 256 KiB array of wrong items cannot make a report of thousands of lines.
@@ -21,7 +22,7 @@ pub(crate) const MAX_DATA_FINDINGS: usize = 32;
 const BACKTRACK_LIMIT: usize = 100_000;
 
 /// The `format`s the `jsonschema` crate checks, but `date-time`.
-const OTHER_FORMATS: [&str; 18] = [
+pub(crate) const OTHER_FORMATS: [&str; 18] = [
     "date",
     "duration",
     "email",
@@ -72,7 +73,7 @@ fn formats<'i, R, F: jsonschema::json::Json>(
         })
 }
 
-fn is_date_time(text: &str) -> bool {
+pub(crate) fn is_date_time(text: &str) -> bool {
     crate::value::time_violations(text)
         .iter()
         .all(|v| !v.is_error())
@@ -83,6 +84,8 @@ fn is_date_time(text: &str) -> bool {
 pub(crate) struct CompiledSchema {
     validator: jsonschema::Validator,
     borrowed: jsonschema::Validator<BorrowedJson>,
+    /// The check run on the text itself first, when the schema compiles to one.
+    text: Option<TextCheck>,
 }
 
 impl CompiledSchema {
@@ -104,13 +107,20 @@ impl CompiledSchema {
         Ok(CompiledSchema {
             validator,
             borrowed,
+            text: TextCheck::compile(schema),
         })
     }
 
     /// Whether `data`'s JSON text is valid, read as a borrowed tree; `None` when the tree is
     /// left to the `Value` path (see `borrowed.rs`). The same answer as [`Self::findings`]
     /// being empty (`the_borrowed_tree_gives_the_value_paths_verdict` below).
+    ///
+    /// The text check goes first (`text_check.rs`); only its "valid" is taken, anything else
+    /// is the tree's to decide.
     pub(crate) fn is_valid_text(&self, text: &str) -> Option<bool> {
+        if self.text.as_ref().is_some_and(|check| check.accepts(text)) {
+            return Some(true);
+        }
         Tree::parse(text).map(|tree| self.borrowed.is_valid(tree.root()))
     }
 
