@@ -30,7 +30,8 @@ pub mod avro;
 pub(crate) mod batch;
 pub(crate) mod json;
 mod json_format;
-#[cfg(test)]
+// Used by the registry's differential tests only.
+#[cfg(all(test, feature = "registry"))]
 pub(crate) use json_format::WALK_IN_READER;
 pub(crate) use json_format::walks_members_in_reader;
 #[cfg(feature = "protobuf")]
