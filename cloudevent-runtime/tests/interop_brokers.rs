@@ -484,6 +484,13 @@ struct PeerProcess {
 impl PeerProcess {
     fn start(peer: Peer, args: &[&str]) -> Self {
         let (program, script) = peer.program();
+        // Without this, node starts and fails with `ERR_MODULE_NOT_FOUND`.
+        let package = workspace().join("tests/interop/js/node_modules/cloudevents");
+        assert!(
+            program != "node" || package.is_dir(),
+            "{} is not there: run `cargo xtask test`, which runs `npm ci` in tests/interop/js",
+            package.display()
+        );
         let mut command = Command::new(program);
         command
             .arg(workspace().join(script))

@@ -189,6 +189,9 @@ fn fixture<'a>(fixtures: &'a [Fixture], case: &str) -> &'a Fixture {
         .unwrap_or_else(|| panic!("no fixture `{case}`"))
 }
 
+/// The JavaScript SDK, where `npm ci` in `tests/interop/js` puts it.
+const JS_PACKAGE: &str = "tests/interop/js/node_modules/cloudevents";
+
 fn missing_peer(peer: Peer, what: &str) -> ! {
     panic!(
         "interop {}: {what}; run `cargo xtask test`, which installs python3's `cloudevents` \
@@ -198,6 +201,10 @@ fn missing_peer(peer: Peer, what: &str) -> ! {
 }
 
 fn peer_command(peer: Peer, args: &[&str]) -> Command {
+    // Without this, node starts and fails with `ERR_MODULE_NOT_FOUND`.
+    if peer.program == "node" && !workspace().join(JS_PACKAGE).is_dir() {
+        missing_peer(peer, &format!("`{JS_PACKAGE}` is not there"));
+    }
     let mut command = Command::new(peer.program);
     command
         .arg(workspace().join(peer.script))

@@ -449,6 +449,13 @@ fn workspace() -> PathBuf {
 /// The HTTP binary-mode messages a peer SDK writes for the interop fixtures:
 /// `(case, headers)`.
 fn peer_messages(program: &str, script: &str) -> Vec<(String, RawHeaders)> {
+    // Without this, node starts and fails with `ERR_MODULE_NOT_FOUND`.
+    let package = workspace().join("tests/interop/js/node_modules/cloudevents");
+    assert!(
+        program != "node" || package.is_dir(),
+        "{} is not there: run `cargo xtask test`, which runs `npm ci` in tests/interop/js",
+        package.display()
+    );
     let events = workspace().join("tests/interop/events.json");
     let output = Command::new(program)
         .arg(workspace().join(script))
