@@ -85,7 +85,8 @@ struct Check {
     items: u32,
     min_items: usize,
     max_items: usize,
-    /// The names of `properties` and `required`, each with its check.
+    /// The names of `properties` and `required`, each with its check (a name only
+    /// `required` gives has `additional`'s).
     names: Box<[(Box<str>, u32)]>,
     /// The bits of `names` that are required.
     required: u64,
@@ -299,9 +300,10 @@ impl<'s> Compiler<'s> {
                 _ => return None,
             }
         }
+        // A required name that `properties` does not declare is an additional member.
         for name in required {
             if !properties.iter().any(|(declared, _)| **declared == *name) {
-                properties.push((Box::from(name), ANY));
+                properties.push((Box::from(name), check.additional));
             }
         }
         // A declared name is compared with the text as written (`Scan::declared`).

@@ -167,6 +167,21 @@ fn cases() -> Vec<(Value, &'static str, bool)> {
             false,
         ),
         (json!({"required": ["id"]}), r#"{"id": null}"#, true),
+        (
+            json!({"required": ["id"], "additionalProperties": false}),
+            r#"{"id": 1}"#,
+            false,
+        ),
+        (
+            json!({"additionalProperties": {"type": "string"}, "required": ["id"]}),
+            r#"{"id": "1"}"#,
+            true,
+        ),
+        (
+            json!({"required": ["id"], "additionalProperties": {"type": "string"}}),
+            r#"{"id": 1}"#,
+            false,
+        ),
         (json!({"required": ["id"]}), r#"{"ID": null}"#, false),
         (
             json!({"additionalProperties": {"type": "string"}}),
@@ -363,6 +378,178 @@ mod property {
                     prop_assert!(compiled.findings("t", &value).is_empty(), "{}", text);
                 }
             }
+        }
+    }
+}
+
+mod generated {
+    //! Schemas made of the check's keywords at random, and instances at random: whatever the
+    //! check accepts, `jsonschema` finds valid.
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+
+    use super::super::TextCheck;
+    use crate::registry::schema::CompiledSchema;
+
+    const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+
+    /// A root (never a bare `$ref` to itself) with generated subschemas under `a` and `items`.
+    fn schema() -> impl Strategy<Value = Value> {
+        (subschema(), subschema())
+            .prop_map(|(a, items)| json!({"properties": {"a": a}, "items": items}))
+    }
+
+    fn subschema() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(json!(true)),
+            Just(json!(false)),
+            Just(json!({})),
+            Just(json!({"$ref": "#"})),
+            prop::sample::subsequence(
+                vec![
+                    "null", "boolean", "integer", "number", "string", "array", "object"
+                ],
+                1..3
+            )
+            .prop_map(|types| json!({ "type": types })),
+            Just(json!({"type": "string", "enum": ["web", "a", "2026-03-28T14:22:31Z"]})),
+            Just(json!({"const": "a"})),
+            (0..3_u64, 0..3_u64)
+                .prop_map(|(min, extra)| json!({"minLength": min, "maxLength": min + extra})),
+            Just(json!({"format": "date-time"})),
+            (-2..3_i64, 0..3_i64)
+                .prop_map(|(min, extra)| json!({"minimum": min, "exclusiveMaximum": min + extra})),
+            (-2..3_i64, -2..3_i64)
+                .prop_map(|(min, max)| json!({"exclusiveMinimum": min, "maximum": max})),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            (
+                prop::collection::vec((prop::sample::select(NAMES.to_vec()), inner.clone()), 0..3),
+                prop::sample::subsequence(NAMES.to_vec(), 0..3),
+                prop_oneof![
+                    Just(None),
+                    Just(Some(json!(false))),
+                    Just(Some(json!(true))),
+                    inner.clone().prop_map(Some)
+                ],
+                prop_oneof![Just(None), inner.prop_map(Some)],
+                (0..3_u64, 0..3_u64),
+                any::<bool>(),
+            )
+                .prop_map(
+                    |(properties, required, additional, items, (min, extra), counts)| {
+                        let mut schema = Map::new();
+                        let properties: Map<String, Value> = properties
+                            .into_iter()
+                            .map(|(n, s)| (n.to_owned(), s))
+                            .collect();
+                        if !properties.is_empty() {
+                            schema.insert("properties".into(), Value::Object(properties));
+                        }
+                        if !required.is_empty() {
+                            schema.insert("required".into(), json!(required));
+                        }
+                        if let Some(additional) = additional {
+                            schema.insert("additionalProperties".into(), additional);
+                        }
+                        if let Some(items) = items {
+                            schema.insert("items".into(), items);
+                        }
+                        let (low, high) = if counts {
+                            ("minItems", "maxItems")
+                        } else {
+                            ("minProperties", "maxProperties")
+                        };
+                        schema.insert(low.into(), json!(min));
+                        schema.insert(high.into(), json!(min + extra));
+                        Value::Object(schema)
+                    },
+                )
+        })
+    }
+
+    fn instance() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(vec![
+            "null",
+            "true",
+            "false",
+            "0",
+            "1",
+            "-1",
+            "2",
+            "3",
+            "-0",
+            "1.0",
+            "1.5",
+            "1e2",
+            r#""""#,
+            r#""a""#,
+            r#""ab""#,
+            r#""abc""#,
+            r#""web""#,
+            r#""\/web""#,
+            r#""\u0061""#,
+            r#""2026-03-28T14:22:31Z""#,
+            r#""2026-02-30T00:00:00Z""#,
+            r#""é""#,
+            "[]",
+            "{}",
+        ])
+        .prop_map(str::to_owned);
+        leaf.prop_recursive(3, 32, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|items| format!("[{}]", items.join(","))),
+                prop::collection::vec((prop::sample::select(NAMES.to_vec()), inner), 0..4)
+                    .prop_map(|members| {
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(n, v)| format!("\"{n}\": {v}"))
+                            .collect();
+                        format!("{{{}}}", members.join(", "))
+                    }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn an_accepted_instance_is_valid(
+            schema in schema(),
+            instances in prop::collection::vec(instance(), 8),
+        ) {
+            let Some(check) = TextCheck::compile(&schema) else {
+                return Err(TestCaseError::fail(format!("{schema} has only the check's keywords")));
+            };
+            let compiled = CompiledSchema::compile(&schema).unwrap();
+            for text in &instances {
+                let value: Value = serde_json::from_str(text).unwrap();
+                if check.accepts(text) {
+                    prop_assert!(compiled.findings("t", &value).is_empty(), "{} {}", schema, text);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        /// Not vacuous: of 400 pairs, the check accepts some and `jsonschema` refuses some.
+        #[test]
+        fn the_generators_make_both_verdicts(
+            pairs in prop::collection::vec((schema(), instance()), 400),
+        ) {
+            let (mut accepted, mut invalid) = (0, 0);
+            for (schema, text) in &pairs {
+                let check = TextCheck::compile(schema).unwrap();
+                let compiled = CompiledSchema::compile(schema).unwrap();
+                let value: Value = serde_json::from_str(text).unwrap();
+                accepted += usize::from(check.accepts(text));
+                invalid += usize::from(!compiled.findings("t", &value).is_empty());
+            }
+            prop_assert!(accepted >= 40 && invalid >= 40, "{} accepted, {} invalid", accepted, invalid);
         }
     }
 }
