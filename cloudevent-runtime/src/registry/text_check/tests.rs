@@ -520,14 +520,19 @@ mod generated {
             schema in schema(),
             instances in prop::collection::vec(instance(), 8),
         ) {
-            let Some(check) = TextCheck::compile(&schema) else {
-                return Err(TestCaseError::fail(format!("{schema} has only the check's keywords")));
-            };
-            let compiled = CompiledSchema::compile(&schema).unwrap();
-            for text in &instances {
-                let value: Value = serde_json::from_str(text).unwrap();
-                if check.accepts(text) {
-                    prop_assert!(compiled.findings("t", &value).is_empty(), "{} {}", schema, text);
+            // Under 2020-12 (no `$schema`) and under draft 7.
+            let mut draft7 = schema.clone();
+            draft7["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+            for schema in [schema, draft7] {
+                let Some(check) = TextCheck::compile(&schema) else {
+                    return Err(TestCaseError::fail(format!("{schema} has only the check's keywords")));
+                };
+                let compiled = CompiledSchema::compile(&schema).unwrap();
+                for text in &instances {
+                    let value: Value = serde_json::from_str(text).unwrap();
+                    if check.accepts(text) {
+                        prop_assert!(compiled.findings("t", &value).is_empty(), "{} {}", schema, text);
+                    }
                 }
             }
         }
