@@ -502,3 +502,120 @@ fn a_template_typed_registry_checks_github_webhooks() {
     assert_eq!(status(&failed), 1, "{out}");
     assert!(out.contains("sender"), "{out}");
 }
+
+/// `validate --openapi` and `--asyncapi` read the documents `codegen` reads, typed the same
+/// way, and `snapshot` writes them for `--registry-snapshot`: one verdict from each.
+#[test]
+fn openapi_and_asyncapi_documents_are_registries() {
+    let fixtures = manifest().join("../cloudevent-codegen/tests/fixtures");
+    let asyncapi = fixtures
+        .join("asyncapi/orders-v3.json")
+        .display()
+        .to_string();
+    let openapi = fixtures
+        .join("openapi/orders-openapi-3.0.yaml")
+        .display()
+        .to_string();
+    let event = |ty: &str, data: &str| {
+        format!(
+            r#"{{"specversion":"1.0","id":"1","source":"/orders","type":"{ty}","datacontenttype":"application/json","data":{data}}}"#
+        )
+        .into_bytes()
+    };
+    let cancelled = event(
+        "com.example.order.cancelled",
+        r#"{"order_id":"o-1","reason":"customer"}"#,
+    );
+    let wrong_reason = event(
+        "com.example.order.cancelled",
+        r#"{"order_id":"o-1","reason":"bored"}"#,
+    );
+    let shipped = event(
+        "com.example.order.shipped",
+        r#"{"order_id":"o-1","carrier":"dhl"}"#,
+    );
+    let wrong_carrier = event(
+        "com.example.order.shipped",
+        r#"{"order_id":"o-1","carrier":"owl"}"#,
+    );
+    let registries: [(&[&str], &[u8], &[u8]); 2] = [
+        (&["--asyncapi", &asyncapi], &cancelled, &wrong_reason),
+        (
+            &["--openapi", &openapi, "--type-template", "{/x-event-type}"],
+            &shipped,
+            &wrong_carrier,
+        ),
+    ];
+    for (registry, valid, invalid) in registries {
+        let validate = |extra: &[&str], input: &[u8]| {
+            let args = [&["validate", "--profile", "cloudevents"], extra, &["-"]].concat();
+            run(&args, input)
+        };
+        let output = validate(registry, valid);
+        assert_eq!(
+            status(&output),
+            0,
+            "{registry:?}: {}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        let output = validate(registry, invalid);
+        assert_eq!(status(&output), 1, "{registry:?}: {}", stdout(&output));
+        assert!(
+            stdout(&output).contains("registry data"),
+            "{}",
+            stdout(&output)
+        );
+
+        // The same registry as a snapshot gives the same verdicts.
+        let snapshot = run(&[&["snapshot"], registry].concat(), b"");
+        assert_eq!(status(&snapshot), 0, "{registry:?}: {}", stderr(&snapshot));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("snapshot.json");
+        std::fs::write(&file, &snapshot.stdout).unwrap();
+        let file = file.display().to_string();
+        assert_eq!(status(&validate(&["--registry-snapshot", &file], valid)), 0);
+        assert_eq!(
+            status(&validate(&["--registry-snapshot", &file], invalid)),
+            1
+        );
+    }
+
+    // Two registries, or a type mapping an xRegistry document does not take, are refused
+    // by name (exit 2).
+    let output = run(
+        &[
+            "validate",
+            "--asyncapi",
+            &asyncapi,
+            "--openapi",
+            &openapi,
+            "-",
+        ],
+        &cancelled,
+    );
+    assert_eq!(status(&output), 2);
+    assert!(
+        stderr(&output).contains("give one of"),
+        "{}",
+        stderr(&output)
+    );
+    let catalog = xregistry().join("catalog.json").display().to_string();
+    let output = run(
+        &[
+            "validate",
+            "--xregistry",
+            &catalog,
+            "--type-template",
+            "{file}",
+            "-",
+        ],
+        &cancelled,
+    );
+    assert_eq!(status(&output), 2);
+    assert!(
+        stderr(&output).contains("do not apply"),
+        "{}",
+        stderr(&output)
+    );
+}

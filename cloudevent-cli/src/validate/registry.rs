@@ -1,5 +1,5 @@
 //! `cloudevent validate --registry DIR [--type-pointer PTR]`, `--xregistry FILE`,
-//! `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
+//! `--openapi FILE`, `--asyncapi FILE`, `--registry-snapshot FILE`: the profile's checks, then the schema registry's (the
 //! runtime's `RegistryValidator`), for every input format the command reads.
 
 use cloudevent_runtime::Validate;
@@ -12,7 +12,7 @@ use cloudevent_runtime::{
 };
 
 use super::Args;
-use crate::snapshot::load_entries;
+use crate::snapshot::{Source, load_entries};
 
 /// The schema registry options of `cloudevent validate`.
 #[derive(Debug, clap::Args)]
@@ -30,6 +30,15 @@ pub(super) struct RegistryArgs {
     /// Check against the CloudEvents messages of an xRegistry document instead.
     #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
     xregistry: Option<PathBuf>,
+    /// Check against the schemas of an OpenAPI 2 or 3 document instead, typed as
+    /// `cloudevent codegen --openapi` types them (`--type-template`, or `x-cloudevent.type`).
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    openapi: Option<PathBuf>,
+    /// Check against the messages of an AsyncAPI 2 or 3 document instead, typed as
+    /// `cloudevent codegen --asyncapi` types them (the CloudEvents header, or
+    /// `--type-template`).
+    #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
+    asyncapi: Option<PathBuf>,
     /// Check against a registry snapshot (`cloudevent-registry/1` JSON, as
     /// `cloudevent_codegen::registry_snapshot` writes it) instead.
     #[arg(long, value_name = "FILE", help_heading = "Schema registry")]
@@ -73,20 +82,25 @@ impl Checker {
         }
         let validator = Validator::new(policy);
         let args = &args.registry;
-        let entries = match (&args.registry, &args.xregistry, &args.registry_snapshot) {
-            (None, None, None) => {
+        let sources = [
+            args.registry.as_deref().map(Source::Folder),
+            args.xregistry.as_deref().map(Source::XRegistry),
+            args.openapi.as_deref().map(Source::OpenApi),
+            args.asyncapi.as_deref().map(Source::AsyncApi),
+        ];
+        let mut sources = sources.into_iter().flatten();
+        let entries = match (sources.next(), sources.next(), &args.registry_snapshot) {
+            (None, _, None) => {
                 if args.layout.is_given() {
-                    return Err("`--type-pointer`, `--type-template`, `--types-pointer` and `--dataschema-base` need `--registry DIR`".to_owned());
+                    return Err("`--type-pointer`, `--type-template`, `--types-pointer` and `--dataschema-base` need `--registry DIR`, `--openapi FILE` or `--asyncapi FILE`".to_owned());
                 }
                 return Ok(Checker::Profile(validator));
             }
-            (Some(dir), None, None) => load_entries(Some(dir), &args.layout.mapping(), None)?,
-            (None, Some(file), None) => load_entries(
-                None,
-                &cloudevent_codegen::TypeMapping::default(),
-                Some(file),
-            )?,
-            (None, None, Some(file)) => {
+            (Some(Source::XRegistry(_)), None, None) if args.layout.is_given() => {
+                return Err("`--xregistry` types its messages by their envelope metadata; `--type-pointer`, `--type-template`, `--types-pointer` and `--dataschema-base` do not apply to it".to_owned());
+            }
+            (Some(source), None, None) => load_entries(source, &args.layout.mapping())?,
+            (None, _, Some(file)) => {
                 let bytes = std::fs::read(file)
                     .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
                 let registry = Registry::from_snapshot(&bytes)
@@ -95,7 +109,7 @@ impl Checker {
             }
             _ => {
                 return Err(
-                    "give one of `--registry`, `--xregistry` and `--registry-snapshot`".to_owned(),
+                    "give one of `--registry`, `--xregistry`, `--openapi`, `--asyncapi` and `--registry-snapshot`".to_owned(),
                 );
             }
         };
