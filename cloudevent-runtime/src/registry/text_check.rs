@@ -7,8 +7,10 @@
 //! never change what it decides.
 //!
 //! A schema compiles only when every keyword in it is one of: `type`, `enum` and `const` of
-//! strings, `minLength`, `maxLength`, `format` (`date-time`, with the registry's own check; the
-//! other formats only where the draft makes them annotations), `minimum`, `maximum`,
+//! strings (and `oneOf`/`anyOf` of string `const`s, an `enum` documented value by value),
+//! `minLength`, `maxLength`, `format` (`date-time`, with the registry's own check; the
+//! other formats only where the draft makes them annotations, and the number formats of
+//! schema generators, `uint32` and the like), `minimum`, `maximum`,
 //! `exclusiveMinimum`, `exclusiveMaximum` (integer bounds, drafts 6 and later), `items` (one
 //! schema), `minItems`, `maxItems`, `uniqueItems: false`, `properties`, `required`,
 //! `additionalProperties`, `minProperties`, `maxProperties`, `$ref` to `#`, `#/$defs/…` or
@@ -48,6 +50,14 @@ const MAX_OTHER: usize = 32;
 
 /// Names one schema object may declare in `properties` and `required` together (a bit each).
 const MAX_NAMES: usize = 64;
+
+/// The `format`s schema generators write for Rust's number types (schemars: `"format":
+/// "uint32"` beside `"minimum": 0`). `jsonschema` knows none of them, so under every draft
+/// they assert nothing (`these_number_formats_assert_nothing` pins that).
+pub(super) const NUMBER_FORMATS: [&str; 12] = [
+    "int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "uint",
+    "float", "double",
+];
 
 /// The JSON types, as bits of [`Check::types`].
 const NULL: u8 = 1;
@@ -265,11 +275,16 @@ impl<'s> Compiler<'s> {
                     check.strings.is_none().then_some(())?;
                     check.strings = Some(Box::new([Box::from(value.as_str()?)]));
                 }
+                "oneOf" | "anyOf" => {
+                    check.strings.is_none().then_some(())?;
+                    check.strings = Some(documented_enum(value, key == "oneOf")?);
+                }
                 "minLength" => check.min_length = count(value)?,
                 "maxLength" => check.max_length = count(value)?,
                 "format" => match value.as_str()? {
                     "date-time" => check.date_time = true,
                     format if self.modern && OTHER_FORMATS.contains(&format) => {}
+                    format if NUMBER_FORMATS.contains(&format) => {}
                     _ => return None,
                 },
                 "minimum" => check.minimum.push((bound(value)?, false)),
@@ -325,6 +340,32 @@ impl<'s> Compiler<'s> {
         *self.checks.get_mut(index as usize)? = check;
         Some(index)
     }
+}
+
+/// `oneOf` or `anyOf` whose every branch is a string `const` (with `type: "string"` and
+/// annotations at most): an `enum` whose values are documented one by one, the form schema
+/// generators write. Under `oneOf` a value two branches name would match both, so is never
+/// valid: such a list gets no check.
+fn documented_enum(branches: &Value, one: bool) -> Option<Box<[Box<str>]>> {
+    let mut strings: Vec<Box<str>> = Vec::new();
+    for branch in branches.as_array()? {
+        let mut constant = None;
+        for (key, value) in branch.as_object()? {
+            match key.as_str() {
+                "const" => constant = Some(value.as_str()?),
+                "type" if value == "string" => {}
+                key if annotation(key) => {}
+                _ => return None,
+            }
+        }
+        let constant = constant?;
+        if strings.iter().any(|s| **s == *constant) {
+            (!one).then_some(())?;
+        } else {
+            strings.push(Box::from(constant));
+        }
+    }
+    Some(strings.into_boxed_slice())
 }
 
 /// Keywords that assert nothing.
