@@ -336,7 +336,7 @@ impl RegistryValidator {
             Some(entry) => {
                 for (name, value) in report.attributes.iter() {
                     let (AttributeValue::Extension(value), Some(kind)) =
-                        (value, entry.extensions.get(name))
+                        (value, entry.extensions.get(name.as_ref()))
                     else {
                         continue;
                     };

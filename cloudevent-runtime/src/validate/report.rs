@@ -2,6 +2,7 @@
 //! ([`BatchReport`]), either ([`Document`]), and the one JSON shape of a finding
 //! ([`FindingJson`]).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use cloudevent_rules::{Profile, Severity, Violation};
@@ -28,7 +29,8 @@ use crate::extension::ExtensionValueBuf;
 pub struct ValidationReport {
     profile: Profile,
     id: Option<String>,
-    pub(crate) attributes: Vec<(String, AttributeValue)>,
+    /// The attributes as read; a core attribute's name is the rules' own `&'static str`.
+    pub(crate) attributes: Vec<(Cow<'static, str>, AttributeValue)>,
     pub(crate) findings: Vec<Violation>,
     /// Findings past [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS),
     /// counted, not kept.
@@ -92,15 +94,18 @@ impl ValidationReport {
         view: &cloudevent_rules::Envelope<'_>,
         findings: Vec<Violation>,
     ) -> Self {
-        let mut attributes: Vec<(String, AttributeValue)> = view
+        let mut attributes: Vec<(Cow<'static, str>, AttributeValue)> = view
             .core()
             .into_iter()
             .filter_map(|(name, value)| {
-                value.map(|v| (name.to_owned(), AttributeValue::Text(v.to_owned())))
+                value.map(|v| (Cow::Borrowed(name), AttributeValue::Text(v.to_owned())))
             })
             .collect();
         view.extensions.for_each_extension(&mut |name, value| {
-            attributes.push((name.to_owned(), AttributeValue::Extension(value.into())));
+            attributes.push((
+                Cow::Owned(name.to_owned()),
+                AttributeValue::Extension(value.into()),
+            ));
         });
         let mut report = ValidationReport {
             profile,
@@ -336,7 +341,7 @@ impl Serialize for FindingJson<'_> {
 }
 
 /// The attributes as read: core attributes as strings, extensions as their JSON values.
-struct AttributesJson<'a>(&'a [(String, AttributeValue)]);
+struct AttributesJson<'a>(&'a [(Cow<'static, str>, AttributeValue)]);
 
 impl Serialize for AttributesJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
