@@ -28,8 +28,7 @@ use crate::extension::ExtensionValueBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationReport {
     profile: Profile,
-    id: Option<String>,
-    /// The attributes as read; a core attribute's name is the rules' own `&'static str`.
+    /// The attributes as read (the event's `id` among them); a core attribute's name is the rules' own `&'static str`.
     pub(crate) attributes: Vec<(Cow<'static, str>, AttributeValue)>,
     pub(crate) findings: Vec<Violation>,
     /// Findings past [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS),
@@ -109,7 +108,6 @@ impl ValidationReport {
         });
         let mut report = ValidationReport {
             profile,
-            id: view.id.map(str::to_owned),
             attributes,
             findings,
             omitted: Omitted::default(),
@@ -122,7 +120,6 @@ impl ValidationReport {
     pub(crate) fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
         let mut report = ValidationReport {
             profile,
-            id: None,
             attributes: Vec::new(),
             findings,
             omitted: Omitted::default(),
@@ -181,7 +178,12 @@ impl ValidationReport {
     /// assert_eq!(report.id(), Some("evt-1"));
     /// ```
     pub fn id(&self) -> Option<&str> {
-        self.id.as_deref()
+        self.attributes
+            .iter()
+            .find_map(|(name, value)| match value {
+                AttributeValue::Text(text) if name == "id" => Some(text.as_str()),
+                _ => None,
+            })
     }
 
     /// Whether the event has no error (warnings allowed).
@@ -376,7 +378,7 @@ impl Serialize for ValidationReport {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("valid", &self.is_valid())?;
         map.serialize_entry("profile", self.profile.name())?;
-        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("id", &self.id())?;
         map.serialize_entry("findings", &FindingsJson(&self.findings))?;
         if self.omitted.count > 0 {
             map.serialize_entry("omitted_findings", &self.omitted.count)?;
