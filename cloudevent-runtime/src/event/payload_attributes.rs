@@ -42,6 +42,64 @@ fn envelope_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
     found
 }
 
+/// Whether every String the payload copies into the envelope (its subject, its String
+/// extensions) is in the envelope as read, with the same text: in the map, or among the
+/// Strings a reader held aside (`held`, see `format::json::Held`). The envelope check ran
+/// [`cloudevent_rules::check_string_value`], a function of the text alone, on each of those,
+/// so [`envelope_string_violation`] would find nothing a strict read has not refused already.
+/// An empty payload subject holds nothing to find.
+pub(crate) fn payload_strings_in_envelope<T: CloudEventData>(
+    data: &T,
+    subject: Option<&str>,
+    extensions: &Extensions,
+    held: &[(&str, &str)],
+) -> bool {
+    if data
+        .subject()
+        .is_some_and(|own| !own.is_empty() && subject != Some(own))
+    {
+        return false;
+    }
+    if T::EXTENSIONS.is_empty() {
+        return true;
+    }
+    struct InEnvelope<'a> {
+        extensions: &'a Extensions,
+        held: &'a [(&'a str, &'a str)],
+        /// Told by the visitor, not the `Err` that ends the walk early: a hand-written
+        /// `visit_extensions` may carry on past it.
+        all: bool,
+    }
+    impl ExtensionVisitor for InEnvelope<'_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            let ExtensionValue::String(text) = value else {
+                return Ok(());
+            };
+            let read = match self.held.iter().find(|(held, _)| *held == name) {
+                Some((_, read)) => Some(*read),
+                None => match self.extensions.get(name) {
+                    Some(ExtensionValueBuf::String(read)) => Some(read.as_str()),
+                    _ => None,
+                },
+            };
+            if read == Some(text) {
+                Ok(())
+            } else {
+                self.all = false;
+                Err(())
+            }
+        }
+    }
+    let mut check = InEnvelope {
+        extensions,
+        held,
+        all: true,
+    };
+    let _ = data.visit_extensions(&mut check);
+    check.all
+}
+
 /// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
 /// characters (CE 1.0.2 type system).
 pub(super) fn subject_findings(subject: &str) -> Vec<Violation> {

@@ -53,6 +53,8 @@ impl<'de> Held<'de> {
     }
 
     /// Where the held extension `name` is in [`Held::as_slice`], and its value.
+    // Inlined: the JSON reader asks it of every extension member (a member named twice).
+    #[inline]
     pub(crate) fn get(&self, name: &str) -> Option<(usize, &'de str)> {
         self.as_slice()
             .iter()
@@ -63,7 +65,7 @@ impl<'de> Held<'de> {
     /// Holds `name` when the payload fills it and there is room: `Some(true)` when held,
     /// `Some(false)` when the envelope must keep it, `None` when it is held already (a
     /// member named twice, which the visitor reads: see [`read_strings`]).
-    fn hold(&mut self, name: &'de str, value: &'de str) -> Option<bool> {
+    pub(super) fn hold(&mut self, name: &'de str, value: &'de str) -> Option<bool> {
         if !self.names.contains(&name) {
             return Some(false);
         }
@@ -91,13 +93,23 @@ pub(super) struct Merged<'a> {
     pub(super) held: &'a [(&'a str, &'a str)],
 }
 
+/// `a < b`, told by the first bytes where they differ: the rules walk the extensions several
+/// times an event (the checks, the attributes' size), and a `memcmp` call per kept name each
+/// time cost the typed JSON read, which holds its payload's extensions aside too, about as
+/// much as the copies held aside saved (issue 40).
+#[inline]
+fn before(a: &str, b: &str) -> bool {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) if x != y => x < y,
+        _ => a < b,
+    }
+}
+
 impl ExtensionAttributes for Merged<'_> {
     fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
         let mut held = self.held.iter().peekable();
         for (name, value) in self.kept {
-            while let Some((held_name, held_value)) =
-                held.next_if(|(held, _)| *held < name.as_str())
-            {
+            while let Some((held_name, held_value)) = held.next_if(|(held, _)| before(held, name)) {
                 f(held_name, ExtensionValue::String(held_value));
             }
             f(name, value.as_value());
