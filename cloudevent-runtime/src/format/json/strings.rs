@@ -48,6 +48,7 @@ impl<'de> Held<'de> {
     }
 
     /// The held `(name, value)` pairs, in name order.
+    #[inline]
     pub(crate) fn as_slice(&self) -> &[(&'de str, &'de str)] {
         &self.list[..self.len]
     }
@@ -107,10 +108,15 @@ fn before(a: &str, b: &str) -> bool {
 
 impl ExtensionAttributes for Merged<'_> {
     fn for_each_extension(&self, f: &mut dyn FnMut(&str, ExtensionValue<'_>)) {
-        let mut held = self.held.iter().peekable();
+        // The held ones not yet handed over, as a slice: a `Peekable` kept its peeked item
+        // in memory and tested it on every step of the rules' two walks an event.
+        let mut held = self.held;
         for (name, value) in self.kept {
-            while let Some((held_name, held_value)) = held.next_if(|(held, _)| before(held, name)) {
+            while let [(held_name, held_value), rest @ ..] = held
+                && before(held_name, name)
+            {
                 f(held_name, ExtensionValue::String(held_value));
+                held = rest;
             }
             f(name, value.as_value());
         }
