@@ -30,7 +30,7 @@ impl<T: CloudEventData> Event<T> {
             any.dataschema(),
             any.subject().map(Cow::Borrowed),
             any.time().cloned(),
-            (any.extensions().clone(), &[]),
+            (any.extensions().clone(), &[], None),
             data,
         )
         .map_err(FormatError::Invalid)
@@ -50,7 +50,7 @@ impl<T: CloudEventData> Event<T> {
             any.dataschema(),
             any.subject().map(Cow::Borrowed),
             any.time().cloned(),
-            (any.extensions().clone(), &[]),
+            (any.extensions().clone(), &[], None),
             data,
         )
         .map_err(FormatError::Invalid)
@@ -62,7 +62,9 @@ impl<T: CloudEventData> Event<T> {
     /// refused: an attribute has one value, and keeping both would send both on
     /// (INTG-STD-015 R-7). The envelope's extensions are the map and the Strings a reader
     /// held aside (`held`, in name order, no name in both; see `format::json::Held`): one
-    /// held that the payload writes itself is never copied, the others are kept.
+    /// held that the payload writes itself is never copied, the others are kept; `written`,
+    /// when the reader's slot found every extension the payload writes to be a held String
+    /// of the same text, says which (`payload_strings_in_envelope`).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
     pub(crate) fn assemble(
         id: EventId,
@@ -71,7 +73,7 @@ impl<T: CloudEventData> Event<T> {
         dataschema: Option<&str>,
         subject: Option<Cow<'_, str>>,
         time: Option<Timestamp>,
-        (mut extensions, held): (Extensions, &[(&str, &str)]),
+        (mut extensions, held, written): (Extensions, &[(&str, &str)], Option<u32>),
         data: T,
     ) -> Result<Self, Box<Violation>> {
         // Compared before it is owned: the usual received subject is the payload's own.
@@ -84,8 +86,10 @@ impl<T: CloudEventData> Event<T> {
             return Err(Box::new(violation));
         }
         // Bit `i`: the `i`-th held extension is the payload's own, written by the payload.
-        let mut carried = 0_u32;
-        if !T::EXTENSIONS.is_empty() {
+        // `written`: the slot's walk found every extension the payload writes to be a held
+        // one of the same text, so this walk would find no conflict and no kept copy.
+        let mut carried = written.unwrap_or(0);
+        if written.is_none() && !T::EXTENSIONS.is_empty() {
             let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
                 skip: &Extensions::default(),

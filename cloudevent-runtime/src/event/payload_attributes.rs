@@ -48,56 +48,67 @@ fn envelope_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
 /// [`cloudevent_rules::check_string_value`], a function of the text alone, on each of those,
 /// so [`envelope_string_violation`] would find nothing a strict read has not refused already.
 /// An empty payload subject holds nothing to find.
+///
+/// `None` when not; else, when every extension the payload visits is a held String of the
+/// same text, which held ones it wrote (bit `i` for the `i`-th), for [`Event::assemble`].
 pub(crate) fn payload_strings_in_envelope<T: CloudEventData>(
     data: &T,
     subject: Option<&str>,
     extensions: &Extensions,
     held: &[(&str, &str)],
-) -> bool {
-    if data
-        .subject()
-        .is_some_and(|own| !own.is_empty() && subject != Some(own))
-    {
-        return false;
-    }
-    if T::EXTENSIONS.is_empty() {
-        return true;
-    }
+) -> Option<Option<u32>> {
     struct InEnvelope<'a> {
         extensions: &'a Extensions,
         held: &'a [(&'a str, &'a str)],
         /// Told by the visitor, not the `Err` that ends the walk early: a hand-written
         /// `visit_extensions` may carry on past it.
         all: bool,
+        /// The held ones written, while every extension visited is one.
+        written: Option<u32>,
     }
     impl ExtensionVisitor for InEnvelope<'_> {
         type Error = ();
         fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            let held_at = self.held.iter().position(|(held, _)| *held == name);
             let ExtensionValue::String(text) = value else {
+                self.written = None;
                 return Ok(());
             };
-            let read = match self.held.iter().find(|(held, _)| *held == name) {
-                Some((_, read)) => Some(*read),
+            let read = match held_at {
+                Some(at) => Some(self.held[at].1),
                 None => match self.extensions.get(name) {
                     Some(ExtensionValueBuf::String(read)) => Some(read.as_str()),
                     _ => None,
                 },
             };
-            if read == Some(text) {
-                Ok(())
-            } else {
+            if read != Some(text) {
                 self.all = false;
-                Err(())
+                return Err(());
             }
+            self.written = match (self.written, held_at) {
+                (Some(written), Some(at)) => Some(written | 1 << at),
+                _ => None,
+            };
+            Ok(())
         }
+    }
+    if data
+        .subject()
+        .is_some_and(|own| !own.is_empty() && subject != Some(own))
+    {
+        return None;
+    }
+    if T::EXTENSIONS.is_empty() {
+        return Some(Some(0));
     }
     let mut check = InEnvelope {
         extensions,
         held,
         all: true,
+        written: Some(0),
     };
     let _ = data.visit_extensions(&mut check);
-    check.all
+    check.all.then_some(check.written)
 }
 
 /// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control

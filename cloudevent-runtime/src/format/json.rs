@@ -176,6 +176,11 @@ pub(crate) struct Envelope<'de> {
     /// stays empty, and the envelope check's "absent" about them would be a second, wrong
     /// finding beside the type error.
     pub(crate) refused: Vec<Member>,
+    /// Set by a typed slot's finish ([`DataSlot::finish`]) when every extension its payload
+    /// writes is one of the held ones (`held` there), a String of the same text: bit `i`
+    /// for the `i`-th held one. The event's assembly then knows what its own walk of the
+    /// payload's extensions would find (`Event::from_envelope_holding`).
+    pub(crate) payload_writes_held: std::cell::Cell<Option<u32>>,
 }
 
 impl<'de> Envelope<'de> {

@@ -101,7 +101,16 @@ impl<T: CloudEventData> Event<T> {
         envelope: json::Envelope<'_>,
         data: T,
     ) -> Result<Self, Box<Violation>> {
-        Event::from_envelope_holding(envelope, &[], data)
+        Event::assemble(
+            crate::value::inline::ShortText::copy(envelope.id.as_deref().unwrap_or_default()),
+            envelope.source.as_deref().unwrap_or_default(),
+            envelope.datacontenttype.as_deref(),
+            envelope.dataschema.as_deref(),
+            envelope.subject,
+            envelope.time.map(Timestamp::from_checked),
+            (envelope.extensions, &[], None),
+            data,
+        )
     }
 
     /// [`Event::from_envelope`] for a reader that held the extensions named like the
@@ -120,7 +129,11 @@ impl<T: CloudEventData> Event<T> {
             envelope.dataschema.as_deref(),
             envelope.subject,
             envelope.time.map(Timestamp::from_checked),
-            (envelope.extensions, held),
+            (
+                envelope.extensions,
+                held,
+                envelope.payload_writes_held.get(),
+            ),
             data,
         )
     }
@@ -290,16 +303,22 @@ impl<'de, T: CloudEventData + DeserializeOwned, const PAYLOAD_STRINGS: bool> Dat
             // A strict read got here only if the envelope check found no error: the payload's
             // Strings that the envelope holds with the same text passed the String rule in it
             // (`payload_strings_in_envelope`), so only the payload's schema is left to ask.
-            let found = if findings.is_strict()
-                && payload_strings_in_envelope(
+            let carried = if findings.is_strict() {
+                payload_strings_in_envelope(
                     &value,
                     envelope.subject.as_deref(),
                     &envelope.extensions,
                     held,
-                ) {
-                value.check_data()
+                )
             } else {
-                payload_string_violation(&value)
+                None
+            };
+            let found = match carried {
+                Some(written) => {
+                    envelope.payload_writes_held.set(written);
+                    value.check_data()
+                }
+                None => payload_string_violation(&value),
             };
             if let Some(violation) = found {
                 findings.report(violation)?;

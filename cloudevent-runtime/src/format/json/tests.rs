@@ -479,4 +479,62 @@ mod property {
             );
         }
     }
+
+    /// What the slot tells the event's assembly (`Envelope::payload_writes_held`): which held
+    /// extensions the payload wrote, only when every extension it writes is a held String of
+    /// the same text; a payload extension of another type, or one not held, leaves the
+    /// assembly its own walk.
+    #[test]
+    fn the_slot_tells_the_held_ones_written_only_when_it_saw_them_all() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, crate::CloudEvent)]
+        #[cloudevent(
+            crate = "crate",
+            type = "com.example.order.ranked",
+            source = "https://orders.example.com/checkout"
+        )]
+        struct Ranked {
+            #[cloudevent(extension)]
+            region: String,
+            #[cloudevent(extension)]
+            zone: String,
+            #[cloudevent(extension)]
+            priority: Option<i32>,
+        }
+        let ranked = |priority| Ranked {
+            region: "eu".into(),
+            zone: "a".into(),
+            priority,
+        };
+        let held = [("region", "eu"), ("zone", "a")];
+        let map = crate::Extensions::default();
+        let written = crate::event::payload_strings_in_envelope;
+        assert_eq!(written(&ranked(None), None, &map, &held), Some(Some(0b11)));
+        assert_eq!(written(&ranked(Some(5)), None, &map, &held), Some(None));
+        assert_eq!(written(&ranked(None), None, &map, &held[..1]), None);
+        let mut kept = crate::Extensions::default();
+        kept.insert("zone", "a");
+        assert_eq!(written(&ranked(None), None, &kept, &held[..1]), Some(None));
+        assert_eq!(
+            written(
+                &ranked(None),
+                None,
+                &map,
+                &[("region", "eu"), ("zone", "b")]
+            ),
+            None
+        );
+        // And the events read are the ones the map alone makes.
+        for json in [
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","data":{"region":"eu","zone":"a","priority":null}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","priority":5,"data":{"region":"eu","zone":"a","priority":5}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","priority":6,"data":{"region":"eu","zone":"a","priority":5}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","zone":"a","priority":"5","data":{"region":"eu","zone":"a","priority":5}}"#,
+        ] {
+            let event = crate::Event::<Ranked>::from_slice(json.as_bytes());
+            let any = crate::AnyEvent::from_slice(json.as_bytes())
+                .map_err(|e| e.to_string())
+                .and_then(|any| any.into_typed::<Ranked>().map_err(|e| e.to_string()));
+            assert_eq!(event.map_err(|e| e.to_string()), any, "{json}");
+        }
+    }
 }
