@@ -27,8 +27,10 @@ const HELD: usize = 4;
 /// allocated only to be removed again when the event is assembled (`Event::assemble`; issue
 /// 40: about 900 instructions of an HTTP binary decode). The envelope check still sees them,
 /// merged into the kept ones in name order ([`Merged`]), so it finds what it finds with them
-/// kept. The caller must then find each one written back by the payload (a String of the
-/// same text, [`Held::get`]), or read the message the general way.
+/// kept. The binary-mode reader must then find each one written back by the payload (a
+/// String of the same text, [`Held::get`]), or read the message the general way; the JSON
+/// reader's visitor holds them too (`EventSeed::held`), and the event's assembly keeps those
+/// the payload does not write (`Event::from_envelope_holding`).
 pub(crate) struct Held<'de> {
     /// The payload's extension names.
     names: &'static [&'static str],
