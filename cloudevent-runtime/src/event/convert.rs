@@ -30,7 +30,7 @@ impl<T: CloudEventData> Event<T> {
             any.dataschema(),
             any.subject().map(Cow::Borrowed),
             any.time().cloned(),
-            any.extensions().clone(),
+            (any.extensions().clone(), &[], None),
             data,
         )
         .map_err(FormatError::Invalid)
@@ -50,7 +50,7 @@ impl<T: CloudEventData> Event<T> {
             any.dataschema(),
             any.subject().map(Cow::Borrowed),
             any.time().cloned(),
-            any.extensions().clone(),
+            (any.extensions().clone(), &[], None),
             data,
         )
         .map_err(FormatError::Invalid)
@@ -60,7 +60,11 @@ impl<T: CloudEventData> Event<T> {
     /// dropping envelope copies of what the payload already holds. An envelope extension,
     /// `id`, `time` or `source` that a payload field also fills, with another value, is
     /// refused: an attribute has one value, and keeping both would send both on
-    /// (INTG-STD-015 R-7).
+    /// (INTG-STD-015 R-7). The envelope's extensions are the map and the Strings a reader
+    /// held aside (`held`, in name order, no name in both; see `format::json::Held`): one
+    /// held that the payload writes itself is never copied, the others are kept; `written`,
+    /// when the reader's slot found every extension the payload writes to be a held String
+    /// of the same text, says which (`payload_strings_in_envelope`).
     #[allow(clippy::too_many_arguments)] // one per attribute; private
     pub(crate) fn assemble(
         id: EventId,
@@ -69,7 +73,7 @@ impl<T: CloudEventData> Event<T> {
         dataschema: Option<&str>,
         subject: Option<Cow<'_, str>>,
         time: Option<Timestamp>,
-        mut extensions: Extensions,
+        (mut extensions, held, written): (Extensions, &[(&str, &str)], Option<u32>),
         data: T,
     ) -> Result<Self, Box<Violation>> {
         // Compared before it is owned: the usual received subject is the payload's own.
@@ -81,25 +85,39 @@ impl<T: CloudEventData> Event<T> {
         if let Some(violation) = envelope_disagreement(&data, id.as_str(), source, time.as_ref()) {
             return Err(Box::new(violation));
         }
-        if !T::EXTENSIONS.is_empty() {
+        // Bit `i`: the `i`-th held extension is the payload's own, written by the payload.
+        // `written`: the slot's walk found every extension the payload writes to be a held
+        // one of the same text, so this walk would find no conflict and no kept copy.
+        let mut carried = written.unwrap_or(0);
+        if written.is_none() && !T::EXTENSIONS.is_empty() {
             let mut conflict = None;
             let _ = data.visit_extensions(&mut Visit {
                 skip: &Extensions::default(),
                 f: |name: &str, value: ExtensionValue<'_>| {
-                    match extensions.get(name) {
-                        Some(got) if crate::extension::is_carried_by(value, got.as_value()) => {
+                    let held_at = held.iter().position(|(held, _)| *held == name);
+                    let got = match held_at {
+                        Some(at) => Some(ExtensionValue::String(held[at].1)),
+                        None => extensions.get(name).map(ExtensionValueBuf::as_value),
+                    };
+                    match got {
+                        Some(got) if crate::extension::is_carried_by(value, got) => {
                             // The payload writes it; an envelope copy would be a second one.
-                            extensions.remove(name);
+                            match held_at {
+                                Some(at) => carried |= 1 << at,
+                                None => {
+                                    extensions.remove(name);
+                                }
+                            }
                         }
                         Some(got) if conflict.is_none() => {
                             conflict = Some(
                                 Violation::error(
                                     rule::INTG_R7,
                                     name.to_owned(),
-                                    crate::extension::canonical(got.as_value()).into_owned(),
+                                    crate::extension::canonical(got).into_owned(),
                                     format!(
                                         "is given twice with different values: the envelope says `{}`, the payload field filling it says `{}`",
-                                        crate::extension::canonical(got.as_value()),
+                                        crate::extension::canonical(got),
                                         crate::extension::canonical(value),
                                     ),
                                 )
@@ -113,6 +131,15 @@ impl<T: CloudEventData> Event<T> {
             });
             if let Some(violation) = conflict {
                 return Err(Box::new(violation));
+            }
+        }
+        // A held extension the payload does not write is the envelope's own after all.
+        for (at, (name, value)) in held.iter().enumerate() {
+            if carried & (1 << at) == 0 {
+                extensions.try_insert_new(
+                    (*name).to_owned(),
+                    ExtensionValueBuf::String((*value).to_owned()),
+                );
             }
         }
         Ok(Event {

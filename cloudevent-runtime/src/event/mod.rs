@@ -28,11 +28,11 @@ mod payload_attributes;
 mod serde_impls;
 
 pub use builder::EventBuilder;
-pub(crate) use payload_attributes::payload_string_violation;
 use payload_attributes::{
     Visit, envelope_disagreement, payload_attributes, payload_extension, payload_subject,
     subject_findings,
 };
+pub(crate) use payload_attributes::{payload_string_violation, payload_strings_in_envelope};
 pub(crate) use serde_impls::{
     Leaf, absent_violation, from_absent, from_json_text, payload_mismatch, type_mismatch,
     with_data_pointer, with_data_pointer_in,

@@ -42,6 +42,75 @@ fn envelope_string_violation<T: CloudEventData>(data: &T) -> Option<Violation> {
     found
 }
 
+/// Whether every String the payload copies into the envelope (its subject, its String
+/// extensions) is in the envelope as read, with the same text: in the map, or among the
+/// Strings a reader held aside (`held`, see `format::json::Held`). The envelope check ran
+/// [`cloudevent_rules::check_string_value`], a function of the text alone, on each of those,
+/// so [`envelope_string_violation`] would find nothing a strict read has not refused already.
+/// An empty payload subject holds nothing to find.
+///
+/// `None` when not; else, when every extension the payload visits is a held String of the
+/// same text, which held ones it wrote (bit `i` for the `i`-th), for [`Event::assemble`].
+pub(crate) fn payload_strings_in_envelope<T: CloudEventData>(
+    data: &T,
+    subject: Option<&str>,
+    extensions: &Extensions,
+    held: &[(&str, &str)],
+) -> Option<Option<u32>> {
+    struct InEnvelope<'a> {
+        extensions: &'a Extensions,
+        held: &'a [(&'a str, &'a str)],
+        /// Told by the visitor, not the `Err` that ends the walk early: a hand-written
+        /// `visit_extensions` may carry on past it.
+        all: bool,
+        /// The held ones written, while every extension visited is one.
+        written: Option<u32>,
+    }
+    impl ExtensionVisitor for InEnvelope<'_> {
+        type Error = ();
+        fn visit(&mut self, name: &'static str, value: ExtensionValue<'_>) -> Result<(), ()> {
+            let held_at = self.held.iter().position(|(held, _)| *held == name);
+            let ExtensionValue::String(text) = value else {
+                self.written = None;
+                return Ok(());
+            };
+            let read = match held_at {
+                Some(at) => Some(self.held[at].1),
+                None => match self.extensions.get(name) {
+                    Some(ExtensionValueBuf::String(read)) => Some(read.as_str()),
+                    _ => None,
+                },
+            };
+            if read != Some(text) {
+                self.all = false;
+                return Err(());
+            }
+            self.written = match (self.written, held_at) {
+                (Some(written), Some(at)) => Some(written | 1 << at),
+                _ => None,
+            };
+            Ok(())
+        }
+    }
+    if data
+        .subject()
+        .is_some_and(|own| !own.is_empty() && subject != Some(own))
+    {
+        return None;
+    }
+    if T::EXTENSIONS.is_empty() {
+        return Some(Some(0));
+    }
+    let mut check = InEnvelope {
+        extensions,
+        held,
+        all: true,
+        written: Some(0),
+    };
+    let _ = data.visit_extensions(&mut check);
+    check.all.then_some(check.written)
+}
+
 /// The rules a `subject` set at run time keeps: non-empty (CE 1.0.2 subject), no control
 /// characters (CE 1.0.2 type system).
 pub(super) fn subject_findings(subject: &str) -> Vec<Violation> {

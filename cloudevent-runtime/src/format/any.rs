@@ -71,9 +71,11 @@ impl<'de> DataSlot<'de> for RawData {
 
     fn finish(
         self,
-        datacontenttype: Option<&str>,
+        envelope: &json::Envelope<'_>,
+        _held: &[(&str, &str)],
         findings: &mut Findings,
     ) -> Result<Self::Data, Stop> {
+        let datacontenttype = envelope.datacontenttype.as_deref();
         if let Some(text) = self.text {
             return Ok(Some(Data::Text(text)));
         }
@@ -167,6 +169,7 @@ impl AnyEvent {
             policy,
             &mut findings,
             memo,
+            None,
         ) {
             Ok(data) => Ok(AnyEvent::from_envelope(envelope, data)),
             Err(error) => Err(json::into_format_error(error, &mut findings)),
@@ -339,6 +342,7 @@ impl<'de> Deserialize<'de> for AnyEvent {
             slot: RawData::default(),
             expected_type: None,
             memo: None,
+            held: None,
         }
         .deserialize(deserializer)?;
         Ok(AnyEvent::from_envelope(envelope, data))

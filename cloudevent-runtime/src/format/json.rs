@@ -81,6 +81,11 @@ impl Findings {
         violations.into_iter().try_for_each(|v| self.report(v))
     }
 
+    /// Whether the first error stops the parse (every error found so far stopped it).
+    pub(crate) fn is_strict(&self) -> bool {
+        self.strict
+    }
+
     /// The error that stopped a strict parse.
     pub(crate) fn take_error(&mut self) -> Option<Violation> {
         let index = self.list.iter().position(Violation::is_error)?;
@@ -144,10 +149,12 @@ pub(crate) trait DataSlot<'de> {
         None
     }
 
-    /// Finishes once the whole object is read and `datacontenttype` is final.
+    /// Finishes once the whole object is read, its envelope (and the extensions a typed
+    /// reader held aside, `held`) final and checked.
     fn finish(
         self,
-        datacontenttype: Option<&str>,
+        envelope: &Envelope<'_>,
+        held: &[(&str, &str)],
         findings: &mut Findings,
     ) -> Result<Self::Data, Stop>;
 }
@@ -169,6 +176,11 @@ pub(crate) struct Envelope<'de> {
     /// stays empty, and the envelope check's "absent" about them would be a second, wrong
     /// finding beside the type error.
     pub(crate) refused: Vec<Member>,
+    /// Set by a typed slot's finish ([`DataSlot::finish`]) when every extension its payload
+    /// writes is one of the held ones (`held` there), a String of the same text: bit `i`
+    /// for the `i`-th held one. The event's assembly then knows what its own walk of the
+    /// payload's extensions would find (`Event::from_envelope_holding`).
+    pub(crate) payload_writes_held: std::cell::Cell<Option<u32>>,
 }
 
 impl<'de> Envelope<'de> {
@@ -220,6 +232,11 @@ pub(crate) struct EventSeed<'f, 'de, S> {
     pub(crate) expected_type: Option<Expected>,
     /// A batch reader's memory of the attributes its previous event passed with.
     pub(crate) memo: Option<&'f mut BatchMemo>,
+    /// A typed reader's place for the extensions its payload fills, held aside as the
+    /// input's strings instead of kept in the envelope's map ([`Held`]); the reader hands
+    /// them to [`Event::from_envelope_holding`](crate::Event), which keeps those the
+    /// payload does not write back.
+    pub(crate) held: Option<&'f mut Held<'de>>,
 }
 
 /// The `source`, `type`, `datacontenttype` and `dataschema` of the last event of one batch
@@ -333,6 +350,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             mut slot,
             expected_type,
             memo,
+            mut held,
         } = self;
         let mut seen = Members::default();
         // Extensions given as `null` are unset but still count for duplicate detection. A set,
@@ -355,6 +373,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
                 Some(member) => !seen.insert(member),
                 None => {
                     envelope.extensions.contains(&key)
+                        || held.as_deref().is_some_and(|held| held.get(&key).is_some())
                         || null_extensions
                             .as_ref()
                             .is_some_and(|set| set.contains(key.as_ref()))
@@ -398,6 +417,16 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
                 None => {
                     let name = key.clone();
                     member_value(&mut map, &key, findings, |value, findings| {
+                        // A payload's own extension, an unescaped string: held aside.
+                        if let (
+                            Some(held),
+                            Cow::Borrowed(name),
+                            JsonScalar::Str(Cow::Borrowed(text)),
+                        ) = (held.as_deref_mut(), &name, &value)
+                            && held.hold(name, text) == Some(true)
+                        {
+                            return Ok(());
+                        }
                         extension(envelope, &mut null_extensions, name, value, findings)
                     })?
                     .map_err(|Stop| stop(findings))?;
@@ -417,7 +446,7 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
             expected_type,
             memo,
             has_data || has_data_base64,
-            &[],
+            held.as_deref().map_or(&[], Held::as_slice),
         )
         .map_err(|Stop| stop(findings))
     }
@@ -425,8 +454,8 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
 
 /// What follows an event object's last member, for every reader of one: the policy's one
 /// envelope check, the walk of JSON `data` for members named twice, and the slot's finish.
-/// `held`: the extensions a typed binary-mode reader held aside (`strings::Held`), which the
-/// check sees among the envelope's own.
+/// `held`: the extensions a typed reader held aside (`strings::Held`: the JSON reader's and
+/// the binary-mode reader's), which the check sees among the envelope's own.
 // Inlined: the JSON reader's visitor and the binary-mode reader of string members
 // (`strings::read_strings`) each call it once per event.
 #[inline]
@@ -481,7 +510,7 @@ fn end_of_object<'de, S: DataSlot<'de>>(
             findings.report_all(policy.check_data_members(text))?;
         }
     }
-    slot.finish(envelope.datacontenttype.as_deref(), findings)
+    slot.finish(envelope, held, findings)
 }
 
 /// Reads the value of an attribute member (a context attribute or an extension) and hands it
@@ -740,10 +769,24 @@ pub(crate) fn parse_slice<'de, S: DataSlot<'de>>(
     policy: &Policy,
     findings: &mut Findings,
 ) -> Result<S::Data, serde_json::Error> {
-    parse_slice_in_batch(bytes, envelope, slot, expected_type, policy, findings, None)
+    parse_slice_in_batch(
+        bytes,
+        envelope,
+        slot,
+        expected_type,
+        policy,
+        findings,
+        None,
+        None,
+    )
 }
 
-/// [`parse_slice`] for one event of a batch, remembering what passed in `memo`.
+/// [`parse_slice`] for one event of a batch, remembering what passed in `memo`, and for a
+/// typed reader holding its payload's extensions aside in `held` ([`EventSeed::held`]).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the reader's state, one argument each; private"
+)]
 pub(crate) fn parse_slice_in_batch<'de, S: DataSlot<'de>>(
     bytes: &'de [u8],
     envelope: &mut Envelope<'de>,
@@ -752,6 +795,7 @@ pub(crate) fn parse_slice_in_batch<'de, S: DataSlot<'de>>(
     policy: &Policy,
     findings: &mut Findings,
     memo: Option<&mut BatchMemo>,
+    held: Option<&mut Held<'de>>,
 ) -> Result<S::Data, serde_json::Error> {
     // Valid UTF-8 as a whole (one pass, eight bytes at a time over ASCII) is read as a `str`:
     // serde_json then skips the UTF-8 check it makes of every string it returns, one call
@@ -768,6 +812,7 @@ pub(crate) fn parse_slice_in_batch<'de, S: DataSlot<'de>>(
             policy,
             findings,
             memo,
+            held,
         ),
         Err(_) => read_all(
             serde_json::Deserializer::from_slice(bytes),
@@ -777,11 +822,16 @@ pub(crate) fn parse_slice_in_batch<'de, S: DataSlot<'de>>(
             policy,
             findings,
             memo,
+            held,
         ),
     }
 }
 
 /// Reads one event and checks nothing is left over, from either reader of serde_json.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the reader's state, one argument each; private"
+)]
 fn read_all<'de, R: serde_json::de::Read<'de>, S: DataSlot<'de>>(
     mut deserializer: serde_json::Deserializer<R>,
     envelope: &mut Envelope<'de>,
@@ -790,6 +840,7 @@ fn read_all<'de, R: serde_json::de::Read<'de>, S: DataSlot<'de>>(
     policy: &Policy,
     findings: &mut Findings,
     memo: Option<&mut BatchMemo>,
+    held: Option<&mut Held<'de>>,
 ) -> Result<S::Data, serde_json::Error> {
     let parsed = EventSeed {
         envelope,
@@ -798,6 +849,7 @@ fn read_all<'de, R: serde_json::de::Read<'de>, S: DataSlot<'de>>(
         slot,
         expected_type,
         memo,
+        held,
     }
     .deserialize(&mut deserializer)?;
     deserializer.end()?;
@@ -827,6 +879,7 @@ where
         slot,
         expected_type,
         memo: None,
+        held: None,
     }
     .deserialize(deserializer)
     .map_err(|error| into_format_error(error, &mut findings))

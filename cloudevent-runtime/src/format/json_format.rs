@@ -54,15 +54,19 @@ impl sealed::Format for Json {
     ) -> Result<Event<T>, FormatError> {
         let mut findings = Findings::strict();
         let mut envelope = json::Envelope::default();
-        match json::parse_slice(
+        let mut held = json::Held::new(T::EXTENSIONS);
+        match json::parse_slice_in_batch(
             bytes,
             &mut envelope,
             TypedData::<T>::default(),
             Some(json::Expected::of::<T>()),
             &Event::<T>::POLICY,
             &mut findings,
+            None,
+            Some(&mut held),
         ) {
-            Ok(data) => Event::from_envelope(envelope, data).map_err(FormatError::Invalid),
+            Ok(data) => Event::from_envelope_holding(envelope, held.as_slice(), data)
+                .map_err(FormatError::Invalid),
             Err(error) => Err(crate::event::with_data_pointer::<T>(
                 bytes,
                 json::into_format_error(error, &mut findings),

@@ -17,8 +17,8 @@ use super::read_bounded;
 use crate::any::AnyEvent;
 use crate::data::CloudEventData;
 use crate::error::{BuildError, FormatError};
-use crate::event::payload_string_violation;
 use crate::event::{Event, Leaf, absent_violation, from_absent, from_json_text, payload_mismatch};
+use crate::event::{payload_string_violation, payload_strings_in_envelope};
 use crate::value::Timestamp;
 
 impl<T: CloudEventData> Event<T> {
@@ -108,7 +108,32 @@ impl<T: CloudEventData> Event<T> {
             envelope.dataschema.as_deref(),
             envelope.subject,
             envelope.time.map(Timestamp::from_checked),
-            envelope.extensions,
+            (envelope.extensions, &[], None),
+            data,
+        )
+    }
+
+    /// [`Event::from_envelope`] for a reader that held the extensions named like the
+    /// payload's aside (`held`, in name order, [`json::Held`]): each the payload writes
+    /// itself is left out, as [`Event::assemble`] removes such a kept one; the others are
+    /// kept.
+    pub(crate) fn from_envelope_holding(
+        envelope: json::Envelope<'_>,
+        held: &[(&str, &str)],
+        data: T,
+    ) -> Result<Self, Box<Violation>> {
+        Event::assemble(
+            crate::value::inline::ShortText::copy(envelope.id.as_deref().unwrap_or_default()),
+            envelope.source.as_deref().unwrap_or_default(),
+            envelope.datacontenttype.as_deref(),
+            envelope.dataschema.as_deref(),
+            envelope.subject,
+            envelope.time.map(Timestamp::from_checked),
+            (
+                envelope.extensions,
+                held,
+                envelope.payload_writes_held.get(),
+            ),
             data,
         )
     }
@@ -119,6 +144,7 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut findings = Findings::strict();
         let mut envelope = json::Envelope::default();
+        let mut held = json::Held::new(T::EXTENSIONS);
         let data = json::EventSeed {
             envelope: &mut envelope,
             findings: &mut findings,
@@ -126,9 +152,11 @@ impl<'de, T: CloudEventData + DeserializeOwned> de::Deserialize<'de> for Event<T
             slot: TypedData::<T>::default(),
             expected_type: Some(json::Expected::of::<T>()),
             memo: None,
+            held: Some(&mut held),
         }
         .deserialize(deserializer)?;
-        Event::from_envelope(envelope, data).map_err(<D::Error as de::Error>::custom)
+        Event::from_envelope_holding(envelope, held.as_slice(), data)
+            .map_err(<D::Error as de::Error>::custom)
     }
 }
 
@@ -230,7 +258,13 @@ impl<'de, T: CloudEventData + DeserializeOwned, const PAYLOAD_STRINGS: bool> Dat
         self.keep(T::deserialize(Leaf::Bytes(&bytes)), findings)
     }
 
-    fn finish(mut self, datacontenttype: Option<&str>, findings: &mut Findings) -> Result<T, Stop> {
+    fn finish(
+        mut self,
+        envelope: &json::Envelope<'_>,
+        held: &[(&str, &str)],
+        findings: &mut Findings,
+    ) -> Result<T, Stop> {
+        let datacontenttype = envelope.datacontenttype.as_deref();
         if let Some(raw) = self.pending.take() {
             if json::is_json(datacontenttype) {
                 match from_json_text::<T>(raw.get()) {
@@ -265,8 +299,30 @@ impl<'de, T: CloudEventData + DeserializeOwned, const PAYLOAD_STRINGS: bool> Dat
                 }
             },
         };
-        if PAYLOAD_STRINGS && let Some(violation) = payload_string_violation(&value) {
-            findings.report(violation)?;
+        if PAYLOAD_STRINGS {
+            // A strict read got here only if the envelope check found no error: the payload's
+            // Strings that the envelope holds with the same text passed the String rule in it
+            // (`payload_strings_in_envelope`), so only the payload's schema is left to ask.
+            let carried = if findings.is_strict() {
+                payload_strings_in_envelope(
+                    &value,
+                    envelope.subject.as_deref(),
+                    &envelope.extensions,
+                    held,
+                )
+            } else {
+                None
+            };
+            let found = match carried {
+                Some(written) => {
+                    envelope.payload_writes_held.set(written);
+                    value.check_data()
+                }
+                None => payload_string_violation(&value),
+            };
+            if let Some(violation) = found {
+                findings.report(violation)?;
+            }
         }
         Ok(value)
     }

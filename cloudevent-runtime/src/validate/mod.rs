@@ -550,6 +550,7 @@ impl crate::format::Report for Kept {
             time: owned(view.time),
             extensions,
             refused: Vec::new(),
+            payload_writes_held: std::cell::Cell::default(),
         };
         Kept {
             report: ValidationReport::new(profile, view, findings),

@@ -293,6 +293,7 @@ pub(crate) fn read_lenient<'r>(
         slot: RawData::default(),
         expected_type: None,
         memo: None,
+        held: None,
     }
     .deserialize(MapAccessDeserializer::new(members))
     .ok()?;

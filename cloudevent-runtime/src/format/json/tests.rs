@@ -171,6 +171,7 @@ mod property {
                 policy,
                 &mut findings,
                 None,
+                None,
             )
         };
         let result = result.map(|data| (envelope, data));
@@ -192,6 +193,7 @@ mod property {
                 None,
                 policy,
                 &mut findings,
+                None,
                 None,
             )
         };
@@ -277,5 +279,262 @@ mod property {
             typed(&bad, true)
         );
         assert_eq!(typed(&bad, true), typed(&bad, false));
+    }
+
+    /// The typed reader as it was before it held its payload's extensions aside (issue 40,
+    /// `Held`) and before it skipped the String rule for the payload's Strings that the
+    /// envelope carries with the same text: every extension kept in the map, every payload
+    /// String checked in the slot's finish, the event assembled from the map alone.
+    struct EveryString(TypedData<Placed, false>);
+
+    impl<'de> DataSlot<'de> for EveryString {
+        type Data = Placed;
+
+        fn data<A: MapAccess<'de>>(
+            &mut self,
+            map: &mut A,
+            content_type: ContentType<'_>,
+            findings: &mut Findings,
+        ) -> Result<(), A::Error> {
+            self.0.data(map, content_type, findings)
+        }
+
+        fn data_base64(&mut self, bytes: Vec<u8>, findings: &mut Findings) -> Result<(), Stop> {
+            self.0.data_base64(bytes, findings)
+        }
+
+        fn finish(
+            self,
+            envelope: &Envelope<'_>,
+            held: &[(&str, &str)],
+            findings: &mut Findings,
+        ) -> Result<Placed, Stop> {
+            let value = self.0.finish(envelope, held, findings)?;
+            if let Some(violation) = crate::event::payload_string_violation(&value) {
+                findings.report(violation)?;
+            }
+            Ok(value)
+        }
+    }
+
+    /// [`crate::Event::from_slice`] as it read before: the oracle.
+    fn from_slice_before(bytes: &[u8]) -> Result<crate::Event<Placed>, crate::FormatError> {
+        let mut findings = Findings::strict();
+        let mut envelope = Envelope::default();
+        match parse_slice(
+            bytes,
+            &mut envelope,
+            EveryString(TypedData::holding(None)),
+            Some(Expected::of::<Placed>()),
+            &crate::Event::<Placed>::POLICY,
+            &mut findings,
+        ) {
+            Ok(data) => {
+                crate::Event::from_envelope(envelope, data).map_err(crate::FormatError::Invalid)
+            }
+            Err(error) => Err(crate::event::with_data_pointer::<Placed>(
+                bytes,
+                into_format_error(error, &mut findings),
+            )),
+        }
+    }
+
+    /// `Event<T>`'s `Deserialize` as it read before: the oracle.
+    fn deserialize_before(bytes: &[u8]) -> Result<crate::Event<Placed>, serde_json::Error> {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        let mut findings = Findings::strict();
+        let mut envelope = Envelope::default();
+        let data = EventSeed {
+            envelope: &mut envelope,
+            findings: &mut findings,
+            policy: &crate::Event::<Placed>::POLICY,
+            slot: EveryString(TypedData::holding(None)),
+            expected_type: Some(Expected::of::<Placed>()),
+            memo: None,
+            held: None,
+        }
+        .deserialize(&mut deserializer)?;
+        let event = crate::Event::from_envelope(envelope, data).map_err(de::Error::custom)?;
+        deserializer.end()?;
+        Ok(event)
+    }
+
+    /// A JSON string member's value as written: plain, escaped (serde_json then hands an
+    /// owned string over, which is never held), with a control character, or not a string.
+    fn value() -> impl Strategy<Value = Option<&'static str>> {
+        prop::sample::select(vec![
+            None,
+            Some(r#""eu-west-1""#),
+            Some(r#""eu-west-2""#),
+            Some(r#""eu-\u0077est-1""#),
+            Some(r#""eu\u0007""#),
+            Some(r#""""#),
+            Some("null"),
+            Some("5"),
+            Some("true"),
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Holding the payload's extensions aside and skipping the String rule for what the
+        /// envelope carries give the verdict and the event of the reader that did neither:
+        /// the payload's `region` and `order_id` against the envelope's `region` (given once,
+        /// twice, as `null`, escaped, of another JSON type) and `subject`, with other
+        /// extensions around it, members in several orders, trailing text.
+        #[test]
+        fn held_extensions_give_the_verdict_of_the_map(
+            region in value(),
+            again in value(),
+            subject in value(),
+            payload_region in prop::sample::select(vec!["eu-west-1", "eu-west-2", "eu\u{7}", ""]),
+            order_id in prop::sample::select(vec!["order-8842", "o\u{1}", ""]),
+            others in prop::sample::select(vec![
+                "",
+                r#""correlationid":"wf-1","causationid":"01JD4Z","#,
+                r#""aaa":"x","zzz":"y","#,
+                r#""regio":"x","regionx":"y","#,
+            ]),
+            order in 0_usize..3,
+            trailing in prop::sample::select(vec!["", " ", " x"]),
+        ) {
+            let data = serde_json::json!({
+                "order_id": order_id,
+                "customer_id": "c-1",
+                "quantity": 3,
+                "region": payload_region,
+            });
+            let head = r#""specversion":"1.0","id":"01JD4Z","source":"https://orders.example.com/checkout","type":"com.example.order.placed","dataschema":"https://schemas.example.com/orders/placed/v1.json","#;
+            let member = |name: &str, value: Option<&str>| {
+                value.map_or_else(String::new, |v| format!(r#""{name}":{v},"#))
+            };
+            let (region, again, subject) =
+                (member("region", region), member("region", again), member("subject", subject));
+            let data = format!(r#""data":{data},"#);
+            let body = match order {
+                0 => format!("{head}{region}{others}{subject}{again}{data}"),
+                1 => format!("{data}{others}{again}{head}{subject}{region}"),
+                _ => format!("{region}{head}{data}{subject}{others}{again}"),
+            };
+            let json = format!("{{{}}}{trailing}", body.trim_end_matches(','));
+            let bytes = json.as_bytes();
+            prop_assert_eq!(
+                format!("{:?}", crate::Event::<Placed>::from_slice(bytes)),
+                format!("{:?}", from_slice_before(bytes)),
+                "{}", json
+            );
+            prop_assert_eq!(
+                format!("{:?}", serde_json::from_slice::<crate::Event<Placed>>(bytes)),
+                format!("{:?}", deserialize_before(bytes)),
+                "{}", json
+            );
+        }
+    }
+
+    /// The cases the property test must reach, each read as before: the payload's own
+    /// `region` held and dropped, one that disagrees refused, one the payload does not
+    /// write kept, a control character in the payload's subject refused.
+    #[test]
+    fn held_extensions_cover_the_usual_and_the_refused() {
+        let event = |region: &str, subject: &str, payload_region: &str, order_id: &str| {
+            let data = serde_json::json!({
+                "order_id": order_id,
+                "customer_id": "c",
+                "quantity": 1,
+                "region": payload_region,
+            });
+            format!(
+                r#"{{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.placed","dataschema":"https://schemas.example.com/orders/placed/v1.json",{region}{subject}"data":{data}}}"#
+            )
+        };
+        let same = event(r#""region":"eu","#, r#""subject":"o-1","#, "eu", "o-1");
+        let read = crate::Event::<Placed>::from_slice(same.as_bytes()).unwrap();
+        assert!(read.extensions().is_empty(), "{read:?}");
+        assert_eq!(
+            format!("{read:?}"),
+            format!("{:?}", from_slice_before(same.as_bytes()).unwrap())
+        );
+        for json in [
+            event(r#""region":"us","#, "", "eu", "o-1"),
+            event("", r#""subject":"o-1","#, "eu", "o\u{1}"),
+            event(r#""region":"eu","#, "", "eu", "o\u{1}"),
+            event(
+                r#""region":"e\u0075","#,
+                r#""subject":"o-1","#,
+                "e\u{7}",
+                "o-1",
+            ),
+        ] {
+            let got = crate::Event::<Placed>::from_slice(json.as_bytes());
+            assert!(got.is_err(), "{json}: {got:?}");
+            assert_eq!(
+                format!("{got:?}"),
+                format!("{:?}", from_slice_before(json.as_bytes())),
+                "{json}"
+            );
+        }
+    }
+
+    /// What the slot tells the event's assembly (`Envelope::payload_writes_held`): which held
+    /// extensions the payload wrote, only when every extension it writes is a held String of
+    /// the same text; a payload extension of another type, or one not held, leaves the
+    /// assembly its own walk.
+    #[test]
+    fn the_slot_tells_the_held_ones_written_only_when_it_saw_them_all() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, crate::CloudEvent)]
+        #[cloudevent(
+            crate = "crate",
+            type = "com.example.order.ranked",
+            source = "https://orders.example.com/checkout"
+        )]
+        struct Ranked {
+            #[cloudevent(extension)]
+            region: String,
+            #[cloudevent(extension)]
+            zone: String,
+            #[cloudevent(extension)]
+            priority: Option<i32>,
+        }
+        let ranked = |priority| Ranked {
+            region: "eu".into(),
+            zone: "a".into(),
+            priority,
+        };
+        let held = [("region", "eu"), ("zone", "a")];
+        let map = crate::Extensions::default();
+        let written = crate::event::payload_strings_in_envelope;
+        assert_eq!(written(&ranked(None), None, &map, &held), Some(Some(0b11)));
+        assert_eq!(written(&ranked(Some(5)), None, &map, &held), Some(None));
+        assert_eq!(written(&ranked(None), None, &map, &held[..1]), None);
+        let mut kept = crate::Extensions::default();
+        kept.insert("zone", "a");
+        assert_eq!(written(&ranked(None), None, &kept, &held[..1]), Some(None));
+        assert_eq!(
+            written(
+                &ranked(None),
+                None,
+                &map,
+                &[("region", "eu"), ("zone", "b")]
+            ),
+            None
+        );
+        // And the events read are the ones the map alone makes.
+        for json in [
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","data":{"region":"eu","zone":"a","priority":null}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","priority":5,"data":{"region":"eu","zone":"a","priority":5}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","region":"eu","zone":"a","priority":6,"data":{"region":"eu","zone":"a","priority":5}}"#,
+            r#"{"specversion":"1.0","id":"1","source":"https://orders.example.com/checkout","type":"com.example.order.ranked","zone":"a","priority":"5","data":{"region":"eu","zone":"a","priority":5}}"#,
+        ] {
+            let event = crate::Event::<Ranked>::from_slice(json.as_bytes());
+            let any = crate::AnyEvent::from_slice(json.as_bytes())
+                .map_err(|e| e.to_string())
+                .and_then(|any| any.into_typed::<Ranked>().map_err(|e| e.to_string()));
+            assert_eq!(event.map_err(|e| e.to_string()), any, "{json}");
+        }
     }
 }
