@@ -173,7 +173,7 @@ pub(super) fn read_event(
     expected_type: Option<json::Expected>,
     memo: Option<&mut json::BatchMemo>,
 ) -> Result<AnyEvent, Refusal> {
-    // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
+    // `time` arrives as seconds and nanos; its text lives here, for the view to borrow.
     let mut time = None;
     let mut sink = Found {
         strict: true,
@@ -182,24 +182,24 @@ pub(super) fn read_event(
     // Skipped fields are warnings: the reader, which stops at errors only, passes them.
     let mut envelope = Envelope::default();
     let data = read_wire(bytes, &mut envelope, &mut time, &mut sink, &mut Vec::new())?;
-    envelope.time = time
-        .as_ref()
-        .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
     if let (Some(json::Expected { ty: expected, .. }), Some(found)) =
         (expected_type, envelope.ty.as_deref())
         && found != expected
     {
         return Err(boxed(json::type_mismatch(expected, found)));
     }
+    // `time`'s text was written here from an in-range `google.protobuf.Timestamp`
+    // (`time::from_wire`, the only way into `time`): its checks find nothing on it. The view
+    // borrows it from the `Timestamp`, which moves into the event after the check; the
+    // envelope's own `time` stays empty.
+    let written_time = time.as_ref().map(crate::Timestamp::as_str);
     // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
         data: data_size(data.as_ref()),
         data_type_url: data_type_url(data.as_ref()),
+        time: written_time,
         ..envelope.view()
     };
-    // `time`'s text was written here from an in-range `google.protobuf.Timestamp`
-    // (`time::from_wire`, the only way into `time`): its checks find nothing on it.
-    let written_time = time.as_ref().map(crate::Timestamp::as_str);
     let found = json::check_envelope(
         policy,
         &attributes,
@@ -216,9 +216,7 @@ pub(super) fn read_event(
         return Err(error);
     }
     let (data, type_url) = into_data(envelope.datacontenttype.as_deref(), data)?;
-    // The checked `time` is the `Timestamp` read from the wire: moved into the event rather
-    // than copied back from the text the envelope borrowed from it (the same text).
-    envelope.time = None;
+    // The checked `time` is the `Timestamp` read from the wire, moved into the event.
     let mut event = AnyEvent::from_envelope(envelope, data);
     event.time = time;
     event.protobuf_type_url = type_url;
