@@ -231,11 +231,18 @@ fn segment_major(segment: &str) -> Option<u64> {
     if !segment.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    if let Some(major) = token_major(segment) {
+    let stem = file_stem(segment);
+    let cut = stem.len() < segment.len();
+    // Cut from an alphabetic file extension (`v1.json`), the whole segment is a token only
+    // through a semver pre-release, which needs a `-`: without one its last `.` part is
+    // letters, not a number (`segment_cut_without_a_dash_is_no_token`). Uncut, the stem is
+    // the segment and one look is enough. Each skipped call was a `None` (issue 40).
+    if (!cut || segment.as_bytes().contains(&b'-'))
+        && let Some(major) = token_major(segment)
+    {
         return Some(major);
     }
-    let stem = file_stem(segment);
-    if let Some(major) = token_major(stem) {
+    if cut && let Some(major) = token_major(stem) {
         return Some(major);
     }
     let word_start = stem
@@ -638,6 +645,22 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(file_stem(&segment), before::file_stem(&segment));
             proptest::prop_assert_eq!(segment_major(&segment), before::segment_major(&segment));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Issue 40: what lets `segment_major` skip the whole segment: one that `file_stem`
+        /// cuts and that holds no `-` is never a token whole, so the skipped call could only
+        /// answer `None`.
+        #[test]
+        fn segment_cut_without_a_dash_is_no_token(
+            segment in "[vV0-9._a-zA-Zé]{0,14}|[vV]?[0-9]{1,21}(\\.[0-9]{1,3}){0,3}\\.[a-zA-Z]{1,5}",
+        ) {
+            if file_stem(&segment).len() < segment.len() {
+                proptest::prop_assert_eq!(token_major(&segment), None);
+            }
         }
     }
 

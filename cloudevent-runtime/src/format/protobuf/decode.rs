@@ -16,11 +16,6 @@
 //! `attribute.rs` the messages inside a `CloudEvent` (a map entry, its value, a timestamp,
 //! the `Any` of `proto_data`); this file the event and the batch.
 
-#![allow(
-    clippy::result_large_err,
-    reason = "a refusal is the cold path, made once per refused input and boxed into FormatError at the module's edge"
-)]
-
 use std::borrow::Cow;
 
 use cloudevent_rules::{Mode, Policy, Violation, rule};
@@ -34,7 +29,7 @@ mod attribute;
 mod wire;
 
 use attribute::{any, attribute};
-use wire::{LEN, Wire, expect, known_or_utf8, utf8};
+use wire::{LEN, Refusal, Wire, expect, known_or_utf8, utf8};
 
 /// The data as read, before `datacontenttype` is final.
 enum WireData<'a> {
@@ -59,11 +54,11 @@ impl Found {
     /// the reader's loop keeps its hot code together (issue 40, the L1i footprint).
     #[cold]
     #[inline(never)]
-    fn push(&mut self, violation: Violation) -> Result<(), Violation> {
+    fn push(&mut self, violation: Refusal) -> Result<(), Refusal> {
         if self.strict && violation.is_error() {
             return Err(violation);
         }
-        self.list.push(violation);
+        self.list.push(*violation);
         Ok(())
     }
 }
@@ -77,7 +72,7 @@ fn read_wire<'a>(
     time: &mut Option<crate::Timestamp>,
     sink: &mut Found,
     skipped: &mut Vec<Violation>,
-) -> Result<Option<WireData<'a>>, Violation> {
+) -> Result<Option<WireData<'a>>, Refusal> {
     let mut wire = Wire {
         bytes,
         context: "event",
@@ -123,7 +118,7 @@ fn read_wire<'a>(
                     Err(violation) => sink.push(violation)?,
                 }
             }
-            _ => wire.skip("CloudEvent", field, wire_type, skipped)?,
+            _ => wire = wire.skip("CloudEvent", field, wire_type, skipped)?,
         }
     }
     Ok(data)
@@ -131,13 +126,13 @@ fn read_wire<'a>(
 
 #[cold]
 #[inline(never)]
-fn data_twice() -> Violation {
-    Violation::error(
+fn data_twice() -> Refusal {
+    Box::new(Violation::error(
         rule::INTG_R7,
         "data",
         "",
         "is present more than once (binary_data, text_data, proto_data); an event carries one data",
-    )
+    ))
 }
 
 /// The type URL of `proto_data`, for the policy's `dataschema` rule.
@@ -160,7 +155,7 @@ fn data_size(data: Option<&WireData<'_>>) -> Option<usize> {
 fn into_data(
     datacontenttype: Option<&str>,
     data: Option<WireData<'_>>,
-) -> Result<(Option<Data>, Option<String>), Violation> {
+) -> Result<(Option<Data>, Option<String>), Refusal> {
     Ok(match data {
         None => (None, None),
         Some(WireData::Binary(bytes)) => (Some(Data::Binary(bytes.to_vec())), None),
@@ -177,8 +172,8 @@ pub(super) fn read_event(
     policy: &Policy,
     expected_type: Option<json::Expected>,
     memo: Option<&mut json::BatchMemo>,
-) -> Result<AnyEvent, Violation> {
-    // `time` arrives as seconds and nanos; its text lives here, for the envelope to borrow.
+) -> Result<AnyEvent, Refusal> {
+    // `time` arrives as seconds and nanos; its text lives here, for the view to borrow.
     let mut time = None;
     let mut sink = Found {
         strict: true,
@@ -187,24 +182,24 @@ pub(super) fn read_event(
     // Skipped fields are warnings: the reader, which stops at errors only, passes them.
     let mut envelope = Envelope::default();
     let data = read_wire(bytes, &mut envelope, &mut time, &mut sink, &mut Vec::new())?;
-    envelope.time = time
-        .as_ref()
-        .map(|t: &crate::Timestamp| Cow::Borrowed(t.as_str()));
     if let (Some(json::Expected { ty: expected, .. }), Some(found)) =
         (expected_type, envelope.ty.as_deref())
         && found != expected
     {
-        return Err(json::type_mismatch(expected, found));
+        return Err(boxed(json::type_mismatch(expected, found)));
     }
+    // `time`'s text was written here from an in-range `google.protobuf.Timestamp`
+    // (`time::from_wire`, the only way into `time`): its checks find nothing on it. The view
+    // borrows it from the `Timestamp`, which moves into the event after the check; the
+    // envelope's own `time` stays empty.
+    let written_time = time.as_ref().map(crate::Timestamp::as_str);
     // The JSON reader's policy check, over the one view of the attributes.
     let attributes = cloudevent_rules::Envelope {
         data: data_size(data.as_ref()),
         data_type_url: data_type_url(data.as_ref()),
+        time: written_time,
         ..envelope.view()
     };
-    // `time`'s text was written here from an in-range `google.protobuf.Timestamp`
-    // (`time::from_wire`, the only way into `time`): its checks find nothing on it.
-    let written_time = time.as_ref().map(crate::Timestamp::as_str);
     let found = json::check_envelope(
         policy,
         &attributes,
@@ -213,13 +208,15 @@ pub(super) fn read_event(
         memo,
         written_time,
     );
-    if let Some(error) = found.into_iter().find(Violation::is_error) {
+    // A valid event's check finds nothing: the search for its error, and the drop of what
+    // it found, are out of line.
+    if !found.is_empty()
+        && let Some(error) = first_error(found)
+    {
         return Err(error);
     }
     let (data, type_url) = into_data(envelope.datacontenttype.as_deref(), data)?;
-    // The checked `time` is the `Timestamp` read from the wire: moved into the event rather
-    // than copied back from the text the envelope borrowed from it (the same text).
-    envelope.time = None;
+    // The checked `time` is the `Timestamp` read from the wire, moved into the event.
     let mut event = AnyEvent::from_envelope(envelope, data);
     event.time = time;
     event.protobuf_type_url = type_url;
@@ -245,7 +242,7 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
     let data = match read {
         Ok(read) => read,
         Err(structural) => {
-            sink.list.push(structural);
+            sink.list.push(*structural);
             return (R::refused(profile, sink.list), None);
         }
     };
@@ -262,7 +259,7 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
     let (data, type_url) = match into_data(envelope.datacontenttype.as_deref(), data) {
         Ok(read) => read,
         Err(violation) => {
-            found.push(violation);
+            found.push(*violation);
             (None, None)
         }
     };
@@ -274,18 +271,40 @@ pub(super) fn validate_event<R: Report>(bytes: &[u8], policy: &Policy) -> (R, Op
 /// `text_data` under a JSON `datacontenttype` is JSON text and must parse as JSON; with no
 /// `datacontenttype` it is JSON when it parses (absent means `application/json`, CE-JSON
 /// 3.1), text otherwise; under any other type it is text.
-fn text_data(datacontenttype: Option<&str>, text: &str) -> Result<Data, Violation> {
+fn text_data(datacontenttype: Option<&str>, text: &str) -> Result<Data, Refusal> {
     if !json::is_json(datacontenttype) {
         return Ok(Data::Text(text.to_owned()));
     }
     match RawValue::from_string(text.to_owned()) {
         Ok(raw) => Ok(Data::Json(raw)),
         Err(_) if datacontenttype.is_none() => Ok(Data::Text(text.to_owned())),
-        Err(error) => Err(json::data_violation(format!(
-            "text_data is not JSON, but datacontenttype `{}` is JSON: {error}",
-            datacontenttype.unwrap_or_default()
-        ))),
+        Err(error) => Err(not_json(datacontenttype, &error)),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_json(datacontenttype: Option<&str>, error: &serde_json::Error) -> Refusal {
+    Box::new(json::data_violation(format!(
+        "text_data is not JSON, but datacontenttype `{}` is JSON: {error}",
+        datacontenttype.unwrap_or_default()
+    )))
+}
+
+/// The first error the policy found, if any (a finding may be a warning alone), boxed as
+/// the reader carries a refusal.
+#[cold]
+#[inline(never)]
+fn first_error(found: Vec<Violation>) -> Option<Refusal> {
+    found.into_iter().find(Violation::is_error).map(Box::new)
+}
+
+/// A refusal found outside the reader (the expected `type`'s), boxed as the reader carries
+/// it; out of line, never on a valid event's path.
+#[cold]
+#[inline(never)]
+fn boxed(violation: Violation) -> Refusal {
+    Box::new(violation)
 }
 
 /// Hands `each` the events of a `CloudEventBatch` message, each still encoded, until it
@@ -293,7 +312,7 @@ fn text_data(datacontenttype: Option<&str>, text: &str) -> Result<Data, Violatio
 pub(super) fn each_in_batch<'a>(
     bytes: &'a [u8],
     each: &mut dyn FnMut(&'a [u8]) -> bool,
-) -> Result<usize, Violation> {
+) -> Result<usize, Refusal> {
     let mut wire = Wire {
         bytes,
         context: "batch",
@@ -303,7 +322,7 @@ pub(super) fn each_in_batch<'a>(
     while let Some((field, wire_type)) = wire.key()? {
         if field != 1 {
             // A batch has no finding list of its own: a skipped field is not reported.
-            wire.skip("CloudEventBatch", field, wire_type, &mut Vec::new())?;
+            wire = wire.skip("CloudEventBatch", field, wire_type, &mut Vec::new())?;
             continue;
         }
         expect("batch", field, "events", wire_type, LEN)?;

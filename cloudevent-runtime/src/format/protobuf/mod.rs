@@ -122,7 +122,7 @@ impl sealed::Format for Protobuf {
         policy: &Policy,
         memo: Option<&mut json::BatchMemo>,
     ) -> Result<AnyEvent, FormatError> {
-        decode::read_event(bytes, policy, None, memo).map_err(FormatError::from)
+        decode::read_event(bytes, policy, None, memo).map_err(FormatError::Invalid)
     }
 
     fn read_typed<T: CloudEventData + DeserializeOwned>(
@@ -143,7 +143,7 @@ impl sealed::Format for Protobuf {
         bytes: &'a [u8],
         each: &mut dyn FnMut(&'a [u8]) -> bool,
     ) -> Option<Result<usize, Box<Violation>>> {
-        Some(decode::each_in_batch(bytes, each).map_err(Box::new))
+        Some(decode::each_in_batch(bytes, each))
     }
 
     fn write_batch(events: &[AnyEvent]) -> Option<Result<Vec<u8>, FormatError>> {
@@ -210,7 +210,7 @@ fn read_typed_any<T: CloudEventData>(bytes: &[u8]) -> Result<AnyEvent, FormatErr
         Some(json::Expected::of::<T>()),
         None,
     )
-    .map_err(FormatError::from)
+    .map_err(FormatError::Invalid)
 }
 
 /// A payload that is itself a Protobuf message: an [`Event`] of it travels in `proto_data`,

@@ -1,10 +1,5 @@
 //! `google.protobuf.Timestamp` and the RFC 3339 text the runtime keeps a [`Timestamp`] as.
 
-#![allow(
-    clippy::result_large_err,
-    reason = "a refusal is the cold path, boxed into FormatError at the module's edge"
-)]
-
 use cloudevent_rules::{Violation, rule};
 
 use crate::value::Timestamp;
@@ -14,21 +9,31 @@ const MIN_SECONDS: i64 = -62_135_596_800;
 /// 9999-12-31T23:59:59Z, the last.
 const MAX_SECONDS: i64 = 253_402_300_799;
 
-/// The RFC 3339 text of a received `google.protobuf.Timestamp`, or why it has none.
-pub(super) fn from_wire(attribute: &str, seconds: i64, nanos: i64) -> Result<Timestamp, Violation> {
+/// The RFC 3339 text of a received `google.protobuf.Timestamp`, or why it has none (boxed,
+/// as the reader carries every refusal).
+pub(super) fn from_wire(
+    attribute: &str,
+    seconds: i64,
+    nanos: i64,
+) -> Result<Timestamp, Box<Violation>> {
     let in_range =
         (MIN_SECONDS..=MAX_SECONDS).contains(&seconds) && (0..1_000_000_000).contains(&nanos);
     let timestamp = in_range
         .then(|| Timestamp::from_unix(seconds, u32::try_from(nanos).unwrap_or(0)))
         .flatten();
-    timestamp.ok_or_else(|| {
-        Violation::error(
-            rule::CE_TYPE_SYSTEM,
-            attribute.to_owned(),
-            format!("seconds {seconds}, nanos {nanos}"),
-            "is not a Timestamp: google.protobuf.Timestamp holds 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z with nanos 0 to 999999999",
-        )
-    })
+    timestamp.ok_or_else(|| out_of_range(attribute, seconds, nanos))
+}
+
+/// [`from_wire`]'s refusal, out of line: never on a valid event's path.
+#[cold]
+#[inline(never)]
+fn out_of_range(attribute: &str, seconds: i64, nanos: i64) -> Box<Violation> {
+    Box::new(Violation::error(
+        rule::CE_TYPE_SYSTEM,
+        attribute.to_owned(),
+        format!("seconds {seconds}, nanos {nanos}"),
+        "is not a Timestamp: google.protobuf.Timestamp holds 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z with nanos 0 to 999999999",
+    ))
 }
 
 /// The instant an RFC 3339 timestamp names, as seconds since the epoch and nanoseconds;

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use cloudevent_rules::{Violation, rule};
 
 use super::super::time;
-use super::wire::{LEN, VARINT, Wire, expect, known_or_utf8, malformed, twice, utf8};
+use super::wire::{LEN, Refusal, VARINT, Wire, expect, known_or_utf8, malformed, twice, utf8};
 use crate::extension::ExtensionValueBuf;
 use crate::format::json::Envelope;
 use crate::value::{Binary, Uri, UriRef};
@@ -69,7 +69,7 @@ pub(super) fn attribute_value<'a>(
     name: &'a str,
     bytes: &'a [u8],
     skipped: &mut Vec<Violation>,
-) -> Result<AttributeValue<'a>, Violation> {
+) -> Result<AttributeValue<'a>, Refusal> {
     let mut wire = Wire {
         bytes,
         context: name,
@@ -85,7 +85,7 @@ pub(super) fn attribute_value<'a>(
             6 => "ce_uri_ref",
             7 => "ce_timestamp",
             _ => {
-                wire.skip(ATTRIBUTE_VALUE, field, wire_type, skipped)?;
+                wire = wire.skip(ATTRIBUTE_VALUE, field, wire_type, skipped)?;
                 continue;
             }
         };
@@ -105,9 +105,7 @@ pub(super) fn attribute_value<'a>(
             // An int32 is sent as a 64-bit varint, negative values sign-extended.
             2 => {
                 let wide = wire.varint()? as i64;
-                AttributeValue::Integer(
-                    cloudevent_rules::check_integer_value(name, wide.into()).map_err(unboxed)?,
-                )
+                AttributeValue::Integer(cloudevent_rules::check_integer_value(name, wide.into())?)
             }
             3 => AttributeValue::String(utf8(name, wire.len_delimited()?)?),
             4 => AttributeValue::Binary(wire.len_delimited()?),
@@ -126,86 +124,78 @@ pub(super) fn attribute_value<'a>(
 
 #[cold]
 #[inline(never)]
-fn not_boolean(name: &str, found: u64) -> Violation {
-    Violation::error(
+fn not_boolean(name: &str, found: u64) -> Refusal {
+    Box::new(Violation::error(
         rule::CE_TYPE_SYSTEM,
         name.to_owned(),
         found.to_string(),
         "is not a Boolean: ce_boolean must be 0 or 1",
-    )
+    ))
 }
 
 #[cold]
 #[inline(never)]
-#[allow(
-    clippy::boxed_local,
-    reason = "`map_err`'s function for the rules' boxed refusal: the unboxing, out of line"
-)]
-fn unboxed(violation: Box<Violation>) -> Violation {
-    *violation
-}
-
-#[cold]
-#[inline(never)]
-fn two_values(name: &str, first: &str, member: &str) -> Violation {
-    Violation::error(
+fn two_values(name: &str, first: &str, member: &str) -> Refusal {
+    Box::new(Violation::error(
         rule::CE_TYPE_SYSTEM,
         name.to_owned(),
         format!("{first} and {member}"),
         "holds more than one value; an attribute has one value of one type",
+    ))
+}
+
+#[cold]
+#[inline(never)]
+fn no_value(name: &str) -> Refusal {
+    Box::new(
+        Violation::error(
+            rule::CE_TYPE_SYSTEM,
+            name.to_owned(),
+            "",
+            "holds no value (an empty CloudEventAttributeValue)",
+        )
+        .with_hint("leave an unset attribute out of the map"),
     )
 }
 
 #[cold]
 #[inline(never)]
-fn no_value(name: &str) -> Violation {
-    Violation::error(
-        rule::CE_TYPE_SYSTEM,
-        name.to_owned(),
-        "",
-        "holds no value (an empty CloudEventAttributeValue)",
-    )
-    .with_hint("leave an unset attribute out of the map")
-}
-
-#[cold]
-#[inline(never)]
-fn twice_named(name: &str) -> Violation {
+fn twice_named(name: &str) -> Refusal {
     twice(name.to_owned())
 }
 
 #[cold]
 #[inline(never)]
-fn a_field_in_attributes(name: &str) -> Violation {
-    Violation::error(
+fn a_field_in_attributes(name: &str) -> Refusal {
+    Box::new(Violation::error(
         rule::INTG_R7,
         name.to_owned(),
         "",
         "is a field of the CloudEvent message and cannot also be in `attributes`",
-    )
+    ))
 }
 
 #[cold]
 #[inline(never)]
-fn wrong_kind(name: &str, found: &'static str) -> Violation {
+fn wrong_kind(name: &str, found: &'static str) -> Refusal {
     let expected = match name {
         "dataschema" => "ce_uri",
         "time" => "ce_timestamp",
         _ => "ce_string",
     };
-    Violation::error(
+    Box::new(Violation::error(
         rule::CE_TYPE_SYSTEM,
         name.to_owned(),
         found,
         format!("is {found}; the Protobuf format carries `{name}` as {expected}"),
-    )
+    ))
 }
 
 fn timestamp(
     name: &str,
     bytes: &[u8],
     skipped: &mut Vec<Violation>,
-) -> Result<crate::Timestamp, Violation> {
+) -> Result<crate::Timestamp, Refusal> {
     let mut wire = Wire {
         bytes,
         context: name,
@@ -216,7 +206,7 @@ fn timestamp(
             1 => (&mut seconds, "seconds"),
             2 => (&mut nanos, "nanos"),
             _ => {
-                wire.skip("google.protobuf.Timestamp", field, wire_type, skipped)?;
+                wire = wire.skip("google.protobuf.Timestamp", field, wire_type, skipped)?;
                 continue;
             }
         };
@@ -237,7 +227,7 @@ fn timestamp(
 pub(super) fn any<'a>(
     bytes: &'a [u8],
     skipped: &mut Vec<Violation>,
-) -> Result<(&'a str, &'a [u8]), Violation> {
+) -> Result<(&'a str, &'a [u8]), Refusal> {
     let mut wire = Wire {
         bytes,
         context: "data",
@@ -253,7 +243,7 @@ pub(super) fn any<'a>(
                 expect("data", field, "value", wire_type, LEN)?;
                 value = Some(wire.len_delimited()?);
             }
-            _ => wire.skip("google.protobuf.Any", field, wire_type, skipped)?,
+            _ => wire = wire.skip("google.protobuf.Any", field, wire_type, skipped)?,
         }
     }
     match type_url {
@@ -271,7 +261,7 @@ pub(super) fn attribute<'a>(
     time: &mut Option<crate::Timestamp>,
     bytes: &'a [u8],
     skipped: &mut Vec<Violation>,
-) -> Result<(), Violation> {
+) -> Result<(), Refusal> {
     let mut wire = Wire {
         bytes,
         context: "attributes",
@@ -292,7 +282,7 @@ pub(super) fn attribute<'a>(
                 expect("attributes", field, "value", wire_type, LEN)?;
                 value = Some(wire.len_delimited()?);
             }
-            _ => wire.skip("CloudEvent.AttributesEntry", field, wire_type, skipped)?,
+            _ => wire = wire.skip("CloudEvent.AttributesEntry", field, wire_type, skipped)?,
         }
     }
     let name = key.unwrap_or_default();

@@ -22,14 +22,24 @@ fn wire_type_name(wire_type: u8) -> &'static str {
     }
 }
 
+/// A refusal as the reader carries it: boxed, as [`crate::FormatError::Invalid`] holds it.
+/// A `Result` of an unboxed [`Violation`] (about 150 bytes) made every `?` of the reader a
+/// copy of it, and those copies were a quarter of the reader's code (issue 40, the L1i
+/// footprint); the box is the one the error took at the module's edge anyway.
+pub(super) type Refusal = Box<Violation>;
+
+#[cold]
 pub(super) fn malformed(
     attribute: impl Into<Cow<'static, str>>,
     problem: impl Into<Cow<'static, str>>,
-) -> Violation {
-    Violation::error(rule::CE_PROTOBUF, attribute, "", problem)
+) -> Refusal {
+    Box::new(Violation::error(rule::CE_PROTOBUF, attribute, "", problem))
 }
 
-/// A cursor over one message's bytes.
+/// A cursor over one message's bytes. `Copy`, and handed by value to what is out of line
+/// (`varint_slow`, `skip`), so no call takes its address and the compiler keeps it in
+/// registers instead of writing it back to the stack at every step (issue 40).
+#[derive(Clone, Copy)]
 pub(super) struct Wire<'a> {
     pub(super) bytes: &'a [u8],
     /// What the message is, for messages about it (`event`, an attribute's name).
@@ -40,19 +50,22 @@ impl<'a> Wire<'a> {
     /// One varint. Keys, lengths and small values are one byte; that path is inlined into
     /// every caller, the rest is out of line.
     #[inline(always)]
-    pub(super) fn varint(&mut self) -> Result<u64, Violation> {
+    pub(super) fn varint(&mut self) -> Result<u64, Refusal> {
         if let Some((&byte, rest)) = self.bytes.split_first()
             && byte < 0x80
         {
             self.bytes = rest;
             return Ok(u64::from(byte));
         }
-        self.varint_slow()
+        let (value, rest) = self.varint_slow()?;
+        *self = rest;
+        Ok(value)
     }
 
+    /// A varint of more than one byte, and the cursor after it.
     #[cold]
     #[inline(never)]
-    fn varint_slow(&mut self) -> Result<u64, Violation> {
+    fn varint_slow(mut self) -> Result<(u64, Self), Refusal> {
         let mut value = 0_u64;
         for (i, byte) in self.bytes.iter().take(10).enumerate() {
             // The tenth byte may carry only the 64th bit.
@@ -62,7 +75,7 @@ impl<'a> Wire<'a> {
             value |= u64::from(byte & 0x7f) << (7 * i);
             if byte & 0x80 == 0 {
                 self.bytes = &self.bytes[i + 1..];
-                return Ok(value);
+                return Ok((value, self));
             }
         }
         Err(
@@ -79,7 +92,7 @@ impl<'a> Wire<'a> {
 
     /// The next field's number and wire type, or `None` at the end of the message.
     #[inline(always)]
-    pub(super) fn key(&mut self) -> Result<Option<(u64, u8)>, Violation> {
+    pub(super) fn key(&mut self) -> Result<Option<(u64, u8)>, Refusal> {
         if self.bytes.is_empty() {
             return Ok(None);
         }
@@ -92,7 +105,7 @@ impl<'a> Wire<'a> {
     }
 
     #[inline(always)]
-    pub(super) fn len_delimited(&mut self) -> Result<&'a [u8], Violation> {
+    pub(super) fn len_delimited(&mut self) -> Result<&'a [u8], Refusal> {
         let len = self.varint()?;
         match usize::try_from(len)
             .ok()
@@ -110,7 +123,7 @@ impl<'a> Wire<'a> {
 
 #[cold]
 #[inline(never)]
-fn bad_field_number(context: &str, field: u64) -> Violation {
+fn bad_field_number(context: &str, field: u64) -> Refusal {
     malformed(
         context.to_owned(),
         format!("has a field number {field}, outside 1 to 536870911"),
@@ -119,7 +132,7 @@ fn bad_field_number(context: &str, field: u64) -> Violation {
 
 #[cold]
 #[inline(never)]
-pub(super) fn truncated(context: &str) -> Violation {
+pub(super) fn truncated(context: &str) -> Refusal {
     malformed(
         context.to_owned(),
         "ends in the middle of a field (truncated input)",
@@ -134,7 +147,7 @@ pub(super) fn expect(
     name: &str,
     found: u8,
     expected: u8,
-) -> Result<(), Violation> {
+) -> Result<(), Refusal> {
     if found == expected {
         Ok(())
     } else {
@@ -144,8 +157,8 @@ pub(super) fn expect(
 
 #[cold]
 #[inline(never)]
-fn wrong_wire_type(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Violation {
-    Violation::error(
+fn wrong_wire_type(context: &str, field: u64, name: &str, found: u8, expected: u8) -> Refusal {
+    Box::new(Violation::error(
         rule::CE_PROTOBUF,
         context.to_owned(),
         format!("field {field} with wire type {}", wire_type_name(found)),
@@ -154,7 +167,7 @@ fn wrong_wire_type(context: &str, field: u64, name: &str, found: u8, expected: u
             wire_type_name(found),
             wire_type_name(expected)
         ),
-    )
+    ))
 }
 
 impl Wire<'_> {
@@ -163,15 +176,16 @@ impl Wire<'_> {
     /// warning the policy reports or not, [`cloudevent_rules::Policy::reports_skipped_fields`]).
     /// A group (wire types SGROUP and EGROUP, which proto3 never writes) is refused: skipping
     /// one means nesting without bound. Out of line: no field of a valid event is unknown.
+    /// The cursor after the field.
     #[cold]
     #[inline(never)]
     pub(super) fn skip(
-        &mut self,
+        mut self,
         message: &str,
         field: u64,
         wire_type: u8,
         skipped: &mut Vec<Violation>,
-    ) -> Result<(), Violation> {
+    ) -> Result<Self, Refusal> {
         match wire_type {
             VARINT => {
                 self.varint()?;
@@ -197,14 +211,15 @@ impl Wire<'_> {
             )
             .with_hint("the producer may use a newer cloudevents.proto; its field is not read"),
         );
-        Ok(())
+        Ok(self)
     }
 }
 
 #[cold]
 #[inline(never)]
-fn group(context: &str, message: &str, field: u64, wire_type: u8) -> Violation {
-    Violation::error(
+fn group(context: &str, message: &str, field: u64, wire_type: u8) -> Refusal {
+    Box::new(
+        Violation::error(
         rule::CE_PROTOBUF,
         context.to_owned(),
         format!("field {field} with wire type {}", wire_type_name(wire_type)),
@@ -212,22 +227,25 @@ fn group(context: &str, message: &str, field: u64, wire_type: u8) -> Violation {
             "field {field} is not a field of `{message}` and is a group, which proto3 never writes"
         ),
     )
-    .with_hint("both sides must use the CloudEvents Protobuf schema (io.cloudevents.v1)")
+        .with_hint("both sides must use the CloudEvents Protobuf schema (io.cloudevents.v1)"),
+    )
 }
 
 #[cold]
-pub(super) fn twice(attribute: impl Into<Cow<'static, str>>) -> Violation {
-    Violation::error(
-        rule::INTG_R7,
-        attribute,
-        "",
-        "appears more than once in the Protobuf message",
+pub(super) fn twice(attribute: impl Into<Cow<'static, str>>) -> Refusal {
+    Box::new(
+        Violation::error(
+            rule::INTG_R7,
+            attribute,
+            "",
+            "appears more than once in the Protobuf message",
+        )
+        .with_hint("a message must carry each attribute once"),
     )
-    .with_hint("a message must carry each attribute once")
 }
 
 #[inline(always)]
-pub(super) fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Violation> {
+pub(super) fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Refusal> {
     std::str::from_utf8(bytes).map_err(|error| not_utf8(attribute, bytes, error))
 }
 
@@ -240,7 +258,7 @@ pub(super) fn known_or_utf8<'a>(
     attribute: &str,
     known: &[&'static str],
     bytes: &'a [u8],
-) -> Result<&'a str, Violation> {
+) -> Result<&'a str, Refusal> {
     match known.iter().find(|name| name.as_bytes() == bytes) {
         Some(name) => Ok(name),
         None => utf8(attribute, bytes),
@@ -249,13 +267,13 @@ pub(super) fn known_or_utf8<'a>(
 
 #[cold]
 #[inline(never)]
-fn not_utf8(attribute: &str, bytes: &[u8], error: std::str::Utf8Error) -> Violation {
-    Violation::error(
+fn not_utf8(attribute: &str, bytes: &[u8], error: std::str::Utf8Error) -> Refusal {
+    Box::new(Violation::error(
         rule::CE_TYPE_SYSTEM,
         attribute.to_owned(),
         format!("{} bytes", bytes.len()),
         format!("is not a String: not UTF-8 ({error})"),
-    )
+    ))
 }
 
 #[cfg(test)]
