@@ -19,7 +19,7 @@ mod map;
 
 pub(crate) use findings::{canonical, extension_findings, truncate};
 pub use map::{ExtensionValueBuf, Extensions, ExtensionsIter};
-pub(crate) use map::{JsonValue, is_carried_by};
+pub(crate) use map::{JsonValue, Vacancy, is_carried_by};
 
 /// A borrowed extension value, typed per the CloudEvents type system: the one value type,
 /// owned by `cloudevent-rules` (whose checks take it) and re-exported here under the name

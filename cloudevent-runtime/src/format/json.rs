@@ -16,7 +16,7 @@ use cloudevent_rules::{Mode, Policy, Violation, rule};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 pub(crate) use crate::extension::truncate;
-use crate::extension::{ExtensionValueBuf, Extensions};
+use crate::extension::{ExtensionValueBuf, Extensions, Vacancy};
 pub(crate) use crate::payload::{data_violation, type_mismatch};
 
 mod member;
@@ -369,10 +369,14 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
 
         while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
             let member = Member::of(&key);
+            // An extension's place in the map, found once: the duplicate check's search, and
+            // where `extension` sets it (nothing is set between the two).
+            let mut vacancy = None;
             let duplicate = match member {
                 Some(member) => !seen.insert(member),
                 None => {
-                    envelope.extensions.contains(&key)
+                    vacancy = envelope.extensions.vacancy(&key);
+                    vacancy.is_none()
                         || held.as_deref().is_some_and(|held| held.get(&key).is_some())
                         || null_extensions
                             .as_ref()
@@ -427,7 +431,14 @@ impl<'de, S: DataSlot<'de>> Visitor<'de> for EventSeed<'_, 'de, S> {
                         {
                             return Ok(());
                         }
-                        extension(envelope, &mut null_extensions, name, value, findings)
+                        extension(
+                            envelope,
+                            &mut null_extensions,
+                            vacancy,
+                            name,
+                            value,
+                            findings,
+                        )
                     })?
                     .map_err(|Stop| stop(findings))?;
                 }
@@ -707,9 +718,11 @@ fn both_data() -> Violation {
 }
 
 /// Keeps one extension member, or reports why its value is not in the type system.
+/// `vacancy`: its place in the map, which the duplicate check found.
 fn extension(
     envelope: &mut Envelope<'_>,
     null_extensions: &mut Option<BTreeSet<String>>,
+    vacancy: Option<Vacancy>,
     name: Cow<'_, str>,
     value: JsonScalar<'_>,
     findings: &mut Findings,
@@ -744,7 +757,14 @@ fn extension(
             ));
         }
     };
-    envelope.extensions.try_insert_new(name.into_owned(), owned);
+    match vacancy {
+        Some(at) => envelope
+            .extensions
+            .insert_vacant(at, name.into_owned(), owned),
+        None => {
+            envelope.extensions.try_insert_new(name.into_owned(), owned);
+        }
+    }
     Ok(())
 }
 

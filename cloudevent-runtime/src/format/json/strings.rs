@@ -180,6 +180,7 @@ pub(crate) fn read_strings<'de, S: DataSlot<'de>>(
                 extension(
                     envelope,
                     &mut None,
+                    None,
                     Cow::Borrowed(name),
                     value,
                     &mut findings,
