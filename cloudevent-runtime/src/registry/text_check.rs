@@ -29,9 +29,9 @@
 //! exactly as it is after the tree reads (`Validator::walk_members`).
 //!
 //! The tests hold its "yes" to `jsonschema`'s verdict: on this repository's registry schemas
-//! with their data mutated member by member (`schema.rs`), on the JSON-Schema-Test-Suite's
-//! draft 7 and 2020-12 groups (`tests/registry_text_check.rs`), and on generated text with
-//! repeated members (below).
+//! with their data mutated member by member (`schema.rs`), and in `text_check/tests.rs` on the
+//! JSON-Schema-Test-Suite's draft 7 and 2020-12 groups, on generated schemas and instances,
+//! keyword by keyword, and on generated text with repeated and escaped member names.
 
 use std::collections::HashMap;
 
