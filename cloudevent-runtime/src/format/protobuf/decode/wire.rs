@@ -259,22 +259,6 @@ pub(super) fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Refu
     std::str::from_utf8(bytes).map_err(|error| not_utf8(attribute, bytes, error))
 }
 
-/// [`utf8`] for text that is most often one of a few known ASCII names (`known`): bytes
-/// equal to one of them are that name, valid UTF-8 without `from_utf8` being asked (about
-/// a hundred instructions a call on short strings); any other bytes go through [`utf8`].
-/// The result is the same for every input (`known_or_utf8_is_utf8`, a property test).
-#[inline(always)]
-pub(super) fn known_or_utf8<'a>(
-    attribute: &str,
-    known: &[&'static str],
-    bytes: &'a [u8],
-) -> Result<&'a str, Refusal> {
-    match known.iter().find(|name| name.as_bytes() == bytes) {
-        Some(name) => Ok(name),
-        None => utf8(attribute, bytes),
-    }
-}
-
 #[cold]
 #[inline(never)]
 fn not_utf8(attribute: &str, bytes: &[u8], error: std::str::Utf8Error) -> Refusal {
@@ -335,11 +319,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2_000))]
 
         /// Issue 40 (Protobuf decode): the ASCII path gives what `from_utf8` alone gives: the
-        /// same text for valid bytes, the same violation for invalid ones, for ASCII, UTF-8
-        /// and arbitrary bytes alike.
+        /// same text for valid bytes, the same violation (rule, attribute, found, text) for
+        /// invalid ones, for names and near names, ASCII, UTF-8 and arbitrary bytes alike.
         #[test]
         fn utf8_is_from_utf8(
             bytes in prop_oneof![
+                near_names(),
                 prop::collection::vec(0_u8..0x80, 0..80),
                 any::<String>().prop_map(String::into_bytes),
                 prop::collection::vec(any::<u8>(), 0..80),
@@ -348,26 +333,6 @@ mod tests {
             let new = utf8("data", &bytes);
             let old = std::str::from_utf8(&bytes).map_err(|error| not_utf8("data", &bytes, error));
             prop_assert_eq!(new.as_ref().ok(), old.as_ref().ok());
-            prop_assert_eq!(new.err(), old.err());
-        }
-
-        /// Issue 25 (Protobuf decode): a known name taken by byte comparison gives what the
-        /// UTF-8 check alone (the old path, kept here as the oracle) gives: the same text
-        /// for valid bytes, the same violation (rule, attribute, found, text) for invalid.
-        #[test]
-        fn known_or_utf8_is_utf8(bytes in near_names(), specversion in any::<bool>()) {
-            let known: &[&'static str] = if specversion {
-                &["1.0"]
-            } else {
-                &cloudevent_rules::CORE_ATTRIBUTES
-            };
-            let new = known_or_utf8("attributes", known, &bytes);
-            let old = utf8("attributes", &bytes);
-            prop_assert_eq!(new.as_ref().ok(), old.as_ref().ok());
-            prop_assert_eq!(
-                new.as_ref().err().map(ToString::to_string),
-                old.as_ref().err().map(ToString::to_string)
-            );
             prop_assert_eq!(new.err(), old.err());
         }
     }
