@@ -250,13 +250,42 @@ pub(super) fn twice(attribute: impl Into<Cow<'static, str>>) -> Refusal {
 /// other bytes take `from_utf8`, which gives the verdict and the error as before.
 #[inline(always)]
 pub(super) fn utf8<'a>(attribute: &str, bytes: &'a [u8]) -> Result<&'a str, Refusal> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // No safe conversion skips the check, and the ASCII check is the cheaper one.
         #[allow(unsafe_code)]
         // SAFETY: every byte was just found to be ASCII, and ASCII is UTF-8.
         return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     std::str::from_utf8(bytes).map_err(|error| not_utf8(attribute, bytes, error))
+}
+
+/// `bytes.is_ascii()` without its byte-by-byte walk of the bytes after the last whole word:
+/// those are read as the last word of the text, overlapping the one before, and a text of 4
+/// to 7 bytes as two overlapping halves (names and values are mostly that short).
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let len = bytes.len();
+    let word = |at: usize| {
+        let mut le = [0; 8];
+        le.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(le)
+    };
+    if len >= 8 {
+        let mut found = word(len - 8);
+        for at in (0..len - 8).step_by(8) {
+            found |= word(at);
+        }
+        return found & HIGH == 0;
+    }
+    if len >= 4 {
+        let half = |at: usize| {
+            let mut le = [0; 4];
+            le.copy_from_slice(&bytes[at..at + 4]);
+            u32::from_le_bytes(le)
+        };
+        return (half(0) | half(len - 4)) & 0x8080_8080 == 0;
+    }
+    bytes.iter().all(u8::is_ascii)
 }
 
 #[cold]
@@ -330,6 +359,7 @@ mod tests {
                 prop::collection::vec(any::<u8>(), 0..80),
             ]
         ) {
+            prop_assert_eq!(is_ascii(&bytes), bytes.is_ascii());
             let new = utf8("data", &bytes);
             let old = std::str::from_utf8(&bytes).map_err(|error| not_utf8("data", &bytes, error));
             prop_assert_eq!(new.as_ref().ok(), old.as_ref().ok());
