@@ -29,7 +29,7 @@ mod attribute;
 mod wire;
 
 use attribute::{any, attribute};
-use wire::{LEN, Refusal, Wire, expect, known_or_utf8, utf8};
+use wire::{LEN, Refusal, Wire, expect, utf8};
 
 /// The data as read, before `datacontenttype` is final.
 enum WireData<'a> {
@@ -89,9 +89,7 @@ fn read_wire<'a>(
                 };
                 expect("event", field, name, wire_type, LEN)?;
                 // A scalar field given twice keeps its last value (Protobuf's merge rule).
-                // `specversion` is `1.0` in nearly every event: no UTF-8 check for those bytes.
-                let known: &[&'static str] = if field == 3 { &["1.0"] } else { &[] };
-                match known_or_utf8(name, known, wire.len_delimited()?) {
+                match utf8(name, wire.len_delimited()?) {
                     Ok(text) => *slot = Some(Cow::Borrowed(text)),
                     Err(violation) => sink.push(violation)?,
                 }

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use cloudevent_rules::{Violation, rule};
 
 use super::super::time;
-use super::wire::{LEN, Refusal, VARINT, Wire, expect, known_or_utf8, malformed, twice, utf8};
+use super::wire::{LEN, Refusal, VARINT, Wire, expect, malformed, twice, utf8};
 use crate::extension::ExtensionValueBuf;
 use crate::format::json::Envelope;
 use crate::value::{Binary, Uri, UriRef};
@@ -271,12 +271,7 @@ pub(super) fn attribute<'a>(
         match field {
             1 => {
                 expect("attributes", field, "key", wire_type, LEN)?;
-                // The context attributes' names, compared as bytes before any UTF-8 check.
-                key = Some(known_or_utf8(
-                    "attributes",
-                    &cloudevent_rules::CORE_ATTRIBUTES,
-                    wire.len_delimited()?,
-                )?);
+                key = Some(utf8("attributes", wire.len_delimited()?)?);
             }
             2 => {
                 expect("attributes", field, "value", wire_type, LEN)?;
