@@ -101,16 +101,7 @@ impl<T: CloudEventData> Event<T> {
         envelope: json::Envelope<'_>,
         data: T,
     ) -> Result<Self, Box<Violation>> {
-        Event::assemble(
-            crate::value::inline::ShortText::copy(envelope.id.as_deref().unwrap_or_default()),
-            envelope.source.as_deref().unwrap_or_default(),
-            envelope.datacontenttype.as_deref(),
-            envelope.dataschema.as_deref(),
-            envelope.subject,
-            envelope.time.map(Timestamp::from_checked),
-            (envelope.extensions, &[], None),
-            data,
-        )
+        Event::from_envelope_with(envelope, (&[], None), data)
     }
 
     /// [`Event::from_envelope`] for a reader that held the extensions named like the
@@ -122,6 +113,17 @@ impl<T: CloudEventData> Event<T> {
         held: &[(&str, &str)],
         data: T,
     ) -> Result<Self, Box<Violation>> {
+        let written = envelope.payload_writes_held.get();
+        Event::from_envelope_with(envelope, (held, written), data)
+    }
+
+    /// The one call to [`Event::assemble`] of both: `held` and what the slot found the payload
+    /// to write of them (`None`: the assembly walks the payload's extensions itself).
+    fn from_envelope_with(
+        envelope: json::Envelope<'_>,
+        (held, written): (&[(&str, &str)], Option<u32>),
+        data: T,
+    ) -> Result<Self, Box<Violation>> {
         Event::assemble(
             crate::value::inline::ShortText::copy(envelope.id.as_deref().unwrap_or_default()),
             envelope.source.as_deref().unwrap_or_default(),
@@ -129,11 +131,7 @@ impl<T: CloudEventData> Event<T> {
             envelope.dataschema.as_deref(),
             envelope.subject,
             envelope.time.map(Timestamp::from_checked),
-            (
-                envelope.extensions,
-                held,
-                envelope.payload_writes_held.get(),
-            ),
+            (envelope.extensions, held, written),
             data,
         )
     }
