@@ -559,6 +559,9 @@ impl<T: CloudEventData> Event<T> {
     }
 }
 
+// Inlined: a received event's `source`, `datacontenttype` and `dataschema` each pass here,
+// and as a call of its own each paid a frame of five saved registers around one `bcmp`.
+#[inline]
 fn static_or_owned(value: &str, constant: Option<&'static str>) -> Cow<'static, str> {
     match constant {
         Some(constant) if constant == value => Cow::Borrowed(constant),
