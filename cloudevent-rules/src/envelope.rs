@@ -274,8 +274,6 @@ impl Sink {
         Ok(())
     }
 
-    // Cold as `add_found`: a valid event under any profile reaches it only for a warning.
-    #[cold]
     fn push(&mut self, violation: Violation) -> Result<(), Stopped> {
         if self.stopped {
             return Err(Stopped);

@@ -41,50 +41,30 @@ pub fn check_time(value: &str, profile: Profile) -> Vec<Violation> {
     };
     let time = match parse(value) {
         Ok(time) => time,
-        Err(problem) => return not_a_date_time(value, id, strict, problem),
+        Err((part, problem)) => {
+            let violation = Violation::error(id, "time", value, problem).with_hint(format!(
+                "an RFC 3339 date-time{}, e.g. `{EXAMPLE}`",
+                if strict { " in UTC" } else { "" }
+            ));
+            found.push(match part {
+                Some(part) => violation.with_part(part),
+                None => violation,
+            });
+            return found;
+        }
     };
-    if let Some(problem) = calendar_problem(&time) {
-        return not_in_the_calendar(value, id, problem);
+    if let Some((part, problem)) = calendar_problem(&time) {
+        found.push(
+            Violation::error(id, "time", value, problem)
+                .with_part(part)
+                .with_hint(format!("e.g. `{EXAMPLE}`")),
+        );
+        return found;
     }
     if strict {
         check_strict(value, &time, id, &mut found);
     }
     found
-}
-
-// The two refusals below are out of line and cold, as every error path of this file: a
-// valid `time` (every parsed event has one) runs only the reading, and the code that builds
-// a report stayed in the middle of it (issue 40, the L1i footprint of a typed parse).
-#[cold]
-#[inline(never)]
-fn not_a_date_time(
-    value: &str,
-    id: RuleId,
-    strict: bool,
-    (part, problem): Problem,
-) -> Vec<Violation> {
-    let violation = Violation::error(id, "time", value, problem).with_hint(format!(
-        "an RFC 3339 date-time{}, e.g. `{EXAMPLE}`",
-        if strict { " in UTC" } else { "" }
-    ));
-    vec![match part {
-        Some(part) => violation.with_part(part),
-        None => violation,
-    }]
-}
-
-#[cold]
-#[inline(never)]
-fn not_in_the_calendar(
-    value: &str,
-    id: RuleId,
-    (part, problem): (String, Cow<'static, str>),
-) -> Vec<Violation> {
-    vec![
-        Violation::error(id, "time", value, problem)
-            .with_part(part)
-            .with_hint(format!("e.g. `{EXAMPLE}`")),
-    ]
 }
 
 /// The instant an RFC 3339 date-time names, in seconds since the Unix epoch (a fraction is
@@ -140,53 +120,37 @@ fn check_strict(value: &str, time: &DateTime<'_>, id: RuleId, found: &mut Vec<Vi
         Violation::error(id, "time", value, problem).with_part(part)
     };
     if time.separator == b't' {
-        cold(|| {
-            found.push(
-                error(
-                    "separator `t` at byte 10".to_owned(),
-                    "must use an uppercase `T`",
-                )
-                .with_hint(format!("e.g. `{}`", value.replacen('t', "T", 1))),
-            );
-        });
+        found.push(
+            error(
+                "separator `t` at byte 10".to_owned(),
+                "must use an uppercase `T`",
+            )
+            .with_hint(format!("e.g. `{}`", value.replacen('t', "T", 1))),
+        );
     }
     if time.fraction.len() > 9 {
-        cold(|| {
-            found.push(
-                error(
-                    format!("fraction `.{}`", time.fraction),
-                    "must have at most 9 fractional digits (nanoseconds)",
-                )
-                .with_hint(format!("e.g. `.{}`", &time.fraction[..9])),
-            );
-        });
+        found.push(
+            error(
+                format!("fraction `.{}`", time.fraction),
+                "must have at most 9 fractional digits (nanoseconds)",
+            )
+            .with_hint(format!("e.g. `.{}`", &time.fraction[..9])),
+        );
     }
     match time.offset_minutes {
-        None if time.zone == "z" => cold(|| {
-            found.push(
-                error("zone `z`".to_owned(), "must use an uppercase `Z`")
-                    .with_hint(format!("e.g. `{}Z`", &value[..value.len() - 1])),
-            );
-        }),
+        None if time.zone == "z" => found.push(
+            error("zone `z`".to_owned(), "must use an uppercase `Z`")
+                .with_hint(format!("e.g. `{}Z`", &value[..value.len() - 1])),
+        ),
         None => {}
-        Some(_) => cold(|| {
-            found.push(
-                error(
-                    format!("offset `{}`", time.zone),
-                    "must be UTC with the `Z` suffix",
-                )
-                .with_hint(format!("e.g. `{}`, the same instant in UTC", time.to_utc())),
-            );
-        }),
+        Some(_) => found.push(
+            error(
+                format!("offset `{}`", time.zone),
+                "must be UTC with the `Z` suffix",
+            )
+            .with_hint(format!("e.g. `{}`, the same instant in UTC", time.to_utc())),
+        ),
     }
-}
-
-/// Runs `make` out of line, marked cold: a report's construction in the middle of a check
-/// that a valid value passes (issue 40, the L1i footprint of a typed parse).
-#[cold]
-#[inline(never)]
-fn cold<T>(make: impl FnOnce() -> T) -> T {
-    make()
 }
 
 /// A date-time as written, split into its fields.
@@ -214,15 +178,63 @@ fn parse(value: &str) -> Result<DateTime<'_>, Problem> {
         return Err((None, "must not be empty".into()));
     }
     let bytes = value.as_bytes();
-    let at = |i: usize, expected: &'static str| -> Problem { unexpected(value, i, expected) };
-    let digits = |start: usize, count: usize, what: &'static str| digits(value, start, count, what);
-    let literal = |i: usize, expected: u8, what: &'static str| literal(value, i, expected, what);
+    let at = |i: usize, expected: &'static str| -> Problem {
+        match value.get(i..).and_then(|rest| rest.chars().next()) {
+            Some(c) => (
+                Some(format!("character {} at byte {i}", describe_char(c))),
+                format!("expected {expected}").into(),
+            ),
+            None => (
+                Some(format!("end at byte {i}")),
+                format!("ends early: expected {expected}").into(),
+            ),
+        }
+    };
+    let digits = |start: usize, count: usize, what: &'static str| -> Result<u32, Problem> {
+        let mut number = 0;
+        for i in start..start + count {
+            match bytes.get(i) {
+                Some(b) if b.is_ascii_digit() => number = number * 10 + u32::from(b - b'0'),
+                _ => return Err(at(i, what)),
+            }
+        }
+        Ok(number)
+    };
+    let literal = |i: usize, expected: u8, what: &'static str| -> Result<(), Problem> {
+        if bytes.get(i) == Some(&expected) {
+            Ok(())
+        } else {
+            Err(at(i, what))
+        }
+    };
 
     // The common layout read in one match; anything else (and every error) goes the
     // field-by-field way, which gives the same fields for that layout.
     let (year, month, day, separator, hour, minute, second) = match fixed_prefix(bytes) {
         Some(prefix) => prefix,
-        None => field_by_field(value)?,
+        None => {
+            let year = digits(0, 4, "a 4-digit year")?;
+            literal(4, b'-', "`-` after the year")?;
+            let month = digits(5, 2, "a 2-digit month")?;
+            literal(7, b'-', "`-` after the month")?;
+            let day = digits(8, 2, "a 2-digit day")?;
+            let separator = match bytes.get(10) {
+                Some(&b) if b == b'T' || b == b't' => b,
+                Some(b' ') => {
+                    return Err((
+                        Some("space at byte 10".to_owned()),
+                        "date and time are separated by `T`, not a space".into(),
+                    ));
+                }
+                _ => return Err(at(10, "`T` between date and time")),
+            };
+            let hour = digits(11, 2, "a 2-digit hour")?;
+            literal(13, b':', "`:` after the hour")?;
+            let minute = digits(14, 2, "a 2-digit minute")?;
+            literal(16, b':', "`:` after the minute (seconds are required)")?;
+            let second = digits(17, 2, "2-digit seconds")?;
+            (year, month, day, separator, hour, minute, second)
+        }
     };
 
     let mut i = 19;
@@ -281,82 +293,6 @@ fn parse(value: &str) -> Result<DateTime<'_>, Problem> {
         zone,
         offset_minutes,
     })
-}
-
-/// [`parse`]'s date and time read field by field, for every layout [`fixed_prefix`] does not
-/// take (and every error in it). Cold and out of line: events write the common layout.
-#[allow(
-    clippy::type_complexity,
-    reason = "the fields in `parse`'s order, read once, used once"
-)]
-#[cold]
-#[inline(never)]
-fn field_by_field(value: &str) -> Result<(u32, u32, u32, u8, u32, u32, u32), Problem> {
-    let year = digits(value, 0, 4, "a 4-digit year")?;
-    literal(value, 4, b'-', "`-` after the year")?;
-    let month = digits(value, 5, 2, "a 2-digit month")?;
-    literal(value, 7, b'-', "`-` after the month")?;
-    let day = digits(value, 8, 2, "a 2-digit day")?;
-    let separator = match value.as_bytes().get(10) {
-        Some(&b) if b == b'T' || b == b't' => b,
-        Some(b' ') => {
-            return Err((
-                Some("space at byte 10".to_owned()),
-                "date and time are separated by `T`, not a space".into(),
-            ));
-        }
-        _ => return Err(unexpected(value, 10, "`T` between date and time")),
-    };
-    let hour = digits(value, 11, 2, "a 2-digit hour")?;
-    literal(value, 13, b':', "`:` after the hour")?;
-    let minute = digits(value, 14, 2, "a 2-digit minute")?;
-    literal(
-        value,
-        16,
-        b':',
-        "`:` after the minute (seconds are required)",
-    )?;
-    let second = digits(value, 17, 2, "2-digit seconds")?;
-    Ok((year, month, day, separator, hour, minute, second))
-}
-
-/// The `count` digits of `value` from byte `start` as a number, or what is there instead.
-fn digits(value: &str, start: usize, count: usize, what: &'static str) -> Result<u32, Problem> {
-    let bytes = value.as_bytes();
-    let mut number = 0;
-    for i in start..start + count {
-        match bytes.get(i) {
-            Some(b) if b.is_ascii_digit() => number = number * 10 + u32::from(b - b'0'),
-            _ => return Err(unexpected(value, i, what)),
-        }
-    }
-    Ok(number)
-}
-
-/// `expected` at byte `i` of `value`, or what is there instead.
-fn literal(value: &str, i: usize, expected: u8, what: &'static str) -> Result<(), Problem> {
-    if value.as_bytes().get(i) == Some(&expected) {
-        Ok(())
-    } else {
-        Err(unexpected(value, i, what))
-    }
-}
-
-/// What [`parse`] says of `value` at byte `i` where it expected `expected`. Cold and out of
-/// line: a valid `time` never gets here.
-#[cold]
-#[inline(never)]
-fn unexpected(value: &str, i: usize, expected: &'static str) -> Problem {
-    match value.get(i..).and_then(|rest| rest.chars().next()) {
-        Some(c) => (
-            Some(format!("character {} at byte {i}", describe_char(c))),
-            format!("expected {expected}").into(),
-        ),
-        None => (
-            Some(format!("end at byte {i}")),
-            format!("ends early: expected {expected}").into(),
-        ),
-    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` (`T` or `t`) at the start of `bytes`, its fields read in one slice
@@ -438,46 +374,36 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 fn calendar_problem(time: &DateTime<'_>) -> Option<(String, Cow<'static, str>)> {
     if !(1..=12).contains(&time.month) {
-        return Some(cold(|| {
-            (
-                format!("month `{:02}`", time.month),
-                "month must be 01-12".into(),
-            )
-        }));
+        return Some((
+            format!("month `{:02}`", time.month),
+            "month must be 01-12".into(),
+        ));
     }
     let last_day = days_in_month(time.year, time.month);
     if time.day == 0 || time.day > last_day {
-        return Some(cold(|| {
-            let month = MONTHS[time.month as usize - 1];
-            (
-                format!("day `{:02}`", time.day),
-                format!("{month} {} has {last_day} days", time.year).into(),
-            )
-        }));
+        let month = MONTHS[time.month as usize - 1];
+        return Some((
+            format!("day `{:02}`", time.day),
+            format!("{month} {} has {last_day} days", time.year).into(),
+        ));
     }
     if time.hour > 23 {
-        return Some(cold(|| {
-            (
-                format!("hour `{:02}`", time.hour),
-                "hour must be 00-23".into(),
-            )
-        }));
+        return Some((
+            format!("hour `{:02}`", time.hour),
+            "hour must be 00-23".into(),
+        ));
     }
     if time.minute > 59 {
-        return Some(cold(|| {
-            (
-                format!("minute `{:02}`", time.minute),
-                "minute must be 00-59".into(),
-            )
-        }));
+        return Some((
+            format!("minute `{:02}`", time.minute),
+            "minute must be 00-59".into(),
+        ));
     }
     if time.second > 60 {
-        return Some(cold(|| {
-            (
-                format!("second `{:02}`", time.second),
-                "second must be 00-60 (60 only for a leap second)".into(),
-            )
-        }));
+        return Some((
+            format!("second `{:02}`", time.second),
+            "second must be 00-60 (60 only for a leap second)".into(),
+        ));
     }
     None
 }

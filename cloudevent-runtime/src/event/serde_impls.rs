@@ -240,7 +240,6 @@ pub(crate) fn from_json_text<T: CloudEventData + DeserializeOwned>(
 /// reader that produced it read `data` in place (which does not track members, for speed):
 /// `data` is found again in `bytes` and read once more, tracked. Costs nothing when the event
 /// was valid or failed for another reason.
-#[cold]
 pub(crate) fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
     bytes: &[u8],
     error: FormatError,
@@ -260,7 +259,6 @@ pub(crate) fn with_data_pointer<T: CloudEventData + DeserializeOwned>(
 }
 
 /// [`with_data_pointer`] when `data`'s JSON text is at hand (a binary-mode body).
-#[cold]
 pub(crate) fn with_data_pointer_in<T: CloudEventData + DeserializeOwned>(
     data: &str,
     error: FormatError,

@@ -905,10 +905,7 @@ where
     .map_err(|error| into_format_error(error, &mut findings))
 }
 
-/// Turns a failed strict parse into the error the caller returns. Cold and out of line: it
-/// sat inlined in every typed reader's hot code (issue 40, the L1i footprint).
-#[cold]
-#[inline(never)]
+/// Turns a failed strict parse into the error the caller returns.
 pub(crate) fn into_format_error(
     error: serde_json::Error,
     findings: &mut Findings,
