@@ -84,11 +84,11 @@ pub(crate) mod key {
 /// What `#[cloudevent(...)]` on the struct or enum said.
 #[derive(Default)]
 pub(crate) struct Container {
-    pub(crate) type_: Option<LitStr>,
-    pub(crate) dataschema: Option<LitStr>,
-    pub(crate) source: Option<LitStr>,
-    pub(crate) source_template: Option<LitStr>,
-    pub(crate) datacontenttype: Option<LitStr>,
+    pub(crate) type_: Option<Text>,
+    pub(crate) dataschema: Option<Text>,
+    pub(crate) source: Option<Text>,
+    pub(crate) source_template: Option<Text>,
+    pub(crate) datacontenttype: Option<Text>,
     pub(crate) krate: Option<syn::Path>,
     /// `profile = "..."`: replaces the crate's `[package.metadata.cloudevent]` policy (and
     /// its `type-prefix`) for this type alone.
@@ -295,7 +295,7 @@ pub(crate) fn field(ctxt: &Ctxt, attrs: &[Attribute]) -> Field {
                 key::EXTENSION => {
                     if meta.input.peek(syn::Token![=]) {
                         string_value(&meta, key::EXTENSION, "partitionkey").map(|lit| {
-                            set_once(ctxt, &meta, &mut found.extension, Extension::Named(lit));
+                            set_once(ctxt, &meta, &mut found.extension, Extension::Named(lit.lit));
                         })
                     } else if meta.input.peek(syn::token::Paren) {
                         member_extension(ctxt, &meta).map(|extension| {
@@ -337,7 +337,7 @@ fn sign(ctxt: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Sign> {
         meta.parse_nested_meta(|inner| {
             let result = match key_name(&inner).as_deref() {
                 Some(key::EXTENSIONS) => string_value(&inner, key::EXTENSIONS, "region,tenantid")
-                    .map(|lit| set_once(ctxt, &inner, &mut extensions, lit)),
+                    .map(|lit| set_once(ctxt, &inner, &mut extensions, lit.lit)),
                 _ => Err(inner.error(format!(
                     "unknown key `{}` in `{}(...)`: expected `{}`",
                     inner.path.to_token_string(),
@@ -450,7 +450,7 @@ fn extension_arg(
     };
     match written.as_str() {
         key::NAME => {
-            let lit = string_value(inner, key::NAME, "tenantid")?;
+            let lit = string_value(inner, key::NAME, "tenantid")?.lit;
             if name.replace(lit).is_some() {
                 return Err(duplicate(inner));
             }
@@ -546,7 +546,7 @@ fn skip_to_comma(input: ParseStream<'_>) -> syn::Result<()> {
 }
 
 /// `key = "string"`; the message shows the key with an example value when the shape is wrong.
-fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Result<LitStr> {
+fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Result<Text> {
     let shape = || format!("`{key}` takes a string: `{key} = \"{example}\"`");
     if !meta.input.peek(syn::Token![=]) {
         return Err(meta.error(shape()));
@@ -554,7 +554,43 @@ fn string_value(meta: &ParseNestedMeta<'_>, key: &str, example: &str) -> syn::Re
     let value = meta.value()?;
     value
         .parse::<LitStr>()
+        .map(Text::new)
         .map_err(|error| syn::Error::new(error.span(), shape()))
+}
+
+/// A string literal of `#[cloudevent(...)]` with its value read once. `LitStr::value` asks
+/// the compiler for the token's text and unescapes it on every call: a derive of 100 types
+/// spent 12 M instructions reading the same literals again (issue 40, `xtask
+/// compile-cost`). Derefs to the literal for its span and tokens.
+#[derive(Clone)]
+pub(crate) struct Text {
+    lit: LitStr,
+    value: String,
+}
+
+impl Text {
+    pub(crate) fn new(lit: LitStr) -> Self {
+        let value = lit.value();
+        Text { lit, value }
+    }
+
+    /// The literal's value (unescaped), as `LitStr::value` gives it.
+    pub(crate) fn value(&self) -> String {
+        self.value.clone()
+    }
+
+    /// The literal's value without a copy.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.value
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = LitStr;
+
+    fn deref(&self) -> &LitStr {
+        &self.lit
+    }
 }
 
 /// Stores a key's value, or reports the key as given twice.

@@ -15,7 +15,7 @@ use cloudevent_rules::{AttributeKind, Declaration, Policy, Violation};
 use proc_macro2::Span;
 
 use crate::ast::{Container, ExtensionName};
-use crate::attr::key;
+use crate::attr::{Text, key};
 use crate::ctxt::Ctxt;
 
 /// Checks the container against the policy. `policy` is `None` when the Cargo.toml policy
@@ -264,7 +264,7 @@ pub(crate) fn signed_extension_names(written: &str) -> Vec<&str> {
 /// at the literal it is about.
 fn check_values(ctxt: &Ctxt, cont: &Container<'_>, policy: &Policy) {
     let attrs = &cont.attrs;
-    let value = |lit: &Option<syn::LitStr>| lit.as_ref().map(syn::LitStr::value);
+    let value = |lit: &Option<Text>| lit.as_ref().map(Text::value);
     let (ty, source) = (value(&attrs.type_), value(&attrs.source));
     // A template is checked by the policy with its variables filled (`x`), so its scheme,
     // host and port get the verdict a filled source gets.

@@ -5,20 +5,26 @@
 //! ```text
 //! const _: () = {
 //!     use ::cloudevent_runtime::__private_v1 as __ce;    // the only path that `crate = ".."` swaps
-//!     fn __string_extension<..StringExtensionField>(..)  // one helper per trait bound in use
 //!     #[automatically_derived]
 //!     impl __ce::CloudEventData for OrderCreated {
 //!         const TYPE: &'static str = "com.example.order.created";
 //!         ...
-//!         fn subject(&self) -> Option<&str> { __subject(&self.order_id) }
-//!         fn visit_extensions(..) { if let Some(__value) = __extension(&self.region) { .. } }
+//!         const PRECHECKED: __ce::CheckedByDerive = {         // the constants above, as checked
+//!             static __CONFIRMED: __ce::Confirmation = __ce::Confirmation::new();
+//!             __ce::checked_by_derive_of::<Self>(&__CONFIRMED)
+//!         };
+//!         fn subject(&self) -> Option<&str> { __ce::subject(&self.order_id) }
+//!         fn visit_extensions(..) { if let Some(__value) = __ce::extension(&self.region) { .. } }
 //!     }
 //! };
 //! ```
 //!
 //! Every path is absolute or goes through the alias, so a user's `Result`, `Option`, `Ok` or
-//! `Some` cannot change its meaning. The helper calls carry the field type's span: when the
-//! type is outside the CloudEvents type system, the compiler points at the field.
+//! `Some` cannot change its meaning. The calls of the runtime's bound helpers (`__ce::subject`,
+//! `__ce::extension`, ...) carry the field type's span: when the type is outside the
+//! CloudEvents type system, the compiler points at the field. The helpers live in the
+//! runtime, not in each expansion: a derive of 100 types compiled 100 copies of them (issue
+//! 40, `cargo xtask compile-cost`).
 //!
 //! Generated code reaches the runtime's hidden module `__private_v1` and nothing else of it.
 //! The suffix is bumped on any breaking change to what generated code reaches (a name
@@ -26,8 +32,6 @@
 //! this crate's exact version (`=x.y.z`): a runtime and a derive built for different
 //! versions of the module never meet, and a stale path fails to compile instead of meaning
 //! something else.
-
-use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
@@ -38,7 +42,7 @@ use syn::{DeriveInput, LitStr};
 use cloudevent_rules::AttributeKind;
 
 use crate::ast::{Container, Field};
-use crate::attr::Step;
+use crate::attr::{Step, Text};
 use crate::ctxt::Ctxt;
 use crate::{check, fallback, policy};
 
@@ -164,47 +168,17 @@ impl Bound {
         Ident::new(name, Span::call_site())
     }
 
-    fn helper_name(self) -> Ident {
+    /// The runtime's helper (`__ce::subject`, ...) that demands the bound where it is called,
+    /// named with the span of the call so the compiler points at the field alone.
+    fn helper_name(self, span: Span) -> Ident {
         let name = match self {
-            Bound::Subject => "__subject",
-            Bound::Text => "__text",
-            Bound::Extension => "__extension",
-            Bound::StringExtension => "__string_extension",
-            Bound::UriReferenceExtension => "__uri_reference_extension",
+            Bound::Subject => "subject",
+            Bound::Text => "text",
+            Bound::Extension => "extension",
+            Bound::StringExtension => "string_extension",
+            Bound::UriReferenceExtension => "uri_reference_extension",
         };
-        Ident::new(name, Span::call_site())
-    }
-
-    /// A generic function whose only job is to demand the bound where it is called.
-    fn helper(self) -> TokenStream {
-        let name = self.helper_name();
-        let bound = self.trait_name();
-        match self {
-            Bound::Subject => quote! {
-                #[inline]
-                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
-                    __field: &__T,
-                ) -> __ce::Option<&str> {
-                    __ce::SubjectField::subject(__field)
-                }
-            },
-            Bound::Text => quote! {
-                #[inline]
-                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
-                    __field: &__T,
-                ) -> __ce::Option<__ce::Cow<'_, str>> {
-                    __ce::TextField::text(__field)
-                }
-            },
-            _ => quote! {
-                #[inline]
-                fn #name<__T: ?::core::marker::Sized + __ce::#bound>(
-                    __field: &__T,
-                ) -> __ce::Option<__ce::ExtensionValue<'_>> {
-                    __ce::ExtensionField::extension_value(__field)
-                }
-            },
-        }
+        Ident::new(name, span)
     }
 }
 
@@ -310,46 +284,8 @@ fn impl_cloud_event_data(
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
-    let helpers: BTreeSet<Bound> = subject
-        .iter()
-        .chain(&extensions)
-        .chain(text_marked.iter().copied())
-        .map(|m| m.bound)
-        .collect();
-    let helpers = helpers.into_iter().map(Bound::helper);
     let extension_kinds: Vec<TokenStream> = extensions.iter().map(extension_kind).collect();
 
-    let type_ = lit(cont
-        .attrs
-        .type_
-        .as_ref()
-        .map(LitStr::value)
-        .unwrap_or_default());
-    let dataschema = optional(cont.attrs.dataschema.as_ref().map(LitStr::value));
-    let source = optional(cont.attrs.source.as_ref().map(LitStr::value));
-    let datacontenttype = lit(cont
-        .attrs
-        .datacontenttype
-        .as_ref()
-        .map_or_else(|| DEFAULT_DATACONTENTTYPE.to_owned(), LitStr::value));
-    // What `check::check` ran the policy on: the declared literals, not the defaults.
-    let declared_type = optional(cont.attrs.type_.as_ref().map(LitStr::value));
-    let declared_datacontenttype = optional(cont.attrs.datacontenttype.as_ref().map(LitStr::value));
-    let literal_headers = cont.attrs.literal_headers.is_some();
-    // `sign(extensions = "..")`: the names as listed; `check.rs` refused a list the rules
-    // refuse, so only a list the signer accepts is emitted.
-    let signed_extensions = cont.attrs.sign.as_ref().map(|sign| {
-        let written = sign
-            .extensions
-            .as_ref()
-            .map(syn::LitStr::value)
-            .unwrap_or_default();
-        let names = crate::check::signed_extension_names(&written);
-        quote! {
-            const SIGNED_EXTENSIONS: __ce::Option<&'static [&'static str]> =
-                __ce::Some(&[#(#names),*]);
-        }
-    });
     // The data schema's checks beyond the type, compiled once per type on first use.
     let check_data = cont.attrs.check_schema.as_ref().map(|schema| {
         quote! {
@@ -361,38 +297,6 @@ fn impl_cloud_event_data(
             }
         }
     });
-    // The trait's default profile is INTG-STD-015: named only when it is another.
-    let profile = match profile {
-        cloudevent_rules::Profile::CloudEvents => Some("CloudEvents"),
-        cloudevent_rules::Profile::IntgStd015 => None,
-        cloudevent_rules::Profile::NlGov => Some("NlGov"),
-    }
-    .map(|name| {
-        let name = Ident::new(name, Span::call_site());
-        quote!(const PROFILE: __ce::Profile = __ce::Profile::#name;)
-    });
-    let extension_names = extensions
-        .iter()
-        .filter_map(|m| m.extension)
-        .map(lit)
-        .collect::<Vec<_>>();
-    let subject_property = optional(subject.as_ref().and_then(|m| m.field.property.clone()));
-    let extension_properties: Vec<TokenStream> = extensions
-        .iter()
-        .filter_map(|m| {
-            let name = lit(m.extension?);
-            let property = lit(property_path(m)?);
-            Some(quote!((#name, #property)))
-        })
-        .collect();
-
-    let property = |m: &Option<Marked<'_, '_>>| optional(m.as_ref().and_then(property_path));
-    let id_property = property(&id);
-    let time_property = property(&time);
-    let source_property = match &cont.attrs.source_template {
-        Some(template) => optional(Some(template.value())),
-        None => property(&source_field),
-    };
     // `Event::new` compiles only for a type that always has a source (`HasSource`): the
     // same condition the runtime reads from `SOURCE` and `SOURCE_PROPERTY`.
     let has_source = (cont.attrs.source.is_some()
@@ -428,35 +332,6 @@ fn impl_cloud_event_data(
             }
         }
     });
-    // Makes the compiler track the Cargo.toml whose policy was applied, so editing
-    // `[package.metadata.cloudevent]` rebuilds the crate.
-    let track_manifest = manifest.and_then(|m| m.to_str()).map(|path| {
-        quote!(
-            const _: &[u8] = ::core::include_bytes!(#path);
-        )
-    });
-
-    // Items whose value is the trait's default (`None`, `&[]`, `false`, `application/json`,
-    // INTG-STD-015, no extensions to visit) are left out: a derive of 100 types spent its
-    // compile time on them (issue 40, `xtask compile-cost`).
-    let dataschema_const = cont
-        .attrs
-        .dataschema
-        .is_some()
-        .then(|| quote!(const DATASCHEMA: __ce::Option<&'static str> = #dataschema;));
-    let source_const = cont
-        .attrs
-        .source
-        .is_some()
-        .then(|| quote!(const SOURCE: __ce::Option<&'static str> = #source;));
-    let datacontenttype_const = cont
-        .attrs
-        .datacontenttype
-        .as_ref()
-        .filter(|declared| declared.value() != DEFAULT_DATACONTENTTYPE)
-        .map(|_| quote!(const DATACONTENTTYPE: &'static str = #datacontenttype;));
-    let extensions_const = (!extension_names.is_empty())
-        .then(|| quote!(const EXTENSIONS: &'static [&'static str] = &[#(#extension_names),*];));
     let visit_extensions = (!extensions.is_empty()).then(|| {
         quote! {
             fn visit_extensions<__V: __ce::ExtensionVisitor>(
@@ -466,17 +341,6 @@ fn impl_cloud_event_data(
                 #(#visits)*
                 __ce::Ok(())
             }
-        }
-    });
-    let has = |m: &Option<Marked<'_, '_>>| m.as_ref().and_then(property_path).is_some();
-    let subject_property = subject
-        .as_ref()
-        .and_then(|m| m.field.property.as_ref())
-        .map(|_| quote!(const SUBJECT_PROPERTY: __ce::Option<&'static str> = #subject_property;));
-    let extension_properties = (!extension_properties.is_empty()).then(|| {
-        quote! {
-            const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
-                &[#(#extension_properties),*];
         }
     });
     let kind_fallback = (!extension_kinds.is_empty()).then(|| {
@@ -493,17 +357,6 @@ fn impl_cloud_event_data(
             )] = &[#(#extension_kinds),*];
         }
     });
-    let literal_headers = literal_headers.then(|| {
-        quote!(
-            const LITERAL_HEADERS: bool = true;
-        )
-    });
-    let id_property =
-        has(&id).then(|| quote!(const ID_PROPERTY: __ce::Option<&'static str> = #id_property;));
-    let time_property = has(&time)
-        .then(|| quote!(const TIME_PROPERTY: __ce::Option<&'static str> = #time_property;));
-    let source_property = (cont.attrs.source_template.is_some() || has(&source_field))
-        .then(|| quote!(const SOURCE_PROPERTY: __ce::Option<&'static str> = #source_property;));
     let payload_id = id.is_some().then(|| {
         quote! {
             #[inline]
@@ -529,47 +382,37 @@ fn impl_cloud_event_data(
         }
     });
 
+    let constants = constants(
+        cont,
+        profile,
+        &Filled {
+            subject: subject.as_ref(),
+            extensions: &extensions,
+            id: id.as_ref(),
+            time: time.as_ref(),
+            source: source_field.as_ref(),
+        },
+    );
+    // Makes the compiler track the Cargo.toml whose policy was applied, so editing
+    // `[package.metadata.cloudevent]` rebuilds the crate (one derive per crate emits it:
+    // `policy::current`).
+    let track_manifest = manifest.and_then(|m| m.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#path);
+        )
+    });
+
     quote! {
         const _: () = {
             use #runtime::__private_v1 as __ce;
             #track_manifest
-            #(#helpers)*
             #kind_fallback
 
             #[automatically_derived]
             impl #impl_generics __ce::CloudEventData for #ident #ty_generics #where_clause {
-                const TYPE: &'static str = #type_;
-                #dataschema_const
-                #source_const
-                #datacontenttype_const
-                #extensions_const
-                #subject_property
-                #extension_properties
+                #constants
                 #extension_kinds
-                #profile
-                #literal_headers
-                #signed_extensions
-                const PRECHECKED: __ce::CheckedByDerive = {
-                    // The rules' confirmation of the claim, made on first use: one per type.
-                    static __CONFIRMED: __ce::OnceLock<
-                        __ce::Confirmed,
-                    > = __ce::OnceLock::new();
-                    __ce::checked_by_derive(
-                        __ce::Prechecked {
-                            source: #source,
-                            ty: #declared_type,
-                            datacontenttype: #declared_datacontenttype,
-                            dataschema: #dataschema,
-                            extension_names: &[#(#extension_names),*],
-                            // Anything the derive does not claim (`time`): nothing known.
-                            ..__ce::Prechecked::NONE
-                        },
-                        &__CONFIRMED,
-                    )
-                };
-                #id_property
-                #time_property
-                #source_property
+                #check_data
 
                 #payload_id
                 #payload_time
@@ -580,14 +423,151 @@ fn impl_cloud_event_data(
                     #subject_body
                 }
 
-                #check_data
-
                 #visit_extensions
             }
 
             #has_source
         };
     }
+}
+
+/// The fields that fill attributes, as `constants` reads them.
+struct Filled<'m, 'f, 'a> {
+    subject: Option<&'m Marked<'f, 'a>>,
+    extensions: &'m [Marked<'f, 'a>],
+    id: Option<&'m Marked<'f, 'a>>,
+    time: Option<&'m Marked<'f, 'a>>,
+    source: Option<&'m Marked<'f, 'a>>,
+}
+
+/// The impl's constants: `TYPE`, the other declared attributes, the properties that fill
+/// attributes, `PROFILE` and `PRECHECKED`. Written as text and handed to the compiler's
+/// lexer in one call: they carry no span of the user's (unlike the field accessors), and
+/// building them token by token was most of the derive's own run (issue 40,
+/// `xtask compile-cost`). Every value is a string literal written by `{:?}`, which escapes
+/// it as Rust reads it back. Items whose value is the trait's default (`None`, `&[]`,
+/// `false`, `application/json`, INTG-STD-015) are left out.
+fn constants<'a>(
+    cont: &'a Container<'_>,
+    profile: cloudevent_rules::Profile,
+    filled: &Filled<'_, '_, '_>,
+) -> TokenStream {
+    use std::fmt::Write as _;
+    let attrs = &cont.attrs;
+    let value = |lit: &'a Option<Text>| lit.as_ref().map(Text::as_str);
+    let mut out = String::with_capacity(512);
+    let _ = write!(
+        out,
+        "const TYPE: &'static str = {:?};",
+        value(&attrs.type_).unwrap_or_default()
+    );
+    let mut optional = |name: &str, value: Option<&str>| {
+        if let Some(value) = value {
+            let _ = write!(
+                out,
+                "const {name}: __ce::Option<&'static str> = __ce::Some({value:?});"
+            );
+        }
+    };
+    optional("DATASCHEMA", value(&attrs.dataschema));
+    optional("SOURCE", value(&attrs.source));
+    optional(
+        "SUBJECT_PROPERTY",
+        filled.subject.and_then(|m| m.field.property.as_deref()),
+    );
+    optional("ID_PROPERTY", filled.id.and_then(property_path).as_deref());
+    optional(
+        "TIME_PROPERTY",
+        filled.time.and_then(property_path).as_deref(),
+    );
+    optional(
+        "SOURCE_PROPERTY",
+        match &attrs.source_template {
+            Some(template) => Some(template.value()),
+            None => filled.source.and_then(property_path),
+        }
+        .as_deref(),
+    );
+    if let Some(declared) = value(&attrs.datacontenttype).filter(|d| *d != DEFAULT_DATACONTENTTYPE)
+    {
+        let _ = write!(out, "const DATACONTENTTYPE: &'static str = {declared:?};");
+    }
+    let names: Vec<&str> = filled
+        .extensions
+        .iter()
+        .filter_map(|m| m.extension)
+        .collect();
+    if !names.is_empty() {
+        let _ = write!(
+            out,
+            "const EXTENSIONS: &'static [&'static str] = &{names:?};"
+        );
+    }
+    let properties: Vec<(&str, String)> = filled
+        .extensions
+        .iter()
+        .filter_map(|m| Some((m.extension?, property_path(m)?)))
+        .collect();
+    if !properties.is_empty() {
+        let _ = write!(
+            out,
+            "const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &{properties:?};"
+        );
+    }
+    // The trait's default profile is INTG-STD-015: named only when it is another.
+    let profile = match profile {
+        cloudevent_rules::Profile::CloudEvents => Some("CloudEvents"),
+        cloudevent_rules::Profile::IntgStd015 => None,
+        cloudevent_rules::Profile::NlGov => Some("NlGov"),
+    };
+    if let Some(name) = profile {
+        let _ = write!(out, "const PROFILE: __ce::Profile = __ce::Profile::{name};");
+    }
+    if attrs.literal_headers.is_some() {
+        out.push_str("const LITERAL_HEADERS: bool = true;");
+    }
+    // `sign(extensions = "..")`: the names as listed; `check.rs` refused a list the rules
+    // refuse, so only a list the signer accepts is emitted.
+    if let Some(sign) = &attrs.sign {
+        let written = sign
+            .extensions
+            .as_ref()
+            .map(LitStr::value)
+            .unwrap_or_default();
+        let names = crate::check::signed_extension_names(&written);
+        let _ = write!(
+            out,
+            "const SIGNED_EXTENSIONS: __ce::Option<&'static [&'static str]> = __ce::Some(&{names:?});"
+        );
+    }
+    // The claim is the constants above; the rules confirm it on first use, one `static` per
+    // type keeping their verdict (`CheckedByDerive`).
+    out.push_str(
+        "const PRECHECKED: __ce::CheckedByDerive = { \
+         static __CONFIRMED: __ce::Confirmation = __ce::Confirmation::new(); \
+         __ce::checked_by_derive_of::<Self>(&__CONFIRMED) };",
+    );
+    parse_text(&out)
+}
+
+/// Fixed Rust text as tokens, lexed by the compiler itself. `proc_macro2`'s own `parse`
+/// first re-lexes the text with its fallback lexer to rule out a panic, which cost more than
+/// building the tokens one by one; the compiler's lexer returns an error instead of
+/// panicking since Rust 1.54, so inside a macro the text goes to it directly.
+fn parse_text(text: &str) -> TokenStream {
+    let parsed = if proc_macro::is_available() {
+        text.parse::<proc_macro::TokenStream>()
+            .map(TokenStream::from)
+            .map_err(|error| error.to_string())
+    } else {
+        text.parse::<TokenStream>()
+            .map_err(|error| error.to_string())
+    };
+    parsed.unwrap_or_else(|error| {
+        // Unreachable: the text is fixed pieces and `{:?}`-escaped strings.
+        let message = format!("cloudevent-derive wrote text the compiler cannot read: {error}");
+        quote!(::core::compile_error!(#message);)
+    })
 }
 
 /// A piece of a `source_template`, its variables resolved to fields.
@@ -671,18 +651,19 @@ fn property_path(marked: &Marked<'_, '_>) -> Option<String> {
     Some(property)
 }
 
-/// `__helper(&self.field)`, spanned on the field's type so an unmet bound is reported there;
-/// for a member path, `__helper(&self.field.a.b)` spanned on the path's literal, looking
+/// `__ce::helper(&self.field)`, spanned on the field's type so an unmet bound is reported
+/// there; for a member path, `__ce::helper(&self.field.a.b)` spanned on the path's literal, looking
 /// inside each `Option` on the way (a field whose type is written `Option<..>`, a member
 /// written `a?`): `None` there is `None` here, so an absent member fills no attribute.
 fn call_helper(marked: &Marked<'_, '_>) -> TokenStream {
     let ty = &marked.field.original.ty;
-    let helper = marked.bound.helper_name();
     let member = &marked.field.member;
     let Some(last) = marked.path.last() else {
-        return quote_spanned! {ty.span()=> #helper(&self.#member) };
+        let helper = marked.bound.helper_name(ty.span());
+        return quote_spanned! {ty.span()=> __ce::#helper(&self.#member) };
     };
     let span = last.ident.span();
+    let helper = marked.bound.helper_name(span);
     // The root field's own `Option` is seen in its type: the path goes on inside it.
     access(
         quote_spanned!(span=> self.#member),
@@ -733,7 +714,7 @@ fn access(
                 depth,
             )
         }
-        None => quote_spanned! {span=> #helper(&#place) },
+        None => quote_spanned! {span=> __ce::#helper(&#place) },
     }
 }
 
@@ -762,16 +743,6 @@ fn options(ty: &syn::Type) -> usize {
 
 fn lit(value: impl AsRef<str>) -> LitStr {
     LitStr::new(value.as_ref(), Span::call_site())
-}
-
-fn optional(value: Option<String>) -> TokenStream {
-    match value {
-        Some(value) => {
-            let value = lit(value);
-            quote!(__ce::Some(#value))
-        }
-        None => quote!(__ce::None),
-    }
 }
 
 /// Whether a type's tokens name one of the type parameters (then its bound goes in the

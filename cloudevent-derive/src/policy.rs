@@ -36,8 +36,16 @@ pub(crate) struct CratePolicy {
 ///
 /// The cache is keyed by manifest directory because one proc-macro process can serve several
 /// crates (rust-analyzer keeps it alive across the workspace).
+///
+/// Only the first call for a manifest returns its path in [`CratePolicy::manifest`]: the
+/// derive that gets it emits the `include_bytes!` that makes the compiler track the file,
+/// and one per crate is all the tracking needs (Cargo rebuilds the crate when any file in its
+/// dep-info changes). A derive of 100 types spent 19 M of the compiler's instructions
+/// including the same file 100 times (issue 40, `cargo xtask compile-cost`). A crate whose
+/// first derive fails does not compile, so it is rebuilt whatever the manifest says.
 pub(crate) fn current() -> Result<CratePolicy, String> {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Result<CratePolicy, String>>>> = OnceLock::new();
+    type Cache = HashMap<PathBuf, (Result<CratePolicy, String>, bool)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
         // Not built by Cargo: there is no Cargo.toml to read, so the default profile holds.
         return Ok(CratePolicy {
@@ -47,10 +55,17 @@ pub(crate) fn current() -> Result<CratePolicy, String> {
     };
     let cache = CACHE.get_or_init(Mutex::default);
     let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    cache
+    let (policy, tracked) = cache
         .entry(dir.clone())
-        .or_insert_with(|| read(&dir))
-        .clone()
+        .or_insert_with(|| (read(&dir), false));
+    let mut policy = policy.clone();
+    if let Ok(policy) = &mut policy {
+        if *tracked {
+            policy.manifest = None;
+        }
+        *tracked = true;
+    }
+    policy
 }
 
 fn read(dir: &Path) -> Result<CratePolicy, String> {

@@ -1,4 +1,5 @@
 use std::borrow::Cow;
+use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
 use crate::extension::ExtensionVisitor;
@@ -252,9 +253,14 @@ pub trait HasSource: CloudEventData {}
 /// #[cloudevent(type = "com.example.order.created")]
 /// struct OrderCreated;
 ///
+/// // The type's own constants, the default `datacontenttype` among them.
 /// assert_eq!(
 ///     OrderCreated::PRECHECKED,
-///     Prechecked { ty: Some("com.example.order.created"), ..Prechecked::NONE }
+///     Prechecked {
+///         ty: Some("com.example.order.created"),
+///         datacontenttype: Some("application/json"),
+///         ..Prechecked::NONE
+///     }
 /// );
 /// assert_eq!(CheckedByDerive::NOTHING, Prechecked::NONE);
 /// ```
@@ -271,8 +277,17 @@ pub trait HasSource: CloudEventData {}
 #[derive(Clone, Copy)]
 pub struct CheckedByDerive {
     claims: cloudevent_rules::Prechecked<'static>,
-    /// The rules' verdict on `claims`, filled on first use; one per derived type.
-    confirmed: &'static OnceLock<Confirmed>,
+    /// Where the rules' verdict on `claims` is kept, filled on first use; one per derived
+    /// type.
+    confirmed: Verdict,
+}
+
+/// The `static` a claim's verdict is kept in: the derive's [`Confirmation`], or the
+/// `OnceLock` that `__private_v1::checked_by_derive` has taken since the first release.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Lock(&'static OnceLock<Confirmed>),
+    Slot(&'static Confirmation),
 }
 
 /// The part of a claim the rules confirmed, and the profile they confirmed it under. Only
@@ -285,6 +300,58 @@ pub struct Confirmed {
     claims: cloudevent_rules::Prechecked<'static>,
 }
 
+impl Confirmed {
+    /// The rules' verdict on `claims` under `profile`.
+    fn of(
+        claims: &cloudevent_rules::Prechecked<'static>,
+        profile: cloudevent_rules::Profile,
+    ) -> Self {
+        Confirmed {
+            profile,
+            claims: cloudevent_rules::Policy::new(profile).confirm_prechecked(claims),
+        }
+    }
+
+    /// The confirmed claim when it was confirmed under `profile`; nothing otherwise (a
+    /// verdict cached under another profile, by a `static` two hand-written impls share).
+    fn under(&self, profile: cloudevent_rules::Profile) -> cloudevent_rules::Prechecked<'static> {
+        if self.profile == profile {
+            self.claims
+        } else {
+            cloudevent_rules::Prechecked::NONE
+        }
+    }
+}
+
+/// The `static` the derive emits for each type to keep the rules' verdict on its claim
+/// ([`CheckedByDerive`]): empty until the first typed read fills it.
+///
+/// A `OnceLock<Confirmed>` without its destructor (a `static` never drops): a type with
+/// drop glue costs the compiler more in every `static` of it, and a derive of 100 types
+/// paid that 100 times (issue 40, `cargo xtask compile-cost`: 25 M instructions). The
+/// verdict is the confirmed values themselves, not a mask over the reader's claim, so a slot
+/// shared by two hand-written impls can hand one of them values the rules confirmed for the
+/// other, never a value they did not confirm.
+#[doc(hidden)]
+pub struct Confirmation(ManuallyDrop<OnceLock<Confirmed>>);
+
+impl Confirmation {
+    /// An empty slot.
+    #[allow(clippy::new_without_default, reason = "only `static`s hold one")]
+    pub const fn new() -> Self {
+        Confirmation(ManuallyDrop::new(OnceLock::new()))
+    }
+
+    /// The verdict on `claims`: made by the first caller, then one atomic load.
+    fn get_or_confirm(
+        &self,
+        claims: &cloudevent_rules::Prechecked<'static>,
+        profile: cloudevent_rules::Profile,
+    ) -> &Confirmed {
+        self.0.get_or_init(|| Confirmed::of(claims, profile))
+    }
+}
+
 /// The verdict of the hand-written impls that keep [`CheckedByDerive::NOTHING`].
 static NOTHING_CONFIRMED: OnceLock<Confirmed> = OnceLock::new();
 
@@ -292,15 +359,35 @@ impl CheckedByDerive {
     /// Nothing was checked when the type was declared: every value is checked at run time.
     pub const NOTHING: CheckedByDerive = CheckedByDerive {
         claims: cloudevent_rules::Prechecked::NONE,
-        confirmed: &NOTHING_CONFIRMED,
+        confirmed: Verdict::Lock(&NOTHING_CONFIRMED),
     };
 
-    /// The derive's constructor (see `__private_v1::checked_by_derive`).
+    /// The first release's constructor (see `__private_v1::checked_by_derive`).
     pub(crate) const fn new(
         claims: cloudevent_rules::Prechecked<'static>,
         confirmed: &'static OnceLock<Confirmed>,
     ) -> Self {
-        CheckedByDerive { claims, confirmed }
+        CheckedByDerive {
+            claims,
+            confirmed: Verdict::Lock(confirmed),
+        }
+    }
+
+    /// The derive's constructor (see `__private_v1::checked_by_derive_of`): the claim is the
+    /// type's own constants, `type`, `source`, `datacontenttype`, `dataschema` and the
+    /// extension names, as the derive checked them.
+    pub(crate) const fn of<T: CloudEventData + ?Sized>(confirmed: &'static Confirmation) -> Self {
+        CheckedByDerive {
+            claims: cloudevent_rules::Prechecked {
+                source: T::SOURCE,
+                ty: Some(T::TYPE),
+                datacontenttype: Some(T::DATACONTENTTYPE),
+                dataschema: T::DATASCHEMA,
+                extension_names: T::EXTENSIONS,
+                time: None,
+            },
+            confirmed: Verdict::Slot(confirmed),
+        }
     }
 
     /// The claim as `cloudevent-rules` confirmed it under `profile` (the payload type's):
@@ -310,14 +397,11 @@ impl CheckedByDerive {
         &self,
         profile: cloudevent_rules::Profile,
     ) -> cloudevent_rules::Prechecked<'static> {
-        let confirmed = self.confirmed.get_or_init(|| Confirmed {
-            profile,
-            claims: cloudevent_rules::Policy::new(profile).confirm_prechecked(&self.claims),
-        });
-        if confirmed.profile == profile {
-            confirmed.claims
-        } else {
-            cloudevent_rules::Prechecked::NONE
+        match self.confirmed {
+            Verdict::Slot(slot) => slot.get_or_confirm(&self.claims, profile).under(profile),
+            Verdict::Lock(lock) => lock
+                .get_or_init(|| Confirmed::of(&self.claims, profile))
+                .under(profile),
         }
     }
 }

@@ -4,7 +4,9 @@
 //! use, so the forged value is checked as if never claimed, and refused, at every door.
 #![cfg(feature = "http")]
 
-use cloudevent_runtime::__private_v1::{Confirmed, OnceLock, checked_by_derive};
+use cloudevent_runtime::__private_v1::{
+    Confirmation, Confirmed, OnceLock, checked_by_derive, checked_by_derive_of,
+};
 use cloudevent_runtime::binding::http;
 use cloudevent_runtime::rules::Prechecked;
 use cloudevent_runtime::{
@@ -148,4 +150,57 @@ fn valid_events_still_read_whoever_made_the_claim() {
     let request = binary_request("com.example.order.created", "https://orders.example.com");
     assert!(http::from_request::<Event<Derived>, _>(&request).is_ok());
     assert!(http::from_request::<Event<Copied>, _>(&request).is_ok());
+}
+
+/// The derive's constructor, `checked_by_derive_of`, called by hand: the claim is the type's
+/// own constants, a broken `type` among them, and a slot two hand-written impls share.
+static SHARED_SLOT: Confirmation = Confirmation::new();
+
+macro_rules! hand_impl_of {
+    ($name:ident, $ty:expr, $slot:expr) => {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct $name {
+            n: u32,
+        }
+
+        impl CloudEventData for $name {
+            const TYPE: &'static str = $ty;
+            const SOURCE: Option<&'static str> = Some("https://orders.example.com");
+            const PRECHECKED: CheckedByDerive = checked_by_derive_of::<Self>($slot);
+            fn subject(&self) -> Option<&str> {
+                None
+            }
+            fn visit_extensions<V: ExtensionVisitor>(&self, _: &mut V) -> Result<(), V::Error> {
+                Ok(())
+            }
+        }
+    };
+}
+
+static ALONE_SLOT: Confirmation = Confirmation::new();
+hand_impl_of!(ForgedAlone, BROKEN_TYPE, &ALONE_SLOT);
+hand_impl_of!(SharingGood, "com.example.order.created", &SHARED_SLOT);
+hand_impl_of!(SharingForged, BROKEN_TYPE, &SHARED_SLOT);
+
+#[test]
+fn a_forged_claim_through_the_derives_constructor_is_refused() {
+    let body = json(BROKEN_TYPE, "https://orders.example.com");
+    let error = Event::<ForgedAlone>::from_slice(&body).expect_err("R-4, claim or not");
+    assert_eq!(refused_attribute(&error), Some("type"), "{error}");
+    assert!(error.to_string().contains("INTG-STD-015 R-4"), "{error}");
+    let request = binary_request(BROKEN_TYPE, "https://orders.example.com");
+    assert!(http::from_request::<Event<ForgedAlone>, _>(&request).is_err());
+}
+
+#[test]
+fn a_slot_shared_with_a_valid_claim_confirms_nothing_for_a_forged_one() {
+    // The valid impl fills the shared slot first: the rules confirmed its `type`.
+    let good = json("com.example.order.created", "https://orders.example.com");
+    assert!(Event::<SharingGood>::from_slice(&good).is_ok());
+    // The forged impl reads the same slot: its own broken `type` is still checked.
+    let body = json(BROKEN_TYPE, "https://orders.example.com");
+    let error = Event::<SharingForged>::from_slice(&body).expect_err("R-4 through a shared slot");
+    assert_eq!(refused_attribute(&error), Some("type"), "{error}");
+    let request = binary_request(BROKEN_TYPE, "https://orders.example.com");
+    assert!(http::from_request::<Event<SharingForged>, _>(&request).is_err());
 }
