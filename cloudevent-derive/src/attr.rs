@@ -570,7 +570,13 @@ pub(crate) struct Text {
 
 impl Text {
     pub(crate) fn new(lit: LitStr) -> Self {
-        let value = lit.value();
+        // `LitStr::value` unescapes character by character; a literal without an escape, a
+        // raw prefix or a suffix is its text between the quotes.
+        let token = lit.token().to_string();
+        let value = match token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            Some(inner) if !inner.contains('\\') => inner.to_owned(),
+            _ => lit.value(),
+        };
         Text { lit, value }
     }
 
@@ -681,6 +687,26 @@ impl PathExt for syn::Path {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_literal_value_read_once_equals_syns_reading() {
+        for source in [
+            r#""com.example.order.created""#,
+            r#""""#,
+            r#""with \"escaped\" quotes""#,
+            r#""a \\ backslash and \n newline""#,
+            r#""\u{e9} and é""#,
+            "\"a literal\nline break\"",
+            "\"a continued \\\n    line\"",
+            r##"r#"raw "quoted" text"#"##,
+            r#"r"raw \n stays""#,
+            r#""suffixed"_s"#,
+        ] {
+            let lit: LitStr = syn::parse_str(source).expect(source);
+            assert_eq!(Text::new(lit.clone()).value(), lit.value(), "{source}");
+            assert_eq!(Text::new(lit.clone()).as_str(), lit.value(), "{source}");
+        }
+    }
 
     #[test]
     fn did_you_mean_finds_typos_and_other_spellings() {

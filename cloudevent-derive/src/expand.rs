@@ -133,7 +133,15 @@ fn warning(span: Span, message: &str, index: usize, lints: &[&syn::Attribute]) -
 
 /// `::cloudevent_runtime`, unless `#[cloudevent(crate = "...")]` says otherwise.
 pub(crate) fn default_runtime() -> syn::Path {
-    syn::parse_quote!(::cloudevent_runtime)
+    // Built, not parsed: `parse_quote!` ran `syn`'s path parser for every derived type.
+    syn::Path {
+        leading_colon: Some(syn::Token![::](Span::call_site())),
+        segments: std::iter::once(syn::PathSegment::from(Ident::new(
+            "cloudevent_runtime",
+            Span::call_site(),
+        )))
+        .collect(),
+    }
 }
 
 /// The trait bound a marked field's type must meet, and the helper that checks it.
