@@ -184,6 +184,82 @@ fn normalize(stderr: &str, fixture: &Path, workspace: &Path) -> String {
     out
 }
 
+/// The derive makes the compiler track the `Cargo.toml` whose policy it applied, once per
+/// crate (the crate's first derive includes it): editing `[package.metadata.cloudevent]`
+/// alone, which Cargo's own fingerprint ignores, must rebuild the crate and apply the new
+/// policy to every derived type, not only the first.
+#[test]
+fn editing_the_policy_rebuilds_every_derived_type() {
+    let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = tests_dir
+        .parent()
+        .expect("tests/ lives in the workspace root");
+    let target = env::current_exe()
+        .expect("test executable path")
+        .ancestors()
+        .nth(3)
+        .expect("test executables live in <target>/<profile>/deps/")
+        .join("profile-ui");
+    let project = target.join("policy-edit");
+    fs::create_dir_all(project.join("src")).expect("create the project directory");
+    fs::write(
+        project.join("src/lib.rs"),
+        "use cloudevent_runtime::CloudEvent;\n\n\
+         #[derive(CloudEvent)]\n#[cloudevent(type = \"com.example.order.created\")]\npub struct First;\n\n\
+         #[derive(CloudEvent)]\n#[cloudevent(type = \"com.example.order.shipped\")]\npub struct Second;\n",
+    )
+    .expect("write lib.rs");
+    fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).expect("copy Cargo.lock");
+    let manifest = |policy: &str| {
+        let toml = format!(
+            "[package]\nname = \"profile-ui-policy-edit\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\ncloudevent-runtime = {{ path = {:?} }}\n\n[workspace]\n\n\
+             [package.metadata.cloudevent]\nprofile = \"intg-std-015\"\n{policy}",
+            workspace.join("cloudevent-runtime"),
+        );
+        fs::write(project.join("Cargo.toml"), toml).expect("write Cargo.toml");
+    };
+    let check = || -> Output {
+        Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .current_dir(&project)
+            .args(["check", "--lib", "--offline", "--quiet", "--color=never"])
+            .env("CARGO_TARGET_DIR", target.join("target"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("run cargo")
+    };
+
+    manifest("type-prefix = \"com.example\"\n");
+    let accepted = check();
+    assert!(
+        accepted.status.success(),
+        "under `com.example` both types are rooted:\n{}",
+        String::from_utf8_lossy(&accepted.stderr)
+    );
+
+    manifest("type-prefix = \"nl.example\"\n");
+    let refused = check();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success(),
+        "the edited policy was not applied:\n{stderr}"
+    );
+    for ty in ["com.example.order.created", "com.example.order.shipped"] {
+        assert!(
+            stderr.contains(&format!(
+                "type `{ty}`: must be rooted at the organisation prefix `nl.example.`"
+            )),
+            "{ty} is refused under the edited policy:\n{stderr}"
+        );
+    }
+
+    manifest("type-prefix = \"com.example\"\n");
+    assert!(
+        check().status.success(),
+        "the policy edited back is applied too"
+    );
+}
+
 #[test]
 fn policy_section_is_copied_verbatim() {
     let manifest = "[package]\nname = \"x\"\n\n[package.metadata.cloudevent]\nprofile = \"nl-gov\"\n\n[dependencies]\nserde = \"1\"\n";
