@@ -164,6 +164,33 @@ fn parsing_a_typed_event_stays_within_the_budget() {
     );
 }
 
+/// A derived type's claim is confirmed by the rules on its first typed read and the verdict
+/// kept in the type's `static` (`CheckedByDerive`): that first read allocates no more than
+/// any later one, so the budget above holds whichever test reads a type first. The type is
+/// this test's alone, so its first read is the one counted.
+#[test]
+fn the_first_typed_read_of_a_type_allocates_no_more_than_later_ones() {
+    #[derive(Debug, Serialize, Deserialize, CloudEvent)]
+    #[cloudevent(
+        type = "com.example.order.counted",
+        source = "https://orders.example.com/checkout",
+        dataschema = "https://schemas.example.com/orders/counted/v1.json"
+    )]
+    struct OrderCounted {
+        #[cloudevent(subject)]
+        order_id: String,
+    }
+    let json = br#"{"specversion":"1.0","id":"01JD6Z3Q8Y7K2M4N5P6R7S8T9V","source":"https://orders.example.com/checkout","type":"com.example.order.counted","subject":"order-1","datacontenttype":"application/json","dataschema":"https://schemas.example.com/orders/counted/v1.json","time":"2026-11-22T10:15:30Z","data":{"order_id":"order-1"}}"#;
+    let (first, first_allocations) = count(|| Event::<OrderCounted>::from_slice(json));
+    first.expect("the first read");
+    let (later, later_allocations) = count(|| Event::<OrderCounted>::from_slice(json));
+    later.expect("a later read");
+    assert_eq!(
+        first_allocations, later_allocations,
+        "first read, later read"
+    );
+}
+
 #[test]
 fn parsing_allocates_no_more_than_a_plain_serde_struct() {
     #[derive(Deserialize)]
