@@ -69,11 +69,13 @@ fn the_derive_declares_the_constants_it_checked() {
             time: None,
         }
     );
-    // `Defaults` declares its type only: the default `application/json` was not checked.
+    // `Defaults` declares its type only: the claim is the type's constants, the default
+    // `application/json` among them, which the rules confirm on first use like any claim.
     assert_eq!(
         Defaults::PRECHECKED,
         Prechecked {
             ty: Some("com.example.order.shipped"),
+            datacontenttype: Some("application/json"),
             ..Prechecked::NONE
         }
     );
