@@ -794,12 +794,14 @@ pub(crate) mod tests {
             #![proptest_config(ProptestConfig::with_cases(32))]
 
             /// The generator is not vacuous: it makes repeats the walk reports and the tree
-            /// refuses, at least 4 texts in 64.
+            /// refuses, at least 16 texts in 256. (About one text in four repeats: 2,000
+            /// samples of 64 held 4 to 24, mean 15. Asking 4 of 64 failed about once in a
+            /// hundred runs, on 2.)
             #[test]
-            fn repeating_text_repeats(texts in prop::collection::vec(repeating(), 64)) {
+            fn repeating_text_repeats(texts in prop::collection::vec(repeating(), 256)) {
                 let strict = cloudevent_rules::Policy::new(cloudevent_rules::Profile::IntgStd015);
                 let repeats = texts.iter().filter(|t| !strict.check_data_members(t).is_empty()).count();
-                prop_assert!(repeats >= 4, "{} of 64", repeats);
+                prop_assert!(repeats >= 16, "{} of 256", repeats);
                 for text in texts.iter().filter(|t| !strict.check_data_members(t).is_empty()) {
                     prop_assert!(super::Tree::parse(text).is_none(), "{}", text);
                 }
