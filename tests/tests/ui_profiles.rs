@@ -44,17 +44,9 @@ fn policy_misspelt_key_and_bad_type_prefix() {
 }
 
 fn check_fixture(name: &str) {
-    let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = tests_dir
-        .parent()
-        .expect("tests/ lives in the workspace root");
+    let (tests_dir, workspace, target) = places();
+    let workspace = workspace.as_path();
     let fixture = tests_dir.join("profiles").join(name);
-    let target = env::current_exe()
-        .expect("test executable path")
-        .ancestors()
-        .nth(3)
-        .expect("test executables live in <target>/<profile>/deps/")
-        .join("profile-ui");
     let project = target.join(name);
     fs::create_dir_all(&project).expect("create the project directory");
 
@@ -144,6 +136,23 @@ fn check_fixture(name: &str) {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The tests crate's directory, the workspace root, and `<target>/profile-ui`, where the
+/// generated projects are built.
+fn places() -> (&'static Path, PathBuf, PathBuf) {
+    let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = tests_dir
+        .parent()
+        .expect("tests/ lives in the workspace root")
+        .to_owned();
+    let target = env::current_exe()
+        .expect("test executable path")
+        .ancestors()
+        .nth(3)
+        .expect("test executables live in <target>/<profile>/deps/")
+        .join("profile-ui");
+    (tests_dir, workspace, target)
+}
+
 fn stem(case: &Path) -> String {
     case.file_stem()
         .and_then(|s| s.to_str())
@@ -190,16 +199,7 @@ fn normalize(stderr: &str, fixture: &Path, workspace: &Path) -> String {
 /// policy to every derived type, not only the first.
 #[test]
 fn editing_the_policy_rebuilds_every_derived_type() {
-    let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = tests_dir
-        .parent()
-        .expect("tests/ lives in the workspace root");
-    let target = env::current_exe()
-        .expect("test executable path")
-        .ancestors()
-        .nth(3)
-        .expect("test executables live in <target>/<profile>/deps/")
-        .join("profile-ui");
+    let (_, workspace, target) = places();
     let project = target.join("policy-edit");
     fs::create_dir_all(project.join("src")).expect("create the project directory");
     fs::write(
