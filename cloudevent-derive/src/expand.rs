@@ -559,9 +559,10 @@ fn constants<'a>(
 }
 
 /// Fixed Rust text as tokens, lexed by the compiler itself. `proc_macro2`'s own `parse`
-/// first re-lexes the text with its fallback lexer to rule out a panic, which cost more than
-/// building the tokens one by one; the compiler's lexer returns an error instead of
-/// panicking since Rust 1.54, so inside a macro the text goes to it directly.
+/// first re-lexes the text with its fallback lexer, which cost more than building the tokens
+/// one by one; inside a macro the text goes to the compiler's lexer directly. The text is
+/// fixed pieces and `{:?}`-escaped strings (valid Rust by construction), and an `Err` is
+/// still turned into a `compile_error!` rather than unwrapped.
 fn parse_text(text: &str) -> TokenStream {
     let parsed = if proc_macro::is_available() {
         text.parse::<proc_macro::TokenStream>()
