@@ -8,10 +8,13 @@
 //!     #[automatically_derived]
 //!     impl __ce::CloudEventData for OrderCreated {
 //!         const TYPE: &'static str = "com.example.order.created";
-//!         ...
-//!         const PRECHECKED: __ce::CheckedByDerive = {         // the constants above, as checked
+//!         const __DECLARED: __ce::Declared = {     // every other constant defaults from it
 //!             static __CONFIRMED: __ce::Confirmation = __ce::Confirmation::new();
-//!             __ce::checked_by_derive_of::<Self>(&__CONFIRMED)
+//!             __ce::Declared {
+//!                 confirmation: __ce::Some(&__CONFIRMED), // PRECHECKED: the constants, as checked
+//!                 source: __ce::Some("https://orders.example.com"), // what differs from the default
+//!                 ..__ce::Declared::NOTHING
+//!             }
 //!         };
 //!         fn subject(&self) -> Option<&str> { __ce::subject(&self.order_id) }
 //!         fn visit_extensions(..) { if let Some(__value) = __ce::extension(&self.region) { .. } }
@@ -469,27 +472,33 @@ fn constants<'a>(
         "const TYPE: &'static str = {:?};",
         value(&attrs.type_).unwrap_or_default()
     );
+    // Every other constant the trait's defaults read from one, `__DECLARED` (one item costs
+    // the compiler less than one each; `Declared`), only what differs from the default
+    // written. The claim is the constants; the rules confirm it on first use, one `static`
+    // per type keeping their verdict (`CheckedByDerive`).
+    out.push_str(
+        "const __DECLARED: __ce::Declared = { \
+         static __CONFIRMED: __ce::Confirmation = __ce::Confirmation::new(); \
+         __ce::Declared { confirmation: __ce::Some(&__CONFIRMED), ",
+    );
     let mut optional = |name: &str, value: Option<&str>| {
         if let Some(value) = value {
-            let _ = write!(
-                out,
-                "const {name}: __ce::Option<&'static str> = __ce::Some({value:?});"
-            );
+            let _ = write!(out, "{name}: __ce::Some({value:?}), ");
         }
     };
-    optional("DATASCHEMA", value(&attrs.dataschema));
-    optional("SOURCE", value(&attrs.source));
+    optional("dataschema", value(&attrs.dataschema));
+    optional("source", value(&attrs.source));
     optional(
-        "SUBJECT_PROPERTY",
+        "subject_property",
         filled.subject.and_then(|m| m.field.property.as_deref()),
     );
-    optional("ID_PROPERTY", filled.id.and_then(property_path).as_deref());
+    optional("id_property", filled.id.and_then(property_path).as_deref());
     optional(
-        "TIME_PROPERTY",
+        "time_property",
         filled.time.and_then(property_path).as_deref(),
     );
     optional(
-        "SOURCE_PROPERTY",
+        "source_property",
         match &attrs.source_template {
             Some(template) => Some(template.value()),
             None => filled.source.and_then(property_path),
@@ -498,7 +507,7 @@ fn constants<'a>(
     );
     if let Some(declared) = value(&attrs.datacontenttype).filter(|d| *d != DEFAULT_DATACONTENTTYPE)
     {
-        let _ = write!(out, "const DATACONTENTTYPE: &'static str = {declared:?};");
+        let _ = write!(out, "datacontenttype: {declared:?}, ");
     }
     let names: Vec<&str> = filled
         .extensions
@@ -506,10 +515,7 @@ fn constants<'a>(
         .filter_map(|m| m.extension)
         .collect();
     if !names.is_empty() {
-        let _ = write!(
-            out,
-            "const EXTENSIONS: &'static [&'static str] = &{names:?};"
-        );
+        let _ = write!(out, "extensions: &{names:?}, ");
     }
     let properties: Vec<(&str, String)> = filled
         .extensions
@@ -517,10 +523,7 @@ fn constants<'a>(
         .filter_map(|m| Some((m.extension?, property_path(m)?)))
         .collect();
     if !properties.is_empty() {
-        let _ = write!(
-            out,
-            "const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &{properties:?};"
-        );
+        let _ = write!(out, "extension_properties: &{properties:?}, ");
     }
     // The trait's default profile is INTG-STD-015: named only when it is another.
     let profile = match profile {
@@ -529,10 +532,10 @@ fn constants<'a>(
         cloudevent_rules::Profile::NlGov => Some("NlGov"),
     };
     if let Some(name) = profile {
-        let _ = write!(out, "const PROFILE: __ce::Profile = __ce::Profile::{name};");
+        let _ = write!(out, "profile: __ce::Profile::{name}, ");
     }
     if attrs.literal_headers.is_some() {
-        out.push_str("const LITERAL_HEADERS: bool = true;");
+        out.push_str("literal_headers: true, ");
     }
     // `sign(extensions = "..")`: the names as listed; `check.rs` refused a list the rules
     // refuse, so only a list the signer accepts is emitted.
@@ -543,18 +546,9 @@ fn constants<'a>(
             .map(LitStr::value)
             .unwrap_or_default();
         let names = crate::check::signed_extension_names(&written);
-        let _ = write!(
-            out,
-            "const SIGNED_EXTENSIONS: __ce::Option<&'static [&'static str]> = __ce::Some(&{names:?});"
-        );
+        let _ = write!(out, "signed_extensions: __ce::Some(&{names:?}), ");
     }
-    // The claim is the constants above; the rules confirm it on first use, one `static` per
-    // type keeping their verdict (`CheckedByDerive`).
-    out.push_str(
-        "const PRECHECKED: __ce::CheckedByDerive = { \
-         static __CONFIRMED: __ce::Confirmation = __ce::Confirmation::new(); \
-         __ce::checked_by_derive_of::<Self>(&__CONFIRMED) };",
-    );
+    out.push_str("..__ce::Declared::NOTHING } };");
     parse_text(&out)
 }
 

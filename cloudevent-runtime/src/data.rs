@@ -27,18 +27,23 @@ use crate::extension::ExtensionVisitor;
 pub trait CloudEventData {
     /// The event `type`.
     const TYPE: &'static str;
+    /// What `#[derive(CloudEvent)]` declared, in one constant the constants below default
+    /// from (one item a type costs the compiler less than one each). Not a public API: a
+    /// hand-written impl sets the constants themselves, and the runtime reads only those.
+    #[doc(hidden)]
+    const __DECLARED: Declared = Declared::NOTHING;
     /// The `dataschema` URI, when the derive named one (none by default).
-    const DATASCHEMA: Option<&'static str> = None;
+    const DATASCHEMA: Option<&'static str> = Self::__DECLARED.dataschema;
     /// The default `source`, when the derive named one (none by default).
-    const SOURCE: Option<&'static str> = None;
+    const SOURCE: Option<&'static str> = Self::__DECLARED.source;
     /// The `datacontenttype`; `application/json` unless the derive said otherwise.
-    const DATACONTENTTYPE: &'static str = "application/json";
+    const DATACONTENTTYPE: &'static str = Self::__DECLARED.datacontenttype;
     /// The names of the extensions this type fills from its fields, in declaration order
     /// (none by default).
-    const EXTENSIONS: &'static [&'static str] = &[];
+    const EXTENSIONS: &'static [&'static str] = Self::__DECLARED.extensions;
     /// The payload property (as serialized, after serde renames) that fills `subject`.
     /// Schema export writes it as `x-cloudevent.subject`.
-    const SUBJECT_PROPERTY: Option<&'static str> = None;
+    const SUBJECT_PROPERTY: Option<&'static str> = Self::__DECLARED.subject_property;
     /// `(extension name, payload property)` pairs, in declaration order. Schema export
     /// writes them as `x-cloudevent.extensions`. A member below the root
     /// (`#[cloudevent(extension(name = "..", member = ".."))]`) is named by its path: the
@@ -71,12 +76,13 @@ pub trait CloudEventData {
     /// assert_eq!(event.extension("tenantid"), Some("acme".into()));
     /// assert_eq!(event.extension("zone"), None, "no site: no zone extension");
     /// ```
-    const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] = &[];
+    const EXTENSION_PROPERTIES: &'static [(&'static str, &'static str)] =
+        Self::__DECLARED.extension_properties;
     /// The profile the derive checked this type's names against (the crate's
     /// `[package.metadata.cloudevent] profile`). Values set at run time through
     /// [`crate::Event`]'s setters are checked against the same profile, so they get the same
     /// messages as the derive.
-    const PROFILE: cloudevent_rules::Profile = cloudevent_rules::Profile::IntgStd015;
+    const PROFILE: cloudevent_rules::Profile = Self::__DECLARED.profile;
     /// Whether this type's readers take the header forms of senders that do not
     /// percent-encode (a bare `%`, a leading `"`, raw non-ASCII UTF-8, Python's `True`/`False`
     /// for a Boolean extension) literally, each with a warning, instead of refusing the
@@ -93,7 +99,7 @@ pub trait CloudEventData {
     /// struct Noted;
     /// assert!(Noted::LITERAL_HEADERS);
     /// ```
-    const LITERAL_HEADERS: bool = false;
+    const LITERAL_HEADERS: bool = Self::__DECLARED.literal_headers;
     /// The extensions `#[cloudevent(sign(extensions = ".."))]` declares, in order, `Some(&[])`
     /// for a bare `#[cloudevent(sign)]`: the list `verify::sign_declared` (feature `verify`)
     /// signs besides the core attributes and data. The derive refuses at compile time a list
@@ -111,7 +117,7 @@ pub trait CloudEventData {
     ///
     /// assert_eq!(OrderCreated::SIGNED_EXTENSIONS, Some(&["region"][..]));
     /// ```
-    const SIGNED_EXTENSIONS: Option<&'static [&'static str]> = None;
+    const SIGNED_EXTENSIONS: Option<&'static [&'static str]> = Self::__DECLARED.signed_extensions;
     /// The constants above that were checked under [`Self::PROFILE`] when the type was
     /// declared: `#[derive(CloudEvent)]` checks its `type`, `source`, `dataschema` and
     /// `datacontenttype` at compile time (a MUST broken there does not compile), so a typed
@@ -123,15 +129,18 @@ pub trait CloudEventData {
     /// trusted: the rules confirm it under [`Self::PROFILE`] on first use (cached per type)
     /// and what they refuse is checked as if unclaimed ([`CheckedByDerive`]), so a forged
     /// claim for a broken `type` still gets that `type`'s error at every door.
-    const PRECHECKED: CheckedByDerive = CheckedByDerive::NOTHING;
+    const PRECHECKED: CheckedByDerive = match Self::__DECLARED.confirmation {
+        Some(slot) => CheckedByDerive::of::<Self>(slot),
+        None => CheckedByDerive::NOTHING,
+    };
     /// The payload property that fills `id` (`#[cloudevent(id)]`), when one does.
-    const ID_PROPERTY: Option<&'static str> = None;
+    const ID_PROPERTY: Option<&'static str> = Self::__DECLARED.id_property;
     /// The payload property that fills `time` (`#[cloudevent(time)]`), when one does.
-    const TIME_PROPERTY: Option<&'static str> = None;
+    const TIME_PROPERTY: Option<&'static str> = Self::__DECLARED.time_property;
     /// What fills `source` from the payload: the property of the field marked
     /// `#[cloudevent(source)]`, or the `source_template` (`/tenants/{tenantid}`) whose
     /// variables name payload properties.
-    const SOURCE_PROPERTY: Option<&'static str> = None;
+    const SOURCE_PROPERTY: Option<&'static str> = Self::__DECLARED.source_property;
     /// `(extension name, CloudEvents type)` of each extension in [`Self::EXTENSIONS`], the
     /// type being its field's [`ExtensionField::KIND`](crate::ExtensionField::KIND): what
     /// `cesql!(T, "...")` type-checks comparisons against. Filled by the derive; not a public
@@ -321,6 +330,64 @@ impl Confirmed {
             cloudevent_rules::Prechecked::NONE
         }
     }
+}
+
+/// What `#[derive(CloudEvent)]` declares of a type: the value of its hidden
+/// `CloudEventData::__DECLARED`, which every constant of the trait but `TYPE` defaults from
+/// (`EXTENSION_KINDS` aside, built from the field types). The derive sets this one
+/// constant instead of one each: every associated constant costs the compiler about the
+/// same whatever its value, so a derive of 100 types paid for 400 of them (issue 40, `cargo
+/// xtask compile-cost`). The runtime reads the trait's constants, never this one, so a
+/// hand-written impl that sets them directly means what it says. Only generated code names it.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Declared {
+    /// `CloudEventData::DATASCHEMA`.
+    pub dataschema: Option<&'static str>,
+    /// `CloudEventData::SOURCE`.
+    pub source: Option<&'static str>,
+    /// `CloudEventData::DATACONTENTTYPE`.
+    pub datacontenttype: &'static str,
+    /// `CloudEventData::EXTENSIONS`.
+    pub extensions: &'static [&'static str],
+    /// `CloudEventData::SUBJECT_PROPERTY`.
+    pub subject_property: Option<&'static str>,
+    /// `CloudEventData::EXTENSION_PROPERTIES`.
+    pub extension_properties: &'static [(&'static str, &'static str)],
+    /// `CloudEventData::PROFILE`.
+    pub profile: cloudevent_rules::Profile,
+    /// `CloudEventData::LITERAL_HEADERS`.
+    pub literal_headers: bool,
+    /// `CloudEventData::SIGNED_EXTENSIONS`.
+    pub signed_extensions: Option<&'static [&'static str]>,
+    /// `CloudEventData::ID_PROPERTY`.
+    pub id_property: Option<&'static str>,
+    /// `CloudEventData::TIME_PROPERTY`.
+    pub time_property: Option<&'static str>,
+    /// `CloudEventData::SOURCE_PROPERTY`.
+    pub source_property: Option<&'static str>,
+    /// Where the verdict on the type's claim is kept: with one, `PRECHECKED` claims the
+    /// type's constants (`CheckedByDerive`); without, it claims nothing.
+    pub confirmation: Option<&'static Confirmation>,
+}
+
+impl Declared {
+    /// Nothing declared: the trait's defaults.
+    pub const NOTHING: Declared = Declared {
+        dataschema: None,
+        source: None,
+        datacontenttype: "application/json",
+        extensions: &[],
+        subject_property: None,
+        extension_properties: &[],
+        profile: cloudevent_rules::Profile::IntgStd015,
+        literal_headers: false,
+        signed_extensions: None,
+        id_property: None,
+        time_property: None,
+        source_property: None,
+        confirmation: None,
+    };
 }
 
 /// The `static` the derive emits for each type to keep the rules' verdict on its claim

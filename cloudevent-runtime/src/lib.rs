@@ -246,7 +246,9 @@ pub use dispatch::typed as __dispatch;
 
 #[doc(hidden)]
 pub mod __private_v1 {
-    pub use crate::data::{CheckedByDerive, CloudEventData, Confirmation, Confirmed, HasSource};
+    pub use crate::data::{
+        CheckedByDerive, CloudEventData, Confirmation, Confirmed, Declared, HasSource,
+    };
     pub use crate::extension::{
         ExtensionField, ExtensionValue, ExtensionVisitor, StringExtensionField, SubjectField,
         TextField, UriReferenceExtensionField,

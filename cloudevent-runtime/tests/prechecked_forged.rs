@@ -5,7 +5,7 @@
 #![cfg(feature = "http")]
 
 use cloudevent_runtime::__private_v1::{
-    Confirmation, Confirmed, OnceLock, checked_by_derive, checked_by_derive_of,
+    Confirmation, Confirmed, Declared, OnceLock, checked_by_derive, checked_by_derive_of,
 };
 use cloudevent_runtime::binding::http;
 use cloudevent_runtime::rules::Prechecked;
@@ -203,4 +203,47 @@ fn a_slot_shared_with_a_valid_claim_confirms_nothing_for_a_forged_one() {
     assert_eq!(refused_attribute(&error), Some("type"), "{error}");
     let request = binary_request(BROKEN_TYPE, "https://orders.example.com");
     assert!(http::from_request::<Event<SharingForged>, _>(&request).is_err());
+}
+
+/// The derive's one constant, `__DECLARED`, written by hand: a slot and a broken `source`
+/// the trait's `SOURCE` and `PRECHECKED` default from. The claim is confirmed like any other.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct ForgedDeclared {
+    n: u32,
+}
+
+static DECLARED_SLOT: Confirmation = Confirmation::new();
+
+impl CloudEventData for ForgedDeclared {
+    const TYPE: &'static str = "com.example.order.created";
+    const __DECLARED: Declared = Declared {
+        source: Some(BROKEN_SOURCE),
+        confirmation: Some(&DECLARED_SLOT),
+        ..Declared::NOTHING
+    };
+    fn subject(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[test]
+fn a_forged_declaration_claims_the_constants_and_is_refused() {
+    assert_eq!(ForgedDeclared::SOURCE, Some(BROKEN_SOURCE));
+    assert_eq!(
+        ForgedDeclared::PRECHECKED,
+        Prechecked {
+            ty: Some("com.example.order.created"),
+            source: Some(BROKEN_SOURCE),
+            datacontenttype: Some("application/json"),
+            ..Prechecked::NONE
+        }
+    );
+    let body = json("com.example.order.created", BROKEN_SOURCE);
+    let error = Event::<ForgedDeclared>::from_slice(&body).expect_err("the source, claim or not");
+    assert_eq!(refused_attribute(&error), Some("source"), "{error}");
+    let request = binary_request("com.example.order.created", BROKEN_SOURCE);
+    assert!(http::from_request::<Event<ForgedDeclared>, _>(&request).is_err());
+    // The same type with a valid source reads: the slot confirmed the type, not the source.
+    let body = json("com.example.order.created", "https://orders.example.com");
+    assert!(Event::<ForgedDeclared>::from_slice(&body).is_ok());
 }
