@@ -397,6 +397,18 @@ fn test() -> Result<(), String> {
         run(check)?;
     }
 
+    // The cargo-fuzz targets (their own workspace, `fuzz/`, run on nightly by `fuzz/run.sh`)
+    // still compile against today's API: a check, no sanitizer, about 1.5 minutes cold.
+    let mut fuzz = cargo();
+    fuzz.args([
+        "check",
+        "--manifest-path",
+        "fuzz/Cargo.toml",
+        "--bins",
+        "--locked",
+    ]);
+    run(fuzz)?;
+
     // The API docs build with no broken or ambiguous intra-doc link (docs.rs would show them).
     let mut doc = cargo();
     doc.args(["doc", "--workspace", "--all-features", "--no-deps"])
