@@ -28,6 +28,7 @@ const CASES: [&str; 6] = [
 pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
     let report_only = args.iter().any(|a| a == "--report-only");
     if !report_only {
+        install_nats_server();
         let mut bench = crate::cargo();
         bench.args(["bench", "-p", "cloudevent-bench", "--bench", "e2e", "--"]);
         bench.args(args);
@@ -38,6 +39,26 @@ pub fn run(args: &[String], workspace_root: &Path) -> Result<(), String> {
         .join("e2e");
     println!("\n{}", table(&dir)?);
     Ok(())
+}
+
+/// The NATS cases need `nats-server`: installed as `cargo xtask test` installs it when
+/// neither `NATS_SERVER_BIN` nor `PATH` finds one. When that fails (not root, no apt-get),
+/// the bench skips the NATS cases and says so, as before.
+fn install_nats_server() {
+    let on_path = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| dir.join("nats-server").is_file())
+    });
+    if std::env::var_os("NATS_SERVER_BIN").is_some() || on_path {
+        return;
+    }
+    let nats: Vec<(&str, &[&str])> = crate::TEST_PACKAGES
+        .iter()
+        .filter(|(package, _)| *package == "nats-server")
+        .copied()
+        .collect();
+    if let Err(error) = crate::install_packages(&nats) {
+        eprintln!("xtask: {error}; the NATS cases will be skipped");
+    }
 }
 
 /// The markdown table of every case that has a report under `dir`.

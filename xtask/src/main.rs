@@ -179,7 +179,12 @@ const TEST_PACKAGES: [(&str, &[&str]); 6] = [
 
 /// Installs what the tests need when it is missing, so a fresh machine passes with one command.
 fn install_test_packages() -> Result<(), String> {
-    let missing: Vec<&str> = TEST_PACKAGES
+    install_packages(&TEST_PACKAGES)
+}
+
+/// Installs with `apt-get` each of `packages` none of whose probe paths exists.
+fn install_packages(packages: &[(&str, &[&str])]) -> Result<(), String> {
+    let missing: Vec<&str> = packages
         .iter()
         .filter(|(_, probes)| !probes.iter().any(|probe| Path::new(probe).exists()))
         .map(|(package, _)| *package)
