@@ -402,7 +402,7 @@ fn test() -> Result<(), String> {
         run(check)?;
     }
 
-    // The cargo-fuzz targets (their own workspace, `fuzz/`, run on nightly by `fuzz/run.sh`)
+    // The cargo-fuzz targets (their own workspace, `fuzz/`, run by `fuzz/run.sh` through cargo-fuzz)
     // still compile against today's API: a check, no sanitizer (48 s in a cold run, 2026-11-30).
     let mut fuzz = cargo();
     fuzz.args([
