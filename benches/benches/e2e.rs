@@ -48,7 +48,7 @@ mod sdk;
 static ALLOCATOR: loopback::memory::Counting = loopback::memory::Counting;
 
 use loopback::gateway::{Gateway, GatewayServer};
-use loopback::http::{self, Client, Prepared, Service};
+use loopback::http::{self, Client, LoadGenerator, Prepared, Service};
 use loopback::memory;
 use loopback::nats::{self, Contestant};
 use loopback::{Run, median};
@@ -85,6 +85,7 @@ struct Settings {
     concurrency: usize,
     events: usize,
     batch_events: usize,
+    generator: LoadGenerator,
 }
 
 fn main() {
@@ -102,6 +103,7 @@ fn main() {
         concurrency: setting("E2E_CONCURRENCY", CONCURRENCY),
         events: setting("E2E_EVENTS", EVENTS),
         batch_events: setting("E2E_BATCH_EVENTS", BATCH_EVENTS),
+        generator: LoadGenerator::from_env(),
     };
     let out = target_dir().join("e2e");
     std::fs::create_dir_all(&out).expect("create the e2e output directory");
@@ -212,8 +214,12 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
     let request = Prepared::reference(mode);
     let load_before = load_average();
     println!(
-        "e2e: {case}: {} runs x {} requests ({} warm-up), {} connections",
-        settings.runs, settings.requests, settings.warmup, settings.concurrency
+        "e2e: {case}: {} runs x {} requests ({} warm-up), {} connections, load generator: {}",
+        settings.runs,
+        settings.requests,
+        settings.warmup,
+        settings.concurrency,
+        settings.generator.name()
     );
     let mut services = [Service::Ours, Service::Sdk, Service::Floor];
     let mut runs: [Vec<Run>; 3] = Default::default();
@@ -225,6 +231,7 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
                 settings.warmup,
                 settings.requests,
                 settings.concurrency,
+                settings.generator,
             )
             .await;
             show(case, short(service), &run);
@@ -264,7 +271,7 @@ async fn http_case(case: &str, mode: ContentMode, settings: &Settings) -> Value 
         "settings": {
             "runs": settings.runs, "requests": settings.requests, "warmup": settings.warmup,
             "concurrency": settings.concurrency, "worker_threads": WORKER_THREADS,
-            "body_bytes": request_len(mode),
+            "body_bytes": request_len(mode), "load_generator": settings.generator.name(),
         },
         "load_average": {"before": load_before, "after": load_average()},
     })
@@ -455,7 +462,8 @@ async fn gateway_case(case: &GatewayCase, settings: &Settings) -> Value {
     for _ in 0..settings.runs {
         for &gateway in &order {
             let server = GatewayServer::start(gateway);
-            let mut client = Client::connect(server.address, settings.concurrency).await;
+            let mut client =
+                Client::connect(server.address, settings.concurrency, settings.generator).await;
             client.run(&request, warmup, StatusCode::ACCEPTED).await;
             let before = server.cpu_ns();
             let run = client.run(&request, requests, StatusCode::ACCEPTED).await;
@@ -518,6 +526,7 @@ async fn gateway_case(case: &GatewayCase, settings: &Settings) -> Value {
         "settings": {
             "runs": settings.runs, "requests": requests, "warmup": warmup,
             "concurrency": settings.concurrency, "server_threads": 1,
+            "load_generator": settings.generator.name(),
             "body_bytes": json.len(),
         },
         "load_average": {"before": load_before, "after": load_average()},

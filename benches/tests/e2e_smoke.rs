@@ -29,7 +29,7 @@ mod sdk;
 static ALLOCATOR: loopback::memory::Counting = loopback::memory::Counting;
 
 use loopback::gateway::{Gateway, GatewayServer};
-use loopback::http::{Client, Prepared, Server, Service};
+use loopback::http::{Client, LoadGenerator, Prepared, Server, Service};
 use loopback::memory;
 use loopback::nats::{self, Contestant, NatsServer};
 
@@ -93,21 +93,26 @@ async fn both_axum_services_accept_the_reference_event_and_refuse_the_same_reque
             ),
             ("binary, body not JSON", binary("ce-region", b"not json")),
         ];
-        for service in [Service::Ours, Service::Sdk] {
+        for (service, generator) in [
+            (Service::Ours, LoadGenerator::Raw),
+            (Service::Sdk, LoadGenerator::Raw),
+            (Service::Ours, LoadGenerator::Hyper),
+            (Service::Sdk, LoadGenerator::Hyper),
+        ] {
             let server = Server::start(service).await;
-            let mut client = Client::connect(server.address, 4).await;
+            let mut client = Client::connect(server.address, 4, generator).await;
             for mode in [ContentMode::Structured, ContentMode::Binary] {
                 let run = client
                     .run(&Prepared::reference(mode), 50, StatusCode::ACCEPTED)
                     .await;
-                assert_eq!(run.count, 50, "{service:?} {mode:?}");
+                assert_eq!(run.count, 50, "{service:?} {mode:?} {generator:?}");
             }
             for (case, request) in &bad {
                 let status = client.status(request).await;
                 assert_eq!(
                     status,
                     StatusCode::BAD_REQUEST,
-                    "{case}: {} answered {status}",
+                    "{case}: {} answered {status} ({generator:?})",
                     service.name()
                 );
             }
@@ -173,7 +178,7 @@ async fn the_gateways_accept_their_events_and_each_check_of_the_1kib_gateway_ref
             (Gateway::Sdk, &one_kib),
         ] {
             let server = GatewayServer::start(gateway);
-            let mut client = Client::connect(server.address, 4).await;
+            let mut client = Client::connect(server.address, 4, LoadGenerator::Raw).await;
             let before = server.cpu_ns();
             let run = client.run(request, 20, StatusCode::ACCEPTED).await;
             assert_eq!(run.count, 20, "{}", gateway.name());

@@ -148,6 +148,22 @@ impl Prepared {
         }
     }
 
+    /// The request as hyper's HTTP/1.1 client writes it: the request line, the headers as
+    /// given, `content-length`, the body.
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(256 + self.body.len());
+        bytes.extend_from_slice(b"POST /events HTTP/1.1\r\n");
+        for (name, value) in &self.headers {
+            bytes.extend_from_slice(name.as_str().as_bytes());
+            bytes.extend_from_slice(b": ");
+            bytes.extend_from_slice(value.as_bytes());
+            bytes.extend_from_slice(b"\r\n");
+        }
+        bytes.extend_from_slice(format!("content-length: {}\r\n\r\n", self.body.len()).as_bytes());
+        bytes.extend_from_slice(&self.body);
+        bytes
+    }
+
     fn request(&self) -> hyper::Request<Full<Bytes>> {
         let mut request = hyper::Request::new(Full::new(self.body.clone()));
         *request.method_mut() = hyper::Method::POST;
@@ -198,8 +214,164 @@ impl Server {
     }
 }
 
-/// One keep-alive HTTP/1.1 connection's sending half.
-type Connection = SendRequest<Full<Bytes>>;
+/// How the load generator speaks HTTP/1.1. Client and server share this machine's two cores,
+/// so every cycle the client spends on a request is taken from the server under test and
+/// added to both contestants alike: it narrows every ratio towards 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadGenerator {
+    /// The request written once as bytes and sent as they are; of each answer the status line
+    /// and `content-length` read with `httparse` (what `wrk` and `oha` do). The default.
+    Raw,
+    /// hyper's HTTP/1.1 client connection: a `Request` built for each send, its headers
+    /// cloned, the answer read into a `Response` (the generator before 2026-11-30).
+    Hyper,
+}
+
+impl LoadGenerator {
+    /// `E2E_CLIENT=hyper` selects [`LoadGenerator::Hyper`]; anything else, or nothing, the
+    /// default [`LoadGenerator::Raw`].
+    pub fn from_env() -> Self {
+        match std::env::var("E2E_CLIENT").as_deref() {
+            Ok("hyper") => LoadGenerator::Hyper,
+            _ => LoadGenerator::Raw,
+        }
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadGenerator::Raw => {
+                "raw HTTP/1.1: the request's bytes written once, answers read with httparse"
+            }
+            LoadGenerator::Hyper => "hyper 1 client connection",
+        }
+    }
+}
+
+/// One keep-alive HTTP/1.1 connection of either generator.
+enum Connection {
+    Hyper(SendRequest<Full<Bytes>>),
+    Raw(RawConnection),
+}
+
+/// A request as each generator sends it: hyper's parts, and the bytes hyper writes for them.
+struct Wire {
+    request: Prepared,
+    bytes: Vec<u8>,
+}
+
+impl Wire {
+    fn new(request: &Prepared) -> Self {
+        Wire {
+            request: request.clone(),
+            bytes: request.to_bytes(),
+        }
+    }
+}
+
+impl Connection {
+    /// Sends `wire` and reads the whole answer: its status, and its body when that is not
+    /// `expected` (to say what went wrong).
+    async fn exchange(&mut self, wire: &Wire, expected: StatusCode) -> (StatusCode, Vec<u8>) {
+        match self {
+            Connection::Hyper(connection) => {
+                connection.ready().await.expect("connection ready");
+                let response = connection
+                    .send_request(wire.request.request())
+                    .await
+                    .expect("response");
+                let status = response.status();
+                let body = response
+                    .into_body()
+                    .collect()
+                    .await
+                    .expect("response body")
+                    .to_bytes();
+                let body = if status == expected {
+                    Vec::new()
+                } else {
+                    body.to_vec()
+                };
+                (status, body)
+            }
+            Connection::Raw(connection) => connection
+                .exchange(&wire.bytes, expected)
+                .await
+                .expect("an HTTP/1.1 answer"),
+        }
+    }
+}
+
+/// A TCP connection the raw generator writes requests to and reads answers from, one at a
+/// time; `buffer` holds what was read past the last answer.
+struct RawConnection {
+    stream: TcpStream,
+    buffer: Vec<u8>,
+}
+
+impl RawConnection {
+    async fn exchange(
+        &mut self,
+        request: &[u8],
+        expected: StatusCode,
+    ) -> std::io::Result<(StatusCode, Vec<u8>)> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+        self.stream.write_all(request).await?;
+        loop {
+            if let Some((status, head, length)) = response_head(&self.buffer)? {
+                let end = head + length;
+                if self.buffer.len() >= end {
+                    let body = if status == expected {
+                        Vec::new()
+                    } else {
+                        self.buffer[head..end].to_vec()
+                    };
+                    self.buffer.drain(..end);
+                    return Ok((status, body));
+                }
+            }
+            self.buffer.reserve(4096);
+            if self.stream.read_buf(&mut self.buffer).await? == 0 {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the server closed the connection before the whole answer",
+                ));
+            }
+        }
+    }
+}
+
+/// The status, head length and body length (`content-length`, none = 0) of the answer at the
+/// start of `buffer`, once its head is complete. A chunked or unparsable answer is an error:
+/// the services under test answer with a length.
+fn response_head(buffer: &[u8]) -> std::io::Result<Option<(StatusCode, usize, usize)>> {
+    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let mut headers = [httparse::EMPTY_HEADER; 16];
+    let mut response = httparse::Response::new(&mut headers);
+    let head = match response.parse(buffer) {
+        Ok(httparse::Status::Complete(head)) => head,
+        Ok(httparse::Status::Partial) => return Ok(None),
+        Err(error) => return Err(invalid(format!("an answer's head: {error}"))),
+    };
+    let status = response
+        .code
+        .and_then(|code| StatusCode::from_u16(code).ok())
+        .ok_or_else(|| invalid("an answer without a status".into()))?;
+    let mut length = 0;
+    for header in response.headers.iter() {
+        if header.name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(invalid("a chunked answer".into()));
+        }
+        if header.name.eq_ignore_ascii_case("content-length") {
+            length = std::str::from_utf8(header.value)
+                .ok()
+                .and_then(|text| text.trim().parse().ok())
+                .ok_or_else(|| invalid("an answer's content-length".into()))?;
+        }
+    }
+    Ok(Some((status, head, length)))
+}
 
 /// A fixed set of keep-alive HTTP/1.1 connections to one server.
 pub struct Client {
@@ -208,20 +380,34 @@ pub struct Client {
 }
 
 impl Client {
-    /// Opens `concurrency` connections (TCP_NODELAY, as a browser or reqwest would).
-    pub async fn connect(address: SocketAddr, concurrency: usize) -> Self {
+    /// Opens `concurrency` connections (TCP_NODELAY, as a browser or reqwest would) that
+    /// `generator` speaks on.
+    pub async fn connect(
+        address: SocketAddr,
+        concurrency: usize,
+        generator: LoadGenerator,
+    ) -> Self {
         let mut connections = Vec::with_capacity(concurrency);
-        let mut tasks = Vec::with_capacity(concurrency);
+        let mut tasks = Vec::new();
         for _ in 0..concurrency {
             let stream = TcpStream::connect(address).await.expect("connect");
             stream.set_nodelay(true).expect("TCP_NODELAY");
-            let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                .await
-                .expect("HTTP/1.1 handshake");
-            tasks.push(tokio::spawn(async move {
-                let _ = connection.await;
-            }));
-            connections.push(sender);
+            match generator {
+                LoadGenerator::Raw => connections.push(Connection::Raw(RawConnection {
+                    stream,
+                    buffer: Vec::with_capacity(4096),
+                })),
+                LoadGenerator::Hyper => {
+                    let (sender, connection) =
+                        hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                            .await
+                            .expect("HTTP/1.1 handshake");
+                    tasks.push(tokio::spawn(async move {
+                        let _ = connection.await;
+                    }));
+                    connections.push(Connection::Hyper(sender));
+                }
+            }
         }
         Client { connections, tasks }
     }
@@ -235,7 +421,7 @@ impl Client {
     /// refusals as throughput would measure nothing.
     pub async fn run(&mut self, request: &Prepared, total: usize, expected: StatusCode) -> Run {
         let next = Arc::new(AtomicUsize::new(0));
-        let request = Arc::new(request.clone());
+        let wire = Arc::new(Wire::new(request));
         let per_connection = total / self.connections.len().max(1) + 1;
         let start = Instant::now();
         let workers: Vec<JoinHandle<(Connection, Vec<u64>)>> = self
@@ -243,23 +429,12 @@ impl Client {
             .drain(..)
             .map(|mut connection| {
                 let next = Arc::clone(&next);
-                let request = Arc::clone(&request);
+                let wire = Arc::clone(&wire);
                 tokio::spawn(async move {
                     let mut latencies = Vec::with_capacity(per_connection);
                     while next.fetch_add(1, Ordering::Relaxed) < total {
                         let sent = Instant::now();
-                        connection.ready().await.expect("connection ready");
-                        let response = connection
-                            .send_request(request.request())
-                            .await
-                            .expect("response");
-                        let status = response.status();
-                        let body = response
-                            .into_body()
-                            .collect()
-                            .await
-                            .expect("response body")
-                            .to_bytes();
+                        let (status, body) = connection.exchange(&wire, expected).await;
                         assert_eq!(
                             status,
                             expected,
@@ -290,14 +465,10 @@ impl Client {
     /// Sends one request and returns the status.
     pub async fn status(&mut self, request: &Prepared) -> StatusCode {
         let connection = self.connections.first_mut().expect("a connection");
-        connection.ready().await.expect("connection ready");
-        let response = connection
-            .send_request(request.request())
+        connection
+            .exchange(&Wire::new(request), StatusCode::OK)
             .await
-            .expect("response");
-        let status = response.status();
-        let _ = response.into_body().collect().await;
-        status
+            .0
     }
 
     /// Closes every connection.
@@ -318,9 +489,10 @@ pub async fn measure(
     warmup: usize,
     total: usize,
     concurrency: usize,
+    generator: LoadGenerator,
 ) -> Run {
     let server = Server::start(service).await;
-    let mut client = Client::connect(server.address, concurrency).await;
+    let mut client = Client::connect(server.address, concurrency, generator).await;
     if warmup > 0 {
         client.run(request, warmup, StatusCode::ACCEPTED).await;
     }

@@ -25,7 +25,7 @@ use cloudevent_bench::{OrderPlaced, PlainPlaced, PlainRootEvent};
 use cloudevent_runtime::{AnyEvent, Batch, Event, Profile, Validate, Validator};
 
 use super::gateway::{Gateway, GatewayServer};
-use super::http::{Client, Prepared};
+use super::http::{Client, LoadGenerator, Prepared};
 
 /// The counting allocator; a binary installs it with `#[global_allocator]`.
 pub struct Counting;
@@ -233,7 +233,7 @@ pub async fn drive_gateway_child(
     };
     let address = address.parse().expect("the child's address");
     let idle_kib = idle.parse().expect("the child's resident set");
-    let mut client = Client::connect(address, concurrency).await;
+    let mut client = Client::connect(address, concurrency, LoadGenerator::from_env()).await;
     if warmup > 0 {
         client.run(request, warmup, StatusCode::ACCEPTED).await;
     }
