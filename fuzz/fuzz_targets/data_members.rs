@@ -107,7 +107,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let listed = found.len().min(MAX_REPEATED_MEMBERS);
     assert_eq!(listed, expected.len().min(MAX_REPEATED_MEMBERS), "{text}");
-    for (finding, (pointer, name, count)) in found.iter().zip(&expected) {
+    // The listed findings only: past the bound, `found` ends with the one counting the rest.
+    for (finding, (pointer, name, count)) in found.iter().zip(&expected).take(MAX_REPEATED_MEMBERS)
+    {
         assert_eq!(&finding.value, pointer, "{text}");
         let shown: String = name.chars().take(64).collect();
         assert_eq!(
