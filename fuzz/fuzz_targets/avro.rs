@@ -7,7 +7,10 @@ use cloudevent_runtime::{AnyEvent, Avro, CloudEvent, Event, Policy, Profile};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, CloudEvent)]
-#[cloudevent(type = "com.example.order.created", source = "https://orders.example.com")]
+#[cloudevent(
+    type = "com.example.order.created",
+    source = "https://orders.example.com"
+)]
 struct OrderCreated {
     #[cloudevent(subject)]
     order_id: String,
@@ -26,5 +29,9 @@ fuzz_target!(|data: &[u8]| {
     let again = AnyEvent::decode::<Avro>(&bytes)
         .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{event:?}"));
     assert_eq!(again, event, "round trip changed the event");
-    assert_eq!(again.encode::<Avro>().ok(), Some(bytes), "encoding is not stable");
+    assert_eq!(
+        again.encode::<Avro>().ok(),
+        Some(bytes),
+        "encoding is not stable"
+    );
 });

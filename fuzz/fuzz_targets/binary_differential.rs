@@ -39,41 +39,43 @@ fn agree<E: BindingEvent + std::fmt::Debug>(
     assert_eq!(fast, slow, "the two readers disagree on {parts:?}");
 }
 
-fuzz_target!(|input: (Vec<(String, String)>, Option<String>, Option<Vec<u8>>)| {
-    let (attributes, datacontenttype, data) = input;
-    let parts = BinaryParts {
-        attributes,
-        datacontenttype,
-        data,
-    };
-    agree::<AnyEvent>(&parts, |document| Ok(AnyEvent::from_slice(document)?));
-    agree::<Event<EntryPosted>>(&parts, |document| {
-        Ok(Event::<EntryPosted>::from_slice(document)?)
-    });
+fuzz_target!(
+    |input: (Vec<(String, String)>, Option<String>, Option<Vec<u8>>)| {
+        let (attributes, datacontenttype, data) = input;
+        let parts = BinaryParts {
+            attributes,
+            datacontenttype,
+            data,
+        };
+        agree::<AnyEvent>(&parts, |document| Ok(AnyEvent::from_slice(document)?));
+        agree::<Event<EntryPosted>>(&parts, |document| {
+            Ok(Event::<EntryPosted>::from_slice(document)?)
+        });
 
-    // Through HTTP, where every name is a header name: the binding's read against the
-    // document the binding says the message stands for.
-    let mut headers = ::http::HeaderMap::new();
-    for (name, value) in &parts.attributes {
-        let (Ok(name), Ok(value)) = (
-            ::http::HeaderName::from_bytes(format!("ce-{name}").as_bytes()),
-            ::http::HeaderValue::from_str(&percent::encode(value)),
-        ) else {
-            return;
-        };
-        headers.append(name, value);
+        // Through HTTP, where every name is a header name: the binding's read against the
+        // document the binding says the message stands for.
+        let mut headers = ::http::HeaderMap::new();
+        for (name, value) in &parts.attributes {
+            let (Ok(name), Ok(value)) = (
+                ::http::HeaderName::from_bytes(format!("ce-{name}").as_bytes()),
+                ::http::HeaderValue::from_str(&percent::encode(value)),
+            ) else {
+                return;
+            };
+            headers.append(name, value);
+        }
+        if let Some(content_type) = &parts.datacontenttype {
+            let Ok(value) = ::http::HeaderValue::from_str(content_type) else {
+                return;
+            };
+            headers.insert(::http::header::CONTENT_TYPE, value);
+        }
+        let body = parts.data.clone().unwrap_or_default();
+        let fast = verdict(http::read_event::<AnyEvent>(&headers, &body));
+        let slow = verdict(
+            http::structured_document(&headers, &body, &AnyEvent::DEFAULT_POLICY)
+                .and_then(|(_, document, _)| Ok(AnyEvent::from_slice(&document)?)),
+        );
+        assert_eq!(fast, slow, "HTTP disagrees on {headers:?}");
     }
-    if let Some(content_type) = &parts.datacontenttype {
-        let Ok(value) = ::http::HeaderValue::from_str(content_type) else {
-            return;
-        };
-        headers.insert(::http::header::CONTENT_TYPE, value);
-    }
-    let body = parts.data.clone().unwrap_or_default();
-    let fast = verdict(http::read_event::<AnyEvent>(&headers, &body));
-    let slow = verdict(
-        http::structured_document(&headers, &body, &AnyEvent::DEFAULT_POLICY)
-            .and_then(|(_, document, _)| Ok(AnyEvent::from_slice(&document)?)),
-    );
-    assert_eq!(fast, slow, "HTTP disagrees on {headers:?}");
-});
+);

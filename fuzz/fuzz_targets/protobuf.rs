@@ -15,13 +15,19 @@ fuzz_target!(|data: &[u8]| {
     let _ = Validator::new(strict.clone()).validate_bytes::<Protobuf>(data);
     let _ = Validator::new(strict.clone()).validate_batch_bytes::<Protobuf>(data);
     if let Ok(event) = AnyEvent::decode::<Protobuf>(data) {
-        assert!(CloudEvent::decode(data).is_ok(), "prost refuses what we accept");
+        assert!(
+            CloudEvent::decode(data).is_ok(),
+            "prost refuses what we accept"
+        );
         let again = AnyEvent::decode::<Protobuf>(&event.encode::<Protobuf>().unwrap())
             .unwrap_or_else(|e| panic!("own output does not read back: {e}"));
         assert_eq!(again, event, "round trip changed the event");
     }
     if let Ok(batch) = Batch::decode::<Protobuf>(data) {
-        assert!(CloudEventBatch::decode(data).is_ok(), "prost refuses a batch we accept");
+        assert!(
+            CloudEventBatch::decode(data).is_ok(),
+            "prost refuses a batch we accept"
+        );
         let again = Batch::decode::<Protobuf>(&batch.encode::<Protobuf>().unwrap())
             .unwrap_or_else(|e| panic!("own batch does not read back: {e}"));
         assert_eq!(&again[..], &batch[..]);

@@ -104,11 +104,21 @@ fn oracle(schema: &Value) -> jsonschema::Validator {
     );
     let options = if annotations {
         // Told to assert formats for `date-time`'s sake; every other one accepts all.
-        ["date", "time", "email", "uri", "uri-reference", "uuid", "hostname", "ipv4", "ipv6"]
-            .iter()
-            .fold(options.should_validate_formats(true), |options, name| {
-                options.with_format(*name, |_: &str| true)
-            })
+        [
+            "date",
+            "time",
+            "email",
+            "uri",
+            "uri-reference",
+            "uuid",
+            "hostname",
+            "ipv4",
+            "ipv6",
+        ]
+        .iter()
+        .fold(options.should_validate_formats(true), |options, name| {
+            options.with_format(*name, |_: &str| true)
+        })
     } else {
         options
     };
@@ -131,7 +141,12 @@ fn setup() -> &'static Setup {
             .collect();
         schemas.extend(written());
         let types: Vec<String> = (0..schemas.len())
-            .map(|n| format!("com.example.fuzz.case{}.created", char::from(b'a' + n as u8)))
+            .map(|n| {
+                format!(
+                    "com.example.fuzz.case{}.created",
+                    char::from(b'a' + n as u8)
+                )
+            })
             .collect();
         let registry = || {
             Registry::new(

@@ -20,7 +20,10 @@ fn folder() -> &'static PathBuf {
     static FOLDER: OnceLock<PathBuf> = OnceLock::new();
     FOLDER.get_or_init(|| {
         let root = std::env::temp_dir()
-            .join(format!("cloudevent-fuzz-type-template-{}", std::process::id()))
+            .join(format!(
+                "cloudevent-fuzz-type-template-{}",
+                std::process::id()
+            ))
             .join("api");
         std::fs::create_dir_all(root.join("push")).expect("a temporary folder");
         root
@@ -80,7 +83,10 @@ fuzz_target!(|data: &[u8]| {
         }
         Ok(registry) => registry,
     };
-    assert!(!unclosed, "an unclosed placeholder was accepted: {templates:?}");
+    assert!(
+        !unclosed,
+        "an unclosed placeholder was accepted: {templates:?}"
+    );
     let policy = Policy::new(Profile::CloudEvents);
     for file in &registry.files {
         let event_type = &file.meta.event_type;
@@ -90,7 +96,9 @@ fuzz_target!(|data: &[u8]| {
         if let Some(rule) = expected_rule(event_type, &policy) {
             let found = check_schema(file, &policy);
             assert!(
-                found.iter().any(|f| f.rule.is_some_and(|r| r.as_str() == rule)),
+                found
+                    .iter()
+                    .any(|f| f.rule.is_some_and(|r| r.as_str() == rule)),
                 "type {event_type:?} passed without a {rule} finding: {found:?}"
             );
             // One verdict, said once: a control character is one finding, not one per check.

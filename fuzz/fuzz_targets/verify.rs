@@ -15,7 +15,12 @@ const PAYLOAD_TYPE: &str = "https://cloudevents.io/verifiability/dsse/v0.1";
 
 /// A DSSE envelope over `body`, signed with the accepted key's secret.
 fn signed(body: &[u8]) -> Vec<u8> {
-    let mut pae = format!("DSSEv1 {} {PAYLOAD_TYPE} {} ", PAYLOAD_TYPE.len(), body.len()).into_bytes();
+    let mut pae = format!(
+        "DSSEv1 {} {PAYLOAD_TYPE} {} ",
+        PAYLOAD_TYPE.len(),
+        body.len()
+    )
+    .into_bytes();
     pae.extend_from_slice(body);
     let sig = ed25519_dalek::SigningKey::from_bytes(&[7; 32]).sign(&pae);
     serde_json::to_vec(&serde_json::json!({
@@ -32,8 +37,12 @@ fuzz_target!(|data: &[u8]| {
     let mut event = AnyEvent::new("1", "/s", "t");
     event.extensions_mut().insert("exta", "v");
 
-    event.extensions_mut().insert("dssematerial", Binary::from(data.to_vec()));
-    let _ = verify(&event, &keys).map(|v| v.event().clone()).map_err(|e| e.to_string());
+    event
+        .extensions_mut()
+        .insert("dssematerial", Binary::from(data.to_vec()));
+    let _ = verify(&event, &keys)
+        .map(|v| v.event().clone())
+        .map_err(|e| e.to_string());
     if let Ok(text) = std::str::from_utf8(data) {
         event.extensions_mut().insert("dssematerial", text);
         let _ = verify(&event, &keys).map_err(|e| e.to_string());
@@ -41,7 +50,9 @@ fuzz_target!(|data: &[u8]| {
 
     // The bytes as a signed payload: only the event's own digest may verify.
     let envelope = signed(data);
-    event.extensions_mut().insert("dssematerial", BASE64.encode(envelope));
+    event
+        .extensions_mut()
+        .insert("dssematerial", BASE64.encode(envelope));
     if let Ok(verified) = verify(&event, &keys) {
         let names = verified.material().signed_extensions();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();

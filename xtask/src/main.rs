@@ -4,7 +4,7 @@
 //!   check, a compile-time refusal, events from a generated type, a gateway's refusal.
 //! - `test`: everything CI checks: installs the test servers and the official CloudEvents
 //!   SDKs the interop tests talk to (Python and JavaScript) when missing, then
-//!   `cargo fmt --check`, clippy with `-D warnings` on all targets and features, a
+//!   `cargo fmt --check` (the workspace and `fuzz/`), clippy with `-D warnings` on all targets and features, a
 //!   `cargo check` of each runtime feature alone, `api --check`, `msrv`, `package`, and every
 //!   test (unit, integration, trybuild, doctests; the runtime's doctests also with its default
 //!   features alone).
@@ -367,9 +367,12 @@ fn test() -> Result<(), String> {
     install_test_packages()?;
     install_interop_sdks()?;
 
-    let mut fmt = cargo();
-    fmt.args(["fmt", "--all", "--check"]);
-    run(fmt)?;
+    // The fuzz targets are their own workspace (`fuzz/`), outside `--all`: checked beside it.
+    for manifest in ["Cargo.toml", "fuzz/Cargo.toml"] {
+        let mut fmt = cargo();
+        fmt.args(["fmt", "--all", "--check", "--manifest-path", manifest]);
+        run(fmt)?;
+    }
 
     let mut clippy = cargo();
     clippy.args([
