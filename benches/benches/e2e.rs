@@ -673,6 +673,7 @@ async fn memory_gateway_case(settings: &Settings) -> Value {
             output,
             &request,
             (warmup, requests, settings.concurrency),
+            settings.generator,
         )
         .await;
         let status = process.wait().expect("the gateway's process ends");

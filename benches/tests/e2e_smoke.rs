@@ -255,8 +255,14 @@ async fn the_gateway_child_serves_and_reports_its_peak_over_pipes() {
             memory::gateway_child(Gateway::Ours, child_input, child_output);
         });
         let request = structured_json(cloudevent_bench::gateway_json());
-        let peak =
-            memory::drive_gateway_child(parent_input, parent_output, &request, (2, 10, 2)).await;
+        let peak = memory::drive_gateway_child(
+            parent_input,
+            parent_output,
+            &request,
+            (2, 10, 2),
+            LoadGenerator::Raw,
+        )
+        .await;
         child.join().unwrap();
         assert_eq!(peak.requests, 10);
         assert!(

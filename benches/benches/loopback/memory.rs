@@ -208,7 +208,8 @@ pub struct GatewayPeak {
 }
 
 /// The parent side: reads the child's `ready` line, sends `warmup` then `requests` copies of
-/// `request` over `concurrency` connections, closes the child's input and reads its peak.
+/// `request` over `concurrency` connections that `generator` speaks on, closes the child's
+/// input and reads its peak.
 ///
 /// # Panics
 /// When the child does not follow the protocol, or an answer is not 202.
@@ -217,6 +218,7 @@ pub async fn drive_gateway_child(
     child_output: impl Read,
     request: &Prepared,
     (warmup, requests, concurrency): (usize, usize, usize),
+    generator: LoadGenerator,
 ) -> GatewayPeak {
     let mut lines = BufReader::new(child_output).lines();
     let mut next_line = || {
@@ -233,7 +235,7 @@ pub async fn drive_gateway_child(
     };
     let address = address.parse().expect("the child's address");
     let idle_kib = idle.parse().expect("the child's resident set");
-    let mut client = Client::connect(address, concurrency, LoadGenerator::from_env()).await;
+    let mut client = Client::connect(address, concurrency, generator).await;
     if warmup > 0 {
         client.run(request, warmup, StatusCode::ACCEPTED).await;
     }
