@@ -14,6 +14,8 @@
 /// assert_eq!(json_plain_run(br#"ab\"cdefghijk"#, 0), 2); // a backslash
 /// assert_eq!(json_plain_run(b"abc", 0), 0); // under 8 bytes left: the caller looks
 /// ```
+// Inlined across crates: the runtime's readers call it once per string.
+#[inline]
 pub fn json_plain_run(bytes: &[u8], at: usize) -> usize {
     first_stop::<true>(bytes, at)
 }

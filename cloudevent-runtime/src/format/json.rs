@@ -19,6 +19,7 @@ pub(crate) use crate::extension::truncate;
 use crate::extension::{ExtensionValueBuf, Extensions, Vacancy};
 pub(crate) use crate::payload::{data_violation, type_mismatch};
 
+pub(crate) mod fast;
 mod member;
 mod scalar;
 mod strings;

@@ -52,6 +52,26 @@ impl sealed::Format for Json {
     fn read_typed<T: CloudEventData + DeserializeOwned>(
         bytes: &[u8],
     ) -> Result<Event<T>, FormatError> {
+        // The object's members read straight from the text (`json::fast`); where that reading
+        // gives up (an escape, anything refused, anything it does not read itself), the
+        // serde_json reader below reads the event from the start and gives the verdict.
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            let mut findings = Findings::strict();
+            let mut envelope = json::Envelope::default();
+            let mut held = json::Held::new(T::EXTENSIONS);
+            if let Ok(data) = json::fast::read(
+                text,
+                &mut envelope,
+                TypedData::<T>::default(),
+                Some(json::Expected::of::<T>()),
+                &Event::<T>::POLICY,
+                &mut findings,
+                Some(&mut held),
+            ) {
+                return Event::from_envelope_holding(envelope, held.as_slice(), data)
+                    .map_err(FormatError::Invalid);
+            }
+        }
         let mut findings = Findings::strict();
         let mut envelope = json::Envelope::default();
         let mut held = json::Held::new(T::EXTENSIONS);

@@ -258,6 +258,181 @@ mod property {
         }
     }
 
+    /// What the direct reader (`fast`) made of `bytes`, rendered as [`reference`] renders
+    /// serde_json's reading; `None` where it gave up.
+    fn direct(bytes: &[u8]) -> Option<String> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut findings = Findings::strict();
+        let mut envelope = Envelope::default();
+        let mut held = Held::new(<Placed as crate::CloudEventData>::EXTENSIONS);
+        let data = super::super::fast::read(
+            text,
+            &mut envelope,
+            TypedData::<Placed>::default(),
+            Some(Expected::of::<Placed>()),
+            &crate::Event::<Placed>::POLICY,
+            &mut findings,
+            Some(&mut held),
+        )
+        .ok()?;
+        Some(format!(
+            "Ok({:?}) {:?} {:?}",
+            (envelope, data),
+            held.as_slice(),
+            findings.list
+        ))
+    }
+
+    /// serde_json's reading of `bytes` by the typed reader, the extensions held aside.
+    fn reference(bytes: &[u8]) -> String {
+        let mut findings = Findings::strict();
+        let mut envelope = Envelope::default();
+        let mut held = Held::new(<Placed as crate::CloudEventData>::EXTENSIONS);
+        let result = parse_slice_in_batch(
+            bytes,
+            &mut envelope,
+            TypedData::<Placed>::default(),
+            Some(Expected::of::<Placed>()),
+            &crate::Event::<Placed>::POLICY,
+            &mut findings,
+            None,
+            Some(&mut held),
+        );
+        match result {
+            Ok(data) => format!(
+                "Ok({:?}) {:?} {:?}",
+                (envelope, data),
+                held.as_slice(),
+                findings.list
+            ),
+            Err(error) => format!("Err({error}) {:?}", findings.list),
+        }
+    }
+
+    /// What JSON allows between tokens (the edits below add bytes it does not).
+    fn gap() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["", "", "", " ", "\n", "\t\r", "  \n "])
+    }
+
+    /// The members of a valid event in some order, with whitespace, escaped and non-ASCII
+    /// strings, extensions of every JSON type and `data` anywhere.
+    fn member_list() -> impl Strategy<Value = Vec<String>> {
+        let members: Vec<String> = [
+            r#""specversion":"1.0""#,
+            r#""id":"01JD4Z""#,
+            r#""source":"https://orders.example.com/checkout""#,
+            r#""type":"com.example.order.placed""#,
+            r#""time":"2026-11-27T02:00:00.000Z""#,
+            r#""subject":"order-8842""#,
+            r#""datacontenttype":"application/json""#,
+            r#""dataschema":"https://schemas.example.com/orders/placed/v1.json""#,
+            r#""region":"eu-west-1""#,
+            r#""data":{"order_id":"order-8842","customer_id":"c \"7\" é","quantity":3,"region":"eu-west-1"}"#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let extras = prop::sample::subsequence(
+            vec![
+                r#""correlationid":"wf-ünïcode""#,
+                r#""causationid":"01JD\u0034Z""#,
+                r#""attempt":42"#,
+                r#""flag":true"#,
+                r#""gone":null"#,
+                r#""big":1.5"#,
+                r#""tree":{"a":[1,{"b":"}"}]}"#,
+                r#""sp\u0061ce":"x""#,
+                r#""region":"eu-west-1""#,
+                r#""time":null"#,
+            ],
+            0..4,
+        );
+        (Just(members), extras).prop_flat_map(|(mut members, extras)| {
+            members.extend(extras.into_iter().map(str::to_owned));
+            Just(members).prop_shuffle()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Wherever the direct reader reads an event (the members in any order, whitespace
+        /// anywhere between tokens, values of every JSON type), serde_json's reader reads
+        /// the same event with the same findings and holds the same extensions aside.
+        #[test]
+        fn the_direct_reader_reads_what_serde_json_reads(
+            members in member_list(),
+            gaps in prop::collection::vec(gap(), 64),
+            edits in prop::collection::vec(
+                (any::<prop::sample::Index>(), piece(), any::<bool>()),
+                0..2,
+            ),
+        ) {
+            // Whitespace around every token of the object's own structure.
+            let mut gaps = gaps.into_iter().cycle();
+            let mut gap = || gaps.next().unwrap_or(" ");
+            let mut text = format!("{}{{", gap());
+            for (i, member) in members.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(gap());
+                    text.push(',');
+                }
+                let (name, value) = member.split_once(':').unwrap_or((member, ""));
+                text.push_str(&format!("{}{name}{}:{}{value}", gap(), gap(), gap()));
+            }
+            text.push_str(&format!("{}}}{}", gap(), gap()));
+            let mut bytes = text.into_bytes();
+            for (at, piece, replace) in edits {
+                let at = at.index(bytes.len());
+                if replace {
+                    let end = (at + piece.len()).min(bytes.len());
+                    bytes.splice(at..end, piece);
+                } else {
+                    bytes.splice(at..at, piece);
+                }
+            }
+            if let Some(direct) = direct(&bytes) {
+                prop_assert_eq!(direct, reference(&bytes), "{}", String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
+    #[test]
+    fn the_direct_reader_reads_the_usual_event_and_leaves_the_rest() {
+        // Escapes and non-ASCII text in values, `data` last: read directly.
+        let read = direct(EVENT.as_bytes()).expect("read directly");
+        assert!(read.starts_with("Ok("), "{read}");
+        assert_eq!(read, reference(EVENT.as_bytes()));
+        // `data` first, whitespace, an integer extension: still read directly.
+        let reordered = r#" { "data" : {"order_id":"order-8842","customer_id":"c","quantity":3,"region":"eu-west-1"} ,
+            "specversion":"1.0","id":"01JD4Z","source":"https://orders.example.com/checkout",
+            "type":"com.example.order.placed","region":"eu-west-1","attempt":7} "#;
+        let read = direct(reordered.as_bytes())
+            .unwrap_or_else(|| panic!("read directly: {}", reference(reordered.as_bytes())));
+        assert_eq!(read, reference(reordered.as_bytes()));
+        // Left to serde_json: an escaped key, a refusal, malformed text, text after the
+        // object, data nested deeper than the margin kept under serde_json's limit.
+        let deep = format!(
+            r#"{{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.placed","x":{}1{}}}"#,
+            "[".repeat(101),
+            "]".repeat(101)
+        );
+        for text in [
+            r#"{"specversion":"1.0","id":"1"}"#,
+            r#"{"specversion":"1.0","id":"1","id":"2"}"#,
+            r#"{"specversion":"1.0","id":"1",}"#,
+            r#"{"specversion":"1.0"} x"#,
+            r#"{"specversion":"1.0","id":"1""#,
+            deep.as_str(),
+        ] {
+            assert_eq!(direct(text.as_bytes()), None, "{text}");
+            assert!(reference(text.as_bytes()).starts_with("Err("), "{text}");
+        }
+    }
+
     #[test]
     fn the_unchanged_event_is_read_by_both() {
         assert!(typed(EVENT.as_bytes(), true).starts_with("Ok("));

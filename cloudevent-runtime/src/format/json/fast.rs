@@ -1,0 +1,394 @@
+//! The event object's own members read straight from the text (issue 40), serde_json kept
+//! for every value that is not a plain string: the same visitor ([`EventSeed`]) is handed the
+//! same keys and values, so an event read here is the one serde_json's map would give it.
+//!
+//! serde_json reads an event object through its generic map access: for each of a dozen
+//! members the comma, the key, the colon and the value each go through a layer of its
+//! deserializer (about a third of a typed parse, callgrind). Here the object's structure is
+//! scanned directly: a key or a string value without escapes is handed over as the borrowed
+//! `&str` serde_json would hand over for it (`visit_borrowed_str`); any other value (`data`,
+//! a number, `null`, a boolean, an array) is delimited and read by serde_json itself, so the
+//! payload's `Deserialize` sees serde_json's deserializer as before.
+//!
+//! It reads a subset and gives up on the rest, never a verdict of its own: an escape, a
+//! control byte, malformed text, anything serde_json would refuse, a value nested deep
+//! enough for serde_json's recursion limit to matter, a seed asking for something other
+//! than a string, and every finding that stops the parse end it with [`Bail`]. The caller
+//! then reads the event again, from the start, through serde_json
+//! (`json::parse_slice_in_batch`): every refusal and every error text is that reader's.
+//! `tests::property` checks that both readers accept the same events and read them alike.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+use super::{DataSlot, Envelope, EventSeed, Expected, Findings, Held};
+use cloudevent_rules::Policy;
+
+/// Why the direct reading stopped: anything it does not read itself. Never shown to a user:
+/// the caller reads the event through serde_json instead.
+#[derive(Debug)]
+pub(crate) struct Bail;
+
+impl fmt::Display for Bail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("left to the reference reader")
+    }
+}
+
+impl std::error::Error for Bail {}
+
+impl de::Error for Bail {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Bail
+    }
+}
+
+/// How deeply a value handed to serde_json may nest. serde_json allows 128 levels from the
+/// top of the text; read from the start of the value, it would allow one level more than
+/// inside the event object, so deeper values are left to the reference reader.
+const MAX_DEPTH: usize = 100;
+
+/// Reads one strict event from `text` as the serde_json reader does
+/// (`json::parse_slice_in_batch`), or gives up ([`Bail`]) leaving `envelope`, `findings` and
+/// `held` to be thrown away.
+pub(crate) fn read<'de, S: DataSlot<'de>>(
+    text: &'de str,
+    envelope: &mut Envelope<'de>,
+    slot: S,
+    expected_type: Option<Expected>,
+    policy: &Policy,
+    findings: &mut Findings,
+    held: Option<&mut Held<'de>>,
+) -> Result<S::Data, Bail> {
+    let mut reader = Reader { text, at: 0 };
+    let data = EventSeed {
+        envelope,
+        findings,
+        policy,
+        slot,
+        expected_type,
+        memo: None,
+        held,
+    }
+    .deserialize(&mut reader)?;
+    reader.skip_whitespace();
+    if reader.at == text.len() {
+        Ok(data)
+    } else {
+        Err(Bail)
+    }
+}
+
+/// The text and the place reached in it.
+struct Reader<'de> {
+    text: &'de str,
+    at: usize,
+}
+
+impl<'de> Reader<'de> {
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// Steps over JSON's whitespace (RFC 8259 2: space, tab, line feed, carriage return).
+    #[inline(always)]
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// Steps over `byte` after any whitespace.
+    #[inline(always)]
+    fn expect(&mut self, byte: u8) -> Result<(), Bail> {
+        self.skip_whitespace();
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// The string whose opening quote is at the current place, without escapes or control
+    /// bytes (serde_json borrows exactly such a string from its input).
+    #[inline(always)]
+    fn plain_string(&mut self) -> Result<&'de str, Bail> {
+        let bytes = self.text.as_bytes();
+        let start = self.at + 1;
+        let mut end = cloudevent_rules::json_plain_run(bytes, start);
+        loop {
+            match bytes.get(end) {
+                Some(b'"') => break,
+                Some(&byte) if byte >= 0x20 && byte != b'\\' => end += 1,
+                _ => return Err(Bail),
+            }
+        }
+        self.at = end + 1;
+        // Both ends are ASCII quotes, so both are on character boundaries.
+        self.text.get(start..end).ok_or(Bail)
+    }
+
+    /// Where the value starting at the current place ends, found by its brackets and
+    /// strings alone; serde_json then reads exactly that text, so a wrong guess on malformed
+    /// text is its refusal (and a [`Bail`]), never a value read differently.
+    fn value_end(&self) -> Result<usize, Bail> {
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        let mut depth = 0usize;
+        loop {
+            match *bytes.get(at).ok_or(Bail)? {
+                b'"' => {
+                    at = string_end(bytes, at)?;
+                    if depth == 0 {
+                        return Ok(at);
+                    }
+                    continue;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Err(Bail);
+                    }
+                }
+                b'}' | b']' => {
+                    // At depth 0 this closes the event object: a scalar ended before it.
+                    if depth == 0 {
+                        return Ok(at);
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(at + 1);
+                    }
+                }
+                b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return Ok(at),
+                _ => {}
+            }
+            at += 1;
+        }
+    }
+}
+
+/// Where the string whose opening quote is at `at` ends (after its closing quote); escapes
+/// are stepped over, not checked (serde_json reads the text found).
+fn string_end(bytes: &[u8], at: usize) -> Result<usize, Bail> {
+    let mut at = at + 1;
+    loop {
+        at = cloudevent_rules::json_plain_run(bytes, at);
+        match *bytes.get(at).ok_or(Bail)? {
+            b'"' => return Ok(at + 1),
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+}
+
+impl<'de> Deserializer<'de> for &mut Reader<'de> {
+    type Error = Bail;
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        self.expect(b'{')?;
+        visitor.visit_map(Members {
+            reader: self,
+            first: true,
+        })
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct struct enum identifier
+        ignored_any
+    }
+}
+
+/// The members of the event object.
+struct Members<'r, 'de> {
+    reader: &'r mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> MapAccess<'de> for Members<'_, 'de> {
+    type Error = Bail;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Bail> {
+        let reader = &mut *self.reader;
+        reader.skip_whitespace();
+        match reader.peek() {
+            Some(b'}') => {
+                reader.at += 1;
+                return Ok(None);
+            }
+            Some(b',') if !self.first => {
+                reader.at += 1;
+                reader.skip_whitespace();
+            }
+            _ if self.first => {}
+            _ => return Err(Bail),
+        }
+        self.first = false;
+        if reader.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let key = reader.plain_string()?;
+        reader.expect(b':')?;
+        seed.deserialize(Plain(key)).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Bail> {
+        let reader = &mut *self.reader;
+        reader.skip_whitespace();
+        if reader.peek() == Some(b'"')
+            && let Ok(text) = reader.plain_string()
+        {
+            return seed.deserialize(Plain(text));
+        }
+        // A string with an escape is delimited and read by serde_json, as any other value.
+        let start = reader.at;
+        let end = reader.value_end()?;
+        let mut deserializer = serde_json::Deserializer::from_str(&reader.text[start..end]);
+        let value = seed.deserialize(&mut deserializer).map_err(|_| Bail)?;
+        deserializer.end().map_err(|_| Bail)?;
+        reader.at = end;
+        Ok(value)
+    }
+}
+
+/// A key or a string value without escapes: what serde_json's deserializer hands over for
+/// one (`visit_borrowed_str`) to a seed asking for a string or anything (`deserialize_str`,
+/// `deserialize_any`), or for nothing (`deserialize_ignored_any`). A seed asking for another
+/// type ([`Bail`]) reads the event through serde_json.
+struct Plain<'de>(&'de str);
+
+impl<'de> Deserializer<'de> for Plain<'de> {
+    type Error = Bail;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_i8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: V,
+    ) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: V,
+    ) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        _: V,
+    ) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
+        Err(Bail)
+    }
+}
