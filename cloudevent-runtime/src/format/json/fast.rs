@@ -131,6 +131,37 @@ impl<'de> Reader<'de> {
         self.text.get(start..end).ok_or(Bail)
     }
 
+    /// Where the object or array starting at the current place ends when it is the event
+    /// object's last value, as `data` usually is: the text closes the event object right
+    /// after a bracket that matches the value's first. `None` when the text does not end
+    /// so, or when the value holds enough brackets that its depth needs counting
+    /// ([`Reader::value_end`]). A guess: serde_json reads the text up to that end and refuses
+    /// it (a [`Bail`]) unless it is exactly one value.
+    #[inline]
+    fn last_value_end(&self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let close = match bytes.get(self.at)? {
+            b'{' => b'}',
+            b'[' => b']',
+            _ => return None,
+        };
+        let is_space = |byte: &u8| matches!(byte, b' ' | b'\t' | b'\n' | b'\r');
+        let object_end = bytes.iter().rposition(|byte| !is_space(byte))?;
+        if bytes[object_end] != b'}' {
+            return None;
+        }
+        let value_end = bytes[..object_end]
+            .iter()
+            .rposition(|byte| !is_space(byte))?
+            + 1;
+        if value_end <= self.at + 1 || bytes[value_end - 1] != close {
+            return None;
+        }
+        // A value nests no deeper than half its length, nor than the brackets that open in it.
+        let value = &bytes[self.at..value_end];
+        (value.len() <= 2 * MAX_DEPTH || openings_at_most(value) <= MAX_DEPTH).then_some(value_end)
+    }
+
     /// Where the value starting at the current place ends, found by its brackets and
     /// strings alone; serde_json then reads exactly that text, so a wrong guess on malformed
     /// text is its refusal (and a [`Bail`]), never a value read differently.
@@ -169,6 +200,28 @@ impl<'de> Reader<'de> {
             at += 1;
         }
     }
+}
+
+/// At least the number of `{` and `[` in `bytes`, eight bytes at a time: a byte is one of the
+/// two when, with 0x20 set, it is `{` (0x7b); the zero-byte test flags every such byte, and may
+/// flag a byte above a flagged one as well, which only makes the count larger.
+fn openings_at_most(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut count = 0;
+    for word in &mut words {
+        let mut le = [0; 8];
+        le.copy_from_slice(word);
+        let x = (u64::from_le_bytes(le) | (ONES * 0x20)) ^ (ONES * u64::from(b'{'));
+        count += (x.wrapping_sub(ONES) & !x & HIGH).count_ones() as usize;
+    }
+    count
+        + words
+            .remainder()
+            .iter()
+            .filter(|&&byte| byte == b'{' || byte == b'[')
+            .count()
 }
 
 /// Where the string whose opening quote is at `at` ends (after its closing quote); escapes
@@ -255,7 +308,10 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
         }
         // A string with an escape is delimited and read by serde_json, as any other value.
         let start = reader.at;
-        let end = reader.value_end()?;
+        let end = match reader.last_value_end() {
+            Some(end) => end,
+            None => reader.value_end()?,
+        };
         let mut deserializer = serde_json::Deserializer::from_str(&reader.text[start..end]);
         let value = seed.deserialize(&mut deserializer).map_err(|_| Bail)?;
         deserializer.end().map_err(|_| Bail)?;

@@ -413,6 +413,20 @@ mod property {
         let read = direct(reordered.as_bytes())
             .unwrap_or_else(|| panic!("read directly: {}", reference(reordered.as_bytes())));
         assert_eq!(read, reference(reordered.as_bytes()));
+        // `data` last and long, nested 60 deep inside (its depth counted, under the margin):
+        // read directly; 101 deep: left to serde_json, which reads it (inside its limit).
+        for (depth, directly) in [(60, true), (101, false)] {
+            let deep = format!(
+                r#"{{"specversion":"1.0","id":"01JD4Z","source":"https://orders.example.com/checkout","type":"com.example.order.placed","region":"eu-west-1","data":{{"order_id":"o-1","customer_id":"c","quantity":3,"region":"eu-west-1","deep":{}1{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            assert_eq!(direct(deep.as_bytes()).is_some(), directly, "{depth}");
+            assert!(reference(deep.as_bytes()).starts_with("Ok("), "{depth}");
+            if let Some(read) = direct(deep.as_bytes()) {
+                assert_eq!(read, reference(deep.as_bytes()));
+            }
+        }
         // Left to serde_json: an escaped key, a refusal, malformed text, text after the
         // object, data nested deeper than the margin kept under serde_json's limit.
         let deep = format!(
@@ -423,6 +437,8 @@ mod property {
         for text in [
             r#"{"specversion":"1.0","id":"1"}"#,
             r#"{"specversion":"1.0","id":"1","id":"2"}"#,
+            r#"{"specversion":"1.0","id":"1","data":{"order_id":"o"},"x":{"b":2}}"#,
+            r#"{"specversion":"1.0","id":"1","data":{"order_id":"o"}]}"#,
             r#"{"specversion":"1.0","id":"1",}"#,
             r#"{"specversion":"1.0"} x"#,
             r#"{"specversion":"1.0","id":"1""#,
