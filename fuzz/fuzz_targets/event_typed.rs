@@ -1,4 +1,7 @@
-//! `Event<T>` from JSON: never panics; whatever parses writes back and parses to the same event.
+//! `Event<T>` from JSON: never panics; `Event::from_slice` (the object's members read straight
+//! from the text where it can, issue 40) accepts exactly what serde_json's reader accepts
+//! (`Event<T>`'s `Deserialize`) and reads the same event; whatever parses writes back and parses
+//! to the same event.
 #![no_main]
 
 use cloudevent_runtime::{CloudEvent, Event};
@@ -28,7 +31,18 @@ struct OrderCreated {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(event) = Event::<OrderCreated>::from_slice(data) else {
+    let read = Event::<OrderCreated>::from_slice(data);
+    let reference = serde_json::from_slice::<Event<OrderCreated>>(data);
+    match (&read, &reference) {
+        (Ok(read), Ok(reference)) => assert_eq!(read, reference, "the two readers differ"),
+        (Err(_), Err(_)) => {}
+        _ => panic!(
+            "one reader accepts: from_slice {:?}, Deserialize {:?}",
+            read.as_ref().err(),
+            reference.as_ref().err()
+        ),
+    }
+    let Ok(event) = read else {
         return;
     };
     // Fuzz finding 1 (fixed): object data read before a non-JSON datacontenttype was accepted
