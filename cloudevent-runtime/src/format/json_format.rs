@@ -52,14 +52,16 @@ impl sealed::Format for Json {
     fn read_typed<T: CloudEventData + DeserializeOwned>(
         bytes: &[u8],
     ) -> Result<Event<T>, FormatError> {
-        // The object's members read straight from the text (`json::fast`); where that reading
-        // gives up (an escape, anything refused, anything it does not read itself), the
-        // serde_json reader below reads the event from the start and gives the verdict.
+        // The object's members read straight from the text (`json::fast`). Where that reading
+        // gives up (an escape in a key, anything it does not read itself), the serde_json
+        // reader reads the event from the start and gives the verdict; where a finding stopped
+        // it, that finding is the one the serde_json reader stops at (`json::fast`'s
+        // documentation says why), and is the error.
         if let Ok(text) = std::str::from_utf8(bytes) {
             let mut findings = Findings::strict();
             let mut envelope = json::Envelope::default();
             let mut held = json::Held::new(T::EXTENSIONS);
-            if let Ok(data) = json::fast::read(
+            match json::fast::read(
                 text,
                 &mut envelope,
                 TypedData::<T>::default(),
@@ -68,30 +70,22 @@ impl sealed::Format for Json {
                 &mut findings,
                 Some(&mut held),
             ) {
-                return Event::from_envelope_holding(envelope, held.as_slice(), data)
-                    .map_err(FormatError::Invalid);
+                Ok(data) => {
+                    return Event::from_envelope_holding(envelope, held.as_slice(), data)
+                        .map_err(FormatError::Invalid);
+                }
+                Err(json::fast::Bail::Stopped) => {
+                    if let Some(violation) = findings.take_error() {
+                        return Err(crate::event::with_data_pointer::<T>(
+                            bytes,
+                            FormatError::from(violation),
+                        ));
+                    }
+                }
+                Err(json::fast::Bail::Reader) => {}
             }
         }
-        let mut findings = Findings::strict();
-        let mut envelope = json::Envelope::default();
-        let mut held = json::Held::new(T::EXTENSIONS);
-        match json::parse_slice_in_batch(
-            bytes,
-            &mut envelope,
-            TypedData::<T>::default(),
-            Some(json::Expected::of::<T>()),
-            &Event::<T>::POLICY,
-            &mut findings,
-            None,
-            Some(&mut held),
-        ) {
-            Ok(data) => Event::from_envelope_holding(envelope, held.as_slice(), data)
-                .map_err(FormatError::Invalid),
-            Err(error) => Err(crate::event::with_data_pointer::<T>(
-                bytes,
-                json::into_format_error(error, &mut findings),
-            )),
-        }
+        read_typed_through_serde_json(bytes)
     }
 
     fn write_any(event: &AnyEvent) -> Result<Vec<u8>, FormatError> {
@@ -161,6 +155,33 @@ impl sealed::Format for Json {
             }
             read => refused_or_read(read, findings, profile),
         }
+    }
+}
+
+/// `Event<T>` read from JSON by the serde_json reader alone: the reader every verdict of
+/// [`Json`]'s typed read is held to (`json::fast` hands it every event it does not read).
+pub(crate) fn read_typed_through_serde_json<T: CloudEventData + DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<Event<T>, FormatError> {
+    let mut findings = Findings::strict();
+    let mut envelope = json::Envelope::default();
+    let mut held = json::Held::new(T::EXTENSIONS);
+    match json::parse_slice_in_batch(
+        bytes,
+        &mut envelope,
+        TypedData::<T>::default(),
+        Some(json::Expected::of::<T>()),
+        &Event::<T>::POLICY,
+        &mut findings,
+        None,
+        Some(&mut held),
+    ) {
+        Ok(data) => Event::from_envelope_holding(envelope, held.as_slice(), data)
+            .map_err(FormatError::Invalid),
+        Err(error) => Err(crate::event::with_data_pointer::<T>(
+            bytes,
+            json::into_format_error(error, &mut findings),
+        )),
     }
 }
 

@@ -10,13 +10,14 @@
 //! a number, `null`, a boolean, an array) is delimited and read by serde_json itself, so the
 //! payload's `Deserialize` sees serde_json's deserializer as before.
 //!
-//! It reads a subset and gives up on the rest, never a verdict of its own: an escape, a
-//! control byte, malformed text, anything serde_json would refuse, a value nested deep
-//! enough for serde_json's recursion limit to matter, a seed asking for something other
-//! than a string, and every finding that stops the parse end it with [`Bail`]. The caller
-//! then reads the event again, from the start, through serde_json
-//! (`json::parse_slice_in_batch`): every refusal and every error text is that reader's.
-//! `tests::property` checks that both readers accept the same events and read them alike.
+//! It reads a subset and never decides a verdict of its own. An escape in a key, a control
+//! byte, malformed text, anything serde_json refuses, a value nested deep enough for
+//! serde_json's recursion limit to matter, a seed asking for something other than a string,
+//! any error a value's deserializer raises: each ends it with [`Bail::Reader`], and the caller
+//! reads the event again, from the start, through serde_json (`json::parse_slice_in_batch`),
+//! whose verdict and error text stand. A finding that stops the strict parse ends it with
+//! [`Bail::Stopped`]: that finding is the error, as it is the serde_json reader's (see there).
+//! `tests::property` holds the two readers to the same events and the same errors.
 
 use std::fmt;
 
@@ -25,10 +26,22 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use super::{DataSlot, Envelope, EventSeed, Expected, Findings, Held};
 use cloudevent_rules::Policy;
 
-/// Why the direct reading stopped: anything it does not read itself. Never shown to a user:
-/// the caller reads the event through serde_json instead.
-#[derive(Debug)]
-pub(crate) struct Bail;
+/// Why the direct reading stopped. Never shown to a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bail {
+    /// Something it does not read itself, or text serde_json refused: the caller reads the
+    /// event through serde_json instead.
+    Reader,
+    /// A finding stopped the strict parse (the visitor's `json::stop`, the only `custom`
+    /// error raised outside a value's own deserializer): the error is that finding, the one
+    /// the serde_json reader stops at. The visitor was handed the same members as serde_json
+    /// would hand it up to there (the text read so far holds only what both read alike: keys
+    /// and values checked as serde_json checks them, every other value read by serde_json
+    /// itself), so it stops at the same place with the same findings. Every error that comes
+    /// out of reading a key or a value (a payload's `Deserialize`, a `custom` error among
+    /// them) is a [`Bail::Reader`].
+    Stopped,
+}
 
 impl fmt::Display for Bail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -40,7 +53,7 @@ impl std::error::Error for Bail {}
 
 impl de::Error for Bail {
     fn custom<T: fmt::Display>(_: T) -> Self {
-        Bail
+        Bail::Stopped
     }
 }
 
@@ -76,7 +89,7 @@ pub(crate) fn read<'de, S: DataSlot<'de>>(
     if reader.at == text.len() {
         Ok(data)
     } else {
-        Err(Bail)
+        Err(Bail::Reader)
     }
 }
 
@@ -108,7 +121,7 @@ impl<'de> Reader<'de> {
             self.at += 1;
             Ok(())
         } else {
-            Err(Bail)
+            Err(Bail::Reader)
         }
     }
 
@@ -123,12 +136,12 @@ impl<'de> Reader<'de> {
             match bytes.get(end) {
                 Some(b'"') => break,
                 Some(&byte) if byte >= 0x20 && byte != b'\\' => end += 1,
-                _ => return Err(Bail),
+                _ => return Err(Bail::Reader),
             }
         }
         self.at = end + 1;
         // Both ends are ASCII quotes, so both are on character boundaries.
-        self.text.get(start..end).ok_or(Bail)
+        self.text.get(start..end).ok_or(Bail::Reader)
     }
 
     /// Where the object or array starting at the current place ends when it is the event
@@ -170,7 +183,7 @@ impl<'de> Reader<'de> {
         let mut at = self.at;
         let mut depth = 0usize;
         loop {
-            match *bytes.get(at).ok_or(Bail)? {
+            match *bytes.get(at).ok_or(Bail::Reader)? {
                 b'"' => {
                     at = string_end(bytes, at)?;
                     if depth == 0 {
@@ -181,7 +194,7 @@ impl<'de> Reader<'de> {
                 b'{' | b'[' => {
                     depth += 1;
                     if depth > MAX_DEPTH {
-                        return Err(Bail);
+                        return Err(Bail::Reader);
                     }
                 }
                 b'}' | b']' => {
@@ -230,7 +243,7 @@ fn string_end(bytes: &[u8], at: usize) -> Result<usize, Bail> {
     let mut at = at + 1;
     loop {
         at = cloudevent_rules::json_plain_run(bytes, at);
-        match *bytes.get(at).ok_or(Bail)? {
+        match *bytes.get(at).ok_or(Bail::Reader)? {
             b'"' => return Ok(at + 1),
             b'\\' => at += 2,
             _ => at += 1,
@@ -250,7 +263,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
 
     serde::forward_to_deserialize_any! {
@@ -286,15 +299,17 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
                 reader.skip_whitespace();
             }
             _ if self.first => {}
-            _ => return Err(Bail),
+            _ => return Err(Bail::Reader),
         }
         self.first = false;
         if reader.peek() != Some(b'"') {
-            return Err(Bail);
+            return Err(Bail::Reader);
         }
         let key = reader.plain_string()?;
         reader.expect(b':')?;
-        seed.deserialize(Plain(key)).map(Some)
+        seed.deserialize(Plain(key))
+            .map(Some)
+            .map_err(|_| Bail::Reader)
     }
 
     #[inline]
@@ -304,7 +319,9 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
         if reader.peek() == Some(b'"')
             && let Ok(text) = reader.plain_string()
         {
-            return seed.deserialize(Plain(text));
+            // Whatever a seed refuses is a payload's or a reader's error, never a finding's
+            // stop (the visitor stops only between members): serde_json gives it its text.
+            return seed.deserialize(Plain(text)).map_err(|_| Bail::Reader);
         }
         // A string with an escape is delimited and read by serde_json, as any other value.
         let start = reader.at;
@@ -313,8 +330,10 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
             None => reader.value_end()?,
         };
         let mut deserializer = serde_json::Deserializer::from_str(&reader.text[start..end]);
-        let value = seed.deserialize(&mut deserializer).map_err(|_| Bail)?;
-        deserializer.end().map_err(|_| Bail)?;
+        let value = seed
+            .deserialize(&mut deserializer)
+            .map_err(|_| Bail::Reader)?;
+        deserializer.end().map_err(|_| Bail::Reader)?;
         reader.at = end;
         Ok(value)
     }
@@ -350,72 +369,72 @@ impl<'de> Deserializer<'de> for Plain<'de> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_i8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_i16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_i32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_i64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_u8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_u16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_u32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_u64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_f32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_char<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_option<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_unit<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
         _: V,
     ) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
         _: V,
     ) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
@@ -423,10 +442,10 @@ impl<'de> Deserializer<'de> for Plain<'de> {
         _: usize,
         _: V,
     ) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_struct<V: Visitor<'de>>(
         self,
@@ -434,7 +453,7 @@ impl<'de> Deserializer<'de> for Plain<'de> {
         _: &'static [&'static str],
         _: V,
     ) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -442,9 +461,9 @@ impl<'de> Deserializer<'de> for Plain<'de> {
         _: &'static [&'static str],
         _: V,
     ) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
     fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail)
+        Err(Bail::Reader)
     }
 }

@@ -255,6 +255,9 @@ mod property {
             }
             prop_assert_eq!(typed(&bytes, true), typed(&bytes, false));
             prop_assert_eq!(lenient(&bytes, true), lenient(&bytes, false));
+            // The direct reading's events and errors are the serde_json reader's.
+            let (read, reference) = from_slice_and_reference(&bytes);
+            prop_assert_eq!(read, reference);
         }
     }
 
@@ -283,6 +286,22 @@ mod property {
         ))
     }
 
+    /// How the direct reader ended on `bytes`: `None` when it read the event.
+    fn direct_end(bytes: &[u8]) -> Option<super::super::fast::Bail> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut held = Held::new(<Placed as crate::CloudEventData>::EXTENSIONS);
+        super::super::fast::read(
+            text,
+            &mut Envelope::default(),
+            TypedData::<Placed>::default(),
+            Some(Expected::of::<Placed>()),
+            &crate::Event::<Placed>::POLICY,
+            &mut Findings::strict(),
+            Some(&mut held),
+        )
+        .err()
+    }
+
     /// serde_json's reading of `bytes` by the typed reader, the extensions held aside.
     fn reference(bytes: &[u8]) -> String {
         let mut findings = Findings::strict();
@@ -307,6 +326,18 @@ mod property {
             ),
             Err(error) => format!("Err({error}) {:?}", findings.list),
         }
+    }
+
+    /// `Event::from_slice` (the direct reading first) and the serde_json reader alone, each
+    /// result rendered whole: the event, or the error with its finding.
+    fn from_slice_and_reference(bytes: &[u8]) -> (String, String) {
+        (
+            format!("{:?}", crate::Event::<Placed>::from_slice(bytes)),
+            format!(
+                "{:?}",
+                crate::format::json_format::read_typed_through_serde_json::<Placed>(bytes)
+            ),
+        )
     }
 
     /// What JSON allows between tokens (the edits below add bytes it does not).
@@ -397,6 +428,58 @@ mod property {
             if let Some(direct) = direct(&bytes) {
                 prop_assert_eq!(direct, reference(&bytes), "{}", String::from_utf8_lossy(&bytes));
             }
+            let (read, reference) = from_slice_and_reference(&bytes);
+            prop_assert_eq!(read, reference, "{}", String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    /// A payload read from a JSON string, refusing some through `TryFrom` (serde's `custom`
+    /// error, raised by the payload's own `Deserialize`, not by the event's visitor).
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, crate::CloudEvent)]
+    #[cloudevent(
+        crate = "crate",
+        type = "com.example.code.issued",
+        source = "https://codes.example.com"
+    )]
+    #[serde(try_from = "String", into = "String")]
+    struct Code {
+        text: String,
+    }
+
+    impl TryFrom<String> for Code {
+        type Error = &'static str;
+        fn try_from(text: String) -> Result<Self, Self::Error> {
+            if text.starts_with('C') {
+                Ok(Code { text })
+            } else {
+                Err("a code starts with C")
+            }
+        }
+    }
+
+    impl From<Code> for String {
+        fn from(code: Code) -> String {
+            code.text
+        }
+    }
+
+    #[test]
+    fn a_payloads_own_refusal_is_the_serde_json_readers_error() {
+        for (text, accepted) in [("C-1", true), ("X-1", false)] {
+            let event = format!(
+                r#"{{"specversion":"1.0","id":"1","source":"https://codes.example.com","type":"com.example.code.issued","datacontenttype":"application/json","data":"{text}"}}"#
+            );
+            let read = crate::Event::<Code>::from_slice(event.as_bytes());
+            assert_eq!(read.is_ok(), accepted, "{read:?}");
+            let reference =
+                crate::format::json_format::read_typed_through_serde_json::<Code>(event.as_bytes());
+            assert_eq!(format!("{read:?}"), format!("{reference:?}"));
+            if !accepted {
+                assert!(
+                    format!("{read:?}").contains("a code starts with C"),
+                    "{read:?}"
+                );
+            }
         }
     }
 
@@ -427,6 +510,39 @@ mod property {
                 assert_eq!(read, reference(deep.as_bytes()));
             }
         }
+        // Refused: stopped by the finding the serde_json reader stops at (the same error),
+        // or left to it where a value's own deserializer refused.
+        use super::super::fast::Bail;
+        let head = r#"{"specversion":"1.0","source":"https://orders.example.com/checkout","type":"com.example.order.placed","#;
+        let data =
+            r#""data":{"order_id":"o-1","customer_id":"c","quantity":3,"region":"eu-west-1"}"#;
+        for (members, end) in [
+            (format!(r#""id":"a\u0001b","region":"eu-west-1",{data}}}"#), Some(Bail::Stopped)),
+            (format!(r#""id":"1","region":"eu-west-1","time":"x2026",{data}}}"#), Some(Bail::Stopped)),
+            (format!(r#""id":"1","id":"2",{data}}}"#), Some(Bail::Stopped)),
+            (format!(r#""id":"","region":"eu-west-1",{data}}}"#), Some(Bail::Stopped)),
+            // `data` before `datacontenttype` is known is kept as text and read at the end
+            // (a finding); after it, read in place by the payload's `Deserialize`.
+            // (a string kept as text is left to serde_json, whose raw value reads it)
+            (r#""id":"1","region":"eu-west-1","data":"not an object"}"#.to_owned(), Some(Bail::Reader)),
+            (r#""id":"1","region":"eu-west-1","data":{"order_id":7}}"#.to_owned(), Some(Bail::Stopped)),
+            (r#""id":"1","region":"eu-west-1","datacontenttype":"application/json","data":"not an object"}"#.to_owned(), Some(Bail::Reader)),
+            (r#""id":"1","region":"eu-west-1","datacontenttype":"application/json","data":{"order_id":7}}"#.to_owned(), Some(Bail::Reader)),
+            // Read, then refused by the event's assembly (the payload's `region` is not the
+            // envelope's): the same error.
+            (r#""id":"1","region":"eu-west-1","data":{"order_id":"o","customer_id":"c","quantity":3,"region":"eu-west-2"}}"#.to_owned(), None),
+        ] {
+            let text = format!("{head}{members}");
+            assert_eq!(direct_end(text.as_bytes()), end, "{text}");
+            let (read, serde_json_read) = from_slice_and_reference(text.as_bytes());
+            assert!(read.starts_with("Err("), "{text}: {read}");
+            assert_eq!(read, serde_json_read, "{text}");
+        }
+        let foreign =
+            format!(r#"{{"specversion":"1.0","id":"1","type":"com.example.other",{data}}}"#);
+        assert_eq!(direct_end(foreign.as_bytes()), Some(Bail::Stopped));
+        let (read, serde_json_read) = from_slice_and_reference(foreign.as_bytes());
+        assert_eq!(read, serde_json_read);
         // Left to serde_json: an escaped key, a refusal, malformed text, text after the
         // object, data nested deeper than the margin kept under serde_json's limit.
         let deep = format!(
