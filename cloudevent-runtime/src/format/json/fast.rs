@@ -339,6 +339,18 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
     }
 }
 
+/// Deserializer methods that refuse ([`Bail::Reader`]), each with its arguments' types: a seed asking a
+/// plain string for another type is left to serde_json.
+macro_rules! refuse {
+    ($($method:ident($($argument:ty),*))*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $(_: $argument,)* _: V) -> Result<V::Value, Bail> {
+                Err(Bail::Reader)
+            }
+        )*
+    };
+}
+
 /// A key or a string value without escapes: what serde_json's deserializer hands over for
 /// one (`visit_borrowed_str`) to a seed asking for a string or anything (`deserialize_str`,
 /// `deserialize_any`), or for nothing (`deserialize_ignored_any`). A seed asking for another
@@ -368,102 +380,15 @@ impl<'de> Deserializer<'de> for Plain<'de> {
         visitor.visit_unit()
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_i8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_char<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_option<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_unit<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: V,
-    ) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: V,
-    ) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        _: V,
-    ) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
-    }
-    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Bail> {
-        Err(Bail::Reader)
+    refuse! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_u8() deserialize_u16() deserialize_u32()
+        deserialize_u64() deserialize_f32() deserialize_f64() deserialize_char()
+        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
+        deserialize_seq() deserialize_map() deserialize_identifier()
+        deserialize_unit_struct(&'static str) deserialize_newtype_struct(&'static str)
+        deserialize_tuple(usize) deserialize_tuple_struct(&'static str, usize)
+        deserialize_struct(&'static str, &'static [&'static str])
+        deserialize_enum(&'static str, &'static [&'static str])
     }
 }
