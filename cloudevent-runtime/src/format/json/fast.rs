@@ -1,14 +1,17 @@
 //! The event object's own members read straight from the text (issue 40), serde_json kept
 //! for every value that is not a plain string: the same visitor ([`EventSeed`]) is handed the
 //! same keys and values, so an event read here is the one serde_json's map would give it.
+//! `Event<T>`'s strict JSON read goes through it first (`Json::read_typed`); `AnyEvent`'s, the
+//! validator's collecting read and `Deserialize` stay on serde_json's reader (BENCHMARKS.md,
+//! "typed parse, round 6", says why `AnyEvent`'s was left).
 //!
 //! serde_json reads an event object through its generic map access: for each of a dozen
 //! members the comma, the key, the colon and the value each go through a layer of its
 //! deserializer (about a third of a typed parse, callgrind). Here the object's structure is
 //! scanned directly: a key or a string value without escapes is handed over as the borrowed
 //! `&str` serde_json would hand over for it (`visit_borrowed_str`); any other value (`data`,
-//! a number, `null`, a boolean, an array) is delimited and read by serde_json itself, so the
-//! payload's `Deserialize` sees serde_json's deserializer as before.
+//! a string one too, a number, `null`, a boolean, an array) is delimited and read by
+//! serde_json itself, so the payload's `Deserialize` sees serde_json's deserializer as before.
 //!
 //! It reads a subset and never decides a verdict of its own. An escape in a key, a control
 //! byte, malformed text, anything serde_json refuses, a value nested deep enough for
@@ -259,6 +262,7 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_map(Members {
             reader: self,
             first: true,
+            data: false,
         })
     }
 
@@ -277,6 +281,10 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
 struct Members<'r, 'de> {
     reader: &'r mut Reader<'de>,
     first: bool,
+    /// Whether the member whose value comes next is `data`: its value, a string too, is read
+    /// by serde_json (a data slot may ask for serde_json's raw value, which only its own
+    /// deserializer gives).
+    data: bool,
 }
 
 impl<'de> MapAccess<'de> for Members<'_, 'de> {
@@ -306,6 +314,7 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
             return Err(Bail::Reader);
         }
         let key = reader.plain_string()?;
+        self.data = key.len() == 4 && key.as_bytes() == b"data";
         reader.expect(b':')?;
         seed.deserialize(Plain(key))
             .map(Some)
@@ -316,7 +325,8 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Bail> {
         let reader = &mut *self.reader;
         reader.skip_whitespace();
-        if reader.peek() == Some(b'"')
+        if !self.data
+            && reader.peek() == Some(b'"')
             && let Ok(text) = reader.plain_string()
         {
             // Whatever a seed refuses is a payload's or a reader's error, never a finding's
