@@ -46,6 +46,7 @@ type Setup = fn() -> Vec<(&'static str, Call)>;
 const ROWS: &[(&str, Setup)] = &[
     ("new_to_vec", new_to_vec),
     ("typed_parse", typed_parse),
+    ("typed_parse_escaped", typed_parse_escaped),
     ("http_binary", http_binary),
     ("protobuf_decode", protobuf_decode),
     ("registry_data", registry_data),
@@ -53,6 +54,7 @@ const ROWS: &[(&str, Setup)] = &[
     ("passthrough", passthrough),
     ("gateway_20kb", gateway_20kb),
     ("gateway_1kib", gateway_1kib),
+    ("nats_read", nats_read),
 ];
 
 fn new_to_vec() -> Vec<(&'static str, Call)> {
@@ -107,6 +109,34 @@ fn typed_parse() -> Vec<(&'static str, Call)> {
         (
             "sdk",
             Box::new(move || drop(black_box(sdk::sdk_parse_as::<PlainPlaced>(black_box(&c))))),
+        ),
+    ]
+}
+
+/// The typed parse row's event as a writer that escapes every `/` sends it (PHP's
+/// `json_encode` by default): `source`, `datacontenttype` and `dataschema` carry escapes.
+fn typed_parse_escaped() -> Vec<(&'static str, Call)> {
+    let json = String::from_utf8(root_json())
+        .expect("serde_json writes UTF-8")
+        .replace('/', "\\/")
+        .into_bytes();
+    let theirs = json.clone();
+    vec![
+        (
+            "ours",
+            Box::new(move || {
+                drop(black_box(
+                    Event::<OrderPlaced>::from_slice(black_box(&json)).expect("parses"),
+                ))
+            }),
+        ),
+        (
+            "plain",
+            Box::new(move || {
+                drop(black_box(
+                    serde_json::from_slice::<PlainRootEvent>(black_box(&theirs)).expect("parses"),
+                ))
+            }),
         ),
     ]
 }
@@ -438,6 +468,41 @@ fn gateway_1kib() -> Vec<(&'static str, Call)> {
                     .now_or_never()
                     .expect("an in-memory body is read at once");
                 drop(black_box(read.expect("the SDK reads the event")));
+            }),
+        ),
+    ]
+}
+
+/// Issue 40's JetStream consume row's in-process part: ours `nats::from_parts` of a delivered
+/// message (headers and payload as our publisher sends them) and the deduplicator's check of
+/// its `(source, id)`; plain `serde_json::from_slice` of the same payload.
+fn nats_read() -> Vec<(&'static str, Call)> {
+    use cloudevent_runtime::Attributes;
+    use cloudevent_runtime::binding::nats;
+    use cloudevent_runtime::dedupe::{Deduplicator, InMemoryDeduplicator};
+
+    let mut messages = loopback::nats::event_messages(1, true);
+    let (headers, payload) = messages.pop().expect("one message");
+    let theirs = payload.clone();
+    let seen = InMemoryDeduplicator::new(16, Duration::from_secs(3600));
+    vec![
+        (
+            "ours",
+            Box::new(move || {
+                let event: Event<cloudevent_bench::OrderCreated> =
+                    nats::from_parts(black_box(headers.as_ref()), black_box(&payload))
+                        .expect("a valid event");
+                black_box(seen.check(event.source(), event.id()).expect("in memory"));
+                drop(black_box(event));
+            }),
+        ),
+        (
+            "plain",
+            Box::new(move || {
+                drop(black_box(
+                    serde_json::from_slice::<loopback::nats::PlainTracedEvent>(black_box(&theirs))
+                        .expect("the event"),
+                ))
             }),
         ),
     ]

@@ -50,6 +50,12 @@ const ROWS: &[RowSpec] = &[
         peers: &[("plain", Bound::AtMost(1.0)), ("sdk", Bound::SlowerBy(3.0))],
     },
     RowSpec {
+        row: "typed_parse_escaped",
+        title: "typed parse, every `/` escaped (PHP's `json_encode`)",
+        ours: "ours",
+        peers: &[("plain", Bound::AtMost(1.0))],
+    },
+    RowSpec {
         row: "http_binary",
         title: "HTTP binary -> `Event<T>`",
         ours: "ours",
@@ -96,6 +102,17 @@ const ROWS: &[RowSpec] = &[
             "sdk",
             Bound::Shown(
                 "target: ≥ 50,000 events/s per core, `cargo xtask bench-e2e gateway_1kib`",
+            ),
+        )],
+    },
+    RowSpec {
+        row: "nats_read",
+        title: "JetStream consume's read in process (`from_parts` + dedupe; plain: serde)",
+        ours: "ours",
+        peers: &[(
+            "plain",
+            Bound::Shown(
+                "target: ≥ 0.90x of plain end to end, `cargo xtask bench-e2e nats_consume`",
             ),
         )],
     },

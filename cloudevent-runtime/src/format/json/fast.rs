@@ -9,11 +9,14 @@
 //! members the comma, the key, the colon and the value each go through a layer of its
 //! deserializer (about a third of a typed parse, callgrind). Here the object's structure is
 //! scanned directly: a key or a string value without escapes is handed over as the borrowed
-//! `&str` serde_json would hand over for it (`visit_borrowed_str`); any other value (`data`,
-//! a string one too, a number, `null`, a boolean, an array) is delimited and read by
-//! serde_json itself, so the payload's `Deserialize` sees serde_json's deserializer as before.
+//! `&str` serde_json would hand over for it (`visit_borrowed_str`); one with escapes is
+//! decoded into a buffer the reader keeps and handed over as serde_json hands over its
+//! decoded text (`visit_str`); any other value (`data`, a string one too, a number, `null`,
+//! a boolean, an array) is delimited and read by serde_json itself, so the payload's
+//! `Deserialize` sees serde_json's deserializer as before.
 //!
-//! It reads a subset and never decides a verdict of its own. An escape in a key, a control
+//! It reads a subset and never decides a verdict of its own. A `\u` escape of a surrogate
+//! (serde_json pairs them or refuses them), any other irregular escape, a control
 //! byte, malformed text, anything serde_json refuses, a value nested deep enough for
 //! serde_json's recursion limit to matter, a seed asking for something other than a string,
 //! any error a value's deserializer raises: each ends it with [`Bail::Reader`], and the caller
@@ -77,7 +80,11 @@ pub(crate) fn read<'de, S: DataSlot<'de>>(
     findings: &mut Findings,
     held: Option<&mut Held<'de>>,
 ) -> Result<S::Data, Bail> {
-    let mut reader = Reader { text, at: 0 };
+    let mut reader = Reader {
+        text,
+        at: 0,
+        decoded: String::new(),
+    };
     let data = EventSeed {
         envelope,
         findings,
@@ -96,10 +103,13 @@ pub(crate) fn read<'de, S: DataSlot<'de>>(
     }
 }
 
-/// The text and the place reached in it.
+/// The text, the place reached in it, and the last string with escapes, decoded.
 struct Reader<'de> {
     text: &'de str,
     at: usize,
+    /// Kept from string to string, as serde_json keeps its scratch buffer: an event whose
+    /// writer escapes every `/` (PHP's `json_encode`) allocates it once.
+    decoded: String,
 }
 
 impl<'de> Reader<'de> {
@@ -145,6 +155,49 @@ impl<'de> Reader<'de> {
         self.at = end + 1;
         // Both ends are ASCII quotes, so both are on character boundaries.
         self.text.get(start..end).ok_or(Bail::Reader)
+    }
+
+    /// The string whose opening quote is at the current place, its escapes decoded into
+    /// [`Reader::decoded`] as serde_json decodes them (RFC 8259 7): `\"`, `\\`, `\/`, `\b`,
+    /// `\f`, `\n`, `\r`, `\t` and `\u` with four hex digits of a code point outside the
+    /// surrogates. A surrogate's escape (serde_json joins a pair and refuses a lone one), any
+    /// other escape and a control byte are a [`Bail`]: serde_json reads the event.
+    fn escaped_string(&mut self) -> Result<(), Bail> {
+        let bytes = self.text.as_bytes();
+        let mut at = self.at + 1;
+        self.decoded.clear();
+        loop {
+            let mut end = cloudevent_rules::json_plain_run(bytes, at);
+            loop {
+                match bytes.get(end) {
+                    Some(b'"' | b'\\') => break,
+                    Some(&byte) if byte >= 0x20 => end += 1,
+                    _ => return Err(Bail::Reader),
+                }
+            }
+            // `at` follows a quote or an escape and `end` is at one: ASCII, so both are on
+            // character boundaries.
+            self.decoded
+                .push_str(self.text.get(at..end).ok_or(Bail::Reader)?);
+            if bytes.get(end) == Some(&b'"') {
+                self.at = end + 1;
+                return Ok(());
+            }
+            let (decoded, length) = match bytes.get(end + 1) {
+                Some(b'"') => ('"', 2),
+                Some(b'\\') => ('\\', 2),
+                Some(b'/') => ('/', 2),
+                Some(b'b') => ('\u{8}', 2),
+                Some(b'f') => ('\u{c}', 2),
+                Some(b'n') => ('\n', 2),
+                Some(b'r') => ('\r', 2),
+                Some(b't') => ('\t', 2),
+                Some(b'u') => (code_point(bytes.get(end + 2..end + 6))?, 6),
+                _ => return Err(Bail::Reader),
+            };
+            self.decoded.push(decoded);
+            at = end + length;
+        }
     }
 
     /// Where the object or array starting at the current place ends when it is the event
@@ -216,6 +269,17 @@ impl<'de> Reader<'de> {
             at += 1;
         }
     }
+}
+
+/// The character four hex digits name (either case, as serde_json reads them); `None`, a
+/// [`Bail`], for fewer than four, any other byte (a sign among them) or a surrogate.
+fn code_point(digits: Option<&[u8]>) -> Result<char, Bail> {
+    let mut code = 0;
+    for &digit in digits.ok_or(Bail::Reader)? {
+        code = code * 16 + char::from(digit).to_digit(16).ok_or(Bail::Reader)?;
+    }
+    // `from_u32` refuses the surrogates, the only values of four digits that are no `char`.
+    char::from_u32(code).ok_or(Bail::Reader)
 }
 
 /// At least the number of `{` and `[` in `bytes`, eight bytes at a time: a byte is one of the
@@ -313,10 +377,20 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
         if reader.peek() != Some(b'"') {
             return Err(Bail::Reader);
         }
-        let key = reader.plain_string()?;
-        self.data = key.len() == 4 && key.as_bytes() == b"data";
+        let start = reader.at;
+        if let Ok(key) = reader.plain_string() {
+            self.data = key.len() == 4 && key.as_bytes() == b"data";
+            reader.expect(b':')?;
+            return seed
+                .deserialize(Plain(key))
+                .map(Some)
+                .map_err(|_| Bail::Reader);
+        }
+        reader.at = start;
+        reader.escaped_string()?;
+        self.data = reader.decoded == "data";
         reader.expect(b':')?;
-        seed.deserialize(Plain(key))
+        seed.deserialize(Decoded(&reader.decoded))
             .map(Some)
             .map_err(|_| Bail::Reader)
     }
@@ -325,16 +399,19 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Bail> {
         let reader = &mut *self.reader;
         reader.skip_whitespace();
-        if !self.data
-            && reader.peek() == Some(b'"')
-            && let Ok(text) = reader.plain_string()
-        {
+        let start = reader.at;
+        if !self.data && reader.peek() == Some(b'"') {
             // Whatever a seed refuses is a payload's or a reader's error, never a finding's
             // stop (the visitor stops only between members): serde_json gives it its text.
-            return seed.deserialize(Plain(text)).map_err(|_| Bail::Reader);
+            if let Ok(text) = reader.plain_string() {
+                return seed.deserialize(Plain(text)).map_err(|_| Bail::Reader);
+            }
+            reader.at = start;
+            reader.escaped_string()?;
+            return seed
+                .deserialize(Decoded(&reader.decoded))
+                .map_err(|_| Bail::Reader);
         }
-        // A string with an escape is delimited and read by serde_json, as any other value.
-        let start = reader.at;
         let end = match reader.last_value_end() {
             Some(end) => end,
             None => reader.value_end()?,
@@ -359,6 +436,42 @@ macro_rules! refuse {
             }
         )*
     };
+}
+
+/// A key or a string value with escapes, decoded: what serde_json's deserializer hands over
+/// for one (`visit_str`, its scratch buffer's text), to the seeds [`Plain`] serves.
+struct Decoded<'s>(&'s str);
+
+impl<'de> Deserializer<'de> for Decoded<'_> {
+    type Error = Bail;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_str(self.0)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_str(self.0)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_str(self.0)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        visitor.visit_unit()
+    }
+
+    refuse! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_u8() deserialize_u16() deserialize_u32()
+        deserialize_u64() deserialize_f32() deserialize_f64() deserialize_char()
+        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
+        deserialize_seq() deserialize_map() deserialize_identifier()
+        deserialize_unit_struct(&'static str) deserialize_newtype_struct(&'static str)
+        deserialize_tuple(usize) deserialize_tuple_struct(&'static str, usize)
+        deserialize_struct(&'static str, &'static [&'static str])
+        deserialize_enum(&'static str, &'static [&'static str])
+    }
 }
 
 /// A key or a string value without escapes: what serde_json's deserializer hands over for

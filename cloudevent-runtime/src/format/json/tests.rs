@@ -211,6 +211,10 @@ mod property {
                 b"\\u".to_vec(),
                 b"\\ud800".to_vec(),
                 b"\\ud83d\\ude00".to_vec(),
+                b"\\/".to_vec(),
+                b"\\u00E9".to_vec(),
+                b"\\u+0e9".to_vec(),
+                b"\\n".to_vec(),
                 "é".as_bytes().to_vec(),
                 "😀".as_bytes().to_vec(),
                 vec![0xC3],
@@ -348,20 +352,42 @@ mod property {
     /// The members of a valid event in some order, with whitespace, escaped and non-ASCII
     /// strings, extensions of every JSON type and `data` anywhere.
     fn member_list() -> impl Strategy<Value = Vec<String>> {
-        let members: Vec<String> = [
-            r#""specversion":"1.0""#,
-            r#""id":"01JD4Z""#,
-            r#""source":"https://orders.example.com/checkout""#,
-            r#""type":"com.example.order.placed""#,
-            r#""time":"2026-11-27T02:00:00.000Z""#,
-            r#""subject":"order-8842""#,
-            r#""datacontenttype":"application/json""#,
-            r#""dataschema":"https://schemas.example.com/orders/placed/v1.json""#,
-            r#""region":"eu-west-1""#,
-            r#""data":{"order_id":"order-8842","customer_id":"c \"7\" é","quantity":3,"region":"eu-west-1"}"#,
-        ]
-        .map(str::to_owned)
-        .to_vec();
+        // Each member as written plainly, and as a writer that escapes writes it: every `/`
+        // escaped (PHP's `json_encode`), letters as `\u` escapes of either case, a key escaped.
+        let members: Vec<(&str, &str)> = vec![
+            (r#""specversion":"1.0""#, r#""specversion":"1\u002E0""#),
+            (r#""id":"01JD4Z""#, r#""\u0069d":"01JD\u0034Z""#),
+            (
+                r#""source":"https://orders.example.com/checkout""#,
+                r#""source":"https:\/\/orders.example.com\/checkout""#,
+            ),
+            (
+                r#""type":"com.example.order.placed""#,
+                r#""t\u0079pe":"com.ex\u0061mple.order.placed""#,
+            ),
+            (
+                r#""time":"2026-11-27T02:00:00.000Z""#,
+                r#""time":"2026-11-27T02:00:00.000\u005a""#,
+            ),
+            (
+                r#""subject":"order-8842""#,
+                r#""subject":"order-88\u00342""#,
+            ),
+            (
+                r#""datacontenttype":"application/json""#,
+                r#""datacontenttype":"application\/json""#,
+            ),
+            (
+                r#""dataschema":"https://schemas.example.com/orders/placed/v1.json""#,
+                r#""dataschema":"https:\/\/schemas.example.com\/orders\/placed\/v1.json""#,
+            ),
+            (r#""region":"eu-west-1""#, r#""region":"eu\u002Dwest-1""#),
+            (
+                r#""data":{"order_id":"order-8842","customer_id":"c \"7\" é","quantity":3,"region":"eu-west-1"}"#,
+                r#""d\u0061ta":{"order_id":"order-8842","customer_id":"c \/7","quantity":3,"region":"eu-west-1"}"#,
+            ),
+        ];
+        let spellings = prop::collection::vec(any::<bool>(), members.len());
         let extras = prop::sample::subsequence(
             vec![
                 r#""correlationid":"wf-ünïcode""#,
@@ -374,10 +400,24 @@ mod property {
                 r#""sp\u0061ce":"x""#,
                 r#""region":"eu-west-1""#,
                 r#""time":null"#,
+                // Every escape JSON has, and ones it does not: read alike or refused alike.
+                r#""note":"a\/b \"q\" \\ \b\f\n\r\t \u00e9\u00C9 \u20AC \u0000""#,
+                r#""emoji":"\ud83d\ude00""#,
+                r#""lone":"\udc00 \ud800""#,
+                r#""\ud83d\ude00":"a key that pairs surrogates""#,
+                r#""sign":"\u+0e9""#,
+                r#""short":"\u0e""#,
+                r#""other":"\x41""#,
+                r#""ctl\u0001":"a key with a control character""#,
             ],
             0..4,
         );
-        (Just(members), extras).prop_flat_map(|(mut members, extras)| {
+        (Just(members), spellings, extras).prop_flat_map(|(members, spellings, extras)| {
+            let mut members: Vec<String> = members
+                .iter()
+                .zip(spellings)
+                .map(|(&(plain, escaped), escape)| if escape { escaped } else { plain }.to_owned())
+                .collect();
             members.extend(extras.into_iter().map(str::to_owned));
             Just(members).prop_shuffle()
         })
@@ -430,6 +470,57 @@ mod property {
             }
             let (read, reference) = from_slice_and_reference(&bytes);
             prop_assert_eq!(read, reference, "{}", String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    #[test]
+    fn escaped_strings_are_read_directly_as_serde_json_decodes_them() {
+        use super::super::fast::Bail;
+        // As PHP's `json_encode` writes it (every `/` escaped), with escaped keys, every
+        // escape JSON has and `\u` in either case: read directly, the event serde_json reads.
+        let escaped = r#"{"specversion":"1.0","\u0069d":"01JD4Z","source":"https:\/\/orders.example.com\/checkout","t\u0079pe":"com.example.order.placed","datacontenttype":"application\/json","dataschema":"https:\/\/schemas.example.com\/orders\/placed\/v1.json","region":"eu-west-1","note":"a\/b \"q\" \\ \u00e9\u00C9 \u20ac","d\u0061ta":{"order_id":"o-1","customer_id":"c","quantity":3,"region":"eu-west-1"}}"#;
+        let read = direct(escaped.as_bytes())
+            .unwrap_or_else(|| panic!("read directly: {}", reference(escaped.as_bytes())));
+        assert_eq!(read, reference(escaped.as_bytes()));
+        assert!(
+            read.contains("https://orders.example.com/checkout"),
+            "{read}"
+        );
+        assert!(read.contains(r#"a/b \"q\" \\ éÉ €"#), "{read}");
+        // A control character decoded into a String is the finding serde_json's reader
+        // stops at (CE 1.0.2 type system), each escape of one.
+        for control in [r"\b", r"\f", r"\n", r"\r", r"\t", r"\u0000", r"\u001F"] {
+            let text = escaped.replace(r"\\ ", control);
+            assert_eq!(direct_end(text.as_bytes()), Some(Bail::Stopped), "{text}");
+            let (read, serde_json_read) = from_slice_and_reference(text.as_bytes());
+            assert!(read.starts_with("Err("), "{read}");
+            assert_eq!(read, serde_json_read);
+        }
+        // An escaped `data` key is `data`: a string there is read by serde_json (kept as its
+        // text, then refused as a `Placed`: the finding serde_json's reader stops at).
+        let data_string = r#"{"specversion":"1.0","\u0069d":"1","source":"https:\/\/orders.example.com\/checkout","t\u0079pe":"com.example.order.placed","region":"eu-west-1","d\u0061ta":"o-1"}"#;
+        assert_eq!(
+            direct_end(data_string.as_bytes()),
+            Some(Bail::Stopped),
+            "{data_string}"
+        );
+        let (read, serde_json_read) = from_slice_and_reference(data_string.as_bytes());
+        assert!(read.starts_with("Err("), "{read}");
+        assert_eq!(read, serde_json_read);
+        // A surrogate's escape, paired or not, and escapes JSON does not have: serde_json's.
+        for value in [
+            r#"\ud83d\ude00"#,
+            r#"\ud800"#,
+            r#"\udc00"#,
+            r#"\u+0e9"#,
+            r#"\u0e"#,
+            r#"\x41"#,
+            r#"\U00e9"#,
+        ] {
+            let text = escaped.replace("a\\/b", value);
+            assert_eq!(direct_end(text.as_bytes()), Some(Bail::Reader), "{text}");
+            let (read, serde_json_read) = from_slice_and_reference(text.as_bytes());
+            assert_eq!(read, serde_json_read, "{text}");
         }
     }
 
@@ -542,7 +633,7 @@ mod property {
         assert_eq!(direct_end(foreign.as_bytes()), Some(Bail::Stopped));
         let (read, serde_json_read) = from_slice_and_reference(foreign.as_bytes());
         assert_eq!(read, serde_json_read);
-        // Left to serde_json: an escaped key, a refusal, malformed text, text after the
+        // Left to serde_json: a refusal, malformed text, text after the
         // object, data nested deeper than the margin kept under serde_json's limit.
         let deep = format!(
             r#"{{"specversion":"1.0","id":"1","source":"/s","type":"com.example.order.placed","x":{}1{}}}"#,
