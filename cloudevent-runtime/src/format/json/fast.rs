@@ -15,8 +15,8 @@
 //! a boolean, an array) is delimited and read by serde_json itself, so the payload's
 //! `Deserialize` sees serde_json's deserializer as before.
 //!
-//! It reads a subset and never decides a verdict of its own. A `\u` escape of a surrogate
-//! (serde_json pairs them or refuses them), any other irregular escape, a control
+//! It reads a subset and never decides a verdict of its own. A lone surrogate's `\u` escape,
+//! any other irregular escape, a control
 //! byte, malformed text, anything serde_json refuses, a value nested deep enough for
 //! serde_json's recursion limit to matter, a seed asking for something other than a string,
 //! any error a value's deserializer raises: each ends it with [`Bail::Reader`], and the caller
@@ -159,9 +159,9 @@ impl<'de> Reader<'de> {
 
     /// The string whose opening quote is at the current place, its escapes decoded into
     /// [`Reader::decoded`] as serde_json decodes them (RFC 8259 7): `\"`, `\\`, `\/`, `\b`,
-    /// `\f`, `\n`, `\r`, `\t` and `\u` with four hex digits of a code point outside the
-    /// surrogates. A surrogate's escape (serde_json joins a pair and refuses a lone one), any
-    /// other escape and a control byte are a [`Bail`]: serde_json reads the event.
+    /// `\f`, `\n`, `\r`, `\t` and `\u` escapes ([`escaped_char`]: a surrogate pair joined).
+    /// A lone surrogate, any other escape and a control byte are a [`Bail`]: serde_json reads
+    /// the event.
     fn escaped_string(&mut self) -> Result<(), Bail> {
         let bytes = self.text.as_bytes();
         let mut at = self.at + 1;
@@ -192,7 +192,7 @@ impl<'de> Reader<'de> {
                 Some(b'n') => ('\n', 2),
                 Some(b'r') => ('\r', 2),
                 Some(b't') => ('\t', 2),
-                Some(b'u') => (code_point(bytes.get(end + 2..end + 6))?, 6),
+                Some(b'u') => escaped_char(bytes, end)?,
                 _ => return Err(Bail::Reader),
             };
             self.decoded.push(decoded);
@@ -271,15 +271,33 @@ impl<'de> Reader<'de> {
     }
 }
 
-/// The character four hex digits name (either case, as serde_json reads them); `None`, a
-/// [`Bail`], for fewer than four, any other byte (a sign among them) or a surrogate.
-fn code_point(digits: Option<&[u8]>) -> Result<char, Bail> {
+/// The character a `\u` escape at `at` names and the escape's length: four hex digits of a
+/// code point outside the surrogates, or a leading surrogate's escape and a trailing one's
+/// right after it, joined (RFC 8259 7, as serde_json joins them). A lone surrogate, a pair
+/// in the wrong order or anything but four hex digits is a [`Bail`]: serde_json's verdict.
+fn escaped_char(bytes: &[u8], at: usize) -> Result<(char, usize), Bail> {
+    let first = hex4(bytes.get(at + 2..at + 6))?;
+    let (code, length) = match first {
+        0xD800..=0xDBFF if bytes.get(at + 6..at + 8) == Some(b"\\u") => {
+            match hex4(bytes.get(at + 8..at + 12))? {
+                low @ 0xDC00..=0xDFFF => (0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00), 12),
+                _ => return Err(Bail::Reader),
+            }
+        }
+        // `from_u32` refuses the surrogates: a lone one is left to serde_json.
+        _ => (first, 6),
+    };
+    Ok((char::from_u32(code).ok_or(Bail::Reader)?, length))
+}
+
+/// The number four hex digits (either case, as serde_json reads them) write; a [`Bail`] for
+/// fewer than four or any other byte (a sign among them).
+fn hex4(digits: Option<&[u8]>) -> Result<u32, Bail> {
     let mut code = 0;
     for &digit in digits.ok_or(Bail::Reader)? {
         code = code * 16 + char::from(digit).to_digit(16).ok_or(Bail::Reader)?;
     }
-    // `from_u32` refuses the surrogates, the only values of four digits that are no `char`.
-    char::from_u32(code).ok_or(Bail::Reader)
+    Ok(code)
 }
 
 /// At least the number of `{` and `[` in `bytes`, eight bytes at a time: a byte is one of the

@@ -478,7 +478,7 @@ mod property {
         use super::super::fast::Bail;
         // As PHP's `json_encode` writes it (every `/` escaped), with escaped keys, every
         // escape JSON has and `\u` in either case: read directly, the event serde_json reads.
-        let escaped = r#"{"specversion":"1.0","\u0069d":"01JD4Z","source":"https:\/\/orders.example.com\/checkout","t\u0079pe":"com.example.order.placed","datacontenttype":"application\/json","dataschema":"https:\/\/schemas.example.com\/orders\/placed\/v1.json","region":"eu-west-1","note":"a\/b \"q\" \\ \u00e9\u00C9 \u20ac","d\u0061ta":{"order_id":"o-1","customer_id":"c","quantity":3,"region":"eu-west-1"}}"#;
+        let escaped = r#"{"specversion":"1.0","\u0069d":"01JD4Z","source":"https:\/\/orders.example.com\/checkout","t\u0079pe":"com.example.order.placed","datacontenttype":"application\/json","dataschema":"https:\/\/schemas.example.com\/orders\/placed\/v1.json","region":"eu-west-1","note":"a\/b \"q\" \\ \u00e9\u00C9 \u20ac \ud83d\ude00 \uD83D\uDE00","d\u0061ta":{"order_id":"o-1","customer_id":"c","quantity":3,"region":"eu-west-1"}}"#;
         let read = direct(escaped.as_bytes())
             .unwrap_or_else(|| panic!("read directly: {}", reference(escaped.as_bytes())));
         assert_eq!(read, reference(escaped.as_bytes()));
@@ -486,7 +486,7 @@ mod property {
             read.contains("https://orders.example.com/checkout"),
             "{read}"
         );
-        assert!(read.contains(r#"a/b \"q\" \\ éÉ €"#), "{read}");
+        assert!(read.contains(r#"a/b \"q\" \\ éÉ € 😀 😀"#), "{read}");
         // A control character decoded into a String is the finding serde_json's reader
         // stops at (CE 1.0.2 type system), each escape of one.
         for control in [r"\b", r"\f", r"\n", r"\r", r"\t", r"\u0000", r"\u001F"] {
@@ -507,11 +507,16 @@ mod property {
         let (read, serde_json_read) = from_slice_and_reference(data_string.as_bytes());
         assert!(read.starts_with("Err("), "{read}");
         assert_eq!(read, serde_json_read);
-        // A surrogate's escape, paired or not, and escapes JSON does not have: serde_json's.
+        // A lone surrogate, a pair in the wrong order, and escapes JSON does not have:
+        // serde_json's verdict.
         for value in [
-            r#"\ud83d\ude00"#,
             r#"\ud800"#,
             r#"\udc00"#,
+            r#"\ud800 "#,
+            r#"\ud800\n"#,
+            r#"\ud800\u0041"#,
+            r#"\ude00\ud83d"#,
+            r#"\ud83d\ude0"#,
             r#"\u+0e9"#,
             r#"\u0e"#,
             r#"\x41"#,
