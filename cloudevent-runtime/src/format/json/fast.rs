@@ -9,22 +9,25 @@
 //! members the comma, the key, the colon and the value each go through a layer of its
 //! deserializer (about a third of a typed parse, callgrind). Here the object's structure is
 //! scanned directly: a key or a string value without escapes is handed over as the borrowed
-//! `&str` serde_json would hand over for it (`visit_borrowed_str`); one with escapes is
-//! decoded into a buffer the reader keeps and handed over as serde_json hands over its
-//! decoded text (`visit_str`); any other value (`data`, a string one too, a number, `null`,
-//! a boolean, an array) is delimited and read by serde_json itself, so the payload's
-//! `Deserialize` sees serde_json's deserializer as before.
+//! `&str` serde_json would hand over for it (`visit_borrowed_str`). One with escapes is
+//! decoded as serde_json decodes it: a key into a buffer the reader keeps, handed over as
+//! serde_json hands over its decoded text (`visit_str`); a value into a `String` of its own,
+//! handed over whole (`visit_string`: the visitor keeps it where it would copy serde_json's
+//! text into one, the same value with one copy fewer). Any other value (`data`, a string one
+//! too, a number, `null`, a boolean, an array) is delimited and read by serde_json itself, so
+//! the payload's `Deserialize` sees serde_json's deserializer as before.
 //!
 //! It reads a subset and never decides a verdict of its own. A lone surrogate's `\u` escape,
-//! any other irregular escape, a control
-//! byte, malformed text, anything serde_json refuses, a value nested deep enough for
-//! serde_json's recursion limit to matter, a seed asking for something other than a string,
-//! any error a value's deserializer raises: each ends it with [`Bail::Reader`], and the caller
-//! reads the event again, from the start, through serde_json (`json::parse_slice_in_batch`),
-//! whose verdict and error text stand. A finding that stops the strict parse ends it with
-//! [`Bail::Stopped`]: that finding is the error, as it is the serde_json reader's (see there).
+//! any other irregular escape, a control byte, malformed text, anything serde_json refuses, a
+//! value nested deep enough for serde_json's recursion limit to matter, a seed asking for
+//! something other than a string, any error a value's deserializer raises: each ends it with
+//! [`Bail::Reader`], and the caller reads the event again, from the start, through serde_json
+//! (`json::parse_slice_in_batch`), whose verdict and error text stand. A finding that stops
+//! the strict parse ends it with [`Bail::Stopped`]: that finding is the error, as it is the
+//! serde_json reader's (see there).
 //! `tests::property` holds the two readers to the same events and the same errors.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
@@ -103,7 +106,7 @@ pub(crate) fn read<'de, S: DataSlot<'de>>(
     }
 }
 
-/// The text, the place reached in it, and the last string with escapes, decoded.
+/// The text, the place reached in it, and the last key with escapes, decoded.
 struct Reader<'de> {
     text: &'de str,
     at: usize,
@@ -157,15 +160,24 @@ impl<'de> Reader<'de> {
         self.text.get(start..end).ok_or(Bail::Reader)
     }
 
+    /// The key whose opening quote is at the current place, decoded into
+    /// [`Reader::decoded`] ([`Reader::escaped_string`]).
+    fn escaped_key(&mut self) -> Result<(), Bail> {
+        let mut decoded = std::mem::take(&mut self.decoded);
+        decoded.clear();
+        let read = self.escaped_string(&mut decoded);
+        self.decoded = decoded;
+        read
+    }
+
     /// The string whose opening quote is at the current place, its escapes decoded into
-    /// [`Reader::decoded`] as serde_json decodes them (RFC 8259 7): `\"`, `\\`, `\/`, `\b`,
-    /// `\f`, `\n`, `\r`, `\t` and `\u` escapes ([`escaped_char`]: a surrogate pair joined).
-    /// A lone surrogate, any other escape and a control byte are a [`Bail`]: serde_json reads
-    /// the event.
-    fn escaped_string(&mut self) -> Result<(), Bail> {
+    /// `decoded` as serde_json decodes them (RFC 8259 7): `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
+    /// `\r`, `\t` and `\u` escapes ([`escaped_char`]: a surrogate pair joined). A lone
+    /// surrogate, any other escape and a control byte are a [`Bail`]: serde_json reads the
+    /// event.
+    fn escaped_string(&mut self, decoded: &mut String) -> Result<(), Bail> {
         let bytes = self.text.as_bytes();
         let mut at = self.at + 1;
-        self.decoded.clear();
         loop {
             let mut end = cloudevent_rules::json_plain_run(bytes, at);
             loop {
@@ -177,13 +189,12 @@ impl<'de> Reader<'de> {
             }
             // `at` follows a quote or an escape and `end` is at one: ASCII, so both are on
             // character boundaries.
-            self.decoded
-                .push_str(self.text.get(at..end).ok_or(Bail::Reader)?);
+            decoded.push_str(self.text.get(at..end).ok_or(Bail::Reader)?);
             if bytes.get(end) == Some(&b'"') {
                 self.at = end + 1;
                 return Ok(());
             }
-            let (decoded, length) = match bytes.get(end + 1) {
+            let (character, length) = match bytes.get(end + 1) {
                 Some(b'"') => ('"', 2),
                 Some(b'\\') => ('\\', 2),
                 Some(b'/') => ('/', 2),
@@ -195,7 +206,7 @@ impl<'de> Reader<'de> {
                 Some(b'u') => escaped_char(bytes, end)?,
                 _ => return Err(Bail::Reader),
             };
-            self.decoded.push(decoded);
+            decoded.push(character);
             at = end + length;
         }
     }
@@ -405,10 +416,10 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
                 .map_err(|_| Bail::Reader);
         }
         reader.at = start;
-        reader.escaped_string()?;
+        reader.escaped_key()?;
         self.data = reader.decoded == "data";
         reader.expect(b':')?;
-        seed.deserialize(Decoded(&reader.decoded))
+        seed.deserialize(Decoded(Cow::Borrowed(&reader.decoded)))
             .map(Some)
             .map_err(|_| Bail::Reader)
     }
@@ -425,9 +436,12 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
                 return seed.deserialize(Plain(text)).map_err(|_| Bail::Reader);
             }
             reader.at = start;
-            reader.escaped_string()?;
+            // Sized once: the decoded text is never longer than the string as written.
+            let end = string_end(reader.text.as_bytes(), start)?;
+            let mut text = String::with_capacity(end - start);
+            reader.escaped_string(&mut text)?;
             return seed
-                .deserialize(Decoded(&reader.decoded))
+                .deserialize(Decoded(Cow::Owned(text)))
                 .map_err(|_| Bail::Reader);
         }
         let end = match reader.last_value_end() {
@@ -456,23 +470,35 @@ macro_rules! refuse {
     };
 }
 
-/// A key or a string value with escapes, decoded: what serde_json's deserializer hands over
-/// for one (`visit_str`, its scratch buffer's text), to the seeds [`Plain`] serves.
-struct Decoded<'s>(&'s str);
+/// A key or a string value with escapes, decoded, for the seeds [`Plain`] serves: a key as
+/// serde_json's deserializer hands one over (`visit_str`, its scratch buffer's text), a
+/// value as its own `String` (`visit_string`: a seed that keeps the text keeps this `String`
+/// instead of copying serde_json's; the property tests hold the events read equal).
+struct Decoded<'s>(Cow<'s, str>);
+
+impl Decoded<'_> {
+    #[inline]
+    fn visit<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+        match self.0 {
+            Cow::Borrowed(text) => visitor.visit_str(text),
+            Cow::Owned(text) => visitor.visit_string(text),
+        }
+    }
+}
 
 impl<'de> Deserializer<'de> for Decoded<'_> {
     type Error = Bail;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
-        visitor.visit_str(self.0)
+        self.visit(visitor)
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
-        visitor.visit_str(self.0)
+        self.visit(visitor)
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
-        visitor.visit_str(self.0)
+        self.visit(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
