@@ -470,6 +470,24 @@ macro_rules! refuse {
     };
 }
 
+/// [`refuse!`] for every method of a deserializer of one string ([`Plain`], [`Decoded`]) but
+/// the four it serves: `any`, `str`, `string` and `ignored_any`.
+macro_rules! refuse_all_but_strings {
+    () => {
+        refuse! {
+            deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+            deserialize_i64() deserialize_u8() deserialize_u16() deserialize_u32()
+            deserialize_u64() deserialize_f32() deserialize_f64() deserialize_char()
+            deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
+            deserialize_seq() deserialize_map() deserialize_identifier()
+            deserialize_unit_struct(&'static str) deserialize_newtype_struct(&'static str)
+            deserialize_tuple(usize) deserialize_tuple_struct(&'static str, usize)
+            deserialize_struct(&'static str, &'static [&'static str])
+            deserialize_enum(&'static str, &'static [&'static str])
+        }
+    };
+}
+
 /// A key or a string value with escapes, decoded, for the seeds [`Plain`] serves: a key as
 /// serde_json's deserializer hands one over (`visit_str`, its scratch buffer's text), a
 /// value as its own `String` (`visit_string`: a seed that keeps the text keeps this `String`
@@ -505,17 +523,7 @@ impl<'de> Deserializer<'de> for Decoded<'_> {
         visitor.visit_unit()
     }
 
-    refuse! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_u8() deserialize_u16() deserialize_u32()
-        deserialize_u64() deserialize_f32() deserialize_f64() deserialize_char()
-        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
-        deserialize_seq() deserialize_map() deserialize_identifier()
-        deserialize_unit_struct(&'static str) deserialize_newtype_struct(&'static str)
-        deserialize_tuple(usize) deserialize_tuple_struct(&'static str, usize)
-        deserialize_struct(&'static str, &'static [&'static str])
-        deserialize_enum(&'static str, &'static [&'static str])
-    }
+    refuse_all_but_strings!();
 }
 
 /// A key or a string value without escapes: what serde_json's deserializer hands over for
@@ -547,15 +555,5 @@ impl<'de> Deserializer<'de> for Plain<'de> {
         visitor.visit_unit()
     }
 
-    refuse! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_u8() deserialize_u16() deserialize_u32()
-        deserialize_u64() deserialize_f32() deserialize_f64() deserialize_char()
-        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
-        deserialize_seq() deserialize_map() deserialize_identifier()
-        deserialize_unit_struct(&'static str) deserialize_newtype_struct(&'static str)
-        deserialize_tuple(usize) deserialize_tuple_struct(&'static str, usize)
-        deserialize_struct(&'static str, &'static [&'static str])
-        deserialize_enum(&'static str, &'static [&'static str])
-    }
+    refuse_all_but_strings!();
 }
