@@ -110,8 +110,8 @@ pub(crate) fn read<'de, S: DataSlot<'de>>(
 struct Reader<'de> {
     text: &'de str,
     at: usize,
-    /// Kept from string to string, as serde_json keeps its scratch buffer: an event whose
-    /// writer escapes every `/` (PHP's `json_encode`) allocates it once.
+    /// Kept from key to key, as serde_json keeps its scratch buffer: an event whose keys
+    /// carry escapes allocates it once (an escaped value gets a `String` of its own).
     decoded: String,
 }
 
