@@ -10,7 +10,7 @@ use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
 use crate::any::Data;
 use crate::validate::{AttributeValue, Then, TreeRead};
-use crate::{ExtensionValueBuf, Timestamp, Validate, ValidationReport, Validator};
+use crate::{Timestamp, Validate, ValidationReport, Validator};
 use cloudevent_rules::unix_seconds;
 
 /// Why a registry could not be built. Every problem names the event type.
@@ -336,11 +336,10 @@ impl RegistryValidator {
             Some(entry) => {
                 for (name, value) in report.attributes.iter() {
                     let (AttributeValue::Extension(value), Some(kind)) =
-                        (value, entry.extensions.get(name.as_ref()))
+                        (value, entry.extensions.get(name))
                     else {
                         continue;
                     };
-                    let value = ExtensionValueBuf::as_value(value);
                     // Python's `True`/`False` in binary mode, read literally with a warning
                     // when the policy tolerates it (`Policy::literal_header`, one verdict).
                     let literal = match (value, *kind) {
@@ -481,10 +480,7 @@ impl Then for RegistryValidator {
 
 /// A text attribute the report read.
 fn attribute<'r>(report: &'r ValidationReport, name: &str) -> Option<&'r str> {
-    report.attributes.iter().find_map(|(n, v)| match v {
-        AttributeValue::Text(text) if n == name => Some(text.as_str()),
-        _ => None,
-    })
+    report.attributes.core(name)
 }
 
 /// `data` as the registry check sees it, under the report's `datacontenttype`.

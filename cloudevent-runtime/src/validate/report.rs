@@ -2,13 +2,13 @@
 //! ([`BatchReport`]), either ([`Document`]), and the one JSON shape of a finding
 //! ([`FindingJson`]).
 
-use std::borrow::Cow;
 use std::fmt;
 
 use cloudevent_rules::{Profile, Severity, Violation};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::extension::ExtensionValueBuf;
+use crate::extension::JsonValue;
+use cloudevent_rules::ExtensionValue;
 
 /// Everything found wrong with one event, errors and warnings, in the order checked.
 ///
@@ -28,8 +28,8 @@ use crate::extension::ExtensionValueBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationReport {
     profile: Profile,
-    /// The attributes as read (the event's `id` among them); a core attribute's name is the rules' own `&'static str`.
-    pub(crate) attributes: Vec<(Cow<'static, str>, AttributeValue)>,
+    /// The attributes as read (the event's `id` among them).
+    pub(crate) attributes: ReadAttributes,
     pub(crate) findings: Vec<Violation>,
     /// Findings past [`limits::MAX_REPORTED_FINDINGS`](crate::limits::MAX_REPORTED_FINDINGS),
     /// counted, not kept.
@@ -44,11 +44,160 @@ struct Omitted {
     error: bool,
 }
 
-/// An attribute as the validator read it, for the report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum AttributeValue {
-    Text(String),
-    Extension(ExtensionValueBuf),
+/// An attribute as the validator read it, for the report: a core attribute's text, or an
+/// extension's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttributeValue<'a> {
+    Text(&'a str),
+    Extension(ExtensionValue<'a>),
+}
+
+/// The attributes a report read, in the order read. A batch's report keeps one report for
+/// every event it lists, so they are kept compactly: every extension name and every text
+/// value back to back in one `String`, Binary values' bytes in one `Vec`, and each attribute
+/// as where its name and value end there (issue 40's memory table: a batch of 100,000
+/// events read and validated held 313.9 MiB, 146 of them reports; now 243.4 MiB, the SDK reading alone 242.6).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct ReadAttributes {
+    text: Box<str>,
+    bytes: Box<[u8]>,
+    entries: Box<[(Name, Stored)]>,
+}
+
+/// An attribute's name: a core attribute's is the rules' own `&'static str`, an extension's
+/// ends in [`ReadAttributes::text`] at the offset held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Name {
+    Core(&'static str),
+    Extension(usize),
+}
+
+/// An attribute's value: text ends in [`ReadAttributes::text`] (Binary in `bytes`) at the
+/// offset held, each starting where the name or value before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stored {
+    Text(usize),
+    String(usize),
+    Uri(usize),
+    UriReference(usize),
+    Timestamp(usize),
+    Binary(usize),
+    Boolean(bool),
+    Integer(i32),
+}
+
+impl ReadAttributes {
+    /// The attributes of `view`: its core attributes, then its extensions, each in order.
+    fn of(view: &cloudevent_rules::Envelope<'_>) -> Self {
+        // Sized once: every place and byte counted before anything is copied.
+        let core = view.core();
+        let (mut entries, mut text, mut bytes) = (0, 0, 0);
+        for value in core.iter().filter_map(|(_, value)| *value) {
+            entries += 1;
+            text += value.len();
+        }
+        view.extensions.for_each_extension(&mut |name, value| {
+            entries += 1;
+            text += name.len();
+            match value {
+                ExtensionValue::Binary(value) => bytes += value.len(),
+                other => text += other.as_str().map_or(0, str::len),
+            }
+        });
+        // Boxed when written (their lengths are their capacities, so no copy): three words
+        // fewer in every report, and in every rejection that holds one.
+        let mut all = String::with_capacity(text);
+        let mut binary = Vec::with_capacity(bytes);
+        let mut read = Vec::with_capacity(entries);
+        for (name, value) in core {
+            if let Some(value) = value {
+                all.push_str(value);
+                read.push((Name::Core(name), Stored::Text(all.len())));
+            }
+        }
+        view.extensions.for_each_extension(&mut |name, value| {
+            all.push_str(name);
+            let name = Name::Extension(all.len());
+            let mut text = |value: &str| {
+                all.push_str(value);
+                all.len()
+            };
+            let value = match value {
+                ExtensionValue::Boolean(b) => Stored::Boolean(b),
+                ExtensionValue::Integer(i) => Stored::Integer(i),
+                ExtensionValue::String(s) => Stored::String(text(s)),
+                ExtensionValue::Uri(s) => Stored::Uri(text(s)),
+                ExtensionValue::UriReference(s) => Stored::UriReference(text(s)),
+                ExtensionValue::Timestamp(s) => Stored::Timestamp(text(s)),
+                ExtensionValue::Binary(b) => {
+                    binary.extend_from_slice(b);
+                    Stored::Binary(binary.len())
+                }
+            };
+            read.push((name, value));
+        });
+        ReadAttributes {
+            text: all.into_boxed_str(),
+            bytes: binary.into_boxed_slice(),
+            entries: read.into_boxed_slice(),
+        }
+    }
+
+    /// Every attribute, in the order read.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, AttributeValue<'_>)> {
+        let (mut at, mut at_byte) = (0, 0);
+        self.entries.iter().map(move |&(name, value)| {
+            let mut text = |end: usize| {
+                let read = self.text.get(at..end).unwrap_or_default();
+                at = end;
+                read
+            };
+            let name = match name {
+                Name::Core(name) => name,
+                Name::Extension(end) => text(end),
+            };
+            let value = match value {
+                Stored::Text(end) => AttributeValue::Text(text(end)),
+                Stored::String(end) => AttributeValue::Extension(ExtensionValue::String(text(end))),
+                Stored::Uri(end) => AttributeValue::Extension(ExtensionValue::Uri(text(end))),
+                Stored::UriReference(end) => {
+                    AttributeValue::Extension(ExtensionValue::UriReference(text(end)))
+                }
+                Stored::Timestamp(end) => {
+                    AttributeValue::Extension(ExtensionValue::Timestamp(text(end)))
+                }
+                Stored::Binary(end) => {
+                    let read = self.bytes.get(at_byte..end).unwrap_or_default();
+                    at_byte = end;
+                    AttributeValue::Extension(ExtensionValue::Binary(read))
+                }
+                Stored::Boolean(b) => AttributeValue::Extension(ExtensionValue::Boolean(b)),
+                Stored::Integer(i) => AttributeValue::Extension(ExtensionValue::Integer(i)),
+            };
+            (name, value)
+        })
+    }
+
+    /// How many attributes.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// A core attribute's text (`id`, `datacontenttype`, ...): the core attributes come
+    /// first, and only the one asked for is sliced.
+    pub(crate) fn core(&self, name: &str) -> Option<&str> {
+        let mut start = 0;
+        for &(read, value) in self.entries.iter() {
+            let (Name::Core(read), Stored::Text(end)) = (read, value) else {
+                return None;
+            };
+            if read == name {
+                return self.text.get(start..end);
+            }
+            start = end;
+        }
+        None
+    }
 }
 
 impl ValidationReport {
@@ -80,9 +229,9 @@ impl ValidationReport {
     pub fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
-            .find(|(key, _)| key == name)
+            .find(|(key, _)| *key == name)
             .and_then(|(_, value)| match value {
-                AttributeValue::Text(text) => Some(text.as_str()),
+                AttributeValue::Text(text) => Some(text),
                 AttributeValue::Extension(value) => value.as_str(),
             })
     }
@@ -93,19 +242,7 @@ impl ValidationReport {
         view: &cloudevent_rules::Envelope<'_>,
         findings: Vec<Violation>,
     ) -> Self {
-        let mut attributes: Vec<(Cow<'static, str>, AttributeValue)> = view
-            .core()
-            .into_iter()
-            .filter_map(|(name, value)| {
-                value.map(|v| (Cow::Borrowed(name), AttributeValue::Text(v.to_owned())))
-            })
-            .collect();
-        view.extensions.for_each_extension(&mut |name, value| {
-            attributes.push((
-                Cow::Owned(name.to_owned()),
-                AttributeValue::Extension(value.into()),
-            ));
-        });
+        let attributes = ReadAttributes::of(view);
         let mut report = ValidationReport {
             profile,
             attributes,
@@ -120,7 +257,7 @@ impl ValidationReport {
     pub(crate) fn refused(profile: Profile, findings: Vec<Violation>) -> Self {
         let mut report = ValidationReport {
             profile,
-            attributes: Vec::new(),
+            attributes: ReadAttributes::default(),
             findings,
             omitted: Omitted::default(),
         };
@@ -178,12 +315,7 @@ impl ValidationReport {
     /// assert_eq!(report.id(), Some("evt-1"));
     /// ```
     pub fn id(&self) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find_map(|(name, value)| match value {
-                AttributeValue::Text(text) if name == "id" => Some(text.as_str()),
-                _ => None,
-            })
+        self.attributes.core("id")
     }
 
     /// Whether the event has no error (warnings allowed).
@@ -343,15 +475,15 @@ impl Serialize for FindingJson<'_> {
 }
 
 /// The attributes as read: core attributes as strings, extensions as their JSON values.
-struct AttributesJson<'a>(&'a [(Cow<'static, str>, AttributeValue)]);
+struct AttributesJson<'a>(&'a ReadAttributes);
 
 impl Serialize for AttributesJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in self.0 {
+        for (name, value) in self.0.iter() {
             match value {
                 AttributeValue::Text(text) => map.serialize_entry(name, text)?,
-                AttributeValue::Extension(value) => map.serialize_entry(name, value)?,
+                AttributeValue::Extension(value) => map.serialize_entry(name, &JsonValue(value))?,
             }
         }
         map.end()
@@ -612,5 +744,71 @@ mod tests {
             + "n".len()
             + "12345".len();
         assert_eq!(view.attributes_size(), expected);
+    }
+
+    #[test]
+    fn a_report_holds_what_it_read_in_order_and_in_the_space_it_needs() {
+        use super::AttributeValue;
+        use crate::extension::ExtensionValueBuf;
+        use crate::{Binary, Timestamp, Uri, UriRef};
+
+        let mut extensions = Extensions::default();
+        extensions.insert("correlationid", "c-1");
+        extensions.insert("flag", true);
+        extensions.insert("n", -7);
+        extensions.insert(
+            "blob",
+            ExtensionValueBuf::Binary(Binary::from(&[0_u8, 255, 1][..])),
+        );
+        extensions.insert("empty", "");
+        extensions.insert(
+            "link",
+            ExtensionValueBuf::Uri(Uri::try_from("https://example.com/x").unwrap()),
+        );
+        extensions.insert(
+            "rel",
+            ExtensionValueBuf::UriReference(UriRef::try_from("../y").unwrap()),
+        );
+        extensions.insert(
+            "at",
+            ExtensionValueBuf::Timestamp(Timestamp::try_from("2026-11-30T12:00:00Z").unwrap()),
+        );
+        extensions.insert("more", ExtensionValueBuf::Binary(Binary::from(&b"hi"[..])));
+        let view = cloudevent_rules::Envelope {
+            specversion: Some("1.0"),
+            id: Some("1"),
+            source: Some("https://example.com/orders"),
+            ty: Some("com.example.order.created"),
+            subject: Some(""),
+            extensions: &extensions,
+            ..cloudevent_rules::Envelope::default()
+        };
+        let report =
+            super::ValidationReport::new(cloudevent_rules::Profile::CloudEvents, &view, Vec::new());
+        let mut expected: Vec<(&str, AttributeValue<'_>)> = view
+            .core()
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, AttributeValue::Text(value?))))
+            .collect();
+        for (name, value) in &extensions {
+            expected.push((name, AttributeValue::Extension(value.as_value())));
+        }
+        assert_eq!(report.attributes.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(report.attributes.len(), 14);
+        assert_eq!(report.attribute("subject"), Some(""));
+        assert_eq!(report.attribute("link"), Some("https://example.com/x"));
+        assert_eq!(report.attribute("blob"), None);
+        assert_eq!(report.id(), Some("1"));
+        let read = &report.attributes;
+        let names = "correlationid flag n blob empty link rel at more".replace(' ', "");
+        let values = "1.01https://example.com/orderscom.example.order.createdc-1https://example.com/x../y2026-11-30T12:00:00Z";
+        assert_eq!(read.text.len(), names.len() + values.len());
+        assert_eq!(&*read.bytes, [0, 255, 1, b'h', b'i']);
+        assert_eq!(
+            report.attributes_json()["blob"],
+            serde_json::json!("AP8B"),
+            "Binary as base64 (CE-JSON 2.2)"
+        );
+        assert_eq!(report.attributes_json()["n"], serde_json::json!(-7));
     }
 }
