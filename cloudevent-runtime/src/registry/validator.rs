@@ -9,7 +9,7 @@ use cloudevent_rules::{AttributeKind, LiteralHeader, Violation, rule};
 use super::schema::CompiledSchema;
 use super::{Deprecation, RegistryEntry, RegistrySnapshot};
 use crate::any::Data;
-use crate::validate::{AttributeValue, Then, TreeRead};
+use crate::validate::{Then, TreeRead};
 use crate::{Timestamp, Validate, ValidationReport, Validator};
 use cloudevent_rules::unix_seconds;
 
@@ -334,10 +334,8 @@ impl RegistryValidator {
                 );
             }
             Some(entry) => {
-                for (name, value) in report.attributes.iter() {
-                    let (AttributeValue::Extension(value), Some(kind)) =
-                        (value, entry.extensions.get(name))
-                    else {
+                for (name, value) in report.attributes.extensions() {
+                    let Some(kind) = entry.extensions.get(name) else {
                         continue;
                     };
                     // Python's `True`/`False` in binary mode, read literally with a warning

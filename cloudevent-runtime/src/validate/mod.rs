@@ -14,7 +14,6 @@ use cloudevent_rules::limits;
 
 mod report;
 #[cfg(feature = "registry")]
-pub(crate) use report::AttributeValue;
 use report::OmittedEvents;
 pub use report::{BatchReport, Document, FindingJson, ValidationReport};
 

@@ -145,8 +145,33 @@ impl ReadAttributes {
 
     /// Every attribute, in the order read.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, AttributeValue<'_>)> {
-        let (mut at, mut at_byte) = (0, 0);
-        self.entries.iter().map(move |&(name, value)| {
+        self.walk(0, 0)
+    }
+
+    /// The extensions, in the order read: the core attributes before them stepped over
+    /// without being sliced (the registry checks each extension of every event).
+    pub(crate) fn extensions(&self) -> impl Iterator<Item = (&str, ExtensionValue<'_>)> {
+        let core = self
+            .entries
+            .iter()
+            .take_while(|(name, _)| matches!(name, Name::Core(_)))
+            .count();
+        let at = match core.checked_sub(1).and_then(|last| self.entries.get(last)) {
+            Some((_, Stored::Text(end))) => *end,
+            _ => 0,
+        };
+        self.walk(core, at).filter_map(|(name, value)| match value {
+            AttributeValue::Extension(value) => Some((name, value)),
+            AttributeValue::Text(_) => None,
+        })
+    }
+
+    /// The attributes from the `from`th on, whose text starts at `at` (Binary bytes at 0:
+    /// only extensions, which come after every core attribute, hold any).
+    fn walk(&self, from: usize, at: usize) -> impl Iterator<Item = (&str, AttributeValue<'_>)> {
+        let (mut at, mut at_byte) = (at, 0);
+        let entries = self.entries.get(from..).unwrap_or_default();
+        entries.iter().map(move |&(name, value)| {
             let mut text = |end: usize| {
                 let read = self.text.get(at..end).unwrap_or_default();
                 at = end;
@@ -794,6 +819,12 @@ mod tests {
             expected.push((name, AttributeValue::Extension(value.as_value())));
         }
         assert_eq!(report.attributes.iter().collect::<Vec<_>>(), expected);
+        let extensions: Vec<_> = extensions.iter().map(|(n, v)| (n, v.as_value())).collect();
+        assert_eq!(
+            report.attributes.extensions().collect::<Vec<_>>(),
+            extensions
+        );
+        assert_eq!(super::ReadAttributes::default().extensions().count(), 0);
         assert_eq!(report.attributes.len(), 14);
         assert_eq!(report.attribute("subject"), Some(""));
         assert_eq!(report.attribute("link"), Some("https://example.com/x"));
