@@ -13,7 +13,6 @@ use crate::format::{EventFormat, Json};
 use cloudevent_rules::limits;
 
 mod report;
-#[cfg(feature = "registry")]
 use report::OmittedEvents;
 pub use report::{BatchReport, Document, FindingJson, ValidationReport};
 
