@@ -464,3 +464,57 @@ proptest::proptest! {
         proptest::prop_assert_eq!(label_problem(index, 3, &label), label_problem_before(index, 3, &label));
     }
 }
+
+/// The one-pass reading of INTG-STD-015 R-4's pattern that `check_intg` accepts with agrees
+/// with the segment-by-segment diagnosis on every string of up to 9 bytes over `a`, `0`, `-`
+/// and `.` (and on a sample with the bytes the diagnosis names: uppercase, `_`, a space,
+/// non-ASCII): accepted exactly when the diagnosis finds nothing.
+#[test]
+fn the_strict_type_pass_accepts_exactly_what_the_diagnosis_finds_nothing_in() {
+    fn agree(value: &str) {
+        assert_eq!(
+            is_strict_type(value.as_bytes()),
+            diagnose_intg(value).is_empty(),
+            "{value:?}"
+        );
+    }
+    let alphabet = [b'a', b'0', b'-', b'.'];
+    let mut accepted = 0;
+    for len in 0..=9u32 {
+        for mut n in 0..alphabet.len().pow(len) {
+            let mut bytes = Vec::with_capacity(len as usize);
+            for _ in 0..len {
+                bytes.push(alphabet[n % alphabet.len()]);
+                n /= alphabet.len();
+            }
+            let value = std::str::from_utf8(&bytes).expect("ASCII");
+            agree(value);
+            accepted += usize::from(is_strict_type(value.as_bytes()));
+        }
+    }
+    // `a.a.a.a`, `a.a.a.a0`, `a.a-0.a.a`, ...: the pass accepts some, so it can disagree.
+    assert!(accepted > 50, "{accepted}");
+    for value in [
+        "com.example.order.created",
+        "com.example.order-line.created.v2",
+        "com.Example.order.created",
+        "com.example.order_line.created",
+        "com.example.order line.created",
+        "com.exämple.order.created",
+        "com.example.order.created.",
+        ".com.example.order.created",
+        "com.example..order.created",
+        "com-x.example.order.created",
+        "com.example.-order.created",
+        "com.example.order-.created",
+        "com.example.order--line.created",
+        "com.example.9order.created",
+        "com.example.order.created.2",
+        "com.example.created",
+        "c.e.o.c",
+        "c0.e0.o-1.c-2-3",
+        "",
+    ] {
+        agree(value);
+    }
+}
