@@ -518,3 +518,26 @@ fn the_strict_type_pass_accepts_exactly_what_the_diagnosis_finds_nothing_in() {
         agree(value);
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4_000))]
+
+    /// Longer types than the exhaustive test reaches, of segments a type is made of (valid
+    /// ones, and ones broken each way the diagnosis names), with the prefix and tail bytes
+    /// the pattern refuses: the one-pass reading and the diagnosis agree.
+    #[test]
+    fn the_strict_type_pass_agrees_on_longer_types(
+        segments in proptest::collection::vec(
+            "[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,3}){0,2}|[a-z0-9_A-Z-]{0,6}|v[0-9]{1,2}",
+            0..9,
+        ),
+        tail in "[.a-z0-9é _-]{0,2}",
+    ) {
+        let value = format!("{}{tail}", segments.join("."));
+        proptest::prop_assert_eq!(
+            is_strict_type(value.as_bytes()),
+            diagnose_intg(&value).is_empty(),
+            "{:?}", value
+        );
+    }
+}
