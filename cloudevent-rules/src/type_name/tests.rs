@@ -523,8 +523,9 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4_000))]
 
     /// Longer types than the exhaustive test reaches, of segments a type is made of (valid
-    /// ones, and ones broken each way the diagnosis names), with the prefix and tail bytes
-    /// the pattern refuses: the one-pass reading and the diagnosis agree.
+    /// ones, and ones broken each way the diagnosis names), then a tail of up to two bytes
+    /// (a dot, a letter, a digit, `é`, a space, `_`, `-`): the one-pass reading and the
+    /// diagnosis agree.
     #[test]
     fn the_strict_type_pass_agrees_on_longer_types(
         segments in proptest::collection::vec(
