@@ -262,3 +262,180 @@ fn forget_releases_a_claim_and_commit_without_a_claim_records() {
     assert_eq!(seen.claim("/s", "3", Duration::MAX), Ok(Claim::Claimed));
     assert_eq!(seen.claim("/s", "3", MINUTE), Ok(Claim::InFlight));
 }
+
+/// The deduplicator's verdicts against a plain reading of its contract, on random sequences
+/// of calls over a few keys (two of which run together to the same text), small capacities
+/// and TTLs, and a clock that moves by whole seconds: what each call returns and how many keys
+/// are remembered after it.
+mod against_a_model {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::{HashMap, VecDeque};
+
+    const KEYS: [(&str, &str); 6] = [
+        ("/a", "b"),
+        ("/ab", ""),
+        ("/a", "bc"),
+        ("", "/ab"),
+        ("/x", "1"),
+        ("/x", "2"),
+    ];
+
+    #[derive(Debug, Clone)]
+    enum Call {
+        Check(usize),
+        Claim(usize, Option<u64>),
+        Commit(usize),
+        Forget(usize),
+        Wait(u64),
+    }
+
+    #[derive(Debug, PartialEq)]
+    enum Answer {
+        Delivery(Delivery),
+        Claim(Claim),
+        Done,
+    }
+
+    #[derive(Clone, Copy, PartialEq)]
+    enum Held {
+        Until(Option<u64>),
+        Committed,
+    }
+
+    /// The contract, kept as plainly as it reads: keys queued in arrival order with the second
+    /// they arrived, the live ones in a map; a forgotten key's queue entry stays until it
+    /// reaches the front, and the queue is what `capacity` bounds.
+    struct Model {
+        capacity: usize,
+        ttl: u64,
+        queue: VecDeque<(usize, u64, u64)>,
+        live: HashMap<usize, (u64, Held)>,
+        next: u64,
+    }
+
+    impl Model {
+        fn pop_front(&mut self) {
+            if let Some((key, seq, _)) = self.queue.pop_front()
+                && self.live.get(&key).map(|live| live.0) == Some(seq)
+            {
+                self.live.remove(&key);
+            }
+        }
+
+        fn expire(&mut self, now: u64) {
+            while self
+                .queue
+                .front()
+                .is_some_and(|&(_, _, at)| now - at >= self.ttl)
+            {
+                self.pop_front();
+            }
+        }
+
+        fn remember(&mut self, key: usize, now: u64, held: Held) {
+            while self.queue.len() >= self.capacity {
+                self.pop_front();
+            }
+            self.queue.push_back((key, self.next, now));
+            self.live.insert(key, (self.next, held));
+            self.next += 1;
+        }
+
+        fn call(&mut self, call: &Call, now: u64) -> Answer {
+            match *call {
+                Call::Check(key) => {
+                    self.expire(now);
+                    if self.live.contains_key(&key) {
+                        return Answer::Delivery(Delivery::Duplicate);
+                    }
+                    self.remember(key, now, Held::Committed);
+                    Answer::Delivery(Delivery::New)
+                }
+                Call::Claim(key, lease) => {
+                    self.expire(now);
+                    let taken = Held::Until(lease.map(|lease| now + lease));
+                    match self.live.get_mut(&key) {
+                        Some((_, Held::Committed)) => Answer::Claim(Claim::Done),
+                        Some((_, Held::Until(until))) if until.is_none_or(|u| u > now) => {
+                            Answer::Claim(Claim::InFlight)
+                        }
+                        Some((_, held)) => {
+                            *held = taken;
+                            Answer::Claim(Claim::Claimed)
+                        }
+                        None => {
+                            self.remember(key, now, taken);
+                            Answer::Claim(Claim::Claimed)
+                        }
+                    }
+                }
+                Call::Commit(key) => {
+                    self.expire(now);
+                    match self.live.get_mut(&key) {
+                        Some((_, held)) => *held = Held::Committed,
+                        None => self.remember(key, now, Held::Committed),
+                    }
+                    Answer::Done
+                }
+                Call::Forget(key) => {
+                    self.live.remove(&key);
+                    Answer::Done
+                }
+                Call::Wait(_) => Answer::Done,
+            }
+        }
+    }
+
+    fn call() -> impl Strategy<Value = Call> {
+        let key = 0..KEYS.len();
+        prop_oneof![
+            3 => key.clone().prop_map(Call::Check),
+            2 => (key.clone(), prop::option::weighted(0.8, 0..4_u64)).prop_map(|(k, l)| Call::Claim(k, l)),
+            1 => key.clone().prop_map(Call::Commit),
+            1 => key.prop_map(Call::Forget),
+            2 => (0..4_u64).prop_map(Call::Wait),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn verdicts_match_the_model(
+            capacity in 1..6_usize,
+            ttl in 1..8_u64,
+            calls in prop::collection::vec(call(), 1..80),
+        ) {
+            let time = Manual::new();
+            let seen = InMemoryDeduplicator::with_clock(capacity, Duration::from_secs(ttl), time.clock());
+            let mut model = Model { capacity, ttl, queue: VecDeque::new(), live: HashMap::new(), next: 0 };
+            let mut now = 0;
+            for (step, call) in calls.iter().enumerate() {
+                let expected = model.call(call, now);
+                let got = match *call {
+                    Call::Check(key) => Answer::Delivery(seen.check(KEYS[key].0, KEYS[key].1).unwrap()),
+                    Call::Claim(key, lease) => {
+                        let lease = lease.map_or(Duration::MAX, Duration::from_secs);
+                        Answer::Claim(seen.claim(KEYS[key].0, KEYS[key].1, lease).unwrap())
+                    }
+                    Call::Commit(key) => {
+                        seen.commit(KEYS[key].0, KEYS[key].1).unwrap();
+                        Answer::Done
+                    }
+                    Call::Forget(key) => {
+                        seen.forget(KEYS[key].0, KEYS[key].1).unwrap();
+                        Answer::Done
+                    }
+                    Call::Wait(seconds) => {
+                        time.advance(Duration::from_secs(seconds));
+                        now += seconds;
+                        Answer::Done
+                    }
+                };
+                prop_assert_eq!(&got, &expected, "step {}: {:?}", step, call);
+                prop_assert_eq!(seen.len(), model.live.len(), "step {}: {:?}", step, call);
+            }
+        }
+    }
+}

@@ -21,12 +21,13 @@
 //! assert_eq!(seen.check("https://billing.example.com", "01J0A"), Ok(Delivery::New));
 //! ```
 
-use std::borrow::Borrow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
+use std::hash::{BuildHasher, RandomState};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use hashbrown::HashTable;
 
 use crate::patterns::receipt::Receivable;
 
@@ -299,135 +300,54 @@ pub struct InMemoryDeduplicator<C = MonotonicClock> {
     state: Mutex<State>,
 }
 
-/// Keys in arrival order (which is also expiry order, the TTL being one for all) and a map
-/// from key to the sequence number of its live queue entry. `forget` only removes the map
-/// entry; the stale queue entry is skipped when it reaches the front. The queue, not the map,
-/// is held to `capacity`, so memory stays bounded even under many `forget`s.
+/// Entries in arrival order (which is also expiry order, the TTL being one for all), each
+/// numbered as it arrives, and a table of the live keys: each holds its entry's number, found
+/// by the pair's hash, the entry holding the text. `forget` only removes the table's number;
+/// the stale entry is skipped when it reaches the front. The queue, not the table, is held to
+/// `capacity`, so memory stays bounded even under many `forget`s.
+///
+/// A table slot is 8 bytes (a key's text and times live once, in its entry) and a new key is
+/// one allocation (its text): at 100,000 keys a lookup reads a table of about 1 MiB, where a
+/// map holding the keys themselves spread 8 MiB (issue 40, JetStream consume).
 #[derive(Debug, Default)]
 struct State {
-    live: HashMap<Key, Live, BuildHasherDefault<KeptHash>>,
+    live: HashTable<u64>,
     order: VecDeque<Entry>,
-    next: u64,
+    /// The number of `order`'s front entry.
+    first: u64,
     /// Hashes a `(source, id)` pair, with keys of its own (as a `HashMap`'s default hasher):
-    /// the map's entries keep this hash, so a pair sent to collide is as unlikely to as before.
+    /// the table finds a pair by this hash, so a pair sent to collide is as unlikely to as in
+    /// a `HashMap`.
     hasher: RandomState,
-    /// A new key's text, written in place before it is copied into its `Arc<str>`.
-    scratch: String,
 }
 
-/// A remembered `(source, id)`: the source then the id in one string, where the source ends,
-/// and the pair's hash. A lookup hashes the borrowed pair once and builds no string; the map
-/// grows without reading the keys' text again.
-#[derive(Debug, Clone)]
-struct Key {
+/// A remembered `(source, id)`: when it first arrived, whether it is committed or claimed,
+/// the pair's hash, and the source then the id in one string with where the source ends.
+#[derive(Debug)]
+struct Entry {
+    at: Instant,
+    held: Held,
     hash: u64,
     source_len: usize,
-    text: Arc<str>,
+    text: Box<str>,
 }
 
-/// A `(source, id)` pair, owned ([`Key`]) or borrowed from the caller ([`Pair`]): the map's
-/// lookups take the borrowed form. Equal pairs have equal hashes (both come from
-/// [`State::hasher`]); the text decides.
-trait SourceId {
-    fn pair_hash(&self) -> u64;
-    fn source(&self) -> &str;
-    fn id(&self) -> &str;
+impl Entry {
+    /// Whether this entry is the pair's: the hash picks candidates, the text decides (where
+    /// the source ends included, so `("/a", "b")` is not `("/ab", "")`).
+    fn is(&self, pair: &Pair<'_>) -> bool {
+        self.hash == pair.hash
+            && self.source_len == pair.source.len()
+            && self.text.get(..self.source_len) == Some(pair.source)
+            && self.text.get(self.source_len..) == Some(pair.id)
+    }
 }
 
-/// The pair a call asks about.
+/// The pair a call asks about, hashed.
 struct Pair<'a> {
     hash: u64,
     source: &'a str,
     id: &'a str,
-}
-
-impl SourceId for Key {
-    fn pair_hash(&self) -> u64 {
-        self.hash
-    }
-    fn source(&self) -> &str {
-        self.text.get(..self.source_len).unwrap_or_default()
-    }
-    fn id(&self) -> &str {
-        self.text.get(self.source_len..).unwrap_or_default()
-    }
-}
-
-impl SourceId for Pair<'_> {
-    fn pair_hash(&self) -> u64 {
-        self.hash
-    }
-    fn source(&self) -> &str {
-        self.source
-    }
-    fn id(&self) -> &str {
-        self.id
-    }
-}
-
-impl<'a> Borrow<dyn SourceId + 'a> for Key {
-    fn borrow(&self) -> &(dyn SourceId + 'a) {
-        self
-    }
-}
-
-impl Hash for dyn SourceId + '_ {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.pair_hash());
-    }
-}
-
-impl PartialEq for dyn SourceId + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.pair_hash() == other.pair_hash()
-            && self.source() == other.source()
-            && self.id() == other.id()
-    }
-}
-
-impl Eq for dyn SourceId + '_ {}
-
-// The owned key hashes and compares as its borrowed form, as `Borrow` requires.
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        Hash::hash(self as &dyn SourceId, state);
-    }
-}
-
-impl PartialEq for Key {
-    fn eq(&self, other: &Self) -> bool {
-        (self as &dyn SourceId) == (other as &dyn SourceId)
-    }
-}
-
-impl Eq for Key {}
-
-/// The map's hasher: a key hands it the hash it keeps ([`Key::hash`]), which is passed on.
-#[derive(Debug, Default)]
-struct KeptHash(u64);
-
-impl Hasher for KeptHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Keys write one `u64`; any other input is still hashed, never dropped.
-        for &byte in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-/// A remembered key: its queue entry's number, and whether it is committed or claimed.
-#[derive(Debug, Clone, Copy)]
-struct Live {
-    seq: u64,
-    held: Held,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -437,11 +357,10 @@ enum Held {
     Committed,
 }
 
-#[derive(Debug)]
-struct Entry {
-    key: Key,
-    seq: u64,
-    at: Instant,
+/// The entry numbered `seq`, if it is still queued.
+fn queued(order: &VecDeque<Entry>, first: u64, seq: u64) -> Option<&Entry> {
+    let index = usize::try_from(seq.checked_sub(first)?).ok()?;
+    order.get(index)
 }
 
 impl State {
@@ -454,12 +373,61 @@ impl State {
         }
     }
 
+    /// The live entry of the pair.
+    fn live_mut(&mut self, pair: &Pair<'_>) -> Option<&mut Entry> {
+        let State {
+            live, order, first, ..
+        } = self;
+        let seq = *live.find(pair.hash, |&seq| {
+            queued(order, *first, seq).is_some_and(|entry| entry.is(pair))
+        })?;
+        let index = usize::try_from(seq.checked_sub(*first)?).ok()?;
+        order.get_mut(index)
+    }
+
+    /// Queues the pair as a new entry and makes it the pair's live one.
+    fn push(&mut self, now: Instant, pair: &Pair<'_>, held: Held) {
+        let seq = self.first + self.order.len() as u64;
+        let mut text = String::with_capacity(pair.source.len() + pair.id.len());
+        text.push_str(pair.source);
+        text.push_str(pair.id);
+        self.order.push_back(Entry {
+            at: now,
+            held,
+            hash: pair.hash,
+            source_len: pair.source.len(),
+            text: text.into_boxed_str(),
+        });
+        let State {
+            live, order, first, ..
+        } = self;
+        // Every number in the table is a queued entry's (`pop_front` takes an entry's number
+        // out as it drops the entry), so the rehash reads each slot's hash from its entry.
+        live.insert_unique(pair.hash, seq, |&seq| {
+            queued(order, *first, seq).map_or(0, |entry| entry.hash)
+        });
+    }
+
     /// Drops the front entry, and its key when that entry is the key's live one.
     fn pop_front(&mut self) {
-        if let Some(entry) = self.order.pop_front()
-            && self.live.get(&entry.key).map(|live| live.seq) == Some(entry.seq)
-        {
-            self.live.remove(&entry.key);
+        if let Some(entry) = self.order.pop_front() {
+            let seq = self.first;
+            self.first += 1;
+            if let Ok(live) = self.live.find_entry(entry.hash, |&live| live == seq) {
+                live.remove();
+            }
+        }
+    }
+
+    /// Forgets the pair: its entry stays queued, stale, until it reaches the front.
+    fn forget(&mut self, pair: &Pair<'_>) {
+        let State {
+            live, order, first, ..
+        } = self;
+        if let Ok(found) = live.find_entry(pair.hash, |&seq| {
+            queued(order, *first, seq).is_some_and(|entry| entry.is(pair))
+        }) {
+            found.remove();
         }
     }
 }
@@ -541,18 +509,7 @@ impl<C: Clock> InMemoryDeduplicator<C> {
         while state.order.len() >= self.capacity {
             state.pop_front();
         }
-        state.scratch.clear();
-        state.scratch.push_str(pair.source);
-        state.scratch.push_str(pair.id);
-        let key = Key {
-            hash: pair.hash,
-            source_len: pair.source.len(),
-            text: Arc::from(state.scratch.as_str()),
-        };
-        let seq = state.next;
-        state.next += 1;
-        state.live.insert(key.clone(), Live { seq, held });
-        state.order.push_back(Entry { key, seq, at: now });
+        state.push(now, pair, held);
     }
 }
 
@@ -564,18 +521,18 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         let state = &mut *guard;
         let taken = Held::Until(now.checked_add(lease));
         let pair = state.pair(source, id);
-        match state.live.get_mut(&pair as &dyn SourceId) {
-            Some(Live {
+        match state.live_mut(&pair) {
+            Some(Entry {
                 held: Held::Committed,
                 ..
             }) => Ok(Claim::Done),
-            Some(Live {
+            Some(Entry {
                 held: Held::Until(until),
                 ..
             }) if until.is_none_or(|until| until > now) => Ok(Claim::InFlight),
             // The holder's lease ran out without a commit: taken over, in the same window.
-            Some(live) => {
-                live.held = taken;
+            Some(entry) => {
+                entry.held = taken;
                 Ok(Claim::Claimed)
             }
             None => {
@@ -589,8 +546,8 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         let (now, mut guard) = self.expired_dropped();
         let state = &mut *guard;
         let pair = state.pair(source, id);
-        match state.live.get_mut(&pair as &dyn SourceId) {
-            Some(live) => live.held = Held::Committed,
+        match state.live_mut(&pair) {
+            Some(entry) => entry.held = Held::Committed,
             None => self.remember(state, now, &pair, Held::Committed),
         }
         Ok(())
@@ -600,7 +557,7 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         let (now, mut guard) = self.expired_dropped();
         let state = &mut *guard;
         let pair = state.pair(source, id);
-        if state.live.contains_key(&pair as &dyn SourceId) {
+        if state.live_mut(&pair).is_some() {
             return Ok(Delivery::Duplicate);
         }
         self.remember(state, now, &pair, Held::Committed);
@@ -611,7 +568,7 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
         let mut guard = self.state();
         let state = &mut *guard;
         let pair = state.pair(source, id);
-        state.live.remove(&pair as &dyn SourceId);
+        state.forget(&pair);
         Ok(())
     }
 }
@@ -620,31 +577,40 @@ impl<C: Clock> Deduplicator for InMemoryDeduplicator<C> {
 mod tests {
     use super::*;
 
-    /// The kept hash only picks the bucket: two pairs that share it, and even the text of
-    /// source and id run together, are still told apart by where the source ends.
+    /// The hash only picks candidates: two pairs that share it, and even the text of source
+    /// and id run together, are still told apart by where the source ends.
     #[test]
     fn pairs_with_one_hash_are_told_apart_by_their_text() {
-        let key = Key {
+        let pair = |source, id| Pair {
             hash: 7,
-            source_len: 2,
-            text: Arc::from("/ab"),
+            source,
+            id,
         };
-        let same = Pair {
-            hash: 7,
-            source: "/a",
-            id: "b",
-        };
-        let shifted = Pair {
-            hash: 7,
-            source: "/ab",
-            id: "",
-        };
-        assert!((&key as &dyn SourceId) == (&same as &dyn SourceId));
-        assert!((&key as &dyn SourceId) != (&shifted as &dyn SourceId));
-        let mut live: HashMap<Key, u8, BuildHasherDefault<KeptHash>> = HashMap::default();
-        live.insert(key, 1);
-        assert_eq!(live.get(&same as &dyn SourceId), Some(&1));
-        assert_eq!(live.get(&shifted as &dyn SourceId), None);
+        let now = Instant::now();
+        let mut state = State::default();
+        state.push(now, &pair("/a", "b"), Held::Committed);
+        assert!(state.live_mut(&pair("/a", "b")).is_some());
+        assert!(state.live_mut(&pair("/ab", "")).is_none());
+        assert!(state.live_mut(&pair("", "/ab")).is_none());
+        // Both live at once, each found as itself, and forgetting one keeps the other.
+        state.push(now, &pair("/ab", ""), Held::Until(None));
+        assert_eq!(
+            state.live_mut(&pair("/a", "b")).map(|e| e.held),
+            Some(Held::Committed)
+        );
+        assert_eq!(
+            state.live_mut(&pair("/ab", "")).map(|e| e.held),
+            Some(Held::Until(None))
+        );
+        state.forget(&pair("/a", "b"));
+        assert!(state.live_mut(&pair("/a", "b")).is_none());
+        assert!(state.live_mut(&pair("/ab", "")).is_some());
+        // The forgotten entry leaves the queue without taking the other's slot with it.
+        state.pop_front();
+        assert!(state.live_mut(&pair("/ab", "")).is_some());
+        state.pop_front();
+        assert!(state.live_mut(&pair("/ab", "")).is_none());
+        assert!(state.live.is_empty() && state.order.is_empty());
     }
 
     #[test]
