@@ -277,6 +277,10 @@ impl<F: Fn() -> Instant> Clock for F {
 /// The window counts from the first delivery: a redelivery does not extend it, so a key that
 /// keeps coming back is still forgotten after `ttl`.
 ///
+/// A remembered key takes about 100 bytes beside the text of its source and id (159 bytes
+/// for a 33-byte source and a ULID id, measured with a million keys), so `capacity` bounds
+/// the memory too.
+///
 /// ```
 /// use std::cell::Cell;
 /// use std::time::{Duration, Instant};
