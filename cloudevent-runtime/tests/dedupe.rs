@@ -263,16 +263,19 @@ fn forget_releases_a_claim_and_commit_without_a_claim_records() {
     assert_eq!(seen.claim("/s", "3", MINUTE), Ok(Claim::InFlight));
 }
 
-/// The deduplicator's verdicts against a plain reading of its contract, on random sequences
-/// of calls over a few keys (two of which run together to the same text), small capacities
-/// and TTLs, and a clock that moves by whole seconds: what each call returns and how many keys
-/// are remembered after it.
+/// The deduplicator's verdicts against a model of it written plainly (owned keys in a map
+/// and a queue, as the implementation stood before its table of entry numbers), on random
+/// sequences of calls, and a clock that moves by whole seconds: what each call returns and
+/// how many keys are remembered after it. Few keys (two of which run together to the same
+/// text) with small capacities and TTLs (zero included) reach every branch; many keys with
+/// capacities in the hundreds make the table grow and, under `forget` and eviction, rehash
+/// in place. Pairs that share a hash are the unit test's (`src/patterns/dedupe.rs`).
 mod against_a_model {
     use super::*;
     use proptest::prelude::*;
     use std::collections::{HashMap, VecDeque};
 
-    const KEYS: [(&str, &str); 6] = [
+    const FEW: [(&str, &str); 6] = [
         ("/a", "b"),
         ("/ab", ""),
         ("/a", "bc"),
@@ -387,8 +390,16 @@ mod against_a_model {
         }
     }
 
-    fn call() -> impl Strategy<Value = Call> {
-        let key = 0..KEYS.len();
+    /// Key `n`: one of [`FEW`], or a pair of its own spread over seven sources.
+    fn pair(key: usize) -> (String, String) {
+        match FEW.get(key) {
+            Some(&(source, id)) => (source.to_owned(), id.to_owned()),
+            None => (format!("/many/{}", key % 7), key.to_string()),
+        }
+    }
+
+    fn call(keys: usize) -> impl Strategy<Value = Call> {
+        let key = 0..keys;
         prop_oneof![
             3 => key.clone().prop_map(Call::Check),
             2 => (key.clone(), prop::option::weighted(0.8, 0..4_u64)).prop_map(|(k, l)| Call::Claim(k, l)),
@@ -398,44 +409,75 @@ mod against_a_model {
         ]
     }
 
+    fn run(capacity: usize, ttl: u64, calls: &[Call]) -> Result<(), TestCaseError> {
+        let time = Manual::new();
+        let seen =
+            InMemoryDeduplicator::with_clock(capacity, Duration::from_secs(ttl), time.clock());
+        let mut model = Model {
+            capacity,
+            ttl,
+            queue: VecDeque::new(),
+            live: HashMap::new(),
+            next: 0,
+        };
+        let mut now = 0;
+        for (step, call) in calls.iter().enumerate() {
+            let expected = model.call(call, now);
+            let got = match *call {
+                Call::Check(key) => {
+                    let (source, id) = pair(key);
+                    Answer::Delivery(seen.check(&source, &id).unwrap())
+                }
+                Call::Claim(key, lease) => {
+                    let (source, id) = pair(key);
+                    let lease = lease.map_or(Duration::MAX, Duration::from_secs);
+                    Answer::Claim(seen.claim(&source, &id, lease).unwrap())
+                }
+                Call::Commit(key) => {
+                    let (source, id) = pair(key);
+                    seen.commit(&source, &id).unwrap();
+                    Answer::Done
+                }
+                Call::Forget(key) => {
+                    let (source, id) = pair(key);
+                    seen.forget(&source, &id).unwrap();
+                    Answer::Done
+                }
+                Call::Wait(seconds) => {
+                    time.advance(Duration::from_secs(seconds));
+                    now += seconds;
+                    Answer::Done
+                }
+            };
+            prop_assert_eq!(&got, &expected, "step {}: {:?}", step, call);
+            prop_assert_eq!(seen.len(), model.live.len(), "step {}: {:?}", step, call);
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
 
         #[test]
-        fn verdicts_match_the_model(
+        fn few_keys_match_the_model(
             capacity in 1..6_usize,
-            ttl in 1..8_u64,
-            calls in prop::collection::vec(call(), 1..80),
+            ttl in 0..8_u64,
+            calls in prop::collection::vec(call(FEW.len()), 1..80),
         ) {
-            let time = Manual::new();
-            let seen = InMemoryDeduplicator::with_clock(capacity, Duration::from_secs(ttl), time.clock());
-            let mut model = Model { capacity, ttl, queue: VecDeque::new(), live: HashMap::new(), next: 0 };
-            let mut now = 0;
-            for (step, call) in calls.iter().enumerate() {
-                let expected = model.call(call, now);
-                let got = match *call {
-                    Call::Check(key) => Answer::Delivery(seen.check(KEYS[key].0, KEYS[key].1).unwrap()),
-                    Call::Claim(key, lease) => {
-                        let lease = lease.map_or(Duration::MAX, Duration::from_secs);
-                        Answer::Claim(seen.claim(KEYS[key].0, KEYS[key].1, lease).unwrap())
-                    }
-                    Call::Commit(key) => {
-                        seen.commit(KEYS[key].0, KEYS[key].1).unwrap();
-                        Answer::Done
-                    }
-                    Call::Forget(key) => {
-                        seen.forget(KEYS[key].0, KEYS[key].1).unwrap();
-                        Answer::Done
-                    }
-                    Call::Wait(seconds) => {
-                        time.advance(Duration::from_secs(seconds));
-                        now += seconds;
-                        Answer::Done
-                    }
-                };
-                prop_assert_eq!(&got, &expected, "step {}: {:?}", step, call);
-                prop_assert_eq!(seen.len(), model.live.len(), "step {}: {:?}", step, call);
-            }
+            run(capacity, ttl, &calls)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn many_keys_match_the_model(
+            capacity in 100..400_usize,
+            ttl in 20..400_u64,
+            calls in prop::collection::vec(call(1_500), 500..3_000),
+        ) {
+            run(capacity, ttl, &calls)?;
         }
     }
 }
