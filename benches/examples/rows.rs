@@ -55,7 +55,6 @@ const ROWS: &[(&str, Setup)] = &[
     ("gateway_20kb", gateway_20kb),
     ("gateway_1kib", gateway_1kib),
     ("nats_read", nats_read),
-    ("dedupe_new_key", dedupe_new_key),
 ];
 
 fn new_to_vec() -> Vec<(&'static str, Call)> {
@@ -507,70 +506,6 @@ fn nats_read() -> Vec<(&'static str, Call)> {
                     serde_json::from_slice::<loopback::nats::PlainTracedEvent>(black_box(&theirs))
                         .expect("the event"),
                 ))
-            }),
-        ),
-    ]
-}
-
-/// ADR-0003's consumer-side check of an event it has not seen, at steady state: 20,000 keys
-/// remembered, each call a new `(source, id)` that evicts the oldest. Ours is
-/// `InMemoryDeduplicator::check` (capacity 20,000, an hour's TTL); plain is what a consumer
-/// writes by hand for the same bound: a `HashSet` of owned `(source, id)` pairs and a FIFO of
-/// the same pairs to evict the oldest (no TTL, no claims). Both are filled before the first
-/// call; the ids (100,000 ULIDs, taken in turn) come round again only long after eviction.
-fn dedupe_new_key() -> Vec<(&'static str, Call)> {
-    use cloudevent_runtime::dedupe::{Deduplicator, Delivery, InMemoryDeduplicator};
-    use std::collections::{HashSet, VecDeque};
-
-    const SOURCE: &str = "https://orders.example.com/orders";
-    const KEPT: usize = 20_000;
-    let ids: Vec<String> = (0..100_000)
-        .map(|_| ulid::Ulid::generate().to_string())
-        .collect();
-    let theirs = ids.clone();
-
-    let seen = InMemoryDeduplicator::new(KEPT, Duration::from_secs(3600));
-    for id in &ids[..KEPT] {
-        assert_eq!(seen.check(SOURCE, id), Ok(Delivery::New));
-    }
-    let mut next = KEPT;
-
-    let mut set: HashSet<(String, String)> = HashSet::new();
-    let mut fifo: VecDeque<(String, String)> = VecDeque::new();
-    let mut plain_check = move |source: &str, id: &str| -> bool {
-        let key = (source.to_owned(), id.to_owned());
-        if set.contains(&key) {
-            return false;
-        }
-        if fifo.len() >= KEPT
-            && let Some(oldest) = fifo.pop_front()
-        {
-            set.remove(&oldest);
-        }
-        fifo.push_back(key.clone());
-        set.insert(key);
-        true
-    };
-    for id in &theirs[..KEPT] {
-        assert!(plain_check(SOURCE, id));
-    }
-    let mut their_next = KEPT;
-    vec![
-        (
-            "ours",
-            Box::new(move || {
-                let id = &ids[next];
-                next = (next + 1) % ids.len();
-                let new = seen.check(black_box(SOURCE), black_box(id));
-                assert_eq!(black_box(new), Ok(Delivery::New));
-            }),
-        ),
-        (
-            "plain",
-            Box::new(move || {
-                let id = &theirs[their_next];
-                their_next = (their_next + 1) % theirs.len();
-                assert!(black_box(plain_check(black_box(SOURCE), black_box(id))));
             }),
         ),
     ]

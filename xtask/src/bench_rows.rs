@@ -116,15 +116,6 @@ const ROWS: &[RowSpec] = &[
             ),
         )],
     },
-    RowSpec {
-        row: "dedupe_new_key",
-        title: "a new event's dedupe check, 20,000 kept (`InMemoryDeduplicator`; plain: `HashSet` + FIFO)",
-        ours: "ours",
-        peers: &[(
-            "plain",
-            Bound::Shown("no target: part of JetStream consume's read, row above"),
-        )],
-    },
 ];
 
 /// What a figure counts.
