@@ -610,6 +610,11 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
 /// names a root package's artifacts by its name and its path relative to its own workspace
 /// (the same for every project), so two projects named alike overwrote each other's test
 /// binary when the sets ran in parallel. The library keeps the one crate name the tests use.
+/// Its `lib` target has `test = false` and `doctest = false`: the tests are in `tests/`, and
+/// `cargo test` would otherwise compile the generated code a second time as the library's own
+/// (empty) test harness, beside the library itself, and run rustdoc over it for doctests it
+/// has none of (Google's set is 24.6 MB of Rust: each of those compiles took 11.7 GB of memory
+/// and five minutes of a core).
 fn manifest(workspace: &Path, project: &str) -> String {
     let readme = fs::read_to_string(workspace.join("cloudevent-codegen/README.md")).unwrap();
     let block = readme
@@ -647,7 +652,7 @@ fn manifest(workspace: &Path, project: &str) -> String {
     );
     format!(
         "[package]\nname = \"generated-set-{project}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [lib]\nname = \"generated_set\"\n\n[dependencies]\n{}\n\n[workspace]\n",
+         [lib]\nname = \"generated_set\"\ntest = false\ndoctest = false\n\n[dependencies]\n{}\n\n[workspace]\n",
         dependencies.join("\n")
     )
 }
