@@ -614,7 +614,8 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
 /// `cargo test` would otherwise compile the generated code a second time as the library's own
 /// (empty) test harness, beside the library itself, and run rustdoc over it for doctests it
 /// has none of (Google's set is 24.6 MB of Rust: each of those compiles took 11.7 GB of memory
-/// and five minutes of a core).
+/// and five minutes of a core). Its profile is [`scratch::PROFILE`], as for every crate built
+/// beside it.
 fn manifest(workspace: &Path, project: &str) -> String {
     let readme = fs::read_to_string(workspace.join("cloudevent-codegen/README.md")).unwrap();
     let block = readme
@@ -652,8 +653,9 @@ fn manifest(workspace: &Path, project: &str) -> String {
     );
     format!(
         "[package]\nname = \"generated-set-{project}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [lib]\nname = \"generated_set\"\ntest = false\ndoctest = false\n\n[dependencies]\n{}\n\n[workspace]\n",
-        dependencies.join("\n")
+         [lib]\nname = \"generated_set\"\ntest = false\ndoctest = false\n\n[dependencies]\n{}\n\n{}\n[workspace]\n",
+        dependencies.join("\n"),
+        scratch::PROFILE
     )
 }
 

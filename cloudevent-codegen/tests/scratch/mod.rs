@@ -10,6 +10,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The profile of every crate built in `<target>/codegen-sets/` (they share its target
+/// folder, so they must agree for the dependencies to compile once): the workspace's own
+/// debug settings (line tables for the crate, no debug info for its dependencies) and no
+/// incremental cache, which a build done once in a fresh folder never reads. Cargo's
+/// defaults there made the library of Google's set (24.6 MB of generated Rust) 1.75 GB, with
+/// 2.5 GB of incremental cache beside it.
+pub const PROFILE: &str = "[profile.dev]\ndebug = \"line-tables-only\"\nincremental = false\n\n\
+                           [profile.dev.package.\"*\"]\ndebug = false\n";
+
 /// A crate `generated-<name>` whose `src/generated.rs` is included by `src/lib.rs`.
 pub struct Scratch {
     pub dir: PathBuf,
@@ -30,7 +39,7 @@ impl Scratch {
         let manifest = format!(
             "[package]\nname = \"generated-{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\ncloudevent-runtime = {{ path = {:?}, features = [\"registry\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[workspace]\n",
+             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n{PROFILE}\n[workspace]\n",
             workspace.join("cloudevent-runtime")
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest);
