@@ -342,13 +342,11 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
     fs::create_dir_all(project.join("src")).unwrap();
     fs::create_dir_all(project.join("tests")).unwrap();
     // The dependency block the codegen README gives, and no policy of the crate's own.
-    // Written only when changed, and the lock only when missing, as `scratch::Scratch` does:
-    // cargo counts the manifest's time in the library's fingerprint, so rewriting it rebuilt
-    // Google's 24.6 MB crate (about seven minutes) on every run of this test.
+    // Written only when changed: cargo counts the manifest's time in the library's
+    // fingerprint, so rewriting it rebuilt Google's 24.6 MB crate (about seven minutes) on
+    // every run of this test.
     write_if_changed(&project.join("Cargo.toml"), &manifest(workspace, name));
-    if !project.join("Cargo.lock").exists() {
-        fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
-    }
+    copy_lock(workspace, &project);
     let arms: String = scratch::variants(&text)
         .iter()
         .filter(|v| *v != "Other")
@@ -618,8 +616,8 @@ fn compile_and_read_examples(name: &str, dir: &Path, mapping: &TypeMapping) {
 /// Its `lib` target has `test = false` and `doctest = false`: the tests are in `tests/`, and
 /// `cargo test` would otherwise compile the generated code a second time as the library's own
 /// (empty) test harness, beside the library itself, and run rustdoc over it for doctests it
-/// has none of (Google's set is 24.6 MB of Rust: each of those compiles took 11.7 GB of memory
-/// and five minutes of a core). Its profile is [`scratch::PROFILE`], as for every crate built
+/// has none of (Google's set is 24.6 MB of Rust: its library's compile alone took 11.7 GB of
+/// memory and five minutes of a core, with the harness's beside it). Its profile is [`scratch::PROFILE`], as for every crate built
 /// beside it.
 fn manifest(workspace: &Path, project: &str) -> String {
     let readme = fs::read_to_string(workspace.join("cloudevent-codegen/README.md")).unwrap();
@@ -711,9 +709,7 @@ fn the_readme_dependency_block_builds_generated_code() {
     let project = base.join("readme");
     fs::create_dir_all(project.join("src")).unwrap();
     write_if_changed(&project.join("Cargo.toml"), &manifest(workspace, "readme"));
-    if !project.join("Cargo.lock").exists() {
-        fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
-    }
+    copy_lock(workspace, &project);
     write_if_changed(&project.join("src/cdevents.rs"), &cdevents);
     write_if_changed(&project.join("src/own.rs"), &own);
     write_if_changed(&project.join("src/names.rs"), &names);
@@ -733,6 +729,18 @@ fn the_readme_dependency_block_builds_generated_code() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// Gives the crate the workspace's `Cargo.lock` when it has none or the workspace's changed
+/// since (its dependencies then resolve to the versions the workspace tests), and leaves it
+/// alone otherwise: cargo adds the crate itself to its copy, which a copy on every run would
+/// undo.
+fn copy_lock(workspace: &Path, project: &Path) {
+    let (from, to) = (workspace.join("Cargo.lock"), project.join("Cargo.lock"));
+    let modified = |path: &Path| fs::metadata(path).and_then(|m| m.modified()).ok();
+    if modified(&to).is_none_or(|copied| modified(&from).is_some_and(|changed| changed > copied)) {
+        fs::copy(&from, &to).unwrap();
+    }
 }
 
 /// Keeps the file's time when its text is unchanged, so cargo does not rebuild it.
